@@ -1,0 +1,82 @@
+// pathlab-cli scen: replays a Moving AI scenario file and compares every optimal length.
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "commands.hpp"
+#include "map_files.hpp"
+#include "pathlab/grid_search.hpp"
+#include "pathlab/map_io.hpp"
+#include "planning.hpp"
+
+namespace pathlab::cli {
+
+int run_scen(int argc, char** argv) {
+  Args args(argc, argv, 2, {});
+  const auto map_arg = args.str("map");
+  const std::string planner_name = args.str("planner").value_or("astar");
+  args.reject_unknown();
+  if (args.positional().size() != 1) throw UsageError("expected one scenario file: pathlab-cli scen FILE.map.scen");
+  const std::string scen_path = args.positional()[0];
+  auto planner = parse_grid_planner(planner_name);
+  if (!planner) throw UsageError("--planner: " + planner.error().message);
+
+  auto scenarios = load_scenarios(scen_path);
+  if (!scenarios) throw UsageError(scenarios.error().message);
+  std::string map_path;
+  if (map_arg) {
+    map_path = *map_arg;
+  } else {
+    // The map sits next to the scenario file: FILE.map.scen -> FILE.map, else the name in the file.
+    const std::filesystem::path sp(scen_path);
+    if (sp.extension() == ".scen") map_path = (sp.parent_path() / sp.stem()).string();
+    if ((map_path.empty() || !std::filesystem::exists(map_path)) && !scenarios->empty()) {
+      map_path = (sp.parent_path() / (*scenarios)[0].map_name).string();
+    }
+    if (map_path.empty()) throw UsageError(scen_path + ": cannot tell which map it uses; give --map");
+  }
+  auto grid = io::load_map_file(map_path);
+  if (!grid) throw UsageError(grid.error().message);
+
+  GridPathfinder pf(*grid);
+  size_t mismatches = 0;
+  double total_us = 0.0;
+  const bool progress = stderr_is_terminal();
+  auto last = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < scenarios->size(); ++i) {
+    const Scenario& s = (*scenarios)[i];
+    const std::string where = scen_path + ":" + std::to_string(s.line) + ": ";
+    if (s.map_width != grid->width() || s.map_height != grid->height()) {
+      throw UsageError(where + "scenario is for a " + std::to_string(s.map_width) + "x" +
+                       std::to_string(s.map_height) + " map, but " + map_path + " is " +
+                       std::to_string(grid->width()) + "x" + std::to_string(grid->height()));
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    auto path = pf.find_path(*planner, s.start, s.goal);
+    const auto t1 = std::chrono::steady_clock::now();
+    total_us += std::chrono::duration<double, std::micro>(t1 - t0).count();
+    if (!path) throw UsageError(where + path.error().message);
+    // The 2011 files keep about 6 significant digits, the current ones 8 decimals.
+    const double tol = 1e-5 * std::max(1.0, s.optimal_length) + 1e-6;
+    if (!path->found || std::abs(path->length - s.optimal_length) > tol) {
+      ++mismatches;
+      if (mismatches <= 10) {
+        std::fprintf(stderr, "%smismatch: (%d,%d)->(%d,%d) expected %.8f, got %s\n", where.c_str(), s.start.x,
+                     s.start.y, s.goal.x, s.goal.y, s.optimal_length,
+                     path->found ? std::to_string(path->length).c_str() : "no path");
+      }
+    }
+    if (progress && t1 - last > std::chrono::milliseconds(200)) {
+      std::fprintf(stderr, "\r%zu/%zu scenarios", i + 1, scenarios->size());
+      last = t1;
+    }
+  }
+  if (progress) std::fprintf(stderr, "\r%zu/%zu scenarios\n", scenarios->size(), scenarios->size());
+  const double mean = scenarios->empty() ? 0.0 : total_us / static_cast<double>(scenarios->size());
+  std::printf("%zu scenarios, %zu mismatches, mean %.1f us/query\n", scenarios->size(), mismatches, mean);
+  return mismatches == 0 ? 0 : 1;
+}
+
+}  // namespace pathlab::cli

@@ -1,0 +1,25 @@
+#pragma once
+// The verbs of pathlab-cli. Each lives in its own cmd_<verb>.cpp and is listed in kCommands.
+
+#include "args.hpp"
+
+namespace pathlab::cli {
+
+/// Returns the process exit status: 0 success, 1 a check failed, 2 bad input (via UsageError).
+using CommandFn = int (*)(int argc, char** argv);
+
+int run_plan(int argc, char** argv);
+int run_scen(int argc, char** argv);
+
+struct Command {
+  const char* name;
+  CommandFn run;
+  const char* summary;
+};
+
+inline constexpr Command kCommands[] = {
+    {"plan", run_plan, "plan paths on a map (one query, or a file of queries as JSON Lines)"},
+    {"scen", run_scen, "check a Moving AI .map.scen file's optimal lengths"},
+};
+
+}  // namespace pathlab::cli

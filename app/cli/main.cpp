@@ -1,0 +1,39 @@
+// pathlab-cli: the scriptable front of the pathlab core. See README.md for the reference.
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "commands.hpp"
+
+namespace {
+
+void usage(std::FILE* out) {
+  std::fprintf(out, "usage: pathlab-cli <verb> [options]\n\nverbs:\n");
+  for (const auto& c : pathlab::cli::kCommands) std::fprintf(out, "  %-8s %s\n", c.name, c.summary);
+  std::fprintf(out, "\nSee README.md for every option.\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  for (const auto& c : pathlab::cli::kCommands) {
+    if (std::strcmp(argv[1], c.name) != 0) continue;
+    try {
+      return c.run(argc, argv);
+    } catch (const pathlab::cli::UsageError& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      return 2;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      return 2;
+    }
+  }
+  std::fprintf(stderr, "error: unknown verb '%s' (try pathlab-cli --help)\n", argv[1]);
+  return 2;
+}

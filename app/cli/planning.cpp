@@ -1,0 +1,143 @@
+#include "planning.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+
+#include "pathlab/collision.hpp"
+#include "pathlab/shortcut.hpp"
+
+namespace pathlab::cli {
+
+namespace {
+
+const char* const kSmoothers[] = {"none", "los"};
+
+}  // namespace
+
+PlanSettings read_plan_settings(Args& args) {
+  PlanSettings s;
+  if (auto p = args.str("planner")) s.planner = *p;
+  if (auto p = args.str("smoother")) s.smoother = *p;
+  if (auto r = args.number("agent-radius")) {
+    if (*r < 0 || *r > kMaxAgentRadius) {
+      throw UsageError("--agent-radius must be in [0, " + std::to_string(static_cast<int>(kMaxAgentRadius)) + "]");
+    }
+    s.search.agent_radius = *r;
+  }
+  if (auto p = args.number("turn-penalty")) {
+    if (*p < 0) throw UsageError("--turn-penalty must be >= 0");
+    s.search.turn_penalty = *p;
+  }
+  if (auto c = args.integer("connectivity")) {
+    if (*c != 4 && *c != 8) throw UsageError("--connectivity must be 4 or 8");
+    s.search.connectivity = *c == 4 ? Connectivity::four : Connectivity::eight;
+  }
+  s.turning_radius = args.number("radius");
+  s.subdivisions = args.integer("subdivisions");
+  s.sample_step = args.number("sample-step");
+  s.reverse = args.flag("reverse");
+
+  auto planner = parse_grid_planner(s.planner);
+  if (!planner) throw UsageError("--planner: " + planner.error().message);
+  bool known_smoother = false;
+  for (const char* name : kSmoothers) known_smoother |= s.smoother == name;
+  if (!known_smoother) throw UsageError("--smoother: unknown smoother '" + s.smoother + "' (none, los)");
+  if (s.turning_radius) throw UsageError("--radius (turning radius) is used by heading-aware planners only");
+  if (s.reverse) throw UsageError("--reverse is used by heading-aware planners only");
+  if (s.subdivisions) throw UsageError("--subdivisions is used by spline smoothers only");
+  if (s.sample_step && !(*s.sample_step > 0)) throw UsageError("--sample-step must be > 0");
+  return s;
+}
+
+Planner::Planner(const Grid& grid, PlanSettings settings)
+    : grid_(grid),
+      settings_(std::move(settings)),
+      grid_planner_(parse_grid_planner(settings_.planner).value()),
+      pathfinder_(grid) {}
+
+namespace {
+
+Cell query_cell(const Grid& grid, Vec2 p, const std::string& what) {
+  if (!grid.contains(p) || p.x >= grid.width() || p.y >= grid.height()) {
+    throw UsageError(what + " (" + std::to_string(p.x) + "," + std::to_string(p.y) + ") is outside the " +
+                     std::to_string(grid.width()) + "x" + std::to_string(grid.height()) + " map");
+  }
+  return cell_of(p);
+}
+
+/// Points at most `step` apart along the polyline, keeping every original vertex.
+std::vector<Vec2> resample(const std::vector<Vec2>& pts, double step) {
+  if (pts.size() < 2) return pts;
+  std::vector<Vec2> out{pts[0]};
+  for (size_t i = 1; i < pts.size(); ++i) {
+    const Vec2 a = pts[i - 1], b = pts[i];
+    const double len = glm::length(b - a);
+    const int n = std::max(1, static_cast<int>(std::ceil(len / step - 1e-12)));
+    for (int k = 1; k < n; ++k) out.push_back(a + (b - a) * (static_cast<double>(k) / n));
+    out.push_back(b);
+  }
+  return out;
+}
+
+}  // namespace
+
+PlanOutcome Planner::plan(const PlanQuery& q, const std::string& where) {
+  const Cell start = query_cell(grid_, q.from.pos, where + "start");
+  const Cell goal = query_cell(grid_, q.to.pos, where + "goal");
+  const auto t0 = std::chrono::steady_clock::now();
+  auto path = pathfinder_.find_path(grid_planner_, start, goal, settings_.search);
+  if (!path) throw UsageError(where + path.error().message);
+  PlanOutcome out;
+  out.found = path->found;
+  out.expanded = path->expanded;
+  out.reason = path->reason;
+  out.points = std::move(path->points);
+  if (out.found && settings_.smoother == "los") {
+    auto cut = los_shortcut(grid_, out.points, settings_.search.agent_radius);
+    if (!cut) throw UsageError(where + cut.error().message);
+    out.points = std::move(cut->points);
+  }
+  out.length = polyline_length(out.points);
+  if (settings_.sample_step) out.points = resample(out.points, *settings_.sample_step);
+  const auto t1 = std::chrono::steady_clock::now();
+  out.time_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
+  if (q.from.heading_deg || q.to.heading_deg) {
+    // Grid paths carry no heading of their own: report the direction of travel at each point.
+    for (size_t i = 0; i < out.points.size(); ++i) {
+      double deg = q.from.heading_deg.value_or(0.0);
+      if (out.points.size() >= 2) {
+        const Vec2 d = i + 1 < out.points.size() ? out.points[i + 1] - out.points[i] : out.points[i] - out.points[i - 1];
+        deg = rad_to_deg(std::atan2(d.y, d.x));
+      }
+      out.headings_deg.push_back(deg);
+    }
+  }
+  return out;
+}
+
+nlohmann::ordered_json outcome_json(const PlanOutcome& o, bool with_headings) {
+  nlohmann::ordered_json j;
+  j["found"] = o.found;
+  if (!o.found) {
+    j["reason"] = o.reason;
+    j["expanded"] = o.expanded;
+    j["time_us"] = o.time_us;
+    return j;
+  }
+  j["length"] = o.length;
+  auto pts = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < o.points.size(); ++i) {
+    if (with_headings && i < o.headings_deg.size()) pts.push_back({o.points[i].x, o.points[i].y, o.headings_deg[i]});
+    else pts.push_back({o.points[i].x, o.points[i].y});
+  }
+  j["points"] = std::move(pts);
+  j["expanded"] = o.expanded;
+  j["time_us"] = o.time_us;
+  return j;
+}
+
+bool stderr_is_terminal() { return isatty(2) != 0; }
+
+}  // namespace pathlab::cli

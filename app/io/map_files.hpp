@@ -1,0 +1,25 @@
+#pragma once
+/// @file map_files.hpp
+/// Map files of every kind the tools open: Moving AI `.map`, and PNG images (dark pixels
+/// are walls). Errors name the file.
+
+#include <string>
+
+#include "pathlab/grid.hpp"
+#include "pathlab/map_io.hpp"
+
+namespace pathlab::io {
+
+/// Decodes a PNG file into a grid, one cell per pixel.
+Result<Grid> load_png_map(const std::string& path, const ImageLoadOptions& options = {});
+
+/// Loads a map by its file name: `.png` as an image, anything else as a Moving AI map.
+Result<Grid> load_map_file(const std::string& path);
+
+/// Writes the grid as a PNG: free cells white, walls black, costly cells darker grey.
+Status save_png_map(const Grid& grid, const std::string& path);
+
+/// Writes RGBA pixels (width x height x 4, top row first) as a PNG.
+Status write_png_rgba(const std::string& path, int width, int height, const unsigned char* rgba);
+
+}  // namespace pathlab::io

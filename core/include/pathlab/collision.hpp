@@ -1,0 +1,56 @@
+#pragma once
+/// @file collision.hpp
+/// What "through a wall" means, for every planner and smoother.
+///
+/// A path of radius 0 may run along the edge of a blocked cell but never enter one, and
+/// never pass through a point where two blocked cells touch only at their corners (the
+/// Moving AI rule, extended to any-angle paths). The map's outside counts as blocked.
+/// For an agent of radius a > 0 the disc swept along the path must not overlap the
+/// interior of any blocked cell: touching is allowed, overlapping by more than
+/// kClearanceTolerance is not.
+
+#include <span>
+#include <vector>
+
+#include "pathlab/geometry.hpp"
+#include "pathlab/grid.hpp"
+
+namespace pathlab {
+
+/// Slack allowed when comparing distances to walls. [Units: cells]
+inline constexpr double kClearanceTolerance = 1e-9;
+
+/// Largest agent radius the core accepts. [Units: cells]
+inline constexpr double kMaxAgentRadius = 64.0;
+
+/// True when a point (radius 0) or a disc of `radius` around it is in free space.
+bool point_clear(const Grid& grid, Vec2 p, double radius = 0.0);
+
+/// True when the straight segment a-b is in free space for an agent of `radius` [Units: cells].
+/// Non-finite input is never clear.
+bool segment_clear(const Grid& grid, Vec2 a, Vec2 b, double radius = 0.0);
+
+/// True when every segment of the polyline is clear (a single point is checked as a point).
+bool polyline_clear(const Grid& grid, std::span<const Vec2> points, double radius = 0.0);
+
+/// Index of the first segment i (points[i] -> points[i+1]) that is not clear, or -1.
+int first_blocked_segment(const Grid& grid, std::span<const Vec2> points, double radius = 0.0);
+
+/// Weighted cost of a straight segment: the integral of the cell cost multipliers along it
+/// (where it runs along a cell edge, the cheaper side counts). Infinity when it is not clear
+/// at radius 0. [Units: cells x cost]
+double segment_cost(const Grid& grid, Vec2 a, Vec2 b);
+
+/// Exact line of sight between two cell centres for radius 0, in integer arithmetic.
+/// Returns the weighted cost of the straight segment, or a negative value when blocked.
+/// `free(x, y)` and `cost(x, y)` come from the grid; out-of-bounds is blocked.
+double center_line_cost(const Grid& grid, Cell a, Cell b);
+
+/// Shortest distance between segment a-b and the closed box [lo, hi]. 0 when they meet.
+double segment_box_distance(Vec2 a, Vec2 b, Vec2 lo, Vec2 hi);
+
+/// For each cell (row-major), 1 when a disc of `radius` centred on the cell centre fits in free
+/// space, else 0. For radius <= 0.5 this is exactly "the cell is free".
+std::vector<uint8_t> passable_cells(const Grid& grid, double radius);
+
+}  // namespace pathlab

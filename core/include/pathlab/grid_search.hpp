@@ -1,0 +1,111 @@
+#pragma once
+/// @file grid_search.hpp
+/// Grid searches: A*, Dijkstra, jump point search (JPS) and Theta*.
+///
+/// All searches plan from the centre of the start cell to the centre of the goal cell.
+/// 8-connected moves never cut corners: a diagonal step needs both orthogonal
+/// neighbours passable (the Moving AI benchmark rule). For an agent radius above 0.5
+/// a cell is passable only when a disc of that radius around its centre is clear of
+/// walls; with that rule every step between passable cells is itself clear.
+///
+/// Each search returns its waypoints, geometric length, weighted cost, nodes expanded,
+/// and, on request, the order in which nodes were opened and closed, for replay.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pathlab/geometry.hpp"
+#include "pathlab/grid.hpp"
+#include "pathlab/status.hpp"
+
+namespace pathlab {
+
+enum class Connectivity : uint8_t { four = 4, eight = 8 };
+
+enum class GridPlanner : uint8_t {
+  astar,     ///< A* with the octile (or Manhattan) heuristic; optimal.
+  dijkstra,  ///< Uniform-cost search; optimal, the reference for tests.
+  jps,       ///< Jump point search: optimal on 8-connected uniform-cost grids, far fewer expansions.
+  theta,     ///< Theta*: any-angle paths between cell centres, never longer than the octile optimum.
+};
+
+/// Parses "astar", "dijkstra", "jps", "theta".
+Result<GridPlanner> parse_grid_planner(const std::string& name);
+const char* to_string(GridPlanner planner) noexcept;
+
+/// Search parameters. Start from default_grid_search_options().
+struct GridSearchOptions {
+  Connectivity connectivity = Connectivity::eight;  ///< JPS and Theta* need eight.
+  /// Extra cost for each change of direction, as a fraction of the step's cost
+  /// (0.5 = the "half the normal cost of the step" rule of thumb). A* and Dijkstra only.
+  /// [Limit: >= 0, finite]
+  double turn_penalty = 0.0;
+  double agent_radius = 0.0;  ///< [Units: cells] [Limit: 0 .. kMaxAgentRadius]
+  bool record_trace = false;  ///< Fill GridPath::trace with the open/close order.
+  int64_t max_expansions = 0; ///< Give up after this many expansions; 0 = no limit.
+};
+
+inline GridSearchOptions default_grid_search_options() { return GridSearchOptions{}; }
+
+/// One step of a search's history.
+struct TraceEvent {
+  enum Kind : uint8_t { open = 0, close = 1 };
+  Cell cell;
+  Kind kind = open;
+  float g = 0.0f;  ///< Cost from the start when the event happened.
+  float f = 0.0f;  ///< g plus the heuristic.
+};
+
+/// Detail bits of a GridPath.
+enum GridPathDetail : uint32_t {
+  kDetailCostsIgnored = 1u << 0,      ///< JPS treated every passable cell as cost 1.
+  kDetailBudgetExhausted = 1u << 1,   ///< max_expansions was hit before the goal.
+};
+
+struct GridPath {
+  bool found = false;
+  std::vector<Cell> cells;   ///< Waypoints. Consecutive ones are adjacent for A*/Dijkstra, further apart for JPS/Theta*.
+  std::vector<Vec2> points;  ///< The waypoints' cell centres. [Units: cells]
+  double length = 0.0;       ///< Geometric length of the polyline. [Units: cells]
+  double cost = 0.0;         ///< Weighted cost, turn penalties included.
+  int64_t expanded = 0;      ///< Nodes taken off the open list and expanded.
+  int64_t generated = 0;     ///< Nodes pushed onto the open list.
+  uint32_t details = 0;      ///< GridPathDetail bits.
+  std::string reason;        ///< Why no path was found, for people.
+  std::vector<TraceEvent> trace;
+};
+
+class GridSearchWorkspace;
+
+/// Plans on one grid, reusing its buffers across queries. The grid must outlive the
+/// pathfinder; after editing the grid call reset(). Not thread-safe: one per thread.
+class GridPathfinder {
+ public:
+  explicit GridPathfinder(const Grid& grid);
+  ~GridPathfinder();
+  GridPathfinder(GridPathfinder&&) noexcept;
+  GridPathfinder& operator=(GridPathfinder&&) noexcept;
+
+  /// Forget cached preprocessing; call after the grid changed.
+  void reset(const Grid& grid);
+
+  /// Finds a path. Errors: start/goal outside the map (out_of_bounds) or not passable
+  /// for the agent (blocked), bad options (invalid_argument), an option the planner
+  /// does not support (unsupported). No path is not an error: found == false.
+  Result<GridPath> find_path(GridPlanner planner, Cell start, Cell goal,
+                             const GridSearchOptions& options = default_grid_search_options());
+
+ private:
+  std::unique_ptr<GridSearchWorkspace> ws_;
+};
+
+/// One-shot convenience: builds a pathfinder, plans once.
+Result<GridPath> find_grid_path(const Grid& grid, GridPlanner planner, Cell start, Cell goal,
+                                const GridSearchOptions& options = default_grid_search_options());
+
+/// Geometric length of a polyline. [Units: cells]
+double polyline_length(const std::vector<Vec2>& points);
+
+}  // namespace pathlab

@@ -1,0 +1,439 @@
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "grid_search_internal.hpp"
+#include "pathlab/collision.hpp"
+
+namespace pathlab {
+namespace detail {
+
+void OpenList::push(HeapEntry e) {
+  heap_.push_back(e);
+  size_t i = heap_.size() - 1;
+  while (i > 0) {
+    const size_t p = (i - 1) / 2;
+    if (!before(heap_[i], heap_[p])) break;
+    std::swap(heap_[i], heap_[p]);
+    i = p;
+  }
+}
+
+HeapEntry OpenList::pop() {
+  HeapEntry top = heap_.front();
+  heap_.front() = heap_.back();
+  heap_.pop_back();
+  const size_t n = heap_.size();
+  size_t i = 0;
+  for (;;) {
+    const size_t l = 2 * i + 1, r = l + 1;
+    size_t m = i;
+    if (l < n && before(heap_[l], heap_[m])) m = l;
+    if (r < n && before(heap_[r], heap_[m])) m = r;
+    if (m == i) break;
+    std::swap(heap_[i], heap_[m]);
+    i = m;
+  }
+  return top;
+}
+
+// Pathfinding directions: 0..3 orthogonal (E, S, W, N), 4..7 diagonal (SE, SW, NW, NE).
+constexpr int kDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
+constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+
+}  // namespace detail
+
+using namespace detail;
+
+void GridSearchWorkspace::prepare(double radius) {
+  if (pg.radius == radius && pg.w == grid->width() && pg.h == grid->height() && !pg.pass.empty()) return;
+  const Grid& gr = *grid;
+  pg.w = gr.width();
+  pg.h = gr.height();
+  pg.pw = pg.w + 2;
+  pg.ph = pg.h + 2;
+  pg.radius = radius;
+  pg.uniform = gr.uniform_cost();
+  const size_t n = static_cast<size_t>(pg.pw) * static_cast<size_t>(pg.ph);
+  pg.pass.assign(n, 0);
+  pg.cost.assign(n, 1.0f);
+  const std::vector<uint8_t> passable = passable_cells(gr, radius);
+  for (int y = 0; y < pg.h; ++y) {
+    for (int x = 0; x < pg.w; ++x) {
+      const size_t id = static_cast<size_t>(pg.id(Cell{x, y}));
+      pg.pass[id] = passable[static_cast<size_t>(gr.index(x, y))];
+      if (pg.pass[id]) pg.cost[id] = gr.cost(x, y);
+    }
+  }
+  bits_ready = false;
+}
+
+void GridSearchWorkspace::begin_search(size_t states) {
+  if (seen.size() != states) {
+    seen.assign(states, 0);
+    closed.assign(states, 0);
+    g.assign(states, 0.0);
+    parent.assign(states, -1);
+    search_id = 0;
+  }
+  if (++search_id == 0) {  // wrapped: clear the stamps once every 4 billion searches
+    std::fill(seen.begin(), seen.end(), 0u);
+    std::fill(closed.begin(), closed.end(), 0u);
+    search_id = 1;
+  }
+  open.clear();
+}
+
+namespace {
+
+double octile_h(const PaddedGrid& pg, int node, Cell goal) {
+  const int x = node % pg.pw - 1, y = node / pg.pw - 1;
+  const int dx = std::abs(x - goal.x), dy = std::abs(y - goal.y);
+  return dx < dy ? (dy - dx) + kSqrt2 * dx : (dx - dy) + kSqrt2 * dy;
+}
+
+double manhattan_h(const PaddedGrid& pg, int node, Cell goal) {
+  const int x = node % pg.pw - 1, y = node / pg.pw - 1;
+  return std::abs(x - goal.x) + std::abs(y - goal.y);
+}
+
+double euclid_h(const PaddedGrid& pg, int node, Cell goal) {
+  const int x = node % pg.pw - 1, y = node / pg.pw - 1;
+  return std::hypot(static_cast<double>(x - goal.x), static_cast<double>(y - goal.y));
+}
+
+void record(GridPath& out, const PaddedGrid& pg, int node, TraceEvent::Kind kind, double g, double f) {
+  out.trace.push_back(TraceEvent{pg.cell(node), kind, static_cast<float>(g), static_cast<float>(f)});
+}
+
+void finish_path(GridPath& out, const PaddedGrid& pg, std::vector<int>& nodes) {
+  std::reverse(nodes.begin(), nodes.end());
+  out.found = true;
+  out.cells.reserve(nodes.size());
+  out.points.reserve(nodes.size());
+  for (int n : nodes) {
+    out.cells.push_back(pg.cell(n));
+    out.points.push_back(cell_center(pg.cell(n)));
+  }
+  out.length = polyline_length(out.points);
+}
+
+/// Plain A* / Dijkstra over cells (no turn penalty).
+void search_cells(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, bool use_h,
+                  GridPath& out) {
+  const PaddedGrid& pg = ws.pg;
+  ws.begin_search(pg.pass.size());
+  const uint32_t sid = ws.search_id;
+  const bool eight = opt.connectivity == Connectivity::eight;
+  const int ndirs = eight ? 8 : 4;
+  int off[8];
+  for (int d = 0; d < 8; ++d) off[d] = kDy[d] * pg.pw + kDx[d];
+  const int s = pg.id(start), t = pg.id(goal);
+  auto h = [&](int n) { return !use_h ? 0.0 : (eight ? octile_h(pg, n, goal) : manhattan_h(pg, n, goal)); };
+  const bool trace = opt.record_trace;
+  const bool uniform = pg.uniform;
+
+  ws.seen[s] = sid;
+  ws.g[s] = 0.0;
+  ws.parent[s] = -1;
+  ws.open.push({h(s), 0.0, s});
+  ++out.generated;
+  if (trace) record(out, pg, s, TraceEvent::open, 0.0, h(s));
+  while (!ws.open.empty()) {
+    const HeapEntry e = ws.open.pop();
+    const int n = e.node;
+    if (ws.closed[n] == sid || e.g > ws.g[n]) continue;  // stale entry
+    ws.closed[n] = sid;
+    if (trace) record(out, pg, n, TraceEvent::close, e.g, e.f);
+    if (n == t) break;
+    if (opt.max_expansions > 0 && out.expanded >= opt.max_expansions) {
+      out.details |= kDetailBudgetExhausted;
+      break;
+    }
+    ++out.expanded;
+    const double gn = ws.g[n];
+    const float cn = pg.cost[n];
+    for (int d = 0; d < ndirs; ++d) {
+      const int m = n + off[d];
+      if (!pg.pass[m]) continue;
+      double step = 1.0;
+      if (d >= 4) {
+        if (!pg.pass[n + kDx[d]] || !pg.pass[n + kDy[d] * pg.pw]) continue;  // no corner cutting
+        step = kSqrt2;
+      }
+      if (!uniform) step *= 0.5 * (static_cast<double>(cn) + pg.cost[m]);
+      const double ng = gn + step;
+      if (ws.seen[m] == sid && ng >= ws.g[m]) continue;
+      if (ws.closed[m] == sid) continue;  // consistent heuristic: a closed node is final
+      ws.seen[m] = sid;
+      ws.g[m] = ng;
+      ws.parent[m] = n;
+      const double f = ng + h(m);
+      ws.open.push({f, ng, m});
+      ++out.generated;
+      if (trace) record(out, pg, m, TraceEvent::open, ng, f);
+    }
+  }
+  if (ws.closed[t] != sid) return;
+  std::vector<int> nodes;
+  for (int n = t; n != -1; n = ws.parent[n]) nodes.push_back(n);
+  out.cost = ws.g[t];
+  finish_path(out, pg, nodes);
+}
+
+/// A* / Dijkstra over (cell, incoming direction) states, so a turn can cost extra.
+/// State id = node * 9 + dir, where dir 8 means "no direction yet" (the start).
+void search_with_turns(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, bool use_h,
+                       GridPath& out) {
+  const PaddedGrid& pg = ws.pg;
+  ws.begin_search(pg.pass.size() * 9);
+  const uint32_t sid = ws.search_id;
+  const bool eight = opt.connectivity == Connectivity::eight;
+  const int ndirs = eight ? 8 : 4;
+  int off[8];
+  for (int d = 0; d < 8; ++d) off[d] = kDy[d] * pg.pw + kDx[d];
+  const int s = pg.id(start), t = pg.id(goal);
+  auto h = [&](int n) { return !use_h ? 0.0 : (eight ? octile_h(pg, n, goal) : manhattan_h(pg, n, goal)); };
+  const bool trace = opt.record_trace;
+  const int s0 = s * 9 + 8;
+  ws.seen[s0] = sid;
+  ws.g[s0] = 0.0;
+  ws.parent[s0] = -1;
+  ws.open.push({h(s), 0.0, s0});
+  ++out.generated;
+  if (trace) record(out, pg, s, TraceEvent::open, 0.0, h(s));
+  int reached = -1;
+  while (!ws.open.empty()) {
+    const HeapEntry e = ws.open.pop();
+    const int st = e.node;
+    if (ws.closed[st] == sid || e.g > ws.g[st]) continue;
+    ws.closed[st] = sid;
+    const int n = st / 9, dir = st % 9;
+    if (trace) record(out, pg, n, TraceEvent::close, e.g, e.f);
+    if (n == t) {
+      reached = st;
+      break;
+    }
+    if (opt.max_expansions > 0 && out.expanded >= opt.max_expansions) {
+      out.details |= kDetailBudgetExhausted;
+      break;
+    }
+    ++out.expanded;
+    for (int d = 0; d < ndirs; ++d) {
+      const int m = n + off[d];
+      if (!pg.pass[m]) continue;
+      double step = 1.0;
+      if (d >= 4) {
+        if (!pg.pass[n + kDx[d]] || !pg.pass[n + kDy[d] * pg.pw]) continue;
+        step = kSqrt2;
+      }
+      step *= 0.5 * (static_cast<double>(pg.cost[n]) + pg.cost[m]);
+      if (dir != 8 && dir != d) step += opt.turn_penalty * step;
+      const int ms = m * 9 + d;
+      const double ng = e.g + step;
+      if (ws.closed[ms] == sid || (ws.seen[ms] == sid && ng >= ws.g[ms])) continue;
+      ws.seen[ms] = sid;
+      ws.g[ms] = ng;
+      ws.parent[ms] = st;
+      const double f = ng + h(m);
+      ws.open.push({f, ng, ms});
+      ++out.generated;
+      if (trace) record(out, pg, m, TraceEvent::open, ng, f);
+    }
+  }
+  if (reached < 0) return;
+  std::vector<int> nodes;
+  for (int st = reached; st != -1; st = ws.parent[st]) nodes.push_back(st / 9);
+  out.cost = ws.g[reached];
+  finish_path(out, pg, nodes);
+}
+
+/// Cost of the straight line between two cell centres for the agent, or < 0 when blocked.
+double line_cost(const GridSearchWorkspace& ws, int a, int b) {
+  const Cell ca = ws.pg.cell(a), cb = ws.pg.cell(b);
+  if (ws.pg.radius <= 0.0) return center_line_cost(*ws.grid, ca, cb);
+  if (!segment_clear(*ws.grid, cell_center(ca), cell_center(cb), ws.pg.radius)) return -1.0;
+  return ws.pg.uniform ? glm::length(cell_center(cb) - cell_center(ca))
+                       : segment_cost(*ws.grid, cell_center(ca), cell_center(cb));
+}
+
+/// Theta*: like A*, but a node may take its parent's parent when that parent sees it.
+/// Nodes whose cost improves after expansion are reopened, which (with path 1 always
+/// considered) keeps every result no longer than the 8-connected optimum.
+void search_theta(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, GridPath& out) {
+  const PaddedGrid& pg = ws.pg;
+  ws.begin_search(pg.pass.size());
+  const uint32_t sid = ws.search_id;
+  int off[8];
+  for (int d = 0; d < 8; ++d) off[d] = kDy[d] * pg.pw + kDx[d];
+  const int s = pg.id(start), t = pg.id(goal);
+  const bool trace = opt.record_trace;
+  ws.seen[s] = sid;
+  ws.g[s] = 0.0;
+  ws.parent[s] = -1;
+  ws.open.push({euclid_h(pg, s, goal), 0.0, s});
+  ++out.generated;
+  if (trace) record(out, pg, s, TraceEvent::open, 0.0, euclid_h(pg, s, goal));
+  while (!ws.open.empty()) {
+    const HeapEntry e = ws.open.pop();
+    const int n = e.node;
+    if (ws.closed[n] == sid || e.g > ws.g[n]) continue;
+    ws.closed[n] = sid;
+    if (trace) record(out, pg, n, TraceEvent::close, e.g, e.f);
+    if (n == t) break;
+    if (opt.max_expansions > 0 && out.expanded >= opt.max_expansions) {
+      out.details |= kDetailBudgetExhausted;
+      break;
+    }
+    ++out.expanded;
+    const int p = ws.parent[n];
+    for (int d = 0; d < 8; ++d) {
+      const int m = n + off[d];
+      if (!pg.pass[m] || m == p) continue;
+      double step = 1.0;
+      if (d >= 4) {
+        if (!pg.pass[n + kDx[d]] || !pg.pass[n + kDy[d] * pg.pw]) continue;
+        step = kSqrt2;
+      }
+      step *= 0.5 * (static_cast<double>(pg.cost[n]) + pg.cost[m]);
+      double best = ws.g[n] + step;
+      int best_parent = n;
+      if (p >= 0) {
+        const double lc = line_cost(ws, p, m);
+        if (lc >= 0.0 && ws.g[p] + lc < best) {
+          best = ws.g[p] + lc;
+          best_parent = p;
+        }
+      }
+      if (ws.seen[m] == sid && best >= ws.g[m] - 1e-12) continue;
+      ws.seen[m] = sid;
+      ws.closed[m] = 0;  // reopen if it had been expanded
+      ws.g[m] = best;
+      ws.parent[m] = best_parent;
+      const double f = best + euclid_h(pg, m, goal);
+      ws.open.push({f, best, m});
+      ++out.generated;
+      if (trace) record(out, pg, m, TraceEvent::open, best, f);
+    }
+  }
+  if (ws.closed[t] != sid) return;
+  std::vector<int> nodes;
+  for (int n = t; n != -1; n = ws.parent[n]) nodes.push_back(n);
+  out.cost = ws.g[t];
+  finish_path(out, pg, nodes);
+}
+
+}  // namespace
+
+// Defined in jps.cpp.
+void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, GridPath& out);
+
+Result<GridPlanner> parse_grid_planner(const std::string& name) {
+  if (name == "astar") return GridPlanner::astar;
+  if (name == "dijkstra") return GridPlanner::dijkstra;
+  if (name == "jps") return GridPlanner::jps;
+  if (name == "theta") return GridPlanner::theta;
+  return fail(StatusCode::invalid_argument, "unknown grid planner '" + name + "' (astar, dijkstra, jps, theta)");
+}
+
+const char* to_string(GridPlanner planner) noexcept {
+  switch (planner) {
+    case GridPlanner::astar: return "astar";
+    case GridPlanner::dijkstra: return "dijkstra";
+    case GridPlanner::jps: return "jps";
+    case GridPlanner::theta: return "theta";
+  }
+  return "unknown";
+}
+
+GridPathfinder::GridPathfinder(const Grid& grid) : ws_(std::make_unique<GridSearchWorkspace>()) { reset(grid); }
+GridPathfinder::~GridPathfinder() = default;
+GridPathfinder::GridPathfinder(GridPathfinder&&) noexcept = default;
+GridPathfinder& GridPathfinder::operator=(GridPathfinder&&) noexcept = default;
+
+void GridPathfinder::reset(const Grid& grid) {
+  ws_->grid = &grid;
+  ws_->pg = detail::PaddedGrid{};
+  ws_->bits_ready = false;
+}
+
+namespace {
+
+std::string cell_str(Cell c) { return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")"; }
+
+Status check_endpoint(const GridSearchWorkspace& ws, Cell c, const char* what) {
+  const Grid& g = *ws.grid;
+  if (!g.in_bounds(c)) {
+    return fail(StatusCode::out_of_bounds, std::string(what) + " cell " + cell_str(c) + " is outside the " +
+                                               std::to_string(g.width()) + "x" + std::to_string(g.height()) + " map");
+  }
+  if (!g.is_free(c)) return fail(StatusCode::blocked, std::string(what) + " cell " + cell_str(c) + " is inside a wall");
+  if (!ws.pg.pass[static_cast<size_t>(ws.pg.id(c))]) {
+    return fail(StatusCode::blocked, std::string(what) + " cell " + cell_str(c) +
+                                         " is too close to a wall for an agent of radius " +
+                                         std::to_string(ws.pg.radius));
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+Result<GridPath> GridPathfinder::find_path(GridPlanner planner, Cell start, Cell goal, const GridSearchOptions& opt) {
+  GridSearchWorkspace& ws = *ws_;
+  if (!(opt.agent_radius >= 0.0) || !(opt.agent_radius <= kMaxAgentRadius)) {
+    return fail(StatusCode::invalid_argument, "agent radius must be in [0, " + std::to_string(kMaxAgentRadius) + "]");
+  }
+  if (!(opt.turn_penalty >= 0.0) || !std::isfinite(opt.turn_penalty)) {
+    return fail(StatusCode::invalid_argument, "turn penalty must be a finite number >= 0");
+  }
+  if (opt.max_expansions < 0) return fail(StatusCode::invalid_argument, "max expansions must be >= 0");
+  const bool any_angle_or_jump = planner == GridPlanner::jps || planner == GridPlanner::theta;
+  if (any_angle_or_jump && opt.connectivity != Connectivity::eight) {
+    return fail(StatusCode::unsupported, std::string(to_string(planner)) + " works on 8-connected grids only");
+  }
+  if (any_angle_or_jump && opt.turn_penalty > 0.0) {
+    return fail(StatusCode::unsupported,
+                std::string("turn penalty is supported by astar and dijkstra, not ") + to_string(planner));
+  }
+  ws.prepare(opt.agent_radius);
+  if (auto st = check_endpoint(ws, start, "start"); !st) return st.error();
+  if (auto st = check_endpoint(ws, goal, "goal"); !st) return st.error();
+
+  GridPath out;
+  switch (planner) {
+    case GridPlanner::astar:
+    case GridPlanner::dijkstra: {
+      const bool use_h = planner == GridPlanner::astar;
+      if (opt.turn_penalty > 0.0) search_with_turns(ws, start, goal, opt, use_h, out);
+      else search_cells(ws, start, goal, opt, use_h, out);
+      break;
+    }
+    case GridPlanner::jps:
+      if (!ws.pg.uniform) out.details |= kDetailCostsIgnored;
+      search_jps(ws, start, goal, opt, out);
+      break;
+    case GridPlanner::theta:
+      search_theta(ws, start, goal, opt, out);
+      break;
+  }
+  if (!out.found) {
+    out.reason = (out.details & kDetailBudgetExhausted)
+                     ? "gave up after " + std::to_string(opt.max_expansions) + " expansions"
+                     : "the goal cannot be reached from the start";
+  }
+  return out;
+}
+
+Result<GridPath> find_grid_path(const Grid& grid, GridPlanner planner, Cell start, Cell goal,
+                                const GridSearchOptions& options) {
+  GridPathfinder pf(grid);
+  return pf.find_path(planner, start, goal, options);
+}
+
+double polyline_length(const std::vector<Vec2>& points) {
+  double len = 0.0;
+  for (size_t i = 1; i < points.size(); ++i) len += glm::length(points[i] - points[i - 1]);
+  return len;
+}
+
+}  // namespace pathlab
