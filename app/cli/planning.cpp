@@ -6,15 +6,9 @@
 #include <cmath>
 
 #include "pathlab/collision.hpp"
-#include "pathlab/shortcut.hpp"
 
 namespace pathlab::cli {
 
-namespace {
-
-const char* const kSmoothers[] = {"none", "los"};
-
-}  // namespace
 
 PlanSettings read_plan_settings(Args& args) {
   PlanSettings s;
@@ -41,12 +35,9 @@ PlanSettings read_plan_settings(Args& args) {
 
   auto planner = parse_grid_planner(s.planner);
   if (!planner) throw UsageError("--planner: " + planner.error().message);
-  bool known_smoother = false;
-  for (const char* name : kSmoothers) known_smoother |= s.smoother == name;
-  if (!known_smoother) throw UsageError("--smoother: unknown smoother '" + s.smoother + "' (none, los)");
+  check_smoother_settings(s);
   if (s.turning_radius) throw UsageError("--radius (turning radius) is used by heading-aware planners only");
   if (s.reverse) throw UsageError("--reverse is used by heading-aware planners only");
-  if (s.subdivisions) throw UsageError("--subdivisions is used by spline smoothers only");
   if (s.sample_step && !(*s.sample_step > 0)) throw UsageError("--sample-step must be > 0");
   return s;
 }
@@ -94,11 +85,7 @@ PlanOutcome Planner::plan(const PlanQuery& q, const std::string& where) {
   out.expanded = path->expanded;
   out.reason = path->reason;
   out.points = std::move(path->points);
-  if (out.found && settings_.smoother == "los") {
-    auto cut = los_shortcut(grid_, out.points, settings_.search.agent_radius);
-    if (!cut) throw UsageError(where + cut.error().message);
-    out.points = std::move(cut->points);
-  }
+  if (out.found) out.points = apply_smoother(grid_, settings_, std::move(out.points), where);
   out.length = polyline_length(out.points);
   if (settings_.sample_step) out.points = resample(out.points, *settings_.sample_step);
   const auto t1 = std::chrono::steady_clock::now();

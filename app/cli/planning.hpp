@@ -55,6 +55,12 @@ class Planner {
   GridPathfinder pathfinder_;
 };
 
+/// Smoothers (smoothers.cpp): checks the smoother name and its options (--subdivisions, ...).
+void check_smoother_settings(const PlanSettings& settings);
+/// Applies settings.smoother to a found path's points. Errors throw UsageError prefixed by `where`.
+std::vector<Vec2> apply_smoother(const Grid& grid, const PlanSettings& settings, std::vector<Vec2> points,
+                                 const std::string& where);
+
 /// The result object of the CLI contract: {"found", "length", "points", "expanded", "time_us"}.
 nlohmann::ordered_json outcome_json(const PlanOutcome& o, bool with_headings);
 

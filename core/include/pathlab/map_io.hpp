@@ -21,7 +21,7 @@ namespace pathlab {
 /// `S` (swamp) is passable with `swamp_cost`. `W` (water) forms a terrain class of its
 /// own that ground units cannot enter, so it is blocked unless `water_passable`.
 struct MapLoadOptions {
-  float swamp_cost = 1.0f;      ///< [Limit: >= 1] 1 keeps the benchmark's plain octile lengths.
+  float swamp_cost = 3.0f;      ///< [Limit: >= 1] hog2 triples the cost of moving from swamp; no benchmark map has any.
   bool water_passable = false;  ///< Treat `W` as ground with `water_cost`.
   float water_cost = 1.0f;      ///< [Limit: >= 1]
 };
