@@ -8,32 +8,24 @@
 namespace pathlab {
 namespace detail {
 
-void OpenList::push(HeapEntry e) {
-  heap_.push_back(e);
-  size_t i = heap_.size() - 1;
-  while (i > 0) {
-    const size_t p = (i - 1) / 2;
-    if (!before(heap_[i], heap_[p])) break;
-    std::swap(heap_[i], heap_[p]);
-    i = p;
-  }
-}
-
 HeapEntry OpenList::pop() {
-  HeapEntry top = heap_.front();
-  heap_.front() = heap_.back();
+  const HeapEntry top = heap_.front();
+  pos_[top.node()] = -1;
+  const HeapEntry last = heap_.back();
   heap_.pop_back();
   const size_t n = heap_.size();
+  if (n == 0) return top;
+  // Move the hole at the root down along the smallest children, then drop `last` into it.
   size_t i = 0;
   for (;;) {
-    const size_t l = 2 * i + 1, r = l + 1;
-    size_t m = i;
-    if (l < n && before(heap_[l], heap_[m])) m = l;
-    if (r < n && before(heap_[r], heap_[m])) m = r;
-    if (m == i) break;
-    std::swap(heap_[i], heap_[m]);
-    i = m;
+    const size_t l = 2 * i + 1;
+    if (l >= n) break;
+    const size_t c = (l + 1 < n && before(heap_[l + 1], heap_[l])) ? l + 1 : l;
+    if (!before(heap_[c], last)) break;
+    place(i, heap_[c]);
+    i = c;
   }
+  place(i, last);
   return top;
 }
 
@@ -69,33 +61,20 @@ void GridSearchWorkspace::prepare(double radius) {
 }
 
 void GridSearchWorkspace::begin_search(size_t states) {
-  if (seen.size() != states) {
-    seen.assign(states, 0);
-    closed.assign(states, 0);
-    g.assign(states, 0.0);
-    parent.assign(states, -1);
+  if (nodes.size() != states) {
+    nodes.assign(states, NodeData{0.0, -1, 0u});
+    heap_pos.assign(states, -1);
     search_id = 0;
   }
-  if (++search_id == 0) {  // wrapped: clear the stamps once every 4 billion searches
-    std::fill(seen.begin(), seen.end(), 0u);
-    std::fill(closed.begin(), closed.end(), 0u);
+  open.bind(heap_pos.data());
+  if (++search_id >= (1u << 31)) {  // the stamp would overflow: clear once every 2 billion searches
+    for (NodeData& nd : nodes) nd.stamp = 0;
     search_id = 1;
   }
   open.clear();
 }
 
 namespace {
-
-double octile_h(const PaddedGrid& pg, int node, Cell goal) {
-  const int x = node % pg.pw - 1, y = node / pg.pw - 1;
-  const int dx = std::abs(x - goal.x), dy = std::abs(y - goal.y);
-  return dx < dy ? (dy - dx) + kSqrt2 * dx : (dx - dy) + kSqrt2 * dy;
-}
-
-double manhattan_h(const PaddedGrid& pg, int node, Cell goal) {
-  const int x = node % pg.pw - 1, y = node / pg.pw - 1;
-  return std::abs(x - goal.x) + std::abs(y - goal.y);
-}
 
 double euclid_h(const PaddedGrid& pg, int node, Cell goal) {
   const int x = node % pg.pw - 1, y = node / pg.pw - 1;
@@ -118,67 +97,110 @@ void finish_path(GridPath& out, const PaddedGrid& pg, std::vector<int>& nodes) {
   out.length = polyline_length(out.points);
 }
 
-/// Plain A* / Dijkstra over cells (no turn penalty).
-void search_cells(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, bool use_h,
-                  GridPath& out) {
+/// Octile (8-connected) or Manhattan (4-connected) distance to the goal; 0 for Dijkstra.
+struct Heuristic {
+  int gx, gy;
+  bool use, eight;
+  double operator()(int x, int y) const {
+    if (!use) return 0.0;
+    const int dx = std::abs(x - gx), dy = std::abs(y - gy);
+    if (!eight) return dx + dy;
+    return dx < dy ? (dy - dx) + kSqrt2 * dx : (dx - dy) + kSqrt2 * dy;
+  }
+};
+
+/// Plain A* / Dijkstra over cells (no turn penalty). The hot loop of the library: one record
+/// per node, coordinates carried along instead of divided out, no heap push for closed nodes.
+template <bool kTrace, bool kUniform>
+void search_cells_impl(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, bool use_h,
+                       GridPath& out) {
   const PaddedGrid& pg = ws.pg;
   ws.begin_search(pg.pass.size());
-  const uint32_t sid = ws.search_id;
   const bool eight = opt.connectivity == Connectivity::eight;
   const int ndirs = eight ? 8 : 4;
   int off[8];
   for (int d = 0; d < 8; ++d) off[d] = kDy[d] * pg.pw + kDx[d];
   const int s = pg.id(start), t = pg.id(goal);
-  auto h = [&](int n) { return !use_h ? 0.0 : (eight ? octile_h(pg, n, goal) : manhattan_h(pg, n, goal)); };
-  const bool trace = opt.record_trace;
-  const bool uniform = pg.uniform;
+  const Heuristic h{goal.x + 1, goal.y + 1, use_h, eight};
+  const uint8_t* pass = pg.pass.data();
+  const float* cost = pg.cost.data();
+  const int pw = pg.pw;
+  const int64_t budget = opt.max_expansions;
 
-  ws.seen[s] = sid;
-  ws.g[s] = 0.0;
-  ws.parent[s] = -1;
-  ws.open.push({h(s), 0.0, s});
+  ws.set(s, 0.0, -1);
+  const double hs = h(start.x + 1, start.y + 1);
+  ws.open.push({hs, 0.0, s});
   ++out.generated;
-  if (trace) record(out, pg, s, TraceEvent::open, 0.0, h(s));
-  while (!ws.open.empty()) {
-    const HeapEntry e = ws.open.pop();
-    const int n = e.node;
-    if (ws.closed[n] == sid || e.g > ws.g[n]) continue;  // stale entry
-    ws.closed[n] = sid;
-    if (trace) record(out, pg, n, TraceEvent::close, e.g, e.f);
+  if constexpr (kTrace) record(out, pg, s, TraceEvent::open, 0.0, hs);
+  std::vector<int32_t>& bypass = ws.bypass;
+  bypass.clear();
+  double fcur = hs;
+  for (;;) {
+    int n;
+    if (!bypass.empty()) {
+      n = bypass.back();
+      bypass.pop_back();
+      if (ws.is_closed(n)) continue;
+    } else if (!ws.open.empty()) {
+      const HeapEntry top = ws.open.pop();
+      n = top.node();
+      fcur = top.f();
+      if (ws.is_closed(n)) continue;
+    } else {
+      break;
+    }
+    const double gn = ws.nodes[n].g;
+    ws.close(n);
+    if constexpr (kTrace) record(out, pg, n, TraceEvent::close, gn, fcur);
     if (n == t) break;
-    if (opt.max_expansions > 0 && out.expanded >= opt.max_expansions) {
+    if (budget > 0 && out.expanded >= budget) {
       out.details |= kDetailBudgetExhausted;
       break;
     }
     ++out.expanded;
-    const double gn = ws.g[n];
-    const float cn = pg.cost[n];
+    const int x = n % pw, y = n / pw;
     for (int d = 0; d < ndirs; ++d) {
       const int m = n + off[d];
-      if (!pg.pass[m]) continue;
+      if (!pass[m]) continue;
       double step = 1.0;
       if (d >= 4) {
-        if (!pg.pass[n + kDx[d]] || !pg.pass[n + kDy[d] * pg.pw]) continue;  // no corner cutting
+        if (!pass[n + kDx[d]] || !pass[n + kDy[d] * pw]) continue;  // no corner cutting
         step = kSqrt2;
       }
-      if (!uniform) step *= 0.5 * (static_cast<double>(cn) + pg.cost[m]);
+      if constexpr (!kUniform) step *= 0.5 * (static_cast<double>(cost[n]) + cost[m]);
       const double ng = gn + step;
-      if (ws.seen[m] == sid && ng >= ws.g[m]) continue;
-      if (ws.closed[m] == sid) continue;  // consistent heuristic: a closed node is final
-      ws.seen[m] = sid;
-      ws.g[m] = ng;
-      ws.parent[m] = n;
-      const double f = ng + h(m);
-      ws.open.push({f, ng, m});
+      GridSearchWorkspace::NodeData& md = ws.nodes[m];
+      const bool seen = ws.seen(m);
+      if (seen && (ng >= md.g || (md.stamp & 1u))) continue;  // consistent h: closed is final
+      md = GridSearchWorkspace::NodeData{ng, n, ws.search_id << 1};
+      const double f = ng + h(x + kDx[d], y + kDy[d]);
+      if (f == fcur) {
+        if (!seen) ws.heap_pos[m] = -1;  // never in the heap; a stale slot must not be reused
+        bypass.push_back(m);
+      } else {
+        ws.open_node(m, f, ng, seen);
+      }
       ++out.generated;
-      if (trace) record(out, pg, m, TraceEvent::open, ng, f);
+      if constexpr (kTrace) record(out, pg, m, TraceEvent::open, ng, f);
     }
   }
-  if (ws.closed[t] != sid) return;
-  std::vector<int> nodes;
-  for (int n = t; n != -1; n = ws.parent[n]) nodes.push_back(n);
-  out.cost = ws.g[t];
-  finish_path(out, pg, nodes);
+  if (!ws.is_closed(t)) return;
+  std::vector<int> path;
+  for (int n = t; n != -1; n = ws.nodes[n].parent) path.push_back(n);
+  out.cost = ws.nodes[t].g;
+  finish_path(out, pg, path);
+}
+
+void search_cells(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, bool use_h,
+                  GridPath& out) {
+  const bool uniform = ws.pg.uniform;
+  if (opt.record_trace) {
+    if (uniform) search_cells_impl<true, true>(ws, start, goal, opt, use_h, out);
+    else search_cells_impl<true, false>(ws, start, goal, opt, use_h, out);
+  } else {
+    if (uniform) search_cells_impl<false, true>(ws, start, goal, opt, use_h, out);
+    else search_cells_impl<false, false>(ws, start, goal, opt, use_h, out);
+  }
 }
 
 /// A* / Dijkstra over (cell, incoming direction) states, so a turn can cost extra.
@@ -187,29 +209,27 @@ void search_with_turns(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
                        GridPath& out) {
   const PaddedGrid& pg = ws.pg;
   ws.begin_search(pg.pass.size() * 9);
-  const uint32_t sid = ws.search_id;
   const bool eight = opt.connectivity == Connectivity::eight;
   const int ndirs = eight ? 8 : 4;
   int off[8];
   for (int d = 0; d < 8; ++d) off[d] = kDy[d] * pg.pw + kDx[d];
   const int s = pg.id(start), t = pg.id(goal);
-  auto h = [&](int n) { return !use_h ? 0.0 : (eight ? octile_h(pg, n, goal) : manhattan_h(pg, n, goal)); };
+  const Heuristic h{goal.x + 1, goal.y + 1, use_h, eight};
   const bool trace = opt.record_trace;
   const int s0 = s * 9 + 8;
-  ws.seen[s0] = sid;
-  ws.g[s0] = 0.0;
-  ws.parent[s0] = -1;
-  ws.open.push({h(s), 0.0, s0});
+  ws.set(s0, 0.0, -1);
+  const double hs = h(start.x + 1, start.y + 1);
+  ws.open.push({hs, 0.0, s0});
   ++out.generated;
-  if (trace) record(out, pg, s, TraceEvent::open, 0.0, h(s));
+  if (trace) record(out, pg, s, TraceEvent::open, 0.0, hs);
   int reached = -1;
   while (!ws.open.empty()) {
     const HeapEntry e = ws.open.pop();
-    const int st = e.node;
-    if (ws.closed[st] == sid || e.g > ws.g[st]) continue;
-    ws.closed[st] = sid;
+    const int st = e.node();
+    ws.close(st);
     const int n = st / 9, dir = st % 9;
-    if (trace) record(out, pg, n, TraceEvent::close, e.g, e.f);
+    const double gs = ws.nodes[st].g;
+    if (trace) record(out, pg, n, TraceEvent::close, gs, e.f());
     if (n == t) {
       reached = st;
       break;
@@ -219,6 +239,7 @@ void search_with_turns(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
       break;
     }
     ++out.expanded;
+    const int x = n % pg.pw, y = n / pg.pw;
     for (int d = 0; d < ndirs; ++d) {
       const int m = n + off[d];
       if (!pg.pass[m]) continue;
@@ -230,22 +251,21 @@ void search_with_turns(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
       step *= 0.5 * (static_cast<double>(pg.cost[n]) + pg.cost[m]);
       if (dir != 8 && dir != d) step += opt.turn_penalty * step;
       const int ms = m * 9 + d;
-      const double ng = e.g + step;
-      if (ws.closed[ms] == sid || (ws.seen[ms] == sid && ng >= ws.g[ms])) continue;
-      ws.seen[ms] = sid;
-      ws.g[ms] = ng;
-      ws.parent[ms] = st;
-      const double f = ng + h(m);
-      ws.open.push({f, ng, ms});
+      const double ng = gs + step;
+      const bool seen = ws.seen(ms);
+      if (seen && (ws.is_closed(ms) || ng >= ws.nodes[ms].g)) continue;
+      ws.set(ms, ng, st);
+      const double f = ng + h(x + kDx[d], y + kDy[d]);
+      ws.open_node(ms, f, ng, seen);
       ++out.generated;
       if (trace) record(out, pg, m, TraceEvent::open, ng, f);
     }
   }
   if (reached < 0) return;
-  std::vector<int> nodes;
-  for (int st = reached; st != -1; st = ws.parent[st]) nodes.push_back(st / 9);
-  out.cost = ws.g[reached];
-  finish_path(out, pg, nodes);
+  std::vector<int> path;
+  for (int st = reached; st != -1; st = ws.nodes[st].parent) path.push_back(st / 9);
+  out.cost = ws.nodes[reached].g;
+  finish_path(out, pg, path);
 }
 
 /// Cost of the straight line between two cell centres for the agent, or < 0 when blocked.
@@ -263,30 +283,26 @@ double line_cost(const GridSearchWorkspace& ws, int a, int b) {
 void search_theta(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, GridPath& out) {
   const PaddedGrid& pg = ws.pg;
   ws.begin_search(pg.pass.size());
-  const uint32_t sid = ws.search_id;
   int off[8];
   for (int d = 0; d < 8; ++d) off[d] = kDy[d] * pg.pw + kDx[d];
   const int s = pg.id(start), t = pg.id(goal);
   const bool trace = opt.record_trace;
-  ws.seen[s] = sid;
-  ws.g[s] = 0.0;
-  ws.parent[s] = -1;
+  ws.set(s, 0.0, -1);
   ws.open.push({euclid_h(pg, s, goal), 0.0, s});
   ++out.generated;
   if (trace) record(out, pg, s, TraceEvent::open, 0.0, euclid_h(pg, s, goal));
   while (!ws.open.empty()) {
     const HeapEntry e = ws.open.pop();
-    const int n = e.node;
-    if (ws.closed[n] == sid || e.g > ws.g[n]) continue;
-    ws.closed[n] = sid;
-    if (trace) record(out, pg, n, TraceEvent::close, e.g, e.f);
+    const int n = e.node();
+    ws.close(n);
+    if (trace) record(out, pg, n, TraceEvent::close, ws.nodes[n].g, e.f());
     if (n == t) break;
     if (opt.max_expansions > 0 && out.expanded >= opt.max_expansions) {
       out.details |= kDetailBudgetExhausted;
       break;
     }
     ++out.expanded;
-    const int p = ws.parent[n];
+    const int p = ws.nodes[n].parent;
     for (int d = 0; d < 8; ++d) {
       const int m = n + off[d];
       if (!pg.pass[m] || m == p) continue;
@@ -296,31 +312,29 @@ void search_theta(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSear
         step = kSqrt2;
       }
       step *= 0.5 * (static_cast<double>(pg.cost[n]) + pg.cost[m]);
-      double best = ws.g[n] + step;
+      double best = ws.nodes[n].g + step;
       int best_parent = n;
       if (p >= 0) {
         const double lc = line_cost(ws, p, m);
-        if (lc >= 0.0 && ws.g[p] + lc < best) {
-          best = ws.g[p] + lc;
+        if (lc >= 0.0 && ws.nodes[p].g + lc < best) {
+          best = ws.nodes[p].g + lc;
           best_parent = p;
         }
       }
-      if (ws.seen[m] == sid && best >= ws.g[m] - 1e-12) continue;
-      ws.seen[m] = sid;
-      ws.closed[m] = 0;  // reopen if it had been expanded
-      ws.g[m] = best;
-      ws.parent[m] = best_parent;
+      if (ws.seen(m) && best >= ws.nodes[m].g - 1e-12) continue;
+      const bool in_open = ws.seen(m) && !ws.is_closed(m);
+      ws.set(m, best, best_parent);  // reopens m if it had been expanded
       const double f = best + euclid_h(pg, m, goal);
-      ws.open.push({f, best, m});
+      ws.open_node(m, f, best, in_open);
       ++out.generated;
       if (trace) record(out, pg, m, TraceEvent::open, best, f);
     }
   }
-  if (ws.closed[t] != sid) return;
-  std::vector<int> nodes;
-  for (int n = t; n != -1; n = ws.parent[n]) nodes.push_back(n);
-  out.cost = ws.g[t];
-  finish_path(out, pg, nodes);
+  if (!ws.is_closed(t)) return;
+  std::vector<int> path;
+  for (int n = t; n != -1; n = ws.nodes[n].parent) path.push_back(n);
+  out.cost = ws.nodes[t].g;
+  finish_path(out, pg, path);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #pragma once
 // Internal: the padded grid and search buffers shared by the grid planners.
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -31,27 +32,63 @@ struct BitLines {
   const uint64_t* line(int k) const { return bits.data() + static_cast<size_t>(k) * static_cast<size_t>(words); }
 };
 
+__extension__ typedef unsigned __int128 HeapKey;
+
+/// An open-list entry packed into one 128-bit key that sorts by (f, larger g first, node id):
+/// the high half is f's bit pattern (non-negative doubles order like their bits), the low
+/// half the complemented bits of g as a float (g only breaks ties, so float precision is
+/// enough) and the node id. One integer comparison, no data-dependent branches.
 struct HeapEntry {
-  double f;
-  double g;
-  int32_t node;
+  HeapKey key;
+  HeapEntry() = default;
+  HeapEntry(double f_, double g_, int32_t node_) {
+    const uint64_t fb = std::bit_cast<uint64_t>(f_ + 0.0);  // + 0.0 turns -0.0 into +0.0
+    const uint32_t gb = ~std::bit_cast<uint32_t>(static_cast<float>(g_) + 0.0f);
+    key = (static_cast<HeapKey>(fb) << 64) | (static_cast<HeapKey>(gb) << 32) | static_cast<uint32_t>(node_);
+  }
+  double f() const { return std::bit_cast<double>(static_cast<uint64_t>(key >> 64)); }
+  int32_t node() const { return static_cast<int32_t>(static_cast<uint32_t>(key)); }
 };
 
-/// Binary min-heap on (f, larger g first, smaller node id): a fixed, deterministic order.
+/// Binary min-heap of HeapEntry: a fixed, deterministic order.
+/// Indexed: each node is in it at most once and its slot is kept in `pos[node]`, so an
+/// improved node moves up instead of leaving a stale copy behind (fewer, cheaper pops).
 class OpenList {
  public:
+  void bind(int32_t* pos) { pos_ = pos; }
   void clear() { heap_.clear(); }
   bool empty() const { return heap_.empty(); }
-  void push(HeapEntry e);
+  size_t size() const { return heap_.size(); }
+  /// Inserts a node that is not in the list.
+  void push(HeapEntry e) {
+    heap_.push_back(e);
+    sift_up(heap_.size() - 1, e);
+  }
+  /// Lowers the key of a node that is in the list (pushes it if it is not in the heap).
+  void decrease(HeapEntry e) {
+    const int32_t i = pos_[e.node()];
+    if (i < 0) return push(e);
+    sift_up(static_cast<size_t>(i), e);
+  }
   HeapEntry pop();
 
  private:
-  static bool before(const HeapEntry& a, const HeapEntry& b) {
-    if (a.f != b.f) return a.f < b.f;
-    if (a.g != b.g) return a.g > b.g;
-    return a.node < b.node;
+  static bool before(const HeapEntry& a, const HeapEntry& b) { return a.key < b.key; }
+  void place(size_t i, const HeapEntry& e) {
+    heap_[i] = e;
+    pos_[e.node()] = static_cast<int32_t>(i);
+  }
+  void sift_up(size_t i, const HeapEntry& e) {
+    while (i > 0) {
+      const size_t p = (i - 1) / 2;
+      if (!before(e, heap_[p])) break;
+      place(i, heap_[p]);
+      i = p;
+    }
+    place(i, e);
   }
   std::vector<HeapEntry> heap_;
+  int32_t* pos_ = nullptr;
 };
 
 }  // namespace pathlab::detail
@@ -66,12 +103,33 @@ class GridSearchWorkspace {
   detail::BitLines rows, cols;  // built on first JPS query
   bool bits_ready = false;
 
+  /// Per-node search state in one 16-byte record, so a relaxation touches one cache line.
+  /// stamp = search_id * 2 + closed; any other value means "not seen in this search".
+  struct NodeData {
+    double g;
+    int32_t parent;
+    uint32_t stamp;
+  };
   uint32_t search_id = 0;
-  std::vector<uint32_t> seen;    // stamp: g/parent valid
-  std::vector<uint32_t> closed;  // stamp: expanded
-  std::vector<double> g;
-  std::vector<int32_t> parent;
+  std::vector<NodeData> nodes;
+  std::vector<int32_t> heap_pos;  // slot of each node in `open`, -1 when not in the heap
+  /// Nodes generated with exactly the f of the node being expanded. That f is the open list's
+  /// minimum, so they can be expanded next without a trip through the heap; ties on f are the
+  /// common case on octile grids, so this removes many heap operations.
+  std::vector<int32_t> bypass;
   detail::OpenList open;
+
+  /// Adds a node to the open list, or moves it up if it is already there (seen, not closed).
+  void open_node(int32_t n, double f, double g, bool already_open) {
+    if (already_open) open.decrease({f, g, n});
+    else open.push({f, g, n});
+  }
+
+  bool seen(size_t n) const { return (nodes[n].stamp >> 1) == search_id; }
+  bool is_closed(size_t n) const { return nodes[n].stamp == ((search_id << 1) | 1u); }
+  void set(size_t n, double g, int32_t parent) { nodes[n] = NodeData{g, parent, search_id << 1}; }
+  void close(size_t n) { nodes[n].stamp = (search_id << 1) | 1u; }
+  void reopen(size_t n) { nodes[n].stamp = search_id << 1; }
 
   void prepare(double radius);
   void begin_search(size_t states);

@@ -126,7 +126,6 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
     ws.bits_ready = true;
   }
   ws.begin_search(pg.pass.size());
-  const uint32_t sid = ws.search_id;
   const int s = pg.id(start), t = pg.id(goal);
   const Jumper jp{pg, ws.rows, ws.cols, goal.x + 1, goal.y + 1};
   const bool trace = opt.record_trace;
@@ -138,19 +137,17 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
     out.trace.push_back(TraceEvent{pg.cell(n), kind, static_cast<float>(g), static_cast<float>(f)});
   };
 
-  ws.seen[s] = sid;
-  ws.g[s] = 0.0;
-  ws.parent[s] = -1;
+  ws.set(s, 0.0, -1);
   ws.open.push({h(s), 0.0, s});
   ++out.generated;
   if (trace) rec(s, TraceEvent::open, 0.0, h(s));
   int dirs[8][2];
   while (!ws.open.empty()) {
     const HeapEntry e = ws.open.pop();
-    const int n = e.node;
-    if (ws.closed[n] == sid || e.g > ws.g[n]) continue;
-    ws.closed[n] = sid;
-    if (trace) rec(n, TraceEvent::close, e.g, e.f);
+    const int n = e.node();
+    ws.close(n);
+    const double gn = ws.nodes[n].g;
+    if (trace) rec(n, TraceEvent::close, gn, e.f());
     if (n == t) break;
     if (opt.max_expansions > 0 && out.expanded >= opt.max_expansions) {
       out.details |= kDetailBudgetExhausted;
@@ -159,7 +156,7 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
     ++out.expanded;
     const int x = n % pg.pw, y = n / pg.pw;
     int nd = 0;
-    const int p = ws.parent[n];
+    const int p = ws.nodes[n].parent;
     if (p < 0) {
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx)
@@ -190,27 +187,26 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
     }
     for (int i = 0; i < nd; ++i) {
       const int m = jp.jump(x, y, dirs[i][0], dirs[i][1]);
-      if (m < 0 || ws.closed[m] == sid) continue;
+      if (m < 0 || ws.is_closed(m)) continue;
       const int steps = std::max(std::abs(m % pg.pw - x), std::abs(m / pg.pw - y));
-      const double ng = e.g + steps * ((dirs[i][0] && dirs[i][1]) ? kSqrt2 : 1.0);
-      if (ws.seen[m] == sid && ng >= ws.g[m]) continue;
-      ws.seen[m] = sid;
-      ws.g[m] = ng;
-      ws.parent[m] = n;
+      const double ng = gn + steps * ((dirs[i][0] && dirs[i][1]) ? kSqrt2 : 1.0);
+      const bool seen = ws.seen(m);
+      if (seen && ng >= ws.nodes[m].g) continue;
+      ws.set(m, ng, n);
       const double f = ng + h(m);
-      ws.open.push({f, ng, m});
+      ws.open_node(m, f, ng, seen);
       ++out.generated;
       if (trace) rec(m, TraceEvent::open, ng, f);
     }
   }
-  if (ws.closed[t] != sid) return;
+  if (!ws.is_closed(t)) return;
   std::vector<Cell> cells;
-  for (int n = t; n != -1; n = ws.parent[n]) cells.push_back(pg.cell(n));
+  for (int n = t; n != -1; n = ws.nodes[n].parent) cells.push_back(pg.cell(n));
   out.found = true;
   out.cells.assign(cells.rbegin(), cells.rend());
   for (Cell c : out.cells) out.points.push_back(cell_center(c));
   out.length = polyline_length(out.points);
-  out.cost = ws.g[t];
+  out.cost = ws.nodes[t].g;
 }
 
 }  // namespace pathlab
