@@ -125,6 +125,7 @@ void search_cells_impl(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
   const uint8_t* pass = pg.pass.data();
   const float* cost = pg.cost.data();
   const int pw = pg.pw;
+  const double inv_pw = 1.0 / pw;
   const int64_t budget = opt.max_expansions;
 
   ws.set(s, 0.0, -1);
@@ -158,7 +159,9 @@ void search_cells_impl(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
       break;
     }
     ++out.expanded;
-    const int x = n % pw, y = n / pw;
+    // Row by multiplying with 1/pw instead of dividing: (n + 0.5) / pw is at least 0.5 / pw
+    // away from a whole number, far more than the rounding error, so the floor is exact.
+    const int y = static_cast<int>((n + 0.5) * inv_pw), x = n - y * pw;
     for (int d = 0; d < ndirs; ++d) {
       const int m = n + off[d];
       if (!pass[m]) continue;

@@ -1,0 +1,147 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "pathlab/collision.hpp"
+#include "test_support.hpp"
+
+using namespace pathlab;
+
+namespace {
+
+Grid grid_from(std::initializer_list<const char*> rows) {
+  const int h = static_cast<int>(rows.size());
+  const int w = static_cast<int>(std::string(*rows.begin()).size());
+  Grid g = Grid::create(w, h).value();
+  int y = 0;
+  for (const char* r : rows) {
+    for (int x = 0; x < w; ++x) g.set_blocked(x, y, r[x] == '#');
+    ++y;
+  }
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("collision: a path may run along a wall's edge but not enter it") {
+  const Grid g = grid_from({"....",
+                            ".#..",
+                            "....",
+                            "...."});
+  CHECK(segment_clear(g, Vec2(0.5, 1.0), Vec2(3.5, 1.0)));    // along the top edge of the wall
+  CHECK(segment_clear(g, Vec2(1.0, 0.2), Vec2(1.0, 3.8)));    // along its left edge
+  CHECK_FALSE(segment_clear(g, Vec2(0.5, 1.5), Vec2(3.5, 1.5)));  // through it
+  CHECK_FALSE(segment_clear(g, Vec2(1.5, 1.5), Vec2(1.5, 1.5)));  // a point inside
+  CHECK_FALSE(segment_clear(g, Vec2(0.5, 0.5), Vec2(2.5, 2.5)));  // through the wall's centre
+  CHECK_FALSE(segment_clear(g, Vec2(0.5, 2.5), Vec2(2.5, 0.5)));  // corner to corner across it
+  CHECK(segment_clear(g, Vec2(0.5, 2.5), Vec2(1.5, 3.5)));
+  CHECK(segment_clear(g, Vec2(0.0, 3.0), Vec2(3.0, 0.0)) == false);
+  CHECK(segment_clear(g, Vec2(0.0, 2.0), Vec2(2.0, 0.0)));  // touches the wall only at its corner (1,1)
+}
+
+TEST_CASE("collision: never through a point where two walls touch only at corners") {
+  const Grid g = grid_from({"#.",
+                            ".#"});
+  CHECK_FALSE(segment_clear(g, Vec2(0.5, 1.5), Vec2(1.5, 0.5)));  // squeezes between the two walls
+  CHECK_FALSE(point_clear(g, Vec2(1.0, 1.0)));
+  const Grid one = grid_from({"#.",
+                              ".."});
+  CHECK(segment_clear(one, Vec2(0.5, 1.5), Vec2(1.5, 0.5)));  // only one wall touches the corner
+  CHECK(center_line_cost(g, Cell{0, 1}, Cell{1, 0}) < 0);
+  CHECK(center_line_cost(one, Cell{0, 1}, Cell{1, 0}) == doctest::Approx(std::sqrt(2.0)));
+}
+
+TEST_CASE("collision: the map's outside is a wall") {
+  const Grid g = grid_from({"...", "..."});
+  CHECK(segment_clear(g, Vec2(0, 0), Vec2(3, 0)));  // along the border
+  CHECK_FALSE(segment_clear(g, Vec2(-0.1, 0.5), Vec2(1, 0.5)));
+  CHECK_FALSE(segment_clear(g, Vec2(0.5, 0.5), Vec2(0.5, 0.5), 0.6));  // disc pokes out of the map
+  CHECK(segment_clear(g, Vec2(0.5, 0.5), Vec2(2.5, 0.5), 0.5));
+  CHECK_FALSE(segment_clear(g, Vec2(0.5, 0.5), Vec2(2.5, 0.5), 0.51));
+}
+
+TEST_CASE("collision: non-finite input is never clear") {
+  const Grid g = grid_from({"...", "..."});
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  CHECK_FALSE(segment_clear(g, Vec2(nan, 0.5), Vec2(1, 1)));
+  CHECK_FALSE(segment_clear(g, Vec2(0.5, 0.5), Vec2(1, inf)));
+  CHECK_FALSE(segment_clear(g, Vec2(0.5, 0.5), Vec2(1, 1), nan));
+  CHECK_FALSE(segment_clear(g, Vec2(0.5, 0.5), Vec2(1, 1), -1.0));
+  CHECK_FALSE(point_clear(g, Vec2(nan, nan)));
+}
+
+TEST_CASE("collision: agent radius keeps the swept disc off walls") {
+  const Grid g = grid_from({"......",
+                            "......",
+                            "..##..",
+                            "......",
+                            "......"});
+  // A horizontal line at y = 1.5 passes 0.5 above the wall's top edge (y = 2).
+  CHECK(segment_clear(g, Vec2(0.5, 1.5), Vec2(5.5, 1.5), 0.5));
+  CHECK_FALSE(segment_clear(g, Vec2(0.5, 1.5), Vec2(5.5, 1.5), 0.5001));
+  // Passing the corner (2,2) diagonally: the distance to the corner decides.
+  const Vec2 a(0.5, 3.5), b(3.5, 0.5);  // the line x + y = 4 touches the wall only at its corner (2,2)
+  CHECK(segment_clear(g, a, b, 0.0));
+  CHECK_FALSE(segment_clear(g, a, b, 0.1));
+  CHECK(segment_box_distance(Vec2(0, 0), Vec2(1, 0), Vec2(2, -1), Vec2(3, 1)) == doctest::Approx(1.0));
+  CHECK(segment_box_distance(Vec2(0, 0), Vec2(4, 0), Vec2(2, -1), Vec2(3, 1)) == 0.0);
+  CHECK(segment_box_distance(Vec2(0, 2), Vec2(2, 0), Vec2(2, 2), Vec2(3, 3)) == doctest::Approx(std::sqrt(2.0)));
+}
+
+TEST_CASE("collision: passable cells for an agent radius") {
+  const Grid g = grid_from({".....",
+                            ".....",
+                            "..#..",
+                            ".....",
+                            "....."});
+  auto p0 = passable_cells(g, 0.4);
+  CHECK(p0[static_cast<size_t>(g.index(1, 2))] == 1);
+  CHECK(p0[static_cast<size_t>(g.index(2, 2))] == 0);
+  auto p1 = passable_cells(g, 0.9);
+  CHECK(p1[static_cast<size_t>(g.index(1, 2))] == 0);  // centre is 0.5 from the wall
+  CHECK(p1[static_cast<size_t>(g.index(0, 0))] == 0);  // 0.5 from the map's edge
+  CHECK(p1[static_cast<size_t>(g.index(1, 1))] == 0);  // corner (2,2) at 0.707
+  auto p2 = passable_cells(g, 0.7);
+  CHECK(p2[static_cast<size_t>(g.index(1, 1))] == 1);
+}
+
+TEST_CASE("collision: exact centre lines agree with the general segment test") {
+  // Random grids, random pairs of free cell centres: the integer walk and the floating-point
+  // walk must give the same verdict, and the same cost on weighted grids.
+  std::mt19937 rng(42);
+  for (int trial = 0; trial < 40; ++trial) {
+    Grid g = test::random_grid(24, 17, 0.25, static_cast<uint32_t>(trial));
+    if (trial % 2) {
+      for (int i = 0; i < 30; ++i) {
+        const int x = static_cast<int>(rng() % 24), y = static_cast<int>(rng() % 17);
+        if (g.is_free(x, y)) g.set_cost(x, y, 2.0f + static_cast<float>(rng() % 3));
+      }
+    }
+    for (int k = 0; k < 200; ++k) {
+      const Cell a{static_cast<int>(rng() % 24), static_cast<int>(rng() % 17)};
+      const Cell b{static_cast<int>(rng() % 24), static_cast<int>(rng() % 17)};
+      if (!g.is_free(a) || !g.is_free(b)) continue;
+      const double exact = center_line_cost(g, a, b);
+      const bool clear = segment_clear(g, cell_center(a), cell_center(b));
+      CAPTURE(a.x);
+      CAPTURE(a.y);
+      CAPTURE(b.x);
+      CAPTURE(b.y);
+      CHECK((exact >= 0) == clear);
+      if (clear) CHECK(exact == doctest::Approx(segment_cost(g, cell_center(a), cell_center(b))).epsilon(1e-9));
+    }
+  }
+}
+
+TEST_CASE("collision: polyline helpers") {
+  const Grid g = grid_from({"....", ".##.", "...."});
+  const std::vector<Vec2> ok{{0.5, 0.5}, {3.5, 0.5}, {3.5, 2.5}};
+  const std::vector<Vec2> bad{{0.5, 0.5}, {3.5, 0.5}, {0.5, 2.5}};
+  CHECK(polyline_clear(g, ok));
+  CHECK(first_blocked_segment(g, bad) == 1);
+  CHECK(segment_cost(g, Vec2(0.5, 0.5), Vec2(0.5, 2.5)) == doctest::Approx(2.0));
+  CHECK(std::isinf(segment_cost(g, Vec2(0.5, 1.5), Vec2(3.5, 1.5))));
+}
