@@ -36,8 +36,10 @@ const MapCase& load_case(const std::string& name) {
   return cache.back().second;
 }
 
-void run(benchmark::State& state, const std::string& map, pathlab::GridPlanner planner) {
+void run(benchmark::State& state, const std::string& map, pathlab::GridPlanner planner, double turn_penalty = 0.0) {
   const MapCase& mc = load_case(map);
+  pathlab::GridSearchOptions opt;
+  opt.turn_penalty = turn_penalty;
   pathlab::GridPathfinder pf(mc.grid);
   // Use every k-th scenario so each map takes a similar, bounded time per iteration.
   const size_t stride = std::max<size_t>(1, mc.scenarios.size() / 200);
@@ -45,7 +47,7 @@ void run(benchmark::State& state, const std::string& map, pathlab::GridPlanner p
   for (auto _ : state) {
     for (size_t i = 0; i < mc.scenarios.size(); i += stride) {
       const auto& s = mc.scenarios[i];
-      auto r = pf.find_path(planner, s.start, s.goal);
+      auto r = pf.find_path(planner, s.start, s.goal, opt);
       benchmark::DoNotOptimize(r);
       expanded += r->expanded;
       ++queries;
@@ -68,6 +70,16 @@ int register_all() {
       benchmark::RegisterBenchmark(name.c_str(), [m, p](benchmark::State& st) { run(st, m, p); })
           ->Unit(benchmark::kMillisecond);
     }
+  }
+  // What straighter paths cost (seed 003 warns the search may take "significantly more time"),
+  // and the any-angle planner, on two dao maps.
+  for (const char* m : {"den520d", "lak303d"}) {
+    benchmark::RegisterBenchmark((std::string("astar_turn_penalty_0.5/") + m).c_str(),
+                                 [m](benchmark::State& st) { run(st, m, pathlab::GridPlanner::astar, 0.5); })
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((std::string("theta/") + m).c_str(),
+                                 [m](benchmark::State& st) { run(st, m, pathlab::GridPlanner::theta); })
+        ->Unit(benchmark::kMillisecond);
   }
   return 0;
 }
