@@ -6,6 +6,7 @@
 #include "pathlab/geometry.hpp"
 #include "pathlab/grid.hpp"
 #include "pathlab/grid_search.hpp"
+#include "pathlab/map_generators.hpp"
 #include "pathlab/map_io.hpp"
 #include "pathlab/shortcut.hpp"
 #include "pathlab/status.hpp"

@@ -1,0 +1,227 @@
+#include "scene_file.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "map_files.hpp"
+#include "pathlab/map_io.hpp"
+
+namespace pathlab::io {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr float kSwampCost = 3.0f;
+
+struct SceneError {
+  std::string message;
+};
+
+[[noreturn]] void bad(const std::string& source, const std::string& what) { throw SceneError{source + ": " + what}; }
+
+double finite_number(const json& j, const std::string& source, const std::string& field) {
+  if (!j.is_number()) bad(source, field + " must be a number");
+  const double v = j.get<double>();
+  if (!std::isfinite(v)) bad(source, field + " must be finite");
+  return v;
+}
+
+Pose read_pose(const json& root, const char* key, const std::string& source) {
+  if (!root.contains(key)) bad(source, std::string("missing \"") + key + "\"");
+  const json& p = root[key];
+  if (!p.is_array() || (p.size() != 2 && p.size() != 3)) bad(source, std::string("\"") + key + "\" must be [x, y, deg]");
+  Pose pose;
+  pose.pos.x = finite_number(p[0], source, std::string(key) + "[0]");
+  pose.pos.y = finite_number(p[1], source, std::string(key) + "[1]");
+  pose.heading = p.size() == 3 ? deg_to_rad(finite_number(p[2], source, std::string(key) + "[2]")) : 0.0;
+  return pose;
+}
+
+Grid read_map(const json& m, const std::string& source, const std::string& base_dir) {
+  if (!m.is_object()) bad(source, "\"map\" must be an object");
+  if (m.contains("file")) {
+    if (!m["file"].is_string()) bad(source, "map.file must be a string");
+    std::filesystem::path p(m["file"].get<std::string>());
+    if (p.is_relative()) p = std::filesystem::path(base_dir) / p;
+    auto g = load_map_file(p.string());
+    if (!g) bad(source, "map.file: " + g.error().message);
+    return std::move(*g);
+  }
+  if (!m.contains("width") || !m.contains("height") || !m.contains("rows")) {
+    bad(source, "map needs \"width\", \"height\" and \"rows\" (or \"file\")");
+  }
+  if (!m["width"].is_number_integer() || !m["height"].is_number_integer()) bad(source, "map width/height must be integers");
+  const int64_t w = m["width"].get<int64_t>(), h = m["height"].get<int64_t>();
+  if (w <= 0 || h <= 0 || w > kMaxGridSide || h > kMaxGridSide) {
+    bad(source, "map size " + std::to_string(w) + "x" + std::to_string(h) + " is outside 1.." + std::to_string(kMaxGridSide));
+  }
+  const json& rows = m["rows"];
+  if (!rows.is_array() || static_cast<int64_t>(rows.size()) != h) bad(source, "map.rows must hold " + std::to_string(h) + " strings");
+  auto created = Grid::create(static_cast<int>(w), static_cast<int>(h));
+  if (!created) bad(source, created.error().message);
+  Grid g = std::move(*created);
+  for (int y = 0; y < h; ++y) {
+    const json& r = rows[static_cast<size_t>(y)];
+    if (!r.is_string() || static_cast<int64_t>(r.get_ref<const std::string&>().size()) != w) {
+      bad(source, "map.rows[" + std::to_string(y) + "] must be a string of " + std::to_string(w) + " characters");
+    }
+    const std::string& s = r.get_ref<const std::string&>();
+    for (int x = 0; x < w; ++x) {
+      switch (s[static_cast<size_t>(x)]) {
+        case '.': break;
+        case '@': g.set_blocked(x, y, true); break;
+        case 'S': g.set_cost(x, y, kSwampCost); break;
+        default: bad(source, "map.rows[" + std::to_string(y) + "] column " + std::to_string(x) + ": unknown cell '" + s[static_cast<size_t>(x)] + "'");
+      }
+    }
+  }
+  if (m.contains("weights")) {
+    if (!m["weights"].is_array()) bad(source, "map.weights must be an array of [x, y, cost]");
+    size_t i = 0;
+    for (const json& wgt : m["weights"]) {
+      const std::string where = "map.weights[" + std::to_string(i++) + "]";
+      if (!wgt.is_array() || wgt.size() != 3 || !wgt[0].is_number_integer() || !wgt[1].is_number_integer()) {
+        bad(source, where + " must be [x, y, cost]");
+      }
+      const int x = wgt[0].get<int>(), y = wgt[1].get<int>();
+      const double c = finite_number(wgt[2], source, where + " cost");
+      if (!g.in_bounds(x, y)) bad(source, where + " is outside the map");
+      if (c < 1.0) bad(source, where + " cost must be >= 1");
+      g.set_cost(x, y, static_cast<float>(c));
+    }
+  }
+  return g;
+}
+
+PlanSettingsData read_settings(const json& s, const std::string& source) {
+  PlanSettingsData d;
+  if (s.is_null()) return d;
+  if (!s.is_object()) bad(source, "\"settings\" must be an object");
+  auto str = [&](const char* k, std::string& out) {
+    if (!s.contains(k)) return;
+    if (!s[k].is_string()) bad(source, std::string("settings.") + k + " must be a string");
+    out = s[k].get<std::string>();
+  };
+  auto num = [&](const char* k, double& out, double lo, double hi) {
+    if (!s.contains(k)) return;
+    out = finite_number(s[k], source, std::string("settings.") + k);
+    if (out < lo || out > hi) bad(source, std::string("settings.") + k + " is out of range");
+  };
+  str("planner", d.planner);
+  str("smoother", d.smoother);
+  double conn = d.connectivity, subdiv = d.subdivisions;
+  num("connectivity", conn, 4, 8);
+  if (conn != 4 && conn != 8) bad(source, "settings.connectivity must be 4 or 8");
+  d.connectivity = static_cast<int>(conn);
+  num("turn_penalty", d.turn_penalty, 0, 1e6);
+  num("agent_radius", d.agent_radius, 0, 64);
+  num("subdivisions", subdiv, 1, 1000);
+  d.subdivisions = static_cast<int>(subdiv);
+  num("turning_radius", d.turning_radius, 1e-6, 1e6);
+  if (s.contains("reverse")) {
+    if (!s["reverse"].is_boolean()) bad(source, "settings.reverse must be true or false");
+    d.reverse = s["reverse"].get<bool>();
+  }
+  return d;
+}
+
+}  // namespace
+
+Result<Scene> parse_scene(const std::string& text, const std::string& source, const std::string& base_dir) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    return fail(StatusCode::parse_error, source + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+  }
+  try {
+    if (!root.is_object() || !root.contains("pathlab_scene")) bad(source, "not a pathlab scene (no \"pathlab_scene\" version)");
+    if (!root["pathlab_scene"].is_number_integer() || root["pathlab_scene"].get<int>() < 1) {
+      bad(source, "\"pathlab_scene\" must be a positive version number");
+    }
+    if (root["pathlab_scene"].get<int>() > kSceneVersion) {
+      bad(source, "scene version " + std::to_string(root["pathlab_scene"].get<int>()) +
+                      " is newer than this pathlab understands (" + std::to_string(kSceneVersion) + ")");
+    }
+    Scene scene;
+    if (root.contains("name") && root["name"].is_string()) scene.name = root["name"].get<std::string>();
+    if (!root.contains("map")) bad(source, "missing \"map\"");
+    scene.grid = read_map(root["map"], source, base_dir);
+    scene.start = read_pose(root, "start", source);
+    scene.goal = read_pose(root, "goal", source);
+    scene.settings = read_settings(root.value("settings", json()), source);
+    return scene;
+  } catch (const SceneError& e) {
+    return fail(StatusCode::parse_error, e.message);
+  } catch (const json::exception& e) {
+    return fail(StatusCode::parse_error, source + ": " + e.what());
+  }
+}
+
+Result<Scene> load_scene(const std::string& path) {
+  auto text = read_text_file(path, size_t{512} << 20);
+  if (!text) return text.error();
+  return parse_scene(*text, path, std::filesystem::path(path).parent_path().string());
+}
+
+std::string scene_to_json(const Scene& scene) {
+  nlohmann::ordered_json j;
+  j["pathlab_scene"] = kSceneVersion;
+  j["name"] = scene.name;
+  const Grid& g = scene.grid;
+  nlohmann::ordered_json map;
+  map["width"] = g.width();
+  map["height"] = g.height();
+  auto rows = nlohmann::ordered_json::array();
+  auto weights = nlohmann::ordered_json::array();
+  for (int y = 0; y < g.height(); ++y) {
+    std::string r(static_cast<size_t>(g.width()), '.');
+    for (int x = 0; x < g.width(); ++x) {
+      const float c = g.cost(x, y);
+      if (c == kBlocked) r[static_cast<size_t>(x)] = '@';
+      else if (c == kSwampCost) r[static_cast<size_t>(x)] = 'S';
+      else if (c != 1.0f) weights.push_back({x, y, c});
+    }
+    rows.push_back(std::move(r));
+  }
+  map["rows"] = std::move(rows);
+  if (!weights.empty()) map["weights"] = std::move(weights);
+  j["map"] = std::move(map);
+  j["start"] = {scene.start.pos.x, scene.start.pos.y, rad_to_deg(scene.start.heading)};
+  j["goal"] = {scene.goal.pos.x, scene.goal.pos.y, rad_to_deg(scene.goal.heading)};
+  const PlanSettingsData& s = scene.settings;
+  j["settings"] = {{"planner", s.planner},           {"smoother", s.smoother},
+                   {"connectivity", s.connectivity}, {"turn_penalty", s.turn_penalty},
+                   {"agent_radius", s.agent_radius}, {"subdivisions", s.subdivisions},
+                   {"turning_radius", s.turning_radius}, {"reverse", s.reverse}};
+  return j.dump(1) + "\n";
+}
+
+Status write_file_atomic(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp-" + std::to_string(std::hash<std::string>{}(path) % 100000);
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return fail(StatusCode::io_error, path + ": cannot write (" + tmp + ")");
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.flush();
+    if (!out) {
+      out.close();
+      std::remove(tmp.c_str());
+      return fail(StatusCode::io_error, path + ": write failed (disk full?)");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    return fail(StatusCode::io_error, path + ": cannot replace the file (" + ec.message() + ")");
+  }
+  return ok_status();
+}
+
+Status save_scene(const Scene& scene, const std::string& path) { return write_file_atomic(path, scene_to_json(scene)); }
+
+}  // namespace pathlab::io

@@ -1,0 +1,83 @@
+#include "host.hpp"
+
+#include <backends/imgui_impl_sdl.h>
+#include <backends/imgui_impl_sdlrenderer.h>
+#include <imgui.h>
+
+#include "map_files.hpp"
+
+namespace pathlab::sandbox {
+
+Result<std::unique_ptr<Host>> Host::create(int width, int height, bool headless) {
+  if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
+    return fail(StatusCode::io_error, std::string("cannot start SDL video: ") + SDL_GetError());
+  }
+  std::unique_ptr<Host> h(new Host());
+  h->width_ = width;
+  h->height_ = height;
+  const Uint32 flags = SDL_WINDOW_ALLOW_HIGHDPI | (headless ? SDL_WINDOW_HIDDEN : SDL_WINDOW_RESIZABLE);
+  h->window_ = SDL_CreateWindow("pathlab", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
+  if (!h->window_) return fail(StatusCode::io_error, std::string("cannot open a window: ") + SDL_GetError());
+  h->renderer_ = SDL_CreateRenderer(h->window_, -1, headless ? SDL_RENDERER_SOFTWARE : SDL_RENDERER_ACCELERATED);
+  if (!h->renderer_) h->renderer_ = SDL_CreateRenderer(h->window_, -1, SDL_RENDERER_SOFTWARE);
+  if (!h->renderer_) return fail(StatusCode::io_error, std::string("cannot create a renderer: ") + SDL_GetError());
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // layout is fixed; nothing to remember between runs
+  ImGui::StyleColorsDark();
+  ImGui_ImplSDL2_InitForSDLRenderer(h->window_);
+  ImGui_ImplSDLRenderer_Init(h->renderer_);
+  h->imgui_ready_ = true;
+  return h;
+}
+
+Host::~Host() {
+  sandbox_.reset();  // frees its texture while the renderer still exists
+  if (imgui_ready_) {
+    ImGui_ImplSDLRenderer_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+  }
+  if (renderer_) SDL_DestroyRenderer(renderer_);
+  if (window_) SDL_DestroyWindow(window_);
+  SDL_Quit();
+}
+
+bool Host::pump_events() {
+  SDL_Event e;
+  bool running = true;
+  while (SDL_PollEvent(&e)) {
+    ImGui_ImplSDL2_ProcessEvent(&e);
+    if (e.type == SDL_QUIT) running = false;
+    if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_CLOSE) running = false;
+  }
+  return running;
+}
+
+void Host::frame(const std::function<void(ImGuiIO&)>& input, std::vector<uint8_t>* capture) {
+  ImGui_ImplSDLRenderer_NewFrame();
+  ImGui_ImplSDL2_NewFrame();
+  ImGuiIO& io = ImGui::GetIO();
+  if (input) input(io);
+  ImGui::NewFrame();
+  sandbox_->frame();
+  ImGui::Render();
+  SDL_RenderSetScale(renderer_, io.DisplayFramebufferScale.x, io.DisplayFramebufferScale.y);
+  sandbox_->render();
+  ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
+  if (capture) {
+    int w = 0, h = 0;
+    SDL_GetRendererOutputSize(renderer_, &w, &h);
+    width_ = w;
+    height_ = h;
+    capture->assign(static_cast<size_t>(w) * static_cast<size_t>(h) * 4, 0);
+    SDL_RenderReadPixels(renderer_, nullptr, SDL_PIXELFORMAT_ABGR8888, capture->data(), w * 4);
+  }
+  SDL_RenderPresent(renderer_);
+}
+
+Status save_capture(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba) {
+  return io::write_png_rgba(path, width, height, rgba.data());
+}
+
+}  // namespace pathlab::sandbox

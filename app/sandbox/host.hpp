@@ -1,0 +1,50 @@
+#pragma once
+// Owns the SDL window and renderer, the ImGui context and the Sandbox, and runs frames.
+// Shared by the desktop app and the headless UI tests (which inject mouse input per frame).
+
+#include <SDL.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pathlab/status.hpp"
+#include "sandbox.hpp"
+
+namespace pathlab::sandbox {
+
+class Host {
+ public:
+  /// Creates the window (hidden when headless), the renderer and ImGui. Errors name SDL's reason.
+  static Result<std::unique_ptr<Host>> create(int width, int height, bool headless);
+  ~Host();
+  Host(const Host&) = delete;
+  Host& operator=(const Host&) = delete;
+
+  void set_sandbox(std::unique_ptr<Sandbox> sandbox) { sandbox_ = std::move(sandbox); }
+  Sandbox& sandbox() { return *sandbox_; }
+  SDL_Renderer* renderer() { return renderer_; }
+
+  /// Polls SDL events; returns false when the user closed the window.
+  bool pump_events();
+  /// One frame. `input` runs after the platform backend's NewFrame and before ImGui::NewFrame,
+  /// the only place where a scripted mouse position and buttons stick (the 1.86 backend polls
+  /// the real mouse). When `capture` is set, the frame's pixels are read before presenting.
+  void frame(const std::function<void(ImGuiIO&)>& input = {}, std::vector<uint8_t>* capture = nullptr);
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+ private:
+  Host() = default;
+  SDL_Window* window_ = nullptr;
+  SDL_Renderer* renderer_ = nullptr;
+  bool imgui_ready_ = false;
+  int width_ = 0, height_ = 0;
+  std::unique_ptr<Sandbox> sandbox_;
+};
+
+/// Writes captured RGBA pixels as a PNG.
+Status save_capture(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba);
+
+}  // namespace pathlab::sandbox

@@ -1,0 +1,124 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "map_files.hpp"
+#include "scene_file.hpp"
+#include "test_support.hpp"
+
+using namespace pathlab;
+
+namespace {
+
+std::string tmp(const std::string& name) { return (std::filesystem::temp_directory_path() / name).string(); }
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("scene file: round trip keeps map, poses and settings") {
+  io::Scene s;
+  s.name = "round trip";
+  s.grid = test::random_grid(23, 17, 0.3, 3);
+  s.grid.set_cost(1, 1, 3.0f);
+  s.grid.set_cost(2, 1, 7.5f);
+  s.start = Pose{Vec2(1.25, 1.75), deg_to_rad(-90.0)};
+  s.goal = Pose{Vec2(20.5, 15.5), deg_to_rad(33.0)};
+  s.settings.planner = "jps";
+  s.settings.smoother = "los";
+  s.settings.connectivity = 8;
+  s.settings.turn_penalty = 0.5;
+  s.settings.agent_radius = 0.35;
+  s.settings.subdivisions = 5;
+  s.settings.turning_radius = 3.5;
+  s.settings.reverse = true;
+  const std::string path = tmp("pathlab_scene_rt.json");
+  REQUIRE(io::save_scene(s, path).ok());
+  auto back = io::load_scene(path);
+  REQUIRE_MESSAGE(back.ok(), (back.ok() ? "" : back.error().message));
+  CHECK(back->name == s.name);
+  for (int y = 0; y < s.grid.height(); ++y)
+    for (int x = 0; x < s.grid.width(); ++x) CHECK(back->grid.cost(x, y) == s.grid.cost(x, y));
+  CHECK(back->start.pos == s.start.pos);
+  CHECK(back->start.heading == doctest::Approx(s.start.heading).epsilon(1e-15));
+  CHECK(back->goal.heading == doctest::Approx(s.goal.heading).epsilon(1e-15));
+  CHECK(back->settings.planner == "jps");
+  CHECK(back->settings.smoother == "los");
+  CHECK(back->settings.turn_penalty == 0.5);
+  CHECK(back->settings.agent_radius == 0.35);
+  CHECK(back->settings.subdivisions == 5);
+  CHECK(back->settings.turning_radius == 3.5);
+  CHECK(back->settings.reverse);
+  // The atomic write leaves no temporary file behind.
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+    CHECK_FALSE(contains(e.path().filename().string(), "pathlab_scene_rt.json.tmp"));
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("scene file: a map may be referenced by file, relative to the scene") {
+  const std::string dir = tmp("pathlab_scene_dir");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/tiny.map") << "type octile\nheight 2\nwidth 3\nmap\n.@.\n...\n";
+  const std::string path = dir + "/s.json";
+  std::ofstream(path) << R"({"pathlab_scene": 1, "map": {"file": "tiny.map"}, "start": [0.5, 0.5, 0], "goal": [2.5, 0.5]})";
+  auto s = io::load_scene(path);
+  REQUIRE(s.ok());
+  CHECK(s->grid.width() == 3);
+  CHECK(s->grid.is_blocked(1, 0));
+  CHECK(s->goal.heading == 0.0);
+  CHECK(s->settings.planner == "astar");  // defaults where the scene says nothing
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("scene file: bad scenes are refused with a message naming the file and field") {
+  struct Case {
+    const char* text;
+    const char* expect;
+  };
+  const Case cases[] = {
+      {"{not json", "not valid JSON"},
+      {"[]", "not a pathlab scene"},
+      {R"({"pathlab_scene": 99})", "newer than this pathlab understands"},
+      {R"({"pathlab_scene": 1})", "missing \"map\""},
+      {R"({"pathlab_scene": 1, "map": {"width": 2, "height": 1, "rows": [".."]}})", "missing \"start\""},
+      {R"({"pathlab_scene": 1, "map": {"width": 2, "height": 1, "rows": ["..."]}, "start": [0,0], "goal": [1,0]})",
+       "map.rows[0] must be a string of 2 characters"},
+      {R"({"pathlab_scene": 1, "map": {"width": 2, "height": 1, "rows": [".x"]}, "start": [0,0], "goal": [1,0]})",
+       "unknown cell 'x'"},
+      {R"({"pathlab_scene": 1, "map": {"width": 100000, "height": 1, "rows": []}, "start": [0,0], "goal": [1,0]})",
+       "map size 100000x1 is outside"},
+      {R"({"pathlab_scene": 1, "map": {"width": 2, "height": 1, "rows": [".."]}, "start": ["a",0], "goal": [1,0]})",
+       "start[0] must be a number"},
+      {R"({"pathlab_scene": 1, "map": {"width": 2, "height": 1, "rows": [".."]}, "start": [0,0], "goal": [1,0],
+          "settings": {"connectivity": 6}})",
+       "settings.connectivity must be 4 or 8"},
+      {R"({"pathlab_scene": 1, "map": {"width": 2, "height": 1, "rows": [".."], "weights": [[5, 0, 2]]},
+          "start": [0,0], "goal": [1,0]})",
+       "map.weights[0] is outside the map"},
+      {R"({"pathlab_scene": 1, "map": {"file": "/nonexistent.map"}, "start": [0,0], "goal": [1,0]})",
+       "/nonexistent.map: cannot open"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.text);
+    auto s = io::parse_scene(c.text, "bad.json", ".");
+    REQUIRE_FALSE(s.ok());
+    CHECK_MESSAGE(contains(s.error().message, "bad.json"), s.error().message);
+    CHECK_MESSAGE(contains(s.error().message, c.expect), s.error().message);
+  }
+}
+
+TEST_CASE("scene file: a failed save never replaces the existing file") {
+  io::Scene s;
+  s.grid = Grid::create(4, 4).value();
+  auto st = io::save_scene(s, "/nonexistent_dir/scene.json");
+  REQUIRE_FALSE(st.ok());
+  CHECK(contains(st.error().message, "/nonexistent_dir/scene.json"));
+}
+
+TEST_CASE("scene file: the shipped demo scene loads") {
+  auto s = io::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/demo.json");
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().message));
+  CHECK(s->grid.is_free(cell_of(s->start.pos)));
+  CHECK(s->grid.is_free(cell_of(s->goal.pos)));
+}
