@@ -97,8 +97,7 @@ int main(int argc, char** argv) {
     scene = empty_scene();
     scene.grid = std::move(*g);
     scene.name = scene_path;
-    scene.start.pos = Vec2(0.5, 0.5);
-    scene.goal.pos = Vec2(scene.grid.width() - 0.5, scene.grid.height() - 0.5);
+    sandbox::place_default_poses(scene);
     scene_path.clear();
   }
 

@@ -41,6 +41,24 @@ int index_of(const char* const* names, int n, const std::string& s) {
 
 }  // namespace
 
+void place_default_poses(io::Scene& scene) {
+  // The free cells nearest to the top-left and bottom-right corners.
+  const Grid& g = scene.grid;
+  auto nearest_free = [&](int cx, int cy) {
+    Cell best{cx, cy};
+    long best_d = -1;
+    for (int y = 0; y < g.height(); ++y)
+      for (int x = 0; x < g.width(); ++x) {
+        if (!g.is_free(x, y)) continue;
+        const long d = static_cast<long>(x - cx) * (x - cx) + static_cast<long>(y - cy) * (y - cy);
+        if (best_d < 0 || d < best_d) best_d = d, best = Cell{x, y};
+      }
+    return cell_center(best);
+  };
+  scene.start = Pose{nearest_free(0, 0), 0.0};
+  scene.goal = Pose{nearest_free(g.width() - 1, g.height() - 1), 0.0};
+}
+
 Sandbox::Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path)
     : renderer_(renderer), scene_(std::move(scene)), scene_path_(std::move(scene_path)), pathfinder_(scene_.grid) {
   std::snprintf(path_buf_, sizeof path_buf_, "%s", scene_path_.empty() ? "scene.json" : scene_path_.c_str());
@@ -48,6 +66,7 @@ Sandbox::Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path
 
 Sandbox::~Sandbox() {
   if (texture_) SDL_DestroyTexture(texture_);
+  if (search_texture_) SDL_DestroyTexture(search_texture_);
 }
 
 ImVec2 Sandbox::world_to_screen(Vec2 w) const {
@@ -97,8 +116,7 @@ bool Sandbox::open(const std::string& path) {
     io::Scene sc = scene_;
     sc.grid = std::move(*g);
     sc.name = path;
-    sc.start.pos = Vec2(0.5, 0.5);
-    sc.goal.pos = Vec2(sc.grid.width() - 0.5, sc.grid.height() - 0.5);
+    place_default_poses(sc);
     set_scene(std::move(sc));
   }
   status_ = "opened " + path;
@@ -119,7 +137,7 @@ void Sandbox::update_texture() {
     for (int x = 0; x < g.width(); ++x) {
       const float c = g.cost(x, y);
       uint32_t rgba;  // ABGR8888 in memory order R, G, B, A on little-endian
-      if (c == kBlocked) rgba = 0xFF3A3430u;
+      if (c == kBlocked) rgba = 0xFF221E1Cu;
       else if (c > 1.0f) rgba = 0xFF4F7A5Du;  // swamp: muddy green
       else rgba = 0xFFF2EEE9u;
       px[static_cast<size_t>(g.index(x, y))] = rgba;
@@ -127,6 +145,25 @@ void Sandbox::update_texture() {
   }
   SDL_UpdateTexture(texture_, nullptr, px.data(), g.width() * 4);
   texture_dirty_ = false;
+}
+
+void Sandbox::update_search_texture() {
+  // One texel per cell, drawn over the map in one call however large the search was. Each
+  // cell's last event decides its colour: closed blue, still open (the frontier) yellow.
+  const Grid& g = scene_.grid;
+  if (!search_texture_ || search_w_ != g.width() || search_h_ != g.height()) {
+    if (search_texture_) SDL_DestroyTexture(search_texture_);
+    search_texture_ = SDL_CreateTexture(renderer_, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, g.width(), g.height());
+    SDL_SetTextureScaleMode(search_texture_, SDL_ScaleModeNearest);
+    SDL_SetTextureBlendMode(search_texture_, SDL_BLENDMODE_BLEND);
+    search_w_ = g.width();
+    search_h_ = g.height();
+  }
+  std::vector<uint32_t> px(static_cast<size_t>(g.cell_count()), 0u);
+  for (const TraceEvent& e : plan_.trace) {
+    px[static_cast<size_t>(g.index(e.cell.x, e.cell.y))] = e.kind == TraceEvent::close ? 0x50E68250u : 0x6428BEFAu;
+  }
+  SDL_UpdateTexture(search_texture_, nullptr, px.data(), g.width() * 4);
 }
 
 void Sandbox::fit_view(float w, float h) {
@@ -167,17 +204,7 @@ void Sandbox::replan_now() {
   plan_.reason = r->reason;
   plan_.expanded = r->expanded;
   plan_.trace = std::move(r->trace);
-  {
-    // Each cell's last event decides its colour; only the search's final frontier stays open.
-    std::vector<uint8_t> state(static_cast<size_t>(g.cell_count()), 0);
-    for (const TraceEvent& e : plan_.trace) state[static_cast<size_t>(g.index(e.cell.x, e.cell.y))] = e.kind == TraceEvent::close ? 2 : 1;
-    for (int y = 0; y < g.height(); ++y)
-      for (int x = 0; x < g.width(); ++x) {
-        const uint8_t st = state[static_cast<size_t>(g.index(x, y))];
-        if (st == 2) plan_.closed_cells.push_back(Cell{x, y});
-        else if (st == 1) plan_.open_cells.push_back(Cell{x, y});
-      }
-  }
+  update_search_texture();
   plan_.points = std::move(r->points);
   if (plan_.found && s.smoother == "los") {
     auto cut = los_shortcut(g, plan_.points, s.agent_radius);
@@ -309,7 +336,7 @@ void Sandbox::draw_canvas() {
 
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   dl->PushClipRect(ImVec2(canvas_x_, canvas_y_), ImVec2(canvas_x_ + canvas_w_, canvas_y_ + canvas_h_));
-  dl->AddRectFilled(ImVec2(canvas_x_, canvas_y_), ImVec2(canvas_x_ + canvas_w_, canvas_y_ + canvas_h_), IM_COL32(40, 44, 52, 255));
+  dl->AddRectFilled(ImVec2(canvas_x_, canvas_y_), ImVec2(canvas_x_ + canvas_w_, canvas_y_ + canvas_h_), IM_COL32(70, 78, 92, 255));
   const Grid& g = scene_.grid;
   dl->AddImage(reinterpret_cast<ImTextureID>(texture_), world_to_screen(Vec2(0, 0)), world_to_screen(Vec2(g.width(), g.height())));
   if (scale_ >= 12.0f) {  // cell lines only when cells are big enough to read
@@ -317,12 +344,9 @@ void Sandbox::draw_canvas() {
     for (int x = 0; x <= g.width(); ++x) dl->AddLine(world_to_screen(Vec2(x, 0)), world_to_screen(Vec2(x, g.height())), line);
     for (int y = 0; y <= g.height(); ++y) dl->AddLine(world_to_screen(Vec2(0, y)), world_to_screen(Vec2(g.width(), y)), line);
   }
-  if (show_search_) {
-    // The search's final state: closed cells blue, cells still open yellow.
-    for (const Cell& c : plan_.closed_cells)
-      dl->AddRectFilled(world_to_screen(Vec2(c.x, c.y)), world_to_screen(Vec2(c.x + 1, c.y + 1)), IM_COL32(80, 130, 230, 60));
-    for (const Cell& c : plan_.open_cells)
-      dl->AddRectFilled(world_to_screen(Vec2(c.x, c.y)), world_to_screen(Vec2(c.x + 1, c.y + 1)), IM_COL32(250, 190, 40, 90));
+  if (show_search_ && search_texture_) {
+    dl->AddImage(reinterpret_cast<ImTextureID>(search_texture_), world_to_screen(Vec2(0, 0)),
+                 world_to_screen(Vec2(g.width(), g.height())));
   }
   if (plan_.found && plan_.points.size() >= 2) {
     std::vector<ImVec2> pts;

@@ -27,12 +27,14 @@ struct PlanView {
   std::string reason;        // why no path exists, or empty
   std::vector<Vec2> points;  // world coordinates
   std::vector<TraceEvent> trace;
-  std::vector<Cell> closed_cells, open_cells;  // the search's final state, for the overlay
   double length = 0.0;
   int64_t expanded = 0;
   double time_ms = 0.0;
   int plans = 0;  // how many times the sandbox planned (tests use it)
 };
+
+/// Puts start and goal on the free cells nearest to the map's top-left and bottom-right corners.
+void place_default_poses(io::Scene& scene);
 
 class Sandbox {
  public:
@@ -65,6 +67,7 @@ class Sandbox {
   void handle_canvas_input(float x0, float y0, float w, float h);
   void paint_at(Vec2 world);
   void update_texture();
+  void update_search_texture();
   void fit_view(float w, float h);
   void set_scene(io::Scene scene);
 
@@ -73,6 +76,8 @@ class Sandbox {
   std::string scene_path_;
   SDL_Texture* texture_ = nullptr;
   int tex_w_ = 0, tex_h_ = 0;
+  SDL_Texture* search_texture_ = nullptr;  // the last search's closed/open cells
+  int search_w_ = 0, search_h_ = 0;
   bool texture_dirty_ = true;
   bool plan_dirty_ = true;
   GridPathfinder pathfinder_;
