@@ -9,24 +9,10 @@
 
 using namespace pathlab;
 
-namespace {
-
-Grid grid_from(std::initializer_list<const char*> rows) {
-  const int h = static_cast<int>(rows.size());
-  const int w = static_cast<int>(std::string(*rows.begin()).size());
-  Grid g = Grid::create(w, h).value();
-  int y = 0;
-  for (const char* r : rows) {
-    for (int x = 0; x < w; ++x) g.set_blocked(x, y, r[x] == '#');
-    ++y;
-  }
-  return g;
-}
-
-}  // namespace
+using test::grid_from_rows;
 
 TEST_CASE("collision: a path may run along a wall's edge but not enter it") {
-  const Grid g = grid_from({"....",
+  const Grid g = grid_from_rows({"....",
                             ".#..",
                             "....",
                             "...."});
@@ -42,11 +28,11 @@ TEST_CASE("collision: a path may run along a wall's edge but not enter it") {
 }
 
 TEST_CASE("collision: never through a point where two walls touch only at corners") {
-  const Grid g = grid_from({"#.",
+  const Grid g = grid_from_rows({"#.",
                             ".#"});
   CHECK_FALSE(segment_clear(g, Vec2(0.5, 1.5), Vec2(1.5, 0.5)));  // squeezes between the two walls
   CHECK_FALSE(point_clear(g, Vec2(1.0, 1.0)));
-  const Grid one = grid_from({"#.",
+  const Grid one = grid_from_rows({"#.",
                               ".."});
   CHECK(segment_clear(one, Vec2(0.5, 1.5), Vec2(1.5, 0.5)));  // only one wall touches the corner
   CHECK(center_line_cost(g, Cell{0, 1}, Cell{1, 0}) < 0);
@@ -54,7 +40,7 @@ TEST_CASE("collision: never through a point where two walls touch only at corner
 }
 
 TEST_CASE("collision: the map's outside is a wall") {
-  const Grid g = grid_from({"...", "..."});
+  const Grid g = grid_from_rows({"...", "..."});
   CHECK(segment_clear(g, Vec2(0, 0), Vec2(3, 0)));  // along the border
   CHECK_FALSE(segment_clear(g, Vec2(-0.1, 0.5), Vec2(1, 0.5)));
   CHECK_FALSE(segment_clear(g, Vec2(0.5, 0.5), Vec2(0.5, 0.5), 0.6));  // disc pokes out of the map
@@ -63,7 +49,7 @@ TEST_CASE("collision: the map's outside is a wall") {
 }
 
 TEST_CASE("collision: non-finite input is never clear") {
-  const Grid g = grid_from({"...", "..."});
+  const Grid g = grid_from_rows({"...", "..."});
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   CHECK_FALSE(segment_clear(g, Vec2(nan, 0.5), Vec2(1, 1)));
@@ -74,7 +60,7 @@ TEST_CASE("collision: non-finite input is never clear") {
 }
 
 TEST_CASE("collision: agent radius keeps the swept disc off walls") {
-  const Grid g = grid_from({"......",
+  const Grid g = grid_from_rows({"......",
                             "......",
                             "..##..",
                             "......",
@@ -92,7 +78,7 @@ TEST_CASE("collision: agent radius keeps the swept disc off walls") {
 }
 
 TEST_CASE("collision: passable cells for an agent radius") {
-  const Grid g = grid_from({".....",
+  const Grid g = grid_from_rows({".....",
                             ".....",
                             "..#..",
                             ".....",
@@ -137,7 +123,7 @@ TEST_CASE("collision: exact centre lines agree with the general segment test") {
 }
 
 TEST_CASE("collision: polyline helpers") {
-  const Grid g = grid_from({"....", ".##.", "...."});
+  const Grid g = grid_from_rows({"....", ".##.", "...."});
   const std::vector<Vec2> ok{{0.5, 0.5}, {3.5, 0.5}, {3.5, 2.5}};
   const std::vector<Vec2> bad{{0.5, 0.5}, {3.5, 0.5}, {0.5, 2.5}};
   CHECK(polyline_clear(g, ok));
