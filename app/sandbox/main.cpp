@@ -102,9 +102,23 @@ int main(int argc, char** argv) {
   }
 
   const bool headless = !screenshot.empty() || bench_frames > 0;
+  // Unsaved work is autosaved here; an autosave left at start-up means the last session
+  // crashed, so it is reopened instead of the demo (interactive runs only).
+  std::string state_dir;
+  if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg && *xdg) state_dir = std::string(xdg) + "/pathlab";
+  else if (const char* home = std::getenv("HOME"); home && *home) state_dir = std::string(home) + "/.local/state/pathlab";
+  std::string restored;
+  if (!headless && !explicit_scene && !state_dir.empty()) {
+    if (auto a = io::load_scene(state_dir + "/autosave.json")) {
+      scene = std::move(*a);
+      restored = state_dir + "/autosave.json";
+    }
+  }
   auto host = sandbox::Host::create(1280, 800, headless);
   if (!host) return usage_error((*host.error().message.c_str()) ? host.error().message : "cannot start");
   (*host)->set_sandbox(std::make_unique<sandbox::Sandbox>((*host)->renderer(), std::move(scene), is_scene ? scene_path : ""));
+  if (!headless) (*host)->sandbox().set_state_dir(state_dir);
+  if (!restored.empty()) std::fprintf(stderr, "restored unsaved work from %s\n", restored.c_str());
 
   if (bench_frames > 0) {
     std::vector<double> ms;
@@ -132,5 +146,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   while ((*host)->pump_events()) (*host)->frame();
+  (*host)->sandbox().finish();
   return 0;
 }

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 
 #include "map_files.hpp"
 #include "pathlab/map_generators.hpp"
@@ -81,6 +83,54 @@ void Sandbox::map_changed() {
   texture_dirty_ = true;
   plan_dirty_ = true;
   pathfinder_.reset(scene_.grid);
+  touched();
+}
+
+void Sandbox::touched() {
+  unsaved_ = true;
+  changed_at_ms_ = SDL_GetTicks64();
+}
+
+void Sandbox::set_state_dir(const std::string& dir) {
+  state_dir_ = dir;
+  autosave_path_ = dir.empty() ? "" : dir + "/autosave.json";
+  recent_.clear();
+  if (dir.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::ifstream in(dir + "/recent.txt");
+  std::string line;
+  while (std::getline(in, line) && recent_.size() < 8)
+    if (!line.empty()) recent_.push_back(line);
+}
+
+void Sandbox::remember_recent(const std::string& path) {
+  std::error_code ec;
+  const std::string abs = std::filesystem::absolute(path, ec).string();
+  recent_.erase(std::remove(recent_.begin(), recent_.end(), abs), recent_.end());
+  recent_.insert(recent_.begin(), abs);
+  if (recent_.size() > 8) recent_.resize(8);
+  if (state_dir_.empty()) return;
+  std::string text;
+  for (const auto& r : recent_) text += r + "\n";
+  (void)io::write_file_atomic(state_dir_ + "/recent.txt", text);  // losing the list is not worth an error
+}
+
+bool Sandbox::autosave_now() {
+  if (!unsaved_ || autosave_path_.empty()) return false;
+  auto st = io::save_scene(scene_, autosave_path_);
+  if (!st) {
+    status_ = "autosave failed: " + st.error().message;
+    return false;
+  }
+  unsaved_ = false;
+  return true;
+}
+
+void Sandbox::finish() {
+  if (autosave_path_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove(autosave_path_, ec);
 }
 
 void Sandbox::set_scene(io::Scene scene) {
@@ -93,7 +143,11 @@ void Sandbox::set_scene(io::Scene scene) {
 bool Sandbox::save(const std::string& path) {
   auto st = io::save_scene(scene_, path);
   status_ = st ? "saved " + path : st.error().message;
-  if (st) scene_path_ = path;
+  if (st) {
+    scene_path_ = path;
+    unsaved_ = false;
+    remember_recent(path);
+  }
   return st.ok();
 }
 
@@ -120,6 +174,8 @@ bool Sandbox::open(const std::string& path) {
     set_scene(std::move(sc));
   }
   status_ = "opened " + path;
+  unsaved_ = false;
+  remember_recent(path);
   return true;
 }
 
@@ -390,6 +446,16 @@ void Sandbox::draw_panel() {
     if (ImGui::Button("Save")) save(path_buf_);
     ImGui::SameLine();
     if (ImGui::Button("Open / import")) open(path_buf_);
+    if (!recent_.empty() && ImGui::BeginCombo("recent", "open a recent file")) {
+      for (const std::string& r : recent_) {
+        if (ImGui::Selectable(r.c_str())) {
+          std::snprintf(path_buf_, sizeof path_buf_, "%s", r.c_str());
+          open(r);
+          break;
+        }
+      }
+      ImGui::EndCombo();
+    }
     ImGui::Text("%s  %dx%d", scene_.name.empty() ? "(unnamed)" : scene_.name.c_str(), scene_.grid.width(), scene_.grid.height());
   }
   if (ImGui::CollapsingHeader("Edit", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -496,6 +562,8 @@ void Sandbox::draw_panel() {
 void Sandbox::frame() {
   draw_panel();
   draw_canvas();
+  if (plan_dirty_) touched();  // poses and settings changes re-plan; they are work worth keeping too
+  if (unsaved_ && SDL_GetTicks64() - changed_at_ms_ > 1000) autosave_now();
 }
 
 void Sandbox::render() {

@@ -61,6 +61,17 @@ class Sandbox {
   /// Marks the map changed (texture and plan refresh on the next frame).
   void map_changed();
 
+  /// Where the autosave and the recent-files list live; empty disables both.
+  /// Unsaved work is written to `dir/autosave.json` a second after each change; a clean exit
+  /// (finish()) deletes it, so finding one at start-up means the last session crashed.
+  void set_state_dir(const std::string& dir);
+  const std::string& autosave_path() const { return autosave_path_; }
+  /// Writes the autosave now if there are unsaved changes. Returns true when it wrote.
+  bool autosave_now();
+  /// Clean exit: drops the autosave.
+  void finish();
+  const std::vector<std::string>& recent_files() const { return recent_; }
+
  private:
   void draw_panel();
   void draw_canvas();
@@ -102,6 +113,12 @@ class Sandbox {
   int gen_seed_ = 1;
   char path_buf_[512] = {};
   std::string status_;
+  std::string state_dir_, autosave_path_;
+  std::vector<std::string> recent_;
+  bool unsaved_ = false;
+  uint64_t changed_at_ms_ = 0;
+  void touched();  // something the user would not want to lose changed
+  void remember_recent(const std::string& path);
 };
 
 }  // namespace pathlab::sandbox
