@@ -1,0 +1,63 @@
+#include "pathlab/swept_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "pathlab/collision.hpp"
+
+namespace pathlab {
+
+Result<SweptCheckResult> check_swept_path(const Grid& grid, const SegmentPath& path, const SweptCheckDef& def) {
+  if (!(def.agent_radius >= 0.0) || def.agent_radius > kMaxAgentRadius)
+    return fail(StatusCode::invalid_argument, "agent radius must be in [0, " + std::to_string(kMaxAgentRadius) +
+                                                  "], got " + std::to_string(def.agent_radius));
+  if (!(def.max_sagitta > 0.0) || !std::isfinite(def.max_sagitta))
+    return fail(StatusCode::invalid_argument, "max_sagitta must be a positive finite number");
+  SweptCheckResult res;
+  const auto segs = path.segments();
+  if (segs.empty()) {
+    res.clear = point_clear(grid, path.start().pos, def.agent_radius);
+    if (!res.clear) res.first_blocked_segment = 0;
+    return res;
+  }
+  double offset = 0.0;
+  for (size_t i = 0; i < segs.size(); ++i) {
+    const Segment& seg = segs[i];
+    auto blocked = [&](double s_local) {
+      res.clear = false;
+      res.first_blocked_segment = static_cast<int>(i);
+      res.blocked_at_s = offset + s_local;
+    };
+    if (seg.kind == SegmentKind::line) {
+      if (!segment_clear(grid, segment_state(seg, 0.0).pos, segment_state(seg, seg.length).pos, def.agent_radius)) {
+        blocked(0.0);
+        return res;
+      }
+    } else {
+      // Largest chord angle with sagitta r (1 - cos(angle / 2)) <= max_sagitta.
+      const double ratio = std::min(def.max_sagitta / seg.radius, 1.0);
+      const double max_angle = std::min(2.0 * std::acos(1.0 - ratio), kPi / 2);
+      const double chords = std::ceil(std::abs(seg.sweep) / max_angle);
+      if (chords > 1e7)
+        return fail(StatusCode::too_large, "arc " + std::to_string(i) + " needs more than 1e7 chords; raise max_sagitta");
+      const int n = std::max(1, static_cast<int>(chords));
+      const double angle = std::abs(seg.sweep) / n;
+      const double sagitta = seg.radius * (1.0 - std::cos(0.5 * angle));
+      Vec2 a = segment_state(seg, 0.0).pos;
+      for (int k = 1; k <= n; ++k) {
+        const double s = seg.length * (static_cast<double>(k) / n);
+        const Vec2 b = segment_state(seg, s).pos;
+        if (!segment_clear(grid, a, b, def.agent_radius + sagitta)) {
+          blocked(seg.length * (static_cast<double>(k - 1) / n));
+          return res;
+        }
+        a = b;
+      }
+    }
+    offset += seg.length;
+  }
+  return res;
+}
+
+}  // namespace pathlab
