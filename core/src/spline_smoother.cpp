@@ -1,0 +1,384 @@
+#include "pathlab/spline_smoother.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "pathlab/arc_length.hpp"
+#include "pathlab/catmull_rom.hpp"
+#include "pathlab/collision.hpp"
+#include "pathlab/grid_search.hpp"
+
+namespace pathlab {
+namespace {
+
+/// Tangent scales tried in turn at a point next to an offending span; the last is straight.
+constexpr double kScaleLevels[] = {1.0, 0.5, 0.25, 0.0};
+constexpr int kStraightLevel = 3;
+
+std::string point_text(Vec2 p) { return "(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ")"; }
+
+double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
+
+/// True when the segment runs along its chord without leaving it: both tangents point along
+/// the chord (or vanish) and are short enough (<= 3 chords, Fritsch-Carlson) that the cubic
+/// does not overshoot its ends. Such a span is exactly as clear as the chord.
+bool runs_along_chord(const HermiteSegment& s) {
+  const Vec2 d = s.end - s.start;
+  const double ld = glm::length(d);
+  for (const Vec2 m : {s.start_tangent, s.end_tangent}) {
+    const double lm = glm::length(m);
+    if (lm == 0.0) continue;
+    if (!(ld > 0.0)) return false;
+    if (std::abs(cross(m, d)) > 1e-12 * lm * ld || glm::dot(m, d) < 0.0 || lm > 3.0 * ld) return false;
+  }
+  return true;
+}
+
+class Smoother {
+ public:
+  Smoother(const Grid& grid, const SplineSmoothDef& def) : grid_(grid), def_(def) {}
+
+  /// Number of chords a curved span is cut into so that it stays within max_deviation of
+  /// them: |curve - chord| <= h^2/8 * max|P''| per component, and P'' is linear in t.
+  /// `deviation` receives the bound actually reached (larger than max_deviation only when the
+  /// piece count hit kMaxSubdivisions, on a span far longer than any grid path has).
+  int proof_pieces(const HermiteSegment& s, double& deviation) const {
+    const Vec2 a = s.second_derivative_at(0.0), b = s.second_derivative_at(1.0);
+    const double bx = std::max(std::abs(a.x), std::abs(b.x));
+    const double by = std::max(std::abs(a.y), std::abs(b.y));
+    const double m = std::sqrt(bx * bx + by * by);
+    const double k = std::clamp(std::ceil(std::sqrt(m / (8.0 * def_.max_deviation))), 1.0,
+                                static_cast<double>(kMaxSubdivisions));
+    deviation = std::max(def_.max_deviation, m / (8.0 * k * k));
+    return static_cast<int>(k);
+  }
+
+  /// Proves the continuous span clear for the agent (see the header).
+  bool span_clear(const HermiteSegment& s) const {
+    const double r = def_.agent_radius;
+    if (runs_along_chord(s)) {
+      return s.start == s.end ? point_clear(grid_, s.start, r) : segment_clear(grid_, s.start, s.end, r);
+    }
+    double deviation = 0.0;
+    const int k = proof_pieces(s, deviation);
+    // Every curve point is within `deviation` of a chord point, so chords clear at
+    // r + deviation prove the curve clear at r; twice it leaves margin for rounding.
+    const double rr = r + 2.0 * deviation;
+    Vec2 prev = s.start;
+    for (int j = 1; j <= k; ++j) {
+      const Vec2 q = j == k ? s.end : s.point_at(static_cast<double>(j) / k);
+      if (!segment_clear(grid_, prev, q, rr)) return false;
+      prev = q;
+    }
+    return true;
+  }
+
+  /// Appends curve points after parameter ua up to ub (included), splitting (at a joint first,
+  /// else in the middle) wherever the straight chord between outputs would touch a wall.
+  void emit(const HermiteCurve& c, double ua, Vec2 pa, double ub, Vec2 pb, int depth, std::vector<Vec2>& out,
+            int& extra) const {
+    if (depth <= 0 || segment_clear(grid_, pa, pb, def_.agent_radius)) {
+      out.push_back(pb);
+      return;
+    }
+    double um = std::floor(ua) + 1.0;
+    if (!(um < ub)) um = 0.5 * (ua + ub);
+    const Vec2 pm = c.point_at(um);
+    ++extra;
+    emit(c, ua, pa, um, pm, depth - 1, out, extra);
+    emit(c, um, pm, ub, pb, depth - 1, out, extra);
+  }
+
+ private:
+  const Grid& grid_;
+  const SplineSmoothDef& def_;
+};
+
+Status check_def(const SplineSmoothDef& def) {
+  if (!(def.agent_radius >= 0.0 && def.agent_radius <= kMaxAgentRadius)) {
+    return fail(StatusCode::invalid_argument, "agent_radius must be in [0, " + std::to_string(kMaxAgentRadius) + "]");
+  }
+  if (def.sampling.per_segment < 1 || def.sampling.per_segment > kMaxSubdivisions) {
+    return fail(StatusCode::invalid_argument, "sampling.per_segment (subdivisions) must be in [1, " +
+                                                  std::to_string(kMaxSubdivisions) + "]");
+  }
+  if (!(def.sampling.per_cell >= 0.0 && def.sampling.per_cell <= 1000.0)) {
+    return fail(StatusCode::invalid_argument, "sampling.per_cell must be in [0, 1000] points per cell");
+  }
+  if (!(def.insert_min_chord == 0.0 || (def.insert_min_chord >= 1.0 && std::isfinite(def.insert_min_chord)))) {
+    return fail(StatusCode::invalid_argument, "insert_min_chord must be 0 (off) or a finite length >= 1");
+  }
+  if (!(def.max_deviation >= 1e-6 && def.max_deviation <= 0.1)) {
+    return fail(StatusCode::invalid_argument, "max_deviation must be in [1e-6, 0.1] cells");
+  }
+  return ok_status();
+}
+
+/// The method's tangents at each control point: out of it (start of span k) and into it
+/// (end of span k - 1). Non-uniform Catmull-Rom gives different lengths on the two sides.
+void base_tangents(SplineMethod method, const std::vector<Vec2>& cp, std::vector<Vec2>& m_out, std::vector<Vec2>& m_in) {
+  const HermiteCurve c = spline_curve(method, cp).value();  // cp is checked by the caller
+  m_out.assign(cp.size(), Vec2(0.0));
+  m_in.assign(cp.size(), Vec2(0.0));
+  if (cp.size() < 2) return;
+  for (size_t k = 0; k + 1 < cp.size(); ++k) {
+    m_out[k] = c.segments[k].start_tangent;
+    m_in[k + 1] = c.segments[k].end_tangent;
+  }
+}
+
+}  // namespace
+
+Result<SplineMethod> parse_spline_method(const std::string& name) {
+  if (name == "catmull-rom") return SplineMethod::catmull_rom;
+  if (name == "centripetal") return SplineMethod::centripetal;
+  if (name == "chordal") return SplineMethod::chordal;
+  if (name == "hermite") return SplineMethod::hermite;
+  return fail(StatusCode::invalid_argument, "unknown spline method '" + name + "' (catmull-rom, centripetal, chordal, hermite)");
+}
+
+const char* to_string(SplineMethod method) noexcept {
+  switch (method) {
+    case SplineMethod::catmull_rom: return "catmull-rom";
+    case SplineMethod::centripetal: return "centripetal";
+    case SplineMethod::chordal: return "chordal";
+    case SplineMethod::hermite: return "hermite";
+  }
+  return "?";
+}
+
+const char* to_string(SplineRepairKind kind) noexcept {
+  switch (kind) {
+    case SplineRepairKind::inserted_points: return "inserted_points";
+    case SplineRepairKind::tightened: return "tightened";
+    case SplineRepairKind::straightened: return "straightened";
+  }
+  return "?";
+}
+
+Result<HermiteCurve> spline_curve(SplineMethod method, std::span<const Vec2> points) {
+  switch (method) {
+    case SplineMethod::catmull_rom: return catmull_rom_curve(points, catmull_rom_def(CatmullRomKind::uniform));
+    case SplineMethod::centripetal: return catmull_rom_curve(points, catmull_rom_def(CatmullRomKind::centripetal));
+    case SplineMethod::chordal: return catmull_rom_curve(points, catmull_rom_def(CatmullRomKind::chordal));
+    case SplineMethod::hermite: return hermite_chain(points);
+  }
+  return fail(StatusCode::invalid_argument, "method: unknown spline method");
+}
+
+Result<SplineSmoothResult> smooth_path(const Grid& grid, std::span<const Vec2> waypoints, const SplineSmoothDef& def) {
+  if (auto st = check_def(def); !st) return st.error();
+  if (waypoints.empty()) return fail(StatusCode::invalid_argument, "waypoints: the path is empty");
+  for (size_t i = 0; i < waypoints.size(); ++i) {
+    if (!is_finite(waypoints[i]) || std::abs(waypoints[i].x) > 1e15 || std::abs(waypoints[i].y) > 1e15) {
+      return fail(StatusCode::invalid_argument, "waypoints[" + std::to_string(i) + "] is not a finite point");
+    }
+  }
+  const double r = def.agent_radius;
+  SplineSmoothResult res;
+
+  // Control points: the waypoints without consecutive repeats; orig[k] is the input index
+  // of the waypoint that starts control span k, so repairs can be reported per input span.
+  // Of a run of repeats the last one counts: the input span that moves starts there.
+  std::vector<Vec2> cp;
+  std::vector<int> orig;
+  for (size_t i = 0; i < waypoints.size(); ++i) {
+    if (!cp.empty() && glm::length(waypoints[i] - cp.back()) <= 1e-12) {
+      ++res.duplicates_removed;
+      orig.back() = static_cast<int>(i);
+      continue;
+    }
+    cp.push_back(waypoints[i]);
+    orig.push_back(static_cast<int>(i));
+  }
+  if (cp.size() == 1) {
+    if (!point_clear(grid, cp[0], r)) {
+      return fail(StatusCode::blocked, "waypoints[0] " + point_text(cp[0]) + " is not clear for agent radius " +
+                                           std::to_string(r));
+    }
+    res.points = cp;
+    res.control_points = cp;
+    res.curve.segments.push_back(HermiteSegment{cp[0], cp[0], Vec2(0.0), Vec2(0.0)});
+    return res;
+  }
+  if (const int bad = first_blocked_segment(grid, cp, r); bad >= 0) {
+    return fail(StatusCode::blocked, "waypoints: the segment from waypoints[" + std::to_string(orig[bad]) + "] " +
+                                         point_text(cp[bad]) + " to " + point_text(cp[bad + 1]) +
+                                         " is not clear for agent radius " + std::to_string(r) +
+                                         "; the smoother needs a clear path to fall back on");
+  }
+
+  const Smoother sm(grid, def);
+  const int n_input_spans = static_cast<int>(waypoints.size()) - 1;
+  std::vector<int> inserted_in(static_cast<size_t>(std::max(n_input_spans, 0)), 0);
+  std::vector<Vec2> m_out, m_in;
+  std::vector<int> level(cp.size(), 0);
+  auto segment = [&](size_t k) {
+    return HermiteSegment{cp[k], cp[k + 1], m_out[k] * kScaleLevels[level[k]], m_in[k + 1] * kScaleLevels[level[k + 1]]};
+  };
+  auto check_all = [&](std::vector<uint8_t>& bad) {
+    bad.assign(cp.size() - 1, 0);
+    bool any = false;
+    for (size_t k = 0; k + 1 < cp.size(); ++k) {
+      bad[k] = sm.span_clear(segment(k)) ? 0 : 1;
+      any = any || bad[k];
+    }
+    return any;
+  };
+
+  base_tangents(def.method, cp, m_out, m_in);
+  std::vector<uint8_t> bad;
+  bool any_bad = check_all(bad);
+
+  // Repair 1: control points on long offending chords, near both ends, so that the bend
+  // happens within a cell of the corner instead of across the whole chord. The new points lie
+  // on the input's chord, so the fallback chords stay clear.
+  if (any_bad && def.insert_min_chord > 0.0) {
+    std::vector<Vec2> cp2;
+    std::vector<int> orig2;
+    bool changed = false;
+    for (size_t k = 0; k + 1 < cp.size(); ++k) {
+      cp2.push_back(cp[k]);
+      orig2.push_back(orig[k]);
+      const Vec2 d = cp[k + 1] - cp[k];
+      const double len = glm::length(d);
+      if (!bad[k] || len < def.insert_min_chord) continue;
+      const double e = std::min(1.0, len / 3.0);
+      cp2.push_back(cp[k] + d * (e / len));
+      cp2.push_back(cp[k + 1] - d * (e / len));
+      orig2.push_back(orig[k]);
+      orig2.push_back(orig[k]);
+      inserted_in[static_cast<size_t>(orig[k])] += 2;
+      res.points_inserted += 2;
+      changed = true;
+    }
+    if (changed) {
+      cp2.push_back(cp.back());
+      orig2.push_back(orig.back());
+      cp = std::move(cp2);
+      orig = std::move(orig2);
+      level.assign(cp.size(), 0);
+      base_tangents(def.method, cp, m_out, m_in);
+      any_bad = check_all(bad);
+    }
+  }
+
+  // Repairs 2 and 3: shorten the tangents at both ends of each offending span, one level per
+  // round, and recheck only the spans those points shape. Every round raises a level, and a
+  // span with both ends at the last level is its clear input chord, so this ends.
+  while (any_bad) {
+    std::vector<size_t> raised;
+    std::vector<uint8_t> raised_now(cp.size(), 0);  // a point shared by two bad spans moves one level
+    for (size_t k = 0; k < bad.size(); ++k) {
+      if (!bad[k]) continue;
+      for (size_t p : {k, k + 1}) {
+        if (level[p] < kStraightLevel && !raised_now[p]) {
+          ++level[p];
+          raised_now[p] = 1;
+          raised.push_back(p);
+        }
+      }
+    }
+    if (raised.empty()) break;  // only if a chord checked clear above now fails: see the safety net
+    std::fill(bad.begin(), bad.end(), uint8_t{0});
+    any_bad = false;
+    for (size_t p : raised) {
+      for (size_t k : {p - 1, p}) {
+        if (k >= bad.size() || bad[k]) continue;  // p - 1 wraps for p == 0
+        bad[k] = sm.span_clear(segment(k)) ? 0 : 1;
+        any_bad = any_bad || bad[k];
+      }
+    }
+  }
+  if (any_bad) std::fill(level.begin(), level.end(), kStraightLevel);
+
+  res.curve.segments.reserve(cp.size() - 1);
+  for (size_t k = 0; k + 1 < cp.size(); ++k) res.curve.segments.push_back(segment(k));
+
+  // Sampling, with every output chord checked: chords of a clear curve can still clip a
+  // corner the curve goes around.
+  const HermiteCurve& curve = res.curve;
+  const int depth = 24;
+  if (def.sampling.per_cell > 0.0) {
+    auto table = ArcLengthTable::build(curve);
+    if (!table) return table.error();
+    const double spacing = 1.0 / def.sampling.per_cell;
+    if (!(table->length() / spacing + 2.0 <= static_cast<double>(kMaxSplineSamples))) {
+      return fail(StatusCode::too_large, "sampling.per_cell: a curve of length " + std::to_string(table->length()) +
+                                             " would need too many points");
+    }
+    res.length = table->length();
+    std::vector<double> params{0.0};
+    for (long long i = 1;; ++i) {
+      const double s = static_cast<double>(i) * spacing;
+      if (s >= res.length - 1e-9 * spacing) break;
+      params.push_back(table->parameter_at(s));
+    }
+    params.push_back(curve.parameter_end());
+    res.points.push_back(curve.segments.front().start);
+    for (size_t i = 1; i < params.size(); ++i) {
+      const Vec2 pb = i + 1 == params.size() ? curve.segments.back().end : curve.point_at(params[i]);
+      sm.emit(curve, params[i - 1], res.points.back(), params[i], pb, depth, res.points, res.extra_samples);
+    }
+  } else {
+    const int n = def.sampling.per_segment;
+    const long long count = static_cast<long long>(curve.segments.size()) * n + 1;
+    if (count > kMaxSplineSamples) {
+      return fail(StatusCode::too_large, "sampling.per_segment: " + std::to_string(count) + " points exceed the limit");
+    }
+    res.points.reserve(static_cast<size_t>(count));
+    res.points.push_back(curve.segments.front().start);
+    for (size_t k = 0; k < curve.segments.size(); ++k) {
+      for (int j = 1; j <= n; ++j) {
+        const double ua = static_cast<double>(k) + static_cast<double>(j - 1) / n;
+        const double ub = j == n ? static_cast<double>(k + 1) : static_cast<double>(k) + static_cast<double>(j) / n;
+        const Vec2 pb = j == n ? curve.segments[k].end : curve.segments[k].point_at(static_cast<double>(j) / n);
+        sm.emit(curve, ua, res.points.back(), ub, pb, depth, res.points, res.extra_samples);
+      }
+    }
+    res.length = curve.length();
+  }
+
+  // Safety net, never expected to fire: if anything above let a wall through, the input's
+  // own polyline (checked clear at the top) is returned, every span reported straightened.
+  if (first_blocked_segment(grid, res.points, r) >= 0) {
+    std::fill(level.begin(), level.end(), kStraightLevel);
+    res.curve.segments.clear();
+    for (size_t k = 0; k + 1 < cp.size(); ++k) res.curve.segments.push_back(segment(k));
+    res.points = cp;
+    res.length = polyline_length(cp);
+  }
+
+  // Report per input span: its strongest repair.
+  res.control_points = cp;
+  std::vector<SplineRepair> per(static_cast<size_t>(n_input_spans));
+  std::vector<uint8_t> touched(per.size(), 0);
+  for (size_t k = 0; k + 1 < cp.size(); ++k) {
+    const size_t o = static_cast<size_t>(orig[k]);
+    if (o >= per.size()) continue;
+    SplineRepair& rep = per[o];
+    rep.span = static_cast<int>(o);
+    const double s = std::min(kScaleLevels[level[k]], kScaleLevels[level[k + 1]]);
+    rep.tangent_scale = touched[o] ? std::min(rep.tangent_scale, s) : s;
+    touched[o] = 1;
+    if (level[k] == kStraightLevel && level[k + 1] == kStraightLevel) rep.kind = SplineRepairKind::straightened;
+  }
+  for (size_t o = 0; o < per.size(); ++o) {
+    if (!touched[o]) continue;
+    SplineRepair rep = per[o];
+    rep.points_inserted = inserted_in[o];
+    if (rep.kind == SplineRepairKind::straightened) {
+      res.repairs.push_back(rep);
+    } else if (rep.tangent_scale < 1.0) {
+      rep.kind = SplineRepairKind::tightened;
+      res.repairs.push_back(rep);
+    } else if (rep.points_inserted > 0) {
+      rep.kind = SplineRepairKind::inserted_points;
+      res.repairs.push_back(rep);
+    }
+  }
+  return res;
+}
+
+}  // namespace pathlab
