@@ -1,0 +1,206 @@
+// pathlab-cli simulate: plan a path, then drive a unit (person, car, tank, bear) along it with
+// a follower (track, steer, damped) in the fixed-step simulation; prints the trajectory
+// [t, x, y, deg, speed] and the run's metrics. Degrees at this boundary, radians inside.
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "map_files.hpp"
+#include "pathlab/collision.hpp"
+#include "pathlab/dubins.hpp"
+#include "pathlab/follow_path.hpp"
+#include "pathlab/reeds_shepp.hpp"
+#include "pathlab/simulation.hpp"
+#include "pathlab/swept_check.hpp"
+#include "planning.hpp"
+
+namespace pathlab::cli {
+namespace {
+
+/// Spacing of the samples taken from a Dubins / Reeds-Shepp path. [Units: cells]
+constexpr double kCurveSpacing = 0.05;
+
+struct Planned {
+  bool found = false;
+  std::string reason;
+  std::optional<FollowPath> path;
+};
+
+/// Dubins and Reeds-Shepp planners: the unit's own turning radius, checked against walls.
+Planned plan_curve(const Grid& grid, const std::string& planner, const UnitDef& unit, const Pose& from,
+                   const PointArg& to) {
+  if (!(unit.turning_radius > 0.0)) {
+    throw UsageError("--planner " + planner + ": unit '" + unit.name + "' has no turning radius (use car or bear)");
+  }
+  if (!to.heading_deg) throw UsageError("--to: planner " + planner + " needs a goal heading: X,Y,DEG");
+  if (planner == "reeds-shepp" && !unit.can_reverse) {
+    throw UsageError("--planner reeds-shepp: unit '" + unit.name + "' cannot reverse");
+  }
+  const Pose goal{to.pos, deg_to_rad(*to.heading_deg)};
+  auto path = planner == "dubins" ? dubins_path(from, goal, unit.turning_radius)
+                                  : reeds_shepp_path(from, goal, unit.turning_radius);
+  if (!path) throw UsageError(path.error().message);
+  SweptCheckDef check = default_swept_check_def();
+  check.agent_radius = unit.radius;
+  auto swept = check_swept_path(grid, *path, check);
+  if (!swept) throw UsageError(swept.error().message);
+  Planned out;
+  if (!swept->clear) {
+    out.reason = "the " + planner + " curve runs into a wall " + std::to_string(swept->blocked_at_s) + " cells along";
+    return out;
+  }
+  auto fp = FollowPath::from_segment_path(*path, kCurveSpacing);
+  if (!fp) throw UsageError(fp.error().message);
+  out.found = true;
+  out.path = std::move(*fp);
+  return out;
+}
+
+/// Grid and navmesh planners through the shared `plan` pipeline, then the path made to start
+/// exactly at --from and end exactly at --to when those are in sight of its ends.
+Planned plan_grid(const Grid& grid, const PlanSettings& settings, const UnitDef& unit, const PointArg& from,
+                  const PointArg& to) {
+  Planner planner(grid, settings);
+  PlanOutcome o = planner.plan(PlanQuery{from, to}, "");
+  Planned out;
+  if (!o.found) {
+    out.reason = o.reason;
+    return out;
+  }
+  std::vector<Vec2> pts = splice_start(grid, from.pos, o.points, unit.radius);
+  if (pts.back() != to.pos && segment_clear(grid, pts.back(), to.pos, unit.radius)) pts.push_back(to.pos);
+  auto fp = FollowPath::from_polyline(pts);
+  if (!fp) throw UsageError(fp.error().message);
+  if (to.heading_deg) (void)fp->set_goal_heading(deg_to_rad(*to.heading_deg));  // finite: parsed by Args
+  out.found = true;
+  out.path = std::move(*fp);
+  return out;
+}
+
+nlohmann::ordered_json metrics_json(const RunMetrics& m) {
+  nlohmann::ordered_json j;
+  j["arrived"] = m.arrived;
+  j["time_to_goal"] = m.arrived ? nlohmann::ordered_json(m.time_to_goal) : nlohmann::ordered_json(nullptr);
+  j["distance"] = m.distance;
+  j["max_deviation"] = m.max_deviation;
+  j["max_lateral_accel"] = m.max_lateral_accel;
+  j["max_turn_rate_deg"] = rad_to_deg(m.max_turn_rate);
+  j["stops"] = m.stops;
+  j["blocked_steps"] = m.blocked_steps;
+  j["collisions"] = m.collisions;
+  return j;
+}
+
+}  // namespace
+
+int run_simulate(int argc, char** argv) {
+  // "reverse" is a switch of the shared planning options (read_plan_settings).
+  Args args(argc, argv, 2, {"json", "reverse"});
+  const std::string map_path = args.required("map");
+  const auto from = args.point("from");
+  const auto to = args.point("to");
+  const std::string unit_name = args.str("unit").value_or("person");
+  const auto follower_name = args.str("follower");
+  const auto dt_arg = args.number("dt");
+  const auto max_time_arg = args.number("max-time");
+  const auto every_arg = args.integer("every");
+  const bool json = args.flag("json");
+  const std::string planner_name = args.str("planner").value_or("astar");
+  const bool curve_planner = planner_name == "dubins" || planner_name == "reeds-shepp";
+
+  auto unit = unit_preset(unit_name);
+  if (!unit) throw UsageError("--unit: " + unit.error().message);
+  if (follower_name) {
+    auto kind = parse_follower_kind(*follower_name);
+    if (!kind) throw UsageError("--follower: " + kind.error().message);
+    unit->follower.kind = *kind;
+  }
+  PlanSettings settings;
+  if (!curve_planner) {
+    settings = read_plan_settings(args);
+    // Plan for the unit's size unless told otherwise.
+    if (!args.str("agent-radius")) settings.search.agent_radius = unit->radius;
+  }
+  args.reject_unknown();
+  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+  if (!from || !to) throw UsageError("missing --from X,Y,DEG and --to X,Y[,DEG]");
+  if (!from->heading_deg) throw UsageError("--from: the unit needs a heading: X,Y,DEG");
+  SimulationDef sim_def = default_simulation_def();
+  if (dt_arg) {
+    if (!(*dt_arg > 0.0 && *dt_arg <= 1.0)) throw UsageError("--dt must be in (0, 1] seconds");
+    sim_def.dt = *dt_arg;
+  }
+  if (max_time_arg && !(*max_time_arg > 0.0)) throw UsageError("--max-time must be > 0 seconds");
+  const long long every = every_arg.value_or(1);
+  if (every < 1) throw UsageError("--every must be >= 1");
+
+  auto grid = io::load_map_file(map_path);
+  if (!grid) throw UsageError(grid.error().message);
+  const Pose start{from->pos, deg_to_rad(from->heading_deg.value())};
+  if (!point_clear(*grid, start.pos, unit->radius)) {
+    throw UsageError("--from: (" + std::to_string(start.pos.x) + "," + std::to_string(start.pos.y) +
+                     ") is not clear of walls for the " + unit->name + "'s radius " + std::to_string(unit->radius));
+  }
+  const Planned planned =
+      curve_planner ? plan_curve(*grid, planner_name, *unit, start, *to) : plan_grid(*grid, settings, *unit, *from, *to);
+
+  nlohmann::ordered_json j;
+  j["found"] = planned.found;
+  if (!planned.found) {
+    j["reason"] = planned.reason;
+    if (json) std::cout << j.dump() << "\n";
+    else std::printf("found: no (%s)\n", planned.reason.c_str());
+    return 0;
+  }
+  const FollowPath& path = *planned.path;
+  // A track unit rides its path exactly, so it starts on it (with the path's heading).
+  const std::optional<Pose> unit_start =
+      unit->follower.kind == FollowerKind::track ? std::nullopt : std::optional<Pose>(start);
+  const double max_time = max_time_arg.value_or(10.0 * path.length() / unit->max_speed + 30.0);
+  auto run = simulate_unit(*grid, *unit, path, unit_start, sim_def, max_time);
+  if (!run) throw UsageError(run.error().message);
+
+  const auto& smp = run->samples;
+  auto keep = [&](size_t i) { return i % static_cast<size_t>(every) == 0 || i + 1 == smp.size(); };
+  if (json) {
+    j["unit"] = unit->name;
+    j["follower"] = to_string(unit->follower.kind);
+    j["planner"] = planner_name;
+    j["dt"] = sim_def.dt;
+    j["path_length"] = path.length();
+    j["metrics"] = metrics_json(run->metrics);
+    auto arr = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < smp.size(); ++i) {
+      if (!keep(i)) continue;
+      arr.push_back({smp[i].t, smp[i].pose.pos.x, smp[i].pose.pos.y, rad_to_deg(smp[i].pose.heading), smp[i].speed});
+    }
+    j["samples"] = std::move(arr);
+    std::cout << j.dump() << "\n";
+    return 0;
+  }
+  const RunMetrics& m = run->metrics;
+  std::printf("found: yes\nunit: %s\nfollower: %s\npath_length: %.17g\n", unit->name.c_str(),
+              to_string(unit->follower.kind), path.length());
+  if (m.arrived) std::printf("arrived: yes\ntime_to_goal: %.17g\n", m.time_to_goal);
+  else std::printf("arrived: no (stopped after %.17g s)\n", smp.back().t);
+  std::printf("distance: %.17g\nmax_deviation: %.17g\nmax_lateral_accel: %.17g\nmax_turn_rate_deg: %.17g\n"
+              "stops: %d\nblocked_steps: %d\ncollisions: %d\n",
+              m.distance, m.max_deviation, m.max_lateral_accel, rad_to_deg(m.max_turn_rate), m.stops, m.blocked_steps,
+              m.collisions);
+  std::printf("# t x y deg speed\n");
+  for (size_t i = 0; i < smp.size(); ++i) {
+    if (!keep(i)) continue;
+    std::printf("%.17g %.17g %.17g %.17g %.17g\n", smp[i].t, smp[i].pose.pos.x, smp[i].pose.pos.y,
+                rad_to_deg(smp[i].pose.heading), smp[i].speed);
+  }
+  return 0;
+}
+
+}  // namespace pathlab::cli

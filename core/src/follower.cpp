@@ -1,0 +1,280 @@
+#include "pathlab/follower.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "pathlab/collision.hpp"
+
+namespace pathlab {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+/// How far behind its last progress a unit is still looked for on the path. [Units: cells]
+constexpr double kProjectBack = 0.25;
+/// Extra window ahead of the distance it can cover in a step. [Units: cells]
+constexpr double kProjectAhead = 0.5;
+/// A rotation in place ends when the unit faces its target this closely. [Units: radians]
+constexpr double kFacingTolerance = 0.05;
+
+double heading_of(Vec2 d) { return std::atan2(d.y, d.x); }
+Vec2 direction(double heading) { return Vec2(std::cos(heading), std::sin(heading)); }
+
+/// Speed change towards `want` within the unit's acceleration and braking.
+double approach_speed(const UnitDef& def, double v, double want, double dt) {
+  const double dv = want - v;
+  const bool speeding_up = (v >= 0.0) ? dv > 0.0 : dv < 0.0;
+  const double lim = (speeding_up ? def.acceleration : def.braking) * dt;
+  return v + std::clamp(dv, -lim, lim);
+}
+
+/// Radius of the tightest bend at sample `smp`: its curvature, and for a polyline corner the
+/// round-off that cuts it by at most `cut` (distance from the vertex to an arc of radius r
+/// through a corner of angle c is r (1 / cos(c/2) - 1)).
+double bend_radius(const FollowSample& smp, double cut) {
+  double r = kInf;
+  if (std::abs(smp.curvature) > 1e-12) r = 1.0 / std::abs(smp.curvature);
+  if (std::abs(smp.corner) > 1e-12) {
+    const double c = std::cos(0.5 * std::abs(smp.corner));
+    r = std::min(r, c > 1e-9 ? cut / (1.0 / c - 1.0) : 0.0);
+  }
+  return r;
+}
+
+void step_track(const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
+  const double len = path.length();
+  if (st.arrived || st.s >= len) {
+    st.arrived = true;
+    st.speed = st.turn_rate = st.target_speed = 0.0;
+    return;
+  }
+  const double s0 = st.s;
+  const double s1 = std::min(len, s0 + def.max_speed * dt);
+  const PathState ps = path.state_at(s1);
+  // The gear of the stretch just driven: the chord around the middle of the move.
+  const Gear gear = path.samples().size() > 1 ? path.samples()[path.index_at(0.5 * (s0 + s1))].gear : Gear::forward;
+  st.turn_rate = wrap_angle(ps.heading - st.pose.heading) / dt;
+  st.pose = Pose{ps.pos, ps.heading};
+  st.s = s1;
+  st.gear = gear;
+  st.speed = (s1 - s0) / dt * (gear == Gear::reverse ? -1.0 : 1.0);
+  st.target_speed = def.max_speed;
+  st.lookahead = ps.pos;
+  st.path_curvature = ps.curvature;
+  st.deviation = 0.0;
+  st.blocked = false;
+  if (s1 >= len) st.arrived = true;
+}
+
+struct Target {
+  Vec2 point;
+  double dist = 0.0;    // from the unit to the point
+  bool at_end = false;  // the point is the path's end
+};
+
+/// The point the unit chases: `reach` ahead along the path, no further than the next corner
+/// it must stop at, pulled back towards the unit until the unit sees it.
+Target pick_target(const Grid& grid, const UnitDef& def, const FollowPath& path, const UnitState& st, bool stop_corners) {
+  const FollowerDef& f = def.follower;
+  const double len = path.length();
+  const double reach = std::max(f.lookahead_min, std::abs(st.speed) * f.lookahead_time);
+  double s_target = std::min(len, st.s + reach);
+  if (stop_corners) {
+    const auto smp = path.samples();
+    for (size_t j = path.index_at(st.s) + 1; j < smp.size() && smp[j].s < s_target; ++j) {
+      if (std::abs(smp[j].corner) > f.stop_turn_angle && smp[j].s > st.s + f.arrive_distance) {
+        s_target = smp[j].s;
+        break;
+      }
+    }
+  }
+  const Vec2 pos = st.pose.pos;
+  Vec2 point = path.state_at(s_target).pos;
+  if (!segment_clear(grid, pos, point, def.radius)) {
+    bool seen = false;
+    for (int k = 1; k <= 3 && !seen; ++k) {
+      point = path.state_at(st.s + (s_target - st.s) * std::ldexp(1.0, -k)).pos;
+      seen = segment_clear(grid, pos, point, def.radius);
+    }
+    if (!seen) point = path.state_at(st.s).pos;
+  }
+  return Target{point, glm::length(point - pos), s_target >= len};
+}
+
+/// Highest speed that still lets the unit slow down for every bend (and stop corner) ahead.
+double bend_speed_limit(const UnitDef& def, const FollowPath& path, const UnitState& st, bool stop_corners) {
+  const FollowerDef& f = def.follower;
+  const auto smp = path.samples();
+  const double horizon = st.speed * st.speed / (2.0 * def.braking) + std::max(f.lookahead_min, def.max_speed * f.lookahead_time) + 0.5;
+  double limit = kInf;
+  for (size_t j = path.index_at(st.s); j < smp.size() && smp[j].s <= st.s + horizon; ++j) {
+    double vlim;
+    if (stop_corners && std::abs(smp[j].corner) > f.stop_turn_angle && smp[j].s > st.s + f.arrive_distance) {
+      vlim = 0.0;
+    } else {
+      const double r = bend_radius(smp[j], f.corner_cut);
+      if (r == kInf) continue;
+      // Lateral acceleration v^2 / r and heading rate v / r, both within the unit's limits.
+      vlim = std::min(std::sqrt(def.max_lateral_accel * r), def.max_turn_rate * r);
+    }
+    const double ahead = std::max(0.0, smp[j].s - st.s);
+    limit = std::min(limit, std::sqrt(vlim * vlim + 2.0 * def.braking * ahead));
+  }
+  return limit;
+}
+
+void step_chase(const Grid& grid, const UnitDef& def, const FollowPath& path, UnitState& st, double dt, bool damped) {
+  const FollowerDef& f = def.follower;
+  const double len = path.length();
+  const Vec2 pos = st.pose.pos;
+  const double heading = st.pose.heading;
+  const double v0 = st.speed;
+  const double to_end = glm::length(path.end_point() - pos);
+  if (!st.arrived && len - st.s <= f.arrive_distance && to_end <= f.arrive_distance && std::abs(v0) <= def.braking * dt) {
+    // At the goal; face the requested heading first when the unit can turn on the spot.
+    const double turn = path.goal_heading() ? wrap_angle(*path.goal_heading() - heading) : 0.0;
+    if (turn != 0.0 && def.pivot_turn_rate > 0.0 && std::abs(turn) > 1e-9) {
+      const double w = std::clamp(turn / dt, -def.pivot_turn_rate, def.pivot_turn_rate);
+      st.pose.heading = wrap_angle(std::abs(w * dt) >= std::abs(turn) ? *path.goal_heading() : heading + w * dt);
+      st.speed = st.target_speed = 0.0;
+      st.turn_rate = w;
+      st.rotating = true;
+      st.lookahead = path.end_point();
+      return;
+    }
+    st.arrived = true;
+  }
+  if (st.arrived) {
+    st.speed = st.turn_rate = st.target_speed = 0.0;
+    st.rotating = st.backing_up = st.blocked = false;
+    return;
+  }
+  const bool can_pivot = def.pivot_turn_rate > 0.0;
+  const bool stop_corners = !damped && can_pivot;
+  const Target target = pick_target(grid, def, path, st, stop_corners);
+  st.lookahead = target.point;
+  const double err = target.dist > 1e-9 ? wrap_angle(heading_of(target.point - pos) - heading) : 0.0;
+
+  if (!damped) {
+    // A unit that cannot pivot drives each leg of a three-point turn at least this far, or it
+    // would swap between forward and reverse on the spot. [Units: cells]
+    const double min_leg = 0.5 * def.turning_radius + 0.25;
+    const bool committed = st.maneuver_distance < min_leg;
+    if (st.rotating && !committed && std::abs(err) <= std::min(0.25 * f.stop_turn_angle, kFacingTolerance)) {
+      st.rotating = false;
+      st.backing_up = false;
+    } else if (!st.rotating && std::abs(err) > f.stop_turn_angle) {
+      st.rotating = true;
+      st.maneuver_distance = kInf;
+    }
+    if (st.rotating && !can_pivot && def.can_reverse && def.turning_radius > 0.0 && !committed) {
+      // A target inside the circle the unit would turn on can never be faced by driving
+      // forward: back up on the other lock first (a three-point turn), until it is well outside.
+      const double side = err >= 0.0 ? 1.0 : -1.0;
+      const Vec2 centre = pos + Vec2(-std::sin(heading), std::cos(heading)) * (side * def.turning_radius);
+      const double gap = glm::length(target.point - centre);
+      if (!st.backing_up && gap < def.turning_radius) {
+        st.backing_up = true;
+        st.maneuver_distance = 0.0;
+      } else if (st.backing_up && (gap > 1.2 * def.turning_radius || st.maneuver_distance > 2.0 * def.turning_radius + 1.0)) {
+        st.backing_up = false;
+        st.maneuver_distance = 0.0;
+      }
+    }
+  }
+
+  // Speed aimed for.
+  double want;
+  const double goal_room = std::max(len - st.s, to_end);
+  if (!damped && st.rotating) {
+    if (can_pivot) want = 0.0;
+    else if (st.backing_up) want = -0.5 * def.max_reverse_speed;
+    else want = std::min(def.max_speed, 0.5 * def.max_turn_rate * std::max(def.turning_radius, 0.5));
+  } else {
+    want = std::min(def.max_speed, std::sqrt(2.0 * def.braking * goal_room));
+    if (!damped) {
+      want = std::min(want, bend_speed_limit(def, path, st, stop_corners));
+      // Off heading, slow down so that the turn happens near the line, not after it.
+      want *= std::max(0.0, std::cos(err));
+    } else if (target.at_end) {
+      // Dampening alone never lands on a point (it orbits it): pull up on the final approach.
+      want *= std::max(0.0, std::cos(err));
+    }
+  }
+  double v1 = approach_speed(def, v0, want, dt);
+
+  // Heading rate.
+  double w_want;
+  if (damped) {
+    w_want = err * (1.0 - std::exp(-dt / f.damping_time)) / dt;
+  } else if (st.rotating) {
+    w_want = err / dt;
+  } else {
+    // Pure pursuit: the arc through the target tangent to the heading has curvature 2 sin(err) / d.
+    w_want = 2.0 * v1 * std::sin(err) / std::max(target.dist, 1e-6);
+    w_want = std::clamp(w_want, -std::abs(err) / dt, std::abs(err) / dt);
+  }
+  double w_max = max_heading_rate(def, v1);
+  // Steer also keeps the sideways acceleration |v| * w within the unit's limit.
+  if (!damped && v1 != 0.0) w_max = std::min(w_max, def.max_lateral_accel / std::abs(v1));
+  double w = std::clamp(w_want, -w_max, w_max);
+  double h1 = heading + w * dt;
+  Vec2 p1 = pos + direction(heading + 0.5 * w * dt) * (v1 * dt);
+
+  st.blocked = false;
+  if (p1 != pos && !segment_clear(grid, pos, p1, def.radius)) {
+    // Never into a wall: stop here and turn in place if the unit can.
+    st.blocked = true;
+    const bool was_backing = st.backing_up;
+    v1 = 0.0;
+    p1 = pos;
+    w_max = max_heading_rate(def, 0.0);
+    w = std::clamp(w_want, -w_max, w_max);
+    h1 = heading + w * dt;
+    if (!damped) {
+      st.rotating = true;
+      if (!can_pivot && def.can_reverse) {
+        // Blocked going forward: back up; blocked backing up: go forward again.
+        st.backing_up = !was_backing;
+        st.maneuver_distance = 0.0;
+      }
+    }
+  }
+  st.maneuver_distance += std::abs(v1) * dt;
+
+  st.pose = Pose{p1, wrap_angle(h1)};
+  st.speed = v1;
+  st.turn_rate = w;
+  st.target_speed = want;
+  st.gear = v1 < 0.0 ? Gear::reverse : Gear::forward;
+  const PathProjection pr = path.project(p1, st.s - kProjectBack, st.s + std::abs(v1) * dt + kProjectAhead);
+  st.s = std::max(st.s, pr.s);
+  st.deviation = pr.distance;
+  st.path_curvature = path.state_at(st.s).curvature;
+  if (path.source() == FollowPath::Source::polyline && path.samples().size() > 1) {
+    st.path_curvature = path.samples()[path.index_at(st.s)].curvature;
+  }
+}
+
+}  // namespace
+
+UnitState initial_unit_state(const FollowPath& path, const Pose& start) {
+  UnitState st;
+  st.pose = start;
+  st.lookahead = start.pos;
+  const PathProjection pr = path.project(start.pos, 0.0, std::min(path.length(), 1.0));
+  st.s = pr.s;
+  st.deviation = pr.distance;
+  return st;
+}
+
+void step_unit(const Grid& grid, const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
+  switch (def.follower.kind) {
+    case FollowerKind::track: step_track(def, path, st, dt); return;
+    case FollowerKind::steer: step_chase(grid, def, path, st, dt, false); return;
+    case FollowerKind::damped: step_chase(grid, def, path, st, dt, true); return;
+  }
+}
+
+}  // namespace pathlab

@@ -1,0 +1,123 @@
+// pathlab-cli simulate, run as a user would: trajectory samples and metrics, determinism of
+// the output, the track follower on a Reeds-Shepp path, and clear errors for bad input.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "pathlab/collision.hpp"
+#include "pathlab/map_io.hpp"
+#include "pathlab/unit.hpp"
+
+using namespace pathlab;
+using pathlab::test::run_cli;
+
+namespace {
+
+/// A 24x14 room with a wall in the middle, open at the top and bottom.
+std::string wall_map() {
+  std::string text = "type octile\nheight 14\nwidth 24\nmap\n";
+  for (int y = 0; y < 14; ++y) {
+    for (int x = 0; x < 24; ++x) text += (x == 11 && y >= 3 && y <= 10) ? '@' : '.';
+    text += '\n';
+  }
+  return pathlab::test::write_temp("simulate_wall.map", text);
+}
+
+void check_usage_error(const std::string& args, const std::string& word) {
+  CAPTURE(args);
+  const auto r = run_cli(args);
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err.rfind("error:", 0) == 0);
+  CHECK(r.err.find('\n') == r.err.size() - 1);
+  CHECK(r.err.find(word) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("simulate: every unit crosses the room on the steer follower without touching a wall") {
+  const std::string map = wall_map();
+  const Grid grid = load_movingai_map(map).value();
+  for (const char* unit : {"person", "tank", "bear", "car"}) {
+    CAPTURE(unit);
+    const auto r = run_cli("simulate --map " + map + " --from 3.5,7.5,0 --to 20.5,7.5 --planner astar --unit " + unit + " --json");
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j.at("found").get<bool>());
+    CHECK(j.at("follower") == "steer");
+    const auto& m = j.at("metrics");
+    CHECK(m.at("arrived").get<bool>());
+    CHECK(m.at("collisions").get<int>() == 0);
+    const UnitDef def = unit_preset(unit).value();
+    const auto& smp = j.at("samples");
+    REQUIRE(smp.size() > 10);
+    CHECK(smp.front().at(0).get<double>() == 0.0);
+    CHECK(smp.front().at(1).get<double>() == 3.5);
+    CHECK(smp.front().at(3).get<double>() == 0.0);
+    const Vec2 end(smp.back().at(1).get<double>(), smp.back().at(2).get<double>());
+    CHECK(glm::length(end - Vec2(20.5, 7.5)) <= def.follower.arrive_distance);
+    CHECK(m.at("time_to_goal").get<double>() == doctest::Approx(smp.back().at(0).get<double>()));
+    for (size_t i = 1; i < smp.size(); ++i) {
+      REQUIRE(smp[i].size() == 5);
+      const Vec2 a(smp[i - 1].at(1).get<double>(), smp[i - 1].at(2).get<double>());
+      const Vec2 b(smp[i].at(1).get<double>(), smp[i].at(2).get<double>());
+      CHECK(segment_clear(grid, a, b, def.radius));
+      CHECK(std::abs(smp[i].at(4).get<double>()) <= def.max_speed);
+    }
+  }
+}
+
+TEST_CASE("simulate: the same command prints the same bytes; --dt and --every shape the samples") {
+  const std::string map = wall_map();
+  const std::string cmd = "simulate --map " + map + " --from 3.5,7.5,45 --to 20.5,6.5 --planner theta --smoother centripetal --unit bear";
+  const auto a = run_cli(cmd + " --json"), b = run_cli(cmd + " --json");
+  REQUIRE(a.status == 0);
+  CHECK(a.out == b.out);
+  const auto coarse = nlohmann::json::parse(run_cli(cmd + " --json --dt 0.05 --every 4").out);
+  CHECK(coarse.at("dt").get<double>() == 0.05);
+  CHECK(coarse.at("samples").at(1).at(0).get<double>() == doctest::Approx(0.2));
+  // Human output: the metrics, then one "t x y deg speed" row per sample.
+  const auto human = run_cli(cmd);
+  REQUIRE(human.status == 0);
+  CHECK(human.out.find("collisions: 0\n") != std::string::npos);
+  CHECK(human.out.find("# t x y deg speed\n0 3.5 7.5 45 0\n") != std::string::npos);
+}
+
+TEST_CASE("simulate: a car on the track follower rides a Reeds-Shepp path, reversing where it says") {
+  const std::string map = wall_map();
+  const auto r = run_cli("simulate --map " + map +
+                         " --from 5,7,0 --to 5.5,9,180 --planner reeds-shepp --unit car --follower track --json");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j.at("found").get<bool>());
+  CHECK(j.at("metrics").at("arrived").get<bool>());
+  bool reversed = false;
+  for (const auto& s : j.at("samples")) reversed = reversed || s.at(4).get<double>() < 0;
+  CHECK(reversed);
+  const auto& last = j.at("samples").back();
+  CHECK(last.at(1).get<double>() == doctest::Approx(5.5).epsilon(1e-9));
+  CHECK(last.at(2).get<double>() == doctest::Approx(9.0).epsilon(1e-9));
+  CHECK(std::abs(std::remainder(last.at(3).get<double>() - 180.0, 360.0)) < 1e-6);
+}
+
+TEST_CASE("simulate: bad input names the argument") {
+  const std::string map = wall_map();
+  const std::string base = "simulate --map " + map + " --to 20.5,7.5 ";
+  check_usage_error(base + "--from 3.5,7.5,0 --unit dragon", "--unit");
+  check_usage_error(base + "--from 3.5,7.5,0 --follower teleport", "--follower");
+  check_usage_error(base + "--from 3.5,7.5,0 --dt -1", "--dt");
+  check_usage_error(base + "--from 3.5,7.5,0 --dt nan", "--dt");
+  check_usage_error(base + "--from 3.5,7.5,0 --every 0", "--every");
+  check_usage_error(base + "--from 3.5,7.5", "--from");
+  check_usage_error(base + "--from 11.5,5.5,0", "--from");  // inside the wall
+  check_usage_error(base + "--from 3.5,7.5,0 --planner dubins --unit person", "turning radius");
+  check_usage_error(base + "--from 3.5,7.5,0 --planner warp", "--planner");
+  check_usage_error(base + "--from 3.5,7.5,0 --bogus 1", "--bogus");
+  // The shared planning options keep their meaning: --reverse is a switch, for heading-aware planners.
+  check_usage_error(base + "--from 3.5,7.5,0 --reverse --json", "--reverse");
+}

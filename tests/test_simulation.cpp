@@ -1,0 +1,215 @@
+// The fixed-step simulation: determinism, frame-rate independence, pause and speed, and
+// re-planning when a wall is painted across a unit's path.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "pathlab/collision.hpp"
+#include "pathlab/follow_path.hpp"
+#include "pathlab/grid_search.hpp"
+#include "pathlab/reeds_shepp.hpp"
+#include "pathlab/simulation.hpp"
+#include "test_support.hpp"
+
+using namespace pathlab;
+
+namespace {
+
+/// Every number of every unit's state, as raw bytes (bit-for-bit comparisons).
+std::vector<unsigned char> snapshot(const Simulation& sim) {
+  std::vector<unsigned char> out;
+  auto put = [&](double v) {
+    unsigned char b[sizeof v];
+    std::memcpy(b, &v, sizeof v);
+    out.insert(out.end(), b, b + sizeof v);
+  };
+  for (UnitId id = 0; id < sim.unit_count(); ++id) {
+    const UnitState& st = sim.state(id);
+    put(st.pose.pos.x);
+    put(st.pose.pos.y);
+    put(st.pose.heading);
+    put(st.speed);
+    put(st.s);
+    put(st.lookahead.x);
+    put(st.lookahead.y);
+  }
+  return out;
+}
+
+/// A few units of every kind and follower on one random map.
+Simulation populated(const Grid& grid) {
+  Simulation sim = Simulation::create(grid).value();
+  GridPathfinder finder(grid);
+  int k = 0;
+  for (const char* unit : {"person", "tank", "bear", "person"}) {
+    UnitDef def = unit_preset(unit).value();
+    if (k == 3) def.follower.kind = FollowerKind::damped;
+    GridSearchOptions opt;
+    opt.agent_radius = def.radius;
+    Cell a{1 + k, 1}, b{38 - k, 38};
+    while (!grid.is_free(a)) ++a.y;
+    while (!grid.is_free(b)) --b.y;
+    auto path = finder.find_path(GridPlanner::astar, a, b, opt).value();
+    REQUIRE(path.found);
+    REQUIRE(sim.add_unit(def, FollowPath::from_polyline(path.points).value()).ok());
+    ++k;
+  }
+  return sim;
+}
+
+}  // namespace
+
+TEST_CASE("determinism: two runs give identical bytes; the frame rate changes nothing") {
+  const Grid grid = test::random_grid(40, 40, 0.15, 4242);
+  Simulation a = populated(grid), b = populated(grid), c = populated(grid);
+  const int steps = std::getenv("PATHLAB_SANITIZED") ? 600 : 1500;
+  std::vector<unsigned char> trace_a, trace_b;
+  for (int i = 0; i < steps; ++i) {
+    a.step();
+    b.step();
+    const auto sa = snapshot(a), sb = snapshot(b);
+    trace_a.insert(trace_a.end(), sa.begin(), sa.end());
+    trace_b.insert(trace_b.end(), sb.begin(), sb.end());
+  }
+  CHECK(trace_a == trace_b);
+  // Irregular frames (7 ms to 40 ms) through advance(): same states after the same steps.
+  double frame = 0.007;
+  int frames = 0;
+  while (c.step_count() < steps - 20) {  // a frame of at most 40 ms runs at most 3 steps
+    c.advance(frame);
+    frame = frame > 0.04 ? 0.007 : frame * 1.37;
+    ++frames;
+  }
+  while (c.step_count() < steps) c.step();
+  CHECK(frames > steps / 4);
+  CHECK(c.step_count() == a.step_count());
+  CHECK(snapshot(c) == snapshot(a));
+  CHECK(a.metrics(0).collisions == 0);
+}
+
+TEST_CASE("advance: accumulator, pause and speed multiplier") {
+  const Grid grid = Grid::create(10, 10).value();
+  Simulation sim = Simulation::create(grid).value();
+  REQUIRE(sim.add_unit(person_unit_def(), FollowPath::from_polyline(std::vector<Vec2>{{1.5, 1.5}, {8.5, 1.5}}).value()).ok());
+  CHECK(sim.advance(0.5 / 60.0) == 0);  // half a step: kept for later
+  CHECK(sim.interpolation_alpha() == doctest::Approx(0.5));
+  CHECK(sim.advance(0.6 / 60.0) == 1);
+  sim.set_paused(true);
+  CHECK(sim.advance(1.0) == 0);
+  sim.set_paused(false);
+  REQUIRE(sim.set_time_scale(2.0).ok());
+  CHECK(sim.advance(5.0 / 60.0) == 10);
+  CHECK_FALSE(sim.set_time_scale(-1.0).ok());
+  CHECK_FALSE(sim.set_time_scale(NAN).ok());
+  // A long frame runs at most max_steps_per_advance steps.
+  CHECK(sim.advance(10.0) == default_simulation_def().max_steps_per_advance);
+  SimulationDef bad;
+  bad.dt = 0.0;
+  CHECK_FALSE(Simulation::create(grid, bad).ok());
+  CHECK(Simulation::create(grid, bad).error().message.find("dt") != std::string::npos);
+}
+
+TEST_CASE("add_unit refuses bad units, starts in walls, and track units off their path") {
+  Grid grid = Grid::create(10, 10).value();
+  grid.set_blocked(5, 5, true);
+  Simulation sim = Simulation::create(grid).value();
+  const FollowPath p = FollowPath::from_polyline(std::vector<Vec2>{{1.5, 1.5}, {8.5, 1.5}}).value();
+  UnitDef bad = person_unit_def();
+  bad.max_speed = -3;
+  auto r = sim.add_unit(bad, p);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message.find("max_speed") != std::string::npos);
+  auto in_wall = sim.add_unit(person_unit_def(), p, Pose{{5.5, 5.5}, 0});
+  REQUIRE_FALSE(in_wall.ok());
+  CHECK(in_wall.error().code == StatusCode::blocked);
+  UnitDef track = person_unit_def();
+  track.follower.kind = FollowerKind::track;
+  CHECK_FALSE(sim.add_unit(track, p, Pose{{2.5, 2.5}, 0}).ok());
+  CHECK(sim.add_unit(track, p).ok());
+  auto rs = FollowPath::from_segment_path(reeds_shepp_path(Pose{{3, 3}, 0}, Pose{{3.5, 4}, kPi}, 1.0).value()).value();
+  auto steer_rs = sim.add_unit(person_unit_def(), rs);
+  REQUIRE_FALSE(steer_rs.ok());
+  CHECK(steer_rs.error().message.find("track") != std::string::npos);
+  CHECK_FALSE(sim.set_path(99, p).ok());
+}
+
+TEST_CASE("re-planning: a wall painted across the path; the unit re-plans without a jump") {
+  Grid grid = Grid::create(30, 20).value();
+  UnitDef def = person_unit_def();
+  GridSearchOptions opt;
+  opt.agent_radius = def.radius;
+  GridPathfinder finder(grid);
+  const Cell goal{27, 10};
+  auto first = finder.find_path(GridPlanner::astar, Cell{2, 10}, goal, opt).value();
+  REQUIRE(first.found);
+  Simulation sim = Simulation::create(grid).value();
+  const UnitId id = sim.add_unit(def, FollowPath::from_polyline(first.points).value()).value();
+
+  std::vector<UnitState> states{sim.state(id)};
+  bool painted = false, replanned = false;
+  for (int k = 0; k < 60 * 60 && !sim.state(id).arrived; ++k) {
+    if (!painted && sim.time() >= 2.0) {
+      // A wall across the straight path, open only at the bottom.
+      for (int y = 0; y < 17; ++y) grid.set_blocked(15, y, true);
+      painted = true;
+      const Vec2 pos = sim.state(id).pose.pos;
+      CHECK(first_blocked_segment(grid, first.points, def.radius) >= 0);  // the old plan is cut
+      finder.reset(grid);
+      auto again = finder.find_path(GridPlanner::astar, cell_of(pos), goal, opt).value();
+      REQUIRE(again.found);
+      const auto pts = splice_start(grid, pos, again.points, def.radius);
+      CHECK(pts.front() == pos);
+      REQUIRE(sim.set_path(id, FollowPath::from_polyline(pts).value()).ok());
+      replanned = true;
+      // Pose and speed untouched by set_path.
+      CHECK(sim.state(id).pose.pos == states.back().pose.pos);
+      CHECK(sim.state(id).pose.heading == states.back().pose.heading);
+      CHECK(sim.state(id).speed == states.back().speed);
+    }
+    sim.step();
+    states.push_back(sim.state(id));
+  }
+  REQUIRE(replanned);
+  CHECK(sim.state(id).arrived);
+  CHECK(sim.metrics(id).collisions == 0);
+  CHECK(sim.metrics(id).replans == 1);
+  // Continuity across the whole run, re-plan included: no step moves further than the top
+  // speed allows, and the heading never turns faster than the unit can.
+  for (size_t i = 1; i < states.size(); ++i) {
+    CHECK(glm::length(states[i].pose.pos - states[i - 1].pose.pos) <= def.max_speed * sim.dt() * (1 + 1e-12));
+    CHECK(std::abs(wrap_angle(states[i].pose.heading - states[i - 1].pose.heading)) <=
+          def.max_turn_rate * sim.dt() * (1 + 1e-12));
+    CHECK(std::abs(states[i].speed - states[i - 1].speed) <= std::max(def.acceleration, def.braking) * sim.dt() * (1 + 1e-9));
+  }
+  // It went around through the gap at the bottom.
+  double max_y = 0;
+  for (const auto& s : states) max_y = std::max(max_y, s.pose.pos.y);
+  CHECK(max_y > 17.0);
+}
+
+TEST_CASE("re-planning a track unit on a Reeds-Shepp path from its current pose is seamless") {
+  const Grid grid = Grid::create(30, 30).value();
+  UnitDef car = car_unit_def();
+  car.follower.kind = FollowerKind::track;
+  const auto first = reeds_shepp_path(Pose{{5, 5}, 0}, Pose{{20, 10}, kPi / 2}, car.turning_radius).value();
+  Simulation sim = Simulation::create(grid).value();
+  const UnitId id = sim.add_unit(car, FollowPath::from_segment_path(first).value()).value();
+  for (int k = 0; k < 60; ++k) sim.step();
+  const UnitState mid = sim.state(id);
+  // New goal: plan from where the car is, with its heading.
+  const auto second = reeds_shepp_path(mid.pose, Pose{{8, 22}, kPi}, car.turning_radius).value();
+  REQUIRE(sim.set_path(id, FollowPath::from_segment_path(second).value()).ok());
+  sim.step();
+  const UnitState after = sim.state(id);
+  CHECK(glm::length(after.pose.pos - mid.pose.pos) <= car.max_speed * sim.dt() * (1 + 1e-9));
+  CHECK(std::abs(wrap_angle(after.pose.heading - mid.pose.heading)) <= car.max_speed / car.turning_radius * sim.dt() * (1 + 1e-9));
+  // A track path that does not start at the unit is refused rather than teleporting it.
+  const auto elsewhere = reeds_shepp_path(Pose{{2, 2}, 0}, Pose{{8, 22}, kPi}, car.turning_radius).value();
+  CHECK_FALSE(sim.set_path(id, FollowPath::from_segment_path(elsewhere).value()).ok());
+  while (!sim.state(id).arrived && sim.time() < 60) sim.step();
+  CHECK(sim.state(id).arrived);
+  CHECK(glm::length(sim.state(id).pose.pos - Vec2(8, 22)) < 1e-9);
+}
