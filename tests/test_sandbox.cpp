@@ -7,8 +7,12 @@
 #include <array>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
 
 #include "host.hpp"
+#include "inspector.hpp"
 #include "scene_file.hpp"
 
 using namespace pathlab;
@@ -112,6 +116,55 @@ TEST_CASE("sandbox: painting a wall across the path re-plans around it, undo res
   CHECK(ui.sb().scene().grid.is_blocked(20, 5));
 }
 
+TEST_CASE("sandbox: the free-hand terrain brush at the slider's cost re-routes the path, Ctrl+Z restores it") {
+  Ui ui;
+  REQUIRE(ui.sb().plan().found);
+  const std::vector<Vec2> before = ui.sb().plan().points;
+  CHECK(ui.sb().plan().length == doctest::Approx(35.0));
+  // Set the cost with the panel's slider, as a person would: press at its left end, drag past
+  // the right end (the dearest terrain, 20x).
+  const auto [lo, hi] = ui.sb().widget_rect("terrain cost");
+  REQUIRE(hi.x > lo.x);
+  const float y = (lo.y + hi.y) / 2;
+  for (int i = 0; i <= 8; ++i)
+    ui.host->frame([&](ImGuiIO& io) {
+      io.MousePos = ImVec2(lo.x + 2 + (hi.x + 40 - lo.x) * static_cast<float>(i) / 8, y);
+      for (bool& b : io.MouseDown) b = false;
+      io.MouseDown[0] = i > 0;
+    });
+  ui.idle(1);
+  CHECK(ui.sb().terrain_cost() == doctest::Approx(20.0f));
+  // A free-hand stroke with a 5-cell brush (radius 2) across the path, from the top edge down
+  // to row 15, slightly wavy: cells (18..22, 0..17) become terrain, rows 18 and 19 stay open.
+  ui.sb().set_tool(Tool::terrain);
+  ui.sb().set_brush(3);
+  const Vec2 from(20.5, 0.5);
+  ui.mouse(from, false);
+  ui.mouse(from, true);
+  for (int i = 1; i <= 30; ++i) ui.mouse(Vec2(20.5 + 0.4 * std::sin(i * 0.7), 0.5 + 15.0 * i / 30.0), true);
+  ui.mouse(Vec2(20.5, 15.5), false);
+  ui.idle(1);
+  const Grid& g = ui.sb().scene().grid;
+  CHECK(g.cost(20, 10) == doctest::Approx(20.0));
+  CHECK(g.cost(18, 5) == doctest::Approx(20.0));
+  CHECK(g.cost(20, 19) == doctest::Approx(1.0));
+  CHECK(g.blocked_count() == 0);  // terrain, not walls
+  // Crossing five cells at 20x costs far more than the detour through the open rows: the path
+  // changes and goes round the painted band's end.
+  const PlanView& after = ui.sb().plan();
+  REQUIRE(after.found);
+  CHECK(after.points != before);
+  CHECK(after.length > 35.0 + 5.0);
+  for (const Vec2& p : after.points) CHECK(g.cost(cell_of(p).x, cell_of(p).y) == doctest::Approx(1.0));
+  CHECK_FALSE(crosses_column(after.points, 20.5, 0.0, 17.0));
+  // Ctrl+Z takes the whole stroke back in one step, and with it the old path.
+  ui.key_ctrl(ImGuiKey_Z);
+  ui.idle(1);
+  for (int yy = 0; yy < g.height(); ++yy)
+    for (int x = 0; x < g.width(); ++x) CHECK(g.cost(x, yy) == doctest::Approx(1.0));
+  CHECK(ui.sb().plan().points == before);
+}
+
 TEST_CASE("sandbox: start and goal are placed by press-and-drag and stay draggable") {
   Ui ui;
   // Drag the goal marker to a new cell: the path follows.
@@ -155,7 +208,7 @@ TEST_CASE("sandbox: save and reopen a scene gives the same scene") {
   double length = 0;
   {
     Ui ui;
-    ui.sb().set_tool(Tool::swamp);
+    ui.sb().set_tool(Tool::terrain);
     ui.drag(Vec2(10.5, 8.5), Vec2(14.5, 8.5));
     ui.sb().set_tool(Tool::paint);
     ui.drag(Vec2(25.5, 2.5), Vec2(25.5, 15.5));
@@ -206,4 +259,192 @@ TEST_CASE("sandbox: the screen shows the map, the path and the panel") {
   const auto floor = at(ui.sb().world_to_screen(Vec2(20.5, 18.5)));
   CHECK(floor[0] > 200);
   CHECK(floor[1] > 200);
+}
+
+TEST_CASE("sandbox: dragging the subdivisions slider re-plans with more spline points") {
+  Ui ui;
+  ui.sb().scene().settings.smoother = "centripetal";
+  ui.sb().scene().settings.subdivisions = 2;
+  // A wall in the middle gives the spline corners to bend round.
+  ui.sb().set_tool(Tool::rect);
+  ui.drag(Vec2(20.5, 4.5), Vec2(21.5, 19.5));
+  ui.sb().replan_now();
+  ui.idle(2);
+  REQUIRE(ui.sb().plan().found);
+  const size_t before = ui.sb().plan().points.size();
+  const auto [lo, hi] = ui.sb().widget_rect("subdivisions");
+  REQUIRE(hi.x > lo.x);
+  // Press on the slider and drag to its right end: 64 subdivisions.
+  const ImVec2 a(lo.x + 4, (lo.y + hi.y) / 2), b(hi.x + 40, (lo.y + hi.y) / 2);
+  auto at = [&](ImVec2 p, bool down) {
+    ui.host->frame([&](ImGuiIO& io) {
+      io.MousePos = p;
+      for (bool& d : io.MouseDown) d = false;
+      io.MouseDown[0] = down;
+    });
+  };
+  at(a, false);
+  at(a, true);
+  for (int i = 1; i <= 6; ++i) at(ImVec2(a.x + (b.x - a.x) * static_cast<float>(i) / 6, a.y), true);
+  at(b, false);
+  ui.idle(1);
+  CHECK(ui.sb().scene().settings.subdivisions == 64);
+  REQUIRE(ui.sb().plan().found);
+  CHECK(ui.sb().plan().points.size() > before * 8);
+  CHECK(ui.sb().plan().blocked_segment < 0);  // the repaired spline never cuts the wall
+  CHECK(ui.sb().plan().curvature_exact);
+  CHECK(ui.sb().plan().max_curvature > 0.0);
+  // Undo takes the wall back; the spline then runs straight again.
+  ui.key_ctrl(ImGuiKey_Z);
+  ui.idle(1);
+  CHECK(ui.sb().scene().grid.blocked_count() == 0);
+  CHECK(ui.sb().plan().length == doctest::Approx(35.0));
+}
+
+TEST_CASE("sandbox: every planner and smoother runs through the pipeline and is measured") {
+  io::Scene s = corridor_scene();
+  for (int y = 0; y < 15; ++y) s.grid.set_blocked(20, y, true);
+  PlanPipeline pipe;
+  int runs = 0;
+  for (const MethodInfo& p : planner_methods()) {
+    for (const MethodInfo& sm : smoother_methods(p.name)) {
+      s.settings.planner = p.name;
+      s.settings.smoother = sm.name;
+      s.settings.turning_radius = 1.5;
+      const std::string what = std::string(p.name) + " + " + sm.name;
+      CAPTURE(what);
+      const PlanView v = pipe.plan(s);
+      ++runs;
+      CHECK(v.error.empty());
+      REQUIRE(v.found);
+      CHECK(v.length >= 35.0 - 1e-9);
+      CHECK(v.time_ms >= 0.0);
+      if (planner_family(p.name) == PlannerFamily::curve) {
+        // Curve planners go straight through the wall, and say so.
+        CHECK_FALSE(v.violations.empty());
+      } else {
+        // Walls are never crossed; a spline may turn tighter than the turning radius (and says so).
+        CHECK(v.blocked_segment < 0);
+        for (const std::string& why : v.violations) {
+          CAPTURE(why);
+          CHECK(why.find("turning radius") != std::string::npos);
+          // Splines may bend too tightly; the turning smoother may shrink a fillet that does not fit.
+          CHECK((is_spline_smoother(sm.name) || std::string(sm.name) == "turning"));
+        }
+      }
+      if (std::string(sm.name) == "turning") {
+        // Arcs, measured on the curve: the corners round the wall's end are fillets of the radius.
+        CHECK(v.curvature_exact);
+        CHECK(v.curvature.size() == v.points.size());
+        CHECK(v.max_curvature > 0.0);
+        CHECK(v.max_curvature <= 1.0 / 1.5 + 1e-6);
+        REQUIRE_FALSE(v.notes.empty());
+        CHECK(v.notes.back().find("fillet") != std::string::npos);
+      }
+    }
+  }
+  CHECK(runs >= 16);
+  // No path: a closed wall gives a reason, not an error.
+  for (int y = 0; y < 20; ++y) s.grid.set_blocked(20, y, true);
+  pipe.map_changed();
+  for (const char* p : {"astar", "jps", "theta", "navmesh", "hybrid", "directional"}) {
+    s.settings.planner = p;
+    s.settings.smoother = "none";
+    CAPTURE(p);
+    const PlanView v = pipe.plan(s);
+    CHECK(v.error.empty());
+    CHECK_FALSE(v.found);
+    CHECK_FALSE(v.reason.empty());
+  }
+}
+
+TEST_CASE("sandbox: units follow the path, and re-plan when a wall is painted under them") {
+  const std::string path = (std::filesystem::temp_directory_path() / "pathlab_test_units.json").string();
+  {
+    Ui ui;
+    UnitSwarm& units = ui.sb().units();
+    CHECK(units.spawn(ui.sb().scene(), "person", ui.sb().scene().start).empty());
+    CHECK(units.spawn(ui.sb().scene(), "tank", ui.sb().scene().start).empty());
+    CHECK_FALSE(units.spawn(ui.sb().scene(), "dragon", ui.sb().scene().start).empty());
+    REQUIRE(units.count() == 2);
+    for (int i = 0; i < 60; ++i) units.step(ui.sb().scene());
+    const Vec2 p1 = units.simulation().state(0).pose.pos;
+    CHECK(p1.x > 3.0);  // walking towards the goal
+    // A wall ahead of the units, leaving a gap at the bottom: they re-plan round it.
+    ui.sb().set_tool(Tool::rect);
+    ui.drag(Vec2(20.5, 0.5), Vec2(20.5, 17.5));
+    ui.idle(2);
+    for (int i = 0; i < 60 * 40 && !units.simulation().all_arrived(); ++i) units.step(ui.sb().scene());
+    CHECK(units.simulation().metrics(0).replans >= 1);
+    CHECK(units.arrived() == 2);
+    for (int u = 0; u < 2; ++u) {
+      CHECK(units.simulation().metrics(u).collisions == 0);
+      CHECK(glm::length(units.simulation().state(u).pose.pos - ui.sb().scene().goal.pos) < 0.5);
+    }
+    // The units are saved with the scene and come back from it.
+    REQUIRE(ui.sb().save(path));
+  }
+  Ui other;  // one ImGui context at a time
+  REQUIRE(other.sb().open(path));
+  CHECK(other.sb().units().count() == 2);
+  CHECK(other.sb().scene().units.at(1).preset == "tank");
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("sandbox: the look-ahead overlay draws the point the unit's follower steers at") {
+  Ui ui;
+  UnitSwarm& units = ui.sb().units();
+  REQUIRE(units.spawn(ui.sb().scene(), "car", ui.sb().scene().start).empty());
+  units.set_playing(false);  // frames draw the state; only step() moves it
+  for (int i = 0; i < 40; ++i) units.step(ui.sb().scene());
+  const UnitState& st = units.simulation().state(0);
+  REQUIRE_FALSE(st.arrived);
+  REQUIRE(glm::length(st.lookahead - st.pose.pos) > 0.5);  // the simulation's own point, ahead of the unit
+  auto pixel_at_lookahead = [&](bool on) {
+    ui.sb().inspector().overlays().lookahead = on;
+    std::vector<uint8_t> px;
+    ui.host->frame({}, &px);
+    const ImVec2 p = ui.sb().world_to_screen(st.lookahead);
+    const size_t i = (static_cast<size_t>(p.y) * static_cast<size_t>(ui.host->width()) + static_cast<size_t>(p.x)) * 4;
+    return std::array<int, 3>{px[i], px[i + 1], px[i + 2]};
+  };
+  const auto on = pixel_at_lookahead(true);
+  CHECK(on[0] > 200);  // orange (255, 140, 0)
+  CHECK(on[1] > 100);
+  CHECK(on[1] < 180);
+  CHECK(on[2] < 60);
+  const auto off = pixel_at_lookahead(false);
+  CHECK_FALSE((off[0] > 200 && off[1] > 100 && off[1] < 180 && off[2] < 60));
+}
+
+TEST_CASE("sandbox: pathlab-cli plan --map scene.json plans the same scene headless") {
+  const std::string path = (std::filesystem::temp_directory_path() / "pathlab_test_cli_scene.json").string();
+  io::Scene s = corridor_scene();
+  for (int y = 3; y < 20; ++y) s.grid.set_blocked(15, y, true);
+  s.settings.planner = "theta";
+  s.settings.smoother = "centripetal";
+  s.settings.subdivisions = 5;
+  s.settings.agent_radius = 0.25;
+  REQUIRE(io::save_scene(s, path).ok());
+  PlanPipeline pipe;
+  const PlanView v = pipe.plan(s);
+  REQUIRE(v.found);
+  const std::string out = (std::filesystem::temp_directory_path() / "pathlab_test_cli_scene.out").string();
+  const std::string cmd = std::string(PATHLAB_CLI) + " plan --map " + path + " --json > " + out;
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  std::ifstream in(out);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto pos = text.find("\"length\":");
+  REQUIRE(pos != std::string::npos);
+  CHECK(std::stod(text.substr(pos + 9)) == doctest::Approx(v.length).epsilon(1e-12));
+  // A broken scene is an error with the file's name, exit status 2.
+  REQUIRE(io::write_file_atomic(path, "{\"pathlab_scene\": 2, \"map\": 3}").ok());
+  const std::string bad = std::string(PATHLAB_CLI) + " plan --map " + path + " 2> " + out;
+  CHECK(WEXITSTATUS(std::system(bad.c_str())) == 2);
+  std::ifstream err(out);
+  std::string etext((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+  CHECK(etext.rfind("error: ", 0) == 0);
+  CHECK(etext.find(path) != std::string::npos);
+  std::filesystem::remove(path);
+  std::filesystem::remove(out);
 }

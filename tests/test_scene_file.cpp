@@ -122,3 +122,38 @@ TEST_CASE("scene file: the shipped demo scene loads") {
   CHECK(s->grid.is_free(cell_of(s->start.pos)));
   CHECK(s->grid.is_free(cell_of(s->goal.pos)));
 }
+
+TEST_CASE("scene file: version 2 keeps units and the new settings; version 1 still loads") {
+  io::Scene s;
+  s.grid = Grid::create(8, 6).value();
+  s.start = Pose{Vec2(1.5, 1.5), 0.0};
+  s.goal = Pose{Vec2(6.5, 4.5), deg_to_rad(90.0)};
+  s.settings.planner = "hybrid";
+  s.settings.headings = 36;
+  s.settings.neighborhood = 48;
+  s.settings.shift_passes = 3;
+  s.units = {io::UnitData{"car", Pose{Vec2(1.5, 1.5), deg_to_rad(45.0)}}, io::UnitData{"bear", s.goal}};
+  s.sim_speed = 2.5;
+  auto back = io::parse_scene(io::scene_to_json(s), "mem", ".");
+  REQUIRE_MESSAGE(back.ok(), (back.ok() ? "" : back.error().message));
+  CHECK(back->settings.headings == 36);
+  CHECK(back->settings.neighborhood == 48);
+  CHECK(back->settings.shift_passes == 3);
+  REQUIRE(back->units.size() == 2);
+  CHECK(back->units[0].preset == "car");
+  CHECK(back->units[0].pose.heading == doctest::Approx(deg_to_rad(45.0)));
+  CHECK(back->sim_speed == 2.5);
+  // The shipped demo is a version 1 file.
+  auto demo = io::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/demo.json");
+  REQUIRE(demo.ok());
+  CHECK(demo->units.empty());
+  // Bad units are errors that say where.
+  auto bad = io::parse_scene(R"({"pathlab_scene": 2, "map": {"width": 2, "height": 1, "rows": [".."]},
+                                 "start": [0.5, 0.5], "goal": [1.5, 0.5], "units": [{"preset": "car"}]})",
+                             "mem", ".");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(contains(bad.error().message, "units[0]"));
+  auto newer = io::parse_scene(R"({"pathlab_scene": 3})", "mem", ".");
+  REQUIRE_FALSE(newer.ok());
+  CHECK(contains(newer.error().message, "newer"));
+}

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "map_files.hpp"
 #include "planning.hpp"
+#include "scene_args.hpp"
 
 namespace pathlab::cli {
 namespace {
@@ -64,6 +65,19 @@ PlanQuery parse_query_line(const std::string& line, const std::string& where) {
 }  // namespace
 
 int run_plan(int argc, char** argv) {
+  // A sandbox scene as the map: its poses and settings fill in what the command line leaves out.
+  std::optional<io::Scene> scene;
+  std::vector<std::string> scene_argv;
+  std::vector<char*> scene_ptrs;
+  if (auto scene_path = scene_map_arg(argc, argv, 2)) {
+    auto loaded = io::load_scene(*scene_path);
+    if (!loaded) throw UsageError(loaded.error().message);
+    scene = std::move(*loaded);
+    scene_argv = with_scene_defaults(argc, argv, *scene);
+    for (std::string& a : scene_argv) scene_ptrs.push_back(a.data());
+    argc = static_cast<int>(scene_ptrs.size());
+    argv = scene_ptrs.data();
+  }
   Args args(argc, argv, 2, {"json", "reverse", "ascii"});
   const std::string map_path = args.required("map");
   const auto queries_path = args.str("queries");
@@ -77,7 +91,7 @@ int run_plan(int argc, char** argv) {
   if (queries_path && (from || to)) throw UsageError("give either --queries or --from/--to, not both");
   if (!queries_path && (!from || !to)) throw UsageError("missing --from and --to (or --queries FILE)");
 
-  auto grid = io::load_map_file(map_path);
+  auto grid = scene ? Result<Grid>(std::move(scene->grid)) : io::load_map_file(map_path);
   if (!grid) throw UsageError(grid.error().message);
   Planner planner(*grid, settings);
 

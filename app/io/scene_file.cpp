@@ -121,6 +121,21 @@ PlanSettingsData read_settings(const json& s, const std::string& source) {
   num("subdivisions", subdiv, 1, 1000);
   d.subdivisions = static_cast<int>(subdiv);
   num("turning_radius", d.turning_radius, 1e-6, 1e6);
+  num("insert_min_chord", d.insert_min_chord, 0, 1e6);
+  if (d.insert_min_chord > 0 && d.insert_min_chord < 1) bad(source, "settings.insert_min_chord must be 0 or >= 1");
+  num("shift_margin", d.shift_margin, 0, 1e6);
+  double passes = d.shift_passes, headings = d.headings;
+  num("shift_passes", passes, 0, 64);
+  d.shift_passes = static_cast<int>(passes);
+  num("headings", headings, 8, 720);
+  d.headings = static_cast<int>(headings);
+  double hood = d.neighborhood;
+  num("neighborhood", hood, 0, 48);
+  if (hood != 0 && hood != 4 && hood != 8 && hood != 24 && hood != 48)
+    bad(source, "settings.neighborhood must be 0 (automatic), 4, 8, 24 or 48");
+  d.neighborhood = static_cast<int>(hood);
+  num("reverse_penalty", d.reverse_penalty, 1, 1e6);
+  num("gear_change_penalty", d.gear_change_penalty, 0, 1e6);
   if (s.contains("reverse")) {
     if (!s["reverse"].is_boolean()) bad(source, "settings.reverse must be true or false");
     d.reverse = s["reverse"].get<bool>();
@@ -153,6 +168,30 @@ Result<Scene> parse_scene(const std::string& text, const std::string& source, co
     scene.start = read_pose(root, "start", source);
     scene.goal = read_pose(root, "goal", source);
     scene.settings = read_settings(root.value("settings", json()), source);
+    if (root.contains("units")) {
+      const json& us = root["units"];
+      if (!us.is_array()) bad(source, "\"units\" must be an array");
+      if (us.size() > 10000) bad(source, "more than 10000 units");
+      for (size_t i = 0; i < us.size(); ++i) {
+        const std::string where = "units[" + std::to_string(i) + "]";
+        if (!us[i].is_object()) bad(source, where + " must be an object");
+        UnitData u;
+        if (us[i].contains("preset")) {
+          if (!us[i]["preset"].is_string()) bad(source, where + ".preset must be a string");
+          u.preset = us[i]["preset"].get<std::string>();
+        }
+        u.pose = read_pose(us[i], "pose", source + ": " + where);
+        scene.units.push_back(std::move(u));
+      }
+    }
+    if (root.contains("simulation")) {
+      const json& sim = root["simulation"];
+      if (!sim.is_object()) bad(source, "\"simulation\" must be an object");
+      if (sim.contains("speed")) {
+        scene.sim_speed = finite_number(sim["speed"], source, "simulation.speed");
+        if (scene.sim_speed < 0.05 || scene.sim_speed > 20) bad(source, "simulation.speed must be in [0.05, 20]");
+      }
+    }
     return scene;
   } catch (const SceneError& e) {
     return fail(StatusCode::parse_error, e.message);
@@ -196,7 +235,20 @@ std::string scene_to_json(const Scene& scene) {
   j["settings"] = {{"planner", s.planner},           {"smoother", s.smoother},
                    {"connectivity", s.connectivity}, {"turn_penalty", s.turn_penalty},
                    {"agent_radius", s.agent_radius}, {"subdivisions", s.subdivisions},
-                   {"turning_radius", s.turning_radius}, {"reverse", s.reverse}};
+                   {"turning_radius", s.turning_radius}, {"reverse", s.reverse},
+                   {"insert_min_chord", s.insert_min_chord}, {"shift_margin", s.shift_margin},
+                   {"shift_passes", s.shift_passes}, {"headings", s.headings},
+                   {"neighborhood", s.neighborhood}, {"reverse_penalty", s.reverse_penalty},
+                   {"gear_change_penalty", s.gear_change_penalty}};
+  auto units = nlohmann::ordered_json::array();
+  for (const UnitData& u : scene.units) {
+    nlohmann::ordered_json ju;
+    ju["preset"] = u.preset;
+    ju["pose"] = {u.pose.pos.x, u.pose.pos.y, rad_to_deg(u.pose.heading)};
+    units.push_back(std::move(ju));
+  }
+  j["units"] = std::move(units);
+  j["simulation"] = {{"speed", scene.sim_speed}};
   return j.dump(1) + "\n";
 }
 

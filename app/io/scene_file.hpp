@@ -3,26 +3,31 @@
 /// Scene files: one JSON document with the map, the start and goal poses and every planning
 /// parameter, so that a bug seen in the sandbox can be saved, shared and replayed by the CLI.
 ///
-/// Format (version 1):
+/// Format (version 2; version 1 files, which have no "units" and fewer settings, still load):
 /// {
-///   "pathlab_scene": 1,
+///   "pathlab_scene": 2,
 ///   "name": "...",
 ///   "map": {"width": W, "height": H, "rows": ["..@@S.", ...], "weights": [[x, y, cost], ...]}
 ///        or {"file": "relative/or/absolute.map|png"},
 ///   "start": [x, y, deg], "goal": [x, y, deg],
 ///   "settings": {"planner": "astar", "smoother": "none", "connectivity": 8, "turn_penalty": 0,
-///                "agent_radius": 0, "subdivisions": 8, "turning_radius": 2, "reverse": false}
+///                "agent_radius": 0, "subdivisions": 8, "turning_radius": 2, "reverse": false,
+///                "insert_min_chord": 2, "shift_margin": 0.01, "shift_passes": 1, "headings": 72,
+///                "neighborhood": 0, "reverse_penalty": 2, "gear_change_penalty": 2},
+///   "units": [{"preset": "car", "pose": [x, y, deg]}, ...],
+///   "simulation": {"speed": 1}
 /// }
 /// Rows use `.` free, `@` wall, `S` swamp (cost 3); other costs go in "weights".
 
 #include <string>
+#include <vector>
 
 #include "pathlab/geometry.hpp"
 #include "pathlab/grid.hpp"
 
 namespace pathlab::io {
 
-inline constexpr int kSceneVersion = 1;
+inline constexpr int kSceneVersion = 2;
 
 /// Planner and smoother choices with their parameters, as the sandbox and the CLI name them.
 struct PlanSettingsData {
@@ -33,7 +38,20 @@ struct PlanSettingsData {
   double agent_radius = 0.0;     ///< [Units: cells] [Limit: >= 0]
   int subdivisions = 8;          ///< spline points per segment [Limit: 1..1000]
   double turning_radius = 2.0;   ///< [Units: cells] [Limit: > 0]
-  bool reverse = false;
+  bool reverse = false;          ///< heading-aware planners may drive backwards
+  double insert_min_chord = 2.0; ///< spline repair: chords this long get control points [Limit: 0 or >= 1]
+  double shift_margin = 0.01;    ///< navmesh edge-shift: distance kept from edge ends [Units: cells]
+  int shift_passes = 1;          ///< navmesh edge-shift passes [Limit: 0..64]
+  int headings = 72;             ///< hybrid A*: heading bins per full turn [Limit: 8..720]
+  int neighborhood = 0;          ///< directional A*: cells a move may reach (4, 8, 24, 48; 0 = sized to the turning radius)
+  double reverse_penalty = 2.0;  ///< hybrid A*: cost multiplier on reversed length [Limit: >= 1]
+  double gear_change_penalty = 2.0;  ///< hybrid A*: cost per change of gear [Units: cells] [Limit: >= 0]
+};
+
+/// A unit placed in the scene: which core preset it is and where it starts.
+struct UnitData {
+  std::string preset = "person";
+  Pose pose;  ///< heading in radians
 };
 
 struct Scene {
@@ -42,6 +60,8 @@ struct Scene {
   Pose start;  ///< heading in radians
   Pose goal;
   PlanSettingsData settings;
+  std::vector<UnitData> units;
+  double sim_speed = 1.0;  ///< simulation time multiplier [Limit: 0.05..20]
 };
 
 /// Reads a scene. Errors name the file and, for JSON syntax errors, the byte offset.

@@ -34,6 +34,16 @@ class Host {
   void frame(const std::function<void(ImGuiIO&)>& input = {}, std::vector<uint8_t>* capture = nullptr);
   int width() const { return width_; }
   int height() const { return height_; }
+  bool software() const { return software_; }
+
+  /// This thread's CPU time spent in each part of the last frame [ms]: building the UI and
+  /// planning (Sandbox::frame), blitting the map (Sandbox::render), rasterising ImGui's draw
+  /// data (which runs the canvas's SDL batches too), and presenting. The bench prints them so a
+  /// slow frame says where it went.
+  struct FrameTimes {
+    double build = 0, map = 0, imgui = 0, present = 0;
+  };
+  const FrameTimes& last_times() const { return times_; }
 
  private:
   Host() = default;
@@ -41,6 +51,8 @@ class Host {
   SDL_Renderer* renderer_ = nullptr;
   bool imgui_ready_ = false;
   int width_ = 0, height_ = 0;
+  bool software_ = false;
+  FrameTimes times_;
   std::unique_ptr<Sandbox> sandbox_;
 };
 

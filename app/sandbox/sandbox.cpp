@@ -7,39 +7,19 @@
 #include <filesystem>
 #include <fstream>
 
+#include "inspector.hpp"
 #include "map_files.hpp"
 #include "pathlab/map_generators.hpp"
 #include "pathlab/shortcut.hpp"
+#include "ui_widgets.hpp"
 
 namespace pathlab::sandbox {
 namespace {
 
-constexpr float kPanelWidth = 330.0f;
-constexpr float kSwampCost = 3.0f;
+constexpr float kPanelWidth = 350.0f;
 constexpr float kHandlePx = 12.0f;  // grab distance for start/goal markers and heading handles
 
-void help_marker(const char* text) {
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
-}
-
 float dist(ImVec2 a, ImVec2 b) { return std::hypot(a.x - b.x, a.y - b.y); }
-
-const char* const kPlanners[] = {"astar", "dijkstra", "jps", "theta"};
-const char* const kSmoothers[] = {"none", "los"};
-
-int index_of(const char* const* names, int n, const std::string& s) {
-  for (int i = 0; i < n; ++i)
-    if (s == names[i]) return i;
-  return 0;
-}
 
 }  // namespace
 
@@ -62,13 +42,27 @@ void place_default_poses(io::Scene& scene) {
 }
 
 Sandbox::Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path)
-    : renderer_(renderer), scene_(std::move(scene)), scene_path_(std::move(scene_path)), pathfinder_(scene_.grid) {
+    : renderer_(renderer), scene_(std::move(scene)), scene_path_(std::move(scene_path)) {
+  if (std::string note = normalize_settings(scene_.settings); !note.empty()) status_ = note;
+  units_ = std::make_unique<UnitSwarm>(scene_.grid);  // reads scene_.grid in place: never copied
+  if (std::string e = units_->load(scene_); !e.empty()) status_ = e;
+  units_key_ = units_key();  // load() planned every unit for this scene already
   std::snprintf(path_buf_, sizeof path_buf_, "%s", scene_path_.empty() ? "scene.json" : scene_path_.c_str());
+  inspector_ = std::make_unique<Inspector>(renderer_);
+  sdl_layer_ = std::make_unique<SdlLayer>(renderer_);
 }
 
 Sandbox::~Sandbox() {
   if (texture_) SDL_DestroyTexture(texture_);
-  if (search_texture_) SDL_DestroyTexture(search_texture_);
+}
+
+void Sandbox::show_all_overlays() {
+  show_search_ = true;
+  show_raw_path_ = true;
+  show_curvature_ = true;
+  show_unit_paths_ = true;
+  inspector_->all_overlays_on();
+  plan_dirty_ = true;  // the search is only recorded when it is shown
 }
 
 ImVec2 Sandbox::world_to_screen(Vec2 w) const {
@@ -82,7 +76,8 @@ Vec2 Sandbox::screen_to_world(float sx, float sy) const {
 void Sandbox::map_changed() {
   texture_dirty_ = true;
   plan_dirty_ = true;
-  pathfinder_.reset(scene_.grid);
+  pipeline_.map_changed();
+  map_version_++;
   touched();
 }
 
@@ -118,6 +113,7 @@ void Sandbox::remember_recent(const std::string& path) {
 
 bool Sandbox::autosave_now() {
   if (!unsaved_ || autosave_path_.empty()) return false;
+  sync_units_to_scene();
   auto st = io::save_scene(scene_, autosave_path_);
   if (!st) {
     status_ = "autosave failed: " + st.error().message;
@@ -138,9 +134,17 @@ void Sandbox::set_scene(io::Scene scene) {
   history_.clear();
   view_fitted_ = false;
   map_changed();
+  if (std::string e = units_->load(scene_); !e.empty()) status_ = e;
+  units_key_ = units_key();  // load() planned every unit for this scene already
+}
+
+void Sandbox::sync_units_to_scene() {
+  scene_.units = units_->spawn_list();
+  scene_.sim_speed = units_->speed();
 }
 
 bool Sandbox::save(const std::string& path) {
+  sync_units_to_scene();
   auto st = io::save_scene(scene_, path);
   status_ = st ? "saved " + path : st.error().message;
   if (st) {
@@ -179,47 +183,65 @@ bool Sandbox::open(const std::string& path) {
   return true;
 }
 
-void Sandbox::update_texture() {
+namespace {
+
+uint32_t abgr(int r, int g, int b) {  // ABGR8888: R, G, B, A in memory order on little-endian
+  return 0xFF000000u | static_cast<uint32_t>(b) << 16 | static_cast<uint32_t>(g) << 8 | static_cast<uint32_t>(r);
+}
+
+uint32_t cell_colour(float cost) {
+  if (cost == kBlocked) return abgr(28, 30, 34);
+  if (cost <= 1.0f) return abgr(233, 238, 242);
+  // Terrain: the dearer, the darker (logarithmic: cost 3, the classic swamp, sits half way to 10).
+  const float t = std::clamp(std::log10(cost), 0.0f, 1.0f);
+  auto mix = [t](int a, int b) { return static_cast<int>(static_cast<float>(a) + (static_cast<float>(b) - static_cast<float>(a)) * t); };
+  return abgr(mix(178, 52), mix(204, 80), mix(160, 40));
+}
+
+// Straight alpha "over": the search tint on the map, done once per change instead of by the
+// renderer on every frame.
+uint32_t blend_over(uint32_t dst, uint32_t src) {
+  const uint32_t a = src >> 24;
+  if (a == 0) return dst;
+  uint32_t out = 0xFF000000u;
+  for (int shift = 0; shift < 24; shift += 8) {
+    const uint32_t d = (dst >> shift) & 0xFFu, c = (src >> shift) & 0xFFu;
+    out |= ((c * a + d * (255u - a) + 127u) / 255u) << shift;
+  }
+  return out;
+}
+
+}  // namespace
+
+void Sandbox::compose_map() {
   const Grid& g = scene_.grid;
-  if (!texture_ || tex_w_ != g.width() || tex_h_ != g.height()) {
+  const size_t n = static_cast<size_t>(g.cell_count());
+  if (texture_dirty_ || map_px_.size() != n) {
+    map_px_.resize(n);
+    for (int y = 0; y < g.height(); ++y)
+      for (int x = 0; x < g.width(); ++x) map_px_[static_cast<size_t>(g.index(x, y))] = cell_colour(g.cost(x, y));
+  }
+  uint64_t search_version = 0;
+  const std::vector<uint32_t>* search = inspector_->search_pixels(*this, search_version);
+  if (!search || search->size() != n) search = nullptr, search_version = 0;
+  const bool resized = !texture_ || tex_w_ != g.width() || tex_h_ != g.height();
+  if (!texture_dirty_ && !resized && search_version == composed_search_) return;
+  if (resized) {
     if (texture_) SDL_DestroyTexture(texture_);
     texture_ = SDL_CreateTexture(renderer_, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, g.width(), g.height());
     SDL_SetTextureScaleMode(texture_, SDL_ScaleModeNearest);
+    // Opaque: without this SDL blends the whole map per pixel (textures with an alpha channel
+    // default to blending), for nothing.
+    SDL_SetTextureBlendMode(texture_, SDL_BLENDMODE_NONE);
     tex_w_ = g.width();
     tex_h_ = g.height();
   }
-  std::vector<uint32_t> px(static_cast<size_t>(g.cell_count()));
-  for (int y = 0; y < g.height(); ++y) {
-    for (int x = 0; x < g.width(); ++x) {
-      const float c = g.cost(x, y);
-      uint32_t rgba;  // ABGR8888 in memory order R, G, B, A on little-endian
-      if (c == kBlocked) rgba = 0xFF221E1Cu;
-      else if (c > 1.0f) rgba = 0xFF4F7A5Du;  // swamp: muddy green
-      else rgba = 0xFFF2EEE9u;
-      px[static_cast<size_t>(g.index(x, y))] = rgba;
-    }
-  }
-  SDL_UpdateTexture(texture_, nullptr, px.data(), g.width() * 4);
+  composed_px_ = map_px_;
+  if (search)
+    for (size_t i = 0; i < n; ++i) composed_px_[i] = blend_over(composed_px_[i], (*search)[i]);
+  SDL_UpdateTexture(texture_, nullptr, composed_px_.data(), g.width() * 4);
   texture_dirty_ = false;
-}
-
-void Sandbox::update_search_texture() {
-  // One texel per cell, drawn over the map in one call however large the search was. Each
-  // cell's last event decides its colour: closed blue, still open (the frontier) yellow.
-  const Grid& g = scene_.grid;
-  if (!search_texture_ || search_w_ != g.width() || search_h_ != g.height()) {
-    if (search_texture_) SDL_DestroyTexture(search_texture_);
-    search_texture_ = SDL_CreateTexture(renderer_, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, g.width(), g.height());
-    SDL_SetTextureScaleMode(search_texture_, SDL_ScaleModeNearest);
-    SDL_SetTextureBlendMode(search_texture_, SDL_BLENDMODE_BLEND);
-    search_w_ = g.width();
-    search_h_ = g.height();
-  }
-  std::vector<uint32_t> px(static_cast<size_t>(g.cell_count()), 0u);
-  for (const TraceEvent& e : plan_.trace) {
-    px[static_cast<size_t>(g.index(e.cell.x, e.cell.y))] = e.kind == TraceEvent::close ? 0x50E68250u : 0x6428BEFAu;
-  }
-  SDL_UpdateTexture(search_texture_, nullptr, px.data(), g.width() * 4);
+  composed_search_ = search_version;
 }
 
 void Sandbox::fit_view(float w, float h) {
@@ -234,45 +256,31 @@ void Sandbox::fit_view(float w, float h) {
 void Sandbox::replan_now() {
   plan_dirty_ = false;
   const int plans = plan_.plans + 1;
-  plan_ = PlanView{};
+  plan_ = pipeline_.plan(scene_, show_search_);
   plan_.plans = plans;
-  plan_.valid = true;
+  const std::string key = units_key();
+  if (units_key_ != key) {
+    units_key_ = key;
+    units_->request_replan();
+  }
+}
+
+std::string Sandbox::units_key() const {
+  // Units re-plan when what their routes depend on changed: the map, the goal, a setting
+  // (not the start, which only matters for spawning).
   const io::PlanSettingsData& s = scene_.settings;
-  const Grid& g = scene_.grid;
-  auto planner = parse_grid_planner(s.planner);
-  if (!planner) {
-    plan_.error = planner.error().message;
-    return;
-  }
-  GridSearchOptions opt;
-  opt.connectivity = s.connectivity == 4 ? Connectivity::four : Connectivity::eight;
-  opt.turn_penalty = s.turn_penalty;
-  opt.agent_radius = s.agent_radius;
-  opt.record_trace = true;
-  const Cell a = cell_of(scene_.start.pos), b = cell_of(scene_.goal.pos);
-  const auto t0 = std::chrono::steady_clock::now();
-  auto r = pathfinder_.find_path(*planner, a, b, opt);
-  if (!r) {
-    plan_.error = r.error().message;
-    return;
-  }
-  plan_.found = r->found;
-  plan_.reason = r->reason;
-  plan_.expanded = r->expanded;
-  plan_.trace = std::move(r->trace);
-  update_search_texture();
-  plan_.points = std::move(r->points);
-  if (plan_.found && s.smoother == "los") {
-    auto cut = los_shortcut(g, plan_.points, s.agent_radius);
-    if (cut) plan_.points = std::move(cut->points);
-  }
-  plan_.length = polyline_length(plan_.points);
-  plan_.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  char key[512];
+  std::snprintf(key, sizeof key, "%llu %.9g %.9g %.9g %s %s %d %.9g %.9g %d %.9g %d %.9g %.9g %d %d %d %.9g %.9g",
+                static_cast<unsigned long long>(map_version_), scene_.goal.pos.x, scene_.goal.pos.y,
+                scene_.goal.heading, s.planner.c_str(), s.smoother.c_str(), s.connectivity, s.turn_penalty,
+                s.agent_radius, s.subdivisions, s.turning_radius, s.reverse ? 1 : 0, s.insert_min_chord,
+                s.shift_margin, s.shift_passes, s.headings, s.neighborhood, s.reverse_penalty, s.gear_change_penalty);
+  return key;
 }
 
 void Sandbox::paint_at(Vec2 w) {
   const Cell c = cell_of(w);
-  const float cost = tool_ == Tool::paint ? kBlocked : (tool_ == Tool::swamp ? kSwampCost : 1.0f);
+  const float cost = tool_ == Tool::paint ? kBlocked : (tool_ == Tool::terrain ? terrain_cost_ : 1.0f);
   const int r = brush_ - 1;
   for (int dy = -r; dy <= r; ++dy)
     for (int dx = -r; dx <= r; ++dx)
@@ -372,12 +380,63 @@ void Sandbox::handle_canvas_input(float x0, float y0, float w, float h) {
   if (!held) drag_ = Drag::none;
 }
 
+void Sandbox::draw_path(ImDrawList* dl) {
+  if (!plan_.found || plan_.points.size() < 2) return;
+  SdlBatch& batch = sdl_layer_->begin(dl);
+  if (show_raw_path_ && plan_.raw_points.size() >= 2) {
+    std::vector<ImVec2> raw;
+    for (const Vec2& p : plan_.raw_points) raw.push_back(world_to_screen(p));
+    batch.polyline(raw.data(), static_cast<int>(raw.size()), IM_COL32(70, 70, 70, 255));
+  }
+  std::vector<ImVec2> pts;
+  pts.reserve(plan_.points.size());
+  for (const Vec2& p : plan_.points) pts.push_back(world_to_screen(p));
+  // SDL's lines are pixel-wide; up to 4 pixels the path is drawn as a few of them (cheap under
+  // the software renderer), beyond that (zoomed far in, few segments on screen) by ImGui.
+  const float width = std::max(2.0f, scale_ * 0.15f);
+  const int px_width = static_cast<int>(std::lround(width));
+  auto stroke = [&](size_t from, size_t to, ImU32 col) {  // points [from, to]
+    const int n = static_cast<int>(to - from + 1);
+    if (px_width <= 4) batch.thick_polyline(&pts[from], n, col, px_width);
+    else dl->AddPolyline(&pts[from], n, col, 0, width);
+  };
+  const bool by_curvature = show_curvature_ && plan_.curvature.size() == plan_.points.size() && plan_.curvature_exact;
+  if (by_curvature) {
+    // Green where the turn is gentle, red at the turning-radius limit (and beyond). The ramp
+    // is cut into 16 steps so runs of segments share a colour and draw as one line.
+    const double limit = 1.0 / std::max(1e-6, scene_.settings.turning_radius);
+    auto colour = [&](size_t i) {
+      const double k = std::max(std::abs(plan_.curvature[i - 1]), std::abs(plan_.curvature[i]));
+      const float t = std::round(static_cast<float>(std::clamp(k / limit, 0.0, 1.0)) * 15.0f) / 15.0f;
+      return IM_COL32(static_cast<int>(60 + 180 * t), static_cast<int>(190 - 150 * t), 60, 255);
+    };
+    size_t run = 0;
+    for (size_t i = 1; i < pts.size(); ++i) {
+      if (i + 1 == pts.size() || colour(i + 1) != colour(i)) {
+        stroke(run, i, colour(i));
+        run = i;
+      }
+    }
+  } else {
+    stroke(0, pts.size() - 1, IM_COL32(220, 50, 50, 255));
+  }
+  if (plan_.blocked_segment >= 0 && static_cast<size_t>(plan_.blocked_segment) + 1 < pts.size()) {
+    const size_t b = static_cast<size_t>(plan_.blocked_segment);
+    dl->AddLine(pts[b], pts[b + 1], IM_COL32(255, 0, 255, 255), width * 2.0f);
+  }
+  // Waypoint dots only where they are few enough to mean something (not on sampled curves).
+  if (pts.size() <= 400 && !plan_.curvature_exact) {
+    const float r = std::max(2.0f, scale_ * 0.12f);
+    for (const ImVec2& p : pts) batch.disc(p, r, IM_COL32(160, 20, 20, 255), IM_COL32(160, 20, 20, 255));
+  }
+}
+
 void Sandbox::draw_canvas() {
   ImGuiIO& io = ImGui::GetIO();
   canvas_x_ = 0;
   canvas_y_ = 0;
   canvas_w_ = io.DisplaySize.x - kPanelWidth;
-  canvas_h_ = io.DisplaySize.y;
+  canvas_h_ = io.DisplaySize.y - inspector_->strip_height();  // the inspector's strip sits below
   if (!view_fitted_) fit_view(canvas_w_, canvas_h_);
   handle_canvas_input(canvas_x_, canvas_y_, canvas_w_, canvas_h_);
 
@@ -387,29 +446,49 @@ void Sandbox::draw_canvas() {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Y)) && history_.redo(scene_.grid)) map_changed();
   }
 
-  if (texture_dirty_) update_texture();
   if (plan_dirty_) replan_now();
 
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   dl->PushClipRect(ImVec2(canvas_x_, canvas_y_), ImVec2(canvas_x_ + canvas_w_, canvas_y_ + canvas_h_));
-  dl->AddRectFilled(ImVec2(canvas_x_, canvas_y_), ImVec2(canvas_x_ + canvas_w_, canvas_y_ + canvas_h_), IM_COL32(70, 78, 92, 255));
+  // The canvas background and the map with the search blended in are blitted by render()
+  // straight through SDL, under everything queued here.
+  SdlBatch& under = sdl_layer_->begin(dl);
   const Grid& g = scene_.grid;
-  dl->AddImage(reinterpret_cast<ImTextureID>(texture_), world_to_screen(Vec2(0, 0)), world_to_screen(Vec2(g.width(), g.height())));
-  if (scale_ >= 12.0f) {  // cell lines only when cells are big enough to read
+  if (scale_ >= 12.0f) {
+    // Cell lines only when cells are big enough to read, and only the visible ones: a zoomed-in
+    // 1024x1024 map would otherwise queue two thousand clipped lines a frame.
     const ImU32 line = IM_COL32(0, 0, 0, 30);
-    for (int x = 0; x <= g.width(); ++x) dl->AddLine(world_to_screen(Vec2(x, 0)), world_to_screen(Vec2(x, g.height())), line);
-    for (int y = 0; y <= g.height(); ++y) dl->AddLine(world_to_screen(Vec2(0, y)), world_to_screen(Vec2(g.width(), y)), line);
+    const Vec2 lo = screen_to_world(canvas_x_, canvas_y_), hi = screen_to_world(canvas_x_ + canvas_w_, canvas_y_ + canvas_h_);
+    const int x0 = std::max(0, static_cast<int>(lo.x)), x1 = std::min(g.width(), static_cast<int>(hi.x) + 1);
+    const int y0 = std::max(0, static_cast<int>(lo.y)), y1 = std::min(g.height(), static_cast<int>(hi.y) + 1);
+    for (int x = x0; x <= x1; ++x) under.line(world_to_screen(Vec2(x, y0)), world_to_screen(Vec2(x, y1)), line);
+    for (int y = y0; y <= y1; ++y) under.line(world_to_screen(Vec2(x0, y)), world_to_screen(Vec2(x1, y)), line);
   }
-  if (show_search_ && search_texture_) {
-    dl->AddImage(reinterpret_cast<ImTextureID>(search_texture_), world_to_screen(Vec2(0, 0)),
-                 world_to_screen(Vec2(g.width(), g.height())));
+  if (show_search_) {
+    for (const auto& ring : plan_.corridor) {  // navmesh corridor: translucent polygons
+      std::vector<ImVec2> pts;
+      for (const Vec2& v : ring) pts.push_back(world_to_screen(v));
+      dl->AddConvexPolyFilled(pts.data(), static_cast<int>(pts.size()), IM_COL32(80, 130, 230, 60));
+      sdl_layer_->begin(dl).polyline(pts.data(), static_cast<int>(pts.size()), IM_COL32(60, 100, 200, 160), true);
+    }
   }
-  if (plan_.found && plan_.points.size() >= 2) {
-    std::vector<ImVec2> pts;
-    for (const Vec2& p : plan_.points) pts.push_back(world_to_screen(p));
-    dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), IM_COL32(220, 50, 50, 255), 0, std::max(2.0f, scale_ * 0.15f));
-    for (const ImVec2& p : pts) dl->AddCircleFilled(p, std::max(2.0f, scale_ * 0.12f), IM_COL32(160, 20, 20, 255));
+  inspector_->draw_under_path(*this, dl);  // the replayed search, under the path
+  if (show_search_ && !plan_.pose_trace.empty() && !inspector_->owns_search()) {
+    // Heading-aware searches: each expanded pose as a short tick in its heading (every n-th
+    // when there are many, so a big search stays cheap to draw).
+    SdlBatch& ticks = sdl_layer_->begin(dl);
+    const size_t stride = std::max<size_t>(1, plan_.pose_trace.size() / 6000);
+    const double len = 5.0 / scale_;
+    for (size_t i = 0; i < plan_.pose_trace.size(); i += stride) {
+      const Pose& q = plan_.pose_trace[i];
+      ticks.line(world_to_screen(q.pos), world_to_screen(q.pos + Vec2(std::cos(q.heading), std::sin(q.heading)) * len),
+                 IM_COL32(70, 110, 220, 110));
+    }
   }
+  draw_path(dl);
+  inspector_->draw_over_path(*this, dl);
+  units_->draw(sdl_layer_->begin(dl), [this](Vec2 w) { return world_to_screen(w); }, scale_, show_unit_paths_,
+               inspector_->overlays().lookahead);
   auto draw_pose = [&](const Pose& p, ImU32 col, const char* label) {
     const ImVec2 c = world_to_screen(p.pos);
     const Vec2 dir(std::cos(p.heading), std::sin(p.heading));
@@ -421,7 +500,11 @@ void Sandbox::draw_canvas() {
     dl->AddTriangleFilled(tip, l, r, col);
     dl->AddCircleFilled(c, 7.0f, col);
     dl->AddCircle(c, 7.0f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
-    dl->AddText(ImVec2(c.x + 9, c.y - 18), IM_COL32(255, 255, 255, 255), label);
+    // A dark shadow under the label keeps it readable on the light floor.
+    // Above the marker, or below it at the canvas's top edge where it would be cut off.
+    const float ty = c.y - 18 < canvas_y_ ? c.y + 8 : c.y - 18;
+    dl->AddText(ImVec2(c.x + 10, ty + 1), IM_COL32(0, 0, 0, 200), label);
+    dl->AddText(ImVec2(c.x + 9, ty), IM_COL32(255, 255, 255, 255), label);
   };
   draw_pose(scene_.start, IM_COL32(40, 170, 80, 255), "start");
   draw_pose(scene_.goal, IM_COL32(200, 60, 160, 255), "goal");
@@ -437,8 +520,10 @@ void Sandbox::draw_panel() {
   ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kPanelWidth, 0));
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth, io.DisplaySize.y));
-  ImGui::Begin("pathlab", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
-  ImGui::PushItemWidth(-120.0f);  // leave room for labels and help markers
+  ImGui::Begin("pathlab", nullptr,
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBackground);
+  ImGui::PushItemWidth(-150.0f);  // leave room for the longest label, its help marker and the scrollbar
+  widget_rects_.clear();
 
   if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::InputText("file", path_buf_, sizeof path_buf_);
@@ -456,7 +541,8 @@ void Sandbox::draw_panel() {
       }
       ImGui::EndCombo();
     }
-    ImGui::Text("%s  %dx%d", scene_.name.empty() ? "(unnamed)" : scene_.name.c_str(), scene_.grid.width(), scene_.grid.height());
+    ImGui::TextWrapped("%s  %dx%d", scene_.name.empty() ? "(unnamed)" : scene_.name.c_str(), scene_.grid.width(),
+                       scene_.grid.height());  // preset names are long
   }
   if (ImGui::CollapsingHeader("Edit", ImGuiTreeNodeFlags_DefaultOpen)) {
     int t = static_cast<int>(tool_);
@@ -464,7 +550,7 @@ void Sandbox::draw_panel() {
     ImGui::SameLine();
     ImGui::RadioButton("erase", &t, static_cast<int>(Tool::erase));
     ImGui::SameLine();
-    ImGui::RadioButton("swamp", &t, static_cast<int>(Tool::swamp));
+    ImGui::RadioButton("terrain", &t, static_cast<int>(Tool::terrain));
     ImGui::SameLine();
     ImGui::RadioButton("rect", &t, static_cast<int>(Tool::rect));
     ImGui::RadioButton("start", &t, static_cast<int>(Tool::start));
@@ -474,7 +560,12 @@ void Sandbox::draw_panel() {
                 "drag an arrow's tip to turn it.");
     tool_ = static_cast<Tool>(t);
     ImGui::SliderInt("brush", &brush_, 1, 16);
-    help_marker("Brush radius in cells for wall, erase and swamp. Swamp costs 3x to cross.");
+    help_marker("Brush radius in cells for wall, erase and terrain.");
+    ImGui::SliderFloat("terrain cost", &terrain_cost_, 1.1f, 20.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
+    remember_widget("terrain cost");
+    help_marker("What one cell of terrain costs to cross, as a multiple of open floor (3: the swamp of the scene "
+                "files). Darker green is dearer. JPS ignores terrain costs.");
+    terrain_cost_ = std::clamp(terrain_cost_, 1.1f, 20.0f);
     if (ImGui::Button("Undo") && history_.undo(scene_.grid)) map_changed();
     ImGui::SameLine();
     if (ImGui::Button("Redo") && history_.redo(scene_.grid)) map_changed();
@@ -503,72 +594,55 @@ void Sandbox::draw_panel() {
       map_changed();
     }
   }
-  if (ImGui::CollapsingHeader("Plan", ImGuiTreeNodeFlags_DefaultOpen)) {
-    io::PlanSettingsData& s = scene_.settings;
-    int p = index_of(kPlanners, IM_ARRAYSIZE(kPlanners), s.planner);
-    if (ImGui::Combo("planner", &p, kPlanners, IM_ARRAYSIZE(kPlanners))) {
-      s.planner = kPlanners[p];
-      plan_dirty_ = true;
-    }
-    help_marker("astar: optimal 8-connected. dijkstra: the same without a heuristic (slower). "
-                "jps: jump point search, same paths, far fewer expansions. theta: any-angle.");
-    int sm = index_of(kSmoothers, IM_ARRAYSIZE(kSmoothers), s.smoother);
-    if (ImGui::Combo("smoother", &sm, kSmoothers, IM_ARRAYSIZE(kSmoothers))) {
-      s.smoother = kSmoothers[sm];
-      plan_dirty_ = true;
-    }
-    help_marker("los: skip waypoints while the straight line stays clear (seed 002's \"cheating\").");
-    bool four = s.connectivity == 4;
-    if (ImGui::Checkbox("4-connected", &four)) {
-      s.connectivity = four ? 4 : 8;
-      plan_dirty_ = true;
-    }
-    help_marker("A* and Dijkstra only: moves along rows and columns, no diagonals.");
-    float tp = static_cast<float>(s.turn_penalty);
-    if (ImGui::SliderFloat("turn penalty", &tp, 0.0f, 2.0f)) {
-      s.turn_penalty = tp;
-      plan_dirty_ = true;
-    }
-    help_marker("Extra cost for each change of direction, as a fraction of the step (seed 003: 0.5). "
-                "Straighter paths; the search expands more nodes. A* and Dijkstra only.");
-    float ar = static_cast<float>(s.agent_radius);
-    if (ImGui::SliderFloat("agent radius", &ar, 0.0f, 4.0f)) {
-      s.agent_radius = ar;
-      map_changed();
-    }
-    help_marker("The unit's radius in cells: paths keep this clearance from walls.");
-    ImGui::Checkbox("show search", &show_search_);
-    help_marker("Closed cells in blue, open cells in yellow.");
-  }
-  if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
-    if (!plan_.error.empty()) {
-      ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "cannot plan:");
-      ImGui::TextWrapped("%s", plan_.error.c_str());
-    } else if (!plan_.found) {
-      ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "no path:");
-      ImGui::TextWrapped("%s", plan_.reason.c_str());
-    } else {
-      ImGui::Text("length     %.3f cells", plan_.length);
-      ImGui::Text("waypoints  %zu", plan_.points.size());
-    }
-    ImGui::Text("expanded   %lld nodes", static_cast<long long>(plan_.expanded));
-    ImGui::Text("plan time  %.3f ms", plan_.time_ms);
-  }
+  draw_plan_panel();
+  draw_stats_panel();
+  draw_units_panel();
   if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
   ImGui::PopItemWidth();
   ImGui::End();
 }
 
 void Sandbox::frame() {
+  sdl_layer_->new_frame();  // last frame's batches were drawn by now
   draw_panel();
   draw_canvas();
+  inspector_->frame(*this);
+  // Re-plans of units get a slice of the frame; the rest waits for the next frames.
+  units_->update(scene_, static_cast<double>(ImGui::GetIO().DeltaTime), 4.0);
   if (plan_dirty_) touched();  // poses and settings changes re-plan; they are work worth keeping too
   if (unsaved_ && SDL_GetTicks64() - changed_at_ms_ > 1000) autosave_now();
 }
 
 void Sandbox::render() {
-  SDL_SetRenderDrawColor(renderer_, 40, 44, 52, 255);
+  // The panel and the inspector strip have no ImGui background (NoBackground): the clear
+  // colour is it. A window background is a blended rectangle the software renderer fills
+  // pixel by pixel every frame; the clear is a plain fill.
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  auto byte = [](float v) { return static_cast<Uint8>(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); };
+  SDL_SetRenderDrawBlendMode(renderer_, SDL_BLENDMODE_NONE);
+  SDL_SetRenderDrawColor(renderer_, byte(bg.x), byte(bg.y), byte(bg.z), 255);
   SDL_RenderClear(renderer_);
+  compose_map();
+  if (!texture_ || canvas_w_ <= 0 || canvas_h_ <= 0) return;
+  const SDL_Rect clip{static_cast<int>(canvas_x_), static_cast<int>(canvas_y_), static_cast<int>(canvas_w_),
+                      static_cast<int>(canvas_h_)};
+  SDL_RenderSetClipRect(renderer_, &clip);
+  SDL_SetRenderDrawColor(renderer_, 70, 78, 92, 255);
+  SDL_RenderFillRect(renderer_, &clip);
+  // Only the visible texels are blitted, so a zoomed-in 1024x1024 map costs what the screen does.
+  const Grid& g = scene_.grid;
+  const Vec2 lo = screen_to_world(canvas_x_, canvas_y_), hi = screen_to_world(canvas_x_ + canvas_w_, canvas_y_ + canvas_h_);
+  const int x0 = std::clamp(static_cast<int>(std::floor(lo.x)), 0, g.width());
+  const int y0 = std::clamp(static_cast<int>(std::floor(lo.y)), 0, g.height());
+  const int x1 = std::clamp(static_cast<int>(std::ceil(hi.x)), 0, g.width());
+  const int y1 = std::clamp(static_cast<int>(std::ceil(hi.y)), 0, g.height());
+  if (x1 > x0 && y1 > y0) {
+    const SDL_Rect src{x0, y0, x1 - x0, y1 - y0};
+    const ImVec2 a = world_to_screen(Vec2(x0, y0)), b = world_to_screen(Vec2(x1, y1));
+    const SDL_FRect dst{a.x, a.y, b.x - a.x, b.y - a.y};
+    SDL_RenderCopyF(renderer_, texture_, &src, &dst);
+  }
+  SDL_RenderSetClipRect(renderer_, nullptr);
 }
 
 }  // namespace pathlab::sandbox

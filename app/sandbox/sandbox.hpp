@@ -6,35 +6,29 @@
 #include <SDL.h>
 
 #include <functional>
+#include <map>
+#include <utility>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "edit_history.hpp"
-#include "pathlab/grid_search.hpp"
+#include "plan_pipeline.hpp"
+#include "sdl_layer.hpp"
+#include "units.hpp"
 #include "scene_file.hpp"
 
 #include <imgui.h>
 
 namespace pathlab::sandbox {
 
-enum class Tool { paint, erase, swamp, rect, start, goal };
-
-/// What the last plan produced, for drawing and for the stats panel.
-struct PlanView {
-  bool valid = false;        // a plan was attempted with the current inputs
-  bool found = false;
-  std::string error;         // why planning failed (bad start/goal), or empty
-  std::string reason;        // why no path exists, or empty
-  std::vector<Vec2> points;  // world coordinates
-  std::vector<TraceEvent> trace;
-  double length = 0.0;
-  int64_t expanded = 0;
-  double time_ms = 0.0;
-  int plans = 0;  // how many times the sandbox planned (tests use it)
-};
+/// `terrain` paints cells with the cost chosen in the panel (default 3, the classic swamp).
+enum class Tool { paint, erase, terrain, rect, start, goal };
 
 /// Puts start and goal on the free cells nearest to the map's top-left and bottom-right corners.
 void place_default_poses(io::Scene& scene);
+
+class Inspector;  // inspector.hpp: replay, overlays, compare, plots, gallery, export, help
 
 class Sandbox {
  public:
@@ -49,12 +43,29 @@ class Sandbox {
   void render();
 
   io::Scene& scene() { return scene_; }
+  const io::Scene& scene() const { return scene_; }
   const PlanView& plan() const { return plan_; }
+  UnitSwarm& units() { return *units_; }
+  /// Screen rectangle (min, max) of a panel control drawn last frame, by label; scripted UI
+  /// tests click on it. Zero-sized when it was not drawn.
+  std::pair<ImVec2, ImVec2> widget_rect(const std::string& label) const {
+    auto it = widget_rects_.find(label);
+    return it == widget_rects_.end() ? std::pair<ImVec2, ImVec2>{} : it->second;
+  }
+  Inspector& inspector() { return *inspector_; }
   const std::string& status() const { return status_; }
   /// Screen position (pixels) of a world point, and back.
   ImVec2 world_to_screen(Vec2 w) const;
   Vec2 screen_to_world(float sx, float sy) const;
   void set_tool(Tool t) { tool_ = t; }
+  void set_brush(int radius) { brush_ = radius; }
+  float terrain_cost() const { return terrain_cost_; }
+  /// Switches on every canvas layer and every inspector overlay (--all-overlays, the bench).
+  void show_all_overlays();
+  /// Canvas batches drawn by SDL itself (see sdl_layer.hpp); the inspector queues into it too.
+  SdlLayer& sdl_layer() const { return *sdl_layer_; }
+  float scale() const { return scale_; }
+
   bool save(const std::string& path);
   bool open(const std::string& path);
   void replan_now();
@@ -74,25 +85,41 @@ class Sandbox {
 
  private:
   void draw_panel();
+  void draw_plan_panel();   // panel_planning.cpp: planner, smoother and their parameters
+  void draw_stats_panel();  // panel_planning.cpp
+  void draw_units_panel();  // units.cpp
   void draw_canvas();
+  void draw_path(ImDrawList* dl);
   void handle_canvas_input(float x0, float y0, float w, float h);
   void paint_at(Vec2 world);
-  void update_texture();
-  void update_search_texture();
+  void compose_map();
   void fit_view(float w, float h);
   void set_scene(io::Scene scene);
 
   SDL_Renderer* renderer_;
   io::Scene scene_;
   std::string scene_path_;
+  // The map with the search layer already blended in: one opaque texture, re-composed only
+  // when the map or the search's pixels change, so a frame blits it once without blending.
   SDL_Texture* texture_ = nullptr;
   int tex_w_ = 0, tex_h_ = 0;
-  SDL_Texture* search_texture_ = nullptr;  // the last search's closed/open cells
-  int search_w_ = 0, search_h_ = 0;
+  std::vector<uint32_t> map_px_, composed_px_;  // the bare map, and map + search
+  uint64_t composed_search_ = 0;                // search pixels' version in texture_ (0: none)
+  std::unique_ptr<SdlLayer> sdl_layer_;
   bool texture_dirty_ = true;
   bool plan_dirty_ = true;
-  GridPathfinder pathfinder_;
+  PlanPipeline pipeline_;
+  std::unique_ptr<Inspector> inspector_;
   PlanView plan_;
+  std::unique_ptr<UnitSwarm> units_;
+  int unit_preset_ = 0;
+  int spawn_count_ = 1;
+  bool show_unit_paths_ = true;
+  uint64_t map_version_ = 0;  // bumped by map_changed(): units re-plan when it, the goal or a setting moves
+  std::string units_key_;  // what the units' routes were planned for (units_key())
+  std::string units_key() const;
+  std::map<std::string, std::pair<ImVec2, ImVec2>> widget_rects_;
+  void remember_widget(const char* label) { widget_rects_[label] = {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()}; }
   EditHistory history_;
 
   // View: screen = origin + world * scale.
@@ -103,11 +130,14 @@ class Sandbox {
   // Interaction.
   Tool tool_ = Tool::paint;
   int brush_ = 1;
+  float terrain_cost_ = 3.0f;  // what the terrain brush paints (3: the swamp of the scene format)
   enum class Drag { none, stroke, rect, pan, start_pos, goal_pos, start_heading, goal_heading };
   Drag drag_ = Drag::none;
   Vec2 drag_anchor_{0, 0};
   Vec2 rect_from_{0, 0};
   bool show_search_ = true;
+  bool show_raw_path_ = false;
+  bool show_curvature_ = true;
   int gen_kind_ = 0;
   float gen_density_ = 0.25f;
   int gen_seed_ = 1;
@@ -117,6 +147,7 @@ class Sandbox {
   std::vector<std::string> recent_;
   bool unsaved_ = false;
   uint64_t changed_at_ms_ = 0;
+  void sync_units_to_scene();  // the spawn list and speed go into scene_ before saving
   void touched();  // something the user would not want to lose changed
   void remember_recent(const std::string& path);
 };
