@@ -1,0 +1,110 @@
+#pragma once
+/// @file directional_astar.hpp
+/// Directional A* (seed 004): A* over (cell, one of 8 compass headings). A successor is a
+/// neighbouring cell reached along a turning-radius-legal curve (the shortest Dubins curve
+/// between the two lattice poses), kept only when the unit's disc swept along it stays
+/// clear of walls. The route found may differ completely from the plain grid route (the
+/// seed's figure 8): it only uses turns the unit can make.
+///
+/// The lattice: a node is the centre of a cell with heading k * 45 degrees (k = 0..7,
+/// 0 = +x, 90 = +y, down the map). Start and goal poses are snapped to the centre of their
+/// cell and the nearest of the 8 headings; HeadingPath::start / goal report what was used.
+///
+/// Every (start heading, cell offset, end heading) move is computed once per
+/// DirectionalAStar, with the set of cells that must be free for it, so a search costs a
+/// table look-up and a few cell tests per successor, like a plain grid search.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "pathlab/dubins.hpp"
+#include "pathlab/grid.hpp"
+#include "pathlab/heading_path.hpp"
+#include "pathlab/status.hpp"
+
+namespace pathlab {
+
+namespace detail {
+class SegmentChecker;
+}
+
+/// Largest turning radius the lattice planners accept. [Units: cells]
+inline constexpr double kMaxTurningRadius = 1000.0;
+
+struct DirectionalAStarOptions {
+  double turning_radius = 2.0;  ///< [Units: cells] [Limit: > 0, <= kMaxTurningRadius]
+  double agent_radius = 0.0;    ///< [Units: cells] [Limit: 0 .. kMaxAgentRadius]
+  /// Cells a move may reach. 0 (auto, the default): every cell within
+  /// directional_auto_reach(turning_radius) of the start cell, keeping per (start heading,
+  /// end heading) only moves that turn at most a quarter turn more than the heading change
+  /// needs and that no chain of two shorter moves replaces (see DirectionalAStar::create).
+  /// Fixed, the seed's options: 4 or 8 (adjacent), 24 (5x5), 48 (7x7), every move kept; they
+  /// only turn for radii up to about 2 (a 45-degree turn of radius r moves 0.71 r forward
+  /// and 0.29 r sideways before it can end on a cell centre). [Limit: 0, 4, 8, 24, 48]
+  int neighborhood = 0;
+  /// A move may turn through at most this much in total; longer curves are loops, which a
+  /// chain of shorter moves expresses better. [Units: radians] [Limit: (0, 2 pi]]
+  double max_move_turn = kPi;
+  bool record_trace = false;     ///< Fill HeadingPath::trace with the expanded poses.
+  int64_t max_expansions = 4000000;  ///< Budget; 0 = no limit. [Limit: >= 0]
+};
+
+inline DirectionalAStarOptions default_directional_astar_options() { return DirectionalAStarOptions{}; }
+
+/// Largest half-size of the automatic neighbourhood's square of offsets: radii above about
+/// 21 cells would need more (and tens of thousands of candidate moves); use Hybrid A*.
+inline constexpr int kMaxAutoReach = 32;
+
+/// Half-size of the square of cell offsets the automatic neighbourhood searches for a unit of
+/// `turning_radius`: ceil(sqrt(2) r) + 1. Why sqrt 2: the widest turn a minimal move needs is
+/// a quarter turn from a diagonal heading, whose arc alone spans sqrt(2) r along one axis;
+/// the + 1 lets the straight pieces before and after reach cell centres.
+int directional_auto_reach(double turning_radius);
+
+/// One precomputed move of the lattice, relative to the start cell.
+struct DirectionalMove {
+  int from_heading = 0;  ///< 0..7, in units of 45 degrees.
+  int to_heading = 0;
+  Cell offset;           ///< Target cell minus start cell.
+  double length = 0.0;   ///< [Units: cells]
+  DubinsSolution curve;  ///< The curve, in units of the turning radius.
+  std::vector<Cell> footprint;  ///< Offsets of the cells that must be free.
+  int extent = 0;               ///< Largest Chebyshev |offset| in the footprint.
+};
+
+/// Plans on one grid with fixed options; keeps its move table and buffers between queries.
+/// The grid must outlive it; rebuild it after editing the grid. One per thread.
+class DirectionalAStar {
+ public:
+  /// Checks the options and precomputes the move table. Errors name the bad option.
+  static Result<DirectionalAStar> create(const Grid& grid, const DirectionalAStarOptions& options);
+
+  /// Plans from `start` to `goal` (snapped to the lattice). Errors: a pose not finite
+  /// (invalid_argument) or outside the map (out_of_bounds). No path is not an error.
+  Result<HeadingPath> plan(const Pose& start, const Pose& goal);
+
+  const std::vector<DirectionalMove>& moves() const { return moves_; }
+  const DirectionalAStarOptions& options() const { return options_; }
+  /// Largest |offset| (Chebyshev) a move may have: 1, 2, 3, or directional_auto_reach().
+  int reach() const { return reach_; }
+
+  /// The lattice heading index (0..7) nearest to `heading` [radians].
+  static int heading_index(double heading);
+
+ private:
+  DirectionalAStar(const Grid& grid, const DirectionalAStarOptions& options) : grid_(&grid), options_(options) {}
+  const Grid* grid_;
+  DirectionalAStarOptions options_;
+  int reach_ = 1;
+  std::vector<DirectionalMove> moves_;
+  std::vector<int> first_move_;  // moves_ sorted by from_heading: [first_move_[h], first_move_[h+1])
+  std::vector<double> g_;
+  std::vector<int32_t> parent_move_;
+  std::vector<uint8_t> closed_;
+  std::vector<float> field_;
+  // Its clearance rings let a search skip the footprint test where every move fits.
+  std::shared_ptr<const detail::SegmentChecker> checker_;
+};
+
+}  // namespace pathlab

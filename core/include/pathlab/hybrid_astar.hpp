@@ -1,0 +1,95 @@
+#pragma once
+/// @file hybrid_astar.hpp
+/// Hybrid A* (Dolgov et al. 2008, the modern form of seed 004's Directional A*): a search
+/// over continuous poses whose closed set is binned by cell and heading.
+///
+/// - Motion primitives: straight, full left and full right arcs of the turning radius, each
+///   long enough to leave the cell (>= sqrt 2) and turning by a whole number of heading
+///   bins, so successors of a pose on a bin stay on bins. With `allow_reverse` the same
+///   three are driven backwards too, their length multiplied by `reverse_penalty`, and
+///   every change of gear adds `gear_change_penalty`.
+/// - Analytic expansion: from expanded poses the planner tries to finish with the shortest
+///   Dubins (forward) or Reeds-Shepp (reverse allowed) curve to the exact goal pose; it
+///   tries every `h / analytic_ratio` expansions, so more often near the goal, and within
+///   `4 r` of the goal it also tries the other Dubins words.
+/// - Heuristic: the larger of the obstacle-aware 2D distance (Dijkstra from the goal cell
+///   over the cells the unit's centre can be in) and the obstacle-free Dubins / Reeds-Shepp
+///   length. The first is not strictly admissible (grid distances overestimate straight
+///   lines by up to 8%), so, as every Hybrid A*, the path is legal but not guaranteed
+///   shortest.
+///
+/// The path (lines and arcs with gear) is exactly legal: curvature is 0 or +-1/r
+/// everywhere, it starts exactly at the start pose and ends exactly at the goal pose, and
+/// the unit's disc swept along it passes check_swept_path() (arcs are checked with a
+/// margin of 2e-3 cells on top of their chord approximation).
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "pathlab/grid.hpp"
+#include "pathlab/heading_path.hpp"
+#include "pathlab/status.hpp"
+
+namespace pathlab {
+
+namespace detail {
+class SegmentChecker;
+}
+
+struct HybridAStarOptions {
+  double turning_radius = 4.0;  ///< [Units: cells] [Limit: > 0, <= 1000]
+  double agent_radius = 0.0;    ///< [Units: cells] [Limit: 0 .. kMaxAgentRadius]
+  int heading_bins = 72;        ///< Heading resolution of the closed set. [Limit: 8 .. 720]
+  bool allow_reverse = false;   ///< Reverse primitives and Reeds-Shepp analytic expansion.
+  double reverse_penalty = 2.0;      ///< Cost multiplier on reversed length. [Limit: >= 1, finite]
+  double gear_change_penalty = 2.0;  ///< Cost added per change of gear. [Units: cells] [Limit: >= 0, finite]
+  /// Analytic expansion is tried every max(1, h / analytic_ratio) expansions, h the
+  /// heuristic of the pose just expanded. [Units: cells] [Limit: > 0, finite]
+  double analytic_ratio = 3.5;
+  bool record_trace = false;         ///< Fill HeadingPath::trace with the expanded poses.
+  int64_t max_expansions = 200000;   ///< Budget; 0 = no limit. [Limit: >= 0]
+};
+
+inline HybridAStarOptions default_hybrid_astar_options() { return HybridAStarOptions{}; }
+
+/// Plans on one grid with fixed options; keeps its buffers between queries (about
+/// 4 bytes x cells x heading_bins). The grid must outlive it; rebuild it after editing the
+/// grid. One per thread.
+class HybridAStar {
+ public:
+  /// Checks the options (errors name the option) and the table size (too_large).
+  static Result<HybridAStar> create(const Grid& grid, const HybridAStarOptions& options);
+
+  /// Plans from `start` to `goal`. Errors: a pose not finite (invalid_argument) or outside
+  /// the map (out_of_bounds). No path is not an error: found == false with a reason.
+  Result<HeadingPath> plan(const Pose& start, const Pose& goal);
+
+  const HybridAStarOptions& options() const { return options_; }
+  /// Length of every motion primitive. [Units: cells]
+  double primitive_length() const { return step_; }
+  /// Heading change of a turning primitive, a whole number of bins. [Units: radians]
+  double primitive_turn() const { return turn_; }
+
+ private:
+  HybridAStar(const Grid& grid, const HybridAStarOptions& options) : grid_(&grid), options_(options) {}
+  struct Node {
+    Pose pose;
+    double g = 0.0;
+    int32_t parent = -1;
+    int32_t key = 0;
+    int8_t steer = 0;
+    int8_t gear = 0;  // +1 forward, -1 reverse, 0 for the start
+    bool closed = false;
+  };
+  const Grid* grid_;
+  HybridAStarOptions options_;
+  double step_ = 0.0;
+  double turn_ = 0.0;
+  std::vector<int32_t> slot_;  // key -> index into nodes_ (checked against Node::key)
+  std::vector<Node> nodes_;
+  std::vector<float> field_;
+  std::shared_ptr<const detail::SegmentChecker> checker_;
+};
+
+}  // namespace pathlab

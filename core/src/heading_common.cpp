@@ -1,0 +1,154 @@
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "heading_internal.hpp"
+#include "pathlab/collision.hpp"
+
+namespace pathlab {
+
+const char* to_string(HeadingFailure failure) noexcept {
+  switch (failure) {
+    case HeadingFailure::none: return "none";
+    case HeadingFailure::start_in_collision: return "start_in_collision";
+    case HeadingFailure::goal_in_collision: return "goal_in_collision";
+    case HeadingFailure::unreachable: return "unreachable";
+    case HeadingFailure::budget_exhausted: return "budget_exhausted";
+  }
+  return "?";
+}
+
+namespace detail {
+
+void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out) {
+  const int w = grid.width(), h = grid.height();
+  const double relaxed = std::max(0.0, agent_radius - 0.5 * kSqrt2 - 1e-9);
+  const std::vector<uint8_t> pass = passable_cells(grid, relaxed);
+  const float inf = std::numeric_limits<float>::infinity();
+  out.assign(static_cast<size_t>(w) * static_cast<size_t>(h), inf);
+  if (!grid.in_bounds(goal)) return;
+  auto ok = [&](int x, int y) { return x >= 0 && y >= 0 && x < w && y < h && pass[static_cast<size_t>(y) * w + x]; };
+  // Dial's bucket queue with integer steps 10 (orthogonal) and 14 (diagonal, a slight
+  // underestimate of 10 sqrt 2): linear time, the field is recomputed for every goal.
+  constexpr int kOrtho = 10, kDiag = 14, kBuckets = kDiag + 1;
+  std::vector<int32_t> dist(out.size(), std::numeric_limits<int32_t>::max());
+  std::vector<std::vector<int32_t>> buckets(kBuckets);
+  const int32_t gi = goal.y * w + goal.x;
+  dist[static_cast<size_t>(gi)] = 0;
+  buckets[0].push_back(gi);
+  static constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+  static constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+  size_t pending = 1;
+  std::vector<int32_t> current;
+  for (int32_t d = 0; pending > 0; ++d) {
+    current.swap(buckets[static_cast<size_t>(d % kBuckets)]);
+    buckets[static_cast<size_t>(d % kBuckets)].clear();
+    pending -= current.size();
+    for (const int32_t id : current) {
+      if (dist[static_cast<size_t>(id)] != d) continue;
+      const int x = id % w, y = id / w;
+      for (int k = 0; k < 8; ++k) {
+        const int nx = x + kDx[k], ny = y + kDy[k];
+        if (!ok(nx, ny)) continue;
+        if (k >= 4 && !ok(nx, y) && !ok(x, ny)) continue;
+        const int32_t nd = d + (k >= 4 ? kDiag : kOrtho);
+        const int32_t ni = ny * w + nx;
+        if (nd < dist[static_cast<size_t>(ni)]) {
+          dist[static_cast<size_t>(ni)] = nd;
+          buckets[static_cast<size_t>(nd % kBuckets)].push_back(ni);
+          ++pending;
+        }
+      }
+    }
+    current.clear();
+  }
+  for (size_t i = 0; i < out.size(); ++i)
+    if (dist[i] != std::numeric_limits<int32_t>::max()) out[i] = 0.1f * static_cast<float>(dist[i]);
+}
+
+SegmentChecker::SegmentChecker(const Grid& grid, double agent_radius) : grid_(&grid), radius_(agent_radius) {
+  const int w = grid.width(), h = grid.height();
+  rings_.assign(static_cast<size_t>(w) * static_cast<size_t>(h), 0);
+  // Two-pass Chebyshev distance transform; the border counts as a wall one cell outside.
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      int32_t v = grid.is_free(x, y) ? std::min(std::min(x + 1, y + 1), std::min(w - x, h - y)) : 0;
+      if (v > 0) {
+        if (x > 0) v = std::min(v, rings_[static_cast<size_t>(y) * w + x - 1] + 1);
+        if (y > 0) {
+          for (int dx = -1; dx <= 1; ++dx)
+            if (x + dx >= 0 && x + dx < w) v = std::min(v, rings_[static_cast<size_t>(y - 1) * w + x + dx] + 1);
+        }
+      }
+      rings_[static_cast<size_t>(y) * w + x] = v;
+    }
+  for (int y = h - 1; y >= 0; --y)
+    for (int x = w - 1; x >= 0; --x) {
+      int32_t& v = rings_[static_cast<size_t>(y) * w + x];
+      if (v == 0) continue;
+      if (x + 1 < w) v = std::min(v, rings_[static_cast<size_t>(y) * w + x + 1] + 1);
+      if (y + 1 < h)
+        for (int dx = -1; dx <= 1; ++dx)
+          if (x + dx >= 0 && x + dx < w) v = std::min(v, rings_[static_cast<size_t>(y + 1) * w + x + dx] + 1);
+    }
+}
+
+bool SegmentChecker::point_clear(Vec2 p) const { return pathlab::point_clear(*grid_, p, radius_); }
+
+bool SegmentChecker::clear(const Segment& seg) const {
+  // Fast accept: every point of the segment is within length/2 of its middle point, and the
+  // middle point's cell is at least rings - 1 away from every wall.
+  const Vec2 mid = segment_state(seg, 0.5 * seg.length).pos;
+  if (!is_finite(mid)) return false;
+  const Cell c = cell_of(mid);
+  if (grid_->in_bounds(c)) {
+    const double room = rings_[static_cast<size_t>(grid_->index(c.x, c.y))] - 1.0;
+    if (room > 0.5 * seg.length + radius_ + kArcMargin) return true;
+  }
+  if (seg.kind == SegmentKind::line) {
+    return segment_clear(*grid_, segment_state(seg, 0.0).pos, segment_state(seg, seg.length).pos, radius_);
+  }
+  const double ratio = std::min(kArcChordSagitta / seg.radius, 1.0);
+  const double max_angle = std::min(2.0 * std::acos(1.0 - ratio), kPi / 4);
+  const int n = std::max(1, static_cast<int>(std::ceil(std::abs(seg.sweep) / max_angle)));
+  const double sagitta = seg.radius * (1.0 - std::cos(0.5 * std::abs(seg.sweep) / n));
+  Vec2 a = segment_state(seg, 0.0).pos;
+  for (int k = 1; k <= n; ++k) {
+    const Vec2 b = segment_state(seg, seg.length * (static_cast<double>(k) / n)).pos;
+    if (!segment_clear(*grid_, a, b, radius_ + sagitta + kArcMargin)) return false;
+    a = b;
+  }
+  return true;
+}
+
+bool SegmentChecker::clear(const SegmentPath& path) const {
+  if (path.empty()) return point_clear(path.start().pos);
+  for (const Segment& s : path.segments())
+    if (!clear(s)) return false;
+  return true;
+}
+
+std::string fmt_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string pose_text_deg(const Pose& p) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "(%g, %g, %g deg)", p.pos.x, p.pos.y, rad_to_deg(p.heading));
+  return buf;
+}
+
+Status check_pose(const Grid& grid, const Pose& pose, const char* what) {
+  if (!is_finite(pose.pos) || !std::isfinite(pose.heading))
+    return fail(StatusCode::invalid_argument, std::string(what) + " pose is not finite");
+  if (!grid.contains(pose.pos) || pose.pos.x >= grid.width() || pose.pos.y >= grid.height())
+    return fail(StatusCode::out_of_bounds, std::string(what) + " " + pose_text_deg(pose) + " is outside the " +
+                                               std::to_string(grid.width()) + "x" + std::to_string(grid.height()) + " map");
+  return ok_status();
+}
+
+}  // namespace detail
+}  // namespace pathlab

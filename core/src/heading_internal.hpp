@@ -1,0 +1,64 @@
+#pragma once
+// Shared by the heading-aware planners (directional_astar.cpp, hybrid_astar.cpp,
+// turning_smoother.cpp): the 2D obstacle-aware distance to the goal, a cheap conservative
+// clearance map, and a swept-disc check of single segments that is never less strict than
+// check_swept_path() with its default chord tolerance (so what the planners accept, the
+// referee accepts too).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pathlab/grid.hpp"
+#include "pathlab/heading_path.hpp"
+#include "pathlab/segment_path.hpp"
+
+namespace pathlab::detail {
+
+/// Extra clearance demanded around arcs, on top of each chord's sagitta. It covers the
+/// referee's own chord approximation (check_swept_path's default max_sagitta 1e-3). [Units: cells]
+inline constexpr double kArcMargin = 2e-3;
+
+/// Largest sagitta of the chords the arc check uses. [Units: cells]
+inline constexpr double kArcChordSagitta = 0.02;
+
+/// Obstacle-aware distance [cells] from the centre of each cell (row-major) to the centre of
+/// `goal`: 8-connected Dijkstra with octile step lengths over the cells a unit of
+/// `agent_radius` could have its centre in (a disc of agent_radius - sqrt(2)/2 around the cell
+/// centre is clear: a relaxation, so no drivable route is cut off). A diagonal step needs one
+/// of its two orthogonal cells passable. Unreachable cells get +infinity.
+void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out);
+
+/// Sweeps a disc along single segments against a grid.
+class SegmentChecker {
+ public:
+  SegmentChecker(const Grid& grid, double agent_radius);
+  /// True when the disc swept along `seg` does not overlap a wall (lines exactly as
+  /// segment_clear(); arcs with chords grown by their sagitta plus kArcMargin).
+  bool clear(const Segment& seg) const;
+  bool clear(const SegmentPath& path) const;
+  /// True when the disc at `p` fits.
+  bool point_clear(Vec2 p) const;
+  double agent_radius() const { return radius_; }
+  /// Chebyshev distance in cells from cell `index` (row-major) to the nearest blocked or
+  /// outside cell: every cell within rings - 1 of it is free and inside the map.
+  int32_t rings(int64_t index) const { return rings_[static_cast<size_t>(index)]; }
+
+ private:
+  const Grid* grid_;
+  double radius_;
+  // rings_[cell]: Chebyshev distance in cells to the nearest blocked or outside cell, so
+  // every point of the cell is at least rings_ - 1 from any wall (the fast accept test).
+  std::vector<int32_t> rings_;
+};
+
+/// Checks a pose argument: finite and inside the map; `what` names it in the message.
+Status check_pose(const Grid& grid, const Pose& pose, const char* what);
+
+/// A number for messages, shortest form ("4", "2.5").
+std::string fmt_number(double v);
+
+/// "(x, y, deg)" for messages.
+std::string pose_text_deg(const Pose& p);
+
+}  // namespace pathlab::detail

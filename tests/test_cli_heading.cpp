@@ -1,0 +1,164 @@
+// pathlab-cli plan --planner directional|hybrid and --smoother turning, run as a user would.
+
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "pathlab/collision.hpp"
+#include "pathlab/map_io.hpp"
+
+using namespace pathlab;
+using pathlab::test::run_cli;
+
+namespace {
+
+// Seed 004's figure 8 (see test_directional_astar.cpp): the short way up column 7 has turns
+// a unit of radius 2 cannot make; the room on the right is the legal way round.
+const char* kMap =
+    "type octile\nheight 18\nwidth 20\nmap\n"
+    "@@@@@@@@@@@@@@@@@@@@\n"
+    "@..................@\n"
+    "@..................@\n"
+    "@..................@\n"
+    "@@@@@@@.@@@@.......@\n"
+    "@@@@@@@.@@@@.......@\n"
+    "@@@@@@@.@@@@.......@\n"
+    "@@@@@@@.@@@@.......@\n"
+    "@@@@@@@.@@@@.......@\n"
+    "@@@@@@@.@@@@.......@\n"
+    "@..................@\n"
+    "@@@@@@@@@@@@.......@\n"
+    "@@@@@@@@@@@@.......@\n"
+    "@@@@@@@@@@@@.......@\n"
+    "@@@@@@@@@@@@.......@\n"
+    "@@@@@@@@@@@@.......@\n"
+    "@@@@@@@@@@@@.......@\n"
+    "@@@@@@@@@@@@@@@@@@@@\n";
+
+std::string map_path() {
+  static const std::string p = test::write_temp("heading_cli_" + std::to_string(getpid()) + ".map", kMap);
+  return p;
+}
+
+nlohmann::json plan_json(const std::string& args) {
+  const auto r = run_cli("plan --map " + map_path() + " --json " + args);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  return nlohmann::json::parse(r.out);
+}
+
+}  // namespace
+
+TEST_CASE("cli heading: hybrid and directional return sampled legal poses from start to goal") {
+  const Grid grid = parse_movingai_map(kMap, "kMap").value();
+  const auto astar = plan_json("--from 1.5,10.5 --to 3.5,2.5");
+  REQUIRE(astar.at("found").get<bool>());
+  for (const char* planner : {"hybrid", "directional"}) {
+    CAPTURE(planner);
+    const auto j = plan_json(std::string("--planner ") + planner +
+                             " --from 1.5,10.5,0 --to 3.5,2.5,180 --radius 2 --agent-radius 0.2 --sample-step 0.2");
+    REQUIRE(j.at("found").get<bool>());
+    const auto& pts = j.at("points");
+    REQUIRE(pts.size() > 10);
+    CHECK(pts.front().size() == 3);
+    CHECK(pts.front().at(0).get<double>() == 1.5);
+    CHECK(pts.front().at(1).get<double>() == 10.5);
+    CHECK(pts.front().at(2).get<double>() == 0.0);
+    CHECK(pts.back().at(0).get<double>() == 3.5);
+    CHECK(pts.back().at(1).get<double>() == 2.5);
+    CHECK(std::abs(std::abs(pts.back().at(2).get<double>()) - 180.0) < 1e-9);
+    for (size_t i = 0; i < pts.size(); ++i) {
+      const Vec2 p(pts[i].at(0).get<double>(), pts[i].at(1).get<double>());
+      CHECK(point_clear(grid, p, 0.2));
+      if (i > 0) {
+        const Vec2 q(pts[i - 1].at(0).get<double>(), pts[i - 1].at(1).get<double>());
+        CHECK(glm::length(p - q) <= 0.2 + 1e-9);
+      }
+    }
+    // The legal route goes round through the room: much longer than the grid route.
+    CHECK(j.at("length").get<double>() > astar.at("length").get<double>() + 5.0);
+  }
+}
+
+TEST_CASE("cli heading: the turning smoother reports how each corner was made") {
+  const auto j = plan_json("--planner astar --smoother turning --radius 2 --from 1.5,10.5,0 --to 3.5,2.5,180");
+  REQUIRE(j.at("found").get<bool>());
+  const auto& turns = j.at("turns");
+  REQUIRE(turns.size() >= 2);
+  int cheats = 0;
+  for (const auto& t : turns) {
+    const std::string m = t.at("method").get<std::string>();
+    CHECK((m == "fillet" || m == "shrink" || m == "three_point" || m == "rotate"));
+    cheats += m != "fillet";
+  }
+  CHECK(cheats >= 1);  // the corridor corners cannot be made at radius 2
+}
+
+TEST_CASE("cli heading: errors name the argument") {
+  auto r = run_cli("plan --map " + map_path() + " --planner hybrid --from 1.5,10.5 --to 3.5,2.5");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--radius") != std::string::npos);
+  r = run_cli("plan --map " + map_path() + " --planner directional --reverse --radius 2 --from 1.5,10.5 --to 3.5,2.5");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--reverse") != std::string::npos);
+  r = run_cli("plan --map " + map_path() + " --radius 2 --from 1.5,10.5 --to 3.5,2.5");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--radius") != std::string::npos);
+  r = run_cli("plan --map " + map_path() + " --planner hybrid --radius 2 --from 1.5,10.5 --to 0.5,0.5");
+  CHECK(r.status == 2);
+  CHECK(r.err.rfind("error:", 0) == 0);
+  CHECK(r.err.find("goal") != std::string::npos);
+  r = run_cli("plan --map " + map_path() + " --planner hybrid --radius 0 --from 1.5,10.5 --to 3.5,2.5");
+  CHECK(r.status == 2);
+  r = run_cli("plan --map " + map_path() + " --planner directional --neighborhood 5 --radius 2 --from 1.5,10.5 --to 3.5,2.5");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--neighborhood") != std::string::npos);
+}
+
+TEST_CASE("cli heading: --reverse lets hybrid back out of the pocket; no path is not an error") {
+  // Heading west at the end of the row-10 corridor with radius 2 and no reversing, the unit
+  // cannot turn round: found is false with a reason, exit status 0.
+  const auto stuck = plan_json("--planner hybrid --radius 2 --from 2.5,10.5,180 --to 15.5,10.5,0");
+  CHECK_FALSE(stuck.at("found").get<bool>());
+  CHECK(stuck.at("reason").get<std::string>().find("unreachable") != std::string::npos);
+  const auto back = plan_json("--planner hybrid --reverse --radius 2 --from 2.5,10.5,180 --to 15.5,10.5,0");
+  CHECK(back.at("found").get<bool>());
+}
+
+TEST_CASE("cli heading: the seed 004 scene plans the legal route round through the room") {
+  const auto r = run_cli(std::string("plan --map ") + PATHLAB_ASSETS_DIR + "/scenes/seed004_tank_turn.json --json");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j.at("found").get<bool>());
+  for (const auto& p : j.at("points")) {
+    const Cell c = cell_of(Vec2(p.at(0).get<double>(), p.at(1).get<double>()));
+    CHECK_FALSE((c.x == 7 && c.y >= 4 && c.y <= 9));  // never the narrow way up
+  }
+}
+
+TEST_CASE("cli heading: directional turns round at radius 4 with the automatic neighbourhood") {
+  std::string open_map = "type octile\nheight 24\nwidth 24\nmap\n";
+  for (int y = 0; y < 24; ++y) open_map += std::string(24, '.') + "\n";
+  const std::string file = test::write_temp("heading_cli_open_" + std::to_string(getpid()) + ".map", open_map);
+  const std::string query = " --json --planner directional --radius 4 --from 4.5,4.5,0 --to 4.5,14.5,180";
+  auto r = run_cli("plan --map " + file + query);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j.at("found").get<bool>());
+  // A U-turn of radius 4 bulges at least 2 r = 8 cells beyond the start.
+  double max_x = 0.0;
+  for (const auto& p : j.at("points")) max_x = std::max(max_x, p.at(0).get<double>());
+  CHECK(max_x >= 4.5 + 4.0 - 1e-9);
+  CHECK(std::abs(std::abs(j.at("points").back().at(2).get<double>()) - 180.0) < 1e-9);
+  // The seed's 7x7 neighbourhood has no turning move at this radius.
+  r = run_cli("plan --map " + file + query + " --neighborhood 48");
+  REQUIRE(r.status == 0);
+  const auto fixed = nlohmann::json::parse(r.out);
+  CHECK_FALSE(fixed.at("found").get<bool>());
+  CHECK(fixed.at("reason").get<std::string>().find("unreachable") != std::string::npos);
+}

@@ -1,0 +1,243 @@
+// Hybrid A*: exact legality of every path (curvature, clearance, end poses), lower bounds,
+// reversing, failure reasons, and the Moving AI maps.
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <random>
+
+#include "heading_support.hpp"
+#include "pathlab/dubins.hpp"
+#include "pathlab/hybrid_astar.hpp"
+#include "pathlab/map_io.hpp"
+#include "pathlab/reeds_shepp.hpp"
+#include "test_support.hpp"
+#include "visibility_reference.hpp"
+
+using namespace pathlab;
+
+namespace {
+
+bool sanitized() { return std::getenv("PATHLAB_SANITIZED") != nullptr; }
+
+struct Tally {
+  int tried = 0, found = 0;
+  double ratio_sum = 0.0, ratio_max = 0.0;
+};
+
+/// Plans random free poses on `grid` and checks every found path; lower bound from the exact
+/// Euclidean shortest path (when `reference`) and the obstacle-free curve length.
+void plan_random_queries(const Grid& grid, const HybridAStarOptions& o, int queries, uint32_t seed,
+                         const test::VisibilityReference* reference, Tally& t) {
+  auto planner = HybridAStar::create(grid, o);
+  REQUIRE(planner.ok());
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> ux(0.0, grid.width()), uy(0.0, grid.height()), uh(-kPi, kPi);
+  int done = 0;
+  for (int guard = 0; done < queries && guard < queries * 50; ++guard) {
+    const Pose s{Vec2(ux(rng), uy(rng)), uh(rng)}, g{Vec2(ux(rng), uy(rng)), uh(rng)};
+    if (!point_clear(grid, s.pos, o.agent_radius + 0.5) || !point_clear(grid, g.pos, o.agent_radius + 0.5)) continue;
+    ++done;
+    auto out = planner->plan(s, g);
+    REQUIRE(out.ok());
+    ++t.tried;
+    if (!out->found) {
+      CHECK(out->failure != HeadingFailure::none);
+      CHECK_FALSE(out->reason.empty());
+      continue;
+    }
+    ++t.found;
+    test::check_legal(grid, *out, o.turning_radius, o.agent_radius, s, g);
+    const double curve = o.allow_reverse ? reeds_shepp_length(s, g, o.turning_radius).value()
+                                         : dubins_length(s, g, o.turning_radius).value();
+    double bound = curve;
+    if (reference) bound = std::max(bound, reference->shortest(s.pos, g.pos));
+    CHECK(out->length >= bound - 1e-9);
+    CHECK(out->cost >= out->length - 1e-9);
+    const double ratio = bound > 0 ? out->length / bound : 1.0;
+    t.ratio_sum += ratio;
+    t.ratio_max = std::max(t.ratio_max, ratio);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("hybrid A*: bad options and poses are errors that name the argument") {
+  const Grid grid = Grid::create(16, 16).value();
+  HybridAStarOptions o;
+  o.heading_bins = 3;
+  auto bad = HybridAStar::create(grid, o);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("heading_bins") != std::string::npos);
+  o = default_hybrid_astar_options();
+  o.reverse_penalty = 0.5;
+  bad = HybridAStar::create(grid, o);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("reverse_penalty") != std::string::npos);
+  o = default_hybrid_astar_options();
+  o.turning_radius = std::nan("");
+  CHECK_FALSE(HybridAStar::create(grid, o).ok());
+
+  auto planner = HybridAStar::create(grid, default_hybrid_astar_options());
+  REQUIRE(planner.ok());
+  auto out = planner->plan(Pose{Vec2(1, 1), 0}, Pose{Vec2(1, -3), 0});
+  REQUIRE_FALSE(out.ok());
+  CHECK(out.error().code == StatusCode::out_of_bounds);
+  CHECK(out.error().message.find("goal") != std::string::npos);
+}
+
+TEST_CASE("hybrid A*: primitives turn by whole heading bins and leave their cell") {
+  const Grid grid = Grid::create(16, 16).value();
+  for (const double r : {0.5, 2.0, 4.0, 10.0}) {
+    HybridAStarOptions o;
+    o.turning_radius = r;
+    auto planner = HybridAStar::create(grid, o);
+    REQUIRE(planner.ok());
+    const double bins = planner->primitive_turn() / (2 * kPi / o.heading_bins);
+    CHECK(std::abs(bins - std::round(bins)) < 1e-9);
+    CHECK(planner->primitive_length() == doctest::Approx(r * planner->primitive_turn()).epsilon(1e-12));
+    if (r >= 2.0) CHECK(2 * r * std::sin(planner->primitive_turn() / 2) >= 1.5);
+  }
+}
+
+TEST_CASE("hybrid A*: in the open the analytic expansion finishes at once with the Dubins curve") {
+  const Grid grid = Grid::create(40, 40).value();
+  auto planner = HybridAStar::create(grid, default_hybrid_astar_options());
+  REQUIRE(planner.ok());
+  const Pose s{Vec2(5.3, 6.1), 0.3}, g{Vec2(30.2, 28.7), -2.0};
+  auto out = planner->plan(s, g);
+  REQUIRE(out.ok());
+  test::check_legal(grid, *out, 4.0, 0.0, s, g);
+  CHECK(out->expanded == 1);
+  CHECK(out->length == doctest::Approx(dubins_length(s, g, 4.0).value()).epsilon(1e-12));
+}
+
+TEST_CASE("hybrid A*: failure reasons") {
+  const Grid grid = test::grid_from_rows({
+      "......#.........",
+      "......#.........",
+      "......#.........",
+      "......#.........",
+      "......#.........",
+      "......#.........",
+  });
+  HybridAStarOptions o;
+  o.turning_radius = 1.0;
+  o.agent_radius = 0.3;
+  o.record_trace = true;
+  auto planner = HybridAStar::create(grid, o);
+  REQUIRE(planner.ok());
+  auto walled = planner->plan(Pose{Vec2(2.5, 2.5), 0}, Pose{Vec2(10.5, 2.5), 0});
+  REQUIRE(walled.ok());
+  CHECK(walled->failure == HeadingFailure::unreachable);
+  CHECK(walled->expanded == 0);
+  auto goal_wall = planner->plan(Pose{Vec2(2.5, 2.5), 0}, Pose{Vec2(5.9, 2.5), 0});
+  REQUIRE(goal_wall.ok());
+  CHECK(goal_wall->failure == HeadingFailure::goal_in_collision);
+  CHECK(goal_wall->reason.find("goal") != std::string::npos);
+  auto start_wall = planner->plan(Pose{Vec2(6.5, 2.5), 0}, Pose{Vec2(2.5, 2.5), 0});
+  REQUIRE(start_wall.ok());
+  CHECK(start_wall->failure == HeadingFailure::start_in_collision);
+
+  const Grid maze = test::random_grid(64, 64, 0.3, 5);
+  o.max_expansions = 10;
+  o.turning_radius = 3.0;
+  o.agent_radius = 0.0;
+  auto small = HybridAStar::create(maze, o);
+  REQUIRE(small.ok());
+  int budget_hits = 0;
+  for (int y = 0; y < 64 && budget_hits == 0; ++y) {
+    if (!maze.is_free(1, y)) continue;
+    auto r = small->plan(Pose{Vec2(1.5, y + 0.5), 0}, Pose{Vec2(62.5, 62.5), 0});
+    REQUIRE(r.ok());
+    if (r->failure == HeadingFailure::budget_exhausted) {
+      ++budget_hits;
+      CHECK(r->expanded == 10);
+      CHECK(r->trace.size() == 10);
+      // The reason names the option to raise and what running out may mean.
+      CHECK(r->reason.find("max_expansions = 10") != std::string::npos);
+      CHECK(r->reason.find("turning radius 3") != std::string::npos);
+    }
+  }
+  CHECK(budget_hits == 1);
+}
+
+TEST_CASE("hybrid A*: reversing gets out of a dead end that forward driving cannot") {
+  // The unit faces the closed end of a 2-cell-wide pocket; the goal is behind it, facing out.
+  const Grid grid = test::grid_from_rows({
+      "################",
+      "#..............#",
+      "#..............#",
+      "#..............#",
+      "#..............#",
+      "#..............#",
+      "#######..#######",
+      "#######..#######",
+      "#######..#######",
+      "#######..#######",
+      "#######..#######",
+      "#######..#######",
+      "################",
+  });
+  const Pose s{Vec2(8.0, 10.0), kPi / 2}, g{Vec2(3.5, 3.0), kPi};
+  HybridAStarOptions o;
+  o.turning_radius = 2.0;
+  o.agent_radius = 0.45;
+  auto forward = HybridAStar::create(grid, o);
+  REQUIRE(forward.ok());
+  auto f = forward->plan(s, g);
+  REQUIRE(f.ok());
+  CHECK_FALSE(f->found);
+  CHECK(f->failure == HeadingFailure::unreachable);
+  o.allow_reverse = true;
+  auto reverse = HybridAStar::create(grid, o);
+  REQUIRE(reverse.ok());
+  auto r = reverse->plan(s, g);
+  REQUIRE(r.ok());
+  test::check_legal(grid, *r, o.turning_radius, o.agent_radius, s, g);
+  bool reversed = false;
+  for (const Segment& seg : r->path.segments()) reversed |= seg.gear == Gear::reverse;
+  CHECK(reversed);
+  CHECK(r->cost > r->length);  // the reverse penalty was paid
+}
+
+TEST_CASE("hybrid A*: every path on random maps is legal and above the lower bounds") {
+  const int maps = sanitized() ? 2 : 8;
+  Tally fwd, rev;
+  for (int m = 0; m < maps; ++m) {
+    const Grid grid = test::random_grid(40, 40, 0.05 + 0.02 * (m % 4), 900u + static_cast<uint32_t>(m));
+    const test::VisibilityReference reference(grid);
+    HybridAStarOptions o;
+    o.turning_radius = 1.5 + 0.5 * (m % 3);
+    o.agent_radius = m % 2 ? 0.3 : 0.0;
+    plan_random_queries(grid, o, 6, 40u + static_cast<uint32_t>(m), &reference, fwd);
+    o.allow_reverse = true;
+    plan_random_queries(grid, o, 3, 80u + static_cast<uint32_t>(m), &reference, rev);
+  }
+  MESSAGE("hybrid A* forward: ", fwd.found, "/", fwd.tried, " found, length / lower bound mean ",
+          fwd.found ? fwd.ratio_sum / fwd.found : 0.0, " max ", fwd.ratio_max);
+  MESSAGE("hybrid A* reverse: ", rev.found, "/", rev.tried, " found, length / lower bound mean ",
+          rev.found ? rev.ratio_sum / rev.found : 0.0, " max ", rev.ratio_max);
+  CHECK(fwd.found >= fwd.tried / 2);
+  CHECK(rev.found >= rev.tried / 2);
+}
+
+TEST_CASE("hybrid A*: Moving AI maps") {
+  const char* maps[] = {"arena.map", "lak303d.map", "Berlin_0_256.map", "den520d.map"};
+  const int per_map = sanitized() ? 2 : 8;
+  Tally all;
+  for (const char* name : maps) {
+    auto grid = load_movingai_map(test::movingai(name));
+    REQUIRE(grid.ok());
+    // Exact Euclidean bound only where the visibility graph is small enough.
+    std::unique_ptr<test::VisibilityReference> reference;
+    if (grid->cell_count() <= 50 * 50) reference = std::make_unique<test::VisibilityReference>(*grid);
+    HybridAStarOptions o;
+    o.turning_radius = 2.0;
+    o.agent_radius = 0.25;
+    plan_random_queries(*grid, o, per_map, 7u, reference.get(), all);
+  }
+  MESSAGE("hybrid A* on Moving AI maps: ", all.found, "/", all.tried, " found, length / lower bound mean ",
+          all.found ? all.ratio_sum / all.found : 0.0, " max ", all.ratio_max);
+  CHECK(all.found >= all.tried / 2);
+}
