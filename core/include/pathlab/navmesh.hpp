@@ -1,0 +1,131 @@
+#pragma once
+/// @file navmesh.hpp
+/// A navigation mesh of convex polygons built from a grid, shrunk for an agent radius.
+///
+/// Construction: every blocked cell (and the map's outside) is grown by the agent radius a
+/// into the square [c - a, c + 1 + a] x [r - a, r + 1 + a]. The lines x = k +- a and y = k +- a
+/// cut the map into a rectilinear sub-grid whose sub-cells are either wholly free or wholly
+/// inside a grown wall; free sub-cells are joined into large rectangles (the seed-002
+/// "grid-shaped mesh"), which are the mesh's convex polygons. Because the growth is a square,
+/// every point of the mesh is at least a (Euclidean) away from every wall: a disc of radius a
+/// can stand anywhere on it. A gap w cells wide stays open while 2a <= w (the agent fits,
+/// touching both sides within kClearanceTolerance) and closes when 2a > w. Around convex wall
+/// corners the square growth is conservative: the mesh loses the rounded corner slivers
+/// (at most a * (sqrt(2) - 1) deep), and a diagonal gap between two walls that face each other
+/// corner to corner (Euclidean width sqrt(2), axis-aligned width 1) closes at 2a > 1.
+///
+/// Polygon rings carry every vertex where a neighbour starts or ends (T-junctions), so each
+/// ring edge faces exactly one neighbour or a wall, and a long edge touching several
+/// neighbours has one portal per neighbour.
+///
+/// The mesh is plain data for the sandbox to draw: polygons, their rings, portals.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "pathlab/geometry.hpp"
+#include "pathlab/grid.hpp"
+#include "pathlab/status.hpp"
+
+namespace pathlab {
+
+/// How to build a navmesh. Start from default_navmesh_def().
+struct NavmeshDef {
+  /// Radius of the agent the mesh is for. [Units: cells] [Limit: 0 .. kMaxAgentRadius]
+  double agent_radius = 0.0;
+  /// Per seed cell, grow the rectangle both ways (right-then-down and down-then-right) and keep the
+  /// larger one: fewer, squarer rectangles for a little more build time.
+  bool best_of_two_growths = true;
+};
+
+inline NavmeshDef default_navmesh_def() { return NavmeshDef{}; }
+
+/// A convex polygon of the mesh. Its ring lives in Navmesh::ring_vertices()/ring_neighbors()
+/// at [first, first + count), ordered with the interior on the left of each edge in the
+/// math sense (positive shoelace area; with y down it appears clockwise on screen).
+struct NavPolygon {
+  int first = 0;     ///< Index of the first ring vertex.
+  int count = 0;     ///< Number of ring vertices (and edges). [Limit: >= 4]
+  int first_portal = 0;  ///< Index into Navmesh::polygon_portals().
+  int portal_count = 0;
+  Vec2 lo{0, 0}, hi{0, 0};  ///< Bounding box. [Units: cells]
+  Vec2 centre{0, 0};        ///< Centroid (the seed's node point). [Units: cells]
+};
+
+/// The shared edge of two polygons. `a -> b` is the edge as it runs in polygon `poly_a`'s ring,
+/// so seen from `poly_a` looking into `poly_b`, `b` is on the left and `a` on the right.
+struct NavPortal {
+  int poly_a = -1;
+  int poly_b = -1;
+  Vec2 a{0, 0}, b{0, 0};  ///< [Units: cells]
+  int edge_a = -1;  ///< The ring edge (index into ring_vertices()) in poly_a's ring: runs a -> b.
+  int edge_b = -1;  ///< The ring edge in poly_b's ring: runs b -> a.
+};
+
+class Navmesh {
+ public:
+  Navmesh() = default;
+
+  /// Builds the mesh of `grid` for `def.agent_radius`. An empty mesh (no room for the agent
+  /// anywhere) is not an error. Errors: a radius outside [0, kMaxAgentRadius] or NaN.
+  static Result<Navmesh> build(const Grid& grid, const NavmeshDef& def = default_navmesh_def());
+
+  const std::vector<NavPolygon>& polygons() const noexcept { return polys_; }
+  const std::vector<NavPortal>& portals() const noexcept { return portals_; }
+  /// Ring vertices of all polygons, back to back. [Units: cells]
+  const std::vector<Vec2>& ring_vertices() const noexcept { return ring_v_; }
+  /// Per ring edge (vertex i -> i+1): the polygon across it, or -1 for a wall or the map's edge.
+  const std::vector<int>& ring_neighbors() const noexcept { return ring_n_; }
+  /// Per ring edge: the portal index, or -1 for a wall.
+  const std::vector<int>& ring_portals() const noexcept { return ring_p_; }
+  /// Portal indices of each polygon, back to back (see NavPolygon::first_portal).
+  const std::vector<int>& polygon_portals() const noexcept { return poly_portals_; }
+  /// Per ring vertex: a mesh-wide vertex id, equal for ring vertices at the same point, in
+  /// [0, vertex_id_count()). The exact search keys its per-vertex best costs on it.
+  const std::vector<int>& ring_vertex_ids() const noexcept { return ring_vid_; }
+  int vertex_id_count() const noexcept { return vid_count_; }
+  /// Per vertex id: 1 when a wall edge of some polygon ends there, i.e. a shortest path may bend
+  /// there; 0 for points inside the free area (where only polygons meet).
+  const std::vector<uint8_t>& vertex_on_wall() const noexcept { return vid_wall_; }
+
+  std::span<const Vec2> ring(int poly) const {
+    return {ring_v_.data() + polys_[poly].first, static_cast<size_t>(polys_[poly].count)};
+  }
+
+  /// The grid the mesh was built from (a copy), and the agent radius. [Units: cells]
+  const Grid& grid() const noexcept { return grid_; }
+  double agent_radius() const noexcept { return radius_; }
+  /// How far the mesh keeps from the walls: the agent radius less half the clearance tolerance,
+  /// so that a gap the agent exactly fits stays open. [Units: cells]
+  double shrink() const noexcept { return shrink_; }
+
+  /// The polygon containing p (on a shared edge: any of them), or -1 when p is not on the mesh.
+  int locate(Vec2 p) const noexcept;
+
+  /// Closest point of polygon `poly` to p (p itself when inside).
+  Vec2 closest_point(int poly, Vec2 p) const noexcept;
+
+  /// True when the straight segment a-b stays on the mesh, walking from polygon `from_poly`
+  /// (which must contain a). Passing through a vertex where only walls meet fails.
+  bool segment_on_mesh(int from_poly, Vec2 a, Vec2 b) const noexcept;
+
+ private:
+  Grid grid_;
+  double radius_ = 0.0;
+  double shrink_ = 0.0;
+  std::vector<NavPolygon> polys_;
+  std::vector<NavPortal> portals_;
+  std::vector<Vec2> ring_v_;
+  std::vector<int> ring_n_;
+  std::vector<int> ring_p_;
+  std::vector<int> poly_portals_;
+  std::vector<int> ring_vid_;
+  std::vector<uint8_t> vid_wall_;
+  int vid_count_ = 0;
+  // The sub-grid: its line coordinates and, per sub-cell (row-major), the polygon or -1.
+  std::vector<double> xs_, ys_;
+  std::vector<int> sub_poly_;
+};
+
+}  // namespace pathlab

@@ -1,0 +1,166 @@
+#pragma once
+/// @file navmesh_search.hpp
+/// A* over a navmesh: from a start point to a goal point, the corridor of polygons and the
+/// portals between them.
+///
+/// Two cost models (NavSearchCost):
+/// - exact (default): the search nodes are (root, interval) pairs in the manner of Polyanya
+///   (Cui, Harabor, Grastien 2017): an interval of a portal seen from a root, the last corner
+///   the path bent at (or the start). g is the exact length from the start to the root, h the
+///   exact shortest length from the root through the interval to the goal (the goal mirrored
+///   across the portal when it lies behind it). f never overestimates and is exact for the
+///   path found, so the corridor returned is always the one a shortest path runs through and
+///   its funnel path is the Euclidean shortest path on the mesh. Roots are wall corners of the
+///   mesh; a root reached again at no smaller cost is pruned. A node with a single successor
+///   on the same root is expanded on the spot instead of going through the open list.
+/// - portal_points: one node per portal and direction, carrying one point on its portal (the
+///   point that minimises |from - x| + |x - goal|); g is the polyline through those points.
+///   Cheaper per node but only near-optimal (each portal keeps the first corridor that reached
+///   it); kept for comparison. Both beat Detour's fixed edge-midpoint cost.
+///
+/// Both models skip dead trees: polygons that hang off the rest of the mesh by one portal
+/// (peeled like leaves once per mesh, in reset()) are entered only when the goal is inside.
+///
+/// A start or goal in the band the agent radius removed from the mesh is snapped to the
+/// nearest mesh point that a straight segment reaches from it without crossing a wall; the
+/// result says so. One inside a wall or outside the map is an error.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pathlab/funnel.hpp"
+#include "pathlab/navmesh.hpp"
+#include "pathlab/status.hpp"
+
+namespace pathlab {
+
+/// How the corridor search values partial paths (see the file comment).
+enum class NavSearchCost : uint8_t { exact = 0, portal_points = 1 };
+
+/// Search parameters. Start from default_nav_query_options().
+struct NavQueryOptions {
+  NavSearchCost cost = NavSearchCost::exact;
+  bool record_trace = false;   ///< Fill NavSearchResult::trace.
+  int64_t max_expansions = 0;  ///< Give up after this many expansions; 0 = no limit.
+};
+
+inline NavQueryOptions default_nav_query_options() { return NavQueryOptions{}; }
+
+/// One step of a navmesh search's history, for replay in the sandbox.
+struct NavTraceEvent {
+  enum Kind : uint8_t { open = 0, close = 1 };
+  int polygon = -1;  ///< The polygon entered through `portal`.
+  int portal = -1;
+  Kind kind = open;
+  float g = 0.0f;    ///< [Units: cells]
+  float f = 0.0f;    ///< g plus the straight distance to the goal. [Units: cells]
+};
+
+/// The polygons a path runs through and the portals between them, oriented for travel:
+/// portals[i] joins polygons[i] and polygons[i+1].
+struct NavCorridor {
+  std::vector<int> polygons;
+  std::vector<int> portal_ids;        ///< Indices into Navmesh::portals().
+  std::vector<FunnelPortal> portals;  ///< [Units: cells]
+};
+
+struct NavSearchResult {
+  bool found = false;
+  std::string reason;          ///< Why not found, for people.
+  Vec2 start{0, 0}, goal{0, 0};  ///< The query's end points after snapping. [Units: cells]
+  bool start_snapped = false;  ///< The start lay in the band the agent radius removed and was moved.
+  bool goal_snapped = false;
+  NavCorridor corridor;
+  int64_t expanded = 0;   ///< Search nodes taken off the open list.
+  int64_t generated = 0;  ///< Search nodes pushed onto the open list.
+  /// Length of the shortest path through the corridor, when the search knows it (exact cost:
+  /// always; otherwise 0). [Units: cells]
+  double length = 0.0;
+  std::vector<NavTraceEvent> trace;
+};
+
+/// A query point resolved against a mesh.
+struct NavPoint {
+  Vec2 pos{0, 0};  ///< On the mesh. [Units: cells]
+  int polygon = -1;
+  bool snapped = false;
+};
+
+/// Searches one navmesh, reusing its buffers across queries. The mesh must outlive the query
+/// object; after rebuilding the mesh call reset(). Not thread-safe: one per thread.
+class NavmeshQuery {
+ public:
+  explicit NavmeshQuery(const Navmesh& mesh);
+  void reset(const Navmesh& mesh);
+
+  /// Locates p on the mesh, snapping it when it lies in the removed band. Errors: not finite
+  /// (invalid_argument), outside the map (out_of_bounds), inside a wall or with no mesh point
+  /// reachable from it (blocked). `what` names the point in messages ("start", "goal").
+  Result<NavPoint> resolve(Vec2 p, const std::string& what) const;
+
+  /// Finds the corridor from start to goal. No path is not an error: found == false.
+  Result<NavSearchResult> find_corridor(Vec2 start, Vec2 goal,
+                                        const NavQueryOptions& options = default_nav_query_options());
+
+ private:
+  void search_portal_points(const NavPoint& s, const NavPoint& t, const NavQueryOptions& options, NavSearchResult& r);
+  void search_exact(const NavPoint& s, const NavPoint& t, const NavQueryOptions& options, NavSearchResult& r);
+  /// Fills r.corridor from the start polygon and the crossings (portal id, polygon entered).
+  void fill_corridor(int start_poly, const std::vector<std::pair<int, int>>& crossings, NavSearchResult& r) const;
+
+  // Exact search: a root (a wall corner or the start), an interval [p0, p1] of the portal
+  // `portal`, and the polygon `poly` on its far side, entered through ring edge `edge`.
+  struct INode {
+    Vec2 root{0, 0};
+    Vec2 p0{0, 0}, p1{0, 0};  // p0 towards the ring edge's start, p1 towards its end
+    double g = 0.0;
+    double f = 0.0;
+    int parent = -1;
+    int poly = -1;
+    int edge = -1;   // global ring edge index in poly's ring
+    int portal = -1;
+    int root_vid = -1;  // vertex id of the root, -1 for the start
+  };
+  /// Peels the mesh's dead trees (see the .cpp) into tree_parent_/tree_in_/tree_out_.
+  void build_dead_trees();
+  /// True when stepping from polygon p into its neighbour q goes down a dead tree that does
+  /// not hold the goal polygon: no shortest path does that.
+  bool leads_nowhere(int p, int q, int goal_poly) const noexcept {
+    const size_t i = static_cast<size_t>(q);
+    if (tree_parent_[i] != p || q == goal_poly) return false;
+    const int t = tree_in_[static_cast<size_t>(goal_poly)];
+    return !(t >= tree_in_[i] && t < tree_out_[i]);
+  }
+  // Per polygon: the neighbour it was peeled off towards (-1: not peeled, or a tree's last),
+  // and its pre-order interval in the peeled forest (-1 when not peeled).
+  std::vector<int> tree_parent_, tree_in_, tree_out_;
+  std::vector<double> edge_len_;                // per ring edge: its length [Units: cells]
+  std::vector<std::pair<int, int>> chain_;      // corridor reconstruction buffer
+  std::vector<INode> inodes_;
+  std::vector<int> succ_;            // the successors of the node being expanded (reused)
+  std::vector<double> root_g_;       // per vertex id: best g seen (valid when root_stamp_ matches)
+  std::vector<uint32_t> root_stamp_;
+
+  struct Node {
+    double g = 0.0;
+    double f = 0.0;
+    Vec2 pt{0, 0};
+    int parent = -1;
+    int poly = -1;
+    uint32_t stamp = 0;
+    bool closed = false;
+  };
+  struct HeapEntry {
+    double f;
+    double g;
+    int node;
+  };
+  const Navmesh* mesh_;
+  std::vector<Node> nodes_;
+  std::vector<HeapEntry> heap_;
+  uint32_t stamp_ = 0;
+};
+
+}  // namespace pathlab

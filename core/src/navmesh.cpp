@@ -1,0 +1,317 @@
+#include "pathlab/navmesh.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "pathlab/collision.hpp"
+
+namespace pathlab {
+namespace {
+
+double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
+
+/// Sorted, distinct sub-grid line coordinates along one axis of length n: the edges of every
+/// wall grown by s, clipped to the band [s, n - s] the map's own border leaves free.
+std::vector<double> sub_lines(int n, double s) {
+  std::vector<double> v;
+  const double lo = s, hi = n - s;
+  if (!(lo < hi)) return v;
+  v.reserve(2 * static_cast<size_t>(n) + 2);
+  v.push_back(lo);
+  v.push_back(hi);
+  for (int k = 0; k <= n; ++k) {
+    const double a = k - s, b = k + s;
+    if (a > lo && a < hi) v.push_back(a);
+    if (b > lo && b < hi) v.push_back(b);
+  }
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+/// For each sub-interval of `lines`, the range of grid columns (or rows) whose grown wall
+/// [c - s, c + 1 + s] covers the interval's midpoint, clamped to [0, n).
+void covering_cells(const std::vector<double>& lines, int n, double s, std::vector<int>& lo, std::vector<int>& hi) {
+  const size_t m = lines.size() - 1;
+  lo.resize(m);
+  hi.resize(m);
+  for (size_t j = 0; j < m; ++j) {
+    const double mid = 0.5 * (lines[j] + lines[j + 1]);
+    // c - s < mid < c + 1 + s  <=>  mid - 1 - s < c < mid + s
+    lo[j] = std::max(0, static_cast<int>(std::floor(mid - 1.0 - s)) + 1);
+    hi[j] = std::min(n - 1, static_cast<int>(std::ceil(mid + s)) - 1);
+  }
+}
+
+struct Rect {
+  int x0, y0, x1, y1;  // sub-cell index range [x0, x1) x [y0, y1)
+};
+
+}  // namespace
+
+Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
+  if (!(def.agent_radius >= 0.0) || !(def.agent_radius <= kMaxAgentRadius)) {
+    return fail(StatusCode::invalid_argument,
+                "agent_radius must be in [0, " + std::to_string(kMaxAgentRadius) + "], got " + std::to_string(def.agent_radius));
+  }
+  if (grid.width() <= 0 || grid.height() <= 0) return fail(StatusCode::invalid_argument, "grid is empty");
+  Navmesh m;
+  m.grid_ = grid;
+  m.radius_ = def.agent_radius;
+  // Half the collision tolerance less than the radius: an agent that exactly fits a gap keeps a
+  // (1e-9 wide) lane through it instead of losing it to rounding.
+  m.shrink_ = def.agent_radius > 0.0 ? std::max(0.0, def.agent_radius - 0.5 * kClearanceTolerance) : 0.0;
+  const double s = m.shrink_;
+  const int W = grid.width(), H = grid.height();
+  m.xs_ = sub_lines(W, s);
+  m.ys_ = sub_lines(H, s);
+  if (m.xs_.size() < 2 || m.ys_.size() < 2) {
+    m.xs_.clear();
+    m.ys_.clear();
+    return m;
+  }
+  const int nx = static_cast<int>(m.xs_.size()) - 1, ny = static_cast<int>(m.ys_.size()) - 1;
+
+  // Prefix sums of blocked cells, so each sub-cell's test is O(1) whatever the radius.
+  std::vector<int32_t> sum(static_cast<size_t>(W + 1) * static_cast<size_t>(H + 1), 0);
+  auto S = [&](int x, int y) -> int32_t& { return sum[static_cast<size_t>(y) * static_cast<size_t>(W + 1) + x]; };
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) S(x + 1, y + 1) = S(x, y + 1) + S(x + 1, y) - S(x, y) + (grid.is_free(x, y) ? 0 : 1);
+  std::vector<int> clo, chi, rlo, rhi;
+  covering_cells(m.xs_, W, s, clo, chi);
+  covering_cells(m.ys_, H, s, rlo, rhi);
+
+  const size_t nsub = static_cast<size_t>(nx) * static_cast<size_t>(ny);
+  std::vector<uint8_t> open(nsub, 0);  // free and not yet in a rectangle
+  for (int k = 0; k < ny; ++k) {
+    for (int j = 0; j < nx; ++j) {
+      if (clo[j] > chi[j] || rlo[k] > rhi[k]) {
+        open[static_cast<size_t>(k) * nx + j] = 1;
+        continue;
+      }
+      const int32_t blocked = S(chi[j] + 1, rhi[k] + 1) - S(clo[j], rhi[k] + 1) - S(chi[j] + 1, rlo[k]) + S(clo[j], rlo[k]);
+      open[static_cast<size_t>(k) * nx + j] = blocked == 0 ? 1 : 0;
+    }
+  }
+  auto is_open = [&](int j, int k) { return open[static_cast<size_t>(k) * nx + j] != 0; };
+
+  // Greedy rectangles, seeded in row-major order.
+  std::vector<Rect> rects;
+  m.sub_poly_.assign(nsub, -1);
+  const auto& xs = m.xs_;
+  const auto& ys = m.ys_;
+  for (int k = 0; k < ny; ++k) {
+    for (int j = 0; j < nx; ++j) {
+      if (!is_open(j, k)) continue;
+      // Right, then down.
+      int xa = j + 1;
+      while (xa < nx && is_open(xa, k)) ++xa;
+      int ya = k + 1;
+      for (; ya < ny; ++ya) {
+        bool row = true;
+        for (int i = j; i < xa && row; ++i) row = is_open(i, ya);
+        if (!row) break;
+      }
+      Rect best{j, k, xa, ya};
+      if (def.best_of_two_growths) {
+        // Down, then right.
+        int yb = k + 1;
+        while (yb < ny && is_open(j, yb)) ++yb;
+        int xb = j + 1;
+        for (; xb < nx; ++xb) {
+          bool col = true;
+          for (int i = k; i < yb && col; ++i) col = is_open(xb, i);
+          if (!col) break;
+        }
+        const double area_a = (xs[xa] - xs[j]) * (ys[ya] - ys[k]);
+        const double area_b = (xs[xb] - xs[j]) * (ys[yb] - ys[k]);
+        if (area_b > area_a) best = Rect{j, k, xb, yb};
+      }
+      const int id = static_cast<int>(rects.size());
+      rects.push_back(best);
+      for (int y = best.y0; y < best.y1; ++y) {
+        for (int x = best.x0; x < best.x1; ++x) {
+          open[static_cast<size_t>(y) * nx + x] = 0;
+          m.sub_poly_[static_cast<size_t>(y) * nx + x] = id;
+        }
+      }
+    }
+  }
+
+  // Rings, with a vertex wherever the neighbour across the side changes.
+  auto owner = [&](int j, int k) -> int {
+    if (j < 0 || k < 0 || j >= nx || k >= ny) return -1;
+    return m.sub_poly_[static_cast<size_t>(k) * nx + j];
+  };
+  m.polys_.resize(rects.size());
+  m.ring_v_.reserve(rects.size() * 6);
+  m.ring_n_.reserve(rects.size() * 6);
+  m.ring_vid_.reserve(rects.size() * 6);
+  m.vid_count_ = (nx + 1) * (ny + 1);
+  m.vid_wall_.assign(static_cast<size_t>(m.vid_count_), 0);
+  for (size_t id = 0; id < rects.size(); ++id) {
+    const Rect r = rects[id];
+    NavPolygon& P = m.polys_[id];
+    P.first = static_cast<int>(m.ring_v_.size());
+    // (j, k) are sub-grid line indices: they give the vertex its mesh-wide id for free.
+    auto emit = [&](int j, int k, int n) {
+      m.ring_v_.push_back(Vec2(xs[j], ys[k]));
+      m.ring_n_.push_back(n);
+      const int vid = k * (nx + 1) + j;
+      m.ring_vid_.push_back(vid);
+      if (n < 0) {  // this wall edge starts here and ends at the next vertex (marked below)
+        m.vid_wall_[static_cast<size_t>(vid)] = 1;
+      }
+    };
+    // Top side, left to right.
+    int cur = owner(r.x0, r.y0 - 1);
+    emit(r.x0, r.y0, cur);
+    for (int j = r.x0 + 1; j < r.x1; ++j) {
+      const int n = owner(j, r.y0 - 1);
+      if (n != cur) emit(j, r.y0, cur = n);
+    }
+    // Right side, downwards.
+    cur = owner(r.x1, r.y0);
+    emit(r.x1, r.y0, cur);
+    for (int k = r.y0 + 1; k < r.y1; ++k) {
+      const int n = owner(r.x1, k);
+      if (n != cur) emit(r.x1, k, cur = n);
+    }
+    // Bottom side, right to left.
+    cur = owner(r.x1 - 1, r.y1);
+    emit(r.x1, r.y1, cur);
+    for (int j = r.x1 - 2; j >= r.x0; --j) {
+      const int n = owner(j, r.y1);
+      if (n != cur) emit(j + 1, r.y1, cur = n);
+    }
+    // Left side, upwards.
+    cur = owner(r.x0 - 1, r.y1 - 1);
+    emit(r.x0, r.y1, cur);
+    for (int k = r.y1 - 2; k >= r.y0; --k) {
+      const int n = owner(r.x0 - 1, k);
+      if (n != cur) emit(r.x0, k + 1, cur = n);
+    }
+    // The end of each wall edge is on the wall too.
+    for (int e = P.first; e < static_cast<int>(m.ring_v_.size()); ++e) {
+      const int e1 = e + 1 < static_cast<int>(m.ring_v_.size()) ? e + 1 : P.first;
+      if (m.ring_n_[static_cast<size_t>(e)] < 0) m.vid_wall_[static_cast<size_t>(m.ring_vid_[static_cast<size_t>(e1)])] = 1;
+    }
+    P.count = static_cast<int>(m.ring_v_.size()) - P.first;
+    P.lo = Vec2(xs[r.x0], ys[r.y0]);
+    P.hi = Vec2(xs[r.x1], ys[r.y1]);
+    P.centre = 0.5 * (P.lo + P.hi);
+  }
+
+  // Portals: two convex polygons share at most one segment, so one portal per neighbour pair.
+  m.ring_p_.assign(m.ring_n_.size(), -1);
+  m.poly_portals_.reserve(m.ring_n_.size());
+  for (size_t id = 0; id < m.polys_.size(); ++id) {
+    NavPolygon& P = m.polys_[id];
+    P.first_portal = static_cast<int>(m.poly_portals_.size());
+    for (int e = P.first; e < P.first + P.count; ++e) {
+      const int n = m.ring_n_[e];
+      if (n < 0) continue;
+      int pid = -1;
+      if (static_cast<size_t>(n) > id) {
+        pid = static_cast<int>(m.portals_.size());
+        const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
+        m.portals_.push_back(NavPortal{static_cast<int>(id), n, m.ring_v_[e], m.ring_v_[e1], e, -1});
+      } else {
+        const NavPolygon& N = m.polys_[n];
+        for (int f = N.first; f < N.first + N.count; ++f)
+          if (m.ring_n_[f] == static_cast<int>(id)) pid = m.ring_p_[f];
+        if (pid >= 0) m.portals_[static_cast<size_t>(pid)].edge_b = e;
+      }
+      m.ring_p_[e] = pid;
+      m.poly_portals_.push_back(pid);
+    }
+    P.portal_count = static_cast<int>(m.poly_portals_.size()) - P.first_portal;
+  }
+  return m;
+}
+
+int Navmesh::locate(Vec2 p) const noexcept {
+  if (xs_.size() < 2 || !is_finite(p)) return -1;
+  if (p.x < xs_.front() || p.x > xs_.back() || p.y < ys_.front() || p.y > ys_.back()) return -1;
+  const int nx = static_cast<int>(xs_.size()) - 1, ny = static_cast<int>(ys_.size()) - 1;
+  const int j = std::min(nx - 1, static_cast<int>(std::upper_bound(xs_.begin(), xs_.end(), p.x) - xs_.begin()) - 1);
+  const int k = std::min(ny - 1, static_cast<int>(std::upper_bound(ys_.begin(), ys_.end(), p.y) - ys_.begin()) - 1);
+  // On a sub-grid line the sub-cells on either side both contain p.
+  const int j0 = (p.x == xs_[j] && j > 0) ? j - 1 : j;
+  const int k0 = (p.y == ys_[k] && k > 0) ? k - 1 : k;
+  const int j1 = (p.x == xs_[j + 1]) ? std::min(j + 1, nx - 1) : j;
+  const int k1 = (p.y == ys_[k + 1]) ? std::min(k + 1, ny - 1) : k;
+  for (int kk = k0; kk <= k1; ++kk)
+    for (int jj = j0; jj <= j1; ++jj) {
+      const int id = sub_poly_[static_cast<size_t>(kk) * nx + jj];
+      if (id >= 0) return id;
+    }
+  return -1;
+}
+
+Vec2 Navmesh::closest_point(int poly, Vec2 p) const noexcept {
+  const auto r = ring(poly);
+  const size_t n = r.size();
+  bool inside = true;
+  double best = 0.0;
+  Vec2 q = p;
+  for (size_t i = 0; i < n; ++i) {
+    const Vec2 a = r[i], b = r[(i + 1) % n];
+    if (cross(b - a, p - a) >= 0.0) continue;
+    const Vec2 d = b - a;
+    const double l2 = glm::dot(d, d);
+    const double t = l2 > 0 ? std::clamp(glm::dot(p - a, d) / l2, 0.0, 1.0) : 0.0;
+    const Vec2 c = a + d * t;
+    const double dist = glm::length(p - c);
+    if (inside || dist < best) {
+      best = dist;
+      q = c;
+    }
+    inside = false;
+  }
+  return q;
+}
+
+bool Navmesh::segment_on_mesh(int from_poly, Vec2 a, Vec2 b) const noexcept {
+  if (from_poly < 0 || from_poly >= static_cast<int>(polys_.size()) || !is_finite(a) || !is_finite(b)) return false;
+  const Vec2 d = b - a;
+  constexpr double kTEps = 1e-12;
+  int poly = from_poly, prev = -1;
+  for (size_t steps = 0; steps <= 2 * polys_.size() + 2; ++steps) {
+    const NavPolygon& P = polys_[poly];
+    double t_exit = 2.0;
+    for (int e = P.first; e < P.first + P.count; ++e) {
+      const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
+      const Vec2 edge = ring_v_[e1] - ring_v_[e];
+      const double den = cross(edge, d);
+      if (den >= 0.0) continue;  // moving inwards or along the edge
+      t_exit = std::min(t_exit, cross(edge, a - ring_v_[e]) / -den);
+    }
+    if (t_exit >= 1.0 - kTEps) return true;
+    // Leave through the edge holding the exit point (collinear edges split at T-junctions all
+    // exit at the same t); where two do (a vertex), prefer a neighbour over a wall.
+    const Vec2 x = a + d * t_exit;
+    int next = -1;
+    for (int e = P.first; e < P.first + P.count; ++e) {
+      const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
+      const Vec2 edge = ring_v_[e1] - ring_v_[e];
+      const double den = cross(edge, d);
+      if (den >= 0.0) continue;
+      const double te = cross(edge, a - ring_v_[e]) / -den;
+      if (te > t_exit + kTEps) continue;
+      const double l2 = glm::dot(edge, edge);
+      const double u = glm::dot(x - ring_v_[e], edge) / l2;
+      const double slack = 1e-9 / std::sqrt(l2);
+      if (u < -slack || u > 1.0 + slack) continue;
+      const int n = ring_n_[e];
+      if (n >= 0 && (next < 0 || next == prev)) next = n;
+    }
+    if (next < 0) return false;
+    prev = poly;
+    poly = next;
+  }
+  return false;
+}
+
+}  // namespace pathlab

@@ -1,0 +1,567 @@
+#include "pathlab/navmesh_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "pathlab/collision.hpp"
+
+namespace pathlab {
+namespace {
+
+double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
+
+/// The point x of segment a-b minimising |p - x| + |x - t|: the crossing of p-t with the
+/// segment's line, or of p-t' with t mirrored when both lie on the same side, clamped to the
+/// segment (the sum is convex along the line, so clamping keeps it minimal).
+Vec2 taut_point(Vec2 p, Vec2 t, Vec2 a, Vec2 b) {
+  const Vec2 e = b - a;
+  const double l2 = glm::dot(e, e);
+  if (!(l2 > 0.0)) return a;
+  const double sp = cross(e, p - a);
+  double st = cross(e, t - a);
+  Vec2 tt = t;
+  if ((sp > 0.0 && st > 0.0) || (sp < 0.0 && st < 0.0)) {
+    tt = t - Vec2(-e.y, e.x) * (2.0 * st / l2);
+    st = -st;
+  }
+  double u;
+  const double den = sp - st;
+  if (std::abs(den) > 0.0) {
+    const Vec2 x = p + (tt - p) * (sp / den);
+    u = glm::dot(x - a, e) / l2;
+  } else {
+    u = glm::dot(p - a, e) / l2;  // both on the line: any point between them will do
+  }
+  return a + e * std::clamp(u, 0.0, 1.0);
+}
+
+struct HeapLess {
+  // A min-heap on f; among equal f the deeper node (larger g) first.
+  template <class E>
+  bool operator()(const E& x, const E& y) const {
+    return x.f > y.f || (x.f == y.f && x.g < y.g);
+  }
+};
+
+}  // namespace
+
+NavmeshQuery::NavmeshQuery(const Navmesh& mesh) : mesh_(&mesh) { reset(mesh); }
+
+void NavmeshQuery::reset(const Navmesh& mesh) {
+  mesh_ = &mesh;
+  nodes_.assign(2 * mesh.portals().size() + 1, Node{});
+  heap_.clear();
+  inodes_.clear();
+  root_g_.assign(static_cast<size_t>(mesh.vertex_id_count()), 0.0);
+  root_stamp_.assign(static_cast<size_t>(mesh.vertex_id_count()), 0);
+  stamp_ = 0;
+  build_dead_trees();
+  const auto& rv = mesh.ring_vertices();
+  edge_len_.resize(rv.size());
+  for (const NavPolygon& P : mesh.polygons())
+    for (int e = P.first; e < P.first + P.count; ++e) {
+      const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
+      edge_len_[static_cast<size_t>(e)] = glm::length(rv[static_cast<size_t>(e1)] - rv[static_cast<size_t>(e)]);
+    }
+}
+
+void NavmeshQuery::build_dead_trees() {
+  // Peel polygons with at most one remaining neighbour, like leaves off a tree: what comes off
+  // are the trees of polygons that hang off the rest of the mesh by a single portal each (dead
+  // ends, side rooms, corridors that lead nowhere). A shortest path that enters such a subtree
+  // through its one portal must leave through the same portal, which the straight piece along
+  // the portal beats, so the search enters one only when the goal is inside.
+  const auto& polys = mesh_->polygons();
+  const auto& portals = mesh_->portals();
+  const auto& plist = mesh_->polygon_portals();
+  const size_t np = polys.size();
+  tree_parent_.assign(np, -1);
+  tree_in_.assign(np, -1);
+  tree_out_.assign(np, -1);
+  std::vector<int> degree(np), queue;
+  std::vector<uint8_t> peeled(np, 0);
+  queue.reserve(np);
+  for (size_t i = 0; i < np; ++i) {
+    degree[i] = polys[i].portal_count;
+    if (degree[i] <= 1) queue.push_back(static_cast<int>(i));
+  }
+  auto other = [&](int pid, int poly) {
+    const NavPortal& p = portals[static_cast<size_t>(pid)];
+    return p.poly_a == poly ? p.poly_b : p.poly_a;
+  };
+  for (size_t qi = 0; qi < queue.size(); ++qi) {
+    const int p = queue[qi];
+    peeled[static_cast<size_t>(p)] = 1;
+    const NavPolygon& P = polys[static_cast<size_t>(p)];
+    for (int k = P.first_portal; k < P.first_portal + P.portal_count; ++k) {
+      const int o = other(plist[static_cast<size_t>(k)], p);
+      if (peeled[static_cast<size_t>(o)]) continue;
+      tree_parent_[static_cast<size_t>(p)] = o;  // at most one: p's degree was <= 1
+      if (--degree[static_cast<size_t>(o)] == 1) queue.push_back(o);
+    }
+  }
+  // Pre-order numbers of the peeled forest: q's subtree is [tree_in_[q], tree_out_[q]).
+  std::vector<int> child_first(np + 1, 0), children(np);
+  for (size_t i = 0; i < np; ++i)
+    if (peeled[i] && tree_parent_[i] >= 0) ++child_first[static_cast<size_t>(tree_parent_[i]) + 1];
+  for (size_t i = 0; i < np; ++i) child_first[i + 1] += child_first[i];
+  {
+    std::vector<int> fill(child_first.begin(), child_first.end() - 1);
+    for (size_t i = 0; i < np; ++i)
+      if (peeled[i] && tree_parent_[i] >= 0) children[static_cast<size_t>(fill[static_cast<size_t>(tree_parent_[i])]++)] = static_cast<int>(i);
+  }
+  int tick = 0;
+  std::vector<std::pair<int, int>> stack;  // (polygon, next child index)
+  for (size_t top = 0; top < np; ++top) {
+    // Tops: peeled polygons hanging off an unpeeled one, or the last of a component that is a tree.
+    if (!peeled[top] || (tree_parent_[top] >= 0 && peeled[static_cast<size_t>(tree_parent_[top])])) continue;
+    stack.emplace_back(static_cast<int>(top), child_first[top]);
+    tree_in_[top] = tick++;
+    while (!stack.empty()) {
+      auto& [v, next] = stack.back();
+      if (next < child_first[static_cast<size_t>(v) + 1]) {
+        const int c = children[static_cast<size_t>(next++)];
+        tree_in_[static_cast<size_t>(c)] = tick++;
+        stack.emplace_back(c, child_first[static_cast<size_t>(c)]);
+      } else {
+        tree_out_[static_cast<size_t>(v)] = tick;
+        stack.pop_back();
+      }
+    }
+  }
+}
+
+Result<NavPoint> NavmeshQuery::resolve(Vec2 p, const std::string& what) const {
+  const Grid& grid = mesh_->grid();
+  if (!is_finite(p)) return fail(StatusCode::invalid_argument, what + " is not a finite point");
+  // Built on the error paths only: formatting two numbers per query costs as much as a short search.
+  auto where = [&] { return what + " (" + std::to_string(p.x) + "," + std::to_string(p.y) + ")"; };
+  if (!grid.contains(p)) {
+    return fail(StatusCode::out_of_bounds, where() + " is outside the " + std::to_string(grid.width()) + "x" +
+                                               std::to_string(grid.height()) + " map");
+  }
+  NavPoint out;
+  out.polygon = mesh_->locate(p);
+  out.pos = p;
+  // Mesh polygons cover free space only, so a point strictly inside one is clear without the
+  // grid test (the common case; boundary points, where the through-a-wall rule has corner
+  // cases, still go to collision.hpp).
+  if (out.polygon >= 0) {
+    const auto ring = mesh_->ring(out.polygon);
+    bool interior = true;
+    for (size_t i = 0; i < ring.size() && interior; ++i) {
+      const Vec2 a = ring[i], b = ring[i + 1 < ring.size() ? i + 1 : 0];
+      interior = cross(b - a, p - a) > 0.0;
+    }
+    if (interior) return out;
+  }
+  if (!point_clear(grid, p, 0.0)) return fail(StatusCode::blocked, where() + " is inside a wall");
+  if (out.polygon >= 0) return out;
+  // In the band the radius removed: the nearest mesh point a straight segment reaches.
+  const auto& polys = mesh_->polygons();
+  std::vector<std::pair<double, int>> cand;
+  cand.reserve(polys.size());
+  for (size_t i = 0; i < polys.size(); ++i) {
+    const Vec2 lo = polys[i].lo, hi = polys[i].hi;
+    const double dx = std::max({lo.x - p.x, 0.0, p.x - hi.x}), dy = std::max({lo.y - p.y, 0.0, p.y - hi.y});
+    cand.emplace_back(dx * dx + dy * dy, static_cast<int>(i));
+  }
+  std::sort(cand.begin(), cand.end());
+  double best = std::numeric_limits<double>::infinity();
+  for (const auto& [box_d2, id] : cand) {
+    if (box_d2 >= best) break;
+    const Vec2 q = mesh_->closest_point(id, p);
+    const double d2 = glm::dot(q - p, q - p);
+    if (d2 < best && segment_clear(grid, p, q, 0.0)) {
+      best = d2;
+      out.pos = q;
+      out.polygon = id;
+    }
+  }
+  if (out.polygon < 0) {
+    return fail(StatusCode::blocked, where() + " has no navmesh point within reach for agent radius " +
+                                         std::to_string(mesh_->agent_radius()));
+  }
+  out.snapped = true;
+  return out;
+}
+
+Result<NavSearchResult> NavmeshQuery::find_corridor(Vec2 start, Vec2 goal, const NavQueryOptions& options) {
+  if (options.max_expansions < 0) return fail(StatusCode::invalid_argument, "max_expansions must be >= 0");
+  auto s = resolve(start, "start");
+  if (!s) return s.error();
+  auto t = resolve(goal, "goal");
+  if (!t) return t.error();
+  NavSearchResult r;
+  r.start = s->pos;
+  r.goal = t->pos;
+  r.start_snapped = s->snapped;
+  r.goal_snapped = t->snapped;
+  if (s->polygon == t->polygon) {  // convex: the straight segment
+    r.found = true;
+    r.corridor.polygons.push_back(t->polygon);
+    r.length = glm::length(r.goal - r.start);
+    return r;
+  }
+  if (nodes_.size() != 2 * mesh_->portals().size() + 1 || tree_parent_.size() != mesh_->polygons().size() ||
+      edge_len_.size() != mesh_->ring_vertices().size() ||
+      root_g_.size() != static_cast<size_t>(mesh_->vertex_id_count())) {
+    reset(*mesh_);
+  }
+  if (++stamp_ == 0) {  // wrapped: forget every stamp
+    for (Node& n : nodes_) n.stamp = 0;
+    std::fill(root_stamp_.begin(), root_stamp_.end(), 0u);
+    stamp_ = 1;
+  }
+  heap_.clear();
+  if (options.cost == NavSearchCost::exact) {
+    search_exact(*s, *t, options, r);
+  } else {
+    search_portal_points(*s, *t, options, r);
+  }
+  return r;
+}
+
+void NavmeshQuery::fill_corridor(int start_poly, const std::vector<std::pair<int, int>>& crossings,
+                                 NavSearchResult& r) const {
+  const auto& portals = mesh_->portals();
+  NavCorridor& c = r.corridor;
+  c.polygons.reserve(crossings.size() + 1);
+  c.portal_ids.reserve(crossings.size());
+  c.portals.reserve(crossings.size());
+  c.polygons.push_back(start_poly);
+  for (const auto& [pid, entered] : crossings) {
+    const NavPortal& p = portals[static_cast<size_t>(pid)];
+    // Crossing from poly_a (whose ring runs a -> b with its interior on the left): b is on
+    // the traveller's left.
+    const bool forward = entered == p.poly_b;
+    c.portal_ids.push_back(pid);
+    c.portals.push_back(forward ? FunnelPortal{p.b, p.a} : FunnelPortal{p.a, p.b});
+    c.polygons.push_back(entered);
+  }
+}
+
+void NavmeshQuery::search_portal_points(const NavPoint& s, const NavPoint& t, const NavQueryOptions& options,
+                                        NavSearchResult& r) {
+  const Vec2 gp = r.goal;
+  const int goal_poly = t.polygon;
+  const auto& portals = mesh_->portals();
+  const auto& polys = mesh_->polygons();
+  const auto& plist = mesh_->polygon_portals();
+  // Two nodes per portal, one per direction of crossing (2 * pid: into poly_b), and the goal.
+  const int goal_node = 2 * static_cast<int>(portals.size());
+  const bool trace = options.record_trace;
+  auto relax = [&](int id, int parent, int poly, Vec2 pt, double g) {
+    Node& n = nodes_[static_cast<size_t>(id)];
+    if (n.stamp == stamp_ && g >= n.g) return;
+    n.stamp = stamp_;
+    n.g = g;
+    n.f = g + glm::length(gp - pt);
+    n.pt = pt;
+    n.parent = parent;
+    n.poly = poly;
+    n.closed = false;
+    heap_.push_back(HeapEntry{n.f, g, id});
+    std::push_heap(heap_.begin(), heap_.end(), HeapLess{});
+    ++r.generated;
+    if (trace) r.trace.push_back(NavTraceEvent{poly, id < goal_node ? id / 2 : -1, NavTraceEvent::open, static_cast<float>(g), static_cast<float>(n.f)});
+  };
+  auto expand_from = [&](int poly, int came_by, Vec2 from, double g) {
+    const NavPolygon& P = polys[static_cast<size_t>(poly)];
+    for (int k = P.first_portal; k < P.first_portal + P.portal_count; ++k) {
+      const int pid = plist[static_cast<size_t>(k)];
+      if (came_by >= 0 && pid == came_by / 2) continue;
+      const NavPortal& pt = portals[static_cast<size_t>(pid)];
+      if (leads_nowhere(poly, pt.poly_a == poly ? pt.poly_b : pt.poly_a, goal_poly)) continue;
+      const Vec2 x = taut_point(from, gp, pt.a, pt.b);
+      const bool forward = pt.poly_a == poly;
+      relax(2 * pid + (forward ? 0 : 1), came_by, forward ? pt.poly_b : pt.poly_a, x, g + glm::length(x - from));
+    }
+    if (poly == goal_poly) relax(goal_node, came_by, poly, gp, g + glm::length(gp - from));
+  };
+  expand_from(s.polygon, -1, r.start, 0.0);
+  bool found = false;
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), HeapLess{});
+    const HeapEntry e = heap_.back();
+    heap_.pop_back();
+    Node& n = nodes_[static_cast<size_t>(e.node)];
+    if (n.closed || e.g != n.g) continue;  // stale entry
+    n.closed = true;
+    if (trace) r.trace.push_back(NavTraceEvent{n.poly, e.node < goal_node ? e.node / 2 : -1, NavTraceEvent::close, static_cast<float>(n.g), static_cast<float>(n.f)});
+    if (e.node == goal_node) {
+      found = true;
+      break;
+    }
+    ++r.expanded;
+    if (options.max_expansions > 0 && r.expanded > options.max_expansions) {
+      r.reason = "gave up after " + std::to_string(options.max_expansions) + " expansions";
+      return;
+    }
+    expand_from(n.poly, e.node, n.pt, n.g);
+  }
+  if (!found) {
+    r.reason = "the goal is not reachable from the start for agent radius " + std::to_string(mesh_->agent_radius());
+    return;
+  }
+  std::vector<std::pair<int, int>>& chain = chain_;
+  chain.clear();
+  for (int id = nodes_[static_cast<size_t>(goal_node)].parent; id >= 0; id = nodes_[static_cast<size_t>(id)].parent) {
+    chain.emplace_back(id / 2, nodes_[static_cast<size_t>(id)].poly);
+  }
+  std::reverse(chain.begin(), chain.end());
+  fill_corridor(s.polygon, chain, r);
+  r.found = true;
+}
+
+namespace {
+
+/// The sub-range of [lo, hi] within [0, 1] where A + s B >= 0 (empty when lo > hi on return).
+/// The sign at s = 0 and s = 1 settles most edges (wholly inside or outside the cone) without
+/// the division.
+void keep_nonnegative(double A, double B, double& lo, double& hi) {
+  if (B > 0.0) {
+    if (A >= 0.0) return;
+    if (A + B < 0.0) {
+      hi = lo - 1.0;
+      return;
+    }
+    lo = std::max(lo, -A / B);
+  } else if (B < 0.0) {
+    if (A + B >= 0.0) return;
+    if (A < 0.0) {
+      hi = lo - 1.0;
+      return;
+    }
+    hi = std::min(hi, -A / B);
+  } else if (A < 0.0) {
+    hi = lo - 1.0;
+  }
+}
+
+/// The point at parameter s of u -> w, exactly u or w at (and within rounding of) the ends, so
+/// that "the interval ends at a vertex" can be tested with ==: a cone through a vertex must
+/// let the path bend there even when the parameter came out as 0.9999999999999999.
+Vec2 at(Vec2 u, Vec2 w, double s, double len) {
+  constexpr double kSnap = 1e-10;  // [Units: cells] far below the mesh's smallest feature (1e-9)
+  if (s * len <= kSnap) return u;
+  if ((1.0 - s) * len <= kSnap) return w;
+  return u + (w - u) * s;
+}
+
+}  // namespace
+
+void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQueryOptions& options,
+                                NavSearchResult& r) {
+  const Vec2 gp = r.goal;
+  const int goal_poly = t.polygon;
+  const auto& portals = mesh_->portals();
+  const auto& polys = mesh_->polygons();
+  const auto& rv = mesh_->ring_vertices();
+  const auto& rn = mesh_->ring_neighbors();
+  const auto& rp = mesh_->ring_portals();
+  const auto& vid = mesh_->ring_vertex_ids();
+  const auto& on_wall = mesh_->vertex_on_wall();
+  const bool trace = options.record_trace;
+  inodes_.clear();
+  // Intervals shorter than this carry no path worth having; they only arise from rounding
+  // where a cone grazes a vertex. [Units: cells]
+  constexpr double kMinInterval = 1e-12;
+
+  auto next_in_ring = [&](const NavPolygon& P, int e) { return e + 1 < P.first + P.count ? e + 1 : P.first; };
+  // g plus the exact shortest length from the root through [q0, q1] to the goal.
+  auto f_of = [&](Vec2 root, double g, Vec2 q0, Vec2 q1) {
+    const Vec2 x = taut_point(root, gp, q0, q1);
+    return g + glm::length(x - root) + glm::length(gp - x);
+  };
+
+  // Pushes the node (root, [q0, q1] on ring edge k of the polygon being expanded, u -> w).
+  auto push = [&](int parent, Vec2 root, int root_vid, double g, Vec2 q0, Vec2 q1, int k) {
+    const int q = rn[static_cast<size_t>(k)];
+    const int pid = rp[static_cast<size_t>(k)];
+    const NavPortal& pt = portals[static_cast<size_t>(pid)];
+    INode n;
+    n.root = root;
+    n.root_vid = root_vid;
+    // In the far polygon's ring the shared edge runs the other way: its p0 is our q1.
+    n.p0 = q1;
+    n.p1 = q0;
+    n.g = g;
+    // f waits for the open list (to_heap): a lone successor walked through on the spot needs none.
+    if (trace) n.f = f_of(root, g, q0, q1);
+    n.parent = parent;
+    n.poly = q;
+    n.edge = pt.poly_a == q ? pt.edge_a : pt.edge_b;
+    n.portal = pid;
+    succ_.push_back(static_cast<int>(inodes_.size()));
+    inodes_.push_back(n);
+    ++r.generated;
+    if (trace) r.trace.push_back(NavTraceEvent{q, pid, NavTraceEvent::open, static_cast<float>(g), static_cast<float>(n.f)});
+  };
+  // Crossing ring edge k of polygon p: never into a wall, nor into a dead tree without the goal.
+  auto worth_entering = [&](int p, int k) {
+    const int q = rn[static_cast<size_t>(k)];
+    return q >= 0 && !leads_nowhere(p, q, goal_poly);
+  };
+  // Root-level pruning: a corner already reached more cheaply makes this node redundant.
+  auto root_improves = [&](int v, double g) {
+    const size_t i = static_cast<size_t>(v);
+    if (root_stamp_[i] == stamp_ && root_g_[i] <= g) return false;
+    root_stamp_[i] = stamp_;
+    root_g_[i] = g;
+    return true;
+  };
+  // Every portal edge of P except `skip`, whole, as seen from `root`.
+  auto push_all = [&](int parent, int poly, int skip, Vec2 root, int root_vid, double g) {
+    const NavPolygon& P = polys[static_cast<size_t>(poly)];
+    for (int k = P.first; k < P.first + P.count; ++k) {
+      if (k == skip || !worth_entering(poly, k)) continue;
+      push(parent, root, root_vid, g, rv[static_cast<size_t>(k)], rv[static_cast<size_t>(next_in_ring(P, k))], k);
+    }
+  };
+
+  // Expands node `id`: its successors go to succ_. Returns nothing; successors are pushed by
+  // the caller, which may instead walk straight on into a lone successor.
+  auto expand = [&](const int id) {
+    const INode n = inodes_[static_cast<size_t>(id)];  // a copy: push() may grow inodes_
+    const NavPolygon& P = polys[static_cast<size_t>(n.poly)];
+    const int ea = n.edge, eb = next_in_ring(P, n.edge);
+    const Vec2 a = rv[static_cast<size_t>(ea)], b = rv[static_cast<size_t>(eb)];
+    const Vec2 ab = b - a;
+    const Vec2 rt = n.root;
+    const double side = cross(ab, rt - a);  // < 0: the root is behind the entry edge, as it should be
+    const double scale = glm::length(ab) * std::max(1.0, glm::length(rt - a));
+    if (side >= -1e-12 * scale) {
+      // The root lies on the entry edge's line: from a point of the interval all of P is
+      // visible; from beyond it the path runs along the line to the interval's nearer end
+      // and may bend there only if that end is a wall corner.
+      const double l2 = glm::dot(ab, ab);
+      const double tr = glm::dot(rt - a, ab) / l2;
+      const double t0 = glm::dot(n.p0 - a, ab) / l2, t1 = glm::dot(n.p1 - a, ab) / l2;
+      const double tol = 1e-12 * std::max(1.0, std::abs(tr));
+      if (tr >= t0 - tol && tr <= t1 + tol) {
+        push_all(id, n.poly, ea, rt, n.root_vid, n.g);
+      } else {
+        const bool before = tr < t0;
+        const Vec2 x = before ? n.p0 : n.p1;
+        const int xe = before ? ea : eb;
+        const int xv = vid[static_cast<size_t>(xe)];
+        if (x == rv[static_cast<size_t>(xe)] && on_wall[static_cast<size_t>(xv)]) {
+          const double g = n.g + glm::length(x - rt);
+          if (root_improves(xv, g)) push_all(id, n.poly, ea, x, xv, g);
+        }
+      }
+      return;
+    }
+    // The cone from the root through [p0, p1]: q is inside when it is counter-clockwise of
+    // root -> p1 and clockwise of root -> p0 (P lies on the left of a -> b).
+    const Vec2 d1 = n.p1 - rt, d0 = n.p0 - rt;
+    const bool turn_a = n.p0 == a && on_wall[static_cast<size_t>(vid[static_cast<size_t>(ea)])];
+    const bool turn_b = n.p1 == b && on_wall[static_cast<size_t>(vid[static_cast<size_t>(eb)])];
+    const double ga = turn_a ? n.g + glm::length(a - rt) : 0.0;
+    const double gb = turn_b ? n.g + glm::length(b - rt) : 0.0;
+    bool use_a = false, use_b = false, checked_a = false, checked_b = false;
+    for (int k = next_in_ring(P, ea); k != ea; k = next_in_ring(P, k)) {
+      if (!worth_entering(n.poly, k)) continue;
+      const Vec2 u = rv[static_cast<size_t>(k)], w = rv[static_cast<size_t>(next_in_ring(P, k))];
+      const double len = edge_len_[static_cast<size_t>(k)];
+      const double A1 = cross(d1, u - rt), B1 = cross(d1, w - u);
+      const double A0 = -cross(d0, u - rt), B0 = -cross(d0, w - u);
+      // Visible part.
+      double lo = 0.0, hi = 1.0;
+      keep_nonnegative(A1, B1, lo, hi);
+      keep_nonnegative(A0, B0, lo, hi);
+      if ((hi - lo) * len > kMinInterval) push(id, rt, n.root_vid, n.g, at(u, w, lo, len), at(u, w, hi, len), k);
+      // Beyond the ray through p1: seen only by bending at b (when b is a wall corner).
+      if (turn_b) {
+        double l1 = 0.0, h1 = 1.0;
+        keep_nonnegative(-A1, -B1, l1, h1);
+        if ((h1 - l1) * len > kMinInterval) {
+          if (!checked_b) {
+            use_b = root_improves(vid[static_cast<size_t>(eb)], gb);
+            checked_b = true;
+          }
+          if (use_b) push(id, b, vid[static_cast<size_t>(eb)], gb, at(u, w, l1, len), at(u, w, h1, len), k);
+        }
+      }
+      if (turn_a) {
+        double l0 = 0.0, h0 = 1.0;
+        keep_nonnegative(-A0, -B0, l0, h0);
+        if ((h0 - l0) * len > kMinInterval) {
+          if (!checked_a) {
+            use_a = root_improves(vid[static_cast<size_t>(ea)], ga);
+            checked_a = true;
+          }
+          if (use_a) push(id, a, vid[static_cast<size_t>(ea)], ga, at(u, w, l0, len), at(u, w, h0, len), k);
+        }
+      }
+    }
+  };
+  auto to_heap = [&] {
+    for (const int c : succ_) {
+      INode& n = inodes_[static_cast<size_t>(c)];
+      if (!trace) n.f = f_of(n.root, n.g, n.p1, n.p0);  // p0/p1 are in the far polygon's order
+      heap_.push_back(HeapEntry{n.f, n.g, c});
+      std::push_heap(heap_.begin(), heap_.end(), HeapLess{});
+    }
+  };
+
+  succ_.clear();
+  push_all(-1, s.polygon, -1, r.start, -1, 0.0);
+  to_heap();
+  int goal_node = -1;
+  while (!heap_.empty() && goal_node < 0) {
+    std::pop_heap(heap_.begin(), heap_.end(), HeapLess{});
+    int id = heap_.back().node;
+    heap_.pop_back();
+    {
+      const INode& n = inodes_[static_cast<size_t>(id)];
+      // A root reached more cheaply since this node was pushed.
+      if (n.root_vid >= 0 && root_stamp_[static_cast<size_t>(n.root_vid)] == stamp_ &&
+          root_g_[static_cast<size_t>(n.root_vid)] < n.g) {
+        continue;
+      }
+      if (trace) r.trace.push_back(NavTraceEvent{n.poly, n.portal, NavTraceEvent::close, static_cast<float>(n.g), static_cast<float>(n.f)});
+      if (n.poly == goal_poly) {  // f is exact here: root, the taut point of the interval, goal
+        goal_node = id;
+        r.length = n.f;
+        break;
+      }
+    }
+    // Walk on without the open list while a node has exactly one successor with the same root
+    // (Polyanya's intermediate pruning; corridors are mostly chains of such nodes). Expanding a
+    // node early cannot cost optimality: the goal is accepted only off the open list, with the
+    // smallest f, so a successor in the goal polygon always goes there; and a corner reached
+    // early at a higher g is taken over (root_improves) when a cheaper route arrives.
+    for (;;) {
+      ++r.expanded;
+      if (options.max_expansions > 0 && r.expanded > options.max_expansions) {
+        r.reason = "gave up after " + std::to_string(options.max_expansions) + " expansions";
+        return;
+      }
+      succ_.clear();
+      expand(id);
+      if (succ_.size() != 1) break;
+      const INode& c = inodes_[static_cast<size_t>(succ_.front())];
+      if (c.poly == goal_poly || c.root_vid != inodes_[static_cast<size_t>(id)].root_vid) break;
+      id = succ_.front();
+      if (trace) r.trace.push_back(NavTraceEvent{c.poly, c.portal, NavTraceEvent::close, static_cast<float>(c.g), static_cast<float>(c.f)});
+    }
+    to_heap();
+  }
+  if (goal_node < 0) {
+    r.reason = "the goal is not reachable from the start for agent radius " + std::to_string(mesh_->agent_radius());
+    return;
+  }
+  std::vector<std::pair<int, int>>& chain = chain_;
+  chain.clear();
+  for (int id = goal_node; id >= 0; id = inodes_[static_cast<size_t>(id)].parent) {
+    chain.emplace_back(inodes_[static_cast<size_t>(id)].portal, inodes_[static_cast<size_t>(id)].poly);
+  }
+  std::reverse(chain.begin(), chain.end());
+  fill_corridor(s.polygon, chain, r);
+  r.found = true;
+}
+
+}  // namespace pathlab
