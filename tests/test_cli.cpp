@@ -113,7 +113,7 @@ TEST_CASE("cli: bad input exits 2 with one error line naming the culprit") {
       {"plan --map " + bad_map + " --from 0,0 --to 1,1", bad_map + ":6: unknown terrain '?'"},
       {"plan --map " + kArena + " --from 1,11 --to 99,2", "goal (99.000000,2.000000) is outside the 49x49 map"},
       {"plan --map " + kArena + " --from 0,0 --to 1,11", "start cell (0,0) is inside a wall"},
-      {"plan --map " + kArena + " --from 1,11 --to 1,12 --planner warp", "--planner: unknown grid planner 'warp'"},
+      {"plan --map " + kArena + " --from 1,11 --to 1,12 --planner warp", "--planner: unknown planner 'warp'"},
       {"plan --map " + kArena + " --from 1,11 --to 1,12 --smoother blur", "unknown smoother 'blur'"},
       {"plan --map " + kArena + " --from nan,11 --to 1,12", "--from X: 'nan' is not a finite number"},
       {"plan --map " + kArena + " --from 1,11 --to 1", "--to: expected X,Y or X,Y,DEG"},

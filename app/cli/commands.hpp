@@ -10,6 +10,9 @@ using CommandFn = int (*)(int argc, char** argv);
 
 int run_plan(int argc, char** argv);
 int run_scen(int argc, char** argv);
+int run_smooth(int argc, char** argv);
+int run_curve(int argc, char** argv);
+int run_simulate(int argc, char** argv);
 
 struct Command {
   const char* name;
@@ -20,6 +23,9 @@ struct Command {
 inline constexpr Command kCommands[] = {
     {"plan", run_plan, "plan paths on a map (one query, or a file of queries as JSON Lines)"},
     {"scen", run_scen, "check a Moving AI .map.scen file's optimal lengths"},
+    {"smooth", run_smooth, "sample a Catmull-Rom or Hermite spline through given points"},
+    {"curve", run_curve, "Dubins, Reeds-Shepp or turn-to-point curve between poses (JSON Lines for --queries)"},
+    {"simulate", run_simulate, "drive a unit (person, car, tank, bear) along a planned path; trajectory and metrics"},
 };
 
 }  // namespace pathlab::cli

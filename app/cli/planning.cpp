@@ -33,11 +33,20 @@ PlanSettings read_plan_settings(Args& args) {
   s.sample_step = args.number("sample-step");
   s.reverse = args.flag("reverse");
 
-  auto planner = parse_grid_planner(s.planner);
-  if (!planner) throw UsageError("--planner: " + planner.error().message);
-  check_smoother_settings(s);
-  if (s.turning_radius) throw UsageError("--radius (turning radius) is used by heading-aware planners only");
-  if (s.reverse) throw UsageError("--reverse is used by heading-aware planners only");
+  if (s.planner == "navmesh") {
+    read_navmesh_settings(args, s);
+  } else if (is_heading_planner(s.planner)) {
+    read_heading_settings(args, s);
+  } else {
+    if (!parse_grid_planner(s.planner)) {
+      throw UsageError("--planner: unknown planner '" + s.planner + "' (astar, dijkstra, jps, theta, navmesh, directional, hybrid)");
+    }
+    check_smoother_settings(s);
+    if (s.smoother == "turning" && !s.turning_radius) throw UsageError("--smoother turning needs --radius R (the turning radius in cells)");
+  }
+  if (s.turning_radius && !is_heading_planner(s.planner) && s.smoother != "turning")
+    throw UsageError("--radius (turning radius) is used by --planner directional|hybrid and --smoother turning only");
+  if (s.reverse && s.planner != "hybrid") throw UsageError("--reverse is used by --planner hybrid only");
   if (s.sample_step && !(*s.sample_step > 0)) throw UsageError("--sample-step must be > 0");
   return s;
 }
@@ -45,8 +54,11 @@ PlanSettings read_plan_settings(Args& args) {
 Planner::Planner(const Grid& grid, PlanSettings settings)
     : grid_(grid),
       settings_(std::move(settings)),
-      grid_planner_(parse_grid_planner(settings_.planner).value()),
-      pathfinder_(grid) {}
+      grid_planner_(parse_grid_planner(settings_.planner).ok() ? *parse_grid_planner(settings_.planner) : GridPlanner::astar),
+      pathfinder_(grid) {
+  if (settings_.planner == "navmesh") navmesh_ = make_navmesh_planner(grid, settings_);
+  if (is_heading_planner(settings_.planner)) heading_ = make_heading_planner(grid, settings_);
+}
 
 namespace {
 
@@ -74,10 +86,9 @@ std::vector<Vec2> resample(const std::vector<Vec2>& pts, double step) {
 
 }  // namespace
 
-PlanOutcome Planner::plan(const PlanQuery& q, const std::string& where) {
+PlanOutcome Planner::search_grid(const PlanQuery& q, const std::string& where) {
   const Cell start = query_cell(grid_, q.from.pos, where + "start");
   const Cell goal = query_cell(grid_, q.to.pos, where + "goal");
-  const auto t0 = std::chrono::steady_clock::now();
   auto path = pathfinder_.find_path(grid_planner_, start, goal, settings_.search);
   if (!path) throw UsageError(where + path.error().message);
   PlanOutcome out;
@@ -85,12 +96,22 @@ PlanOutcome Planner::plan(const PlanQuery& q, const std::string& where) {
   out.expanded = path->expanded;
   out.reason = path->reason;
   out.points = std::move(path->points);
-  if (out.found) out.points = apply_smoother(grid_, settings_, std::move(out.points), where);
-  out.length = polyline_length(out.points);
-  if (settings_.sample_step) out.points = resample(out.points, *settings_.sample_step);
+  if (out.found && settings_.smoother == "turning") apply_turning(grid_, settings_, q, out, where);
+  else if (out.found) out.points = apply_smoother(grid_, settings_, std::move(out.points), where);
+  if (settings_.smoother != "turning") out.length = polyline_length(out.points);
+  return out;
+}
+
+PlanOutcome Planner::plan(const PlanQuery& q, const std::string& where) {
+  const auto t0 = std::chrono::steady_clock::now();
+  PlanOutcome out = navmesh_ ? plan_navmesh(*navmesh_, q, where)
+                    : heading_ ? plan_heading(*heading_, q, where) : search_grid(q, where);
+  // Curved paths are already sampled every --sample-step, with their own headings.
+  const bool curved = heading_ || settings_.smoother == "turning";
+  if (settings_.sample_step && !curved) out.points = resample(out.points, *settings_.sample_step);
   const auto t1 = std::chrono::steady_clock::now();
   out.time_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
-  if (q.from.heading_deg || q.to.heading_deg) {
+  if ((q.from.heading_deg || q.to.heading_deg) && !curved) {
     // Grid paths carry no heading of their own: report the direction of travel at each point.
     for (size_t i = 0; i < out.points.size(); ++i) {
       double deg = q.from.heading_deg.value_or(0.0);
@@ -122,6 +143,13 @@ nlohmann::ordered_json outcome_json(const PlanOutcome& o, bool with_headings) {
   j["points"] = std::move(pts);
   j["expanded"] = o.expanded;
   j["time_us"] = o.time_us;
+  if (o.start_snapped) j["start_snapped"] = *o.start_snapped;
+  if (o.goal_snapped) j["goal_snapped"] = *o.goal_snapped;
+  if (!o.turns.empty()) {
+    auto turns = nlohmann::ordered_json::array();
+    for (const auto& t : o.turns) turns.push_back({{"waypoint", t.waypoint}, {"method", t.method}, {"radius", t.radius}});
+    j["turns"] = std::move(turns);
+  }
   return j;
 }
 

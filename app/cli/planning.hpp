@@ -2,6 +2,7 @@
 // Shared by the CLI verbs that plan: the planner/smoother names and one query's pipeline
 // (search, then smoothing), returning what the JSON result reports.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,11 @@ struct PlanSettings {
   std::optional<long long> subdivisions; // --subdivisions
   std::optional<double> sample_step;     // --sample-step
   bool reverse = false;                  // --reverse
+  std::optional<double> shift_margin;    // --shift-margin (navmesh, edge-shift)
+  std::optional<long long> shift_passes; // --shift-passes (navmesh, edge-shift)
+  std::string navmesh_cost = "exact";    // --navmesh-cost (navmesh): exact | portal-points
+  std::optional<long long> neighborhood; // --neighborhood (directional)
+  std::optional<long long> heading_bins; // --heading-bins (hybrid)
 };
 
 /// Reads the planning options from `args` and checks that they fit together.
@@ -40,7 +46,17 @@ struct PlanOutcome {
   int64_t expanded = 0;
   double time_us = 0.0;
   std::string reason;
+  std::optional<bool> start_snapped, goal_snapped;  // navmesh: an end was moved out of the radius band
+  struct Turn {
+    int waypoint;
+    std::string method;
+    double radius;
+  };
+  std::vector<Turn> turns;  // --smoother turning: how each corner was made
 };
+
+class NavmeshPlanner;  // plan_navmesh.cpp
+class HeadingPlanner;  // plan_heading.cpp
 
 /// Plans one query. Bad queries (outside the map, inside a wall) throw UsageError naming `where`.
 class Planner {
@@ -49,11 +65,31 @@ class Planner {
   PlanOutcome plan(const PlanQuery& q, const std::string& where);
 
  private:
+  PlanOutcome search_grid(const PlanQuery& q, const std::string& where);
+
   const Grid& grid_;
   PlanSettings settings_;
   GridPlanner grid_planner_;
   GridPathfinder pathfinder_;
+  std::shared_ptr<NavmeshPlanner> navmesh_;  // set for --planner navmesh
+  std::shared_ptr<HeadingPlanner> heading_;  // set for --planner directional|hybrid
 };
+
+/// Navmesh planner (plan_navmesh.cpp): reads its options (smoother default funnel), builds the
+/// mesh for the agent radius, and plans one query with the corridor smoother applied.
+void read_navmesh_settings(Args& args, PlanSettings& settings);
+std::shared_ptr<NavmeshPlanner> make_navmesh_planner(const Grid& grid, const PlanSettings& settings);
+PlanOutcome plan_navmesh(NavmeshPlanner& planner, const PlanQuery& q, const std::string& where);
+
+/// Heading-aware planners (plan_heading.cpp): directional and hybrid need --radius; their
+/// paths come out sampled every --sample-step (default 0.25) with headings. `turning`
+/// (apply_turning) rounds a grid path's corners for the turning radius.
+bool is_heading_planner(const std::string& name);
+void read_heading_settings(Args& args, PlanSettings& settings);
+std::shared_ptr<HeadingPlanner> make_heading_planner(const Grid& grid, const PlanSettings& settings);
+PlanOutcome plan_heading(HeadingPlanner& planner, const PlanQuery& q, const std::string& where);
+void apply_turning(const Grid& grid, const PlanSettings& settings, const PlanQuery& q, PlanOutcome& out,
+                   const std::string& where);
 
 /// Smoothers (smoothers.cpp): checks the smoother name and its options (--subdivisions, ...).
 void check_smoother_settings(const PlanSettings& settings);
