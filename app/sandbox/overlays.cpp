@@ -132,7 +132,7 @@ void Inspector::tab_overlays(Sandbox& sb) {
               "to keep a bend off a wall. Needs a spline smoother.");
   ImGui::Checkbox("tangents", &ov_.tangents);
   help_marker("The curve's direction and speed at each control point (drawn at 1/3 length: the Bezier handle). "
-              "Long tangents swing wide; the repairs shorten them near walls.");
+              "Long tangents swing wide; the repairs shorten them near walls and reshape loops and hooks.");
   ImGui::EndDisabled();
   ImGui::Checkbox("curvature ramp", &ov_.curvature_ramp);
   help_marker("Colours the path by |curvature|: green straight, red where it turns as tight as the turning radius "

@@ -249,7 +249,7 @@ PlanView PlanPipeline::plan(const Grid& g, const Pose& start, const Pose& goal, 
         v.points = std::move(sm->points);
         if (!sm->repairs.empty()) {
           // Not a violation: the smoother kept the curve clear. Worth knowing when tuning, though.
-          v.notes.push_back(std::to_string(sm->repairs.size()) + " spline span(s) repaired near walls");
+          v.notes.push_back(std::to_string(sm->repairs.size()) + " spline span(s) repaired (too close to a wall, or a loop or hook reshaped)");
         }
         if (!sm->curve.empty()) {
           if (auto table = ArcLengthTable::build(sm->curve)) {

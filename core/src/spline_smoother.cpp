@@ -15,6 +15,9 @@ namespace {
 /// Tangent scales tried in turn at a point next to an offending span; the last is straight.
 constexpr double kScaleLevels[] = {1.0, 0.5, 0.25, 0.0};
 constexpr int kStraightLevel = 3;
+/// Span check results.
+constexpr uint8_t kSpanShapeBad = 1;
+constexpr uint8_t kSpanBlocked = 2;
 
 std::string point_text(Vec2 p) { return "(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ")"; }
 
@@ -34,6 +37,89 @@ bool runs_along_chord(const HermiteSegment& s) {
   }
   return true;
 }
+
+/// Signed angle from a to b, radians in [-pi, pi].
+double angle_between(Vec2 a, Vec2 b) { return std::atan2(cross(a, b), glm::dot(a, b)); }
+
+/// Samples per span for the shape check: enough to see a hook (which turns through 90 degrees
+/// or more over several samples) or a cusp (180 degrees between two samples); the curvature
+/// peak is then refined between samples. The check runs on every span, so it is kept cheap.
+constexpr int kShapeSamples = 32;
+
+/// A span's derivatives in the power basis: P'(t) = c1 + 2 c2 t + 3 c3 t^2, P''(t) = 2 c2 + 6 c3 t.
+struct SpanDerivatives {
+  Vec2 c1, c2, c3;
+  explicit SpanDerivatives(const HermiteSegment& s) {
+    const Vec2 d = s.end - s.start;
+    c1 = s.start_tangent;
+    c2 = 3.0 * d - 2.0 * s.start_tangent - s.end_tangent;
+    c3 = -2.0 * d + s.start_tangent + s.end_tangent;
+  }
+  Vec2 first(double t) const { return c1 + t * (2.0 * c2 + 3.0 * t * c3); }
+  Vec2 second(double t) const { return 2.0 * c2 + 6.0 * t * c3; }
+  /// |curvature| at t, 0 where the span does not move.
+  double curvature(double t) const {
+    const Vec2 v = first(t);
+    const double sp = glm::length(v);
+    return sp > 0.0 ? std::abs(cross(v, second(t))) / (sp * sp * sp) : 0.0;
+  }
+};
+
+}  // namespace
+
+SplineShape spline_span_shape(const HermiteSegment& s) {
+  SplineShape sh;
+  const Vec2 d = s.end - s.start;
+  const double ld = glm::length(d);
+  if (!(ld > 0.0)) return sh;
+  const SpanDerivatives der(s);
+  // Directions are compared, not speeds: a zero tangent at an end (a declared corner) or
+  // rounding-sized speeds have no direction and are skipped.
+  const double tiny = 1e-12 * ld;
+  Vec2 first(0.0), prev(0.0);
+  double best_t = -1.0, best_k = -1.0;
+  for (int j = 0; j <= kShapeSamples; ++j) {
+    const double t = static_cast<double>(j) / kShapeSamples;
+    const Vec2 v = der.first(t);
+    const double sp = glm::length(v);
+    if (!(sp > tiny)) continue;
+    if (glm::length(first) == 0.0) {
+      first = v;
+    } else {
+      const double a = std::abs(angle_between(prev, v));
+      sh.turning += a;
+      sh.max_step_turn = std::max(sh.max_step_turn, a);
+    }
+    prev = v;
+    const double k = std::abs(cross(v, der.second(t))) / (sp * sp * sp);
+    if (k > best_k) best_k = k, best_t = t;
+  }
+  if (glm::length(first) > 0.0) {
+    sh.extra_turning = std::max(0.0, sh.turning - std::abs(angle_between(first, d)) - std::abs(angle_between(d, prev)));
+  }
+  // The peak lies within a sample step of the best sample; golden-section search there
+  // (curvature of a cubic is unimodal that close to its peak). 24 steps narrow the window
+  // to 1e-5 of a sample step.
+  if (best_t >= 0.0) {
+    double lo = std::max(0.0, best_t - 1.0 / kShapeSamples), hi = std::min(1.0, best_t + 1.0 / kShapeSamples);
+    const double g = 0.5 * (std::sqrt(5.0) - 1.0);
+    double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+    double ka = der.curvature(a), kb = der.curvature(b);
+    for (int it = 0; it < 24; ++it) {
+      if (ka > kb) {
+        hi = b, b = a, kb = ka;
+        a = hi - g * (hi - lo), ka = der.curvature(a);
+      } else {
+        lo = a, a = b, ka = kb;
+        b = lo + g * (hi - lo), kb = der.curvature(b);
+      }
+    }
+    sh.max_curvature = std::max({best_k, ka, kb});
+  }
+  return sh;
+}
+
+namespace {
 
 class Smoother {
  public:
@@ -128,6 +214,26 @@ void base_tangents(SplineMethod method, const std::vector<Vec2>& cp, std::vector
   }
 }
 
+/// Reshaping tangents (see the header): along the bisector of the unit directions of the two
+/// chords at each point, as long as the chord on each side, so no span's tangent outgrows its
+/// own chord. A point where the path doubles back exactly gets zero (a corner); the ends
+/// follow their only chord, like the doubled ends of Catmull-Rom.
+void safe_tangents(const std::vector<Vec2>& cp, std::vector<Vec2>& s_out, std::vector<Vec2>& s_in) {
+  const size_t n = cp.size();
+  s_out.assign(n, Vec2(0.0));
+  s_in.assign(n, Vec2(0.0));
+  for (size_t k = 0; k < n; ++k) {
+    const Vec2 a = k > 0 ? cp[k] - cp[k - 1] : Vec2(0.0);
+    const Vec2 b = k + 1 < n ? cp[k + 1] - cp[k] : Vec2(0.0);
+    const double la = glm::length(a), lb = glm::length(b);
+    Vec2 dir = (la > 0.0 ? a / la : Vec2(0.0)) + (lb > 0.0 ? b / lb : Vec2(0.0));
+    const double ld = glm::length(dir);
+    dir = ld > 1e-9 ? dir / ld : Vec2(0.0);
+    s_in[k] = dir * la;
+    s_out[k] = dir * lb;
+  }
+}
+
 }  // namespace
 
 Result<SplineMethod> parse_spline_method(const std::string& name) {
@@ -151,6 +257,7 @@ const char* to_string(SplineMethod method) noexcept {
 const char* to_string(SplineRepairKind kind) noexcept {
   switch (kind) {
     case SplineRepairKind::inserted_points: return "inserted_points";
+    case SplineRepairKind::reshaped: return "reshaped";
     case SplineRepairKind::tightened: return "tightened";
     case SplineRepairKind::straightened: return "straightened";
   }
@@ -212,22 +319,40 @@ Result<SplineSmoothResult> smooth_path(const Grid& grid, std::span<const Vec2> w
   const Smoother sm(grid, def);
   const int n_input_spans = static_cast<int>(waypoints.size()) - 1;
   std::vector<int> inserted_in(static_cast<size_t>(std::max(n_input_spans, 0)), 0);
-  std::vector<Vec2> m_out, m_in;
+  std::vector<Vec2> m_out, m_in, s_out, s_in;
   std::vector<int> level(cp.size(), 0);
+  std::vector<uint8_t> safe(cp.size(), 0);  // 1: the point uses the reshaping tangents
   auto segment = [&](size_t k) {
-    return HermiteSegment{cp[k], cp[k + 1], m_out[k] * kScaleLevels[level[k]], m_in[k + 1] * kScaleLevels[level[k + 1]]};
+    const Vec2 a = safe[k] ? s_out[k] : m_out[k], b = safe[k + 1] ? s_in[k + 1] : m_in[k + 1];
+    return HermiteSegment{cp[k], cp[k + 1], a * kScaleLevels[level[k]], b * kScaleLevels[level[k + 1]]};
+  };
+  // What is wrong with span k: kSpanShapeBad (clear, but it hooks, loops or spikes) or kSpanBlocked.
+  auto check = [&](size_t k) -> uint8_t {
+    const HermiteSegment seg = segment(k);
+    if (!sm.span_clear(seg)) return kSpanBlocked;
+    if (runs_along_chord(seg)) return 0;  // straight and monotone: nothing to turn or spike
+    const SplineShape sh = spline_span_shape(seg);
+    if (sh.max_step_turn > kSplineMaxStepTurn || sh.extra_turning > kSplineMaxExtraTurn) return kSpanShapeBad;
+    // A zero end tangent is a declared corner: the curvature just beside it is unbounded
+    // (like y = x^1.5) but the curve turns very little there, so only turning is checked.
+    if (seg.start_tangent == Vec2(0.0) || seg.end_tangent == Vec2(0.0)) return 0;
+    double c_min = glm::length(cp[k + 1] - cp[k]);
+    if (k > 0) c_min = std::min(c_min, glm::length(cp[k] - cp[k - 1]));
+    if (k + 2 < cp.size()) c_min = std::min(c_min, glm::length(cp[k + 2] - cp[k + 1]));
+    return sh.max_curvature * c_min > kSplineCurvatureBound ? kSpanShapeBad : 0;
   };
   auto check_all = [&](std::vector<uint8_t>& bad) {
     bad.assign(cp.size() - 1, 0);
     bool any = false;
     for (size_t k = 0; k + 1 < cp.size(); ++k) {
-      bad[k] = sm.span_clear(segment(k)) ? 0 : 1;
+      bad[k] = check(k);
       any = any || bad[k];
     }
     return any;
   };
 
   base_tangents(def.method, cp, m_out, m_in);
+  safe_tangents(cp, s_out, s_in);
   std::vector<uint8_t> bad;
   bool any_bad = check_all(bad);
 
@@ -243,7 +368,8 @@ Result<SplineSmoothResult> smooth_path(const Grid& grid, std::span<const Vec2> w
       orig2.push_back(orig[k]);
       const Vec2 d = cp[k + 1] - cp[k];
       const double len = glm::length(d);
-      if (!bad[k] || len < def.insert_min_chord) continue;
+      // Only for collisions: a hook is a tangent problem, which reshaping solves in place.
+      if (bad[k] != kSpanBlocked || len < def.insert_min_chord) continue;
       const double e = std::min(1.0, len / 3.0);
       cp2.push_back(cp[k] + d * (e / len));
       cp2.push_back(cp[k + 1] - d * (e / len));
@@ -259,25 +385,36 @@ Result<SplineSmoothResult> smooth_path(const Grid& grid, std::span<const Vec2> w
       cp = std::move(cp2);
       orig = std::move(orig2);
       level.assign(cp.size(), 0);
+      safe.assign(cp.size(), 0);
       base_tangents(def.method, cp, m_out, m_in);
+      safe_tangents(cp, s_out, s_in);
       any_bad = check_all(bad);
     }
   }
 
-  // Repairs 2 and 3: shorten the tangents at both ends of each offending span, one level per
-  // round, and recheck only the spans those points shape. Every round raises a level, and a
-  // span with both ends at the last level is its clear input chord, so this ends.
+  // Reshaping and repairs 2 and 3: a span that is clear but badly shaped first gets the
+  // reshaping tangents at its ends; otherwise (blocked, or already reshaped) the tangents at
+  // both ends are shortened one level per round. Only the spans those points shape are
+  // rechecked. Every round changes a point for good, and a span with both ends at the last
+  // level is its clear input chord (straight, so well shaped), so this ends.
   while (any_bad) {
     std::vector<size_t> raised;
-    std::vector<uint8_t> raised_now(cp.size(), 0);  // a point shared by two bad spans moves one level
+    std::vector<uint8_t> raised_now(cp.size(), 0);  // a point shared by two bad spans moves one step
     for (size_t k = 0; k < bad.size(); ++k) {
       if (!bad[k]) continue;
+      const bool reshape = bad[k] == kSpanShapeBad && !(safe[k] && safe[k + 1]);
       for (size_t p : {k, k + 1}) {
-        if (level[p] < kStraightLevel && !raised_now[p]) {
+        if (raised_now[p]) continue;
+        if (reshape) {
+          if (safe[p]) continue;
+          safe[p] = 1;
+        } else if (level[p] < kStraightLevel) {
           ++level[p];
-          raised_now[p] = 1;
-          raised.push_back(p);
+        } else {
+          continue;
         }
+        raised_now[p] = 1;
+        raised.push_back(p);
       }
     }
     if (raised.empty()) break;  // only if a chord checked clear above now fails: see the safety net
@@ -286,7 +423,7 @@ Result<SplineSmoothResult> smooth_path(const Grid& grid, std::span<const Vec2> w
     for (size_t p : raised) {
       for (size_t k : {p - 1, p}) {
         if (k >= bad.size() || bad[k]) continue;  // p - 1 wraps for p == 0
-        bad[k] = sm.span_clear(segment(k)) ? 0 : 1;
+        bad[k] = check(k);
         any_bad = any_bad || bad[k];
       }
     }
@@ -353,7 +490,7 @@ Result<SplineSmoothResult> smooth_path(const Grid& grid, std::span<const Vec2> w
   // Report per input span: its strongest repair.
   res.control_points = cp;
   std::vector<SplineRepair> per(static_cast<size_t>(n_input_spans));
-  std::vector<uint8_t> touched(per.size(), 0);
+  std::vector<uint8_t> touched(per.size(), 0), reshaped(per.size(), 0);
   for (size_t k = 0; k + 1 < cp.size(); ++k) {
     const size_t o = static_cast<size_t>(orig[k]);
     if (o >= per.size()) continue;
@@ -362,6 +499,9 @@ Result<SplineSmoothResult> smooth_path(const Grid& grid, std::span<const Vec2> w
     const double s = std::min(kScaleLevels[level[k]], kScaleLevels[level[k + 1]]);
     rep.tangent_scale = touched[o] ? std::min(rep.tangent_scale, s) : s;
     touched[o] = 1;
+    // Reshaped only where the tangents really changed (collinear evenly spaced points keep theirs).
+    auto differs = [](Vec2 a, Vec2 b) { return glm::length(a - b) > 1e-12 * (1.0 + glm::length(b)); };
+    if ((safe[k] && differs(s_out[k], m_out[k])) || (safe[k + 1] && differs(s_in[k + 1], m_in[k + 1]))) reshaped[o] = 1;
     if (level[k] == kStraightLevel && level[k + 1] == kStraightLevel) rep.kind = SplineRepairKind::straightened;
   }
   for (size_t o = 0; o < per.size(); ++o) {
@@ -372,6 +512,9 @@ Result<SplineSmoothResult> smooth_path(const Grid& grid, std::span<const Vec2> w
       res.repairs.push_back(rep);
     } else if (rep.tangent_scale < 1.0) {
       rep.kind = SplineRepairKind::tightened;
+      res.repairs.push_back(rep);
+    } else if (reshaped[o]) {
+      rep.kind = SplineRepairKind::reshaped;
       res.repairs.push_back(rep);
     } else if (rep.points_inserted > 0) {
       rep.kind = SplineRepairKind::inserted_points;

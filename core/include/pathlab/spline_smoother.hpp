@@ -12,6 +12,17 @@
 /// The input path must itself be clear for the radius; then step 3 always succeeds, so the
 /// result is always collision-free. The result lists what was repaired, per input span.
 ///
+/// Every span must also be well shaped (spline_span_shape within the limits below). Uniform
+/// Catmull-Rom next to uneven spacing (a long Theta* chord, then waypoints one cell apart, or
+/// points inserted by step 1) has tangents far longer than the short chord and makes hooks,
+/// cusps and loops there, clear of the walls or not. A span that is clear but badly shaped is
+/// "reshaped": its end points get tangents along the bisector of their two chords, as long
+/// on each side as that side's chord (G1 at the point), a Hermite span that turns at most
+/// kSplineMaxExtraTurn beyond its end directions and keeps curvature under
+/// kSplineCurvatureBound / chord for any corner short of a full reversal. Then steps 2 and 3
+/// apply as for a collision, each checked for shape too. Spans that pass both checks are kept
+/// exactly as the method defines them.
+///
 /// Clearance of a curved span is proven, not sampled: the span is cut into chords close enough
 /// that the curve stays within `max_deviation` of them (bound from the cubic's second
 /// derivative), and those chords are checked with the radius plus twice that deviation.
@@ -65,8 +76,35 @@ struct SplineSmoothDef {
 
 inline SplineSmoothDef default_spline_smooth_def() { return SplineSmoothDef{}; }
 
+/// Shape limits every span of smooth_path's curve meets (except where an end tangent is zero:
+/// a declared corner, where the unit turns on the spot, so curvature is not bounded there).
+/// Curvature times the shortest chord among the span and its two neighbours stays under this.
+/// Why 16: chord-length bisector tangents give at most 14.2 (at a corner that nearly doubles
+/// back), while the raw splines of evenly spaced grid paths reach 8.5 at their sharpest
+/// (a diagonal-to-straight corner), so ordinary grid corners are never flagged.
+inline constexpr double kSplineCurvatureBound = 16.0;
+/// How far a span may turn beyond the angles its end directions make with its chord
+/// (radians, 60 degrees): an S-bend inside a span adds up to about 39 degrees, a hook 90 or
+/// more, a loop 360. [Units: radians]
+inline constexpr double kSplineMaxExtraTurn = 1.0471975511965976;
+/// Largest turn between two neighbouring shape samples (1/32 of the parameter apart): a
+/// cusp, where the curve stops and reverses, turns 180 degrees there. [Units: radians]
+inline constexpr double kSplineMaxStepTurn = 1.5707963267948966;
+
+/// Shape of one Hermite span, measured on 33 parameter samples (curvature peak refined).
+struct SplineShape {
+  double max_curvature = 0.0;  ///< Largest |curvature| found. [Units: 1/cells]
+  double turning = 0.0;        ///< Total absolute turning of the direction of travel. [Units: radians]
+  double extra_turning = 0.0;  ///< turning minus the end directions' angles with the chord. [Units: radians]
+  double max_step_turn = 0.0;  ///< Largest turn between neighbouring samples (pi at a cusp). [Units: radians]
+};
+
+/// Measures a span's shape (a span that never moves measures all zeros).
+SplineShape spline_span_shape(const HermiteSegment& segment);
+
 enum class SplineRepairKind : uint8_t {
   inserted_points,  ///< Control points were added inside the span.
+  reshaped,         ///< Its ends got chord-length bisector tangents (it hooked or looped).
   tightened,        ///< The tangents at the span's ends were shortened.
   straightened,     ///< The span became the input's straight chord.
 };
