@@ -239,8 +239,22 @@ TEST_CASE("sandbox: save and reopen a scene gives the same scene") {
   CHECK_FALSE(other.sb().open(bad));
   CHECK(other.sb().status().find(bad) != std::string::npos);
   CHECK(other.sb().scene().settings.planner == "theta");
+  // So do a malformed Moving AI map and a file that only claims to be a PNG.
+  const std::string bad_map = (std::filesystem::temp_directory_path() / "pathlab_test_bad.map").string();
+  REQUIRE(io::write_file_atomic(bad_map, "type octile\nheight 2\nwidth 3\nmap\n...\n.X\n").ok());
+  CHECK_FALSE(other.sb().open(bad_map));
+  CHECK(other.sb().status().find(bad_map) != std::string::npos);
+  const std::string bad_png = (std::filesystem::temp_directory_path() / "pathlab_test_bad.png").string();
+  REQUIRE(io::write_file_atomic(bad_png, "\x89PNG not really").ok());
+  CHECK_FALSE(other.sb().open(bad_png));
+  CHECK(other.sb().status().find(bad_png) != std::string::npos);
+  other.idle(2);  // and the app keeps running on the scene it had
+  CHECK(other.sb().scene().grid.width() == saved.grid.width());
+  CHECK(other.sb().plan().length == length);
   std::filesystem::remove(path);
   std::filesystem::remove(bad);
+  std::filesystem::remove(bad_map);
+  std::filesystem::remove(bad_png);
 }
 
 TEST_CASE("sandbox: the screen shows the map, the path and the panel") {

@@ -384,6 +384,7 @@ void Inspector::help_window() {
     static const char* const kKeys[][2] = {
         {"F1", "show / hide this help"},
         {"Ctrl+Z / Ctrl+Y", "undo / redo a map edit"},
+        {"Ctrl+S", "save the scene to the file named in the Scene panel"},
         {"Space", "replay: play / pause (from the start when at the end)"},
         {"Left / Right", "replay: one expansion back / forward (Shift: 10)"},
         {"Home / End", "replay: first / last step"},

@@ -444,6 +444,8 @@ void Sandbox::draw_canvas() {
   if (!io.WantCaptureKeyboard && io.KeyCtrl) {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z)) && history_.undo(scene_.grid)) map_changed();
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Y)) && history_.redo(scene_.grid)) map_changed();
+    // No named S key in 1.86: the SDL backend indexes KeysDown by scancode.
+    if (ImGui::IsKeyPressed(SDL_SCANCODE_S) && path_buf_[0] != '\0') save(path_buf_);
   }
 
   if (plan_dirty_) replan_now();
