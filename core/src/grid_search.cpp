@@ -8,8 +8,10 @@
 namespace pathlab {
 namespace detail {
 
-HeapEntry OpenList::pop() {
-  const HeapEntry top = heap_.front();
+template <size_t kArity>
+HeapEntry BasicOpenList<kArity>::pop() {
+  HeapEntry* h = heap_.data();
+  const HeapEntry top = h[0];
   pos_[top.node()] = -1;
   const HeapEntry last = heap_.back();
   heap_.pop_back();
@@ -18,15 +20,46 @@ HeapEntry OpenList::pop() {
   // Move the hole at the root down along the smallest children, then drop `last` into it.
   size_t i = 0;
   for (;;) {
-    const size_t l = 2 * i + 1;
-    if (l >= n) break;
-    const size_t c = (l + 1 < n && before(heap_[l + 1], heap_[l])) ? l + 1 : l;
-    if (!before(heap_[c], last)) break;
-    place(i, heap_[c]);
-    i = c;
+    const size_t c = kArity * i + 1;
+    if (c >= n) break;
+    size_t best = c;
+    if constexpr (kArity == 4) {
+      if (c + 3 < n) {  // all four children: pairwise minima, no data-dependent branches
+        const size_t a = c + static_cast<size_t>(h[c + 1].key < h[c].key);
+        const size_t b = c + 2 + static_cast<size_t>(h[c + 3].key < h[c + 2].key);
+        best = h[b].key < h[a].key ? b : a;
+      } else {
+        for (size_t k = c + 1; k < n; ++k)
+          if (h[k].key < h[best].key) best = k;
+      }
+    } else {
+      static_assert(kArity == 2, "BasicOpenList supports 2 and 4 children");
+      if (c + 1 < n && before(h[c + 1], h[c])) best = c + 1;
+    }
+    if (!before(h[best], last)) break;
+    place(i, h[best]);
+    i = best;
   }
   place(i, last);
   return top;
+}
+
+template class BasicOpenList<2>;
+template class BasicOpenList<4>;
+
+void finish_node_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorkspace::NodeData* nodes, int t) {
+  size_t count = 0;
+  for (int n = t; n != -1; n = nodes[n].parent) ++count;
+  out.found = true;
+  out.cells.resize(count);
+  out.points.resize(count);
+  size_t i = count;
+  for (int n = t; n != -1; n = nodes[n].parent) {
+    --i;
+    out.cells[i] = pg.cell(n);
+    out.points[i] = cell_center(out.cells[i]);
+  }
+  out.length = polyline_length(out.points);
 }
 
 // Pathfinding directions: 0..3 orthogonal (E, S, W, N), 4..7 diagonal (SE, SW, NW, NE).
@@ -109,100 +142,137 @@ struct Heuristic {
   }
 };
 
+/// Octile (kEight) or Manhattan distance from padded (x, y) to the goal; 0 without kUseH.
+template <bool kUseH, bool kEight>
+inline double cell_h(int x, int y, int gx, int gy) {
+  if constexpr (!kUseH) {
+    return 0.0;
+  } else {
+    const int dx = std::abs(x - gx), dy = std::abs(y - gy);
+    if constexpr (!kEight) return dx + dy;
+    return dx < dy ? (dy - dx) + kSqrt2 * dx : (dx - dy) + kSqrt2 * dy;
+  }
+}
+
 /// Plain A* / Dijkstra over cells (no turn penalty). The hot loop of the library: one record
-/// per node, coordinates carried along instead of divided out, no heap push for closed nodes.
-template <bool kTrace, bool kUniform>
-void search_cells_impl(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, bool use_h,
+/// per node, coordinates carried along instead of divided out, no heap push for closed nodes,
+/// the neighbour loop unrolled (a diagonal reuses the two orthogonal passability flags for its
+/// corner test).
+template <bool kTrace, bool kUniform, bool kUseH, bool kEight>
+void search_cells_impl(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt,
                        GridPath& out) {
   const PaddedGrid& pg = ws.pg;
   ws.begin_search(pg.pass.size());
-  const bool eight = opt.connectivity == Connectivity::eight;
-  const int ndirs = eight ? 8 : 4;
-  int off[8];
-  for (int d = 0; d < 8; ++d) off[d] = kDy[d] * pg.pw + kDx[d];
   const int s = pg.id(start), t = pg.id(goal);
-  const Heuristic h{goal.x + 1, goal.y + 1, use_h, eight};
+  const int gx = goal.x + 1, gy = goal.y + 1;
   const uint8_t* pass = pg.pass.data();
   const float* cost = pg.cost.data();
   const int pw = pg.pw;
   const double inv_pw = 1.0 / pw;
   const int64_t budget = opt.max_expansions;
+  GridSearchWorkspace::NodeData* nodes = ws.nodes.data();
+  const uint32_t open_stamp = ws.search_id << 1, closed_stamp = open_stamp | 1u;
+  OpenList& open = ws.open;
 
-  ws.set(s, 0.0, -1);
-  const double hs = h(start.x + 1, start.y + 1);
-  ws.open.push({hs, 0.0, s});
-  ++out.generated;
+  nodes[s] = GridSearchWorkspace::NodeData{0.0, -1, open_stamp};
+  const double hs = cell_h<kUseH, kEight>(start.x + 1, start.y + 1, gx, gy);
+  open.push({hs, 0.0, s});
+  int64_t generated = 1, expanded = 0;
   if constexpr (kTrace) record(out, pg, s, TraceEvent::open, 0.0, hs);
   std::vector<int32_t>& bypass = ws.bypass;
   bypass.clear();
   double fcur = hs;
+  bool reached = false;
   for (;;) {
     int n;
     if (!bypass.empty()) {
       n = bypass.back();
       bypass.pop_back();
-      if (ws.is_closed(n)) continue;
-    } else if (!ws.open.empty()) {
-      const HeapEntry top = ws.open.pop();
+    } else if (!open.empty()) {
+      const HeapEntry top = open.pop();
       n = top.node();
       fcur = top.f();
-      if (ws.is_closed(n)) continue;
     } else {
       break;
     }
-    const double gn = ws.nodes[n].g;
-    ws.close(n);
+    GridSearchWorkspace::NodeData& nd = nodes[n];
+    if (nd.stamp == closed_stamp) continue;
+    nd.stamp = closed_stamp;
+    const double gn = nd.g;
     if constexpr (kTrace) record(out, pg, n, TraceEvent::close, gn, fcur);
-    if (n == t) break;
-    if (budget > 0 && out.expanded >= budget) {
+    if (n == t) {
+      reached = true;
+      break;
+    }
+    if (budget > 0 && expanded >= budget) {
       out.details |= kDetailBudgetExhausted;
       break;
     }
-    ++out.expanded;
+    ++expanded;
     // Row by multiplying with 1/pw instead of dividing: (n + 0.5) / pw is at least 0.5 / pw
     // away from a whole number, far more than the rounding error, so the floor is exact.
     const int y = static_cast<int>((n + 0.5) * inv_pw), x = n - y * pw;
-    for (int d = 0; d < ndirs; ++d) {
-      const int m = n + off[d];
-      if (!pass[m]) continue;
-      double step = 1.0;
-      if (d >= 4) {
-        if (!pass[n + kDx[d]] || !pass[n + kDy[d] * pw]) continue;  // no corner cutting
-        step = kSqrt2;
-      }
+    auto relax = [&](int m, double step, int mx, int my) __attribute__((always_inline)) {
       if constexpr (!kUniform) step *= 0.5 * (static_cast<double>(cost[n]) + cost[m]);
       const double ng = gn + step;
-      GridSearchWorkspace::NodeData& md = ws.nodes[m];
-      const bool seen = ws.seen(m);
-      if (seen && (ng >= md.g || (md.stamp & 1u))) continue;  // consistent h: closed is final
-      md = GridSearchWorkspace::NodeData{ng, n, ws.search_id << 1};
-      const double f = ng + h(x + kDx[d], y + kDy[d]);
+      GridSearchWorkspace::NodeData& md = nodes[m];
+      const uint32_t st = md.stamp;
+      if (st == closed_stamp || (st == open_stamp && ng >= md.g)) return;  // consistent h: closed is final
+      md = GridSearchWorkspace::NodeData{ng, n, open_stamp};
+      const double f = ng + cell_h<kUseH, kEight>(mx, my, gx, gy);
       if (f == fcur) {
-        if (!seen) ws.heap_pos[m] = -1;  // never in the heap; a stale slot must not be reused
+        if (st != open_stamp) ws.heap_pos[m] = -1;  // never in the heap; a stale slot must not be reused
         bypass.push_back(m);
       } else {
-        ws.open_node(m, f, ng, seen);
+        ws.open_node(m, f, ng, st == open_stamp);
       }
-      ++out.generated;
+      ++generated;
       if constexpr (kTrace) record(out, pg, m, TraceEvent::open, ng, f);
+    };
+    // Directions in the fixed order E, S, W, N, SE, SW, NW, NE (generation order matters for
+    // the trace and for which tied node is expanded first).
+    const bool pe = pass[n + 1], ps = pass[n + pw], pwst = pass[n - 1], pn = pass[n - pw];
+    if (pe) relax(n + 1, 1.0, x + 1, y);
+    if (ps) relax(n + pw, 1.0, x, y + 1);
+    if (pwst) relax(n - 1, 1.0, x - 1, y);
+    if (pn) relax(n - pw, 1.0, x, y - 1);
+    if constexpr (kEight) {
+      // A diagonal needs both orthogonal neighbours passable: no corner cutting.
+      if (pe && ps && pass[n + pw + 1]) relax(n + pw + 1, kSqrt2, x + 1, y + 1);
+      if (pwst && ps && pass[n + pw - 1]) relax(n + pw - 1, kSqrt2, x - 1, y + 1);
+      if (pwst && pn && pass[n - pw - 1]) relax(n - pw - 1, kSqrt2, x - 1, y - 1);
+      if (pe && pn && pass[n - pw + 1]) relax(n - pw + 1, kSqrt2, x + 1, y - 1);
     }
   }
-  if (!ws.is_closed(t)) return;
-  std::vector<int> path;
-  for (int n = t; n != -1; n = ws.nodes[n].parent) path.push_back(n);
-  out.cost = ws.nodes[t].g;
-  finish_path(out, pg, path);
+  out.expanded += expanded;
+  out.generated += generated;
+  if (!reached) return;
+  out.cost = nodes[t].g;
+  finish_node_path(out, pg, nodes, t);
+}
+
+template <bool kTrace, bool kUniform>
+void search_cells_h(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, bool use_h,
+                    GridPath& out) {
+  const bool eight = opt.connectivity == Connectivity::eight;
+  if (use_h) {
+    if (eight) search_cells_impl<kTrace, kUniform, true, true>(ws, start, goal, opt, out);
+    else search_cells_impl<kTrace, kUniform, true, false>(ws, start, goal, opt, out);
+  } else {
+    if (eight) search_cells_impl<kTrace, kUniform, false, true>(ws, start, goal, opt, out);
+    else search_cells_impl<kTrace, kUniform, false, false>(ws, start, goal, opt, out);
+  }
 }
 
 void search_cells(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, bool use_h,
                   GridPath& out) {
   const bool uniform = ws.pg.uniform;
   if (opt.record_trace) {
-    if (uniform) search_cells_impl<true, true>(ws, start, goal, opt, use_h, out);
-    else search_cells_impl<true, false>(ws, start, goal, opt, use_h, out);
+    if (uniform) search_cells_h<true, true>(ws, start, goal, opt, use_h, out);
+    else search_cells_h<true, false>(ws, start, goal, opt, use_h, out);
   } else {
-    if (uniform) search_cells_impl<false, true>(ws, start, goal, opt, use_h, out);
-    else search_cells_impl<false, false>(ws, start, goal, opt, use_h, out);
+    if (uniform) search_cells_h<false, true>(ws, start, goal, opt, use_h, out);
+    else search_cells_h<false, false>(ws, start, goal, opt, use_h, out);
   }
 }
 
@@ -286,16 +356,19 @@ double line_cost(const GridSearchWorkspace& ws, int a, int b) {
 void search_theta(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, GridPath& out) {
   const PaddedGrid& pg = ws.pg;
   ws.begin_search(pg.pass.size());
+  BasicOpenList<2>& open = ws.theta_open;
+  open.bind(ws.heap_pos.data());
+  open.clear();
   int off[8];
   for (int d = 0; d < 8; ++d) off[d] = kDy[d] * pg.pw + kDx[d];
   const int s = pg.id(start), t = pg.id(goal);
   const bool trace = opt.record_trace;
   ws.set(s, 0.0, -1);
-  ws.open.push({euclid_h(pg, s, goal), 0.0, s});
+  open.push({euclid_h(pg, s, goal), 0.0, s});
   ++out.generated;
   if (trace) record(out, pg, s, TraceEvent::open, 0.0, euclid_h(pg, s, goal));
-  while (!ws.open.empty()) {
-    const HeapEntry e = ws.open.pop();
+  while (!open.empty()) {
+    const HeapEntry e = open.pop();
     const int n = e.node();
     ws.close(n);
     if (trace) record(out, pg, n, TraceEvent::close, ws.nodes[n].g, e.f());
@@ -328,7 +401,8 @@ void search_theta(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSear
       const bool in_open = ws.seen(m) && !ws.is_closed(m);
       ws.set(m, best, best_parent);  // reopens m if it had been expanded
       const double f = best + euclid_h(pg, m, goal);
-      ws.open_node(m, f, best, in_open);
+      if (in_open) open.decrease({f, best, m});
+      else open.push({f, best, m});
       ++out.generated;
       if (trace) record(out, pg, m, TraceEvent::open, best, f);
     }

@@ -29,6 +29,14 @@ struct BitLines {
   int lines = 0, words = 0;
   std::vector<uint64_t> bits;
   void build(const PaddedGrid& g, bool transpose);
+  /// Stop flags of straight scans along the lines of `pass` (built by build()) in direction
+  /// dir (+1 or -1): position i stops a scan when it is blocked or has a forced neighbour (a
+  /// side cell passable at i and blocked at i - dir).
+  void build_stops(const BitLines& pass, int dir);
+  bool test(int k, int i) const {
+    const int b = i + 64;
+    return (line(k)[b >> 6] >> (b & 63)) & 1u;
+  }
   const uint64_t* line(int k) const { return bits.data() + static_cast<size_t>(k) * static_cast<size_t>(words); }
 };
 
@@ -50,10 +58,14 @@ struct HeapEntry {
   int32_t node() const { return static_cast<int32_t>(static_cast<uint32_t>(key)); }
 };
 
-/// Binary min-heap of HeapEntry: a fixed, deterministic order.
+/// kArity-ary min-heap of HeapEntry: a fixed, deterministic order (keys are unique, so any
+/// heap shape pops them in the same sequence). Four children per slot halve the depth of a
+/// binary heap (half the dependent loads and slot writes per pop and per sift-up), which pays
+/// for A*, Dijkstra and JPS; Theta*, with its many reopened nodes, runs faster on a binary heap.
 /// Indexed: each node is in it at most once and its slot is kept in `pos[node]`, so an
 /// improved node moves up instead of leaving a stale copy behind (fewer, cheaper pops).
-class OpenList {
+template <size_t kArity>
+class BasicOpenList {
  public:
   void bind(int32_t* pos) { pos_ = pos; }
   void clear() { heap_.clear(); }
@@ -70,7 +82,7 @@ class OpenList {
     if (i < 0) return push(e);
     sift_up(static_cast<size_t>(i), e);
   }
-  HeapEntry pop();
+  HeapEntry pop();  // defined in grid_search.cpp for kArity 2 and 4
 
  private:
   static bool before(const HeapEntry& a, const HeapEntry& b) { return a.key < b.key; }
@@ -80,7 +92,7 @@ class OpenList {
   }
   void sift_up(size_t i, const HeapEntry& e) {
     while (i > 0) {
-      const size_t p = (i - 1) / 2;
+      const size_t p = (i - 1) / kArity;
       if (!before(e, heap_[p])) break;
       place(i, heap_[p]);
       i = p;
@@ -90,6 +102,10 @@ class OpenList {
   std::vector<HeapEntry> heap_;
   int32_t* pos_ = nullptr;
 };
+
+extern template class BasicOpenList<2>;
+extern template class BasicOpenList<4>;
+using OpenList = BasicOpenList<4>;
 
 }  // namespace pathlab::detail
 
@@ -101,6 +117,7 @@ class GridSearchWorkspace {
   const Grid* grid = nullptr;
   detail::PaddedGrid pg;
   detail::BitLines rows, cols;  // built on first JPS query
+  detail::BitLines row_stops[2], col_stops[2];  // [0]: scans towards +1, [1]: towards -1
   bool bits_ready = false;
 
   /// Per-node search state in one 16-byte record, so a relaxation touches one cache line.
@@ -118,9 +135,10 @@ class GridSearchWorkspace {
   /// common case on octile grids, so this removes many heap operations.
   std::vector<int32_t> bypass;
   detail::OpenList open;
+  detail::BasicOpenList<2> theta_open;  // Theta*: bound and cleared by the search itself
 
   /// Adds a node to the open list, or moves it up if it is already there (seen, not closed).
-  void open_node(int32_t n, double f, double g, bool already_open) {
+  __attribute__((always_inline)) void open_node(int32_t n, double f, double g, bool already_open) {
     if (already_open) open.decrease({f, g, n});
     else open.push({f, g, n});
   }
@@ -134,5 +152,11 @@ class GridSearchWorkspace {
   void prepare(double radius);
   void begin_search(size_t states);
 };
+
+namespace detail {
+/// Fills `out` (found, cells, points, length) with the path that ends at node t, following
+/// parent links; no temporary list.
+void finish_node_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorkspace::NodeData* nodes, int t);
+}  // namespace detail
 
 }  // namespace pathlab

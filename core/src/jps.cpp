@@ -1,7 +1,9 @@
 // Jump point search (Harabor & Grastien 2011) in its no-corner-cutting form: a diagonal step
 // needs both orthogonal neighbours passable, straight moves have forced neighbours where a
 // side cell opens up behind a wall, and diagonal moves have none. Straight scans read 64 cells
-// at a time from bit rows (and bit columns for vertical scans), as in Harabor & Grastien 2014.
+// at a time from bit rows (and bit columns for vertical scans), as in Harabor & Grastien 2014,
+// with the stop flags (blocked or forced neighbour) of each line and direction precomputed per
+// grid, so a scan reads one word per 64 cells instead of six.
 
 #include <bit>
 #include <cmath>
@@ -32,58 +34,60 @@ void detail::BitLines::build(const PaddedGrid& g, bool transpose) {
 namespace {
 
 /// 64 flags of one line starting at position i (bit j = position i + j). Requires i >= -64.
-inline uint64_t get64(const uint64_t* w, int i) {
+/// Branch-free: for sh == 0 the next word is read but shifted out entirely; it exists for every
+/// position a scan reaches (scans stop at the blocked border, 64 bits before the line's end).
+__attribute__((always_inline)) inline uint64_t get64(const uint64_t* w, int i) {
   const int base = i + 64;
   const int word = base >> 6, sh = base & 63;
-  uint64_t v = w[word] >> sh;
-  if (sh) v |= w[word + 1] << (64 - sh);
-  return v;
+  return (w[word] >> sh) | ((w[word + 1] << 1) << (63 - sh));
 }
 
-/// Scans line k of `bl` from position i0 in direction +1 or -1. Returns the first position that
-/// is blocked (is_jump = false) or has a forced neighbour (is_jump = true).
-inline int scan(const BitLines& bl, int k, int i0, int dir, bool& is_jump) {
-  const uint64_t* L = bl.line(k);
-  const uint64_t* A = bl.line(k - 1);
-  const uint64_t* B = bl.line(k + 1);
+/// Scans line k from position i0 in direction +1 or -1, one 64-bit word of precomputed stop
+/// flags at a time. Returns the first position that is blocked (is_jump = false) or has a
+/// forced neighbour (is_jump = true).
+__attribute__((always_inline)) inline int scan(const BitLines& pass, const BitLines& stops, int k, int i0, int dir,
+                                               bool& is_jump) {
+  const uint64_t* S = stops.line(k);
+  int stop;
   if (dir > 0) {
     for (int i = i0;; i += 64) {
-      const uint64_t c = get64(L, i);
-      const uint64_t stop = ~c | (get64(A, i) & ~get64(A, i - 1)) | (get64(B, i) & ~get64(B, i - 1));
-      if (stop) {
-        const int j = std::countr_zero(stop);
-        is_jump = (c >> j) & 1u;
-        return i + j;
+      const uint64_t v = get64(S, i);
+      if (v) {
+        stop = i + std::countr_zero(v);
+        break;
+      }
+    }
+  } else {
+    for (int i = i0;; i -= 64) {
+      const int lo = i - 63;
+      const uint64_t v = get64(S, lo);
+      if (v) {
+        stop = lo + 63 - std::countl_zero(v);
+        break;
       }
     }
   }
-  for (int i = i0;; i -= 64) {
-    const int lo = i - 63;
-    const uint64_t c = get64(L, lo);
-    const uint64_t stop = ~c | (get64(A, lo) & ~get64(A, lo + 1)) | (get64(B, lo) & ~get64(B, lo + 1));
-    if (stop) {
-      const int j = 63 - std::countl_zero(stop);
-      is_jump = (c >> j) & 1u;
-      return lo + j;
-    }
-  }
+  is_jump = pass.test(k, stop);
+  return stop;
 }
 
 struct Jumper {
   const PaddedGrid& pg;
   const BitLines& rows;
   const BitLines& cols;
+  const BitLines* row_stops;  // [0]: towards +1, [1]: towards -1
+  const BitLines* col_stops;
   int gx, gy;  // goal, padded coordinates
 
   bool pass(int x, int y) const { return pg.pass[static_cast<size_t>(y * pg.pw + x)]; }
 
   /// Straight jump along a row (horizontal = true) or column from (x, y), exclusive. Returns the
   /// position along the line of the jump point or goal, or -1.
-  int straight(int x, int y, int d, bool horizontal) const {
+  __attribute__((always_inline)) int straight(int x, int y, int d, bool horizontal) const {
     const int k = horizontal ? y : x;
     const int i0 = (horizontal ? x : y) + d;
     bool is_jump = false;
-    const int stop = scan(horizontal ? rows : cols, k, i0, d, is_jump);
+    const int stop = scan(horizontal ? rows : cols, (horizontal ? row_stops : col_stops)[d < 0], k, i0, d, is_jump);
     const int goal_k = horizontal ? gy : gx, goal_i = horizontal ? gx : gy;
     if (goal_k == k && (d > 0 ? (goal_i >= i0 && goal_i <= stop) : (goal_i <= i0 && goal_i >= stop))) {
       return goal_i;  // the goal is passable, so it comes no later than the blocked stop
@@ -118,20 +122,51 @@ inline int sgn(int v) { return (v > 0) - (v < 0); }
 
 }  // namespace
 
+void detail::BitLines::build_stops(const BitLines& pass, int dir) {
+  lines = pass.lines;
+  words = pass.words;
+  // Bits outside the line (word 0 and the last word) stay set: outside is blocked.
+  bits.assign(pass.bits.size(), ~uint64_t{0});
+  const std::vector<uint64_t> none(static_cast<size_t>(words), 0);  // beyond the first and last line
+  for (int k = 0; k < lines; ++k) {
+    const uint64_t* L = pass.line(k);
+    const uint64_t* A = k > 0 ? pass.line(k - 1) : none.data();
+    const uint64_t* B = k + 1 < lines ? pass.line(k + 1) : none.data();
+    uint64_t* w = bits.data() + static_cast<size_t>(k) * static_cast<size_t>(words);
+    for (int j = 1; j + 1 < words; ++j) {
+      const int p = j * 64 - 64;  // first position of word j
+      w[j] = ~L[j] | (A[j] & ~get64(A, p - dir)) | (B[j] & ~get64(B, p - dir));
+    }
+  }
+}
+
 void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, GridPath& out) {
   PaddedGrid& pg = ws.pg;
   if (!ws.bits_ready) {
     ws.rows.build(pg, false);
     ws.cols.build(pg, true);
+    for (int i = 0; i < 2; ++i) {
+      ws.row_stops[i].build_stops(ws.rows, i == 0 ? 1 : -1);
+      ws.col_stops[i].build_stops(ws.cols, i == 0 ? 1 : -1);
+    }
     ws.bits_ready = true;
   }
   ws.begin_search(pg.pass.size());
   const int s = pg.id(start), t = pg.id(goal);
-  const Jumper jp{pg, ws.rows, ws.cols, goal.x + 1, goal.y + 1};
+  const Jumper jp{pg, ws.rows, ws.cols, ws.row_stops, ws.col_stops, goal.x + 1, goal.y + 1};
   const bool trace = opt.record_trace;
-  auto h = [&](int n) {
-    const int dx = std::abs(n % pg.pw - jp.gx), dy = std::abs(n / pg.pw - jp.gy);
+  const int pw = pg.pw;
+  // Row of a node by multiplying with 1/pw: (n + 0.5) / pw is at least 0.5 / pw away from a
+  // whole number, far more than the rounding error, so the floor is exact (no division).
+  const double inv_pw = 1.0 / pw;
+  auto row = [inv_pw](int n) { return static_cast<int>((n + 0.5) * inv_pw); };
+  auto hxy = [&](int x, int y) {
+    const int dx = std::abs(x - jp.gx), dy = std::abs(y - jp.gy);
     return dx < dy ? (dy - dx) + kSqrt2 * dx : (dx - dy) + kSqrt2 * dy;
+  };
+  auto h = [&](int n) {
+    const int y = row(n);
+    return hxy(n - y * pw, y);
   };
   auto rec = [&](int n, TraceEvent::Kind kind, double g, double f) {
     out.trace.push_back(TraceEvent{pg.cell(n), kind, static_cast<float>(g), static_cast<float>(f)});
@@ -154,7 +189,7 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
       break;
     }
     ++out.expanded;
-    const int x = n % pg.pw, y = n / pg.pw;
+    const int y = row(n), x = n - y * pw;
     int nd = 0;
     const int p = ws.nodes[n].parent;
     if (p < 0) {
@@ -162,7 +197,8 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
         for (int dx = -1; dx <= 1; ++dx)
           if (dx || dy) dirs[nd][0] = dx, dirs[nd][1] = dy, ++nd;
     } else {
-      const int dx = sgn(x - p % pg.pw), dy = sgn(y - p / pg.pw);
+      const int py = row(p);
+      const int dx = sgn(x - (p - py * pw)), dy = sgn(y - py);
       if (dx && dy) {
         dirs[nd][0] = dx, dirs[nd][1] = 0, ++nd;
         dirs[nd][0] = 0, dirs[nd][1] = dy, ++nd;
@@ -188,25 +224,21 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
     for (int i = 0; i < nd; ++i) {
       const int m = jp.jump(x, y, dirs[i][0], dirs[i][1]);
       if (m < 0 || ws.is_closed(m)) continue;
-      const int steps = std::max(std::abs(m % pg.pw - x), std::abs(m / pg.pw - y));
+      const int my = row(m), mx = m - my * pw;
+      const int steps = std::max(std::abs(mx - x), std::abs(my - y));
       const double ng = gn + steps * ((dirs[i][0] && dirs[i][1]) ? kSqrt2 : 1.0);
       const bool seen = ws.seen(m);
       if (seen && ng >= ws.nodes[m].g) continue;
       ws.set(m, ng, n);
-      const double f = ng + h(m);
+      const double f = ng + hxy(mx, my);
       ws.open_node(m, f, ng, seen);
       ++out.generated;
       if (trace) rec(m, TraceEvent::open, ng, f);
     }
   }
   if (!ws.is_closed(t)) return;
-  std::vector<Cell> cells;
-  for (int n = t; n != -1; n = ws.nodes[n].parent) cells.push_back(pg.cell(n));
-  out.found = true;
-  out.cells.assign(cells.rbegin(), cells.rend());
-  for (Cell c : out.cells) out.points.push_back(cell_center(c));
-  out.length = polyline_length(out.points);
   out.cost = ws.nodes[t].g;
+  finish_node_path(out, pg, ws.nodes.data(), t);
 }
 
 }  // namespace pathlab
