@@ -90,7 +90,7 @@ void GridSearchWorkspace::prepare(double radius) {
       if (pg.pass[id]) pg.cost[id] = gr.cost(x, y);
     }
   }
-  bits_ready = false;
+  jump_tables_ready = false;
 }
 
 void GridSearchWorkspace::begin_search(size_t states) {
@@ -445,7 +445,7 @@ GridPathfinder& GridPathfinder::operator=(GridPathfinder&&) noexcept = default;
 void GridPathfinder::reset(const Grid& grid) {
   ws_->grid = &grid;
   ws_->pg = detail::PaddedGrid{};
-  ws_->bits_ready = false;
+  ws_->jump_tables_ready = false;
 }
 
 namespace {

@@ -23,23 +23,6 @@ struct PaddedGrid {
   Cell cell(int id) const { return Cell{id % pw - 1, id / pw - 1}; }
 };
 
-/// Bit rows (and columns) of the passable flags, for block-based JPS scans.
-/// Bit (i + 64) of line k is passable(i) on that line, so scans may read 64 bits to either side.
-struct BitLines {
-  int lines = 0, words = 0;
-  std::vector<uint64_t> bits;
-  void build(const PaddedGrid& g, bool transpose);
-  /// Stop flags of straight scans along the lines of `pass` (built by build()) in direction
-  /// dir (+1 or -1): position i stops a scan when it is blocked or has a forced neighbour (a
-  /// side cell passable at i and blocked at i - dir).
-  void build_stops(const BitLines& pass, int dir);
-  bool test(int k, int i) const {
-    const int b = i + 64;
-    return (line(k)[b >> 6] >> (b & 63)) & 1u;
-  }
-  const uint64_t* line(int k) const { return bits.data() + static_cast<size_t>(k) * static_cast<size_t>(words); }
-};
-
 __extension__ typedef unsigned __int128 HeapKey;
 
 /// An open-list entry packed into one 128-bit key that sorts by (f, larger g first, node id):
@@ -116,9 +99,14 @@ class GridSearchWorkspace {
  public:
   const Grid* grid = nullptr;
   detail::PaddedGrid pg;
-  detail::BitLines rows, cols;  // built on first JPS query
-  detail::BitLines row_stops[2], col_stops[2];  // [0]: scans towards +1, [1]: towards -1
-  bool bits_ready = false;
+  /// Diagonal jumps without a goal, per node and direction (index (dx > 0) | (dy > 0) << 1):
+  /// s > 0 when step s is the first whose cell has a jump point on its row or column scan,
+  /// -s when step s is the first that is blocked. Built with the bit lines.
+  std::vector<int32_t> diag[4];
+  /// Straight jumps without a goal, per node and direction (+x, -x, +y, -y): s > 0 when the
+  /// scan stops at a jump point s cells away, -s when the first blocked cell is s cells away.
+  std::vector<int32_t> straight[4];
+  bool jump_tables_ready = false;  // JPS's jump tables (diag, straight) are built
 
   /// Per-node search state in one 16-byte record, so a relaxation touches one cache line.
   /// stamp = search_id * 2 + closed; any other value means "not seen in this search".

@@ -1,11 +1,12 @@
 // Jump point search (Harabor & Grastien 2011) in its no-corner-cutting form: a diagonal step
 // needs both orthogonal neighbours passable, straight moves have forced neighbours where a
-// side cell opens up behind a wall, and diagonal moves have none. Straight scans read 64 cells
-// at a time from bit rows (and bit columns for vertical scans), as in Harabor & Grastien 2014,
-// with the stop flags (blocked or forced neighbour) of each line and direction precomputed per
-// grid, so a scan reads one word per 64 cells instead of six.
+// side cell opens up behind a wall, and diagonal moves have none. Per grid (on the first JPS
+// query) every cell's goal-free jump in each of the 8 directions is tabulated, as in JPS+
+// (Harabor & Grastien 2014): a straight jump is one table read, and a diagonal jump is one read
+// plus full checks only at the (at most two) steps whose row or column holds the goal, the
+// only places where the goal can change the answer.
 
-#include <bit>
+#include <algorithm>
 #include <cmath>
 
 #include "grid_search_internal.hpp"
@@ -14,70 +15,12 @@ namespace pathlab {
 
 using namespace detail;
 
-void detail::BitLines::build(const PaddedGrid& g, bool transpose) {
-  lines = transpose ? g.pw : g.ph;
-  const int len = transpose ? g.ph : g.pw;
-  words = (len + 128 + 63) / 64;
-  bits.assign(static_cast<size_t>(lines) * static_cast<size_t>(words), 0);
-  for (int k = 0; k < lines; ++k) {
-    uint64_t* w = bits.data() + static_cast<size_t>(k) * static_cast<size_t>(words);
-    for (int i = 0; i < len; ++i) {
-      const int id = transpose ? i * g.pw + k : k * g.pw + i;
-      if (g.pass[static_cast<size_t>(id)]) {
-        const int b = i + 64;
-        w[b >> 6] |= uint64_t{1} << (b & 63);
-      }
-    }
-  }
-}
-
 namespace {
-
-/// 64 flags of one line starting at position i (bit j = position i + j). Requires i >= -64.
-/// Branch-free: for sh == 0 the next word is read but shifted out entirely; it exists for every
-/// position a scan reaches (scans stop at the blocked border, 64 bits before the line's end).
-__attribute__((always_inline)) inline uint64_t get64(const uint64_t* w, int i) {
-  const int base = i + 64;
-  const int word = base >> 6, sh = base & 63;
-  return (w[word] >> sh) | ((w[word + 1] << 1) << (63 - sh));
-}
-
-/// Scans line k from position i0 in direction +1 or -1, one 64-bit word of precomputed stop
-/// flags at a time. Returns the first position that is blocked (is_jump = false) or has a
-/// forced neighbour (is_jump = true).
-__attribute__((always_inline)) inline int scan(const BitLines& pass, const BitLines& stops, int k, int i0, int dir,
-                                               bool& is_jump) {
-  const uint64_t* S = stops.line(k);
-  int stop;
-  if (dir > 0) {
-    for (int i = i0;; i += 64) {
-      const uint64_t v = get64(S, i);
-      if (v) {
-        stop = i + std::countr_zero(v);
-        break;
-      }
-    }
-  } else {
-    for (int i = i0;; i -= 64) {
-      const int lo = i - 63;
-      const uint64_t v = get64(S, lo);
-      if (v) {
-        stop = lo + 63 - std::countl_zero(v);
-        break;
-      }
-    }
-  }
-  is_jump = pass.test(k, stop);
-  return stop;
-}
 
 struct Jumper {
   const PaddedGrid& pg;
-  const BitLines& rows;
-  const BitLines& cols;
-  const BitLines* row_stops;  // [0]: towards +1, [1]: towards -1
-  const BitLines* col_stops;
   int gx, gy;  // goal, padded coordinates
+  const int32_t* st[4];  // GridSearchWorkspace::straight
 
   bool pass(int x, int y) const { return pg.pass[static_cast<size_t>(y * pg.pw + x)]; }
 
@@ -86,8 +29,9 @@ struct Jumper {
   __attribute__((always_inline)) int straight(int x, int y, int d, bool horizontal) const {
     const int k = horizontal ? y : x;
     const int i0 = (horizontal ? x : y) + d;
-    bool is_jump = false;
-    const int stop = scan(horizontal ? rows : cols, (horizontal ? row_stops : col_stops)[d < 0], k, i0, d, is_jump);
+    const int32_t pre = st[(horizontal ? 0 : 2) + (d < 0)][y * pg.pw + x];
+    const bool is_jump = pre > 0;
+    const int stop = i0 - d + d * (is_jump ? pre : -pre);
     const int goal_k = horizontal ? gy : gx, goal_i = horizontal ? gx : gy;
     if (goal_k == k && (d > 0 ? (goal_i >= i0 && goal_i <= stop) : (goal_i <= i0 && goal_i >= stop))) {
       return goal_i;  // the goal is passable, so it comes no later than the blocked stop
@@ -95,20 +39,34 @@ struct Jumper {
     return is_jump ? stop : -1;
   }
 
-  /// Diagonal jump from (x, y). Returns the jump point's id or -1.
-  int diagonal(int x, int y, int dx, int dy) const {
-    for (;;) {
-      if (!pass(x + dx, y) || !pass(x, y + dy) || !pass(x + dx, y + dy)) return -1;
-      x += dx;
-      y += dy;
-      if (x == gx && y == gy) return y * pg.pw + x;
-      if (straight(x, y, dx, true) >= 0 || straight(x, y, dy, false) >= 0) return y * pg.pw + x;
-    }
+  /// True when a goal-free straight scan from (x, y), exclusive, stops at a jump point.
+  bool jump_free(int x, int y, int d, bool horizontal) const {
+    return st[(horizontal ? 0 : 2) + (d < 0)][y * pg.pw + x] > 0;
   }
 
-  /// Jump from (x, y) in direction (dx, dy); returns the id of the jump point or -1.
+  /// Whether the diagonal jump stops at the cell (x, y) (reached by a diagonal step).
+  bool diagonal_stop(int x, int y, int dx, int dy) const {
+    if (x == gx && y == gy) return true;
+    return straight(x, y, dx, true) >= 0 || straight(x, y, dy, false) >= 0;
+  }
+
+  /// Diagonal jump from (x, y) with the precomputed goal-free result `pre` (see
+  /// GridSearchWorkspace::diag): only the (at most two) steps whose row or column holds the
+  /// goal are scanned; every other step stops exactly where the goal-free jump stops.
+  int diagonal_pre(int x, int y, int dx, int dy, int32_t pre) const {
+    const int last = pre > 0 ? pre - 1 : -pre - 1;  // steps before the precomputed stop
+    int s1 = (gy - y) * dy, s2 = (gx - x) * dx;  // steps onto the goal's row and column
+    if (s1 > s2) std::swap(s1, s2);
+    if (s1 >= 1 && s1 <= last && diagonal_stop(x + s1 * dx, y + s1 * dy, dx, dy))
+      return (y + s1 * dy) * pg.pw + x + s1 * dx;
+    if (s2 != s1 && s2 >= 1 && s2 <= last && diagonal_stop(x + s2 * dx, y + s2 * dy, dx, dy))
+      return (y + s2 * dy) * pg.pw + x + s2 * dx;
+    if (pre < 0) return -1;
+    return (y + pre * dy) * pg.pw + x + pre * dx;
+  }
+
+  /// Straight jump from (x, y) in direction (dx, dy); returns the id of the jump point or -1.
   int jump(int x, int y, int dx, int dy) const {
-    if (dx != 0 && dy != 0) return diagonal(x, y, dx, dy);
     if (dx != 0) {
       const int i = straight(x, y, dx, true);
       return i < 0 ? -1 : y * pg.pw + i;
@@ -122,38 +80,71 @@ inline int sgn(int v) { return (v > 0) - (v < 0); }
 
 }  // namespace
 
-void detail::BitLines::build_stops(const BitLines& pass, int dir) {
-  lines = pass.lines;
-  words = pass.words;
-  // Bits outside the line (word 0 and the last word) stay set: outside is blocked.
-  bits.assign(pass.bits.size(), ~uint64_t{0});
-  const std::vector<uint64_t> none(static_cast<size_t>(words), 0);  // beyond the first and last line
-  for (int k = 0; k < lines; ++k) {
-    const uint64_t* L = pass.line(k);
-    const uint64_t* A = k > 0 ? pass.line(k - 1) : none.data();
-    const uint64_t* B = k + 1 < lines ? pass.line(k + 1) : none.data();
-    uint64_t* w = bits.data() + static_cast<size_t>(k) * static_cast<size_t>(words);
-    for (int j = 1; j + 1 < words; ++j) {
-      const int p = j * 64 - 64;  // first position of word j
-      w[j] = ~L[j] | (A[j] & ~get64(A, p - dir)) | (B[j] & ~get64(B, p - dir));
-    }
-  }
-}
-
 void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, GridPath& out) {
   PaddedGrid& pg = ws.pg;
-  if (!ws.bits_ready) {
-    ws.rows.build(pg, false);
-    ws.cols.build(pg, true);
-    for (int i = 0; i < 2; ++i) {
-      ws.row_stops[i].build_stops(ws.rows, i == 0 ? 1 : -1);
-      ws.col_stops[i].build_stops(ws.cols, i == 0 ? 1 : -1);
+  if (!ws.jump_tables_ready) {
+    // Goal-free straight jumps: each cell's result follows from its successor's. A position
+    // stops a scan when it is blocked or has a forced neighbour (a side cell passable there and
+    // blocked one cell back).
+    const int pw = pg.pw, ph = pg.ph;
+    auto P = [&](int x, int y) { return pg.pass[static_cast<size_t>(y * pw + x)] != 0; };
+    for (int si = 0; si < 4; ++si) {
+      const bool horizontal = si < 2;
+      const int d = (si & 1) ? -1 : 1;
+      const int dx = horizontal ? d : 0, dy = horizontal ? 0 : d;
+      std::vector<int32_t>& S = ws.straight[si];
+      S.assign(pg.pass.size(), 0);
+      // Row by row (cache-friendly), each row and cell after its successor.
+      for (int y = dy > 0 ? ph - 2 : 1; y >= 1 && y <= ph - 2; y -= (dy > 0 ? 1 : -1)) {
+        for (int x = dx > 0 ? pw - 2 : 1; x >= 1 && x <= pw - 2; x -= (dx > 0 ? 1 : -1)) {
+          if (!P(x, y)) continue;  // only passable cells are ever looked up
+          const int nx = x + dx, ny = y + dy;  // the next position of the scan
+          int32_t v;
+          if (!P(nx, ny)) {
+            v = -1;
+          } else if ((P(nx + dy, ny + dx) && !P(nx + dy - dx, ny + dx - dy)) ||
+                     (P(nx - dy, ny - dx) && !P(nx - dy - dx, ny - dx - dy))) {
+            v = 1;
+          } else {
+            const int32_t next = S[static_cast<size_t>(ny * pw + nx)];
+            v = next > 0 ? next + 1 : next - 1;
+          }
+          S[static_cast<size_t>(y * pw + x)] = v;
+        }
+      }
     }
-    ws.bits_ready = true;
+    // Goal-free diagonal jumps: each cell's result follows from its diagonal successor's.
+    const Jumper free_jp{pg,
+                         -1,
+                         -1,
+                         {ws.straight[0].data(), ws.straight[1].data(), ws.straight[2].data(), ws.straight[3].data()}};
+    for (int di = 0; di < 4; ++di) {
+      const int dx = (di & 1) ? 1 : -1, dy = (di & 2) ? 1 : -1;
+      std::vector<int32_t>& D = ws.diag[di];
+      D.assign(pg.pass.size(), 0);
+      for (int yy = dy > 0 ? pg.ph - 2 : 1; yy >= 1 && yy <= pg.ph - 2; yy -= dy) {
+        for (int xx = dx > 0 ? pg.pw - 2 : 1; xx >= 1 && xx <= pg.pw - 2; xx -= dx) {
+          const int n = yy * pg.pw + xx;
+          if (!pg.pass[static_cast<size_t>(n)]) continue;
+          if (!free_jp.pass(xx + dx, yy) || !free_jp.pass(xx, yy + dy) || !free_jp.pass(xx + dx, yy + dy)) {
+            D[static_cast<size_t>(n)] = -1;
+          } else if (free_jp.jump_free(xx + dx, yy + dy, dx, true) || free_jp.jump_free(xx + dx, yy + dy, dy, false)) {
+            D[static_cast<size_t>(n)] = 1;
+          } else {
+            const int32_t next = D[static_cast<size_t>(n + dy * pg.pw + dx)];
+            D[static_cast<size_t>(n)] = next > 0 ? next + 1 : next - 1;
+          }
+        }
+      }
+    }
+    ws.jump_tables_ready = true;
   }
   ws.begin_search(pg.pass.size());
   const int s = pg.id(start), t = pg.id(goal);
-  const Jumper jp{pg, ws.rows, ws.cols, ws.row_stops, ws.col_stops, goal.x + 1, goal.y + 1};
+  const Jumper jp{pg,
+                  goal.x + 1,
+                  goal.y + 1,
+                  {ws.straight[0].data(), ws.straight[1].data(), ws.straight[2].data(), ws.straight[3].data()}};
   const bool trace = opt.record_trace;
   const int pw = pg.pw;
   // Row of a node by multiplying with 1/pw: (n + 0.5) / pw is at least 0.5 / pw away from a
@@ -222,7 +213,10 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
       }
     }
     for (int i = 0; i < nd; ++i) {
-      const int m = jp.jump(x, y, dirs[i][0], dirs[i][1]);
+      const int ddx = dirs[i][0], ddy = dirs[i][1];
+      const int m = (ddx && ddy) ? jp.diagonal_pre(x, y, ddx, ddy,
+                                                   ws.diag[(ddx > 0) | ((ddy > 0) << 1)][static_cast<size_t>(n)])
+                                 : jp.jump(x, y, ddx, ddy);
       if (m < 0 || ws.is_closed(m)) continue;
       const int my = row(m), mx = m - my * pw;
       const int steps = std::max(std::abs(mx - x), std::abs(my - y));
