@@ -478,7 +478,8 @@ TEST_CASE("spline smoother: property - repaired spans never hook, cusp or spike 
                   << " (beside a corner " << corner_spans << "), reshaped repairs " << reshaped
                   << ", raw spans with a curvature spike " << raw_spikes);
   // Not vacuous: the raw splines do spike (uniform Catmull-Rom after Theta*) and get reshaped.
-  CHECK(runs > 100);
+  // (Every kept path gives one run per method; about half the random endpoints are kept.)
+  CHECK(runs > paths / 4);
   CHECK(raw_spikes > 0);
   CHECK(reshaped > 0);
   CHECK(repaired_spans > corner_spans);
