@@ -1,6 +1,8 @@
 #pragma once
-// Runs the built pathlab-cli and captures its exit status, stdout and stderr.
+// Runs the built pathlab-cli and captures its exit status, stdout and stderr; the checks
+// every CLI test shares.
 
+#include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +11,11 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pathlab/geometry.hpp"
 
 namespace pathlab::test {
 
@@ -44,6 +51,25 @@ inline std::string write_temp(const std::string& name, const std::string& text) 
   const std::string path = (std::filesystem::temp_directory_path() / ("pathlab_" + name)).string();
   std::ofstream(path, std::ios::binary) << text;
   return path;
+}
+
+/// The CLI's contract for bad input: exit status 2, nothing on stdout, and exactly one
+/// stderr line that starts with "error:" and mentions `word`.
+inline void check_usage_error(const std::string& args, const std::string& word) {
+  CAPTURE(args);
+  const CliRun r = run_cli(args);
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err.rfind("error:", 0) == 0);
+  CHECK(r.err.find('\n') == r.err.size() - 1);
+  CHECK(r.err.find(word) != std::string::npos);
+}
+
+/// The [x, y] (or [x, y, deg]) entries of a result's "points", as positions.
+inline std::vector<Vec2> points_of(const nlohmann::json& j) {
+  std::vector<Vec2> pts;
+  for (const auto& p : j.at("points")) pts.emplace_back(p.at(0).get<double>(), p.at(1).get<double>());
+  return pts;
 }
 
 }  // namespace pathlab::test

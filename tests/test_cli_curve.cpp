@@ -16,20 +16,10 @@
 
 using namespace pathlab;
 using pathlab::test::run_cli;
+using pathlab::test::check_usage_error;
 using pathlab::test::write_temp;
 
 namespace {
-
-/// Exit status 2 and exactly one stderr line, starting "error:" and mentioning `word`.
-void check_usage_error(const std::string& args, const std::string& word) {
-  CAPTURE(args);
-  const auto r = run_cli(args);
-  CHECK(r.status == 2);
-  CHECK(r.out.empty());
-  CHECK(r.err.rfind("error:", 0) == 0);
-  CHECK(r.err.find('\n') == r.err.size() - 1);
-  CHECK(r.err.find(word) != std::string::npos);
-}
 
 struct Pt {
   double x, y, deg;

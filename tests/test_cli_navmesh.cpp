@@ -18,6 +18,8 @@
 
 using namespace pathlab;
 using pathlab::test::run_cli;
+using pathlab::test::check_usage_error;
+using pathlab::test::points_of;
 
 namespace {
 
@@ -36,21 +38,6 @@ std::string map_path() {
 }
 
 Grid map_grid() { return parse_movingai_map(kMap, "kMap").value(); }
-
-std::vector<Vec2> points_of(const nlohmann::json& j) {
-  std::vector<Vec2> pts;
-  for (const auto& p : j.at("points")) pts.emplace_back(p.at(0).get<double>(), p.at(1).get<double>());
-  return pts;
-}
-
-void check_usage_error(const std::string& args, const std::string& word) {
-  CAPTURE(args);
-  const auto r = run_cli(args);
-  CHECK(r.status == 2);
-  CHECK(r.out.empty());
-  CHECK(r.err.rfind("error:", 0) == 0);
-  CHECK(r.err.find(word) != std::string::npos);
-}
 
 }  // namespace
 

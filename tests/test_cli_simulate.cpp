@@ -15,6 +15,7 @@
 
 using namespace pathlab;
 using pathlab::test::run_cli;
+using pathlab::test::check_usage_error;
 
 namespace {
 
@@ -26,16 +27,6 @@ std::string wall_map() {
     text += '\n';
   }
   return pathlab::test::write_temp("simulate_wall.map", text);
-}
-
-void check_usage_error(const std::string& args, const std::string& word) {
-  CAPTURE(args);
-  const auto r = run_cli(args);
-  CHECK(r.status == 2);
-  CHECK(r.out.empty());
-  CHECK(r.err.rfind("error:", 0) == 0);
-  CHECK(r.err.find('\n') == r.err.size() - 1);
-  CHECK(r.err.find(word) != std::string::npos);
 }
 
 }  // namespace

@@ -18,27 +18,8 @@
 
 using namespace pathlab;
 using pathlab::test::run_cli;
-
-namespace {
-
-/// Exit status 2 and exactly one stderr line, starting "error:" and mentioning `word`.
-void check_usage_error(const std::string& args, const std::string& word) {
-  CAPTURE(args);
-  const auto r = run_cli(args);
-  CHECK(r.status == 2);
-  CHECK(r.out.empty());
-  CHECK(r.err.rfind("error:", 0) == 0);
-  CHECK(r.err.find('\n') == r.err.size() - 1);
-  CHECK(r.err.find(word) != std::string::npos);
-}
-
-std::vector<Vec2> points_of(const nlohmann::json& j) {
-  std::vector<Vec2> pts;
-  for (const auto& p : j.at("points")) pts.emplace_back(p.at(0).get<double>(), p.at(1).get<double>());
-  return pts;
-}
-
-}  // namespace
+using pathlab::test::check_usage_error;
+using pathlab::test::points_of;
 
 TEST_CASE("cli smooth: seed 000's 2D example through the CLI") {
   const auto r = run_cli("smooth --method catmull-rom --subdivisions 4 --points \"1,1 2,2 3,2 4,1\" --json");
