@@ -1,5 +1,7 @@
 #include "args.hpp"
 
+#include "pathlab/map_io.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -101,6 +103,23 @@ PointArg parse_point(const std::string& text, const std::string& what) {
   p.pos = Vec2(parse_number(parts[0], what + " X"), parse_number(parts[1], what + " Y"));
   if (parts.size() == 3) p.heading_deg = parse_number(parts[2], what + " DEG");
   return p;
+}
+
+std::vector<QueryLine> read_query_lines(const std::string& path) {
+  auto text = read_text_file(path);
+  if (!text) throw UsageError(text.error().message);
+  std::vector<QueryLine> lines;
+  std::istringstream in(*text);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    lines.push_back({line, path + ":" + std::to_string(n) + ": "});
+  }
+  return lines;
 }
 
 }  // namespace pathlab::cli

@@ -56,4 +56,13 @@ long long parse_integer(const std::string& text, const std::string& what);
 /// Parses "X,Y" or "X,Y,DEG".
 PointArg parse_point(const std::string& text, const std::string& what);
 
+/// One query of a `--queries` file: its text and "FILE:LINE: " to prefix its errors with.
+struct QueryLine {
+  std::string text;
+  std::string where;
+};
+/// Reads a `--queries` file: CRLF accepted, blank lines and `#` comments skipped. An
+/// unreadable file is a UsageError naming it.
+std::vector<QueryLine> read_query_lines(const std::string& path);
+
 }  // namespace pathlab::cli

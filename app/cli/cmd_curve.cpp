@@ -15,7 +15,6 @@
 #include "pathlab/dubins.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/turn_to_point.hpp"
-#include "pathlab/map_io.hpp"
 
 namespace pathlab::cli {
 namespace {
@@ -152,23 +151,11 @@ int run_curve(int argc, char** argv) {
   }
 
   // Batch: parse every line first so that a malformed one fails before any output.
-  auto text = read_text_file(*queries_path);
-  if (!text) throw UsageError(text.error().message);
   std::vector<CurveQuery> queries;
   std::vector<std::string> places;
-  {
-    std::istringstream in(*text);
-    std::string line;
-    int n = 0;
-    while (std::getline(in, line)) {
-      ++n;
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      const size_t first = line.find_first_not_of(" \t");
-      if (first == std::string::npos || line[first] == '#') continue;
-      const std::string where = *queries_path + ":" + std::to_string(n) + ": ";
-      queries.push_back(parse_curve_line(line, where));
-      places.push_back(where);
-    }
+  for (const QueryLine& q : read_query_lines(*queries_path)) {
+    queries.push_back(parse_curve_line(q.text, q.where));
+    places.push_back(q.where);
   }
   std::string out;
   for (size_t i = 0; i < queries.size(); ++i) {

@@ -114,21 +114,11 @@ int run_plan(int argc, char** argv) {
   }
 
   // Batch: read every query first, so a malformed line fails before any output.
-  auto text = read_text_file(*queries_path);
-  if (!text) throw UsageError(text.error().message);
   std::vector<PlanQuery> queries;
   std::vector<bool> has_heading;
-  {
-    std::istringstream in(*text);
-    std::string line;
-    int n = 0;
-    while (std::getline(in, line)) {
-      ++n;
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (line.find_first_not_of(" \t") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
-      queries.push_back(parse_query_line(line, *queries_path + ":" + std::to_string(n) + ": "));
-      has_heading.push_back(queries.back().from.heading_deg.has_value());
-    }
+  for (const QueryLine& q : read_query_lines(*queries_path)) {
+    queries.push_back(parse_query_line(q.text, q.where));
+    has_heading.push_back(queries.back().from.heading_deg.has_value());
   }
   const bool progress = stderr_is_terminal();
   auto last = std::chrono::steady_clock::now();
