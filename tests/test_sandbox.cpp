@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "host.hpp"
+#include "sandbox_ui.hpp"
 #include "inspector.hpp"
 #include "scene_file.hpp"
 
@@ -29,18 +30,8 @@ io::Scene corridor_scene() {
   return s;
 }
 
-struct Ui {
-  std::unique_ptr<Host> host;
-  Ui() {
-    setenv("SDL_VIDEODRIVER", "dummy", 1);
-    setenv("SDL_RENDER_DRIVER", "software", 1);
-    auto h = Host::create(1280, 800, true);
-    REQUIRE_MESSAGE(h.ok(), (h.ok() ? "" : h.error().message));
-    host = std::move(*h);
-    host->set_sandbox(std::make_unique<Sandbox>(host->renderer(), corridor_scene(), ""));
-    idle(2);
-  }
-  Sandbox& sb() { return host->sandbox(); }
+struct Ui : test::SandboxUi {
+  Ui() : SandboxUi(corridor_scene(), 2) {}
   /// Frames with the mouse at a world point, button held or not.
   void mouse(Vec2 world, bool down, int frames = 1, int button = 0) {
     const ImVec2 p = sb().world_to_screen(world);
@@ -51,13 +42,6 @@ struct Ui {
         io.MouseDown[button] = down;
       });
     }
-  }
-  void idle(int frames) {
-    for (int i = 0; i < frames; ++i)
-      host->frame([](ImGuiIO& io) {
-        io.MousePos = ImVec2(-1, -1);
-        for (bool& b : io.MouseDown) b = false;
-      });
   }
   void drag(Vec2 from, Vec2 to, int steps = 8, int button = 0) {
     mouse(from, false, 1, button);

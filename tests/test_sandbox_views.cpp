@@ -19,6 +19,7 @@
 #include "inspector.hpp"
 #include "pathlab/collision.hpp"
 #include "replay.hpp"
+#include "sandbox_ui.hpp"
 #include "scene_file.hpp"
 
 using namespace pathlab;
@@ -38,27 +39,9 @@ io::Scene wall_scene() {
   return s;
 }
 
-struct Ui {
-  std::unique_ptr<Host> host;
-  explicit Ui(io::Scene scene = wall_scene()) {
-    setenv("SDL_VIDEODRIVER", "dummy", 1);
-    setenv("SDL_RENDER_DRIVER", "software", 1);
-    auto h = Host::create(1280, 800, true);
-    REQUIRE_MESSAGE(h.ok(), (h.ok() ? "" : h.error().message));
-    host = std::move(*h);
-    ImGui::GetIO().IniFilename = nullptr;
-    host->set_sandbox(std::make_unique<Sandbox>(host->renderer(), std::move(scene), ""));
-    idle(3);
-  }
-  Sandbox& sb() { return host->sandbox(); }
+struct Ui : test::SandboxUi {
+  explicit Ui(io::Scene scene = wall_scene()) : SandboxUi(std::move(scene), 3) {}
   Inspector& in() { return sb().inspector(); }
-  void idle(int frames) {
-    for (int i = 0; i < frames; ++i)
-      host->frame([](ImGuiIO& io) {
-        io.MousePos = ImVec2(-1, -1);
-        for (bool& b : io.MouseDown) b = false;
-      });
-  }
   /// Hover, press and release at a screen point (a click ImGui sees as one).
   void click(ImVec2 p) {
     for (int down : {0, 1, 0})
