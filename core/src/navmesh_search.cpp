@@ -457,11 +457,37 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
     // The cone from the root through [p0, p1]: q is inside when it is counter-clockwise of
     // root -> p1 and clockwise of root -> p0 (P lies on the left of a -> b).
     const Vec2 d1 = n.p1 - rt, d0 = n.p0 - rt;
-    const bool turn_a = n.p0 == a && on_wall[static_cast<size_t>(vid[static_cast<size_t>(ea)])];
-    const bool turn_b = n.p1 == b && on_wall[static_cast<size_t>(vid[static_cast<size_t>(eb)])];
-    const double ga = turn_a ? n.g + glm::length(a - rt) : 0.0;
-    const double gb = turn_b ? n.g + glm::length(b - rt) : 0.0;
-    bool use_a = false, use_b = false, checked_a = false, checked_b = false;
+    // A wall corner at either end of the interval, where the path may bend to see past the
+    // cone; whether bending there improves on the corner's best root is asked once.
+    struct Bend {
+      bool possible = false;
+      Vec2 at;
+      int vertex = -1;
+      double g = 0.0;
+      bool checked = false, improves = false;
+    };
+    auto corner = [&](Vec2 end, Vec2 ring_vertex, int ring_edge) {
+      Bend c;
+      c.vertex = vid[static_cast<size_t>(ring_edge)];
+      c.possible = end == ring_vertex && on_wall[static_cast<size_t>(c.vertex)];
+      c.at = ring_vertex;
+      c.g = c.possible ? n.g + glm::length(ring_vertex - rt) : 0.0;
+      return c;
+    };
+    Bend bend_a = corner(n.p0, a, ea), bend_b = corner(n.p1, b, eb);
+    // The part of edge [u, w] beyond the ray through one interval end (the side where
+    // A + t B < 0), seen only by bending at that end's corner.
+    auto push_beyond = [&](Bend& c, double A, double B, Vec2 u, Vec2 w, double len, int k) {
+      if (!c.possible) return;
+      double lo = 0.0, hi = 1.0;
+      keep_nonnegative(-A, -B, lo, hi);
+      if ((hi - lo) * len <= kMinInterval) return;
+      if (!c.checked) {
+        c.improves = root_improves(c.vertex, c.g);
+        c.checked = true;
+      }
+      if (c.improves) push(id, c.at, c.vertex, c.g, at(u, w, lo, len), at(u, w, hi, len), k);
+    };
     for (int k = next_in_ring(P, ea); k != ea; k = next_in_ring(P, k)) {
       if (!worth_entering(n.poly, k)) continue;
       const Vec2 u = rv[static_cast<size_t>(k)], w = rv[static_cast<size_t>(next_in_ring(P, k))];
@@ -473,29 +499,9 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
       keep_nonnegative(A1, B1, lo, hi);
       keep_nonnegative(A0, B0, lo, hi);
       if ((hi - lo) * len > kMinInterval) push(id, rt, n.root_vid, n.g, at(u, w, lo, len), at(u, w, hi, len), k);
-      // Beyond the ray through p1: seen only by bending at b (when b is a wall corner).
-      if (turn_b) {
-        double l1 = 0.0, h1 = 1.0;
-        keep_nonnegative(-A1, -B1, l1, h1);
-        if ((h1 - l1) * len > kMinInterval) {
-          if (!checked_b) {
-            use_b = root_improves(vid[static_cast<size_t>(eb)], gb);
-            checked_b = true;
-          }
-          if (use_b) push(id, b, vid[static_cast<size_t>(eb)], gb, at(u, w, l1, len), at(u, w, h1, len), k);
-        }
-      }
-      if (turn_a) {
-        double l0 = 0.0, h0 = 1.0;
-        keep_nonnegative(-A0, -B0, l0, h0);
-        if ((h0 - l0) * len > kMinInterval) {
-          if (!checked_a) {
-            use_a = root_improves(vid[static_cast<size_t>(ea)], ga);
-            checked_a = true;
-          }
-          if (use_a) push(id, a, vid[static_cast<size_t>(ea)], ga, at(u, w, l0, len), at(u, w, h0, len), k);
-        }
-      }
+      // Beyond the ray through p1 (bending at b), then beyond the ray through p0 (at a).
+      push_beyond(bend_b, A1, B1, u, w, len, k);
+      push_beyond(bend_a, A0, B0, u, w, len, k);
     }
   };
   auto to_heap = [&] {
