@@ -47,7 +47,8 @@ HeapEntry BasicOpenList<kArity>::pop() {
 template class BasicOpenList<2>;
 template class BasicOpenList<4>;
 
-void finish_node_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorkspace::NodeData* nodes, int t) {
+void finish_node_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorkspace::NodeData* nodes, int t,
+                      double known_length) {
   size_t count = 0;
   for (int n = t; n != -1; n = nodes[n].parent) ++count;
   out.found = true;
@@ -59,7 +60,7 @@ void finish_node_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorks
     out.cells[i] = pg.cell(n);
     out.points[i] = cell_center(out.cells[i]);
   }
-  out.length = polyline_length(out.points);
+  out.length = known_length >= 0.0 ? known_length : polyline_length(out.points);
 }
 
 // Pathfinding directions: 0..3 orthogonal (E, S, W, N), 4..7 diagonal (SE, SW, NW, NE).
@@ -77,6 +78,7 @@ void GridSearchWorkspace::prepare(double radius) {
   pg.h = gr.height();
   pg.pw = pg.w + 2;
   pg.ph = pg.h + 2;
+  pg.inv_pw = 1.0 / pg.pw;
   pg.radius = radius;
   pg.uniform = gr.uniform_cost();
   const size_t n = static_cast<size_t>(pg.pw) * static_cast<size_t>(pg.ph);
@@ -110,7 +112,8 @@ void GridSearchWorkspace::begin_search(size_t states) {
 namespace {
 
 double euclid_h(const PaddedGrid& pg, int node, Cell goal) {
-  const int x = node % pg.pw - 1, y = node / pg.pw - 1;
+  const Cell c = pg.cell(node);
+  const int x = c.x, y = c.y;
   return std::hypot(static_cast<double>(x - goal.x), static_cast<double>(y - goal.y));
 }
 
@@ -168,7 +171,6 @@ void search_cells_impl(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
   const uint8_t* pass = pg.pass.data();
   const float* cost = pg.cost.data();
   const int pw = pg.pw;
-  const double inv_pw = 1.0 / pw;
   const int64_t budget = opt.max_expansions;
   GridSearchWorkspace::NodeData* nodes = ws.nodes.data();
   const uint32_t open_stamp = ws.search_id << 1, closed_stamp = open_stamp | 1u;
@@ -209,9 +211,7 @@ void search_cells_impl(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
       break;
     }
     ++expanded;
-    // Row by multiplying with 1/pw instead of dividing: (n + 0.5) / pw is at least 0.5 / pw
-    // away from a whole number, far more than the rounding error, so the floor is exact.
-    const int y = static_cast<int>((n + 0.5) * inv_pw), x = n - y * pw;
+    const int y = pg.row(n), x = n - y * pw;
     auto relax = [&](int m, double step, int mx, int my) __attribute__((always_inline)) {
       if constexpr (!kUniform) step *= 0.5 * (static_cast<double>(cost[n]) + cost[m]);
       const double ng = gn + step;
@@ -312,7 +312,7 @@ void search_with_turns(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
       break;
     }
     ++out.expanded;
-    const int x = n % pg.pw, y = n / pg.pw;
+    const int y = pg.row(n), x = n - y * pg.pw;
     for (int d = 0; d < ndirs; ++d) {
       const int m = n + off[d];
       if (!pg.pass[m]) continue;

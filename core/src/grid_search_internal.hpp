@@ -19,8 +19,17 @@ struct PaddedGrid {
   std::vector<uint8_t> pass;  // 1 = passable for the agent
   std::vector<float> cost;    // cost multiplier (1 outside)
 
+  double inv_pw = 0.0;  // 1 / pw
+
   int id(Cell c) const { return (c.y + 1) * pw + (c.x + 1); }
-  Cell cell(int id) const { return Cell{id % pw - 1, id / pw - 1}; }
+  /// Padded row of a node id, by multiplying with 1/pw instead of dividing: (id + 0.5) / pw is
+  /// at least 0.5 / pw away from a whole number, far more than the rounding error, so the floor
+  /// is exact.
+  int row(int id) const { return static_cast<int>((id + 0.5) * inv_pw); }
+  Cell cell(int id) const {
+    const int y = row(id);
+    return Cell{id - y * pw - 1, y - 1};
+  }
 };
 
 __extension__ typedef unsigned __int128 HeapKey;
@@ -99,14 +108,18 @@ class GridSearchWorkspace {
  public:
   const Grid* grid = nullptr;
   detail::PaddedGrid pg;
-  /// Diagonal jumps without a goal, per node and direction (index (dx > 0) | (dy > 0) << 1):
-  /// s > 0 when step s is the first whose cell has a jump point on its row or column scan,
-  /// -s when step s is the first that is blocked. Built with the bit lines.
-  std::vector<int32_t> diag[4];
-  /// Straight jumps without a goal, per node and direction (+x, -x, +y, -y): s > 0 when the
-  /// scan stops at a jump point s cells away, -s when the first blocked cell is s cells away.
-  std::vector<int32_t> straight[4];
-  bool jump_tables_ready = false;  // JPS's jump tables (diag, straight) are built
+  /// Goal-free jumps of one cell in all eight directions, side by side so that expanding a
+  /// node reads one cache line.
+  struct JumpCell {
+    /// Per direction (+x, -x, +y, -y): s > 0 when the scan stops at a jump point s cells away,
+    /// -s when the first blocked cell is s cells away.
+    int32_t straight[4];
+    /// Per direction (index (dx > 0) | (dy > 0) << 1): s > 0 when step s is the first whose
+    /// cell has a jump point on its row or column scan, -s when step s is the first blocked.
+    int32_t diag[4];
+  };
+  std::vector<JumpCell> jumps;  // per node; built on the first JPS query after prepare()
+  bool jump_tables_ready = false;  // `jumps` is built
 
   /// Per-node search state in one 16-byte record, so a relaxation touches one cache line.
   /// stamp = search_id * 2 + closed; any other value means "not seen in this search".
@@ -143,8 +156,10 @@ class GridSearchWorkspace {
 
 namespace detail {
 /// Fills `out` (found, cells, points, length) with the path that ends at node t, following
-/// parent links; no temporary list.
-void finish_node_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorkspace::NodeData* nodes, int t);
+/// parent links; no temporary list. `known_length` >= 0 is used as the length instead of
+/// summing the polyline (JPS: the cost of its straight and diagonal runs is their length).
+void finish_node_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorkspace::NodeData* nodes, int t,
+                      double known_length = -1.0);
 }  // namespace detail
 
 }  // namespace pathlab

@@ -17,31 +17,28 @@ using namespace detail;
 
 namespace {
 
+using JumpCell = GridSearchWorkspace::JumpCell;
+
+/// Jumps towards one goal, read from the goal-free tables. Every jump returns the number of
+/// steps to the cell where it stops (a jump point or the goal), or -1 when it runs into a wall.
 struct Jumper {
-  const PaddedGrid& pg;
+  const uint8_t* pass;
+  const JumpCell* jc;
+  int pw;
   int gx, gy;  // goal, padded coordinates
-  const int32_t* st[4];  // GridSearchWorkspace::straight
 
-  bool pass(int x, int y) const { return pg.pass[static_cast<size_t>(y * pg.pw + x)]; }
+  bool passable(int x, int y) const { return pass[y * pw + x] != 0; }
 
-  /// Straight jump along a row (horizontal = true) or column from (x, y), exclusive. Returns the
-  /// position along the line of the jump point or goal, or -1.
+  /// Straight jump from (x, y), exclusive, along its row (horizontal) or column, d = +-1. The
+  /// goal is passable, so when it lies on the line it comes no later than the blocked stop.
   __attribute__((always_inline)) int straight(int x, int y, int d, bool horizontal) const {
-    const int k = horizontal ? y : x;
-    const int i0 = (horizontal ? x : y) + d;
-    const int32_t pre = st[(horizontal ? 0 : 2) + (d < 0)][y * pg.pw + x];
-    const bool is_jump = pre > 0;
-    const int stop = i0 - d + d * (is_jump ? pre : -pre);
-    const int goal_k = horizontal ? gy : gx, goal_i = horizontal ? gx : gy;
-    if (goal_k == k && (d > 0 ? (goal_i >= i0 && goal_i <= stop) : (goal_i <= i0 && goal_i >= stop))) {
-      return goal_i;  // the goal is passable, so it comes no later than the blocked stop
+    const int32_t pre = jc[y * pw + x].straight[(horizontal ? 0 : 2) + (d < 0)];
+    const int len = pre > 0 ? pre : -pre;
+    if (horizontal ? gy == y : gx == x) {
+      const int steps = ((horizontal ? gx - x : gy - y)) * d;
+      if (steps >= 1 && steps <= len) return steps;
     }
-    return is_jump ? stop : -1;
-  }
-
-  /// True when a goal-free straight scan from (x, y), exclusive, stops at a jump point.
-  bool jump_free(int x, int y, int d, bool horizontal) const {
-    return st[(horizontal ? 0 : 2) + (d < 0)][y * pg.pw + x] > 0;
+    return pre > 0 ? pre : -1;
   }
 
   /// Whether the diagonal jump stops at the cell (x, y) (reached by a diagonal step).
@@ -50,107 +47,97 @@ struct Jumper {
     return straight(x, y, dx, true) >= 0 || straight(x, y, dy, false) >= 0;
   }
 
-  /// Diagonal jump from (x, y) with the precomputed goal-free result `pre` (see
-  /// GridSearchWorkspace::diag): only the (at most two) steps whose row or column holds the
+  /// Diagonal jump from (x, y): only the (at most two) steps whose row or column holds the
   /// goal are scanned; every other step stops exactly where the goal-free jump stops.
-  int diagonal_pre(int x, int y, int dx, int dy, int32_t pre) const {
+  int diagonal(int x, int y, int dx, int dy) const {
+    const int32_t pre = jc[y * pw + x].diag[(dx > 0) | ((dy > 0) << 1)];
     const int last = pre > 0 ? pre - 1 : -pre - 1;  // steps before the precomputed stop
-    int s1 = (gy - y) * dy, s2 = (gx - x) * dx;  // steps onto the goal's row and column
+    int s1 = (gy - y) * dy, s2 = (gx - x) * dx;     // steps onto the goal's row and column
     if (s1 > s2) std::swap(s1, s2);
-    if (s1 >= 1 && s1 <= last && diagonal_stop(x + s1 * dx, y + s1 * dy, dx, dy))
-      return (y + s1 * dy) * pg.pw + x + s1 * dx;
-    if (s2 != s1 && s2 >= 1 && s2 <= last && diagonal_stop(x + s2 * dx, y + s2 * dy, dx, dy))
-      return (y + s2 * dy) * pg.pw + x + s2 * dx;
-    if (pre < 0) return -1;
-    return (y + pre * dy) * pg.pw + x + pre * dx;
+    if (s1 >= 1 && s1 <= last && diagonal_stop(x + s1 * dx, y + s1 * dy, dx, dy)) return s1;
+    if (s2 != s1 && s2 >= 1 && s2 <= last && diagonal_stop(x + s2 * dx, y + s2 * dy, dx, dy)) return s2;
+    return pre > 0 ? pre : -1;
   }
 
-  /// Straight jump from (x, y) in direction (dx, dy); returns the id of the jump point or -1.
   int jump(int x, int y, int dx, int dy) const {
-    if (dx != 0) {
-      const int i = straight(x, y, dx, true);
-      return i < 0 ? -1 : y * pg.pw + i;
-    }
-    const int i = straight(x, y, dy, false);
-    return i < 0 ? -1 : i * pg.pw + x;
+    if (dx != 0 && dy != 0) return diagonal(x, y, dx, dy);
+    return dx != 0 ? straight(x, y, dx, true) : straight(x, y, dy, false);
   }
 };
 
 inline int sgn(int v) { return (v > 0) - (v < 0); }
 
+/// Fills the goal-free jump tables. Each cell's result follows from its successor's in the
+/// same direction. A straight scan stops at a blocked cell or at one with a forced neighbour
+/// (a side cell passable there and blocked one cell back); a diagonal scan stops at a step whose
+/// row or column scan stops at a jump point. Two sweeps over the rows instead of one per
+/// direction (the table is 32 bytes a cell, so each sweep is a pass over memory): bottom-up
+/// for the +y directions and both row directions, top-down for the -y directions, each row
+/// finished while it is in cache.
+void build_jump_tables(GridSearchWorkspace& ws) {
+  const PaddedGrid& pg = ws.pg;
+  const int pw = pg.pw, ph = pg.ph;
+  ws.jumps.assign(pg.pass.size(), JumpCell{});
+  JumpCell* J = ws.jumps.data();
+  const uint8_t* pass = pg.pass.data();
+  auto P = [&](int x, int y) { return pass[y * pw + x] != 0; };
+  // Straight table si (0 +x, 1 -x, 2 +y, 3 -y) at (x, y) from its successor's entry.
+  auto straight = [&](int x, int y, int si) {
+    const int d = (si & 1) ? -1 : 1;
+    const int dx = si < 2 ? d : 0, dy = si < 2 ? 0 : d;
+    const int nx = x + dx, ny = y + dy;  // the next position of the scan
+    if (!P(nx, ny)) return -1;
+    if ((P(nx + dy, ny + dx) && !P(nx + dy - dx, ny + dx - dy)) ||
+        (P(nx - dy, ny - dx) && !P(nx - dy - dx, ny - dx - dy))) {
+      return 1;
+    }
+    const int32_t next = J[ny * pw + nx].straight[si];
+    return next > 0 ? next + 1 : next - 1;
+  };
+  // Diagonal table di at (x, y): needs the straight entries of the diagonal successor.
+  auto diagonal = [&](int x, int y, int di) {
+    const int dx = (di & 1) ? 1 : -1, dy = (di & 2) ? 1 : -1;
+    if (!P(x + dx, y) || !P(x, y + dy) || !P(x + dx, y + dy)) return -1;  // no corner cutting
+    const JumpCell& next = J[(y + dy) * pw + x + dx];
+    if (next.straight[dx > 0 ? 0 : 1] > 0 || next.straight[dy > 0 ? 2 : 3] > 0) return 1;
+    const int32_t after = next.diag[di];
+    return after > 0 ? after + 1 : after - 1;
+  };
+  for (int y = ph - 2; y >= 1; --y) {
+    for (int x = pw - 2; x >= 1; --x)
+      if (P(x, y)) J[y * pw + x].straight[0] = straight(x, y, 0);
+    for (int x = 1; x <= pw - 2; ++x) {
+      if (!P(x, y)) continue;  // only passable cells are ever looked up
+      JumpCell& c = J[y * pw + x];
+      c.straight[1] = straight(x, y, 1);
+      c.straight[2] = straight(x, y, 2);
+      c.diag[2] = diagonal(x, y, 2);  // (-1, +1)
+      c.diag[3] = diagonal(x, y, 3);  // (+1, +1)
+    }
+  }
+  for (int y = 1; y <= ph - 2; ++y) {
+    for (int x = 1; x <= pw - 2; ++x) {
+      if (!P(x, y)) continue;
+      JumpCell& c = J[y * pw + x];
+      c.straight[3] = straight(x, y, 3);
+      c.diag[0] = diagonal(x, y, 0);  // (-1, -1)
+      c.diag[1] = diagonal(x, y, 1);  // (+1, -1)
+    }
+  }
+  ws.jump_tables_ready = true;
+}
+
 }  // namespace
 
 void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, GridPath& out) {
   PaddedGrid& pg = ws.pg;
-  if (!ws.jump_tables_ready) {
-    // Goal-free straight jumps: each cell's result follows from its successor's. A position
-    // stops a scan when it is blocked or has a forced neighbour (a side cell passable there and
-    // blocked one cell back).
-    const int pw = pg.pw, ph = pg.ph;
-    auto P = [&](int x, int y) { return pg.pass[static_cast<size_t>(y * pw + x)] != 0; };
-    for (int si = 0; si < 4; ++si) {
-      const bool horizontal = si < 2;
-      const int d = (si & 1) ? -1 : 1;
-      const int dx = horizontal ? d : 0, dy = horizontal ? 0 : d;
-      std::vector<int32_t>& S = ws.straight[si];
-      S.assign(pg.pass.size(), 0);
-      // Row by row (cache-friendly), each row and cell after its successor.
-      for (int y = dy > 0 ? ph - 2 : 1; y >= 1 && y <= ph - 2; y -= (dy > 0 ? 1 : -1)) {
-        for (int x = dx > 0 ? pw - 2 : 1; x >= 1 && x <= pw - 2; x -= (dx > 0 ? 1 : -1)) {
-          if (!P(x, y)) continue;  // only passable cells are ever looked up
-          const int nx = x + dx, ny = y + dy;  // the next position of the scan
-          int32_t v;
-          if (!P(nx, ny)) {
-            v = -1;
-          } else if ((P(nx + dy, ny + dx) && !P(nx + dy - dx, ny + dx - dy)) ||
-                     (P(nx - dy, ny - dx) && !P(nx - dy - dx, ny - dx - dy))) {
-            v = 1;
-          } else {
-            const int32_t next = S[static_cast<size_t>(ny * pw + nx)];
-            v = next > 0 ? next + 1 : next - 1;
-          }
-          S[static_cast<size_t>(y * pw + x)] = v;
-        }
-      }
-    }
-    // Goal-free diagonal jumps: each cell's result follows from its diagonal successor's.
-    const Jumper free_jp{pg,
-                         -1,
-                         -1,
-                         {ws.straight[0].data(), ws.straight[1].data(), ws.straight[2].data(), ws.straight[3].data()}};
-    for (int di = 0; di < 4; ++di) {
-      const int dx = (di & 1) ? 1 : -1, dy = (di & 2) ? 1 : -1;
-      std::vector<int32_t>& D = ws.diag[di];
-      D.assign(pg.pass.size(), 0);
-      for (int yy = dy > 0 ? pg.ph - 2 : 1; yy >= 1 && yy <= pg.ph - 2; yy -= dy) {
-        for (int xx = dx > 0 ? pg.pw - 2 : 1; xx >= 1 && xx <= pg.pw - 2; xx -= dx) {
-          const int n = yy * pg.pw + xx;
-          if (!pg.pass[static_cast<size_t>(n)]) continue;
-          if (!free_jp.pass(xx + dx, yy) || !free_jp.pass(xx, yy + dy) || !free_jp.pass(xx + dx, yy + dy)) {
-            D[static_cast<size_t>(n)] = -1;
-          } else if (free_jp.jump_free(xx + dx, yy + dy, dx, true) || free_jp.jump_free(xx + dx, yy + dy, dy, false)) {
-            D[static_cast<size_t>(n)] = 1;
-          } else {
-            const int32_t next = D[static_cast<size_t>(n + dy * pg.pw + dx)];
-            D[static_cast<size_t>(n)] = next > 0 ? next + 1 : next - 1;
-          }
-        }
-      }
-    }
-    ws.jump_tables_ready = true;
-  }
+  if (!ws.jump_tables_ready) build_jump_tables(ws);
   ws.begin_search(pg.pass.size());
   const int s = pg.id(start), t = pg.id(goal);
-  const Jumper jp{pg,
-                  goal.x + 1,
-                  goal.y + 1,
-                  {ws.straight[0].data(), ws.straight[1].data(), ws.straight[2].data(), ws.straight[3].data()}};
+  const Jumper jp{pg.pass.data(), ws.jumps.data(), pg.pw, goal.x + 1, goal.y + 1};
   const bool trace = opt.record_trace;
   const int pw = pg.pw;
-  // Row of a node by multiplying with 1/pw: (n + 0.5) / pw is at least 0.5 / pw away from a
-  // whole number, far more than the rounding error, so the floor is exact (no division).
-  const double inv_pw = 1.0 / pw;
-  auto row = [inv_pw](int n) { return static_cast<int>((n + 0.5) * inv_pw); };
+  auto row = [&pg](int n) { return pg.row(n); };
   auto hxy = [&](int x, int y) {
     const int dx = std::abs(x - jp.gx), dy = std::abs(y - jp.gy);
     return dx < dy ? (dy - dx) + kSqrt2 * dx : (dx - dy) + kSqrt2 * dy;
@@ -167,13 +154,28 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
   ws.open.push({h(s), 0.0, s});
   ++out.generated;
   if (trace) rec(s, TraceEvent::open, 0.0, h(s));
+  // As in A*: a jump point generated with exactly the f being expanded is the open list's
+  // minimum, so it skips the heap (on open maps most jump points on the way lie on one f).
+  std::vector<int32_t>& bypass = ws.bypass;
+  bypass.clear();
+  double fcur = 0.0;
   int dirs[8][2];
-  while (!ws.open.empty()) {
-    const HeapEntry e = ws.open.pop();
-    const int n = e.node();
+  for (;;) {
+    int n;
+    if (!bypass.empty()) {
+      n = bypass.back();
+      bypass.pop_back();
+    } else if (!ws.open.empty()) {
+      const HeapEntry e = ws.open.pop();
+      n = e.node();
+      fcur = e.f();
+    } else {
+      break;
+    }
+    if (ws.is_closed(n)) continue;
     ws.close(n);
     const double gn = ws.nodes[n].g;
-    if (trace) rec(n, TraceEvent::close, gn, e.f());
+    if (trace) rec(n, TraceEvent::close, gn, fcur);
     if (n == t) break;
     if (opt.max_expansions > 0 && out.expanded >= opt.max_expansions) {
       out.details |= kDetailBudgetExhausted;
@@ -197,7 +199,7 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
       } else if (dx) {
         dirs[nd][0] = dx, dirs[nd][1] = 0, ++nd;
         for (int side = -1; side <= 1; side += 2) {
-          if (jp.pass(x, y + side) && !jp.pass(x - dx, y + side)) {
+          if (jp.passable(x, y + side) && !jp.passable(x - dx, y + side)) {
             dirs[nd][0] = 0, dirs[nd][1] = side, ++nd;
             dirs[nd][0] = dx, dirs[nd][1] = side, ++nd;
           }
@@ -205,7 +207,7 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
       } else {
         dirs[nd][0] = 0, dirs[nd][1] = dy, ++nd;
         for (int side = -1; side <= 1; side += 2) {
-          if (jp.pass(x + side, y) && !jp.pass(x + side, y - dy)) {
+          if (jp.passable(x + side, y) && !jp.passable(x + side, y - dy)) {
             dirs[nd][0] = side, dirs[nd][1] = 0, ++nd;
             dirs[nd][0] = side, dirs[nd][1] = dy, ++nd;
           }
@@ -214,25 +216,29 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
     }
     for (int i = 0; i < nd; ++i) {
       const int ddx = dirs[i][0], ddy = dirs[i][1];
-      const int m = (ddx && ddy) ? jp.diagonal_pre(x, y, ddx, ddy,
-                                                   ws.diag[(ddx > 0) | ((ddy > 0) << 1)][static_cast<size_t>(n)])
-                                 : jp.jump(x, y, ddx, ddy);
-      if (m < 0 || ws.is_closed(m)) continue;
-      const int my = row(m), mx = m - my * pw;
-      const int steps = std::max(std::abs(mx - x), std::abs(my - y));
-      const double ng = gn + steps * ((dirs[i][0] && dirs[i][1]) ? kSqrt2 : 1.0);
+      const int steps = jp.jump(x, y, ddx, ddy);
+      if (steps < 0) continue;
+      const int m = n + steps * (ddy * pw + ddx);
+      if (ws.is_closed(m)) continue;
+      const int mx = x + steps * ddx, my = y + steps * ddy;
+      const double ng = gn + steps * ((ddx && ddy) ? kSqrt2 : 1.0);
       const bool seen = ws.seen(m);
       if (seen && ng >= ws.nodes[m].g) continue;
       ws.set(m, ng, n);
       const double f = ng + hxy(mx, my);
-      ws.open_node(m, f, ng, seen);
+      if (f == fcur) {
+        if (!seen) ws.heap_pos[m] = -1;  // never in the heap; a stale slot must not be reused
+        bypass.push_back(m);
+      } else {
+        ws.open_node(m, f, ng, seen);
+      }
       ++out.generated;
       if (trace) rec(m, TraceEvent::open, ng, f);
     }
   }
   if (!ws.is_closed(t)) return;
   out.cost = ws.nodes[t].g;
-  finish_node_path(out, pg, ws.nodes.data(), t);
+  finish_node_path(out, pg, ws.nodes.data(), t, out.cost);
 }
 
 }  // namespace pathlab
