@@ -1,6 +1,7 @@
 #include "pathlab/navmesh_search.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -18,21 +19,17 @@ Vec2 taut_point(Vec2 p, Vec2 t, Vec2 a, Vec2 b) {
   const Vec2 e = b - a;
   const double l2 = glm::dot(e, e);
   if (!(l2 > 0.0)) return a;
-  const double sp = cross(e, p - a);
-  double st = cross(e, t - a);
-  Vec2 tt = t;
-  if ((sp > 0.0 && st > 0.0) || (sp < 0.0 && st < 0.0)) {
-    tt = t - Vec2(-e.y, e.x) * (2.0 * st / l2);
-    st = -st;
-  }
-  double u;
+  // Signed distances (times |e|) from the line, and positions along it (times l2). Mirroring t
+  // flips its side and keeps its position, so the crossing of p-t' with the line sits at
+  // (up * -st' + ut * sp) / (sp - st') along it: one division for the whole point.
+  const Vec2 pa = p - a, ta = t - a;
+  const double sp = cross(e, pa);
+  double st = cross(e, ta);
+  if ((sp > 0.0 && st > 0.0) || (sp < 0.0 && st < 0.0)) st = -st;
+  const double up = glm::dot(pa, e), ut = glm::dot(ta, e);
   const double den = sp - st;
-  if (std::abs(den) > 0.0) {
-    const Vec2 x = p + (tt - p) * (sp / den);
-    u = glm::dot(x - a, e) / l2;
-  } else {
-    u = glm::dot(p - a, e) / l2;  // both on the line: any point between them will do
-  }
+  // den == 0: both on the line, where any point between them will do.
+  const double u = den != 0.0 ? (ut * sp - up * st) / (den * l2) : up / l2;
   return a + e * std::clamp(u, 0.0, 1.0);
 }
 
@@ -59,11 +56,38 @@ void NavmeshQuery::reset(const Navmesh& mesh) {
   build_dead_trees();
   const auto& rv = mesh.ring_vertices();
   edge_len_.resize(rv.size());
-  for (const NavPolygon& P : mesh.polygons())
+  pedges_.clear();
+  pedge_first_.clear();
+  pedge_first_.reserve(mesh.polygons().size() + 1);
+  for (const NavPolygon& P : mesh.polygons()) {
+    pedge_first_.push_back(static_cast<int>(pedges_.size()));
     for (int e = P.first; e < P.first + P.count; ++e) {
       const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
-      edge_len_[static_cast<size_t>(e)] = glm::length(rv[static_cast<size_t>(e1)] - rv[static_cast<size_t>(e)]);
+      const Vec2 u = rv[static_cast<size_t>(e)], w = rv[static_cast<size_t>(e1)];
+      edge_len_[static_cast<size_t>(e)] = glm::length(w - u);
+      const int pid = mesh.ring_portals()[static_cast<size_t>(e)];
+      if (pid < 0) continue;
+      const NavPortal& pt = mesh.portals()[static_cast<size_t>(pid)];
+      const bool from_a = pt.edge_a == e;
+      PortalEdge pe;
+      pe.u = u;
+      pe.w = w;
+      pe.len = edge_len_[static_cast<size_t>(e)];
+      pe.ring_edge = e;
+      pe.across = from_a ? pt.edge_b : pt.edge_a;  // a ring edge for now, made an index below
+      pe.poly = from_a ? pt.poly_b : pt.poly_a;
+      pe.portal = pid;
+      pe.u_vid = mesh.ring_vertex_ids()[static_cast<size_t>(e)];
+      pe.w_vid = mesh.ring_vertex_ids()[static_cast<size_t>(e1)];
+      pe.u_wall = mesh.vertex_on_wall()[static_cast<size_t>(pe.u_vid)] != 0;
+      pe.w_wall = mesh.vertex_on_wall()[static_cast<size_t>(pe.w_vid)] != 0;
+      pedges_.push_back(pe);
     }
+  }
+  pedge_first_.push_back(static_cast<int>(pedges_.size()));
+  std::vector<int> of_ring_edge(rv.size(), -1);
+  for (size_t i = 0; i < pedges_.size(); ++i) of_ring_edge[static_cast<size_t>(pedges_[i].ring_edge)] = static_cast<int>(i);
+  for (PortalEdge& pe : pedges_) pe.across = of_ring_edge[static_cast<size_t>(pe.across)];
 }
 
 void NavmeshQuery::build_dead_trees() {
@@ -206,6 +230,7 @@ Result<NavSearchResult> NavmeshQuery::find_corridor(Vec2 start, Vec2 goal, const
   }
   if (nodes_.size() != 2 * mesh_->portals().size() + 1 || tree_parent_.size() != mesh_->polygons().size() ||
       edge_len_.size() != mesh_->ring_vertices().size() ||
+      pedge_first_.size() != mesh_->polygons().size() + 1 ||
       root_g_.size() != static_cast<size_t>(mesh_->vertex_id_count())) {
     reset(*mesh_);
   }
@@ -320,7 +345,7 @@ namespace {
 /// The sub-range of [lo, hi] within [0, 1] where A + s B >= 0 (empty when lo > hi on return).
 /// The sign at s = 0 and s = 1 settles most edges (wholly inside or outside the cone) without
 /// the division.
-void keep_nonnegative(double A, double B, double& lo, double& hi) {
+inline __attribute__((always_inline)) void keep_nonnegative(double A, double B, double& lo, double& hi) {
   if (B > 0.0) {
     if (A >= 0.0) return;
     if (A + B < 0.0) {
@@ -343,11 +368,63 @@ void keep_nonnegative(double A, double B, double& lo, double& hi) {
 /// The point at parameter s of u -> w, exactly u or w at (and within rounding of) the ends, so
 /// that "the interval ends at a vertex" can be tested with ==: a cone through a vertex must
 /// let the path bend there even when the parameter came out as 0.9999999999999999.
-Vec2 at(Vec2 u, Vec2 w, double s, double len) {
+inline __attribute__((always_inline)) Vec2 at(Vec2 u, Vec2 w, double s, double len) {
   constexpr double kSnap = 1e-10;  // [Units: cells] far below the mesh's smallest feature (1e-9)
   if (s * len <= kSnap) return u;
   if ((1.0 - s) * len <= kSnap) return w;
   return u + (w - u) * s;
+}
+
+/// Open-list keys of the exact search: f's bits (non-negative doubles order like their bits),
+/// then the complemented bits of g as a float (deeper first on equal f; g only breaks ties),
+/// then the node id, so the order is total and the same on every platform.
+template <class Key>
+Key open_key(double f, double g, int node) {
+  const uint32_t gb = ~std::bit_cast<uint32_t>(static_cast<float>(g) + 0.0f);
+  return (static_cast<Key>(std::bit_cast<uint64_t>(f + 0.0)) << 64) | (static_cast<Key>(gb) << 32) |
+         static_cast<uint32_t>(node);
+}
+
+/// A 4-ary min-heap: half the depth of a binary one, so half the dependent loads per operation.
+template <class Key>
+void open_push(std::vector<Key>& h, Key k) {
+  h.push_back(k);
+  size_t i = h.size() - 1;
+  while (i > 0) {
+    const size_t p = (i - 1) / 4;
+    if (!(k < h[p])) break;
+    h[i] = h[p];
+    i = p;
+  }
+  h[i] = k;
+}
+
+template <class Key>
+Key open_pop(std::vector<Key>& h) {
+  const Key top = h.front();
+  const Key last = h.back();
+  h.pop_back();
+  const size_t n = h.size();
+  if (n == 0) return top;
+  size_t i = 0;
+  for (;;) {
+    const size_t c = 4 * i + 1;
+    if (c >= n) break;
+    size_t best = c;
+    if (c + 3 < n) {  // all four children: pairwise minima, no data-dependent branches
+      const size_t x = c + static_cast<size_t>(h[c + 1] < h[c]);
+      const size_t y = c + 2 + static_cast<size_t>(h[c + 3] < h[c + 2]);
+      best = h[y] < h[x] ? y : x;
+    } else {
+      for (size_t k = c + 1; k < n; ++k)
+        if (h[k] < h[best]) best = k;
+    }
+    if (!(h[best] < last)) break;
+    h[i] = h[best];
+    i = best;
+  }
+  h[i] = last;
+  return top;
 }
 
 }  // namespace
@@ -356,31 +433,21 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
                                 NavSearchResult& r) {
   const Vec2 gp = r.goal;
   const int goal_poly = t.polygon;
-  const auto& portals = mesh_->portals();
-  const auto& polys = mesh_->polygons();
-  const auto& rv = mesh_->ring_vertices();
-  const auto& rn = mesh_->ring_neighbors();
-  const auto& rp = mesh_->ring_portals();
-  const auto& vid = mesh_->ring_vertex_ids();
-  const auto& on_wall = mesh_->vertex_on_wall();
   const bool trace = options.record_trace;
   inodes_.clear();
   // Intervals shorter than this carry no path worth having; they only arise from rounding
   // where a cone grazes a vertex. [Units: cells]
   constexpr double kMinInterval = 1e-12;
 
-  auto next_in_ring = [&](const NavPolygon& P, int e) { return e + 1 < P.first + P.count ? e + 1 : P.first; };
   // g plus the exact shortest length from the root through [q0, q1] to the goal.
   auto f_of = [&](Vec2 root, double g, Vec2 q0, Vec2 q1) {
     const Vec2 x = taut_point(root, gp, q0, q1);
     return g + glm::length(x - root) + glm::length(gp - x);
   };
 
-  // Pushes the node (root, [q0, q1] on ring edge k of the polygon being expanded, u -> w).
-  auto push = [&](int parent, Vec2 root, int root_vid, double g, Vec2 q0, Vec2 q1, int k) {
-    const int q = rn[static_cast<size_t>(k)];
-    const int pid = rp[static_cast<size_t>(k)];
-    const NavPortal& pt = portals[static_cast<size_t>(pid)];
+  // Pushes the node (root, [q0, q1] on portal edge pe of the polygon being expanded, u -> w).
+  auto push = [&](int parent, Vec2 root, int root_vid, double g, Vec2 q0, Vec2 q1, const PortalEdge& pe)
+                  __attribute__((always_inline)) {
     INode n;
     n.root = root;
     n.root_vid = root_vid;
@@ -391,19 +458,22 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
     // f waits for the open list (to_heap): a lone successor walked through on the spot needs none.
     if (trace) n.f = f_of(root, g, q0, q1);
     n.parent = parent;
-    n.poly = q;
-    n.edge = pt.poly_a == q ? pt.edge_a : pt.edge_b;
-    n.portal = pid;
+    n.poly = pe.poly;
+    n.entry = pe.across;
+    n.portal = pe.portal;
     succ_.push_back(static_cast<int>(inodes_.size()));
     inodes_.push_back(n);
     ++r.generated;
-    if (trace) r.trace.push_back(NavTraceEvent{q, pid, NavTraceEvent::open, static_cast<float>(g), static_cast<float>(n.f)});
+    if (trace) r.trace.push_back(NavTraceEvent{pe.poly, pe.portal, NavTraceEvent::open, static_cast<float>(g), static_cast<float>(n.f)});
   };
-  // Crossing ring edge k of polygon p: never into a wall, nor into a dead tree without the goal.
-  auto worth_entering = [&](int p, int k) {
-    const int q = rn[static_cast<size_t>(k)];
-    return q >= 0 && !leads_nowhere(p, q, goal_poly);
+  // The portal edges of polygon p, and whether crossing one is worth it: never into a dead
+  // tree without the goal.
+  auto portal_edges = [&](int p) {
+    const PortalEdge* base = pedges_.data();
+    return std::pair<const PortalEdge*, const PortalEdge*>(base + pedge_first_[static_cast<size_t>(p)],
+                                                           base + pedge_first_[static_cast<size_t>(p) + 1]);
   };
+  auto worth_entering = [&](int p, const PortalEdge& pe) { return !leads_nowhere(p, pe.poly, goal_poly); };
   // Root-level pruning: a corner already reached more cheaply makes this node redundant.
   auto root_improves = [&](int v, double g) {
     const size_t i = static_cast<size_t>(v);
@@ -413,11 +483,11 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
     return true;
   };
   // Every portal edge of P except `skip`, whole, as seen from `root`.
-  auto push_all = [&](int parent, int poly, int skip, Vec2 root, int root_vid, double g) {
-    const NavPolygon& P = polys[static_cast<size_t>(poly)];
-    for (int k = P.first; k < P.first + P.count; ++k) {
-      if (k == skip || !worth_entering(poly, k)) continue;
-      push(parent, root, root_vid, g, rv[static_cast<size_t>(k)], rv[static_cast<size_t>(next_in_ring(P, k))], k);
+  auto push_all = [&](int parent, int poly, const PortalEdge* skip, Vec2 root, int root_vid, double g) {
+    const auto [first, last] = portal_edges(poly);
+    for (const PortalEdge* pe = first; pe != last; ++pe) {
+      if (pe == skip || !worth_entering(poly, *pe)) continue;
+      push(parent, root, root_vid, g, pe->u, pe->w, *pe);
     }
   };
 
@@ -425,14 +495,14 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
   // the caller, which may instead walk straight on into a lone successor.
   auto expand = [&](const int id) {
     const INode n = inodes_[static_cast<size_t>(id)];  // a copy: push() may grow inodes_
-    const NavPolygon& P = polys[static_cast<size_t>(n.poly)];
-    const int ea = n.edge, eb = next_in_ring(P, n.edge);
-    const Vec2 a = rv[static_cast<size_t>(ea)], b = rv[static_cast<size_t>(eb)];
+    const PortalEdge* entry = pedges_.data() + n.entry;
+    const Vec2 a = entry->u, b = entry->w;
     const Vec2 ab = b - a;
     const Vec2 rt = n.root;
     const double side = cross(ab, rt - a);  // < 0: the root is behind the entry edge, as it should be
-    const double scale = glm::length(ab) * std::max(1.0, glm::length(rt - a));
-    if (side >= -1e-12 * scale) {
+    // On the line: side >= -1e-12 |ab| max(1, |rt - a|), squared to spare two square roots.
+    const Vec2 ra = rt - a;
+    if (side >= 0.0 || side * side <= 1e-24 * glm::dot(ab, ab) * std::max(1.0, glm::dot(ra, ra))) {
       // The root lies on the entry edge's line: from a point of the interval all of P is
       // visible; from beyond it the path runs along the line to the interval's nearer end
       // and may bend there only if that end is a wall corner.
@@ -441,15 +511,14 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
       const double t0 = glm::dot(n.p0 - a, ab) / l2, t1 = glm::dot(n.p1 - a, ab) / l2;
       const double tol = 1e-12 * std::max(1.0, std::abs(tr));
       if (tr >= t0 - tol && tr <= t1 + tol) {
-        push_all(id, n.poly, ea, rt, n.root_vid, n.g);
+        push_all(id, n.poly, entry, rt, n.root_vid, n.g);
       } else {
         const bool before = tr < t0;
         const Vec2 x = before ? n.p0 : n.p1;
-        const int xe = before ? ea : eb;
-        const int xv = vid[static_cast<size_t>(xe)];
-        if (x == rv[static_cast<size_t>(xe)] && on_wall[static_cast<size_t>(xv)]) {
+        const int xv = before ? entry->u_vid : entry->w_vid;
+        if (x == (before ? a : b) && (before ? entry->u_wall : entry->w_wall)) {
           const double g = n.g + glm::length(x - rt);
-          if (root_improves(xv, g)) push_all(id, n.poly, ea, x, xv, g);
+          if (root_improves(xv, g)) push_all(id, n.poly, entry, x, xv, g);
         }
       }
       return;
@@ -466,61 +535,66 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
       double g = 0.0;
       bool checked = false, improves = false;
     };
-    auto corner = [&](Vec2 end, Vec2 ring_vertex, int ring_edge) {
+    auto corner = [&](Vec2 end, Vec2 vertex, int vertex_id, bool on_wall) {
       Bend c;
-      c.vertex = vid[static_cast<size_t>(ring_edge)];
-      c.possible = end == ring_vertex && on_wall[static_cast<size_t>(c.vertex)];
-      c.at = ring_vertex;
-      c.g = c.possible ? n.g + glm::length(ring_vertex - rt) : 0.0;
+      c.vertex = vertex_id;
+      c.possible = on_wall && end == vertex;
+      c.at = vertex;
       return c;
     };
-    Bend bend_a = corner(n.p0, a, ea), bend_b = corner(n.p1, b, eb);
+    Bend bend_a = corner(n.p0, a, entry->u_vid, entry->u_wall), bend_b = corner(n.p1, b, entry->w_vid, entry->w_wall);
     // The part of edge [u, w] beyond the ray through one interval end (the side where
     // A + t B < 0), seen only by bending at that end's corner.
-    auto push_beyond = [&](Bend& c, double A, double B, Vec2 u, Vec2 w, double len, int k) {
+    auto push_beyond = [&](Bend& c, double A, double B, Vec2 u, Vec2 w, double len, const PortalEdge& pe)
+                           __attribute__((always_inline)) {
       if (!c.possible) return;
       double lo = 0.0, hi = 1.0;
       keep_nonnegative(-A, -B, lo, hi);
       if ((hi - lo) * len <= kMinInterval) return;
       if (!c.checked) {
+        c.g = n.g + glm::length(c.at - rt);
         c.improves = root_improves(c.vertex, c.g);
         c.checked = true;
       }
-      if (c.improves) push(id, c.at, c.vertex, c.g, at(u, w, lo, len), at(u, w, hi, len), k);
+      if (c.improves) push(id, c.at, c.vertex, c.g, at(u, w, lo, len), at(u, w, hi, len), pe);
     };
-    for (int k = next_in_ring(P, ea); k != ea; k = next_in_ring(P, k)) {
-      if (!worth_entering(n.poly, k)) continue;
-      const Vec2 u = rv[static_cast<size_t>(k)], w = rv[static_cast<size_t>(next_in_ring(P, k))];
-      const double len = edge_len_[static_cast<size_t>(k)];
+    // The other portal edges, in ring order from the entry edge on (the order successors are
+    // generated in breaks ties between equal f).
+    const auto [first, last] = portal_edges(n.poly);
+    const PortalEdge* pe_ptr = entry;
+    for (ptrdiff_t i = 1, count = last - first; i < count; ++i) {
+      if (++pe_ptr == last) pe_ptr = first;
+      const PortalEdge& pe = *pe_ptr;
+      if (!worth_entering(n.poly, pe)) continue;
+      const Vec2 u = pe.u, w = pe.w;
+      const double len = pe.len;
       const double A1 = cross(d1, u - rt), B1 = cross(d1, w - u);
       const double A0 = -cross(d0, u - rt), B0 = -cross(d0, w - u);
       // Visible part.
       double lo = 0.0, hi = 1.0;
       keep_nonnegative(A1, B1, lo, hi);
       keep_nonnegative(A0, B0, lo, hi);
-      if ((hi - lo) * len > kMinInterval) push(id, rt, n.root_vid, n.g, at(u, w, lo, len), at(u, w, hi, len), k);
+      if ((hi - lo) * len > kMinInterval) push(id, rt, n.root_vid, n.g, at(u, w, lo, len), at(u, w, hi, len), pe);
       // Beyond the ray through p1 (bending at b), then beyond the ray through p0 (at a).
-      push_beyond(bend_b, A1, B1, u, w, len, k);
-      push_beyond(bend_a, A0, B0, u, w, len, k);
+      push_beyond(bend_b, A1, B1, u, w, len, pe);
+      push_beyond(bend_a, A0, B0, u, w, len, pe);
     }
   };
   auto to_heap = [&] {
     for (const int c : succ_) {
       INode& n = inodes_[static_cast<size_t>(c)];
       if (!trace) n.f = f_of(n.root, n.g, n.p1, n.p0);  // p0/p1 are in the far polygon's order
-      heap_.push_back(HeapEntry{n.f, n.g, c});
-      std::push_heap(heap_.begin(), heap_.end(), HeapLess{});
+      open_push(open_, open_key<OpenKey>(n.f, n.g, c));
     }
   };
 
+  open_.clear();
   succ_.clear();
-  push_all(-1, s.polygon, -1, r.start, -1, 0.0);
+  push_all(-1, s.polygon, nullptr, r.start, -1, 0.0);
   to_heap();
   int goal_node = -1;
-  while (!heap_.empty() && goal_node < 0) {
-    std::pop_heap(heap_.begin(), heap_.end(), HeapLess{});
-    int id = heap_.back().node;
-    heap_.pop_back();
+  while (!open_.empty() && goal_node < 0) {
+    int id = static_cast<int>(static_cast<uint32_t>(open_pop(open_)));
     {
       const INode& n = inodes_[static_cast<size_t>(id)];
       // A root reached more cheaply since this node was pushed.

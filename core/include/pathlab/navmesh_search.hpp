@@ -119,7 +119,7 @@ class NavmeshQuery {
     double f = 0.0;
     int parent = -1;
     int poly = -1;
-    int edge = -1;   // global ring edge index in poly's ring
+    int entry = -1;  // the edge it was entered through, as one of poly's portal edges (index into pedges_)
     int portal = -1;
     int root_vid = -1;  // vertex id of the root, -1 for the start
   };
@@ -137,6 +137,21 @@ class NavmeshQuery {
   // and its pre-order interval in the peeled forest (-1 when not peeled).
   std::vector<int> tree_parent_, tree_in_, tree_out_;
   std::vector<double> edge_len_;                // per ring edge: its length [Units: cells]
+  /// A ring edge with a polygon across it, with what the exact search reads when it crosses:
+  /// kept per polygon in ring order, back to back, so an expansion walks one short array
+  /// instead of the whole ring and the portal table.
+  struct PortalEdge {
+    Vec2 u{0, 0}, w{0, 0};  // the edge, in its polygon's ring order
+    double len = 0.0;
+    int ring_edge = -1;
+    int across = -1;  // the same edge in the far polygon's list (index into pedges_)
+    int poly = -1;    // the far polygon
+    int portal = -1;
+    int u_vid = -1, w_vid = -1;          // mesh-wide vertex ids of u and w
+    bool u_wall = false, w_wall = false;  // whether a path may bend at u / w (a wall corner)
+  };
+  std::vector<PortalEdge> pedges_;
+  std::vector<int> pedge_first_;  // per polygon, then one past the end: its range in pedges_
   std::vector<std::pair<int, int>> chain_;      // corridor reconstruction buffer
   std::vector<INode> inodes_;
   std::vector<int> succ_;            // the successors of the node being expanded (reused)
@@ -157,9 +172,13 @@ class NavmeshQuery {
     double g;
     int node;
   };
+  /// Exact search's open list entry: (f, larger g first, node) packed into one 128-bit
+  /// integer so that a single comparison orders it (see the .cpp).
+  __extension__ typedef unsigned __int128 OpenKey;
   const Navmesh* mesh_;
   std::vector<Node> nodes_;
   std::vector<HeapEntry> heap_;
+  std::vector<OpenKey> open_;  // 4-ary min-heap
   uint32_t stamp_ = 0;
 };
 
