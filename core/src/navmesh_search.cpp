@@ -33,6 +33,32 @@ Vec2 taut_point(Vec2 p, Vec2 t, Vec2 a, Vec2 b) {
   return a + e * std::clamp(u, 0.0, 1.0);
 }
 
+/// The shortest length from r through the segment [q0, q1] to t, where d is the unit direction
+/// of q0 -> q1 (given, so that no division is needed): straight to t (mirrored across the
+/// segment's line when on r's side) when that line crosses the segment, else over the nearer end.
+double through_length(Vec2 r, Vec2 t, Vec2 q0, Vec2 q1, Vec2 d) {
+  const Vec2 nrm(-d.y, d.x);
+  const Vec2 rq = r - q0, tq = t - q0;
+  const double dr = glm::dot(rq, nrm);
+  double dt = glm::dot(tq, nrm);
+  if ((dr > 0.0 && dt > 0.0) || (dr < 0.0 && dt < 0.0)) dt = -dt;  // mirror t
+  const double ar = glm::dot(rq, d), at = glm::dot(tq, d), len = glm::dot(q1 - q0, d);
+  // r-t' crosses the line at num / den along it; den's sign is fixed by the sides.
+  const double den = dr - dt, num = at * dr - ar * dt;
+  int end;  // -1: over q0, 0: straight through, 1: over q1
+  if (den > 0.0) {
+    end = num < 0.0 ? -1 : (num > len * den ? 1 : 0);
+  } else if (den < 0.0) {
+    end = num > 0.0 ? -1 : (num < len * den ? 1 : 0);
+  } else {  // both on the line: the path runs along it, through the segment's nearest point
+    const Vec2 x = q0 + (q1 - q0) * std::clamp(ar / std::max(len, 1e-300), 0.0, 1.0);
+    return glm::length(x - r) + glm::length(t - x);
+  }
+  if (end == 0) return std::sqrt((ar - at) * (ar - at) + den * den);
+  const Vec2 x = end < 0 ? q0 : q1;
+  return glm::length(x - r) + glm::length(t - x);
+}
+
 struct HeapLess {
   // A min-heap on f; among equal f the deeper node (larger g) first.
   template <class E>
@@ -73,6 +99,7 @@ void NavmeshQuery::reset(const Navmesh& mesh) {
       pe.u = u;
       pe.w = w;
       pe.len = edge_len_[static_cast<size_t>(e)];
+      pe.dir = pe.len > 0.0 ? (w - u) / pe.len : Vec2(1.0, 0.0);
       pe.ring_edge = e;
       pe.across = from_a ? pt.edge_b : pt.edge_a;  // a ring edge for now, made an index below
       pe.poly = from_a ? pt.poly_b : pt.poly_a;
@@ -583,7 +610,8 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
   auto to_heap = [&] {
     for (const int c : succ_) {
       INode& n = inodes_[static_cast<size_t>(c)];
-      if (!trace) n.f = f_of(n.root, n.g, n.p1, n.p0);  // p0/p1 are in the far polygon's order
+      // p0 -> p1 runs along the entry edge of n.poly's ring.
+      if (!trace) n.f = n.g + through_length(n.root, gp, n.p0, n.p1, pedges_[static_cast<size_t>(n.entry)].dir);
       open_push(open_, open_key<OpenKey>(n.f, n.g, c));
     }
   };

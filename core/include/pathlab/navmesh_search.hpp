@@ -142,6 +142,7 @@ class NavmeshQuery {
   /// instead of the whole ring and the portal table.
   struct PortalEdge {
     Vec2 u{0, 0}, w{0, 0};  // the edge, in its polygon's ring order
+    Vec2 dir{1, 0};         // unit vector u -> w
     double len = 0.0;
     int ring_edge = -1;
     int across = -1;  // the same edge in the far polygon's list (index into pedges_)
