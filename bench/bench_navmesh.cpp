@@ -5,7 +5,9 @@
 // Per map, the same random point-agent queries for:
 //   ours/exact      NavmeshQuery (exact cost) + funnel        -- the default pipeline
 //   ours/portal     NavmeshQuery (portal_points cost) + funnel
-//   detour          findNearestPoly x2 + findPath + findStraightPath
+//   detour          findNearestPoly x2 + findPath + findStraightPath, on the same mesh
+//   detour/rect_*   the same on the rectangles-only mesh (NavmeshDef::merge_convex off),
+//                   Detour's faster input: its fixed edge-midpoint cost suits small polygons
 // Detour gets the very same convex polygons (ring vertices, T-junctions and all; a ring with
 // more than DT_VERTS_PER_POLYGON vertices is cut into a fan of chunks, the only change)
 // and no detail mesh (Detour triangulates the flat polygons itself). Counters:
@@ -13,7 +15,8 @@
 //   len_ratio      mean path length / exact Euclidean optimum (visibility graph, tests'
 //                  reference), computed once at setup over the same queries
 //   worst_ratio    worst of those ratios
-// plus BM_build: a full navmesh rebuild of a 256x256 map (the live-painting target).
+// plus BM_build: a full navmesh rebuild of a 256x256 map (the live-painting target), with and
+// without the convex merge.
 
 #include <benchmark/benchmark.h>
 
@@ -63,12 +66,17 @@ struct DetourMesh {
   }
 };
 
+constexpr double kQuant = 32.0;  // Detour vertex units per cell: 65535 / 32 allows maps up to 2047 cells
+
+unsigned short quant(double v) { return static_cast<unsigned short>(std::lround(v * kQuant)); }
+
 std::unique_ptr<DetourMesh> build_detour(const Navmesh& m) {
   constexpr int nvp = DT_VERTS_PER_POLYGON;
   constexpr unsigned short kNull = 0xffff;
   auto out = std::make_unique<DetourMesh>();
-  // Vertices: the ring vertices, deduplicated by the mesh's vertex ids, quantised with cs = 0.5
-  // (at radius 0 every vertex is a lattice point), plus the centres of split rings.
+  // Vertices: the ring vertices, deduplicated by the mesh's vertex ids, quantised with
+  // cs = 1/kQuant (at radius 0 every ring vertex is a lattice point, so exact), plus the
+  // centres of split rings (rounded to 1/kQuant cell, far inside any polygon cut into chunks).
   std::vector<int> vid_to_dt(static_cast<size_t>(m.vertex_id_count()), -1);
   std::vector<unsigned short> verts;
   auto vertex = [&](int ring_index) -> unsigned short {
@@ -77,7 +85,7 @@ std::unique_ptr<DetourMesh> build_detour(const Navmesh& m) {
     if (slot < 0) {
       const Vec2 p = m.ring_vertices()[static_cast<size_t>(ring_index)];
       slot = static_cast<int>(verts.size() / 3);
-      verts.insert(verts.end(), {static_cast<unsigned short>(2 * p.x), 0, static_cast<unsigned short>(2 * p.y)});
+      verts.insert(verts.end(), {quant(p.x), 0, quant(p.y)});
     }
     return static_cast<unsigned short>(slot);
   };
@@ -102,12 +110,12 @@ std::unique_ptr<DetourMesh> build_detour(const Navmesh& m) {
       continue;
     }
     ++out->split_polys;
-    // Fan chunks around the rectangle's centre c (half-integer: cs = 0.5 represents it):
+    // Fan chunks around the polygon's centroid c:
     // [c, r0 .. rm] with consecutive ring vertices, each spanning less than 180 degrees seen
     // from c so that it is convex; chords c -> r are shared with the neighbouring chunks.
     const Vec2 c = P.centre;
     const auto centre = static_cast<unsigned short>(verts.size() / 3);
-    verts.insert(verts.end(), {static_cast<unsigned short>(2 * c.x), 0, static_cast<unsigned short>(2 * c.y)});
+    verts.insert(verts.end(), {quant(c.x), 0, quant(c.y)});
     const int first_piece = static_cast<int>(pieces.size());
     auto ring_at = [&](int k) { return P.first + (k % P.count); };
     auto pos = [&](int k) { return m.ring_vertices()[static_cast<size_t>(ring_at(k))]; };
@@ -195,7 +203,7 @@ std::unique_ptr<DetourMesh> build_detour(const Navmesh& m) {
   params.bmax[0] = static_cast<float>(m.grid().width());
   params.bmax[1] = 1;
   params.bmax[2] = static_cast<float>(m.grid().height());
-  params.cs = 0.5f;
+  params.cs = static_cast<float>(1.0 / kQuant);
   params.ch = 1.0f;
   params.buildBvTree = true;
   unsigned char* data = nullptr;
@@ -247,12 +255,13 @@ double detour_query(DetourMesh& d, Vec2 s, Vec2 t, DetourScratch& w) {
 struct Case {
   std::string name;
   Grid grid;
-  Navmesh mesh;
-  std::unique_ptr<DetourMesh> detour;
+  Navmesh mesh;       // the default mesh (rectangles merged into convex polygons)
+  Navmesh rect_mesh;  // rectangles only: Detour's faster input (fewer vertices per polygon)
+  std::unique_ptr<DetourMesh> detour, detour_rect;
   std::vector<std::pair<Vec2, Vec2>> queries;  // all connected, all found by both
   std::vector<double> optimum;
   // Length statistics, filled at setup.
-  double ratio_sum[3] = {0, 0, 0}, ratio_worst[3] = {1, 1, 1};
+  double ratio_sum[4] = {0, 0, 0, 0}, ratio_worst[4] = {1, 1, 1, 1};
 };
 
 Case& get_case(const std::string& name) {
@@ -273,7 +282,11 @@ Case& get_case(const std::string& name) {
     c->grid = std::move(*g);
   }
   c->mesh = std::move(Navmesh::build(c->grid).value());
+  NavmeshDef rect_def = default_navmesh_def();
+  rect_def.merge_convex = false;
+  c->rect_mesh = std::move(Navmesh::build(c->grid, rect_def).value());
   c->detour = build_detour(c->mesh);
+  c->detour_rect = build_detour(c->rect_mesh);
   const test::VisibilityReference ref(c->grid);
   NavmeshQuery q(c->mesh);
   DetourScratch w;
@@ -283,7 +296,7 @@ Case& get_case(const std::string& name) {
     const Vec2 s = random_free_point(c->grid, rng), t = random_free_point(c->grid, rng);
     const double best = ref.shortest(s, t);
     if (!std::isfinite(best) || best < 1.0) continue;
-    double len[3];
+    double len[4];
     for (int k = 0; k < 2; ++k) {
       NavQueryOptions o = default_nav_query_options();
       o.cost = k == 0 ? NavSearchCost::exact : NavSearchCost::portal_points;
@@ -291,20 +304,23 @@ Case& get_case(const std::string& name) {
       len[k] = (r && r->found) ? funnel_corridor(*r)->length : -1;
     }
     len[2] = detour_query(*c->detour, s, t, w);
-    if (len[0] < 0 || len[1] < 0 || len[2] < 0) {
-      std::fprintf(stderr, "%s: a query not found (ours %g/%g, detour %g)\n", name.c_str(), len[0], len[1], len[2]);
+    len[3] = detour_query(*c->detour_rect, s, t, w);
+    if (len[0] < 0 || len[1] < 0 || len[2] < 0 || len[3] < 0) {
+      std::fprintf(stderr, "%s: a query not found (ours %g/%g, detour %g/%g)\n", name.c_str(), len[0], len[1], len[2],
+                   len[3]);
       continue;
     }
     c->queries.emplace_back(s, t);
     c->optimum.push_back(best);
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 4; ++k) {
       const double ratio = len[k] / best;
       c->ratio_sum[k] += ratio;
       c->ratio_worst[k] = std::max(c->ratio_worst[k], ratio);
     }
   }
-  std::fprintf(stderr, "%s: %zu polygons (%d cut into several for Detour), %zu queries\n", name.c_str(),
-               c->mesh.polygons().size(), c->detour->split_polys, c->queries.size());
+  std::fprintf(stderr, "%s: %zu polygons (%d cut into several for Detour), rectangles only %zu (%d), %zu queries\n",
+               name.c_str(), c->mesh.polygons().size(), c->detour->split_polys, c->rect_mesh.polygons().size(),
+               c->detour_rect->split_polys, c->queries.size());
   cache.push_back(std::move(c));
   return *cache.back();
 }
@@ -333,23 +349,25 @@ void BM_ours(benchmark::State& state, const std::string& map, NavSearchCost cost
   report(state, c, cost == NavSearchCost::exact ? 0 : 1, n);
 }
 
-void BM_detour(benchmark::State& state, const std::string& map) {
+void BM_detour(benchmark::State& state, const std::string& map, bool rectangles) {
   Case& c = get_case(map);
   DetourScratch w;
+  DetourMesh& d = rectangles ? *c.detour_rect : *c.detour;
   int64_t n = 0;
   for (auto _ : state) {
     for (const auto& [s, t] : c.queries) {
-      benchmark::DoNotOptimize(detour_query(*c.detour, s, t, w));
+      benchmark::DoNotOptimize(detour_query(d, s, t, w));
       ++n;
     }
   }
-  report(state, c, 2, n);
+  report(state, c, rectangles ? 3 : 2, n);
 }
 
-void BM_build(benchmark::State& state, const std::string& map, double radius) {
+void BM_build(benchmark::State& state, const std::string& map, double radius, bool merge) {
   Case& c = get_case(map);
   NavmeshDef def = default_navmesh_def();
   def.agent_radius = radius;
+  def.merge_convex = merge;
   size_t polys = 0;
   for (auto _ : state) {
     auto m = Navmesh::build(c.grid, def);
@@ -364,14 +382,17 @@ void BM_build(benchmark::State& state, const std::string& map, double radius) {
 #define PATHLAB_NAV_MAP(m)                                                                          \
   BENCHMARK_CAPTURE(BM_ours, exact_##m, #m, NavSearchCost::exact)->Unit(benchmark::kMillisecond);   \
   BENCHMARK_CAPTURE(BM_ours, portal_##m, #m, NavSearchCost::portal_points)->Unit(benchmark::kMillisecond); \
-  BENCHMARK_CAPTURE(BM_detour, m, #m)->Unit(benchmark::kMillisecond);
+  BENCHMARK_CAPTURE(BM_detour, m, #m, false)->Unit(benchmark::kMillisecond);                        \
+  BENCHMARK_CAPTURE(BM_detour, rect_##m, #m, true)->Unit(benchmark::kMillisecond);
 
 PATHLAB_NAV_MAP(random64)
 PATHLAB_NAV_MAP(arena2)
 PATHLAB_NAV_MAP(den520d)
 PATHLAB_NAV_MAP(Berlin_0_256)
 
-BENCHMARK_CAPTURE(BM_build, Berlin_0_256_r0, "Berlin_0_256", 0.0)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_build, Berlin_0_256_r04, "Berlin_0_256", 0.4)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_build, Berlin_0_256_r0, "Berlin_0_256", 0.0, true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_build, Berlin_0_256_r04, "Berlin_0_256", 0.4, true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_build, rect_Berlin_0_256_r0, "Berlin_0_256", 0.0, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_build, rect_Berlin_0_256_r04, "Berlin_0_256", 0.4, false)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

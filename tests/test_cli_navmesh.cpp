@@ -154,6 +154,14 @@ TEST_CASE("cli navmesh: --navmesh-cost picks the corridor search's cost model") 
   CHECK(longer > 0);
   check_usage_error("plan --map " + map + " --planner navmesh --from 0.5,0.5 --to 1.5,0.5 --navmesh-cost fast",
                     "exact, portal-points");
+  // Either mesh, the exact search finds the same (shortest) paths.
+  const auto rects = lengths(" --navmesh-polygons rectangles");
+  const auto convex = lengths(" --navmesh-polygons convex");
+  REQUIRE(rects.size() == queries.size());
+  CHECK(convex == dflt);
+  for (size_t i = 0; i < queries.size(); ++i) CHECK(rects[i] == doctest::Approx(exact[i]).epsilon(1e-9));
+  check_usage_error("plan --map " + map + " --planner navmesh --from 0.5,0.5 --to 1.5,0.5 --navmesh-polygons hex",
+                    "convex, rectangles");
 }
 
 TEST_CASE("cli navmesh: errors name the argument and list the valid names") {
@@ -165,6 +173,7 @@ TEST_CASE("cli navmesh: errors name the argument and list the valid names") {
   check_usage_error(base + "--planner navmesh --smoother edge-shift --shift-passes 99", "--shift-passes");
   check_usage_error(base + "--planner astar --shift-margin 0.1", "shift-margin");
   check_usage_error(base + "--planner astar --navmesh-cost exact", "navmesh-cost");
+  check_usage_error(base + "--planner astar --navmesh-polygons convex", "navmesh-polygons");
   check_usage_error("plan --map " + map_path() + " --planner navmesh --from 5.5,0.5 --to 10.5,0.5", "inside a wall");
   check_usage_error("plan --map " + map_path() + " --planner navmesh --from 0.5,0.5 --to 12,0.5", "outside");
   // The grid planners still work and still reject navmesh smoothers.

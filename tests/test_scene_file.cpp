@@ -98,6 +98,9 @@ TEST_CASE("scene file: bad scenes are refused with a message naming the file and
        "map.weights[0] is outside the map"},
       {R"({"pathlab_scene": 1, "map": {"file": "/nonexistent.map"}, "start": [0,0], "goal": [1,0]})",
        "/nonexistent.map: cannot open"},
+      {R"({"pathlab_scene": 2, "map": {"width": 2, "height": 1, "rows": [".."]}, "start": [0,0], "goal": [1,0],
+          "settings": {"navmesh_polygons": "hexagons"}})",
+       "settings.navmesh_polygons must be"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.text);
@@ -132,6 +135,7 @@ TEST_CASE("scene file: version 2 keeps units and the new settings; version 1 sti
   s.settings.headings = 36;
   s.settings.neighborhood = 48;
   s.settings.shift_passes = 3;
+  s.settings.navmesh_convex = false;
   s.units = {io::UnitData{"car", Pose{Vec2(1.5, 1.5), deg_to_rad(45.0)}}, io::UnitData{"bear", s.goal}};
   s.sim_speed = 2.5;
   auto back = io::parse_scene(io::scene_to_json(s), "mem", ".");
@@ -139,6 +143,7 @@ TEST_CASE("scene file: version 2 keeps units and the new settings; version 1 sti
   CHECK(back->settings.headings == 36);
   CHECK(back->settings.neighborhood == 48);
   CHECK(back->settings.shift_passes == 3);
+  CHECK_FALSE(back->settings.navmesh_convex);
   REQUIRE(back->units.size() == 2);
   CHECK(back->units[0].preset == "car");
   CHECK(back->units[0].pose.heading == doctest::Approx(deg_to_rad(45.0)));

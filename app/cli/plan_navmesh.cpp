@@ -37,6 +37,10 @@ void read_navmesh_settings(Args& args, PlanSettings& s) {
   }
   if (s.shift_margin && !(*s.shift_margin >= 0)) throw UsageError("--shift-margin must be >= 0");
   if (s.shift_passes && (*s.shift_passes < 0 || *s.shift_passes > 64)) throw UsageError("--shift-passes must be in [0, 64]");
+  if (auto c = args.str("navmesh-polygons")) s.navmesh_polygons = *c;
+  if (s.navmesh_polygons != "convex" && s.navmesh_polygons != "rectangles") {
+    throw UsageError("--navmesh-polygons: unknown mesh kind '" + s.navmesh_polygons + "' (convex, rectangles)");
+  }
   if (auto c = args.str("navmesh-cost")) s.navmesh_cost = *c;
   if (s.navmesh_cost != "exact" && s.navmesh_cost != "portal-points") {
     throw UsageError("--navmesh-cost: unknown cost model '" + s.navmesh_cost + "' (exact, portal-points)");
@@ -48,6 +52,7 @@ void read_navmesh_settings(Args& args, PlanSettings& s) {
 std::shared_ptr<NavmeshPlanner> make_navmesh_planner(const Grid& grid, const PlanSettings& settings) {
   NavmeshDef def = default_navmesh_def();
   def.agent_radius = settings.search.agent_radius;
+  def.merge_convex = settings.navmesh_polygons == "convex";
   auto mesh = Navmesh::build(grid, def);
   if (!mesh) throw UsageError("navmesh: " + mesh.error().message);
   return std::make_shared<NavmeshPlanner>(std::move(*mesh), settings);

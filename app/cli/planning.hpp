@@ -27,6 +27,7 @@ struct PlanSettings {
   std::optional<double> shift_margin;    // --shift-margin (navmesh, edge-shift)
   std::optional<long long> shift_passes; // --shift-passes (navmesh, edge-shift)
   std::string navmesh_cost = "exact";    // --navmesh-cost (navmesh): exact | portal-points
+  std::string navmesh_polygons = "convex";  // --navmesh-polygons (navmesh): convex | rectangles
   std::optional<long long> neighborhood; // --neighborhood (directional)
   std::optional<long long> heading_bins; // --heading-bins (hybrid)
 };

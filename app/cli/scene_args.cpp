@@ -69,6 +69,7 @@ std::vector<std::string> with_scene_defaults(int argc, char** argv, const io::Sc
   }
   const bool spline = smoother == "catmull-rom" || smoother == "centripetal" || smoother == "chordal" || smoother == "hermite";
   if (grid && spline && !given.count("smoother")) add("subdivisions", std::to_string(s.subdivisions));
+  if (navmesh && !s.navmesh_convex) add("navmesh-polygons", "rectangles");
   if (navmesh && smoother == "edge-shift" && !given.count("smoother")) {
     add("shift-margin", num(s.shift_margin));
     add("shift-passes", std::to_string(s.shift_passes));

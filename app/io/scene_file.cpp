@@ -124,6 +124,12 @@ PlanSettingsData read_settings(const json& s, const std::string& source) {
   num("insert_min_chord", d.insert_min_chord, 0, 1e6);
   if (d.insert_min_chord > 0 && d.insert_min_chord < 1) bad(source, "settings.insert_min_chord must be 0 or >= 1");
   num("shift_margin", d.shift_margin, 0, 1e6);
+  if (s.contains("navmesh_polygons")) {
+    std::string kind;
+    str("navmesh_polygons", kind);
+    if (kind != "convex" && kind != "rectangles") bad(source, "settings.navmesh_polygons must be \"convex\" or \"rectangles\"");
+    d.navmesh_convex = kind == "convex";
+  }
   double passes = d.shift_passes, headings = d.headings;
   num("shift_passes", passes, 0, 64);
   d.shift_passes = static_cast<int>(passes);
@@ -237,7 +243,8 @@ std::string scene_to_json(const Scene& scene) {
                    {"agent_radius", s.agent_radius}, {"subdivisions", s.subdivisions},
                    {"turning_radius", s.turning_radius}, {"reverse", s.reverse},
                    {"insert_min_chord", s.insert_min_chord}, {"shift_margin", s.shift_margin},
-                   {"shift_passes", s.shift_passes}, {"headings", s.headings},
+                   {"shift_passes", s.shift_passes}, {"navmesh_polygons", s.navmesh_convex ? "convex" : "rectangles"},
+                   {"headings", s.headings},
                    {"neighborhood", s.neighborhood}, {"reverse_penalty", s.reverse_penalty},
                    {"gear_change_penalty", s.gear_change_penalty}};
   auto units = nlohmann::ordered_json::array();

@@ -42,6 +42,7 @@ struct PlanSettingsData {
   double insert_min_chord = 2.0; ///< spline repair: chords this long get control points [Limit: 0 or >= 1]
   double shift_margin = 0.01;    ///< navmesh edge-shift: distance kept from edge ends [Units: cells]
   int shift_passes = 1;          ///< navmesh edge-shift passes [Limit: 0..64]
+  bool navmesh_convex = true;    ///< navmesh: merge rectangles into larger convex polygons (false: rectangles)
   int headings = 72;             ///< hybrid A*: heading bins per full turn [Limit: 8..720]
   int neighborhood = 0;          ///< directional A*: cells a move may reach (4, 8, 24, 48; 0 = sized to the turning radius)
   double reverse_penalty = 2.0;  ///< hybrid A*: cost multiplier on reversed length [Limit: >= 1]

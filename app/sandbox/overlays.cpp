@@ -62,6 +62,7 @@ void Inspector::ensure_internals(const Sandbox& sb) {
   if (planner_family(s.planner) == PlannerFamily::navmesh || ov_.navmesh) {
     NavmeshDef def = default_navmesh_def();
     def.agent_radius = s.agent_radius;
+    def.merge_convex = s.navmesh_convex;
     if (auto m = Navmesh::build(sc.grid, def)) mesh_ = std::make_unique<Navmesh>(std::move(*m));
     else mesh_.reset();
     if (mesh_ && planner_family(s.planner) == PlannerFamily::navmesh) {

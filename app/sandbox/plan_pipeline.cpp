@@ -147,6 +147,7 @@ struct PlanPipeline::Cache {
   std::unique_ptr<NavmeshQuery> query;
   uint64_t mesh_version = 0;
   double mesh_radius = -1.0;
+  bool mesh_convex = true;
   bool last_was_navmesh = false;
   // Heading-aware planners precompute tables for their options and the grid; kept while
   // neither changes (the key is the options as text).
@@ -266,15 +267,18 @@ PlanView PlanPipeline::plan(const Grid& g, const Pose& start, const Pose& goal, 
       // A raw path that is not clear itself (agent radius above 0.5 on a narrow gap) is kept as found.
     }
   } else if (family == PlannerFamily::navmesh) {
-    if (!c.mesh || c.mesh_version != map_version_ || c.mesh_radius != s.agent_radius || c.grid != &g) {
+    if (!c.mesh || c.mesh_version != map_version_ || c.mesh_radius != s.agent_radius || c.grid != &g ||
+        c.mesh_convex != s.navmesh_convex) {
       NavmeshDef def = default_navmesh_def();
       def.agent_radius = s.agent_radius;
+      def.merge_convex = s.navmesh_convex;
       auto m = Navmesh::build(g, def);
       if (!m) return v.error = "navmesh: " + m.error().message, v;
       c.mesh = std::make_unique<Navmesh>(std::move(*m));
       c.query = std::make_unique<NavmeshQuery>(*c.mesh);
       c.mesh_version = map_version_;
       c.mesh_radius = s.agent_radius;
+      c.mesh_convex = s.navmesh_convex;
     }
     NavQueryOptions qo;
     qo.record_trace = record_trace;

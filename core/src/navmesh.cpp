@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "navmesh_merge.hpp"
 #include "pathlab/collision.hpp"
 
 namespace pathlab {
@@ -49,6 +50,72 @@ struct Rect {
 };
 
 }  // namespace
+
+void Navmesh::merge_into_convex(Navmesh& m, int nx) {
+  // The merge works on the ring vertices only, numbered compactly (the lattice has many more).
+  std::vector<int> used, compact_of(static_cast<size_t>(m.vid_count_), -1);
+  for (const int vid : m.ring_vid_) {
+    int& c = compact_of[static_cast<size_t>(vid)];
+    if (c < 0) {
+      c = static_cast<int>(used.size());
+      used.push_back(vid);
+    }
+  }
+  auto compact = [&](int vid) { return compact_of[static_cast<size_t>(vid)]; };
+  std::vector<Vec2> pos(used.size());
+  std::vector<uint8_t> on_wall(used.size());
+  for (size_t i = 0; i < used.size(); ++i) {
+    const size_t v = static_cast<size_t>(used[i]);
+    pos[i] = Vec2(m.xs_[v % static_cast<size_t>(nx + 1)], m.ys_[v / static_cast<size_t>(nx + 1)]);
+    on_wall[i] = m.vid_wall_[v];
+  }
+  std::vector<std::vector<int>> rects(m.polys_.size());
+  std::vector<std::vector<uint8_t>> walls(m.polys_.size());
+  for (size_t id = 0; id < m.polys_.size(); ++id) {
+    const NavPolygon& P = m.polys_[id];
+    for (int e = P.first; e < P.first + P.count; ++e) {
+      rects[id].push_back(compact(m.ring_vid_[static_cast<size_t>(e)]));
+      walls[id].push_back(m.ring_n_[static_cast<size_t>(e)] < 0 ? 1 : 0);
+    }
+  }
+  detail::ConvexPieces pieces = detail::merge_convex(rects, walls, pos, on_wall);
+
+  m.polys_.assign(pieces.rings.size(), NavPolygon{});
+  m.ring_v_.clear();
+  m.ring_n_.clear();
+  m.ring_vid_.clear();
+  for (size_t id = 0; id < pieces.rings.size(); ++id) {
+    const auto& r = pieces.rings[id];
+    NavPolygon& P = m.polys_[id];
+    P.first = static_cast<int>(m.ring_v_.size());
+    P.count = static_cast<int>(r.size());
+    P.lo = P.hi = pos[static_cast<size_t>(r[0])];
+    double area2 = 0.0;
+    Vec2 c(0.0, 0.0);
+    for (size_t i = 0; i < r.size(); ++i) {
+      const int u = r[i], w = r[(i + 1) % r.size()];
+      const Vec2 a = pos[static_cast<size_t>(u)], b = pos[static_cast<size_t>(w)];
+      m.ring_v_.push_back(a);
+      m.ring_vid_.push_back(used[static_cast<size_t>(u)]);
+      m.ring_n_.push_back(pieces.across[id][i]);
+      P.lo = glm::min(P.lo, a);
+      P.hi = glm::max(P.hi, a);
+      // Area centroid, relative to the first vertex for precision.
+      const Vec2 a0 = a - pos[static_cast<size_t>(r[0])], b0 = b - pos[static_cast<size_t>(r[0])];
+      const double cr = cross(a0, b0);
+      area2 += cr;
+      c += (a0 + b0) * cr;
+    }
+    P.centre = pos[static_cast<size_t>(r[0])] + (area2 != 0.0 ? c / (3.0 * area2) : Vec2(0.0, 0.0));
+  }
+  m.rect_first_.assign(pieces.of_rect.size() + 1, 0);
+  m.rect_polys_.clear();
+  for (size_t r = 0; r < pieces.of_rect.size(); ++r) {
+    m.rect_first_[r] = static_cast<int>(m.rect_polys_.size());
+    m.rect_polys_.insert(m.rect_polys_.end(), pieces.of_rect[r].begin(), pieces.of_rect[r].end());
+  }
+  m.rect_first_[pieces.of_rect.size()] = static_cast<int>(m.rect_polys_.size());
+}
 
 Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
   if (!(def.agent_radius >= 0.0) || !(def.agent_radius <= kMaxAgentRadius)) {
@@ -203,6 +270,17 @@ Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
     P.centre = 0.5 * (P.lo + P.hi);
   }
 
+  if (def.merge_convex) merge_into_convex(m, nx);
+  m.rect_first_.resize(rects.size() + 1);
+  if (!def.merge_convex) {  // each rectangle is its own polygon
+    m.rect_polys_.resize(rects.size());
+    for (size_t r = 0; r < rects.size(); ++r) {
+      m.rect_first_[r] = static_cast<int>(r);
+      m.rect_polys_[r] = static_cast<int>(r);
+    }
+    m.rect_first_[rects.size()] = static_cast<int>(rects.size());
+  }
+
   // Portals: two convex polygons share at most one segment, so one portal per neighbour pair.
   m.ring_p_.assign(m.ring_n_.size(), -1);
   m.poly_portals_.reserve(m.ring_n_.size());
@@ -242,12 +320,31 @@ int Navmesh::locate(Vec2 p) const noexcept {
   const int k0 = (p.y == ys_[k] && k > 0) ? k - 1 : k;
   const int j1 = (p.x == xs_[j + 1]) ? std::min(j + 1, nx - 1) : j;
   const int k1 = (p.y == ys_[k + 1]) ? std::min(k + 1, ny - 1) : k;
+  // The polygons of the rectangles around p; a rectangle cut into several needs the test.
+  int fallback = -1;
   for (int kk = k0; kk <= k1; ++kk)
     for (int jj = j0; jj <= j1; ++jj) {
-      const int id = sub_poly_[static_cast<size_t>(kk) * nx + jj];
-      if (id >= 0) return id;
+      const int rect = sub_poly_[static_cast<size_t>(kk) * nx + jj];
+      if (rect < 0) continue;
+      const int first = rect_first_[static_cast<size_t>(rect)], last = rect_first_[static_cast<size_t>(rect) + 1];
+      if (last - first == 1) return rect_polys_[static_cast<size_t>(first)];
+      for (int i = first; i < last; ++i) {
+        const int id = rect_polys_[static_cast<size_t>(i)];
+        if (contains(id, p)) return id;
+        if (fallback < 0) fallback = id;
+      }
     }
-  return -1;
+  return fallback;  // only when rounding put p a hair outside every candidate
+}
+
+bool Navmesh::contains(int poly, Vec2 p) const noexcept {
+  const NavPolygon& P = polys_[static_cast<size_t>(poly)];
+  for (int e = P.first; e < P.first + P.count; ++e) {
+    const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
+    const Vec2 a = ring_v_[static_cast<size_t>(e)], d = ring_v_[static_cast<size_t>(e1)] - a;
+    if (cross(d, p - a) < -1e-12 * (std::abs(d.x) + std::abs(d.y))) return false;
+  }
+  return true;
 }
 
 Vec2 Navmesh::closest_point(int poly, Vec2 p) const noexcept {

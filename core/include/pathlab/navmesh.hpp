@@ -37,6 +37,11 @@ struct NavmeshDef {
   /// Per seed cell, grow the rectangle both ways (right-then-down and down-then-right) and keep the
   /// larger one: fewer, squarer rectangles for a little more build time.
   bool best_of_two_growths = true;
+  /// Go beyond rectangles: cut rectangles at the wall corners on their sides and merge the
+  /// pieces into larger convex polygons wherever the union stays convex. Staircase walls (any
+  /// diagonal or round wall on a grid) then bound one polygon along the stair line instead of
+  /// a row of thin slabs, so corridors cross fewer polygons. Off: the seed's grid-shaped mesh.
+  bool merge_convex = true;
 };
 
 inline NavmeshDef default_navmesh_def() { return NavmeshDef{}; }
@@ -46,7 +51,7 @@ inline NavmeshDef default_navmesh_def() { return NavmeshDef{}; }
 /// math sense (positive shoelace area; with y down it appears clockwise on screen).
 struct NavPolygon {
   int first = 0;     ///< Index of the first ring vertex.
-  int count = 0;     ///< Number of ring vertices (and edges). [Limit: >= 4]
+  int count = 0;     ///< Number of ring vertices (and edges). [Limit: >= 3]
   int first_portal = 0;  ///< Index into Navmesh::polygon_portals().
   int portal_count = 0;
   Vec2 lo{0, 0}, hi{0, 0};  ///< Bounding box. [Units: cells]
@@ -103,6 +108,9 @@ class Navmesh {
   /// The polygon containing p (on a shared edge: any of them), or -1 when p is not on the mesh.
   int locate(Vec2 p) const noexcept;
 
+  /// Whether polygon `poly` contains p (its boundary included, within rounding).
+  bool contains(int poly, Vec2 p) const noexcept;
+
   /// Closest point of polygon `poly` to p (p itself when inside).
   Vec2 closest_point(int poly, Vec2 p) const noexcept;
 
@@ -123,9 +131,13 @@ class Navmesh {
   std::vector<int> ring_vid_;
   std::vector<uint8_t> vid_wall_;
   int vid_count_ = 0;
-  // The sub-grid: its line coordinates and, per sub-cell (row-major), the polygon or -1.
+  // The sub-grid: its line coordinates and, per sub-cell (row-major), the rectangle or -1;
+  // per rectangle, the polygons covering it (rect_polys_[rect_first_[r] .. rect_first_[r+1])).
   std::vector<double> xs_, ys_;
   std::vector<int> sub_poly_;
+  std::vector<int> rect_first_, rect_polys_;
+
+  static void merge_into_convex(Navmesh& m, int nx);
 };
 
 }  // namespace pathlab
