@@ -69,52 +69,47 @@ void Navmesh::merge_into_convex(Navmesh& m, int nx) {
     pos[i] = Vec2(m.xs_[v % static_cast<size_t>(nx + 1)], m.ys_[v / static_cast<size_t>(nx + 1)]);
     on_wall[i] = m.vid_wall_[v];
   }
-  std::vector<std::vector<int>> rects(m.polys_.size());
-  std::vector<std::vector<uint8_t>> walls(m.polys_.size());
-  for (size_t id = 0; id < m.polys_.size(); ++id) {
-    const NavPolygon& P = m.polys_[id];
+  detail::RectRings rects;
+  rects.rings.verts.reserve(m.ring_vid_.size());
+  rects.wall.reserve(m.ring_vid_.size());
+  for (const NavPolygon& P : m.polys_) {
     for (int e = P.first; e < P.first + P.count; ++e) {
-      rects[id].push_back(compact(m.ring_vid_[static_cast<size_t>(e)]));
-      walls[id].push_back(m.ring_n_[static_cast<size_t>(e)] < 0 ? 1 : 0);
+      rects.rings.verts.push_back(compact(m.ring_vid_[static_cast<size_t>(e)]));
+      rects.wall.push_back(m.ring_n_[static_cast<size_t>(e)] < 0 ? 1 : 0);
     }
+    rects.rings.first.push_back(static_cast<int>(rects.rings.verts.size()));
   }
-  detail::ConvexPieces pieces = detail::merge_convex(rects, walls, pos, on_wall);
+  detail::ConvexPieces pieces = detail::merge_convex(rects, pos, on_wall);
 
-  m.polys_.assign(pieces.rings.size(), NavPolygon{});
+  const size_t npoly = pieces.rings.first.size() - 1;
+  m.polys_.assign(npoly, NavPolygon{});
   m.ring_v_.clear();
-  m.ring_n_.clear();
   m.ring_vid_.clear();
-  for (size_t id = 0; id < pieces.rings.size(); ++id) {
-    const auto& r = pieces.rings[id];
+  m.ring_n_ = std::move(pieces.across);
+  for (size_t id = 0; id < npoly; ++id) {
     NavPolygon& P = m.polys_[id];
-    P.first = static_cast<int>(m.ring_v_.size());
-    P.count = static_cast<int>(r.size());
-    P.lo = P.hi = pos[static_cast<size_t>(r[0])];
+    P.first = pieces.rings.first[id];
+    P.count = pieces.rings.first[id + 1] - P.first;
+    const int* r = pieces.rings.verts.data() + P.first;
+    const Vec2 origin = pos[static_cast<size_t>(r[0])];
+    P.lo = P.hi = origin;
     double area2 = 0.0;
     Vec2 c(0.0, 0.0);
-    for (size_t i = 0; i < r.size(); ++i) {
-      const int u = r[i], w = r[(i + 1) % r.size()];
-      const Vec2 a = pos[static_cast<size_t>(u)], b = pos[static_cast<size_t>(w)];
+    for (int i = 0; i < P.count; ++i) {
+      const Vec2 a = pos[static_cast<size_t>(r[i])], b = pos[static_cast<size_t>(r[(i + 1) % P.count])];
       m.ring_v_.push_back(a);
-      m.ring_vid_.push_back(used[static_cast<size_t>(u)]);
-      m.ring_n_.push_back(pieces.across[id][i]);
+      m.ring_vid_.push_back(used[static_cast<size_t>(r[i])]);
       P.lo = glm::min(P.lo, a);
       P.hi = glm::max(P.hi, a);
       // Area centroid, relative to the first vertex for precision.
-      const Vec2 a0 = a - pos[static_cast<size_t>(r[0])], b0 = b - pos[static_cast<size_t>(r[0])];
-      const double cr = cross(a0, b0);
+      const double cr = cross(a - origin, b - origin);
       area2 += cr;
-      c += (a0 + b0) * cr;
+      c += (a - origin + b - origin) * cr;
     }
-    P.centre = pos[static_cast<size_t>(r[0])] + (area2 != 0.0 ? c / (3.0 * area2) : Vec2(0.0, 0.0));
+    P.centre = origin + (area2 != 0.0 ? c / (3.0 * area2) : Vec2(0.0, 0.0));
   }
-  m.rect_first_.assign(pieces.of_rect.size() + 1, 0);
-  m.rect_polys_.clear();
-  for (size_t r = 0; r < pieces.of_rect.size(); ++r) {
-    m.rect_first_[r] = static_cast<int>(m.rect_polys_.size());
-    m.rect_polys_.insert(m.rect_polys_.end(), pieces.of_rect[r].begin(), pieces.of_rect[r].end());
-  }
-  m.rect_first_[pieces.of_rect.size()] = static_cast<int>(m.rect_polys_.size());
+  m.rect_first_ = std::move(pieces.rect_first);
+  m.rect_polys_ = std::move(pieces.rect_polys);
 }
 
 Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {

@@ -8,24 +8,33 @@
 
 namespace pathlab::detail {
 
-/// Polygons as rings of mesh-wide vertex ids, interior on the left (positive shoelace area).
-/// Adjacent polygons meet edge to edge: an edge u -> w of one is w -> u of the other.
+/// Polygon rings back to back: ring k is verts[first[k] .. first[k + 1]), vertex ids in the
+/// order that keeps the interior on the left (positive shoelace area).
+struct RingSet {
+  std::vector<int> first{0};
+  std::vector<int> verts;
+};
+
+/// The rectangles to merge, with per ring edge (vertex i -> i + 1) whether it faces a wall.
+/// Adjacent rectangles meet edge to edge: an edge u -> w of one is w -> u of the other.
+struct RectRings {
+  RingSet rings;
+  std::vector<uint8_t> wall;
+};
+
 struct ConvexPieces {
-  std::vector<std::vector<int>> rings;
-  /// Per ring edge (vertex i -> i + 1): the polygon across it, or -1 for a wall.
-  std::vector<std::vector<int>> across;
-  /// Per input rectangle: the output polygons that cover part of it.
-  std::vector<std::vector<int>> of_rect;
+  RingSet rings;
+  std::vector<int> across;  ///< Per ring edge: the polygon on its other side, or -1 for a wall.
+  /// Per input rectangle: the polygons covering part of it, rect_polys[rect_first[r] .. rect_first[r + 1]).
+  std::vector<int> rect_first, rect_polys;
 };
 
 /// Cuts the step triangles off each rectangle at the wall corners in the middle of its sides
-/// (where a staircase of rectangles has its reflex corners), then removes
-/// shared edges greedily wherever the union of the two sides stays convex (Hertel and
-/// Mehlhorn). A staircase of thin slabs becomes one convex polygon along the stair line plus
-/// the step triangles under it, which hang off it as dead ends.
-/// `rect_walls[r][i]` is 1 when edge i of rectangle r faces a wall; `pos` maps a vertex id to
-/// its point; `on_wall` flags vertex ids where a wall edge ends.
-ConvexPieces merge_convex(const std::vector<std::vector<int>>& rects, const std::vector<std::vector<uint8_t>>& rect_walls,
-                          const std::vector<Vec2>& pos, const std::vector<uint8_t>& on_wall);
+/// (where a staircase of rectangles has its reflex corners), then removes shared edges
+/// greedily wherever the union of the two sides stays convex (Hertel and Mehlhorn). A
+/// staircase of thin slabs becomes one convex polygon along the stair line plus the step
+/// triangles under it, which hang off it as dead ends. Neighbours share exactly one edge.
+/// `pos` maps a vertex id to its point; `on_wall` flags vertex ids where a wall edge ends.
+ConvexPieces merge_convex(const RectRings& rects, const std::vector<Vec2>& pos, const std::vector<uint8_t>& on_wall);
 
 }  // namespace pathlab::detail
