@@ -93,7 +93,7 @@ void Sandbox::draw_plan_panel() {
     if (ImGui::Checkbox("convex polygons", &s.navmesh_convex)) changed = true;
     help_marker("On: rectangles are cut at staircase corners and merged into larger convex polygons, so a corridor "
                 "crosses fewer of them and the search expands fewer. Off: the seed's grid-shaped mesh of rectangles "
-                "(builds about 4x faster). The exact search finds the same shortest paths on either.");
+                "(builds about 3x faster). The exact search finds the same shortest paths on either.");
   }
   if (family == PlannerFamily::navmesh && s.smoother == "edge-shift") {
     changed |= slider_double("shift margin", s.shift_margin, 0.0f, 1.0f, "%.3f cells");
