@@ -156,6 +156,8 @@ class Inspector {
   // result), valid for plan number internals_plans_.
   int internals_plans_ = -1;
   std::unique_ptr<Navmesh> mesh_;
+  uint64_t mesh_map_version_ = 0;  // the sandbox's map version mesh_ was built for
+  bool mesh_convex_ = true;
   std::optional<NavSearchResult> corridor_;
   std::optional<FunnelResult> funnel_;
   int funnel_step_ = -1;  // -1 = the finished funnel

@@ -60,11 +60,17 @@ void Inspector::ensure_internals(const Sandbox& sb) {
 
   // Navmesh, corridor and funnel: built whenever the planner is the navmesh or the mesh overlay is on.
   if (planner_family(s.planner) == PlannerFamily::navmesh || ov_.navmesh) {
-    NavmeshDef def = default_navmesh_def();
-    def.agent_radius = s.agent_radius;
-    def.merge_convex = s.navmesh_convex;
-    if (auto m = Navmesh::build(sc.grid, def)) mesh_ = std::make_unique<Navmesh>(std::move(*m));
-    else mesh_.reset();
+    // The mesh depends on the map and two settings only: dragging a pose keeps it.
+    if (!mesh_ || mesh_map_version_ != sb.map_version() || mesh_->agent_radius() != s.agent_radius ||
+        mesh_convex_ != s.navmesh_convex) {
+      NavmeshDef def = default_navmesh_def();
+      def.agent_radius = s.agent_radius;
+      def.merge_convex = s.navmesh_convex;
+      if (auto m = Navmesh::build(sc.grid, def)) mesh_ = std::make_unique<Navmesh>(std::move(*m));
+      else mesh_.reset();
+      mesh_map_version_ = sb.map_version();
+      mesh_convex_ = s.navmesh_convex;
+    }
     if (mesh_ && planner_family(s.planner) == PlannerFamily::navmesh) {
       NavmeshQuery q(*mesh_);
       if (auto r = q.find_corridor(sc.start.pos, sc.goal.pos); r && r->found) {

@@ -45,6 +45,8 @@ class Sandbox {
   io::Scene& scene() { return scene_; }
   const io::Scene& scene() const { return scene_; }
   const PlanView& plan() const { return plan_; }
+  /// Bumped on every map edit (and load): what depends on the map alone can be kept until it moves.
+  uint64_t map_version() const { return map_version_; }
   UnitSwarm& units() { return *units_; }
   /// Screen rectangle (min, max) of a panel control drawn last frame, by label; scripted UI
   /// tests click on it. Zero-sized when it was not drawn.
