@@ -446,3 +446,29 @@ TEST_CASE("sandbox: pathlab-cli plan --map scene.json plans the same scene headl
   std::filesystem::remove(path);
   std::filesystem::remove(out);
 }
+
+TEST_CASE("sandbox: the 'convex polygons' checkbox switches the navmesh to rectangles, same path") {
+  auto scene = io::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/maps/navmesh-convex-round-room.json");
+  REQUIRE(scene.ok());
+  test::SandboxUi ui(std::move(*scene), 2);
+  REQUIRE(ui.sb().plan().found);
+  REQUIRE(ui.sb().scene().settings.navmesh_convex);
+  const double length = ui.sb().plan().length;
+  const size_t convex_corridor = ui.sb().plan().corridor.size();
+  const auto [lo, hi] = ui.sb().widget_rect("convex polygons");
+  REQUIRE(hi.x > lo.x);
+  const ImVec2 box(lo.x + 6, (lo.y + hi.y) / 2);
+  for (const bool down : {false, true, false}) {
+    ui.host->frame([&](ImGuiIO& io) {
+      io.MousePos = box;
+      for (bool& d : io.MouseDown) d = false;
+      io.MouseDown[0] = down;
+    });
+  }
+  ui.idle(2);
+  CHECK_FALSE(ui.sb().scene().settings.navmesh_convex);
+  REQUIRE(ui.sb().plan().found);
+  CHECK(ui.sb().plan().length == doctest::Approx(length).epsilon(1e-9));  // exact on either mesh
+  MESSAGE("corridor polygons: convex " << convex_corridor << ", rectangles " << ui.sb().plan().corridor.size());
+  CHECK(ui.sb().plan().corridor.size() >= 2 * convex_corridor);
+}

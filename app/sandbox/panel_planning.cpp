@@ -91,6 +91,7 @@ void Sandbox::draw_plan_panel() {
   }
   if (family == PlannerFamily::navmesh) {
     if (ImGui::Checkbox("convex polygons", &s.navmesh_convex)) changed = true;
+    remember_widget("convex polygons");
     help_marker("On: rectangles are cut at staircase corners and merged into larger convex polygons, so a corridor "
                 "crosses fewer of them and the search expands fewer. Off: the seed's grid-shaped mesh of rectangles "
                 "(builds about 3x faster). The exact search finds the same shortest paths on either.");
