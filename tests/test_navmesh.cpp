@@ -255,6 +255,9 @@ TEST_CASE("navmesh: convex merging turns a staircase of slabs into one polygon a
       CHECK((id >= 0) == g->is_free(x, y));
       if (id >= 0) CHECK(merged->contains(id, Vec2(x + 0.5, y + 0.5)));
     }
+  CHECK_FALSE(merged->contains(-1, s));
+  CHECK_FALSE(merged->contains(static_cast<int>(merged->polygons().size()), s));
+  CHECK_FALSE(merged->contains(0, Vec2(std::nan(""), 1.0)));
 }
 
 TEST_CASE("navmesh search: ends inside walls or outside are errors; ends in the removed band snap") {

@@ -108,7 +108,8 @@ class Navmesh {
   /// The polygon containing p (on a shared edge: any of them), or -1 when p is not on the mesh.
   int locate(Vec2 p) const noexcept;
 
-  /// Whether polygon `poly` contains p (its boundary included, within rounding).
+  /// Whether polygon `poly` contains p (its boundary included, within rounding); false for an
+  /// invalid polygon index or a non-finite point.
   bool contains(int poly, Vec2 p) const noexcept;
 
   /// Closest point of polygon `poly` to p (p itself when inside).
