@@ -6,7 +6,10 @@
 /// into the square [c - a, c + 1 + a] x [r - a, r + 1 + a]. The lines x = k +- a and y = k +- a
 /// cut the map into a rectilinear sub-grid whose sub-cells are either wholly free or wholly
 /// inside a grown wall; free sub-cells are joined into large rectangles (the seed-002
-/// "grid-shaped mesh"), which are the mesh's convex polygons. Because the growth is a square,
+/// "grid-shaped mesh"). By default (NavmeshDef::merge_convex) the rectangles are then cut at
+/// the staircase corners on their sides and merged into larger convex polygons wherever the
+/// union stays convex, so diagonal and round walls bound one polygon along their stair line
+/// instead of a row of thin slabs. Because the growth is a square,
 /// every point of the mesh is at least a (Euclidean) away from every wall: a disc of radius a
 /// can stand anywhere on it. A gap w cells wide stays open while 2a <= w (the agent fits,
 /// touching both sides within kClearanceTolerance) and closes when 2a > w. Around convex wall
