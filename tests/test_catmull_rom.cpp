@@ -20,8 +20,6 @@ bool all_finite(const std::vector<Vec2>& v) {
   return true;
 }
 
-double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
-
 bool segments_cross(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
   const double d1 = cross(b - a, c - a), d2 = cross(b - a, d - a);
   const double d3 = cross(d - c, a - c), d4 = cross(d - c, b - c);

@@ -24,8 +24,6 @@ using test::sanitized;
 
 namespace {
 
-double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
-
 double ring_area(std::span<const Vec2> r) {
   double a = 0;
   for (size_t i = 0; i < r.size(); ++i) a += cross(r[i] - r[0], r[(i + 1) % r.size()] - r[0]);

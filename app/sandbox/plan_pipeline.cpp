@@ -63,8 +63,6 @@ struct PolylineStats {
   int sharp = 0;
 };
 
-double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
-
 }  // namespace
 
 const std::vector<MethodInfo>& planner_methods() { return kPlanners; }

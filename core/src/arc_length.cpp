@@ -44,8 +44,6 @@ Vec2 numeric_second(const ParametricCurve& c, double u, double lo, double hi) {
   return (c.derivative(b) - c.derivative(a)) / (b - a);
 }
 
-double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
-
 /// Index k of the knot interval [knots[k], knots[k+1]] containing u (u already clamped).
 size_t knot_piece(const std::vector<double>& knots, double u) {
   const auto it = std::upper_bound(knots.begin(), knots.end(), u);

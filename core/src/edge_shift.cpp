@@ -7,8 +7,6 @@
 namespace pathlab {
 namespace {
 
-double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
-
 /// Parameter along e1 -> e2 where the infinite lines e1-e2 and p1-p2 meet; false when parallel.
 bool line_intersection_param(Vec2 e1, Vec2 e2, Vec2 p1, Vec2 p2, double& t) {
   const Vec2 e = e2 - e1, p = p2 - p1;

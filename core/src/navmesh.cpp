@@ -10,8 +10,6 @@
 namespace pathlab {
 namespace {
 
-double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
-
 /// Sorted, distinct sub-grid line coordinates along one axis of length n: the edges of every
 /// wall grown by s, clipped to the band [s, n - s] the map's own border leaves free.
 std::vector<double> sub_lines(int n, double s) {

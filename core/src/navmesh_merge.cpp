@@ -6,8 +6,6 @@
 namespace pathlab::detail {
 namespace {
 
-double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
-
 /// Piece rings in one buffer: a merge appends the new ring and abandons the two old ones, so
 /// the whole merge allocates a handful of times instead of once per piece.
 struct Pieces {

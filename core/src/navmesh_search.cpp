@@ -10,8 +10,6 @@
 namespace pathlab {
 namespace {
 
-double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
-
 /// The point x of segment a-b minimising |p - x| + |x - t|: the crossing of p-t with the
 /// segment's line, or of p-t' with t mirrored when both lie on the same side, clamped to the
 /// segment (the sum is convex along the line, so clamping keeps it minimal).

@@ -21,8 +21,6 @@ constexpr uint8_t kSpanBlocked = 2;
 
 std::string point_text(Vec2 p) { return "(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ")"; }
 
-double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
-
 /// True when the segment runs along its chord without leaving it: both tangents point along
 /// the chord (or vanish) and are short enough (<= 3 chords, Fritsch-Carlson) that the cubic
 /// does not overshoot its ends. Such a span is exactly as clear as the chord.

@@ -46,6 +46,10 @@ inline Cell cell_of(Vec2 p) { return Cell{static_cast<int>(std::floor(p.x)), sta
 
 inline bool is_finite(Vec2 p) { return std::isfinite(p.x) && std::isfinite(p.y); }
 
+/// The z of the 3D cross product: > 0 when b turns counter-clockwise from a (math sense; with
+/// y down it looks clockwise on screen), 0 when they are parallel.
+inline double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
+
 /// Octile distance between two cells: the 8-connected shortest length on an empty grid.
 inline double octile_distance(Cell a, Cell b) {
   const int dx = std::abs(a.x - b.x);
