@@ -1,10 +1,10 @@
 #include "pathlab/navmesh_search.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <limits>
 
+#include "open_list.hpp"
 #include "pathlab/collision.hpp"
 
 namespace pathlab {
@@ -67,7 +67,12 @@ struct HeapLess {
 
 }  // namespace
 
-NavmeshQuery::NavmeshQuery(const Navmesh& mesh) : mesh_(&mesh) { reset(mesh); }
+NavmeshQuery::NavmeshQuery(const Navmesh& mesh) : mesh_(&mesh), open_(std::make_unique<detail::OpenList>()) {
+  reset(mesh);
+}
+NavmeshQuery::~NavmeshQuery() = default;
+NavmeshQuery::NavmeshQuery(NavmeshQuery&&) noexcept = default;
+NavmeshQuery& NavmeshQuery::operator=(NavmeshQuery&&) noexcept = default;
 
 void NavmeshQuery::reset(const Navmesh& mesh) {
   mesh_ = &mesh;
@@ -400,58 +405,6 @@ inline __attribute__((always_inline)) Vec2 at(Vec2 u, Vec2 w, double s, double l
   return u + (w - u) * s;
 }
 
-/// Open-list keys of the exact search: f's bits (non-negative doubles order like their bits),
-/// then the complemented bits of g as a float (deeper first on equal f; g only breaks ties),
-/// then the node id, so the order is total and the same on every platform.
-template <class Key>
-Key open_key(double f, double g, int node) {
-  const uint32_t gb = ~std::bit_cast<uint32_t>(static_cast<float>(g) + 0.0f);
-  return (static_cast<Key>(std::bit_cast<uint64_t>(f + 0.0)) << 64) | (static_cast<Key>(gb) << 32) |
-         static_cast<uint32_t>(node);
-}
-
-/// A 4-ary min-heap: half the depth of a binary one, so half the dependent loads per operation.
-template <class Key>
-void open_push(std::vector<Key>& h, Key k) {
-  h.push_back(k);
-  size_t i = h.size() - 1;
-  while (i > 0) {
-    const size_t p = (i - 1) / 4;
-    if (!(k < h[p])) break;
-    h[i] = h[p];
-    i = p;
-  }
-  h[i] = k;
-}
-
-template <class Key>
-Key open_pop(std::vector<Key>& h) {
-  const Key top = h.front();
-  const Key last = h.back();
-  h.pop_back();
-  const size_t n = h.size();
-  if (n == 0) return top;
-  size_t i = 0;
-  for (;;) {
-    const size_t c = 4 * i + 1;
-    if (c >= n) break;
-    size_t best = c;
-    if (c + 3 < n) {  // all four children: pairwise minima, no data-dependent branches
-      const size_t x = c + static_cast<size_t>(h[c + 1] < h[c]);
-      const size_t y = c + 2 + static_cast<size_t>(h[c + 3] < h[c + 2]);
-      best = h[y] < h[x] ? y : x;
-    } else {
-      for (size_t k = c + 1; k < n; ++k)
-        if (h[k] < h[best]) best = k;
-    }
-    if (!(h[best] < last)) break;
-    h[i] = h[best];
-    i = best;
-  }
-  h[i] = last;
-  return top;
-}
-
 }  // namespace
 
 void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQueryOptions& options,
@@ -606,21 +559,23 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
     }
   };
   auto to_heap = [&] {
+    open_pos_.resize(inodes_.size(), -1);  // a slot per interval node; may move, so bound again
+    open_->bind(open_pos_.data());
     for (const int c : succ_) {
       INode& n = inodes_[static_cast<size_t>(c)];
       // p0 -> p1 runs along the entry edge of n.poly's ring.
       if (!trace) n.f = n.g + through_length(n.root, gp, n.p0, n.p1, pedges_[static_cast<size_t>(n.entry)].dir);
-      open_push(open_, open_key<OpenKey>(n.f, n.g, c));
+      open_->push(detail::HeapEntry(n.f, n.g, c));
     }
   };
 
-  open_.clear();
+  open_->clear();
   succ_.clear();
   push_all(-1, s.polygon, nullptr, r.start, -1, 0.0);
   to_heap();
   int goal_node = -1;
-  while (!open_.empty() && goal_node < 0) {
-    int id = static_cast<int>(static_cast<uint32_t>(open_pop(open_)));
+  while (!open_->empty() && goal_node < 0) {
+    int id = open_->pop().node();
     {
       const INode& n = inodes_[static_cast<size_t>(id)];
       // A root reached more cheaply since this node was pushed.

@@ -25,7 +25,9 @@
 /// nearest mesh point that a straight segment reaches from it without crossing a wall; the
 /// result says so. One inside a wall or outside the map is an error.
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -90,9 +92,17 @@ struct NavPoint {
 
 /// Searches one navmesh, reusing its buffers across queries. The mesh must outlive the query
 /// object; after rebuilding the mesh call reset(). Not thread-safe: one per thread.
+namespace detail {
+template <size_t kArity>
+class BasicOpenList;
+}  // namespace detail
+
 class NavmeshQuery {
  public:
   explicit NavmeshQuery(const Navmesh& mesh);
+  ~NavmeshQuery();
+  NavmeshQuery(NavmeshQuery&&) noexcept;
+  NavmeshQuery& operator=(NavmeshQuery&&) noexcept;
   void reset(const Navmesh& mesh);
 
   /// Locates p on the mesh, snapping it when it lies in the removed band. Errors: not finite
@@ -173,13 +183,13 @@ class NavmeshQuery {
     double g;
     int node;
   };
-  /// Exact search's open list entry: (f, larger g first, node) packed into one 128-bit
-  /// integer so that a single comparison orders it (see the .cpp).
-  __extension__ typedef unsigned __int128 OpenKey;
   const Navmesh* mesh_;
   std::vector<Node> nodes_;
   std::vector<HeapEntry> heap_;
-  std::vector<OpenKey> open_;  // 4-ary min-heap
+  // The exact search's open list: the grid searches' (open_list.hpp), with each interval
+  // node's slot in open_pos_.
+  std::unique_ptr<detail::BasicOpenList<4>> open_;
+  std::vector<int32_t> open_pos_;
   uint32_t stamp_ = 0;
 };
 
