@@ -377,3 +377,24 @@ TEST_CASE("navmesh: Moving AI maps build and every polygon is clear at the radiu
     }
   }
 }
+
+TEST_CASE("navmesh search: recording the trace does not change the search") {
+  const Grid g = test::random_grid(40, 40, 0.2, 77);
+  auto m = Navmesh::build(g);
+  REQUIRE(m);
+  NavmeshQuery q(*m);
+  std::mt19937 rng(5);
+  NavQueryOptions traced = default_nav_query_options();
+  traced.record_trace = true;
+  for (int i = 0; i < (sanitized() ? 10 : 60); ++i) {
+    const Vec2 s = test::random_free_point(g, rng), t = test::random_free_point(g, rng);
+    auto plain = q.find_corridor(s, t);
+    auto with_trace = q.find_corridor(s, t, traced);
+    REQUIRE(plain);
+    REQUIRE(with_trace);
+    CHECK(plain->found == with_trace->found);
+    CHECK(plain->corridor.polygons == with_trace->corridor.polygons);
+    CHECK(plain->expanded == with_trace->expanded);
+    CHECK(plain->length == with_trace->length);  // the same f for the open list either way
+  }
+}

@@ -417,10 +417,10 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
   // where a cone grazes a vertex. [Units: cells]
   constexpr double kMinInterval = 1e-12;
 
-  // g plus the exact shortest length from the root through [q0, q1] to the goal.
-  auto f_of = [&](Vec2 root, double g, Vec2 q0, Vec2 q1) {
-    const Vec2 x = taut_point(root, gp, q0, q1);
-    return g + glm::length(x - root) + glm::length(gp - x);
+  // g plus the exact shortest length from the root through the interval to the goal (p0 -> p1
+  // runs along the entry edge of n.poly's ring). One formula for the open list and the trace.
+  auto f_of = [&](const INode& n) {
+    return n.g + through_length(n.root, gp, n.p0, n.p1, pedges_[static_cast<size_t>(n.entry)].dir);
   };
 
   // Pushes the node (root, [q0, q1] on portal edge pe of the polygon being expanded, u -> w).
@@ -433,12 +433,12 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
     n.p0 = q1;
     n.p1 = q0;
     n.g = g;
-    // f waits for the open list (to_heap): a lone successor walked through on the spot needs none.
-    if (trace) n.f = f_of(root, g, q0, q1);
     n.parent = parent;
     n.poly = pe.poly;
     n.entry = pe.across;
     n.portal = pe.portal;
+    // f waits for the open list (to_heap): a lone successor walked through on the spot needs none.
+    if (trace) n.f = f_of(n);
     succ_.push_back(static_cast<int>(inodes_.size()));
     inodes_.push_back(n);
     ++r.generated;
@@ -563,8 +563,7 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
     open_->bind(open_pos_.data());
     for (const int c : succ_) {
       INode& n = inodes_[static_cast<size_t>(c)];
-      // p0 -> p1 runs along the entry edge of n.poly's ring.
-      if (!trace) n.f = n.g + through_length(n.root, gp, n.p0, n.p1, pedges_[static_cast<size_t>(n.entry)].dir);
+      if (!trace) n.f = f_of(n);
       open_->push(detail::HeapEntry(n.f, n.g, c));
     }
   };
