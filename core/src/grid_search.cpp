@@ -142,22 +142,12 @@ void search_cells_impl(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
   open.push({hs, 0.0, s});
   int64_t generated = 1, expanded = 0;
   if constexpr (kTrace) record(out, pg, s, TraceEvent::open, 0.0, hs);
-  std::vector<int32_t>& bypass = ws.bypass;
-  bypass.clear();
+  ws.bypass.clear();
   double fcur = hs;
   bool reached = false;
   for (;;) {
-    int n;
-    if (!bypass.empty()) {
-      n = bypass.back();
-      bypass.pop_back();
-    } else if (!open.empty()) {
-      const HeapEntry top = open.pop();
-      n = top.node();
-      fcur = top.f();
-    } else {
-      break;
-    }
+    const int n = ws.next_open(fcur);
+    if (n < 0) break;
     GridSearchWorkspace::NodeData& nd = nodes[n];
     if (nd.stamp == closed_stamp) continue;
     nd.stamp = closed_stamp;
@@ -181,12 +171,7 @@ void search_cells_impl(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
       if (st == closed_stamp || (st == open_stamp && ng >= md.g)) return;  // consistent h: closed is final
       md = GridSearchWorkspace::NodeData{ng, n, open_stamp};
       const double f = ng + cell_h<kUseH, kEight>(mx, my, gx, gy);
-      if (f == fcur) {
-        if (st != open_stamp) ws.heap_pos[m] = -1;  // never in the heap; a stale slot must not be reused
-        bypass.push_back(m);
-      } else {
-        ws.open_node(m, f, ng, st == open_stamp);
-      }
+      ws.open_at(m, f, ng, st == open_stamp, fcur);
       ++generated;
       if constexpr (kTrace) record(out, pg, m, TraceEvent::open, ng, f);
     };

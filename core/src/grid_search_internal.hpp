@@ -79,6 +79,30 @@ class GridSearchWorkspace {
     else open.push({f, g, n});
   }
 
+  /// The next node to expand: one generated at the current f (the bypass) first, else the open
+  /// list's minimum, whose f becomes the current one; -1 when both are empty.
+  __attribute__((always_inline)) int32_t next_open(double& fcur) {
+    if (!bypass.empty()) {
+      const int32_t n = bypass.back();
+      bypass.pop_back();
+      return n;
+    }
+    if (open.empty()) return -1;
+    const detail::HeapEntry top = open.pop();
+    fcur = top.f();
+    return top.node();
+  }
+  /// Opens node m at f: onto the bypass when f is the current f (then it is the open list's
+  /// minimum), else into the heap, or moved up if it is there already.
+  __attribute__((always_inline)) void open_at(int32_t m, double f, double g, bool already_open, double fcur) {
+    if (f == fcur) {
+      if (!already_open) heap_pos[static_cast<size_t>(m)] = -1;  // never in the heap: a stale slot must not be reused
+      bypass.push_back(m);
+    } else {
+      open_node(m, f, g, already_open);
+    }
+  }
+
   bool seen(size_t n) const { return (nodes[n].stamp >> 1) == search_id; }
   bool is_closed(size_t n) const { return nodes[n].stamp == ((search_id << 1) | 1u); }
   void set(size_t n, double g, int32_t parent) { nodes[n] = NodeData{g, parent, search_id << 1}; }

@@ -154,24 +154,14 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
   ws.open.push({h(s), 0.0, s});
   ++out.generated;
   if (trace) rec(s, TraceEvent::open, 0.0, h(s));
-  // As in A*: a jump point generated with exactly the f being expanded is the open list's
-  // minimum, so it skips the heap (on open maps most jump points on the way lie on one f).
-  std::vector<int32_t>& bypass = ws.bypass;
-  bypass.clear();
+  // As in A*, a jump point generated with exactly the f being expanded skips the heap (on open
+  // maps most jump points on the way lie on one f): next_open / open_at.
+  ws.bypass.clear();
   double fcur = 0.0;
   int dirs[8][2];
   for (;;) {
-    int n;
-    if (!bypass.empty()) {
-      n = bypass.back();
-      bypass.pop_back();
-    } else if (!ws.open.empty()) {
-      const HeapEntry e = ws.open.pop();
-      n = e.node();
-      fcur = e.f();
-    } else {
-      break;
-    }
+    const int n = ws.next_open(fcur);
+    if (n < 0) break;
     if (ws.is_closed(n)) continue;
     ws.close(n);
     const double gn = ws.nodes[n].g;
@@ -226,12 +216,7 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
       if (seen && ng >= ws.nodes[m].g) continue;
       ws.set(m, ng, n);
       const double f = ng + hxy(mx, my);
-      if (f == fcur) {
-        if (!seen) ws.heap_pos[m] = -1;  // never in the heap; a stale slot must not be reused
-        bypass.push_back(m);
-      } else {
-        ws.open_node(m, f, ng, seen);
-      }
+      ws.open_at(m, f, ng, seen, fcur);
       ++out.generated;
       if (trace) rec(m, TraceEvent::open, ng, f);
     }
