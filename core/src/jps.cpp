@@ -137,13 +137,12 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
   const Jumper jp{pg.pass.data(), ws.jumps.data(), pg.pw, goal.x + 1, goal.y + 1};
   const bool trace = opt.record_trace;
   const int pw = pg.pw;
-  auto row = [&pg](int n) { return pg.row(n); };
   auto hxy = [&](int x, int y) {
     const int dx = std::abs(x - jp.gx), dy = std::abs(y - jp.gy);
     return dx < dy ? (dy - dx) + kSqrt2 * dx : (dx - dy) + kSqrt2 * dy;
   };
   auto h = [&](int n) {
-    const int y = row(n);
+    const int y = pg.row(n);
     return hxy(n - y * pw, y);
   };
   auto rec = [&](int n, TraceEvent::Kind kind, double g, double f) {
@@ -172,7 +171,7 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
       break;
     }
     ++out.expanded;
-    const int y = row(n), x = n - y * pw;
+    const int y = pg.row(n), x = n - y * pw;
     int nd = 0;
     const int p = ws.nodes[n].parent;
     if (p < 0) {
@@ -180,7 +179,7 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
         for (int dx = -1; dx <= 1; ++dx)
           if (dx || dy) dirs[nd][0] = dx, dirs[nd][1] = dy, ++nd;
     } else {
-      const int py = row(p);
+      const int py = pg.row(p);
       const int dx = sgn(x - (p - py * pw)), dy = sgn(y - py);
       if (dx && dy) {
         dirs[nd][0] = dx, dirs[nd][1] = 0, ++nd;
