@@ -84,7 +84,7 @@ void NavmeshQuery::reset(const Navmesh& mesh) {
   stamp_ = 0;
   build_dead_trees();
   const auto& rv = mesh.ring_vertices();
-  edge_len_.resize(rv.size());
+  ring_edges_ = rv.size();
   pedges_.clear();
   pedge_first_.clear();
   pedge_first_.reserve(mesh.polygons().size() + 1);
@@ -93,7 +93,6 @@ void NavmeshQuery::reset(const Navmesh& mesh) {
     for (int e = P.first; e < P.first + P.count; ++e) {
       const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
       const Vec2 u = rv[static_cast<size_t>(e)], w = rv[static_cast<size_t>(e1)];
-      edge_len_[static_cast<size_t>(e)] = glm::length(w - u);
       const int pid = mesh.ring_portals()[static_cast<size_t>(e)];
       if (pid < 0) continue;
       const NavPortal& pt = mesh.portals()[static_cast<size_t>(pid)];
@@ -101,7 +100,7 @@ void NavmeshQuery::reset(const Navmesh& mesh) {
       PortalEdge pe;
       pe.u = u;
       pe.w = w;
-      pe.len = edge_len_[static_cast<size_t>(e)];
+      pe.len = glm::length(w - u);
       pe.dir = pe.len > 0.0 ? (w - u) / pe.len : Vec2(1.0, 0.0);
       pe.ring_edge = e;
       pe.across = from_a ? pt.edge_b : pt.edge_a;  // a ring edge for now, made an index below
@@ -259,7 +258,7 @@ Result<NavSearchResult> NavmeshQuery::find_corridor(Vec2 start, Vec2 goal, const
     return r;
   }
   if (nodes_.size() != 2 * mesh_->portals().size() + 1 || tree_parent_.size() != mesh_->polygons().size() ||
-      edge_len_.size() != mesh_->ring_vertices().size() ||
+      ring_edges_ != mesh_->ring_vertices().size() ||
       pedge_first_.size() != mesh_->polygons().size() + 1 ||
       root_g_.size() != static_cast<size_t>(mesh_->vertex_id_count())) {
     reset(*mesh_);

@@ -146,7 +146,7 @@ class NavmeshQuery {
   // Per polygon: the neighbour it was peeled off towards (-1: not peeled, or a tree's last),
   // and its pre-order interval in the peeled forest (-1 when not peeled).
   std::vector<int> tree_parent_, tree_in_, tree_out_;
-  std::vector<double> edge_len_;                // per ring edge: its length [Units: cells]
+  size_t ring_edges_ = 0;                       // ring edges of the mesh reset() last saw
   /// A ring edge with a polygon across it, with what the exact search reads when it crosses:
   /// kept per polygon in ring order, back to back, so an expansion walks one short array
   /// instead of the whole ring and the portal table.
