@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "heading_internal.hpp"
+#include "heading/heading_internal.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/reeds_shepp.hpp"

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <limits>
 
-#include "grid_search_internal.hpp"
+#include "grid/grid_search_internal.hpp"
 #include "pathlab/collision.hpp"
 
 namespace pathlab {

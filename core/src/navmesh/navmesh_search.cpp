@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "open_list.hpp"
+#include "base/open_list.hpp"
 #include "pathlab/collision.hpp"
 
 namespace pathlab {

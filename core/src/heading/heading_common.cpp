@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "heading_internal.hpp"
+#include "heading/heading_internal.hpp"
 #include "pathlab/collision.hpp"
 
 namespace pathlab {

@@ -1,4 +1,4 @@
-#include "open_list.hpp"
+#include "base/open_list.hpp"
 
 namespace pathlab::detail {
 

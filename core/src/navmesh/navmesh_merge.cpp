@@ -1,4 +1,4 @@
-#include "navmesh_merge.hpp"
+#include "navmesh/navmesh_merge.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 #include <limits>
 #include <string>
 
-#include "curve_internal.hpp"
+#include "curves/curve_internal.hpp"
 
 namespace pathlab {
 namespace {

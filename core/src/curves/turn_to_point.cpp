@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "curve_internal.hpp"
+#include "curves/curve_internal.hpp"
 #include "pathlab/dubins.hpp"
 
 namespace pathlab {

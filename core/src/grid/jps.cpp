@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "grid_search_internal.hpp"
+#include "grid/grid_search_internal.hpp"
 
 namespace pathlab {
 

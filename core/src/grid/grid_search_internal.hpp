@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "open_list.hpp"
+#include "base/open_list.hpp"
 #include "pathlab/grid_search.hpp"
 
 namespace pathlab::detail {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "navmesh_merge.hpp"
+#include "navmesh/navmesh_merge.hpp"
 #include "pathlab/collision.hpp"
 
 namespace pathlab {

@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "heading_internal.hpp"
+#include "heading/heading_internal.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/dubins.hpp"
 
