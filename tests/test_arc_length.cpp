@@ -7,6 +7,7 @@
 
 #include "pathlab/arc_length.hpp"
 #include "pathlab/catmull_rom.hpp"
+#include "pathlab/quadrature.hpp"
 
 using namespace pathlab;
 

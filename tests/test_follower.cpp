@@ -13,6 +13,7 @@
 #include "pathlab/follower.hpp"
 #include "pathlab/grid_search.hpp"
 #include "pathlab/hermite.hpp"
+#include "pathlab/quadrature.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/simulation.hpp"
 #include "pathlab/spline_smoother.hpp"

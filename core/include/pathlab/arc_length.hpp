@@ -31,12 +31,6 @@ struct ParametricCurve {
 /// Views a HermiteCurve as a ParametricCurve (knots at 0, 1, ..., n). The curve is copied.
 ParametricCurve parametric(const HermiteCurve& curve);
 
-/// Integral of |f(u)| over [a, b] (f is a curve's derivative, so this is its arc length),
-/// by 8-point Gauss-Legendre rules, halving the interval until the halves agree to
-/// `rel_tol` (at most 30 levels deep). Returns 0 for a == b, a negated length for b < a.
-double gauss_legendre_length(const std::function<Vec2(double)>& derivative, double a, double b,
-                             double rel_tol = 1e-13);
-
 /// Where a unit following a curve stands after travelling a distance: what constant-speed
 /// following needs, from one inversion. Field names match PathState (segment_path.hpp).
 struct CurveState {

@@ -14,6 +14,7 @@
 
 #include "pathlab/geometry.hpp"
 #include "pathlab/grid.hpp"
+#include "pathlab/status.hpp"
 
 namespace pathlab {
 
@@ -22,6 +23,11 @@ inline constexpr double kClearanceTolerance = 1e-9;
 
 /// Largest agent radius the core accepts. [Units: cells]
 inline constexpr double kMaxAgentRadius = 64.0;
+
+/// The one check of an agent radius [Units: cells], shared by every planner, smoother and
+/// mesh builder: ok for a number in [0, kMaxAgentRadius], else invalid_argument with the
+/// message "agent radius must be in [0, 64] cells, got <radius>" (NaN is rejected too).
+Status check_agent_radius(double radius);
 
 /// True when a point (radius 0) or a disc of `radius` around it is in free space.
 bool point_clear(const Grid& grid, Vec2 p, double radius = 0.0);

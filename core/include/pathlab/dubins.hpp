@@ -41,11 +41,6 @@
 
 namespace pathlab {
 
-/// Angles this close to 2 pi (or to 0 from below) are taken as 0. [Units: radians]
-inline constexpr double kCurveAngleSnap = 1e-10;
-/// Vectors shorter than this are taken as zero. [Units: turning radii]
-inline constexpr double kCurveDegenerate = 1e-10;
-
 enum class DubinsWord : uint8_t { LSL, RSR, LSR, RSL, RLR, LRL };
 
 /// "LSL", "RSR", ...
@@ -74,8 +69,5 @@ Result<SegmentPath> dubins_to_path(const Pose& from, const Pose& to, double radi
 
 /// dubins_shortest() then dubins_to_path().
 Result<SegmentPath> dubins_path(const Pose& from, const Pose& to, double radius);
-
-/// Checks a radius and two poses for the curve builders; the message names the argument.
-Status check_curve_input(const Pose& from, const Vec2& to, double to_heading, double radius);
 
 }  // namespace pathlab

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
@@ -57,6 +58,13 @@ inline double octile_distance(Cell a, Cell b) {
   const int mn = dx < dy ? dx : dy;
   const int mx = dx < dy ? dy : dx;
   return (mx - mn) + kSqrt2 * mn;
+}
+
+/// Geometric length of a polyline: the sum of its segment lengths, in order. [Units: cells]
+inline double polyline_length(const std::vector<Vec2>& points) {
+  double len = 0.0;
+  for (size_t i = 1; i < points.size(); ++i) len += glm::length(points[i] - points[i - 1]);
+  return len;
 }
 
 }  // namespace pathlab

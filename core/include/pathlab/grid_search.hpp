@@ -105,7 +105,4 @@ class GridPathfinder {
 Result<GridPath> find_grid_path(const Grid& grid, GridPlanner planner, Cell start, Cell goal,
                                 const GridSearchOptions& options = default_grid_search_options());
 
-/// Geometric length of a polyline. [Units: cells]
-double polyline_length(const std::vector<Vec2>& points);
-
 }  // namespace pathlab

@@ -21,6 +21,7 @@
 #include "pathlab/navmesh.hpp"
 #include "pathlab/navmesh_search.hpp"
 #include "pathlab/navmesh_smooth.hpp"
+#include "pathlab/quadrature.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/search_budget.hpp"
 #include "pathlab/segment_path.hpp"

@@ -81,6 +81,12 @@ Pose segment_end(const Segment& seg);
 /// kContinuityTolerance * (1 + |coordinates| * 1e-3) [cells], headings within kContinuityTolerance [radians].
 inline constexpr double kContinuityTolerance = 1e-7;
 
+/// Tolerances shared by the curve builders (dubins.hpp, reeds_shepp.hpp, turn_to_point.hpp):
+/// angles this close to 2 pi (or to 0 from below) are taken as 0. [Units: radians]
+inline constexpr double kCurveAngleSnap = 1e-10;
+/// Vectors shorter than this are taken as zero. [Units: turning radii]
+inline constexpr double kCurveDegenerate = 1e-10;
+
 /// A connected chain of segments with a start and an end pose.
 ///
 /// The start and end poses are kept as given by the builder (Dubins, Reeds-Shepp, ...),

@@ -9,9 +9,7 @@
 namespace pathlab {
 
 Result<SweptCheckResult> check_swept_path(const Grid& grid, const SegmentPath& path, const SweptCheckDef& def) {
-  if (!(def.agent_radius >= 0.0) || def.agent_radius > kMaxAgentRadius)
-    return fail(StatusCode::invalid_argument, "agent radius must be in [0, " + std::to_string(kMaxAgentRadius) +
-                                                  "], got " + std::to_string(def.agent_radius));
+  if (auto ok = check_agent_radius(def.agent_radius); !ok) return ok.error();
   if (!(def.max_sagitta > 0.0) || !std::isfinite(def.max_sagitta))
     return fail(StatusCode::invalid_argument, "max_sagitta must be a positive finite number");
   SweptCheckResult res;

@@ -3,8 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace pathlab {
+
+Status check_agent_radius(double radius) {
+  if (radius >= 0.0 && radius <= kMaxAgentRadius) return ok_status();
+  return fail(StatusCode::invalid_argument, "agent radius must be in [0, " +
+                                                std::to_string(static_cast<int>(kMaxAgentRadius)) +
+                                                "] cells, got " + std::to_string(radius));
+}
+
 namespace {
 
 constexpr double kLatticeEps = 1e-9;  // how close to a grid line counts as "on" it [Units: cells]

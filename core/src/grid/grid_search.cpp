@@ -467,10 +467,4 @@ Result<GridPath> find_grid_path(const Grid& grid, GridPlanner planner, Cell star
   return pf.find_path(planner, start, goal, options);
 }
 
-double polyline_length(const std::vector<Vec2>& points) {
-  double len = 0.0;
-  for (size_t i = 1; i < points.size(); ++i) len += glm::length(points[i] - points[i - 1]);
-  return len;
-}
-
 }  // namespace pathlab

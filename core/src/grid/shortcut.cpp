@@ -3,14 +3,11 @@
 #include <cmath>
 
 #include "pathlab/collision.hpp"
-#include "pathlab/grid_search.hpp"
 
 namespace pathlab {
 
 Result<ShortcutResult> los_shortcut(const Grid& grid, std::span<const Vec2> points, double agent_radius) {
-  if (!(agent_radius >= 0.0) || !(agent_radius <= kMaxAgentRadius)) {
-    return fail(StatusCode::invalid_argument, "agent radius must be in [0, " + std::to_string(kMaxAgentRadius) + "]");
-  }
+  if (auto ok = check_agent_radius(agent_radius); !ok) return ok.error();
   for (size_t i = 0; i < points.size(); ++i) {
     if (!is_finite(points[i])) {
       return fail(StatusCode::invalid_argument, "path point " + std::to_string(i) + " is not a finite number");

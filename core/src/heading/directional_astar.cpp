@@ -138,9 +138,7 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
   if (!(o.turning_radius > 0.0) || !(o.turning_radius <= kMaxTurningRadius))
     return fail(StatusCode::invalid_argument, "turning radius must be in (0, " + std::to_string(static_cast<int>(kMaxTurningRadius)) +
                                                   "] cells, got " + std::to_string(o.turning_radius));
-  if (!(o.agent_radius >= 0.0) || !(o.agent_radius <= kMaxAgentRadius))
-    return fail(StatusCode::invalid_argument, "agent radius must be in [0, " + std::to_string(static_cast<int>(kMaxAgentRadius)) +
-                                                  "] cells, got " + std::to_string(o.agent_radius));
+  if (auto ok = check_agent_radius(o.agent_radius); !ok) return ok.error();
   if (o.neighborhood != 0 && o.neighborhood != 4 && o.neighborhood != 8 && o.neighborhood != 24 && o.neighborhood != 48)
     return fail(StatusCode::invalid_argument,
                 "neighborhood must be 0 (auto), 4, 8, 24 or 48, got " + std::to_string(o.neighborhood));

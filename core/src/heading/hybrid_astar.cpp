@@ -31,8 +31,7 @@ constexpr double kCurveSlackRadii = 4.0 * kPi;
 Result<HybridAStar> HybridAStar::create(const Grid& grid, const HybridAStarOptions& o) {
   if (!(o.turning_radius > 0.0) || !(o.turning_radius <= kMaxTurningRadius))
     return fail(StatusCode::invalid_argument, "turning radius must be in (0, 1000] cells, got " + std::to_string(o.turning_radius));
-  if (!(o.agent_radius >= 0.0) || !(o.agent_radius <= kMaxAgentRadius))
-    return fail(StatusCode::invalid_argument, "agent radius must be in [0, 64] cells, got " + std::to_string(o.agent_radius));
+  if (auto ok = check_agent_radius(o.agent_radius); !ok) return ok.error();
   if (o.heading_bins < 8 || o.heading_bins > 720)
     return fail(StatusCode::invalid_argument, "heading_bins must be in [8, 720], got " + std::to_string(o.heading_bins));
   if (!(o.reverse_penalty >= 1.0) || !std::isfinite(o.reverse_penalty))

@@ -119,8 +119,7 @@ class Builder {
 Result<TurningResult> turning_smooth(const Grid& grid, std::span<const Vec2> points, const TurningSmoothDef& def) {
   if (!(def.turning_radius > 0.0) || !(def.turning_radius <= kMaxTurningRadius))
     return fail(StatusCode::invalid_argument, "turning radius must be in (0, 1000] cells, got " + std::to_string(def.turning_radius));
-  if (!(def.agent_radius >= 0.0) || !(def.agent_radius <= kMaxAgentRadius))
-    return fail(StatusCode::invalid_argument, "agent radius must be in [0, 64] cells, got " + std::to_string(def.agent_radius));
+  if (auto ok = check_agent_radius(def.agent_radius); !ok) return ok.error();
   if (!(def.min_radius > 0.0) || !(def.min_radius <= def.turning_radius))
     return fail(StatusCode::invalid_argument, "min_radius must be in (0, turning radius], got " + std::to_string(def.min_radius));
   if ((def.has_start_heading && !std::isfinite(def.start_heading)) || (def.has_goal_heading && !std::isfinite(def.goal_heading)))

@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "pathlab/grid_search.hpp"
 
 namespace pathlab {
 namespace {

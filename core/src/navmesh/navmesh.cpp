@@ -111,10 +111,7 @@ void Navmesh::merge_into_convex(Navmesh& m, int nx) {
 }
 
 Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
-  if (!(def.agent_radius >= 0.0) || !(def.agent_radius <= kMaxAgentRadius)) {
-    return fail(StatusCode::invalid_argument,
-                "agent_radius must be in [0, " + std::to_string(kMaxAgentRadius) + "], got " + std::to_string(def.agent_radius));
-  }
+  if (auto ok = check_agent_radius(def.agent_radius); !ok) return ok.error();
   if (grid.width() <= 0 || grid.height() <= 0) return fail(StatusCode::invalid_argument, "grid is empty");
   Navmesh m;
   m.grid_ = grid;

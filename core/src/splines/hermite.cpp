@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "pathlab/arc_length.hpp"
+#include "pathlab/quadrature.hpp"
 
 namespace pathlab {
 namespace {

@@ -122,7 +122,7 @@ Status validate_unit_def(const UnitDef& d) {
   Status st = ok_status();
   const auto positive = [](double v) { return std::isfinite(v) && v > 0.0; };
   const auto non_negative = [](double v) { return std::isfinite(v) && v >= 0.0; };
-  check(non_negative(d.radius) && d.radius <= kMaxAgentRadius, "radius", "in [0, 64]", d.radius, st);
+  check(check_agent_radius(d.radius).ok(), "radius", "in [0, 64]", d.radius, st);
   check(positive(d.max_speed), "max_speed", "finite and > 0", d.max_speed, st);
   check(non_negative(d.max_reverse_speed), "max_reverse_speed", "finite and >= 0", d.max_reverse_speed, st);
   if (d.can_reverse) {
