@@ -7,7 +7,6 @@
 #include "pathlab/arc_length.hpp"
 #include "pathlab/catmull_rom.hpp"
 #include "pathlab/collision.hpp"
-#include "pathlab/grid_search.hpp"
 
 namespace pathlab {
 namespace {
@@ -180,9 +179,7 @@ class Smoother {
 };
 
 Status check_def(const SplineSmoothDef& def) {
-  if (!(def.agent_radius >= 0.0 && def.agent_radius <= kMaxAgentRadius)) {
-    return fail(StatusCode::invalid_argument, "agent_radius must be in [0, " + std::to_string(kMaxAgentRadius) + "]");
-  }
+  if (auto ok = check_agent_radius(def.agent_radius); !ok) return ok;
   if (def.sampling.per_segment < 1 || def.sampling.per_segment > kMaxSubdivisions) {
     return fail(StatusCode::invalid_argument, "sampling.per_segment (subdivisions) must be in [1, " +
                                                   std::to_string(kMaxSubdivisions) + "]");
@@ -272,142 +269,203 @@ Result<HermiteCurve> spline_curve(SplineMethod method, std::span<const Vec2> poi
   return fail(StatusCode::invalid_argument, "method: unknown spline method");
 }
 
-Result<SplineSmoothResult> smooth_path(const Grid& grid, std::span<const Vec2> waypoints, const SplineSmoothDef& def) {
-  if (auto st = check_def(def); !st) return st.error();
+namespace {
+
+Status check_waypoints(std::span<const Vec2> waypoints) {
   if (waypoints.empty()) return fail(StatusCode::invalid_argument, "waypoints: the path is empty");
   for (size_t i = 0; i < waypoints.size(); ++i) {
     if (!is_finite(waypoints[i]) || std::abs(waypoints[i].x) > 1e15 || std::abs(waypoints[i].y) > 1e15) {
       return fail(StatusCode::invalid_argument, "waypoints[" + std::to_string(i) + "] is not a finite point");
     }
   }
-  const double r = def.agent_radius;
-  SplineSmoothResult res;
+  return ok_status();
+}
 
-  // Control points: the waypoints without consecutive repeats; orig[k] is the input index
-  // of the waypoint that starts control span k, so repairs can be reported per input span.
-  // Of a run of repeats the last one counts: the input span that moves starts there.
+/// Control points: the waypoints without consecutive repeats; orig[k] is the input index of
+/// the waypoint that starts control span k, so repairs can be reported per input span.
+struct ControlPoints {
   std::vector<Vec2> cp;
   std::vector<int> orig;
+};
+
+/// Drops consecutive repeats. Of a run of repeats the last one counts: the input span that
+/// moves starts there.
+ControlPoints control_points_of(std::span<const Vec2> waypoints, int& duplicates_removed) {
+  ControlPoints c;
   for (size_t i = 0; i < waypoints.size(); ++i) {
-    if (!cp.empty() && glm::length(waypoints[i] - cp.back()) <= 1e-12) {
-      ++res.duplicates_removed;
-      orig.back() = static_cast<int>(i);
+    if (!c.cp.empty() && glm::length(waypoints[i] - c.cp.back()) <= 1e-12) {
+      ++duplicates_removed;
+      c.orig.back() = static_cast<int>(i);
       continue;
     }
-    cp.push_back(waypoints[i]);
-    orig.push_back(static_cast<int>(i));
+    c.cp.push_back(waypoints[i]);
+    c.orig.push_back(static_cast<int>(i));
   }
-  if (cp.size() == 1) {
-    if (!point_clear(grid, cp[0], r)) {
-      return fail(StatusCode::blocked, "waypoints[0] " + point_text(cp[0]) + " is not clear for agent radius " +
-                                           std::to_string(r));
-    }
-    res.points = cp;
-    res.control_points = cp;
-    res.curve.segments.push_back(HermiteSegment{cp[0], cp[0], Vec2(0.0), Vec2(0.0)});
-    return res;
+  return c;
+}
+
+/// The result for a path that does not move: one point, if it is clear.
+Result<SplineSmoothResult> single_point(const Grid& grid, Vec2 p, double r, SplineSmoothResult& res) {
+  if (!point_clear(grid, p, r)) {
+    return fail(StatusCode::blocked, "waypoints[0] " + point_text(p) + " is not clear for agent radius " +
+                                         std::to_string(r));
   }
-  if (const int bad = first_blocked_segment(grid, cp, r); bad >= 0) {
-    return fail(StatusCode::blocked, "waypoints: the segment from waypoints[" + std::to_string(orig[bad]) + "] " +
-                                         point_text(cp[bad]) + " to " + point_text(cp[bad + 1]) +
-                                         " is not clear for agent radius " + std::to_string(r) +
-                                         "; the smoother needs a clear path to fall back on");
-  }
+  res.points = {p};
+  res.control_points = {p};
+  res.curve.segments.push_back(HermiteSegment{p, p, Vec2(0.0), Vec2(0.0)});
+  return std::move(res);
+}
 
-  const Smoother sm(grid, def);
-  const int n_input_spans = static_cast<int>(waypoints.size()) - 1;
-  std::vector<int> inserted_in(static_cast<size_t>(std::max(n_input_spans, 0)), 0);
-  std::vector<Vec2> m_out, m_in, s_out, s_in;
-  std::vector<int> level(cp.size(), 0);
-  std::vector<uint8_t> safe(cp.size(), 0);  // 1: the point uses the reshaping tangents
-  auto segment = [&](size_t k) {
-    const Vec2 a = safe[k] ? s_out[k] : m_out[k], b = safe[k + 1] ? s_in[k + 1] : m_in[k + 1];
-    return HermiteSegment{cp[k], cp[k + 1], a * kScaleLevels[level[k]], b * kScaleLevels[level[k + 1]]};
-  };
-  // What is wrong with span k: kSpanShapeBad (clear, but it hooks, loops or spikes) or kSpanBlocked.
-  auto check = [&](size_t k) -> uint8_t {
-    const HermiteSegment seg = segment(k);
-    if (!sm.span_clear(seg)) return kSpanBlocked;
-    if (runs_along_chord(seg)) return 0;  // straight and monotone: nothing to turn or spike
-    const SplineShape sh = spline_span_shape(seg);
-    if (sh.max_step_turn > kSplineMaxStepTurn || sh.extra_turning > kSplineMaxExtraTurn) return kSpanShapeBad;
-    // A zero end tangent is a declared corner: the curvature just beside it is unbounded
-    // (like y = x^1.5) but the curve turns very little there, so only turning is checked.
-    if (seg.start_tangent == Vec2(0.0) || seg.end_tangent == Vec2(0.0)) return 0;
-    double c_min = glm::length(cp[k + 1] - cp[k]);
-    if (k > 0) c_min = std::min(c_min, glm::length(cp[k] - cp[k - 1]));
-    if (k + 2 < cp.size()) c_min = std::min(c_min, glm::length(cp[k + 2] - cp[k + 1]));
-    return sh.max_curvature * c_min > kSplineCurvatureBound ? kSpanShapeBad : 0;
-  };
-  auto check_all = [&](std::vector<uint8_t>& bad) {
-    bad.assign(cp.size() - 1, 0);
-    bool any = false;
-    for (size_t k = 0; k + 1 < cp.size(); ++k) {
-      bad[k] = check(k);
-      any = any || bad[k];
-    }
-    return any;
-  };
+/// The input polyline must be clear: it is what every repair falls back on.
+Status check_fallback_clear(const Grid& grid, const ControlPoints& c, double r) {
+  const int bad = first_blocked_segment(grid, c.cp, r);
+  if (bad < 0) return ok_status();
+  const auto b = static_cast<size_t>(bad);
+  return fail(StatusCode::blocked, "waypoints: the segment from waypoints[" + std::to_string(c.orig[b]) + "] " +
+                                       point_text(c.cp[b]) + " to " + point_text(c.cp[b + 1]) +
+                                       " is not clear for agent radius " + std::to_string(r) +
+                                       "; the smoother needs a clear path to fall back on");
+}
 
-  base_tangents(def.method, cp, m_out, m_in);
-  safe_tangents(cp, s_out, s_in);
-  std::vector<uint8_t> bad;
-  bool any_bad = check_all(bad);
-
-  // Repair 1: control points on long offending chords, near both ends, so that the bend
-  // happens within a cell of the corner instead of across the whole chord. The new points lie
-  // on the input's chord, so the fallback chords stay clear.
-  if (any_bad && def.insert_min_chord > 0.0) {
-    std::vector<Vec2> cp2;
-    std::vector<int> orig2;
-    bool changed = false;
-    for (size_t k = 0; k + 1 < cp.size(); ++k) {
-      cp2.push_back(cp[k]);
-      orig2.push_back(orig[k]);
-      const Vec2 d = cp[k + 1] - cp[k];
-      const double len = glm::length(d);
-      // Only for collisions: a hook is a tangent problem, which reshaping solves in place.
-      if (bad[k] != kSpanBlocked || len < def.insert_min_chord) continue;
-      const double e = std::min(1.0, len / 3.0);
-      cp2.push_back(cp[k] + d * (e / len));
-      cp2.push_back(cp[k + 1] - d * (e / len));
-      orig2.push_back(orig[k]);
-      orig2.push_back(orig[k]);
-      inserted_in[static_cast<size_t>(orig[k])] += 2;
-      res.points_inserted += 2;
-      changed = true;
-    }
-    if (changed) {
-      cp2.push_back(cp.back());
-      orig2.push_back(orig.back());
-      cp = std::move(cp2);
-      orig = std::move(orig2);
-      level.assign(cp.size(), 0);
-      safe.assign(cp.size(), 0);
-      base_tangents(def.method, cp, m_out, m_in);
-      safe_tangents(cp, s_out, s_in);
-      any_bad = check_all(bad);
-    }
+/// The control points and the tangent chosen at each while the repairs run: the method's
+/// own or the reshaping ones (`safe`), scaled by kScaleLevels[level].
+class SplineRepairer {
+ public:
+  SplineRepairer(const Grid& grid, const SplineSmoothDef& def, ControlPoints control, size_t n_waypoints)
+      : def_(def), sm_(grid, def), c_(std::move(control)),
+        inserted_in_(n_waypoints > 0 ? n_waypoints - 1 : 0, 0) {
+    reset_tangents();
   }
 
-  // Reshaping and repairs 2 and 3: a span that is clear but badly shaped first gets the
-  // reshaping tangents at its ends; otherwise (blocked, or already reshaped) the tangents at
-  // both ends are shortened one level per round. Only the spans those points shape are
-  // rechecked. Every round changes a point for good, and a span with both ends at the last
-  // level is its clear input chord (straight, so well shaped), so this ends.
+  const std::vector<Vec2>& cp() const { return c_.cp; }
+
+  HermiteSegment segment(size_t k) const {
+    const Vec2 a = safe_[k] ? s_out_[k] : m_out_[k], b = safe_[k + 1] ? s_in_[k + 1] : m_in_[k + 1];
+    return HermiteSegment{c_.cp[k], c_.cp[k + 1], a * kScaleLevels[level_[k]], b * kScaleLevels[level_[k + 1]]};
+  }
+
+  /// Runs repair 1 (inserted points), then reshaping and repairs 2 and 3 (see the header).
+  void repair(SplineSmoothResult& res) {
+    bool any_bad = check_all();
+    if (any_bad && def_.insert_min_chord > 0.0 && insert_points(res)) {
+      reset_tangents();
+      any_bad = check_all();
+    }
+    if (reshape_and_tighten(any_bad)) std::fill(level_.begin(), level_.end(), kStraightLevel);
+  }
+
+  /// Replaces the curve and the samples by the control polyline, every span straightened.
+  void fall_back_to_chords(SplineSmoothResult& res) {
+    std::fill(level_.begin(), level_.end(), kStraightLevel);
+    res.curve.segments.clear();
+    for (size_t k = 0; k + 1 < c_.cp.size(); ++k) res.curve.segments.push_back(segment(k));
+    res.points = c_.cp;
+    res.length = polyline_length(c_.cp);
+  }
+
+  void report(SplineSmoothResult& res) const;
+
+ private:
+  /// The method's and the reshaping tangents for the current control points, unscaled.
+  void reset_tangents() {
+    level_.assign(c_.cp.size(), 0);
+    safe_.assign(c_.cp.size(), 0);
+    base_tangents(def_.method, c_.cp, m_out_, m_in_);
+    safe_tangents(c_.cp, s_out_, s_in_);
+  }
+
+  uint8_t check(size_t k) const;
+  bool check_all();
+  bool insert_points(SplineSmoothResult& res);
+  bool reshape_and_tighten(bool any_bad);
+
+  const SplineSmoothDef& def_;
+  const Smoother sm_;
+  ControlPoints c_;
+  std::vector<int> inserted_in_;  // control points inserted per input span
+  std::vector<Vec2> m_out_, m_in_, s_out_, s_in_;
+  std::vector<int> level_;
+  std::vector<uint8_t> safe_;  // 1: the point uses the reshaping tangents
+  std::vector<uint8_t> bad_;   // per span: 0, kSpanShapeBad or kSpanBlocked
+};
+
+/// What is wrong with span k: kSpanShapeBad (clear, but it hooks, loops or spikes) or kSpanBlocked.
+uint8_t SplineRepairer::check(size_t k) const {
+  const HermiteSegment seg = segment(k);
+  if (!sm_.span_clear(seg)) return kSpanBlocked;
+  if (runs_along_chord(seg)) return 0;  // straight and monotone: nothing to turn or spike
+  const SplineShape sh = spline_span_shape(seg);
+  if (sh.max_step_turn > kSplineMaxStepTurn || sh.extra_turning > kSplineMaxExtraTurn) return kSpanShapeBad;
+  // A zero end tangent is a declared corner: the curvature just beside it is unbounded
+  // (like y = x^1.5) but the curve turns very little there, so only turning is checked.
+  if (seg.start_tangent == Vec2(0.0) || seg.end_tangent == Vec2(0.0)) return 0;
+  const std::vector<Vec2>& cp = c_.cp;
+  double c_min = glm::length(cp[k + 1] - cp[k]);
+  if (k > 0) c_min = std::min(c_min, glm::length(cp[k] - cp[k - 1]));
+  if (k + 2 < cp.size()) c_min = std::min(c_min, glm::length(cp[k + 2] - cp[k + 1]));
+  return sh.max_curvature * c_min > kSplineCurvatureBound ? kSpanShapeBad : 0;
+}
+
+bool SplineRepairer::check_all() {
+  bad_.assign(c_.cp.size() - 1, 0);
+  bool any = false;
+  for (size_t k = 0; k + 1 < c_.cp.size(); ++k) {
+    bad_[k] = check(k);
+    any = any || bad_[k];
+  }
+  return any;
+}
+
+/// Repair 1: control points on long blocked chords, near both ends, so that the bend happens
+/// within a cell of the corner instead of across the whole chord. The new points lie on the
+/// input's chord, so the fallback chords stay clear. Returns whether any point was inserted.
+bool SplineRepairer::insert_points(SplineSmoothResult& res) {
+  const std::vector<Vec2>& cp = c_.cp;
+  ControlPoints next;
+  bool changed = false;
+  for (size_t k = 0; k + 1 < cp.size(); ++k) {
+    next.cp.push_back(cp[k]);
+    next.orig.push_back(c_.orig[k]);
+    const Vec2 d = cp[k + 1] - cp[k];
+    const double len = glm::length(d);
+    // Only for collisions: a hook is a tangent problem, which reshaping solves in place.
+    if (bad_[k] != kSpanBlocked || len < def_.insert_min_chord) continue;
+    const double e = std::min(1.0, len / 3.0);
+    next.cp.push_back(cp[k] + d * (e / len));
+    next.cp.push_back(cp[k + 1] - d * (e / len));
+    next.orig.push_back(c_.orig[k]);
+    next.orig.push_back(c_.orig[k]);
+    inserted_in_[static_cast<size_t>(c_.orig[k])] += 2;
+    res.points_inserted += 2;
+    changed = true;
+  }
+  if (!changed) return false;
+  next.cp.push_back(cp.back());
+  next.orig.push_back(c_.orig.back());
+  c_ = std::move(next);
+  return true;
+}
+
+/// Reshaping and repairs 2 and 3: a span that is clear but badly shaped first gets the
+/// reshaping tangents at its ends; otherwise (blocked, or already reshaped) the tangents at
+/// both ends are shortened one level per round. Only the spans those points shape are
+/// rechecked. Every round changes a point for good, and a span with both ends at the last
+/// level is its clear input chord (straight, so well shaped), so this ends. Returns whether a
+/// bad span is left (only if a chord checked clear before now fails: see the safety net).
+bool SplineRepairer::reshape_and_tighten(bool any_bad) {
   while (any_bad) {
     std::vector<size_t> raised;
-    std::vector<uint8_t> raised_now(cp.size(), 0);  // a point shared by two bad spans moves one step
-    for (size_t k = 0; k < bad.size(); ++k) {
-      if (!bad[k]) continue;
-      const bool reshape = bad[k] == kSpanShapeBad && !(safe[k] && safe[k + 1]);
+    std::vector<uint8_t> raised_now(c_.cp.size(), 0);  // a point shared by two bad spans moves one step
+    for (size_t k = 0; k < bad_.size(); ++k) {
+      if (!bad_[k]) continue;
+      const bool reshape = bad_[k] == kSpanShapeBad && !(safe_[k] && safe_[k + 1]);
       for (size_t p : {k, k + 1}) {
         if (raised_now[p]) continue;
         if (reshape) {
-          if (safe[p]) continue;
-          safe[p] = 1;
-        } else if (level[p] < kStraightLevel) {
-          ++level[p];
+          if (safe_[p]) continue;
+          safe_[p] = 1;
+        } else if (level_[p] < kStraightLevel) {
+          ++level_[p];
         } else {
           continue;
         }
@@ -415,97 +473,42 @@ Result<SplineSmoothResult> smooth_path(const Grid& grid, std::span<const Vec2> w
         raised.push_back(p);
       }
     }
-    if (raised.empty()) break;  // only if a chord checked clear above now fails: see the safety net
-    std::fill(bad.begin(), bad.end(), uint8_t{0});
+    if (raised.empty()) break;
+    std::fill(bad_.begin(), bad_.end(), uint8_t{0});
     any_bad = false;
     for (size_t p : raised) {
       for (size_t k : {p - 1, p}) {
-        if (k >= bad.size() || bad[k]) continue;  // p - 1 wraps for p == 0
-        bad[k] = check(k);
-        any_bad = any_bad || bad[k];
+        if (k >= bad_.size() || bad_[k]) continue;  // p - 1 wraps for p == 0
+        bad_[k] = check(k);
+        any_bad = any_bad || bad_[k];
       }
     }
   }
-  if (any_bad) std::fill(level.begin(), level.end(), kStraightLevel);
+  return any_bad;
+}
 
-  res.curve.segments.reserve(cp.size() - 1);
-  for (size_t k = 0; k + 1 < cp.size(); ++k) res.curve.segments.push_back(segment(k));
-
-  // Sampling, with every output chord checked: chords of a clear curve can still clip a
-  // corner the curve goes around.
-  const HermiteCurve& curve = res.curve;
-  const int depth = 24;
-  if (def.sampling.per_cell > 0.0) {
-    auto table = ArcLengthTable::build(curve);
-    if (!table) return table.error();
-    const double spacing = 1.0 / def.sampling.per_cell;
-    if (!(table->length() / spacing + 2.0 <= static_cast<double>(kMaxSplineSamples))) {
-      return fail(StatusCode::too_large, "sampling.per_cell: a curve of length " + std::to_string(table->length()) +
-                                             " would need too many points");
-    }
-    res.length = table->length();
-    std::vector<double> params{0.0};
-    for (long long i = 1;; ++i) {
-      const double s = static_cast<double>(i) * spacing;
-      if (s >= res.length - 1e-9 * spacing) break;
-      params.push_back(table->parameter_at(s));
-    }
-    params.push_back(curve.parameter_end());
-    res.points.push_back(curve.segments.front().start);
-    for (size_t i = 1; i < params.size(); ++i) {
-      const Vec2 pb = i + 1 == params.size() ? curve.segments.back().end : curve.point_at(params[i]);
-      sm.emit(curve, params[i - 1], res.points.back(), params[i], pb, depth, res.points, res.extra_samples);
-    }
-  } else {
-    const int n = def.sampling.per_segment;
-    const long long count = static_cast<long long>(curve.segments.size()) * n + 1;
-    if (count > kMaxSplineSamples) {
-      return fail(StatusCode::too_large, "sampling.per_segment: " + std::to_string(count) + " points exceed the limit");
-    }
-    res.points.reserve(static_cast<size_t>(count));
-    res.points.push_back(curve.segments.front().start);
-    for (size_t k = 0; k < curve.segments.size(); ++k) {
-      for (int j = 1; j <= n; ++j) {
-        const double ua = static_cast<double>(k) + static_cast<double>(j - 1) / n;
-        const double ub = j == n ? static_cast<double>(k + 1) : static_cast<double>(k) + static_cast<double>(j) / n;
-        const Vec2 pb = j == n ? curve.segments[k].end : curve.segments[k].point_at(static_cast<double>(j) / n);
-        sm.emit(curve, ua, res.points.back(), ub, pb, depth, res.points, res.extra_samples);
-      }
-    }
-    res.length = curve.length();
-  }
-
-  // Safety net, never expected to fire: if anything above let a wall through, the input's
-  // own polyline (checked clear at the top) is returned, every span reported straightened.
-  if (first_blocked_segment(grid, res.points, r) >= 0) {
-    std::fill(level.begin(), level.end(), kStraightLevel);
-    res.curve.segments.clear();
-    for (size_t k = 0; k + 1 < cp.size(); ++k) res.curve.segments.push_back(segment(k));
-    res.points = cp;
-    res.length = polyline_length(cp);
-  }
-
-  // Report per input span: its strongest repair.
-  res.control_points = cp;
-  std::vector<SplineRepair> per(static_cast<size_t>(n_input_spans));
+/// Report per input span: its strongest repair.
+void SplineRepairer::report(SplineSmoothResult& res) const {
+  const std::vector<Vec2>& cp = c_.cp;
+  std::vector<SplineRepair> per(inserted_in_.size());
   std::vector<uint8_t> touched(per.size(), 0), reshaped(per.size(), 0);
+  // Reshaped only where the tangents really changed (collinear evenly spaced points keep theirs).
+  auto differs = [](Vec2 a, Vec2 b) { return glm::length(a - b) > 1e-12 * (1.0 + glm::length(b)); };
   for (size_t k = 0; k + 1 < cp.size(); ++k) {
-    const size_t o = static_cast<size_t>(orig[k]);
+    const size_t o = static_cast<size_t>(c_.orig[k]);
     if (o >= per.size()) continue;
     SplineRepair& rep = per[o];
     rep.span = static_cast<int>(o);
-    const double s = std::min(kScaleLevels[level[k]], kScaleLevels[level[k + 1]]);
+    const double s = std::min(kScaleLevels[level_[k]], kScaleLevels[level_[k + 1]]);
     rep.tangent_scale = touched[o] ? std::min(rep.tangent_scale, s) : s;
     touched[o] = 1;
-    // Reshaped only where the tangents really changed (collinear evenly spaced points keep theirs).
-    auto differs = [](Vec2 a, Vec2 b) { return glm::length(a - b) > 1e-12 * (1.0 + glm::length(b)); };
-    if ((safe[k] && differs(s_out[k], m_out[k])) || (safe[k + 1] && differs(s_in[k + 1], m_in[k + 1]))) reshaped[o] = 1;
-    if (level[k] == kStraightLevel && level[k + 1] == kStraightLevel) rep.kind = SplineRepairKind::straightened;
+    if ((safe_[k] && differs(s_out_[k], m_out_[k])) || (safe_[k + 1] && differs(s_in_[k + 1], m_in_[k + 1]))) reshaped[o] = 1;
+    if (level_[k] == kStraightLevel && level_[k + 1] == kStraightLevel) rep.kind = SplineRepairKind::straightened;
   }
   for (size_t o = 0; o < per.size(); ++o) {
     if (!touched[o]) continue;
     SplineRepair rep = per[o];
-    rep.points_inserted = inserted_in[o];
+    rep.points_inserted = inserted_in_[o];
     if (rep.kind == SplineRepairKind::straightened) {
       res.repairs.push_back(rep);
     } else if (rep.tangent_scale < 1.0) {
@@ -519,6 +522,88 @@ Result<SplineSmoothResult> smooth_path(const Grid& grid, std::span<const Vec2> w
       res.repairs.push_back(rep);
     }
   }
+}
+
+/// Depth of the chord splitting in Smoother::emit.
+constexpr int kEmitDepth = 24;
+
+/// Samples every 1/per_cell cells of arc length (see SplineSampling).
+Status sample_per_cell(const Smoother& sm, double per_cell, SplineSmoothResult& res) {
+  const HermiteCurve& curve = res.curve;
+  auto table = ArcLengthTable::build(curve);
+  if (!table) return table.error();
+  const double spacing = 1.0 / per_cell;
+  if (!(table->length() / spacing + 2.0 <= static_cast<double>(kMaxSplineSamples))) {
+    return fail(StatusCode::too_large, "sampling.per_cell: a curve of length " + std::to_string(table->length()) +
+                                           " would need too many points");
+  }
+  res.length = table->length();
+  std::vector<double> params{0.0};
+  for (long long i = 1;; ++i) {
+    const double s = static_cast<double>(i) * spacing;
+    if (s >= res.length - 1e-9 * spacing) break;
+    params.push_back(table->parameter_at(s));
+  }
+  params.push_back(curve.parameter_end());
+  res.points.push_back(curve.segments.front().start);
+  for (size_t i = 1; i < params.size(); ++i) {
+    const Vec2 pb = i + 1 == params.size() ? curve.segments.back().end : curve.point_at(params[i]);
+    sm.emit(curve, params[i - 1], res.points.back(), params[i], pb, kEmitDepth, res.points, res.extra_samples);
+  }
+  return ok_status();
+}
+
+/// Samples n equal parameter steps per span (see SplineSampling).
+Status sample_per_segment(const Smoother& sm, int n, SplineSmoothResult& res) {
+  const HermiteCurve& curve = res.curve;
+  const long long count = static_cast<long long>(curve.segments.size()) * n + 1;
+  if (count > kMaxSplineSamples) {
+    return fail(StatusCode::too_large, "sampling.per_segment: " + std::to_string(count) + " points exceed the limit");
+  }
+  res.points.reserve(static_cast<size_t>(count));
+  res.points.push_back(curve.segments.front().start);
+  for (size_t k = 0; k < curve.segments.size(); ++k) {
+    for (int j = 1; j <= n; ++j) {
+      const double ua = static_cast<double>(k) + static_cast<double>(j - 1) / n;
+      const double ub = j == n ? static_cast<double>(k + 1) : static_cast<double>(k) + static_cast<double>(j) / n;
+      const Vec2 pb = j == n ? curve.segments[k].end : curve.segments[k].point_at(static_cast<double>(j) / n);
+      sm.emit(curve, ua, res.points.back(), ub, pb, kEmitDepth, res.points, res.extra_samples);
+    }
+  }
+  res.length = curve.length();
+  return ok_status();
+}
+
+/// Sampling, with every output chord checked: chords of a clear curve can still clip a
+/// corner the curve goes around.
+Status sample_curve(const Smoother& sm, const SplineSampling& sampling, SplineSmoothResult& res) {
+  if (sampling.per_cell > 0.0) return sample_per_cell(sm, sampling.per_cell, res);
+  return sample_per_segment(sm, sampling.per_segment, res);
+}
+
+}  // namespace
+
+Result<SplineSmoothResult> smooth_path(const Grid& grid, std::span<const Vec2> waypoints, const SplineSmoothDef& def) {
+  if (auto st = check_def(def); !st) return st.error();
+  if (auto st = check_waypoints(waypoints); !st) return st.error();
+  SplineSmoothResult res;
+  ControlPoints control = control_points_of(waypoints, res.duplicates_removed);
+  if (control.cp.size() == 1) return single_point(grid, control.cp[0], def.agent_radius, res);
+  if (auto st = check_fallback_clear(grid, control, def.agent_radius); !st) return st.error();
+
+  // The steps, as named above: shape and repair the curve, sample it, check the samples,
+  // report the repairs per input span.
+  SplineRepairer rep(grid, def, std::move(control), waypoints.size());
+  rep.repair(res);
+  res.curve.segments.reserve(rep.cp().size() - 1);
+  for (size_t k = 0; k + 1 < rep.cp().size(); ++k) res.curve.segments.push_back(rep.segment(k));
+  const Smoother sm(grid, def);
+  if (auto st = sample_curve(sm, def.sampling, res); !st) return st.error();
+  // Safety net, never expected to fire: if anything above let a wall through, the input's
+  // own polyline (checked clear at the top) is returned, every span reported straightened.
+  if (first_blocked_segment(grid, res.points, def.agent_radius) >= 0) rep.fall_back_to_chords(res);
+  res.control_points = rep.cp();
+  rep.report(res);
   return res;
 }
 
