@@ -20,6 +20,8 @@ struct Pieces {
   }
   int* ring(int p) { return verts.data() + off[static_cast<size_t>(p)]; }
   int* twin(int p) { return twins.data() + off[static_cast<size_t>(p)]; }
+  const int* ring(int p) const { return verts.data() + off[static_cast<size_t>(p)]; }
+  const int* twin(int p) const { return twins.data() + off[static_cast<size_t>(p)]; }
   size_t size(int p) const { return static_cast<size_t>(len[static_cast<size_t>(p)]); }
 };
 
@@ -99,135 +101,158 @@ void split_rect(const int* ring, const uint8_t* wall_after, size_t n, const std:
   for (size_t k = 0; k < count; ++k) out.add(s.parts[k].data(), s.parts[k].size());
 }
 
-}  // namespace
+/// A merge candidate: a shared edge u -> w between two pieces.
+struct Cand {
+  bool cut;    // inside one rectangle (a cut of split_rect) rather than between two
+  double len;  // [Units: cells]
+  int u, w;
+  int owner, twin;  // the pieces u -> w and w -> u were first part of
+};
 
-ConvexPieces merge_convex(const RectRings& rects, const std::vector<Vec2>& pos, const std::vector<uint8_t>& on_wall) {
-  const size_t nrect = rects.rings.first.size() - 1;
-  Pieces pc;
-  pc.verts.reserve(rects.rings.verts.size() * 3);
-  std::vector<int> rect_first;  // per rect, its first piece; pieces of a rect are consecutive
-  rect_first.reserve(nrect + 1);
-  {
-    SplitScratch scratch;
-    for (size_t r = 0; r < nrect; ++r) {
-      rect_first.push_back(static_cast<int>(pc.off.size()));
-      const size_t f = static_cast<size_t>(rects.rings.first[r]), n = static_cast<size_t>(rects.rings.first[r + 1]) - f;
-      split_rect(rects.rings.verts.data() + f, rects.wall.data() + f, n, pos, on_wall, scratch, pc);
-    }
-  }
-  rect_first.push_back(static_cast<int>(pc.off.size()));
+/// The merge's state: the pieces, which piece each merged into (a union-find), and the
+/// steps of merge_convex as methods.
+class Merger {
+ public:
+  explicit Merger(const std::vector<Vec2>& pos) : pos_(pos) {}
 
-  const size_t np = pc.off.size();
-  std::vector<int> parent(np);
-  for (size_t i = 0; i < np; ++i) parent[i] = static_cast<int>(i);
-  auto find = [&](int p) {
-    while (parent[static_cast<size_t>(p)] != p) p = parent[static_cast<size_t>(p)] = parent[static_cast<size_t>(parent[static_cast<size_t>(p)])];
+  void split_all(const RectRings& rects, const std::vector<uint8_t>& on_wall);
+  void link_twins();
+  std::vector<Cand> candidates() const;
+  void merge_passes(const std::vector<Cand>& cands);
+  ConvexPieces collect();
+
+ private:
+  int find(int p) {
+    while (parent_[static_cast<size_t>(p)] != p)
+      p = parent_[static_cast<size_t>(p)] = parent_[static_cast<size_t>(parent_[static_cast<size_t>(p)])];
     return p;
-  };
-  // Per ring edge, the piece its reverse was first part of (-1: a wall), found through the
-  // directed edges by start vertex. Edges survive merges unchanged, so this travels with them.
-  {
-    const size_t nv = pos.size();
-    std::vector<int> out_first(nv + 1, 0);
-    for (const int v : pc.verts) ++out_first[static_cast<size_t>(v) + 1];
-    for (size_t v = 0; v < nv; ++v) out_first[v + 1] += out_first[v];
-    std::vector<int> out_to(pc.verts.size()), out_owner(pc.verts.size());
-    std::vector<int> fill(out_first.begin(), out_first.end() - 1);
-    for (size_t p = 0; p < np; ++p) {
-      const int* r = pc.ring(static_cast<int>(p));
-      const size_t n = pc.size(static_cast<int>(p));
-      for (size_t i = 0; i < n; ++i) {
-        const int slot = fill[static_cast<size_t>(r[i])]++;
-        out_to[static_cast<size_t>(slot)] = r[(i + 1) % n];
-        out_owner[static_cast<size_t>(slot)] = static_cast<int>(p);
-      }
-    }
-    pc.twins.resize(pc.verts.size());
-    for (size_t p = 0; p < np; ++p) {
-      const int* r = pc.ring(static_cast<int>(p));
-      int* t = pc.twin(static_cast<int>(p));
-      const size_t n = pc.size(static_cast<int>(p));
-      for (size_t i = 0; i < n; ++i) {
-        const int u = r[(i + 1) % n], w = r[i];  // the reverse edge
-        t[i] = -1;
-        for (int k = out_first[static_cast<size_t>(u)]; k < out_first[static_cast<size_t>(u) + 1]; ++k)
-          if (out_to[static_cast<size_t>(k)] == w) t[i] = out_owner[static_cast<size_t>(k)];
-      }
-    }
   }
-  auto across = [&](int piece, size_t i) {  // the current piece across edge i of `piece`, or -1
-    const int t = pc.twin(piece)[i];
+  /// The current piece across edge i of `piece`, or -1.
+  int across(int piece, size_t i) {
+    const int t = pc_.twin(piece)[i];
     return t < 0 ? -1 : find(t);
-  };
-
-  // Whether the turn prev -> v -> next keeps the interior on the left (straight is fine).
-  auto convex_at = [&](int prev, int v, int next) {
-    const Vec2 a = pos[static_cast<size_t>(prev)], b = pos[static_cast<size_t>(v)], c = pos[static_cast<size_t>(next)];
+  }
+  /// Whether the turn prev -> v -> next keeps the interior on the left (straight is fine).
+  bool convex_at(int prev, int v, int next) const {
+    const Vec2 a = pos_[static_cast<size_t>(prev)], b = pos_[static_cast<size_t>(v)], c = pos_[static_cast<size_t>(next)];
     const Vec2 d1 = b - a, d2 = c - b;
     return cross(d1, d2) >= -1e-12 * (std::abs(d1.x) + std::abs(d1.y)) * (std::abs(d2.x) + std::abs(d2.y));
-  };
-  std::vector<int> merged, merged_twins;
-  // Merges piece b into piece a across their shared edge u -> w (of a) when the union is
-  // convex. Two convex pieces share one straight run of edges: it is found by walking out
-  // from u -> w, and only the turns at its two ends can break convexity, so a rejection
-  // costs a scan for two vertices and no copying.
-  auto try_merge = [&](int a, int b, int u, int w) {
-    const int* A = pc.ring(a);
-    const int* B = pc.ring(b);
-    const size_t na = pc.size(a), nb = pc.size(b);
-    const size_t iu = static_cast<size_t>(std::find(A, A + na, u) - A);
-    if (iu == na || A[(iu + 1) % na] != w) return false;
-    size_t start = iu, count = 1;  // the run: edges start .. start + count - 1 of A
-    while (count < na && across(a, (start + na - 1) % na) == b) {
-      start = (start + na - 1) % na;
-      ++count;
-    }
-    while (count < na && across(a, (start + count) % na) == b) ++count;
-    if (count >= na) return false;
-    const size_t end = (start + count) % na;  // q = A[end], the run's last vertex
-    const int p = A[start], q = A[end];
-    // B runs q ... p along the run; its own part is p -> ... -> q.
-    const size_t ip = static_cast<size_t>(std::find(B, B + nb, p) - B);
-    const size_t iq = static_cast<size_t>(std::find(B, B + nb, q) - B);
-    if (ip == nb || iq == nb || (iq + count) % nb != ip) return false;
-    if (!convex_at(A[(start + na - 1) % na], p, B[(ip + 1) % nb])) return false;
-    if (!convex_at(B[(iq + nb - 1) % nb], q, A[(end + 1) % na])) return false;
-    const int* TA = pc.twin(a);
-    const int* TB = pc.twin(b);
-    merged.clear();
-    merged_twins.clear();
-    for (size_t k = 0; k <= na - count; ++k) {  // q ... p, with the edges leaving them
-      merged.push_back(A[(end + k) % na]);
-      merged_twins.push_back(TA[(end + k) % na]);
-    }
-    merged_twins.back() = TB[ip];  // p now leaves along B
-    for (size_t k = (ip + 1) % nb; k != iq; k = (k + 1) % nb) {
-      merged.push_back(B[k]);
-      merged_twins.push_back(TB[k]);
-    }
-    // The new ring goes at the end of the buffer (A and B may move: copied out above).
-    pc.off[static_cast<size_t>(a)] = static_cast<int>(pc.verts.size());
-    pc.len[static_cast<size_t>(a)] = static_cast<int>(merged.size());
-    pc.verts.insert(pc.verts.end(), merged.begin(), merged.end());
-    pc.twins.insert(pc.twins.end(), merged_twins.begin(), merged_twins.end());
-    pc.len[static_cast<size_t>(b)] = 0;
-    parent[static_cast<size_t>(b)] = a;
-    return true;
-  };
+  }
+  bool try_merge(int a, int b, int u, int w);
 
-  // Shared edges between rectangles first (the cuts inside a rectangle would only put it back
-  // together), then the cuts; longest first within each: big pieces first leave fewer pieces.
+  const std::vector<Vec2>& pos_;
+  Pieces pc_;
+  size_t nrect_ = 0;
+  std::vector<int> rect_first_;  // per rect, its first piece; pieces of a rect are consecutive
+  std::vector<int> parent_;
+  std::vector<int> merged_, merged_twins_;  // scratch of try_merge
+};
+
+void Merger::split_all(const RectRings& rects, const std::vector<uint8_t>& on_wall) {
+  nrect_ = rects.rings.first.size() - 1;
+  pc_.verts.reserve(rects.rings.verts.size() * 3);
+  rect_first_.reserve(nrect_ + 1);
+  SplitScratch scratch;
+  for (size_t r = 0; r < nrect_; ++r) {
+    rect_first_.push_back(static_cast<int>(pc_.off.size()));
+    const size_t f = static_cast<size_t>(rects.rings.first[r]), n = static_cast<size_t>(rects.rings.first[r + 1]) - f;
+    split_rect(rects.rings.verts.data() + f, rects.wall.data() + f, n, pos_, on_wall, scratch, pc_);
+  }
+  rect_first_.push_back(static_cast<int>(pc_.off.size()));
+  parent_.resize(pc_.off.size());
+  for (size_t i = 0; i < parent_.size(); ++i) parent_[i] = static_cast<int>(i);
+}
+
+/// Per ring edge, the piece its reverse was first part of (-1: a wall), found through the
+/// directed edges by start vertex. Edges survive merges unchanged, so this travels with them.
+void Merger::link_twins() {
+  const size_t np = pc_.off.size(), nv = pos_.size();
+  std::vector<int> out_first(nv + 1, 0);
+  for (const int v : pc_.verts) ++out_first[static_cast<size_t>(v) + 1];
+  for (size_t v = 0; v < nv; ++v) out_first[v + 1] += out_first[v];
+  std::vector<int> out_to(pc_.verts.size()), out_owner(pc_.verts.size());
+  std::vector<int> fill(out_first.begin(), out_first.end() - 1);
+  for (size_t p = 0; p < np; ++p) {
+    const int* r = pc_.ring(static_cast<int>(p));
+    const size_t n = pc_.size(static_cast<int>(p));
+    for (size_t i = 0; i < n; ++i) {
+      const int slot = fill[static_cast<size_t>(r[i])]++;
+      out_to[static_cast<size_t>(slot)] = r[(i + 1) % n];
+      out_owner[static_cast<size_t>(slot)] = static_cast<int>(p);
+    }
+  }
+  pc_.twins.resize(pc_.verts.size());
+  for (size_t p = 0; p < np; ++p) {
+    const int* r = pc_.ring(static_cast<int>(p));
+    int* t = pc_.twin(static_cast<int>(p));
+    const size_t n = pc_.size(static_cast<int>(p));
+    for (size_t i = 0; i < n; ++i) {
+      const int u = r[(i + 1) % n], w = r[i];  // the reverse edge
+      t[i] = -1;
+      for (int k = out_first[static_cast<size_t>(u)]; k < out_first[static_cast<size_t>(u) + 1]; ++k)
+        if (out_to[static_cast<size_t>(k)] == w) t[i] = out_owner[static_cast<size_t>(k)];
+    }
+  }
+}
+
+/// Merges piece b into piece a across their shared edge u -> w (of a) when the union is
+/// convex. Two convex pieces share one straight run of edges: it is found by walking out
+/// from u -> w, and only the turns at its two ends can break convexity, so a rejection
+/// costs a scan for two vertices and no copying.
+bool Merger::try_merge(int a, int b, int u, int w) {
+  const int* A = pc_.ring(a);
+  const int* B = pc_.ring(b);
+  const size_t na = pc_.size(a), nb = pc_.size(b);
+  const size_t iu = static_cast<size_t>(std::find(A, A + na, u) - A);
+  if (iu == na || A[(iu + 1) % na] != w) return false;
+  size_t start = iu, count = 1;  // the run: edges start .. start + count - 1 of A
+  while (count < na && across(a, (start + na - 1) % na) == b) {
+    start = (start + na - 1) % na;
+    ++count;
+  }
+  while (count < na && across(a, (start + count) % na) == b) ++count;
+  if (count >= na) return false;
+  const size_t end = (start + count) % na;  // q = A[end], the run's last vertex
+  const int p = A[start], q = A[end];
+  // B runs q ... p along the run; its own part is p -> ... -> q.
+  const size_t ip = static_cast<size_t>(std::find(B, B + nb, p) - B);
+  const size_t iq = static_cast<size_t>(std::find(B, B + nb, q) - B);
+  if (ip == nb || iq == nb || (iq + count) % nb != ip) return false;
+  if (!convex_at(A[(start + na - 1) % na], p, B[(ip + 1) % nb])) return false;
+  if (!convex_at(B[(iq + nb - 1) % nb], q, A[(end + 1) % na])) return false;
+  const int* TA = pc_.twin(a);
+  const int* TB = pc_.twin(b);
+  merged_.clear();
+  merged_twins_.clear();
+  for (size_t k = 0; k <= na - count; ++k) {  // q ... p, with the edges leaving them
+    merged_.push_back(A[(end + k) % na]);
+    merged_twins_.push_back(TA[(end + k) % na]);
+  }
+  merged_twins_.back() = TB[ip];  // p now leaves along B
+  for (size_t k = (ip + 1) % nb; k != iq; k = (k + 1) % nb) {
+    merged_.push_back(B[k]);
+    merged_twins_.push_back(TB[k]);
+  }
+  // The new ring goes at the end of the buffer (A and B may move: copied out above).
+  pc_.off[static_cast<size_t>(a)] = static_cast<int>(pc_.verts.size());
+  pc_.len[static_cast<size_t>(a)] = static_cast<int>(merged_.size());
+  pc_.verts.insert(pc_.verts.end(), merged_.begin(), merged_.end());
+  pc_.twins.insert(pc_.twins.end(), merged_twins_.begin(), merged_twins_.end());
+  pc_.len[static_cast<size_t>(b)] = 0;
+  parent_[static_cast<size_t>(b)] = a;
+  return true;
+}
+
+/// Shared edges between rectangles first (the cuts inside a rectangle would only put it back
+/// together), then the cuts; longest first within each: big pieces first leave fewer pieces.
+std::vector<Cand> Merger::candidates() const {
+  const size_t np = pc_.off.size();
   std::vector<int> rect_of(np);
-  for (size_t r = 0; r < nrect; ++r)
-    for (int p = rect_first[r]; p < rect_first[r + 1]; ++p) rect_of[static_cast<size_t>(p)] = static_cast<int>(r);
-  struct Cand {
-    bool cut;
-    double len;
-    int u, w;
-    int owner, twin;  // the pieces u -> w and w -> u were first part of
-  };
+  for (size_t r = 0; r < nrect_; ++r)
+    for (int p = rect_first_[r]; p < rect_first_[r + 1]; ++p) rect_of[static_cast<size_t>(p)] = static_cast<int>(r);
   std::vector<Cand> cands;
-  cands.reserve(pc.verts.size() / 2);
+  cands.reserve(pc_.verts.size() / 2);
+  const Pieces& pc = pc_;
   for (size_t p = 0; p < np; ++p) {
     const int* r = pc.ring(static_cast<int>(p));
     const int* t = pc.twin(static_cast<int>(p));
@@ -236,7 +261,7 @@ ConvexPieces merge_convex(const RectRings& rects, const std::vector<Vec2>& pos, 
       const int u = r[i], w = r[(i + 1) % n];
       if (u < w && t[i] >= 0) {
         cands.push_back(Cand{rect_of[p] == rect_of[static_cast<size_t>(t[i])],
-                             glm::length(pos[static_cast<size_t>(w)] - pos[static_cast<size_t>(u)]), u, w,
+                             glm::length(pos_[static_cast<size_t>(w)] - pos_[static_cast<size_t>(u)]), u, w,
                              static_cast<int>(p), t[i]});
       }
     }
@@ -246,12 +271,17 @@ ConvexPieces merge_convex(const RectRings& rects, const std::vector<Vec2>& pos, 
     if (x.len != y.len) return x.len > y.len;
     return x.u != y.u ? x.u < y.u : x.w < y.w;  // a total order: the same mesh on every platform
   });
-  // A merge can make a rejected neighbour acceptable (the union fills a notch), so passes
-  // repeat, each only over edges at pieces that grew in the one before. Two rectangles never
-  // make a convex union (no two share a whole side): pairs of still-whole uncut ones are skipped.
+  return cands;
+}
+
+/// A merge can make a rejected neighbour acceptable (the union fills a notch), so passes
+/// repeat, each only over edges at pieces that grew in the one before. Two rectangles never
+/// make a convex union (no two share a whole side): pairs of still-whole uncut ones are skipped.
+void Merger::merge_passes(const std::vector<Cand>& cands) {
+  const size_t np = pc_.off.size();
   std::vector<uint8_t> grew(np, 1), grew_next(np, 0), plain(np, 0);
-  for (size_t r = 0; r < nrect; ++r)
-    if (rect_first[r + 1] - rect_first[r] == 1) plain[static_cast<size_t>(rect_first[r])] = 1;
+  for (size_t r = 0; r < nrect_; ++r)
+    if (rect_first_[r + 1] - rect_first_[r] == 1) plain[static_cast<size_t>(rect_first_[r])] = 1;
   for (int pass = 0; pass < 4; ++pass) {
     bool changed = false;
     for (const Cand& c : cands) {
@@ -268,7 +298,11 @@ ConvexPieces merge_convex(const RectRings& rects, const std::vector<Vec2>& pos, 
     grew.swap(grew_next);
     std::fill(grew_next.begin(), grew_next.end(), 0);
   }
+}
 
+/// The surviving pieces, numbered in order, and which of them cover each rectangle.
+ConvexPieces Merger::collect() {
+  const size_t np = pc_.off.size();
   ConvexPieces out;
   std::vector<int> index(np, -1);
   int count = 0;
@@ -280,8 +314,8 @@ ConvexPieces merge_convex(const RectRings& rects, const std::vector<Vec2>& pos, 
   out.rings.first.reserve(static_cast<size_t>(count) + 1);
   for (size_t p = 0; p < np; ++p) {
     if (index[p] < 0) continue;
-    const int* r = pc.ring(static_cast<int>(p));
-    const size_t n = pc.size(static_cast<int>(p));
+    const int* r = pc_.ring(static_cast<int>(p));
+    const size_t n = pc_.size(static_cast<int>(p));
     for (size_t i = 0; i < n; ++i) {
       const int before = across(static_cast<int>(p), (i + n - 1) % n), after = across(static_cast<int>(p), i);
       if (before >= 0 && before == after) continue;
@@ -290,11 +324,11 @@ ConvexPieces merge_convex(const RectRings& rects, const std::vector<Vec2>& pos, 
     }
     out.rings.first.push_back(static_cast<int>(out.rings.verts.size()));
   }
-  out.rect_first.reserve(nrect + 1);
-  for (size_t r = 0; r < nrect; ++r) {
+  out.rect_first.reserve(nrect_ + 1);
+  for (size_t r = 0; r < nrect_; ++r) {
     out.rect_first.push_back(static_cast<int>(out.rect_polys.size()));
     const size_t from = out.rect_polys.size();
-    for (int p = rect_first[r]; p < rect_first[r + 1]; ++p) {
+    for (int p = rect_first_[r]; p < rect_first_[r + 1]; ++p) {
       const int id = index[static_cast<size_t>(find(p))];
       if (std::find(out.rect_polys.begin() + static_cast<ptrdiff_t>(from), out.rect_polys.end(), id) == out.rect_polys.end()) {
         out.rect_polys.push_back(id);
@@ -303,6 +337,16 @@ ConvexPieces merge_convex(const RectRings& rects, const std::vector<Vec2>& pos, 
   }
   out.rect_first.push_back(static_cast<int>(out.rect_polys.size()));
   return out;
+}
+
+}  // namespace
+
+ConvexPieces merge_convex(const RectRings& rects, const std::vector<Vec2>& pos, const std::vector<uint8_t>& on_wall) {
+  Merger m(pos);
+  m.split_all(rects, on_wall);
+  m.link_twins();
+  m.merge_passes(m.candidates());
+  return m.collect();
 }
 
 }  // namespace pathlab::detail
