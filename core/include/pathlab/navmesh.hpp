@@ -142,6 +142,7 @@ class Navmesh {
   std::vector<int> rect_first_, rect_polys_;
 
   static void merge_into_convex(Navmesh& m, int nx);
+  friend struct NavmeshBuilder;  // the build steps (navmesh.cpp)
 };
 
 }  // namespace pathlab

@@ -110,26 +110,24 @@ void Navmesh::merge_into_convex(Navmesh& m, int nx) {
   m.rect_polys_ = std::move(pieces.rect_polys);
 }
 
-Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
-  if (auto ok = check_agent_radius(def.agent_radius); !ok) return ok.error();
-  if (grid.width() <= 0 || grid.height() <= 0) return fail(StatusCode::invalid_argument, "grid is empty");
-  Navmesh m;
-  m.grid_ = grid;
-  m.radius_ = def.agent_radius;
-  // Half the collision tolerance less than the radius: an agent that exactly fits a gap keeps a
-  // (1e-9 wide) lane through it instead of losing it to rounding.
-  m.shrink_ = def.agent_radius > 0.0 ? std::max(0.0, def.agent_radius - 0.5 * kClearanceTolerance) : 0.0;
+/// The steps of Navmesh::build, each on its own (as Recast exposes each build step and only
+/// the demo chains them): sub-cells -> rectangles -> rings -> convex merge -> portals.
+struct NavmeshBuilder {
+  /// Per sub-cell (row-major), 1 when it is free of every wall grown by the shrink.
+  static std::vector<uint8_t> open_sub_cells(const Grid& grid, const Navmesh& m);
+  /// Greedy rectangles of open sub-cells, seeded in row-major order; fills m.sub_poly_.
+  static std::vector<Rect> greedy_rects(Navmesh& m, std::vector<uint8_t>& open, bool best_of_two_growths);
+  /// The ring of every rectangle, with a vertex wherever the neighbour across a side changes.
+  static void rect_rings(Navmesh& m, const std::vector<Rect>& rects);
+  static void rect_ring(Navmesh& m, const Rect& r, NavPolygon& P);
+  /// Portals: two convex polygons share at most one segment, so one portal per neighbour pair.
+  static void link_portals(Navmesh& m);
+};
+
+std::vector<uint8_t> NavmeshBuilder::open_sub_cells(const Grid& grid, const Navmesh& m) {
   const double s = m.shrink_;
   const int W = grid.width(), H = grid.height();
-  m.xs_ = sub_lines(W, s);
-  m.ys_ = sub_lines(H, s);
-  if (m.xs_.size() < 2 || m.ys_.size() < 2) {
-    m.xs_.clear();
-    m.ys_.clear();
-    return m;
-  }
   const int nx = static_cast<int>(m.xs_.size()) - 1, ny = static_cast<int>(m.ys_.size()) - 1;
-
   // Prefix sums of blocked cells, so each sub-cell's test is O(1) whatever the radius.
   std::vector<int32_t> sum(static_cast<size_t>(W + 1) * static_cast<size_t>(H + 1), 0);
   auto S = [&](int x, int y) -> int32_t& { return sum[static_cast<size_t>(y) * static_cast<size_t>(W + 1) + x]; };
@@ -139,8 +137,7 @@ Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
   covering_cells(m.xs_, W, s, clo, chi);
   covering_cells(m.ys_, H, s, rlo, rhi);
 
-  const size_t nsub = static_cast<size_t>(nx) * static_cast<size_t>(ny);
-  std::vector<uint8_t> open(nsub, 0);  // free and not yet in a rectangle
+  std::vector<uint8_t> open(static_cast<size_t>(nx) * static_cast<size_t>(ny), 0);
   for (int k = 0; k < ny; ++k) {
     for (int j = 0; j < nx; ++j) {
       if (clo[j] > chi[j] || rlo[k] > rhi[k]) {
@@ -151,11 +148,14 @@ Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
       open[static_cast<size_t>(k) * nx + j] = blocked == 0 ? 1 : 0;
     }
   }
-  auto is_open = [&](int j, int k) { return open[static_cast<size_t>(k) * nx + j] != 0; };
+  return open;
+}
 
-  // Greedy rectangles, seeded in row-major order.
+std::vector<Rect> NavmeshBuilder::greedy_rects(Navmesh& m, std::vector<uint8_t>& open, bool best_of_two_growths) {
+  const int nx = static_cast<int>(m.xs_.size()) - 1, ny = static_cast<int>(m.ys_.size()) - 1;
+  auto is_open = [&](int j, int k) { return open[static_cast<size_t>(k) * nx + j] != 0; };
   std::vector<Rect> rects;
-  m.sub_poly_.assign(nsub, -1);
+  m.sub_poly_.assign(open.size(), -1);
   const auto& xs = m.xs_;
   const auto& ys = m.ys_;
   for (int k = 0; k < ny; ++k) {
@@ -171,7 +171,7 @@ Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
         if (!row) break;
       }
       Rect best{j, k, xa, ya};
-      if (def.best_of_two_growths) {
+      if (best_of_two_growths) {
         // Down, then right.
         int yb = k + 1;
         while (yb < ny && is_open(j, yb)) ++yb;
@@ -195,83 +195,79 @@ Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
       }
     }
   }
+  return rects;
+}
 
-  // Rings, with a vertex wherever the neighbour across the side changes.
-  auto owner = [&](int j, int k) -> int {
-    if (j < 0 || k < 0 || j >= nx || k >= ny) return -1;
-    return m.sub_poly_[static_cast<size_t>(k) * nx + j];
-  };
+void NavmeshBuilder::rect_rings(Navmesh& m, const std::vector<Rect>& rects) {
+  const int nx = static_cast<int>(m.xs_.size()) - 1, ny = static_cast<int>(m.ys_.size()) - 1;
   m.polys_.resize(rects.size());
   m.ring_v_.reserve(rects.size() * 6);
   m.ring_n_.reserve(rects.size() * 6);
   m.ring_vid_.reserve(rects.size() * 6);
   m.vid_count_ = (nx + 1) * (ny + 1);
   m.vid_wall_.assign(static_cast<size_t>(m.vid_count_), 0);
-  for (size_t id = 0; id < rects.size(); ++id) {
-    const Rect r = rects[id];
-    NavPolygon& P = m.polys_[id];
-    P.first = static_cast<int>(m.ring_v_.size());
-    // (j, k) are sub-grid line indices: they give the vertex its mesh-wide id for free.
-    auto emit = [&](int j, int k, int n) {
-      m.ring_v_.push_back(Vec2(xs[j], ys[k]));
-      m.ring_n_.push_back(n);
-      const int vid = k * (nx + 1) + j;
-      m.ring_vid_.push_back(vid);
-      if (n < 0) {  // this wall edge starts here and ends at the next vertex (marked below)
-        m.vid_wall_[static_cast<size_t>(vid)] = 1;
-      }
-    };
-    // Top side, left to right.
-    int cur = owner(r.x0, r.y0 - 1);
-    emit(r.x0, r.y0, cur);
-    for (int j = r.x0 + 1; j < r.x1; ++j) {
-      const int n = owner(j, r.y0 - 1);
-      if (n != cur) emit(j, r.y0, cur = n);
-    }
-    // Right side, downwards.
-    cur = owner(r.x1, r.y0);
-    emit(r.x1, r.y0, cur);
-    for (int k = r.y0 + 1; k < r.y1; ++k) {
-      const int n = owner(r.x1, k);
-      if (n != cur) emit(r.x1, k, cur = n);
-    }
-    // Bottom side, right to left.
-    cur = owner(r.x1 - 1, r.y1);
-    emit(r.x1, r.y1, cur);
-    for (int j = r.x1 - 2; j >= r.x0; --j) {
-      const int n = owner(j, r.y1);
-      if (n != cur) emit(j + 1, r.y1, cur = n);
-    }
-    // Left side, upwards.
-    cur = owner(r.x0 - 1, r.y1 - 1);
-    emit(r.x0, r.y1, cur);
-    for (int k = r.y1 - 2; k >= r.y0; --k) {
-      const int n = owner(r.x0 - 1, k);
-      if (n != cur) emit(r.x0, k + 1, cur = n);
-    }
-    // The end of each wall edge is on the wall too.
-    for (int e = P.first; e < static_cast<int>(m.ring_v_.size()); ++e) {
-      const int e1 = e + 1 < static_cast<int>(m.ring_v_.size()) ? e + 1 : P.first;
-      if (m.ring_n_[static_cast<size_t>(e)] < 0) m.vid_wall_[static_cast<size_t>(m.ring_vid_[static_cast<size_t>(e1)])] = 1;
-    }
-    P.count = static_cast<int>(m.ring_v_.size()) - P.first;
-    P.lo = Vec2(xs[r.x0], ys[r.y0]);
-    P.hi = Vec2(xs[r.x1], ys[r.y1]);
-    P.centre = 0.5 * (P.lo + P.hi);
-  }
+  for (size_t id = 0; id < rects.size(); ++id) rect_ring(m, rects[id], m.polys_[id]);
+}
 
-  if (def.merge_convex) merge_into_convex(m, nx);
-  m.rect_first_.resize(rects.size() + 1);
-  if (!def.merge_convex) {  // each rectangle is its own polygon
-    m.rect_polys_.resize(rects.size());
-    for (size_t r = 0; r < rects.size(); ++r) {
-      m.rect_first_[r] = static_cast<int>(r);
-      m.rect_polys_[r] = static_cast<int>(r);
+void NavmeshBuilder::rect_ring(Navmesh& m, const Rect& r, NavPolygon& P) {
+  const int nx = static_cast<int>(m.xs_.size()) - 1, ny = static_cast<int>(m.ys_.size()) - 1;
+  const auto& xs = m.xs_;
+  const auto& ys = m.ys_;
+  auto owner = [&](int j, int k) -> int {
+    if (j < 0 || k < 0 || j >= nx || k >= ny) return -1;
+    return m.sub_poly_[static_cast<size_t>(k) * nx + j];
+  };
+  P.first = static_cast<int>(m.ring_v_.size());
+  // (j, k) are sub-grid line indices: they give the vertex its mesh-wide id for free.
+  auto emit = [&](int j, int k, int n) {
+    m.ring_v_.push_back(Vec2(xs[j], ys[k]));
+    m.ring_n_.push_back(n);
+    const int vid = k * (nx + 1) + j;
+    m.ring_vid_.push_back(vid);
+    if (n < 0) {  // this wall edge starts here and ends at the next vertex (marked below)
+      m.vid_wall_[static_cast<size_t>(vid)] = 1;
     }
-    m.rect_first_[rects.size()] = static_cast<int>(rects.size());
+  };
+  // Top side, left to right.
+  int cur = owner(r.x0, r.y0 - 1);
+  emit(r.x0, r.y0, cur);
+  for (int j = r.x0 + 1; j < r.x1; ++j) {
+    const int n = owner(j, r.y0 - 1);
+    if (n != cur) emit(j, r.y0, cur = n);
   }
+  // Right side, downwards.
+  cur = owner(r.x1, r.y0);
+  emit(r.x1, r.y0, cur);
+  for (int k = r.y0 + 1; k < r.y1; ++k) {
+    const int n = owner(r.x1, k);
+    if (n != cur) emit(r.x1, k, cur = n);
+  }
+  // Bottom side, right to left.
+  cur = owner(r.x1 - 1, r.y1);
+  emit(r.x1, r.y1, cur);
+  for (int j = r.x1 - 2; j >= r.x0; --j) {
+    const int n = owner(j, r.y1);
+    if (n != cur) emit(j + 1, r.y1, cur = n);
+  }
+  // Left side, upwards.
+  cur = owner(r.x0 - 1, r.y1 - 1);
+  emit(r.x0, r.y1, cur);
+  for (int k = r.y1 - 2; k >= r.y0; --k) {
+    const int n = owner(r.x0 - 1, k);
+    if (n != cur) emit(r.x0, k + 1, cur = n);
+  }
+  // The end of each wall edge is on the wall too.
+  for (int e = P.first; e < static_cast<int>(m.ring_v_.size()); ++e) {
+    const int e1 = e + 1 < static_cast<int>(m.ring_v_.size()) ? e + 1 : P.first;
+    if (m.ring_n_[static_cast<size_t>(e)] < 0) m.vid_wall_[static_cast<size_t>(m.ring_vid_[static_cast<size_t>(e1)])] = 1;
+  }
+  P.count = static_cast<int>(m.ring_v_.size()) - P.first;
+  P.lo = Vec2(xs[r.x0], ys[r.y0]);
+  P.hi = Vec2(xs[r.x1], ys[r.y1]);
+  P.centre = 0.5 * (P.lo + P.hi);
+}
 
-  // Portals: two convex polygons share at most one segment, so one portal per neighbour pair.
+void NavmeshBuilder::link_portals(Navmesh& m) {
   m.ring_p_.assign(m.ring_n_.size(), -1);
   m.poly_portals_.reserve(m.ring_n_.size());
   for (size_t id = 0; id < m.polys_.size(); ++id) {
@@ -296,6 +292,39 @@ Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
     }
     P.portal_count = static_cast<int>(m.poly_portals_.size()) - P.first_portal;
   }
+}
+
+Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
+  if (auto ok = check_agent_radius(def.agent_radius); !ok) return ok.error();
+  if (grid.width() <= 0 || grid.height() <= 0) return fail(StatusCode::invalid_argument, "grid is empty");
+  Navmesh m;
+  m.grid_ = grid;
+  m.radius_ = def.agent_radius;
+  // Half the collision tolerance less than the radius: an agent that exactly fits a gap keeps a
+  // (1e-9 wide) lane through it instead of losing it to rounding.
+  m.shrink_ = def.agent_radius > 0.0 ? std::max(0.0, def.agent_radius - 0.5 * kClearanceTolerance) : 0.0;
+  m.xs_ = sub_lines(grid.width(), m.shrink_);
+  m.ys_ = sub_lines(grid.height(), m.shrink_);
+  if (m.xs_.size() < 2 || m.ys_.size() < 2) {
+    m.xs_.clear();
+    m.ys_.clear();
+    return m;
+  }
+  std::vector<uint8_t> open = NavmeshBuilder::open_sub_cells(grid, m);  // free and not yet in a rectangle
+  const std::vector<Rect> rects = NavmeshBuilder::greedy_rects(m, open, def.best_of_two_growths);
+  NavmeshBuilder::rect_rings(m, rects);
+  const int nx = static_cast<int>(m.xs_.size()) - 1;
+  if (def.merge_convex) merge_into_convex(m, nx);
+  m.rect_first_.resize(rects.size() + 1);
+  if (!def.merge_convex) {  // each rectangle is its own polygon
+    m.rect_polys_.resize(rects.size());
+    for (size_t r = 0; r < rects.size(); ++r) {
+      m.rect_first_[r] = static_cast<int>(r);
+      m.rect_polys_[r] = static_cast<int>(r);
+    }
+    m.rect_first_[rects.size()] = static_cast<int>(rects.size());
+  }
+  NavmeshBuilder::link_portals(m);
   return m;
 }
 
