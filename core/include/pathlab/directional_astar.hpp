@@ -21,6 +21,7 @@
 #include "pathlab/dubins.hpp"
 #include "pathlab/grid.hpp"
 #include "pathlab/heading_path.hpp"
+#include "pathlab/search_budget.hpp"
 #include "pathlab/status.hpp"
 
 namespace pathlab {
@@ -47,7 +48,12 @@ struct DirectionalAStarOptions {
   /// chain of shorter moves expresses better. [Units: radians] [Limit: (0, 2 pi]]
   double max_move_turn = kPi;
   bool record_trace = false;     ///< Fill HeadingPath::trace with the expanded poses.
-  int64_t max_expansions = 4000000;  ///< Budget; 0 = no limit. [Limit: >= 0]
+  /// Expansion cap kept for existing callers; the search stops at the smaller of this and
+  /// budget.max_expansions (0 = no limit on either). [Limit: >= 0]
+  int64_t max_expansions = 4000000;
+  /// Expansions, wall-clock time and a cancel flag (search_budget.hpp). When a limit stops
+  /// the search, plan() returns the best partial path with found == false, partial == true.
+  SearchBudget budget;
 };
 
 inline DirectionalAStarOptions default_directional_astar_options() { return DirectionalAStarOptions{}; }
@@ -94,6 +100,7 @@ class DirectionalAStar {
 
  private:
   DirectionalAStar(const Grid& grid, const DirectionalAStarOptions& options) : grid_(&grid), options_(options) {}
+  struct Search;  // one query's state and steps (directional_astar.cpp)
   const Grid* grid_;
   DirectionalAStarOptions options_;
   int reach_ = 1;

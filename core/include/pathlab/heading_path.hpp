@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pathlab/geometry.hpp"
+#include "pathlab/search_budget.hpp"
 #include "pathlab/segment_path.hpp"
 
 namespace pathlab {
@@ -19,7 +20,7 @@ enum class HeadingFailure : uint8_t {
   start_in_collision,  ///< The unit's disc at the start pose overlaps a wall.
   goal_in_collision,   ///< The unit's disc at the goal pose overlaps a wall.
   unreachable,         ///< Every reachable pose was expanded without reaching the goal.
-  budget_exhausted,    ///< The expansion budget ran out first.
+  budget_exhausted,    ///< The search budget (expansions, time or cancel) ran out first: see budget_stop.
 };
 
 /// "none", "start_in_collision", ...
@@ -28,8 +29,14 @@ const char* to_string(HeadingFailure failure) noexcept;
 /// Result of a heading-aware search.
 struct HeadingPath {
   bool found = false;
-  /// Lines and arcs with gear; starts exactly at `start` and ends exactly at `goal`.
+  /// When found: lines and arcs with gear, from exactly `start` to exactly `goal`. When the
+  /// budget stopped the search (partial): the legal path from `start` to the expanded pose
+  /// closest to the goal by the heuristic (possibly no segment at all). Else empty.
   SegmentPath path;
+  /// True when the budget stopped the search and `path` holds the best partial path.
+  bool partial = false;
+  /// Which limit stopped the search (failure == budget_exhausted), else BudgetStop::none.
+  BudgetStop budget_stop = BudgetStop::none;
   Pose start;               ///< The start pose the search used (Directional A* snaps it to its lattice).
   Pose goal;                ///< The goal pose the search used.
   double length = 0.0;      ///< Distance travelled. [Units: cells]

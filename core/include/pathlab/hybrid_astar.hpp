@@ -29,6 +29,7 @@
 
 #include "pathlab/grid.hpp"
 #include "pathlab/heading_path.hpp"
+#include "pathlab/search_budget.hpp"
 #include "pathlab/status.hpp"
 
 namespace pathlab {
@@ -48,7 +49,12 @@ struct HybridAStarOptions {
   /// heuristic of the pose just expanded. [Units: cells] [Limit: > 0, finite]
   double analytic_ratio = 3.5;
   bool record_trace = false;         ///< Fill HeadingPath::trace with the expanded poses.
-  int64_t max_expansions = 200000;   ///< Budget; 0 = no limit. [Limit: >= 0]
+  /// Expansion cap kept for existing callers; the search stops at the smaller of this and
+  /// budget.max_expansions (0 = no limit on either). [Limit: >= 0]
+  int64_t max_expansions = 200000;
+  /// Expansions, wall-clock time and a cancel flag (search_budget.hpp). When a limit stops
+  /// the search, plan() returns the best partial path with found == false, partial == true.
+  SearchBudget budget;
 };
 
 inline HybridAStarOptions default_hybrid_astar_options() { return HybridAStarOptions{}; }
@@ -73,6 +79,7 @@ class HybridAStar {
 
  private:
   HybridAStar(const Grid& grid, const HybridAStarOptions& options) : grid_(&grid), options_(options) {}
+  struct Search;  // one query's state and steps (hybrid_astar.cpp)
   struct Node {
     Pose pose;
     double g = 0.0;

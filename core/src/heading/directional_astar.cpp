@@ -144,7 +144,7 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
                 "neighborhood must be 0 (auto), 4, 8, 24 or 48, got " + std::to_string(o.neighborhood));
   if (!(o.max_move_turn > 0.0) || !(o.max_move_turn <= 2 * kPi + 1e-12))
     return fail(StatusCode::invalid_argument, "max_move_turn must be in (0, 2 pi] radians");
-  if (o.max_expansions < 0) return fail(StatusCode::invalid_argument, "max_expansions must be >= 0");
+  if (auto ok = detail::check_budget(o.max_expansions, o.budget); !ok) return ok.error();
   if (grid.width() <= 0 || grid.height() <= 0) return fail(StatusCode::invalid_argument, "the grid is empty");
   const bool automatic = o.neighborhood == 0;
   if (automatic && directional_auto_reach(o.turning_radius) > kMaxAutoReach)
@@ -210,128 +210,184 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
   return planner;
 }
 
+/// One query on the lattice: the state of the search and its steps. Nodes are (cell, heading)
+/// indices; the open list orders by f, ties to the larger g (deeper first).
+struct DirectionalAStar::Search {
+  struct Item {
+    double f, g;
+    int64_t node;
+    bool operator>(const Item& o) const { return f != o.f ? f > o.f : g < o.g; }
+  };
+
+  Search(DirectionalAStar& planner, const HeadingPath& out)
+      : p(planner), grid(*planner.grid_), checker(*planner.checker_), w(grid.width()), r(planner.options_.turning_radius),
+        goal(out.goal), budget(detail::combined_budget(planner.options_.max_expansions, planner.options_.budget)),
+        meter(budget) {}
+
+  int64_t node_of(Cell c, int h) const { return static_cast<int64_t>(grid.index(c.x, c.y)) * kHeadings + h; }
+  Cell cell_of_node(int64_t node) const {
+    const int64_t cell = node / kHeadings;
+    return Cell{static_cast<int>(cell % w), static_cast<int>(cell / w)};
+  }
+  double heuristic(Cell c, int h) const {
+    const double field = kOctileToEuclid * p.field_[static_cast<size_t>(grid.index(c.x, c.y))];
+    const Pose q = lattice_pose(c, h);
+    // A Dubins curve is less than kCurveSlackRadii radii longer than the straight line: far
+    // from the goal the field wins the max anyway, so skip the trigonometry.
+    if (field > glm::length(goal.pos - q.pos) + kCurveSlackRadii * r) return field;
+    auto d = dubins_length(q, goal, r);
+    return std::max(field, d ? *d : 0.0);
+  }
+
+  bool check_ends(HeadingPath& out, Cell sc, Cell gc);
+  void expand(const Item& it, Cell c, int h, HeadingPath& out);
+  int64_t run(int64_t start_node, int64_t goal_node, HeadingPath& out);
+  Status replay(int64_t start_node, int64_t end_node, HeadingPath& out) const;
+
+  DirectionalAStar& p;
+  const Grid& grid;
+  const detail::SegmentChecker& checker;
+  const int w;
+  const double r;
+  const Pose goal;
+  const SearchBudget budget;
+  BudgetMeter meter;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
+  int64_t best = -1;  // the expanded node with the smallest heuristic: the partial path's end
+  double best_h = std::numeric_limits<double>::infinity();
+};
+
+/// The unit fits at both (snapped) ends, and the goal cell is reachable ignoring the turning radius.
+bool DirectionalAStar::Search::check_ends(HeadingPath& out, Cell sc, Cell gc) {
+  const double radius = p.options_.agent_radius;
+  if (!point_clear(grid, out.start.pos, radius)) {
+    out.failure = HeadingFailure::start_in_collision;
+    out.reason = "start " + detail::pose_text_deg(out.start) + ": the unit's disc overlaps a wall";
+    return false;
+  }
+  if (!point_clear(grid, out.goal.pos, radius)) {
+    out.failure = HeadingFailure::goal_in_collision;
+    out.reason = "goal " + detail::pose_text_deg(out.goal) + ": the unit's disc overlaps a wall";
+    return false;
+  }
+  detail::goal_distance_field(grid, gc, radius, p.field_);
+  if (!std::isfinite(p.field_[static_cast<size_t>(grid.index(sc.x, sc.y))])) {
+    out.failure = HeadingFailure::unreachable;
+    out.reason = "the goal cell cannot be reached from the start cell by a unit of this size";
+    return false;
+  }
+  return true;
+}
+
+/// Pushes the successors of node it.node = (c, h) through every move of heading h.
+void DirectionalAStar::Search::expand(const Item& it, Cell c, int h, HeadingPath& out) {
+  // Every cell within `room` of c is free: moves reaching no farther need no cell tests.
+  const int room = checker.rings(grid.index(c.x, c.y)) - 1;
+  for (int mi = p.first_move_[static_cast<size_t>(h)]; mi < p.first_move_[static_cast<size_t>(h) + 1]; ++mi) {
+    const DirectionalMove& m = p.moves_[static_cast<size_t>(mi)];
+    const Cell to{c.x + m.offset.x, c.y + m.offset.y};
+    if (m.extent > room && !grid.is_free(to)) continue;
+    const int64_t tn = node_of(to, m.to_heading);
+    const double ng = it.g + m.length;
+    if (p.closed_[static_cast<size_t>(tn)] || ng >= p.g_[static_cast<size_t>(tn)]) continue;
+    bool clear = true;
+    if (m.extent > room)
+      for (const Cell& d : m.footprint)
+        if (grid.is_blocked(c.x + d.x, c.y + d.y)) {
+          clear = false;
+          break;
+        }
+    if (!clear) continue;
+    ++out.generated;
+    p.g_[static_cast<size_t>(tn)] = ng;
+    p.parent_move_[static_cast<size_t>(tn)] = mi;
+    open.push({ng + heuristic(to, m.to_heading), ng, tn});
+  }
+}
+
+/// The main loop. Returns goal_node when it is expanded, -1 when the open list runs out, -2
+/// when the budget stops the search.
+int64_t DirectionalAStar::Search::run(int64_t start_node, int64_t goal_node, HeadingPath& out) {
+  const size_t n = static_cast<size_t>(grid.cell_count()) * kHeadings;
+  p.g_.assign(n, std::numeric_limits<double>::infinity());
+  p.parent_move_.assign(n, -1);
+  p.closed_.assign(n, 0);
+  p.g_[static_cast<size_t>(start_node)] = 0.0;
+  const Cell sc = cell_of_node(start_node);
+  open.push({heuristic(sc, static_cast<int>(start_node % kHeadings)), 0.0, start_node});
+  while (!open.empty()) {
+    const Item it = open.top();
+    open.pop();
+    const size_t ni = static_cast<size_t>(it.node);
+    if (p.closed_[ni] || it.g > p.g_[ni]) continue;
+    p.closed_[ni] = 1;
+    const int h = static_cast<int>(it.node % kHeadings);
+    const Cell c = cell_of_node(it.node);
+    if (meter.on_expansion() != BudgetStop::none) return -2;
+    ++out.expanded;
+    if (p.options_.record_trace) out.trace.push_back(lattice_pose(c, h));
+    if (it.node == goal_node) return goal_node;
+    if (it.f - it.g < best_h) {
+      best_h = it.f - it.g;
+      best = it.node;
+    }
+    expand(it, c, h, out);
+  }
+  return -1;
+}
+
+/// Walks back from end_node through the moves, then replays them forwards into out.path.
+Status DirectionalAStar::Search::replay(int64_t start_node, int64_t end_node, HeadingPath& out) const {
+  std::vector<int> chain;
+  for (int64_t node = end_node; node != start_node;) {
+    const int mi = p.parent_move_[static_cast<size_t>(node)];
+    chain.push_back(mi);
+    const DirectionalMove& m = p.moves_[static_cast<size_t>(mi)];
+    const Cell at = cell_of_node(node);
+    node = node_of(Cell{at.x - m.offset.x, at.y - m.offset.y}, m.from_heading);
+  }
+  Cell at = cell_of_node(start_node);
+  for (auto i = chain.rbegin(); i != chain.rend(); ++i) {
+    const DirectionalMove& m = p.moves_[static_cast<size_t>(*i)];
+    const Cell to{at.x + m.offset.x, at.y + m.offset.y};
+    auto piece = dubins_to_path(lattice_pose(at, m.from_heading), lattice_pose(to, m.to_heading), r, m.curve);
+    if (!piece) return piece.error();
+    if (auto s = out.path.append(*piece); !s) return s;
+    at = to;
+  }
+  return ok_status();
+}
+
 Result<HeadingPath> DirectionalAStar::plan(const Pose& start_in, const Pose& goal_in) {
   if (auto s = detail::check_pose(*grid_, start_in, "start"); !s) return s.error();
   if (auto s = detail::check_pose(*grid_, goal_in, "goal"); !s) return s.error();
-  const Grid& grid = *grid_;
-  const int w = grid.width();
   const Cell sc = cell_of(start_in.pos), gc = cell_of(goal_in.pos);
   const int sh = heading_index(start_in.heading), gh = heading_index(goal_in.heading);
   HeadingPath out;
   out.start = lattice_pose(sc, sh);
   out.goal = lattice_pose(gc, gh);
   out.path = SegmentPath(out.start);
-  const double r = options_.turning_radius;
-  const detail::SegmentChecker& checker = *checker_;
-  if (!point_clear(grid, out.start.pos, options_.agent_radius)) {
-    out.failure = HeadingFailure::start_in_collision;
-    out.reason = "start " + detail::pose_text_deg(out.start) + ": the unit's disc overlaps a wall";
+  Search search(*this, out);
+  if (!search.check_ends(out, sc, gc)) return out;
+  const int64_t start_node = search.node_of(sc, sh), goal_node = search.node_of(gc, gh);
+  const int64_t end = search.run(start_node, goal_node, out);
+  if (end == -2) {
+    detail::mark_budget_stop(out, search.meter.stopped(), search.budget,
+                             "expansion budget exhausted (max_expansions = " + std::to_string(search.budget.max_expansions) +
+                                 " lattice poses) before reaching the goal; raise max_expansions to search longer");
+    if (search.best >= 0) {
+      if (auto s = search.replay(start_node, search.best, out); !s) return s.error();
+      out.cost = g_[static_cast<size_t>(search.best)];
+    }
+    out.length = out.path.length();
     return out;
   }
-  if (!point_clear(grid, out.goal.pos, options_.agent_radius)) {
-    out.failure = HeadingFailure::goal_in_collision;
-    out.reason = "goal " + detail::pose_text_deg(out.goal) + ": the unit's disc overlaps a wall";
-    return out;
-  }
-  detail::goal_distance_field(grid, gc, options_.agent_radius, field_);
-  if (!std::isfinite(field_[static_cast<size_t>(grid.index(sc.x, sc.y))])) {
-    out.failure = HeadingFailure::unreachable;
-    out.reason = "the goal cell cannot be reached from the start cell by a unit of this size";
-    return out;
-  }
-
-  const size_t n = static_cast<size_t>(grid.cell_count()) * kHeadings;
-  g_.assign(n, std::numeric_limits<double>::infinity());
-  parent_move_.assign(n, -1);
-  closed_.assign(n, 0);
-  auto node_of = [&](Cell c, int h) { return static_cast<int64_t>(grid.index(c.x, c.y)) * kHeadings + h; };
-  auto heuristic = [&](Cell c, int h) {
-    const double field = kOctileToEuclid * field_[static_cast<size_t>(grid.index(c.x, c.y))];
-    const Pose p = lattice_pose(c, h);
-    // A Dubins curve is less than kCurveSlackRadii radii longer than the straight line: far
-    // from the goal the field wins the max anyway, so skip the trigonometry.
-    if (field > glm::length(out.goal.pos - p.pos) + kCurveSlackRadii * r) return field;
-    auto d = dubins_length(p, out.goal, r);
-    return std::max(field, d ? *d : 0.0);
-  };
-  struct Item {
-    double f, g;
-    int64_t node;
-    bool operator>(const Item& o) const { return f != o.f ? f > o.f : g < o.g; }  // ties: deepest first
-  };
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
-  const int64_t start_node = node_of(sc, sh), goal_node = node_of(gc, gh);
-  g_[static_cast<size_t>(start_node)] = 0.0;
-  open.push({heuristic(sc, sh), 0.0, start_node});
-  bool found = false;
-  while (!open.empty()) {
-    const Item it = open.top();
-    open.pop();
-    const size_t ni = static_cast<size_t>(it.node);
-    if (closed_[ni] || it.g > g_[ni]) continue;
-    closed_[ni] = 1;
-    const int h = static_cast<int>(it.node % kHeadings);
-    const int64_t cell = it.node / kHeadings;
-    const Cell c{static_cast<int>(cell % w), static_cast<int>(cell / w)};
-    if (options_.max_expansions > 0 && out.expanded >= options_.max_expansions) {
-      out.failure = HeadingFailure::budget_exhausted;
-      out.reason = "expansion budget exhausted (max_expansions = " + std::to_string(options_.max_expansions) +
-                   " lattice poses) before reaching the goal; raise max_expansions to search longer";
-      return out;
-    }
-    ++out.expanded;
-    if (options_.record_trace) out.trace.push_back(lattice_pose(c, h));
-    if (it.node == goal_node) {
-      found = true;
-      break;
-    }
-    // Every cell within `room` of c is free: moves reaching no farther need no cell tests.
-    const int room = checker.rings(grid.index(c.x, c.y)) - 1;
-    for (int mi = first_move_[static_cast<size_t>(h)]; mi < first_move_[static_cast<size_t>(h) + 1]; ++mi) {
-      const DirectionalMove& m = moves_[static_cast<size_t>(mi)];
-      const Cell to{c.x + m.offset.x, c.y + m.offset.y};
-      if (m.extent > room && !grid.is_free(to)) continue;
-      const int64_t tn = node_of(to, m.to_heading);
-      const double ng = it.g + m.length;
-      if (closed_[static_cast<size_t>(tn)] || ng >= g_[static_cast<size_t>(tn)]) continue;
-      bool clear = true;
-      if (m.extent > room)
-        for (const Cell& d : m.footprint)
-          if (grid.is_blocked(c.x + d.x, c.y + d.y)) {
-            clear = false;
-            break;
-          }
-      if (!clear) continue;
-      ++out.generated;
-      g_[static_cast<size_t>(tn)] = ng;
-      parent_move_[static_cast<size_t>(tn)] = mi;
-      open.push({ng + heuristic(to, m.to_heading), ng, tn});
-    }
-  }
-  if (!found) {
+  if (end < 0) {
     out.failure = HeadingFailure::unreachable;
     out.reason = "no lattice path: every pose reachable with this turning radius was expanded";
     return out;
   }
-  // Walk back through the moves, then replay them forwards.
-  std::vector<int> chain;
-  for (int64_t node = goal_node; node != start_node;) {
-    const int mi = parent_move_[static_cast<size_t>(node)];
-    chain.push_back(mi);
-    const DirectionalMove& m = moves_[static_cast<size_t>(mi)];
-    const int64_t cell = node / kHeadings;
-    const Cell c{static_cast<int>(cell % w) - m.offset.x, static_cast<int>(cell / w) - m.offset.y};
-    node = node_of(c, m.from_heading);
-  }
-  Cell at = sc;
-  for (auto i = chain.rbegin(); i != chain.rend(); ++i) {
-    const DirectionalMove& m = moves_[static_cast<size_t>(*i)];
-    const Cell to{at.x + m.offset.x, at.y + m.offset.y};
-    auto piece = dubins_to_path(lattice_pose(at, m.from_heading), lattice_pose(to, m.to_heading), r, m.curve);
-    if (!piece) return piece.error();
-    if (auto s = out.path.append(*piece); !s) return s.error();
-    at = to;
-  }
+  if (auto s = search.replay(start_node, goal_node, out); !s) return s.error();
   if (auto s = out.path.snap_end(out.goal); !s) return s.error();
   out.found = true;
   out.length = out.path.length();

@@ -67,6 +67,34 @@ void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::
     if (dist[i] != std::numeric_limits<int32_t>::max()) out[i] = 0.1f * static_cast<float>(dist[i]);
 }
 
+SearchBudget combined_budget(int64_t max_expansions, const SearchBudget& budget) {
+  SearchBudget b = budget;
+  if (max_expansions > 0 && (b.max_expansions <= 0 || max_expansions < b.max_expansions)) b.max_expansions = max_expansions;
+  return b;
+}
+
+Status check_budget(int64_t max_expansions, const SearchBudget& budget) {
+  if (max_expansions < 0) return fail(StatusCode::invalid_argument, "max_expansions must be >= 0");
+  if (budget.max_expansions < 0) return fail(StatusCode::invalid_argument, "budget.max_expansions must be >= 0");
+  if (!(budget.time_ms >= 0.0) || !std::isfinite(budget.time_ms))
+    return fail(StatusCode::invalid_argument, "budget.time_ms must be a finite number >= 0 (0 = no limit)");
+  return ok_status();
+}
+
+void mark_budget_stop(HeadingPath& out, BudgetStop why, const SearchBudget& budget, const std::string& expansion_text) {
+  out.failure = HeadingFailure::budget_exhausted;
+  out.partial = true;
+  out.budget_stop = why;
+  if (why == BudgetStop::time) {
+    out.reason = "time budget exhausted (time_ms = " + fmt_number(budget.time_ms) +
+                 ") before reaching the goal; the path is the best partial one";
+  } else if (why == BudgetStop::cancelled) {
+    out.reason = "cancelled before reaching the goal; the path is the best partial one";
+  } else {
+    out.reason = expansion_text;
+  }
+}
+
 SegmentChecker::SegmentChecker(const Grid& grid, double agent_radius) : grid_(&grid), radius_(agent_radius) {
   const int w = grid.width(), h = grid.height();
   rings_.assign(static_cast<size_t>(w) * static_cast<size_t>(h), 0);

@@ -11,6 +11,7 @@
 
 #include "pathlab/grid.hpp"
 #include "pathlab/heading_path.hpp"
+#include "pathlab/search_budget.hpp"
 #include "pathlab/segment_path.hpp"
 
 namespace pathlab::detail {
@@ -51,6 +52,18 @@ class SegmentChecker {
   // every point of the cell is at least rings_ - 1 from any wall (the fast accept test).
   std::vector<int32_t> rings_;
 };
+
+/// The budget a heading-aware search runs with: `budget`, its expansion limit lowered to the
+/// options' own max_expansions where that is smaller (0 = no limit on either).
+SearchBudget combined_budget(int64_t max_expansions, const SearchBudget& budget);
+
+/// Checks the budget's numbers; `max_expansions` is the options' own cap.
+Status check_budget(int64_t max_expansions, const SearchBudget& budget);
+
+/// Marks `out` as stopped by the budget (failure, partial, budget_stop) and says which limit
+/// ran out. `expansion_text` is the message for an expansion stop (each planner words it for
+/// its own options); time and cancel get a common one.
+void mark_budget_stop(HeadingPath& out, BudgetStop why, const SearchBudget& budget, const std::string& expansion_text);
 
 /// Checks a pose argument: finite and inside the map; `what` names it in the message.
 Status check_pose(const Grid& grid, const Pose& pose, const char* what);

@@ -40,7 +40,7 @@ Result<HybridAStar> HybridAStar::create(const Grid& grid, const HybridAStarOptio
     return fail(StatusCode::invalid_argument, "gear_change_penalty must be a finite number >= 0");
   if (!(o.analytic_ratio > 0.0) || !std::isfinite(o.analytic_ratio))
     return fail(StatusCode::invalid_argument, "analytic_ratio must be a finite number > 0");
-  if (o.max_expansions < 0) return fail(StatusCode::invalid_argument, "max_expansions must be >= 0");
+  if (auto ok = detail::check_budget(o.max_expansions, o.budget); !ok) return ok.error();
   const int64_t keys = grid.cell_count() * o.heading_bins;
   if (keys <= 0 || keys > (int64_t{1} << 30))
     return fail(StatusCode::too_large, "grid cells x heading_bins = " + std::to_string(keys) + " exceeds 2^30");
@@ -61,186 +61,244 @@ Result<HybridAStar> HybridAStar::create(const Grid& grid, const HybridAStarOptio
   return p;
 }
 
-Result<HeadingPath> HybridAStar::plan(const Pose& start, const Pose& goal) {
-  if (auto s = detail::check_pose(*grid_, start, "start"); !s) return s.error();
-  if (auto s = detail::check_pose(*grid_, goal, "goal"); !s) return s.error();
-  const Grid& grid = *grid_;
-  const detail::SegmentChecker& checker = *checker_;
-  const HybridAStarOptions& o = options_;
-  const double r = o.turning_radius;
-  const int bins = o.heading_bins;
-  const double bin = 2.0 * kPi / bins;
-  HeadingPath out;
-  out.start = start;
-  out.goal = goal;
-  out.path = SegmentPath(start);
-  if (!checker.point_clear(start.pos)) {
-    out.failure = HeadingFailure::start_in_collision;
-    out.reason = "start " + detail::pose_text_deg(start) + ": the unit's disc overlaps a wall";
-    return out;
-  }
-  if (!checker.point_clear(goal.pos)) {
-    out.failure = HeadingFailure::goal_in_collision;
-    out.reason = "goal " + detail::pose_text_deg(goal) + ": the unit's disc overlaps a wall";
-    return out;
-  }
-  const Cell gc = cell_of(goal.pos);
-  detail::goal_distance_field(grid, gc, o.agent_radius, field_);
-  auto field_at = [&](Vec2 p) {
-    const Cell c = cell_of(p);
-    return grid.in_bounds(c) ? static_cast<double>(field_[static_cast<size_t>(grid.index(c.x, c.y))])
-                             : std::numeric_limits<double>::infinity();
-  };
-  if (!std::isfinite(field_at(start.pos))) {
-    out.failure = HeadingFailure::unreachable;
-    out.reason = "the goal cannot be reached from the start by a unit of this size, even ignoring its turning radius";
-    return out;
-  }
-  auto heuristic = [&](const Pose& p) {
-    const double h2d = field_at(p.pos);
-    const double euclid = glm::length(goal.pos - p.pos);
-    if (h2d > euclid + kCurveSlackRadii * r) return h2d;
-    auto c = o.allow_reverse ? reeds_shepp_length(p, goal, r) : dubins_length(p, goal, r);
-    return std::max(h2d, c ? *c : euclid);
-  };
-  auto key_of = [&](const Pose& p) {
-    const Cell c = cell_of(p.pos);
-    int b = static_cast<int>(std::lround(wrap_angle(p.heading) / bin)) % bins;
-    if (b < 0) b += bins;
-    return static_cast<int32_t>(grid.index(c.x, c.y) * bins + b);
-  };
-  auto lookup = [&](int32_t key) -> int32_t {
-    const int32_t i = slot_[static_cast<size_t>(key)];
-    return i >= 0 && static_cast<size_t>(i) < nodes_.size() && nodes_[static_cast<size_t>(i)].key == key ? i : -1;
-  };
-  // Cost of a piece of path driven in `gear` after a piece in `prev_gear` (0: none yet).
-  auto piece_cost = [&](double length, int gear, int prev_gear) {
-    return length * (gear < 0 ? o.reverse_penalty : 1.0) + (prev_gear != 0 && gear != prev_gear ? o.gear_change_penalty : 0.0);
-  };
-  auto analytic_cost = [&](const SegmentPath& path, int prev_gear) {
-    double c = 0.0;
-    for (const Segment& s : path.segments()) {
-      const int gear = s.gear == Gear::reverse ? -1 : 1;
-      c += piece_cost(s.length, gear, prev_gear);
-      prev_gear = gear;
-    }
-    return c;
-  };
-  // Finishing curves from `p` to the goal, clear of walls, best first; empty when none.
-  auto try_analytic = [&](const Node& n, bool near) -> std::optional<SegmentPath> {
-    ++out.analytic_tries;
-    if (o.allow_reverse) {
-      if (auto rs = reeds_shepp_path(n.pose, goal, r); rs && checker.clear(*rs)) return std::move(*rs);
-      if (!near) return std::nullopt;
-    }
-    if (!near) {
-      if (auto d = dubins_path(n.pose, goal, r); d && checker.clear(*d)) return std::move(*d);
-      return std::nullopt;
-    }
-    auto all = dubins_all(n.pose, goal, r);
-    if (!all) return std::nullopt;
-    std::array<DubinsSolution, 6> words = *all;
-    std::sort(words.begin(), words.end(), [](const auto& a, const auto& b) { return a.length < b.length; });
-    for (const DubinsSolution& w : words) {
-      if (!std::isfinite(w.length)) break;
-      if (auto d = dubins_to_path(n.pose, goal, r, w); d && checker.clear(*d)) return std::move(*d);
-    }
-    return std::nullopt;
-  };
-
-  nodes_.clear();
+/// One query: the state of the search and its steps. The open list orders by f, ties to the
+/// larger g (deeper first).
+struct HybridAStar::Search {
   struct Item {
     double f, g;
     int32_t node;
     bool operator>(const Item& b) const { return f != b.f ? f > b.f : g < b.g; }
   };
+
+  Search(HybridAStar& planner, const Pose& s, const Pose& g)
+      : p(planner), grid(*planner.grid_), checker(*planner.checker_), o(planner.options_), start(s), goal(g),
+        r(o.turning_radius), bins(o.heading_bins), bin(2.0 * kPi / bins), budget(detail::combined_budget(o.max_expansions, o.budget)),
+        meter(budget) {}
+
+  double field_at(Vec2 q) const {
+    const Cell c = cell_of(q);
+    return grid.in_bounds(c) ? static_cast<double>(p.field_[static_cast<size_t>(grid.index(c.x, c.y))])
+                             : std::numeric_limits<double>::infinity();
+  }
+  /// The larger of the 2D obstacle-aware distance and the obstacle-free curve length.
+  double heuristic(const Pose& q) const {
+    const double h2d = field_at(q.pos);
+    const double euclid = glm::length(goal.pos - q.pos);
+    if (h2d > euclid + kCurveSlackRadii * r) return h2d;
+    auto c = o.allow_reverse ? reeds_shepp_length(q, goal, r) : dubins_length(q, goal, r);
+    return std::max(h2d, c ? *c : euclid);
+  }
+  int32_t key_of(const Pose& q) const {
+    const Cell c = cell_of(q.pos);
+    int b = static_cast<int>(std::lround(wrap_angle(q.heading) / bin)) % bins;
+    if (b < 0) b += bins;
+    return static_cast<int32_t>(grid.index(c.x, c.y) * bins + b);
+  }
+  int32_t lookup(int32_t key) const {
+    const int32_t i = p.slot_[static_cast<size_t>(key)];
+    return i >= 0 && static_cast<size_t>(i) < p.nodes_.size() && p.nodes_[static_cast<size_t>(i)].key == key ? i : -1;
+  }
+  /// Cost of a piece of path driven in `gear` after a piece in `prev_gear` (0: none yet).
+  double piece_cost(double length, int gear, int prev_gear) const {
+    return length * (gear < 0 ? o.reverse_penalty : 1.0) + (prev_gear != 0 && gear != prev_gear ? o.gear_change_penalty : 0.0);
+  }
+  double analytic_cost(const SegmentPath& path, int prev_gear) const {
+    double c = 0.0;
+    for (const Segment& seg : path.segments()) {
+      const int gear = seg.gear == Gear::reverse ? -1 : 1;
+      c += piece_cost(seg.length, gear, prev_gear);
+      prev_gear = gear;
+    }
+    return c;
+  }
+  /// The primitive that leads from the node's parent pose to it.
+  Segment primitive(const Pose& from, int steer, int gear) const {
+    const Gear g = gear > 0 ? Gear::forward : Gear::reverse;
+    return steer == 0 ? line_from_pose(from, p.step_, g) : arc_from_pose(from, r, steer, p.step_, g);
+  }
+
+  bool check_ends(HeadingPath& out);
+  std::optional<SegmentPath> try_analytic(const Node& n, bool near, HeadingPath& out) const;
+  void expand(int32_t node, HeadingPath& out);
+  int32_t run(std::optional<SegmentPath>& finish, HeadingPath& out);
+  Status chain_path(int32_t last, HeadingPath& out) const;
+
+  HybridAStar& p;
+  const Grid& grid;
+  const detail::SegmentChecker& checker;
+  const HybridAStarOptions& o;
+  const Pose start, goal;
+  const double r;
+  const int bins;
+  const double bin;
+  const SearchBudget budget;
+  BudgetMeter meter;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
+  int32_t best = 0;  // the expanded node with the smallest heuristic: the partial path's end
+  double best_h = std::numeric_limits<double>::infinity();
+};
+
+/// The unit fits at both ends, and the goal is reachable ignoring the turning radius.
+bool HybridAStar::Search::check_ends(HeadingPath& out) {
+  if (!checker.point_clear(start.pos)) {
+    out.failure = HeadingFailure::start_in_collision;
+    out.reason = "start " + detail::pose_text_deg(start) + ": the unit's disc overlaps a wall";
+    return false;
+  }
+  if (!checker.point_clear(goal.pos)) {
+    out.failure = HeadingFailure::goal_in_collision;
+    out.reason = "goal " + detail::pose_text_deg(goal) + ": the unit's disc overlaps a wall";
+    return false;
+  }
+  detail::goal_distance_field(grid, cell_of(goal.pos), o.agent_radius, p.field_);
+  if (!std::isfinite(field_at(start.pos))) {
+    out.failure = HeadingFailure::unreachable;
+    out.reason = "the goal cannot be reached from the start by a unit of this size, even ignoring its turning radius";
+    return false;
+  }
+  return true;
+}
+
+/// Finishing curves from a node to the goal, clear of walls, best first; empty when none.
+std::optional<SegmentPath> HybridAStar::Search::try_analytic(const Node& n, bool near, HeadingPath& out) const {
+  ++out.analytic_tries;
+  if (o.allow_reverse) {
+    if (auto rs = reeds_shepp_path(n.pose, goal, r); rs && checker.clear(*rs)) return std::move(*rs);
+    if (!near) return std::nullopt;
+  }
+  if (!near) {
+    if (auto d = dubins_path(n.pose, goal, r); d && checker.clear(*d)) return std::move(*d);
+    return std::nullopt;
+  }
+  auto all = dubins_all(n.pose, goal, r);
+  if (!all) return std::nullopt;
+  std::array<DubinsSolution, 6> words = *all;
+  std::sort(words.begin(), words.end(), [](const auto& a, const auto& b) { return a.length < b.length; });
+  for (const DubinsSolution& w : words) {
+    if (!std::isfinite(w.length)) break;
+    if (auto d = dubins_to_path(n.pose, goal, r, w); d && checker.clear(*d)) return std::move(*d);
+  }
+  return std::nullopt;
+}
+
+/// Pushes the clear successors of `node` (straight, left, right; reversed too if allowed).
+void HybridAStar::Search::expand(int32_t node, HeadingPath& out) {
+  const Node parent = p.nodes_[static_cast<size_t>(node)];  // copy: nodes_ may grow below
+  for (int gear = 1; gear >= (o.allow_reverse ? -1 : 1); gear -= 2) {
+    for (int steer = -1; steer <= 1; ++steer) {
+      const Segment seg = primitive(parent.pose, steer, gear);
+      const Pose to = segment_end(seg);
+      const Cell tc = cell_of(to.pos);
+      if (!grid.in_bounds(tc) || to.pos.x >= grid.width() || to.pos.y >= grid.height()) continue;
+      const int32_t key = key_of(to);
+      const double ng = parent.g + piece_cost(p.step_, gear, parent.gear);
+      const int32_t existing = lookup(key);
+      if (existing >= 0 && (p.nodes_[static_cast<size_t>(existing)].closed || p.nodes_[static_cast<size_t>(existing)].g <= ng))
+        continue;
+      if (!checker.clear(seg)) continue;
+      const double hn = heuristic(to);
+      if (!std::isfinite(hn)) continue;
+      Node child;
+      child.pose = to;
+      child.g = ng;
+      child.parent = node;
+      child.key = key;
+      child.steer = static_cast<int8_t>(steer);
+      child.gear = static_cast<int8_t>(gear);
+      const int32_t ci = static_cast<int32_t>(p.nodes_.size());
+      p.nodes_.push_back(child);
+      p.slot_[static_cast<size_t>(key)] = ci;
+      ++out.generated;
+      open.push({ng + hn, ng, ci});
+    }
+  }
+}
+
+/// The main loop. Returns the node the finishing curve starts from, or -1 (open list
+/// exhausted: unreachable) or -2 (the budget stopped the search).
+int32_t HybridAStar::Search::run(std::optional<SegmentPath>& finish, HeadingPath& out) {
+  p.nodes_.clear();
   Node root;
   root.pose = start;
   root.key = key_of(start);
-  nodes_.push_back(root);
-  slot_[static_cast<size_t>(root.key)] = 0;
+  p.nodes_.push_back(root);
+  p.slot_[static_cast<size_t>(root.key)] = 0;
   open.push({heuristic(start), 0.0, 0});
-
-  int32_t last = -1;
-  std::optional<SegmentPath> finish;
   int countdown = 0;
   while (!open.empty()) {
     const Item it = open.top();
     open.pop();
-    Node& cur = nodes_[static_cast<size_t>(it.node)];
+    Node& cur = p.nodes_[static_cast<size_t>(it.node)];
     if (cur.closed || lookup(cur.key) != it.node) continue;
     cur.closed = true;
-    if (o.max_expansions > 0 && out.expanded >= o.max_expansions) {
-      out.failure = HeadingFailure::budget_exhausted;
-      // Say what ran out and what it means: the 2D check passed, so the goal is reachable
-      // for a unit that turns on the spot; with this turning radius it may not be.
-      out.reason = "expansion budget exhausted (max_expansions = " + std::to_string(o.max_expansions) +
-                   " poses) before reaching the goal; it may be unreachable with turning radius " + detail::fmt_number(r) +
-                   ", or raise max_expansions";
-      return out;
-    }
+    if (meter.on_expansion() != BudgetStop::none) return -2;
     ++out.expanded;
     if (o.record_trace) out.trace.push_back(cur.pose);
     const double h = it.f - it.g;
+    if (h < best_h) {
+      best_h = h;
+      best = it.node;
+    }
     const bool near = glm::length(goal.pos - cur.pose.pos) < 4.0 * r;
     if (--countdown <= 0 || near) {
       countdown = std::max(1, static_cast<int>(h / o.analytic_ratio));
-      if (auto f = try_analytic(cur, near)) {
+      if (auto f = try_analytic(cur, near, out)) {
         finish = std::move(f);
-        last = it.node;
-        break;
+        return it.node;
       }
+      // Analytic tries are the expensive steps: look at the clock after each.
+      if (meter.check_clock() != BudgetStop::none) return -2;
     }
-    const Node parent = cur;  // copy: nodes_ may grow below
-    for (int gear = 1; gear >= (o.allow_reverse ? -1 : 1); gear -= 2) {
-      for (int steer = -1; steer <= 1; ++steer) {
-        const Gear g = gear > 0 ? Gear::forward : Gear::reverse;
-        const Segment seg = steer == 0 ? line_from_pose(parent.pose, step_, g) : arc_from_pose(parent.pose, r, steer, step_, g);
-        const Pose to = segment_end(seg);
-        const Cell tc = cell_of(to.pos);
-        if (!grid.in_bounds(tc) || to.pos.x >= grid.width() || to.pos.y >= grid.height()) continue;
-        const int32_t key = key_of(to);
-        const double ng = parent.g + piece_cost(step_, gear, parent.gear);
-        const int32_t existing = lookup(key);
-        if (existing >= 0 && (nodes_[static_cast<size_t>(existing)].closed || nodes_[static_cast<size_t>(existing)].g <= ng))
-          continue;
-        if (!checker.clear(seg)) continue;
-        const double hn = heuristic(to);
-        if (!std::isfinite(hn)) continue;
-        Node child;
-        child.pose = to;
-        child.g = ng;
-        child.parent = it.node;
-        child.key = key;
-        child.steer = static_cast<int8_t>(steer);
-        child.gear = static_cast<int8_t>(gear);
-        const int32_t ci = static_cast<int32_t>(nodes_.size());
-        nodes_.push_back(child);
-        slot_[static_cast<size_t>(key)] = ci;
-        ++out.generated;
-        open.push({ng + hn, ng, ci});
-      }
-    }
+    expand(it.node, out);
   }
-  if (!finish) {
+  return -1;
+}
+
+/// Appends the primitives from the root to node `last` to out.path.
+Status HybridAStar::Search::chain_path(int32_t last, HeadingPath& out) const {
+  std::vector<int32_t> chain;
+  for (int32_t i = last; i > 0; i = p.nodes_[static_cast<size_t>(i)].parent) chain.push_back(i);
+  for (auto i = chain.rbegin(); i != chain.rend(); ++i) {
+    const Node& n = p.nodes_[static_cast<size_t>(*i)];
+    const Node& from = p.nodes_[static_cast<size_t>(n.parent)];
+    if (auto st = out.path.append(primitive(from.pose, n.steer, n.gear)); !st) return st;
+  }
+  return ok_status();
+}
+
+Result<HeadingPath> HybridAStar::plan(const Pose& start, const Pose& goal) {
+  if (auto s = detail::check_pose(*grid_, start, "start"); !s) return s.error();
+  if (auto s = detail::check_pose(*grid_, goal, "goal"); !s) return s.error();
+  HeadingPath out;
+  out.start = start;
+  out.goal = goal;
+  out.path = SegmentPath(start);
+  Search search(*this, start, goal);
+  if (!search.check_ends(out)) return out;
+  std::optional<SegmentPath> finish;
+  const int32_t last = search.run(finish, out);
+  if (last == -2) {
+    // Say what ran out and what it means: the 2D check passed, so the goal is reachable
+    // for a unit that turns on the spot; with this turning radius it may not be.
+    detail::mark_budget_stop(out, search.meter.stopped(), search.budget,
+                             "expansion budget exhausted (max_expansions = " + std::to_string(search.budget.max_expansions) +
+                                 " poses) before reaching the goal; it may be unreachable with turning radius " +
+                                 detail::fmt_number(options_.turning_radius) + ", or raise max_expansions");
+    if (auto s = search.chain_path(search.best, out); !s) return s.error();
+    out.length = out.path.length();
+    out.cost = nodes_[static_cast<size_t>(search.best)].g;
+    return out;
+  }
+  if (last < 0) {
     out.failure = HeadingFailure::unreachable;
     out.reason = "no path: every reachable pose bin was expanded without a clear connection to the goal";
     return out;
   }
-  std::vector<int32_t> chain;
-  for (int32_t i = last; i > 0; i = nodes_[static_cast<size_t>(i)].parent) chain.push_back(i);
-  for (auto i = chain.rbegin(); i != chain.rend(); ++i) {
-    const Node& n = nodes_[static_cast<size_t>(*i)];
-    const Node& p = nodes_[static_cast<size_t>(n.parent)];
-    const Gear g = n.gear > 0 ? Gear::forward : Gear::reverse;
-    const Segment seg = n.steer == 0 ? line_from_pose(p.pose, step_, g) : arc_from_pose(p.pose, r, n.steer, step_, g);
-    if (auto s = out.path.append(seg); !s) return s.error();
-  }
+  if (auto s = search.chain_path(last, out); !s) return s.error();
   if (auto s = out.path.append(*finish); !s) return s.error();
   out.found = true;
   out.length = out.path.length();
-  out.cost = nodes_[static_cast<size_t>(last)].g + analytic_cost(*finish, nodes_[static_cast<size_t>(last)].gear);
+  out.cost = nodes_[static_cast<size_t>(last)].g + search.analytic_cost(*finish, nodes_[static_cast<size_t>(last)].gear);
   return out;
 }
 
