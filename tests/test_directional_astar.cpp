@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -430,4 +431,39 @@ TEST_CASE("directional A*: every path on random maps is legal and above the lowe
   MESSAGE("directional A* on random 32x32 maps: ", found, "/", tried, " found, mean length / lower bound ",
           found ? sum_ratio / found : 0.0);
   CHECK(found > tried / 3);
+}
+
+TEST_CASE("directional A*: a time or expansion budget returns a legal partial path") {
+  // The goal faces out of a one-cell dead end: no lattice path reaches it.
+  const Grid grid = test::dead_end_room(128, 128);
+  const Pose s{Vec2(4.5, 4.5), 0.0}, g{Vec2(127.5, 126.5), kPi};
+  DirectionalAStarOptions o;
+  o.turning_radius = 2.0;
+  o.max_expansions = 0;
+  o.budget.time_ms = 20.0;
+  auto planner = DirectionalAStar::create(grid, o);
+  REQUIRE(planner.ok());
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = planner->plan(s, g);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  REQUIRE(r.ok());
+  MESSAGE("directional A* with a 20 ms time budget returned after ", ms, " ms, ", r->expanded, " expansions");
+  CHECK(r->budget_stop == BudgetStop::time);
+  CHECK(ms < 500.0);  // generous for a loaded machine; the target is 1.5 x 20 ms
+  test::check_partial_legal(grid, *r, o.turning_radius, o.agent_radius, r->start);
+  CHECK(r->path.length() > 0.0);
+
+  o.budget.time_ms = 0.0;
+  o.budget.max_expansions = 300;
+  auto counted = DirectionalAStar::create(grid, o);
+  REQUIRE(counted.ok());
+  auto a = counted->plan(s, g);
+  auto b = counted->plan(s, g);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(a->budget_stop == BudgetStop::expansions);
+  CHECK(a->expanded == 300);
+  test::check_partial_legal(grid, *a, o.turning_radius, o.agent_radius, a->start);
+  CHECK(a->path.end().pos == b->path.end().pos);  // deterministic
+  CHECK(glm::length(a->path.end().pos - g.pos) < glm::length(a->start.pos - g.pos));
 }

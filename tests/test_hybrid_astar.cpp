@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <random>
 
@@ -240,4 +242,84 @@ TEST_CASE("hybrid A*: Moving AI maps") {
   MESSAGE("hybrid A* on Moving AI maps: ", all.found, "/", all.tried, " found, length / lower bound mean ",
           all.found ? all.ratio_sum / all.found : 0.0, " max ", all.ratio_max);
   CHECK(all.found >= all.tried / 2);
+}
+
+TEST_CASE("hybrid A*: a time budget stops a failing query early with a legal partial path") {
+  // The goal faces out of a one-cell dead end: no forward path exists, and without a budget
+  // the search floods the whole room's pose space before it says so.
+  const Grid grid = test::dead_end_room(96, 96);
+  const Pose s{Vec2(4.5, 4.5), 0.0}, g{Vec2(95.5, 94.5), kPi};
+  HybridAStarOptions o;
+  o.turning_radius = 2.0;
+  o.max_expansions = 0;  // only the time limit below
+  o.budget.time_ms = 20.0;
+  auto planner = HybridAStar::create(grid, o);
+  REQUIRE(planner.ok());
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = planner->plan(s, g);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  REQUIRE(r.ok());
+  MESSAGE("hybrid A* with a 20 ms time budget returned after ", ms, " ms, ", r->expanded, " expansions");
+  CHECK(r->budget_stop == BudgetStop::time);
+  CHECK(r->reason.find("time budget") != std::string::npos);
+  // Generous bound for a loaded machine (the target is 1.5 x 20 ms; see the benchmark).
+  CHECK(ms < 500.0);
+  test::check_partial_legal(grid, *r, o.turning_radius, o.agent_radius, s);
+  CHECK(r->path.length() > 0.0);
+}
+
+TEST_CASE("hybrid A*: an expansion budget gives the same partial path every time, ending at the best pose") {
+  const Grid grid = test::dead_end_room(48, 48);
+  const Pose s{Vec2(4.5, 4.5), 0.0}, g{Vec2(47.5, 46.5), kPi};
+  HybridAStarOptions o;
+  o.turning_radius = 2.0;
+  o.agent_radius = 0.3;
+  o.max_expansions = 0;
+  o.budget.max_expansions = 500;
+  o.record_trace = true;
+  auto planner = HybridAStar::create(grid, o);
+  REQUIRE(planner.ok());
+  auto a = planner->plan(s, g);
+  auto b = planner->plan(s, g);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(a->budget_stop == BudgetStop::expansions);
+  CHECK(a->expanded == 500);
+  CHECK(a->reason.find("max_expansions = 500") != std::string::npos);
+  test::check_partial_legal(grid, *a, o.turning_radius, o.agent_radius, s);
+  // Deterministic: the same end pose, bit for bit.
+  CHECK(a->path.end().pos == b->path.end().pos);
+  CHECK(a->path.end().heading == b->path.end().heading);
+  // The end is one of the expanded poses, and nearer the goal than the start.
+  bool expanded = false;
+  for (const Pose& q : a->trace) expanded |= q.pos == a->path.end().pos;
+  CHECK(expanded);
+  CHECK(glm::length(a->path.end().pos - g.pos) < glm::length(s.pos - g.pos));
+  // The smaller of the two expansion limits wins.
+  o.max_expansions = 100;
+  auto capped = HybridAStar::create(grid, o);
+  REQUIRE(capped.ok());
+  auto c = capped->plan(s, g);
+  REQUIRE(c.ok());
+  CHECK(c->expanded == 100);
+  CHECK(c->budget_stop == BudgetStop::expansions);
+}
+
+TEST_CASE("hybrid A*: a raised cancel flag stops the search with a partial path") {
+  const Grid grid = test::dead_end_room(48, 48);
+  const Pose s{Vec2(4.5, 4.5), 0.0}, g{Vec2(47.5, 46.5), kPi};
+  std::atomic<bool> cancel{true};
+  HybridAStarOptions o;
+  o.turning_radius = 2.0;
+  o.budget.cancel = &cancel;
+  auto planner = HybridAStar::create(grid, o);
+  REQUIRE(planner.ok());
+  auto r = planner->plan(s, g);
+  REQUIRE(r.ok());
+  CHECK(r->budget_stop == BudgetStop::cancelled);
+  // The flag is read with the clock, every BudgetMeter::kCheckEvery expansions at the latest.
+  CHECK(r->expanded <= BudgetMeter::kCheckEvery);
+  test::check_partial_legal(grid, *r, o.turning_radius, o.agent_radius, s);
+  o.budget.time_ms = -1.0;
+  CHECK_FALSE(HybridAStar::create(grid, o).ok());
 }
