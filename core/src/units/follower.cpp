@@ -124,15 +124,14 @@ double bend_speed_limit(const UnitDef& def, const FollowPath& path, const UnitSt
   return limit;
 }
 
-void step_chase(const Grid& grid, const UnitDef& def, const FollowPath& path, UnitState& st, double dt, bool damped) {
+/// At the goal: face the requested heading first when the unit can turn on the spot, then
+/// stand still. Returns true when this step is done (turning on the spot or arrived).
+bool arrive_or_face_goal(const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
   const FollowerDef& f = def.follower;
-  const double len = path.length();
-  const Vec2 pos = st.pose.pos;
   const double heading = st.pose.heading;
-  const double v0 = st.speed;
-  const double to_end = glm::length(path.end_point() - pos);
-  if (!st.arrived && len - st.s <= f.arrive_distance && to_end <= f.arrive_distance && std::abs(v0) <= def.braking * dt) {
-    // At the goal; face the requested heading first when the unit can turn on the spot.
+  const double to_end = glm::length(path.end_point() - st.pose.pos);
+  if (!st.arrived && path.length() - st.s <= f.arrive_distance && to_end <= f.arrive_distance &&
+      std::abs(st.speed) <= def.braking * dt) {
     const double turn = path.goal_heading() ? wrap_angle(*path.goal_heading() - heading) : 0.0;
     if (turn != 0.0 && def.pivot_turn_rate > 0.0 && std::abs(turn) > 1e-9) {
       const double w = std::clamp(turn / dt, -def.pivot_turn_rate, def.pivot_turn_rate);
@@ -141,80 +140,114 @@ void step_chase(const Grid& grid, const UnitDef& def, const FollowPath& path, Un
       st.turn_rate = w;
       st.rotating = true;
       st.lookahead = path.end_point();
-      return;
+      return true;
     }
     st.arrived = true;
   }
-  if (st.arrived) {
-    st.speed = st.turn_rate = st.target_speed = 0.0;
-    st.rotating = st.backing_up = st.blocked = false;
-    return;
+  if (!st.arrived) return false;
+  st.speed = st.turn_rate = st.target_speed = 0.0;
+  st.rotating = st.backing_up = st.blocked = false;
+  return true;
+}
+
+/// Steer follower: whether to stop and turn (rotating), and for a unit that cannot pivot,
+/// whether to back up (a three-point turn). `err` is the heading error to the target.
+void update_maneuver(const UnitDef& def, const Target& target, double err, UnitState& st) {
+  const FollowerDef& f = def.follower;
+  const bool can_pivot = def.pivot_turn_rate > 0.0;
+  // A unit that cannot pivot drives each leg of a three-point turn at least this far, or it
+  // would swap between forward and reverse on the spot. [Units: cells]
+  const double min_leg = 0.5 * def.turning_radius + 0.25;
+  const bool committed = st.maneuver_distance < min_leg;
+  if (st.rotating && !committed && std::abs(err) <= std::min(0.25 * f.stop_turn_angle, kFacingTolerance)) {
+    st.rotating = false;
+    st.backing_up = false;
+  } else if (!st.rotating && std::abs(err) > f.stop_turn_angle) {
+    st.rotating = true;
+    st.maneuver_distance = kInf;
   }
+  if (!(st.rotating && !can_pivot && def.can_reverse && def.turning_radius > 0.0 && !committed)) return;
+  // A target inside the circle the unit would turn on can never be faced by driving
+  // forward: back up on the other lock first (a three-point turn), until it is well outside.
+  const Vec2 pos = st.pose.pos;
+  const double heading = st.pose.heading;
+  const double side = err >= 0.0 ? 1.0 : -1.0;
+  const Vec2 centre = pos + Vec2(-std::sin(heading), std::cos(heading)) * (side * def.turning_radius);
+  const double gap = glm::length(target.point - centre);
+  if (!st.backing_up && gap < def.turning_radius) {
+    st.backing_up = true;
+    st.maneuver_distance = 0.0;
+  } else if (st.backing_up && (gap > 1.2 * def.turning_radius || st.maneuver_distance > 2.0 * def.turning_radius + 1.0)) {
+    st.backing_up = false;
+    st.maneuver_distance = 0.0;
+  }
+}
+
+/// The speed the follower aims for this step. [Units: cells/s]
+double wanted_speed(const UnitDef& def, const FollowPath& path, const UnitState& st, const Target& target, double err,
+                    bool damped, bool stop_corners) {
+  const bool can_pivot = def.pivot_turn_rate > 0.0;
+  const double goal_room = std::max(path.length() - st.s, glm::length(path.end_point() - st.pose.pos));
+  if (!damped && st.rotating) {
+    if (can_pivot) return 0.0;
+    if (st.backing_up) return -0.5 * def.max_reverse_speed;
+    return std::min(def.max_speed, 0.5 * def.max_turn_rate * std::max(def.turning_radius, 0.5));
+  }
+  double want = std::min(def.max_speed, std::sqrt(2.0 * def.braking * goal_room));
+  if (!damped) {
+    want = std::min(want, bend_speed_limit(def, path, st, stop_corners));
+    // Off heading, slow down so that the turn happens near the line, not after it.
+    want *= std::max(0.0, std::cos(err));
+  } else if (target.at_end) {
+    // Dampening alone never lands on a point (it orbits it): pull up on the final approach.
+    want *= std::max(0.0, std::cos(err));
+  }
+  return want;
+}
+
+/// The heading rate the follower aims for at speed v1, before the unit's limits. [Units: rad/s]
+double wanted_turn_rate(const FollowerDef& f, const UnitState& st, const Target& target, double err, double v1,
+                        double dt, bool damped) {
+  if (damped) return err * (1.0 - std::exp(-dt / f.damping_time)) / dt;
+  if (st.rotating) return err / dt;
+  // Pure pursuit: the arc through the target tangent to the heading has curvature 2 sin(err) / d.
+  const double w_want = 2.0 * v1 * std::sin(err) / std::max(target.dist, 1e-6);
+  return std::clamp(w_want, -std::abs(err) / dt, std::abs(err) / dt);
+}
+
+/// The new pose, speed and heading rate after one step, and where it now is on the path.
+void commit_step(const FollowPath& path, Vec2 p1, double h1, double v1, double w, double want, double dt, UnitState& st) {
+  st.maneuver_distance += std::abs(v1) * dt;
+  st.pose = Pose{p1, wrap_angle(h1)};
+  st.speed = v1;
+  st.turn_rate = w;
+  st.target_speed = want;
+  st.gear = v1 < 0.0 ? Gear::reverse : Gear::forward;
+  const PathProjection pr = path.project(p1, st.s - kProjectBack, st.s + std::abs(v1) * dt + kProjectAhead);
+  st.s = std::max(st.s, pr.s);
+  st.deviation = pr.distance;
+  st.path_curvature = path.state_at(st.s).curvature;
+  if (path.source() == FollowPath::Source::polyline && path.samples().size() > 1) {
+    st.path_curvature = path.samples()[path.index_at(st.s)].curvature;
+  }
+}
+
+/// The steer and damped followers: pick a target on the path, decide speed and heading rate
+/// within the unit's limits, and never move into a wall.
+void step_chase(const Grid& grid, const UnitDef& def, const FollowPath& path, UnitState& st, double dt, bool damped) {
+  if (arrive_or_face_goal(def, path, st, dt)) return;
+  const Vec2 pos = st.pose.pos;
+  const double heading = st.pose.heading;
   const bool can_pivot = def.pivot_turn_rate > 0.0;
   const bool stop_corners = !damped && can_pivot;
   const Target target = pick_target(grid, def, path, st, stop_corners);
   st.lookahead = target.point;
   const double err = target.dist > 1e-9 ? wrap_angle(heading_of(target.point - pos) - heading) : 0.0;
+  if (!damped) update_maneuver(def, target, err, st);
 
-  if (!damped) {
-    // A unit that cannot pivot drives each leg of a three-point turn at least this far, or it
-    // would swap between forward and reverse on the spot. [Units: cells]
-    const double min_leg = 0.5 * def.turning_radius + 0.25;
-    const bool committed = st.maneuver_distance < min_leg;
-    if (st.rotating && !committed && std::abs(err) <= std::min(0.25 * f.stop_turn_angle, kFacingTolerance)) {
-      st.rotating = false;
-      st.backing_up = false;
-    } else if (!st.rotating && std::abs(err) > f.stop_turn_angle) {
-      st.rotating = true;
-      st.maneuver_distance = kInf;
-    }
-    if (st.rotating && !can_pivot && def.can_reverse && def.turning_radius > 0.0 && !committed) {
-      // A target inside the circle the unit would turn on can never be faced by driving
-      // forward: back up on the other lock first (a three-point turn), until it is well outside.
-      const double side = err >= 0.0 ? 1.0 : -1.0;
-      const Vec2 centre = pos + Vec2(-std::sin(heading), std::cos(heading)) * (side * def.turning_radius);
-      const double gap = glm::length(target.point - centre);
-      if (!st.backing_up && gap < def.turning_radius) {
-        st.backing_up = true;
-        st.maneuver_distance = 0.0;
-      } else if (st.backing_up && (gap > 1.2 * def.turning_radius || st.maneuver_distance > 2.0 * def.turning_radius + 1.0)) {
-        st.backing_up = false;
-        st.maneuver_distance = 0.0;
-      }
-    }
-  }
-
-  // Speed aimed for.
-  double want;
-  const double goal_room = std::max(len - st.s, to_end);
-  if (!damped && st.rotating) {
-    if (can_pivot) want = 0.0;
-    else if (st.backing_up) want = -0.5 * def.max_reverse_speed;
-    else want = std::min(def.max_speed, 0.5 * def.max_turn_rate * std::max(def.turning_radius, 0.5));
-  } else {
-    want = std::min(def.max_speed, std::sqrt(2.0 * def.braking * goal_room));
-    if (!damped) {
-      want = std::min(want, bend_speed_limit(def, path, st, stop_corners));
-      // Off heading, slow down so that the turn happens near the line, not after it.
-      want *= std::max(0.0, std::cos(err));
-    } else if (target.at_end) {
-      // Dampening alone never lands on a point (it orbits it): pull up on the final approach.
-      want *= std::max(0.0, std::cos(err));
-    }
-  }
-  double v1 = approach_speed(def, v0, want, dt);
-
-  // Heading rate.
-  double w_want;
-  if (damped) {
-    w_want = err * (1.0 - std::exp(-dt / f.damping_time)) / dt;
-  } else if (st.rotating) {
-    w_want = err / dt;
-  } else {
-    // Pure pursuit: the arc through the target tangent to the heading has curvature 2 sin(err) / d.
-    w_want = 2.0 * v1 * std::sin(err) / std::max(target.dist, 1e-6);
-    w_want = std::clamp(w_want, -std::abs(err) / dt, std::abs(err) / dt);
-  }
+  const double want = wanted_speed(def, path, st, target, err, damped, stop_corners);
+  double v1 = approach_speed(def, st.speed, want, dt);
+  const double w_want = wanted_turn_rate(def.follower, st, target, err, v1, dt, damped);
   double w_max = max_heading_rate(def, v1);
   // Steer also keeps the sideways acceleration |v| * w within the unit's limit.
   if (!damped && v1 != 0.0) w_max = std::min(w_max, def.max_lateral_accel / std::abs(v1));
@@ -241,20 +274,7 @@ void step_chase(const Grid& grid, const UnitDef& def, const FollowPath& path, Un
       }
     }
   }
-  st.maneuver_distance += std::abs(v1) * dt;
-
-  st.pose = Pose{p1, wrap_angle(h1)};
-  st.speed = v1;
-  st.turn_rate = w;
-  st.target_speed = want;
-  st.gear = v1 < 0.0 ? Gear::reverse : Gear::forward;
-  const PathProjection pr = path.project(p1, st.s - kProjectBack, st.s + std::abs(v1) * dt + kProjectAhead);
-  st.s = std::max(st.s, pr.s);
-  st.deviation = pr.distance;
-  st.path_curvature = path.state_at(st.s).curvature;
-  if (path.source() == FollowPath::Source::polyline && path.samples().size() > 1) {
-    st.path_curvature = path.samples()[path.index_at(st.s)].curvature;
-  }
+  commit_step(path, p1, h1, v1, w, want, dt, st);
 }
 
 }  // namespace
