@@ -92,8 +92,8 @@ int register_all() {
           ->Unit(benchmark::kMillisecond);
     }
   }
-  // What straighter paths cost (seed 003 warns the search may take "significantly more time"),
-  // and the any-angle planner, on two dao maps.
+  // What straighter paths cost (Guesgen's lecture warns the search may take "significantly more
+  // time"), and the any-angle planner, on two dao maps.
   for (const char* m : {"den520d", "lak303d"}) {
     benchmark::RegisterBenchmark((std::string("astar_turn_penalty_0.5/") + m).c_str(),
                                  [m](benchmark::State& st) { run(st, m, pathlab::GridPlanner::astar, 0.5); })

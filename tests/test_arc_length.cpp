@@ -208,7 +208,7 @@ TEST_CASE("arc length: at_distance gives a constant-speed unit its position, hea
     CHECK(st.distance == s);
   }
   // A unit moving at 1.5 cells/s along a spline: every 0.1 s step covers the same arc length,
-  // though the parameter steps differ wildly (seed 001's complaint).
+  // though the parameter steps differ wildly (the complaint of "In love with splines").
   const HermiteCurve c = sample_curve();
   auto t = ArcLengthTable::build(c);
   REQUIRE(t);

@@ -42,8 +42,8 @@ std::vector<Vec2> dense_segment(Vec2 p0, Vec2 p1, Vec2 p2, Vec2 p3, const Catmul
 
 }  // namespace
 
-TEST_CASE("catmull-rom: seed 000's 1D example follows its formula") {
-  // q(t) for (1, 2, 2, 1). Seed 000 prints 2.171875 at 0.25 and 0.75, but its formula reduces
+TEST_CASE("catmull-rom: the Catmull-Rom blog post's 1D example follows its formula") {
+  // q(t) for (1, 2, 2, 1). The blog post prints 2.171875 at 0.25 and 0.75, but its formula reduces
   // to 0.5 * (4 + t - t^2) (the t^3 coefficient is 3*2 - 1 - 3*2 + 1 = 0), which is
   // 0.5 * (4 + 0.25 - 0.0625) = 2.09375 at 0.25 and 0.75; 2.125 at 0.5 is right.
   CHECK(catmull_rom_uniform(1, 2, 2, 1, 0.0) == 2.0);
@@ -51,7 +51,7 @@ TEST_CASE("catmull-rom: seed 000's 1D example follows its formula") {
   CHECK(catmull_rom_uniform(1, 2, 2, 1, 0.5) == doctest::Approx(2.125).epsilon(1e-15));
   CHECK(catmull_rom_uniform(1, 2, 2, 1, 0.75) == doctest::Approx(2.09375).epsilon(1e-15));
   CHECK(catmull_rom_uniform(1, 2, 2, 1, 1.0) == 2.0);
-  CHECK(catmull_rom_uniform(1, 2, 2, 1, 0.25) != doctest::Approx(2.171875));  // the seed's misprint
+  CHECK(catmull_rom_uniform(1, 2, 2, 1, 0.25) != doctest::Approx(2.171875));  // the post's misprint
   // The general evaluator agrees in 1D, and the 1D subdivision reproduces the same values.
   CHECK(catmull_rom_point(1.0, 2.0, 2.0, 1.0, 0.25) == doctest::Approx(2.09375).epsilon(1e-15));
   const std::vector<double> four{1, 2, 2, 1};
@@ -63,7 +63,7 @@ TEST_CASE("catmull-rom: seed 000's 1D example follows its formula") {
   CHECK((*sub)[7] == doctest::Approx(2.09375).epsilon(1e-15));
 }
 
-TEST_CASE("catmull-rom: seed 000's 13-point route with 5 subdivisions gives 61 points, not 121") {
+TEST_CASE("catmull-rom: the blog post's 13-point route with 5 subdivisions gives 61 points, not 121") {
   std::mt19937 rng(13);
   std::uniform_real_distribution<double> u(0, 40);
   std::vector<Vec2> route;
@@ -74,7 +74,7 @@ TEST_CASE("catmull-rom: seed 000's 13-point route with 5 subdivisions gives 61 p
   CHECK(catmull_rom_subdivide(std::span<const Vec2>(route), 10)->size() == 121u);
 }
 
-TEST_CASE("catmull-rom: the teaching note states the seed's misprints and the right values") {
+TEST_CASE("catmull-rom: the teaching note states the blog post's misprints and the right values") {
   const std::string note = kCatmullRomSeedNote;
   CHECK(note.find("2.171875") != std::string::npos);
   CHECK(note.find("2.09375") != std::string::npos);
@@ -85,7 +85,7 @@ TEST_CASE("catmull-rom: the teaching note states the seed's misprints and the ri
   CHECK(catmull_rom_uniform(1, 2, 2, 1, 0.5) == 2.125);
 }
 
-TEST_CASE("catmull-rom: seed 003's basis form is the same curve as seed 000's polynomial") {
+TEST_CASE("catmull-rom: Guesgen's basis form is the same curve as the blog post's polynomial") {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-10, 10);
   for (int i = 0; i < 200; ++i) {
@@ -97,7 +97,7 @@ TEST_CASE("catmull-rom: seed 003's basis form is the same curve as seed 000's po
   }
 }
 
-TEST_CASE("catmull-rom: seed 000's 2D example, 4 points and 4 subdivisions give 13 points") {
+TEST_CASE("catmull-rom: the blog post's 2D example, 4 points and 4 subdivisions give 13 points") {
   const std::vector<Vec2> pts{{1, 1}, {2, 2}, {3, 2}, {4, 1}};
   auto out = catmull_rom_subdivide(std::span<const Vec2>(pts), 4);
   REQUIRE(out);

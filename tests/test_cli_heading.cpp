@@ -15,7 +15,7 @@ using pathlab::test::run_cli;
 
 namespace {
 
-// Seed 004's figure 8 (see test_directional_astar.cpp): the short way up column 7 has turns
+// Pinter's (2001) figure 8 (see test_directional_astar.cpp): the short way up column 7 has turns
 // a unit of radius 2 cannot make; the room on the right is the legal way round.
 const char* kMap =
     "type octile\nheight 18\nwidth 20\nmap\n"
@@ -128,7 +128,7 @@ TEST_CASE("cli heading: --reverse lets hybrid back out of the pocket; no path is
   CHECK(back.at("found").get<bool>());
 }
 
-TEST_CASE("cli heading: the seed 004 scene plans the legal route round through the room") {
+TEST_CASE("cli heading: Pinter's tank scene plans the legal route round through the room") {
   const auto r = run_cli(std::string("plan --map ") + PATHLAB_ASSETS_DIR + "/scenes/seed004_tank_turn.json --json");
   INFO(r.err);
   REQUIRE(r.status == 0);
@@ -155,7 +155,7 @@ TEST_CASE("cli heading: directional turns round at radius 4 with the automatic n
   for (const auto& p : j.at("points")) max_x = std::max(max_x, p.at(0).get<double>());
   CHECK(max_x >= 4.5 + 4.0 - 1e-9);
   CHECK(std::abs(std::abs(j.at("points").back().at(2).get<double>()) - 180.0) < 1e-9);
-  // The seed's 7x7 neighbourhood has no turning move at this radius.
+  // The article's 7x7 neighbourhood has no turning move at this radius.
   r = run_cli("plan --map " + file + query + " --neighborhood 48");
   REQUIRE(r.status == 0);
   const auto fixed = nlohmann::json::parse(r.out);

@@ -21,7 +21,7 @@ using pathlab::test::run_cli;
 using pathlab::test::check_usage_error;
 using pathlab::test::points_of;
 
-TEST_CASE("cli smooth: seed 000's 2D example through the CLI") {
+TEST_CASE("cli smooth: the Catmull-Rom blog post's 2D example through the CLI") {
   const auto r = run_cli("smooth --method catmull-rom --subdivisions 4 --points \"1,1 2,2 3,2 4,1\" --json");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);

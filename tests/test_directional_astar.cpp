@@ -1,4 +1,4 @@
-// Directional A* (seed 004): lattice moves, legality of every path, and the seed's figure-8
+// Directional A* (Pinter 2001): lattice moves, legality of every path, and the article's figure-8
 // situation, where the plain A* route's turn is illegal and a legal route goes elsewhere.
 
 #include <doctest/doctest.h>
@@ -158,7 +158,7 @@ TEST_CASE("directional A*: the automatic neighbourhood has legal turning moves f
       CHECK(per_heading[h] <= 60);
     }
   }
-  // The seed's fixed neighbourhoods cannot turn at radius 4: the reported limitation.
+  // The article's fixed neighbourhoods cannot turn at radius 4: the reported limitation.
   DirectionalAStarOptions fixed;
   fixed.turning_radius = 4.0;
   fixed.neighborhood = 48;
@@ -324,7 +324,7 @@ TEST_CASE("directional A*: no path comes with the reason") {
   CHECK(u->expanded > 0);
 }
 
-TEST_CASE("directional A*: seed 004 figure 8, the plain A* route's turn is illegal") {
+TEST_CASE("directional A*: Pinter's figure 8, the plain A* route's turn is illegal") {
   const Grid grid = figure8_grid();
   const double radius = 2.0;
 
@@ -346,7 +346,7 @@ TEST_CASE("directional A*: seed 004 figure 8, the plain A* route's turn is illeg
   CHECK(turned.error().code == StatusCode::blocked);
   CHECK(turned.error().message.find("waypoint") != std::string::npos);
 
-  // Directional A* finds a legal route through the room instead, with the seed's 5x5
+  // Directional A* finds a legal route through the room instead, with the article's 5x5
   // neighbourhood and with the automatic one.
   DirectionalAStarOptions o;
   o.turning_radius = radius;

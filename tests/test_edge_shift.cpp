@@ -1,5 +1,6 @@
-// Seed-002 edge shifting, the navmesh LOS comparison, and the collision-freedom of every
-// navmesh smoother at the agent radius on random and Moving AI maps.
+// Edge shifting (Tower22's "Walk the line; Smooth this time"), the navmesh LOS comparison, and
+// the collision-freedom of every navmesh smoother at the agent radius on random and Moving AI
+// maps.
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // Followers: track (exact, constant speed by arc length), steer (turn-rate limited chase that
-// slows for bends and never enters a wall) and damped (seed 003's lagging heading).
+// slows for bends and never enters a wall) and damped (Guesgen's lagging heading).
 
 #include <doctest/doctest.h>
 
@@ -26,7 +26,7 @@ namespace {
 bool sanitized() { return std::getenv("PATHLAB_SANITIZED") != nullptr; }
 
 /// A two-segment Hermite curve whose curvature goes from nearly straight to a tight hook:
-/// long tangents make seed 001's parameter-stepping speed swing widely.
+/// long tangents make the Hermite post's parameter-stepping speed swing widely.
 HermiteCurve hooked_curve() {
   HermiteCurve c;
   c.segments.push_back(make_hermite({2, 2}, {12, 4}, {30, 0}, {0, 25}).value());
@@ -40,11 +40,11 @@ FollowPath polyline(std::vector<Vec2> pts) { return FollowPath::from_polyline(pt
 
 }  // namespace
 
-TEST_CASE("track: constant speed by arc length on a curve of strongly varying curvature (seed 001)") {
+TEST_CASE("track: constant speed by arc length on a curve of strongly varying curvature (the Hermite post)") {
   const HermiteCurve curve = hooked_curve();
   const ArcLengthTable table = ArcLengthTable::build(curve).value();
 
-  // The curve really is uneven: stepping the parameter (seed 001) changes speed a lot.
+  // The curve really is uneven: stepping the parameter (as that post does) changes speed a lot.
   {
     const double dt_u = 1e-3;
     double lo = 1e300, hi = 0;
@@ -197,7 +197,7 @@ TEST_CASE("steer: brakes and stops for a sharp corner, takes a gentle one rollin
   CHECK(gentle->metrics.max_lateral_accel < def.max_lateral_accel * 2);
 }
 
-TEST_CASE("steer on a spline; damped swings wider than steer on the same zigzag (seed 003)") {
+TEST_CASE("steer on a spline; damped swings wider than steer on the same zigzag (Guesgen 2004)") {
   const Grid grid = open_grid(40, 20);
   const std::vector<Vec2> zig{{2.5, 10.5}, {8.5, 4.5}, {14.5, 10.5}, {20.5, 4.5}, {26.5, 10.5}, {32.5, 4.5}};
   UnitDef steer = person_unit_def();

@@ -27,13 +27,13 @@ const HermiteSegment kBend{Vec2(0, 0), Vec2(10, 0), Vec2(0, 15), Vec2(0, -15)};
 
 }  // namespace
 
-TEST_CASE("hermite: ends and tangents are the ones given (seed 001)") {
+TEST_CASE("hermite: ends and tangents are the ones given (the Hermite post)") {
   const HermiteSegment s{Vec2(1, 2), Vec2(5, -1), Vec2(3, 4), Vec2(-2, 6)};
   CHECK(s.point_at(0.0) == s.start);
   CHECK(s.point_at(1.0) == s.end);
   CHECK(glm::length(s.tangent_at(0.0) - s.start_tangent) < 1e-15);
   CHECK(glm::length(s.tangent_at(1.0) - s.end_tangent) < 1e-14);
-  // Seed 001's basis at t = 0.5: h1 = h2 = 0.5, h3 = 0.125, h4 = -0.125.
+  // The post's basis at t = 0.5: h1 = h2 = 0.5, h3 = 0.125, h4 = -0.125.
   double h[4];
   hermite_basis(0.5, h);
   CHECK(h[0] == 0.5);
@@ -69,7 +69,7 @@ TEST_CASE("hermite: a straight segment with chord tangents has the chord's lengt
   }
 }
 
-TEST_CASE("hermite: length by quadrature, not seed 001's ten chords") {
+TEST_CASE("hermite: length by quadrature, not the Hermite post's ten chords") {
   const double exact = chord_length(kBend, 0, 1, 200000);
   CHECK(kBend.length() == doctest::Approx(exact).epsilon(1e-9));
   const double ten = chord_length(kBend, 0, 1, 10);

@@ -117,7 +117,7 @@ TEST_CASE("reeds-shepp: hard cases") {
       }
     }
   }
-  SUBCASE("U-turn on the spot: a three-point turn (seed 004, figure 7)") {
+  SUBCASE("U-turn on the spot: a three-point turn (Pinter 2001, figure 7)") {
     const Pose a{{0.0, 0.0}, 0.0}, b{{0.0, 0.0}, kPi};
     const auto sol = reeds_shepp_shortest(a, b, r).value();
     CHECK(std::abs(sol.length - kPi * r) <= 1e-12);  // three arcs of 60 degrees

@@ -383,7 +383,7 @@ TEST_CASE("gallery: every preset scene parses, plans, and opens in one click wit
   }
   CHECK(with_path >= 10);
 
-  // Seed presets are faithful to the seeds.
+  // The source-article presets (scenes/seeds/) are faithful to their articles.
   auto entry = [&](const std::string& stem) -> const GalleryEntry& {
     for (const GalleryEntry& e : entries)
       if (std::filesystem::path(e.path).stem() == stem) return e;

@@ -1,4 +1,4 @@
-// Segment paths: lines and arcs in both gears, queries by distance and by time (seed 004's
+// Segment paths: lines and arcs in both gears, queries by distance and by time (Pinter's 2001
 // Listing 2), sampling, concatenation with continuity checks, and bad input.
 
 #include <doctest/doctest.h>
@@ -58,8 +58,8 @@ TEST_CASE("segment path: reversing with the wheel left turns the heading right (
   CHECK(segment_end(back).heading == 0.0);
 }
 
-TEST_CASE("segment path: queries by distance and by time follow seed 004's Listing 2") {
-  // Arc then line, the seed's two-segment path.
+TEST_CASE("segment path: queries by distance and by time follow Pinter's Listing 2") {
+  // Arc then line, the article's two-segment path.
   const Pose start{{5.0, 5.0}, kPi / 2};
   const double r = 3.0;
   const Move moves[2] = {{-1, kPi / 2}, {0, 2.0}};  // right quarter turn, then 2 r straight

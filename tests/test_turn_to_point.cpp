@@ -1,5 +1,5 @@
-// Turn-to-point: seed 004's arc-then-line outside the turning circles, the turn-away-and-back
-// inside them (the seed wrongly calls those points unreachable), optimality against Dubins
+// Turn-to-point: Pinter's (2001) arc-then-line outside the turning circles, the turn-away-and-back
+// inside them (the article wrongly calls those points unreachable), optimality against Dubins
 // paths over sampled goal headings, the sampled path, and bad input.
 
 #include <doctest/doctest.h>
@@ -19,7 +19,7 @@ using namespace pathlab::test;
 
 namespace {
 
-// Seed 004's right-turn formula, written out as the seed gives it (y down does not matter: it
+// Pinter's right-turn formula, written out as the article gives it (y down does not matter: it
 // is plane geometry), for a destination outside the right turning circle.
 double seed_right_turn_length(const Pose& from, Vec2 dest, double r) {
   const double to_p = from.heading - kPi / 2;
@@ -38,7 +38,7 @@ double seed_right_turn_length(const Pose& from, Vec2 dest, double r) {
 
 }  // namespace
 
-TEST_CASE("turn-to-point: outside the circles it is the seed's arc and line, the shorter side") {
+TEST_CASE("turn-to-point: outside the circles it is Pinter's arc and line, the shorter side") {
   const double r = 2.0;
   const Pose from{{0.0, 0.0}, 0.0};
   // A point ahead and to the right (negative y in math axes is the R side): RS.
@@ -57,7 +57,7 @@ TEST_CASE("turn-to-point: outside the circles it is the seed's arc and line, the
 TEST_CASE("turn-to-point: points inside a turning circle are reached by turning away and back") {
   const double r = 2.0;
   const Pose from{{0.0, 0.0}, 0.0};
-  // (0.5, 1) is inside the left circle (centre (0, 2)): the seed gives up, we do not.
+  // (0.5, 1) is inside the left circle (centre (0, 2)): the article gives up, we do not.
   const Vec2 dest(0.5, 1.0);
   const auto sol = turn_to_point(from, dest, r).value();
   CHECK((sol.word == "RL" || sol.word == "LR"));

@@ -1,4 +1,4 @@
-// The `turning` smoother (seed 004's basic methods): fillets of the turning radius, and the
+// The `turning` smoother (Pinter's 2001 basic methods): fillets of the turning radius, and the
 // stated fallbacks shrink, three-point turn and rotate in place, each reported per turn.
 
 #include <doctest/doctest.h>

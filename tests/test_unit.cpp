@@ -10,7 +10,7 @@
 
 using namespace pathlab;
 
-TEST_CASE("unit presets are valid and differ the way seed 004 says") {
+TEST_CASE("unit presets are valid and differ the way Pinter (2001) says") {
   for (const char* name : {"person", "car", "tank", "bear"}) {
     auto def = unit_preset(name);
     REQUIRE(def.ok());

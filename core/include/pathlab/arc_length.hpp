@@ -1,10 +1,10 @@
 #pragma once
 /// @file arc_length.hpp
-/// Distance along a curve. A spline's parameter is not distance: a unit that adds
-/// speed * dt to t speeds up on straight stretches and crawls through bends (seed 001).
-/// This file measures arc length by Gauss-Legendre quadrature, keeps a table from parameter
-/// to distance, and inverts it so a unit can ask "where am I after s cells?". It also gives
-/// curvature, for plots and turning-radius checks.
+/// Distance along a curve. A spline's parameter is not distance: a unit that adds speed * dt to
+/// t speeds up on straight stretches and crawls through bends (as "In love with splines"
+/// admits). This file measures arc length by Gauss-Legendre quadrature, keeps a table from
+/// parameter to distance, and inverts it so a unit can ask "where am I after s cells?". It also
+/// gives curvature, for plots and turning-radius checks.
 ///
 /// Works for any parametric curve (ParametricCurve) and directly for HermiteCurve.
 

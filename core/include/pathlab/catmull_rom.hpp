@@ -1,11 +1,12 @@
 #pragma once
 /// @file catmull_rom.hpp
-/// Catmull-Rom splines through a list of waypoints (seeds 000 and 003): each segment between
-/// points i and i+1 is shaped by points i-1 and i+2, and the list's ends are doubled (the
-/// first segment uses p0 = p1, the last p3 = p2) so the curve starts and ends on the path.
+/// Catmull-Rom splines through a list of waypoints (the Catmull-Rom blog post and Guesgen's
+/// 2004 lecture, see the README's References): each segment between points i and i+1 is shaped
+/// by points i-1 and i+2, and the list's ends are doubled (the first segment uses p0 = p1, the
+/// last p3 = p2) so the curve starts and ends on the path.
 ///
 /// Three parameterisations, chosen by alpha (knot spacing |p(i+1) - p(i)|^alpha):
-/// - uniform (alpha 0): the seeds' formula. Cheap, but on uneven spacing it can overshoot,
+/// - uniform (alpha 0): their formula. Cheap, but on uneven spacing it can overshoot,
 ///   form cusps and loop over itself.
 /// - centripetal (alpha 1/2): never forms cusps or self-intersections inside a segment
 ///   (Yuksel, Schaefer and Keyser 2011) and follows the control polygon tightly.
@@ -52,22 +53,24 @@ inline CatmullRomDef catmull_rom_def(CatmullRomKind kind) {
   return d;
 }
 
-/// Teaching note for displays (the sandbox shows it next to the seed-000 example): what seed
-/// 000's printed numbers get wrong, checked by tests/test_catmull_rom.cpp. Plain text, one
-/// paragraph per line.
+/// Teaching note for displays (the sandbox shows it next to the blog post's example): what the
+/// Catmull-Rom blog post's printed numbers get wrong, checked by tests/test_catmull_rom.cpp.
+/// Plain text, one paragraph per line.
 inline constexpr const char* kCatmullRomSeedNote =
-    "Seed 000 prints q(0.25) = q(0.75) = 2.171875 for the 1D points (1, 2, 2, 1), but its own "
+    "The Catmull-Rom blog post (\"A Catmull-Rom Spline (Curve) Implementation in Java\") prints "
+    "q(0.25) = q(0.75) = 2.171875 for the 1D points (1, 2, 2, 1), but its own "
     "formula gives 2.09375 there: with those points it reduces to q(t) = 0.5 * (4 + t - t^2). "
     "Its q(0.5) = 2.125 is right.\n"
-    "Seed 000 also says a 13-point route with 5 subdivisions \"amounts to 121 new points\"; its "
+    "It also says a 13-point route with 5 subdivisions \"amounts to 121 new points\"; its "
     "subdividePoints returns (13 - 1) * 5 + 1 = 61 points (121 would need 10 subdivisions).\n"
-    "Seed 000 asserts at least 3 points; pathlab also accepts 2 (the straight segment) and 1 "
+    "It asserts at least 3 points; pathlab also accepts 2 (the straight segment) and 1 "
     "(that point).";
 
-/// The seeds' uniform formula for one coordinate, t in [0, 1] between p1 and p2:
+/// The blog post's and Guesgen's uniform formula for one coordinate, t in [0, 1] between p1
+/// and p2:
 /// 0.5 * (2 p1 + (p2 - p0) t + (2 p0 - 5 p1 + 4 p2 - p3) t^2 + (3 p1 - p0 - 3 p2 + p3) t^3).
-/// For (1, 2, 2, 1) it gives 2.09375 at t = 0.25 and 0.75 and 2.125 at 0.5 (seed 000 prints
-/// 2.171875 for 0.25 and 0.75, which its own formula does not produce).
+/// For (1, 2, 2, 1) it gives 2.09375 at t = 0.25 and 0.75 and 2.125 at 0.5 (the blog post
+/// prints 2.171875 for 0.25 and 0.75, which its own formula does not produce).
 constexpr double catmull_rom_uniform(double p0, double p1, double p2, double p3, double t) noexcept {
   return 0.5 * ((2.0 * p1) + (p2 - p0) * t + (2.0 * p0 - 5.0 * p1 + 4.0 * p2 - p3) * t * t +
                 (3.0 * p1 - p0 - 3.0 * p2 + p3) * t * t * t);

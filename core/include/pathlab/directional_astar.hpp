@@ -1,10 +1,10 @@
 #pragma once
 /// @file directional_astar.hpp
-/// Directional A* (seed 004): A* over (cell, one of 8 compass headings). A successor is a
-/// neighbouring cell reached along a turning-radius-legal curve (the shortest Dubins curve
-/// between the two lattice poses), kept only when the unit's disc swept along it stays
-/// clear of walls. The route found may differ completely from the plain grid route (the
-/// seed's figure 8): it only uses turns the unit can make.
+/// Directional A* (Pinter 2001, "Toward More Realistic Pathfinding"): A* over (cell, one of 8
+/// compass headings). A successor is a neighbouring cell reached along a turning-radius-legal
+/// curve (the shortest Dubins curve between the two lattice poses), kept only when the unit's
+/// disc swept along it stays clear of walls. The route found may differ completely from the
+/// plain grid route (the article's figure 8): it only uses turns the unit can make.
 ///
 /// The lattice: a node is the centre of a cell with heading k * 45 degrees (k = 0..7,
 /// 0 = +x, 90 = +y, down the map). Start and goal poses are snapped to the centre of their
@@ -40,7 +40,7 @@ struct DirectionalAStarOptions {
   /// directional_auto_reach(turning_radius) of the start cell, keeping per (start heading,
   /// end heading) only moves that turn at most a quarter turn more than the heading change
   /// needs and that no chain of two shorter moves replaces (see DirectionalAStar::create).
-  /// Fixed, the seed's options: 4 or 8 (adjacent), 24 (5x5), 48 (7x7), every move kept; they
+  /// Fixed, the article's options: 4 or 8 (adjacent), 24 (5x5), 48 (7x7), every move kept; they
   /// only turn for radii up to about 2 (a 45-degree turn of radius r moves 0.71 r forward
   /// and 0.29 r sideways before it can end on a cell centre). [Limit: 0, 4, 8, 24, 48]
   int neighborhood = 0;

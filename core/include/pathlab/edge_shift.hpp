@@ -1,7 +1,8 @@
 #pragma once
 /// @file edge_shift.hpp
-/// Seed 002's string pulling: slide each node along the edge its path crosses, towards the
-/// node after next, kept a little off the edge's ends.
+/// The string pulling of Tower22's "Walk the line; Smooth this time" (2016): slide each node
+/// along the edge its path crosses, towards the node after next, kept a little off the edge's
+/// ends.
 ///
 /// Nodes n[0..N-1] start one per corridor polygon; the leg n[i] -> n[i+1] crosses edge i. One
 /// pass runs i = 0 .. N-3: the infinite line n[i] -> n[i+2] is intersected with the infinite
@@ -9,7 +10,7 @@
 /// back between the ends, at least `margin` from each, and stored as n[i+1], so the next step
 /// already starts from the moved node. Further passes repeat that on the moved nodes.
 ///
-/// Where the two lines are parallel the seed leaves the node where it was; here it goes to the
+/// Where the two lines are parallel the post leaves the node where it was; here it goes to the
 /// point of the edge nearest to it, so that every node always ends on its edge and each leg
 /// stays inside its (convex) polygon.
 

@@ -1,6 +1,7 @@
 #pragma once
 /// @file grid_search.hpp
-/// Grid searches: A*, Dijkstra, jump point search (JPS) and Theta*.
+/// Grid searches: A*, Dijkstra, jump point search (JPS, Harabor and Grastien 2011) and Theta*
+/// (Nash, Daniel, Koenig and Felner 2007).
 ///
 /// All searches plan from the centre of the start cell to the centre of the goal cell.
 /// 8-connected moves never cut corners: a diagonal step needs both orthogonal

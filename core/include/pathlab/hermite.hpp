@@ -1,11 +1,12 @@
 #pragma once
 /// @file hermite.hpp
 /// Cubic Hermite curves: one segment from a start point, an end point and the two tangents
-/// there (seed 001), and chains of segments through a path that share their tangent at every
-/// joint (C1). Every spline of the library (Catmull-Rom of any alpha, Hermite chains) is
-/// stored as a HermiteCurve, so arc length, curvature and sampling are written once.
+/// there (as in "In love with splines", World::Create() blog), and chains of segments through a
+/// path that share their tangent at every joint (C1). Every spline of the library (Catmull-Rom
+/// of any alpha, Hermite chains) is stored as a HermiteCurve, so arc length, curvature and
+/// sampling are written once.
 ///
-/// A segment's parameter t runs over [0, 1]; it is NOT distance (seed 001 admits this), so
+/// A segment's parameter t runs over [0, 1]; it is NOT distance (that post admits this), so
 /// a unit that must move at a steady speed should go through ArcLengthTable (arc_length.hpp).
 /// A curve of n segments is parameterised by u in [0, n]: segment i covers [i, i + 1].
 
@@ -34,7 +35,7 @@ struct HermiteSegment {
   /// Second derivative d2P/dt2 at t; linear in t since the segment is cubic.
   Vec2 second_derivative_at(double t) const noexcept;
   /// Arc length of the whole segment by adaptive Gauss-Legendre quadrature, accurate to
-  /// about 1e-12 relative (seed 001's sum of 10 chords underestimates it). [Units: cells]
+  /// about 1e-12 relative (the post's sum of 10 chords underestimates it). [Units: cells]
   double length() const noexcept;
   /// Arc length from t to the end (towards `end`). [Units: cells]
   double distance_forwards(double t) const noexcept;

@@ -1,6 +1,6 @@
 #pragma once
 /// @file hybrid_astar.hpp
-/// Hybrid A* (Dolgov et al. 2008, the modern form of seed 004's Directional A*): a search
+/// Hybrid A* (Dolgov et al. 2008, the modern form of Pinter's 2001 Directional A*): a search
 /// over continuous poses whose closed set is binned by cell and heading.
 ///
 /// - Motion primitives: straight, full left and full right arcs of the turning radius, each

@@ -2,20 +2,20 @@
 /// @file navmesh.hpp
 /// A navigation mesh of convex polygons built from a grid, shrunk for an agent radius.
 ///
-/// Construction: every blocked cell (and the map's outside) is grown by the agent radius a
-/// into the square [c - a, c + 1 + a] x [r - a, r + 1 + a]. The lines x = k +- a and y = k +- a
-/// cut the map into a rectilinear sub-grid whose sub-cells are either wholly free or wholly
-/// inside a grown wall; free sub-cells are joined into large rectangles (the seed-002
+/// Construction: every blocked cell (and the map's outside) is grown by the agent radius a into
+/// the square [c - a, c + 1 + a] x [r - a, r + 1 + a]. The lines x = k +- a and y = k +- a cut
+/// the map into a rectilinear sub-grid whose sub-cells are either wholly free or wholly inside
+/// a grown wall; free sub-cells are joined into large rectangles (the Tower22 post's
 /// "grid-shaped mesh"). By default (NavmeshDef::merge_convex) the rectangles are then cut at
 /// the staircase corners on their sides and merged into larger convex polygons wherever the
 /// union stays convex, so diagonal and round walls bound one polygon along their stair line
-/// instead of a row of thin slabs. Because the growth is a square,
-/// every point of the mesh is at least a (Euclidean) away from every wall: a disc of radius a
-/// can stand anywhere on it. A gap w cells wide stays open while 2a <= w (the agent fits,
-/// touching both sides within kClearanceTolerance) and closes when 2a > w. Around convex wall
-/// corners the square growth is conservative: the mesh loses the rounded corner slivers
-/// (at most a * (sqrt(2) - 1) deep), and a diagonal gap between two walls that face each other
-/// corner to corner (Euclidean width sqrt(2), axis-aligned width 1) closes at 2a > 1.
+/// instead of a row of thin slabs. Because the growth is a square, every point of the mesh is
+/// at least a (Euclidean) away from every wall: a disc of radius a can stand anywhere on it. A
+/// gap w cells wide stays open while 2a <= w (the agent fits, touching both sides within
+/// kClearanceTolerance) and closes when 2a > w. Around convex wall corners the square growth is
+/// conservative: the mesh loses the rounded corner slivers (at most a * (sqrt(2) - 1) deep),
+/// and a diagonal gap between two walls that face each other corner to corner (Euclidean width
+/// sqrt(2), axis-aligned width 1) closes at 2a > 1.
 ///
 /// Polygon rings carry every vertex where a neighbour starts or ends (T-junctions), so each
 /// ring edge faces exactly one neighbour or a wall, and a long edge touching several
@@ -37,13 +37,14 @@ namespace pathlab {
 struct NavmeshDef {
   /// Radius of the agent the mesh is for. [Units: cells] [Limit: 0 .. kMaxAgentRadius]
   double agent_radius = 0.0;
-  /// Per seed cell, grow the rectangle both ways (right-then-down and down-then-right) and keep the
-  /// larger one: fewer, squarer rectangles for a little more build time.
+  /// Per starting sub-cell, grow the rectangle both ways (right-then-down and down-then-right)
+  /// and keep the larger one: fewer, squarer rectangles for a little more build time.
   bool best_of_two_growths = true;
   /// Go beyond rectangles: cut rectangles at the wall corners on their sides and merge the
   /// pieces into larger convex polygons wherever the union stays convex. Staircase walls (any
-  /// diagonal or round wall on a grid) then bound one polygon along the stair line instead of
-  /// a row of thin slabs, so corridors cross fewer polygons. Off: the seed's grid-shaped mesh.
+  /// diagonal or round wall on a grid) then bound one polygon along the stair line instead of a
+  /// row of thin slabs, so corridors cross fewer polygons. Off: the Tower22 post's grid-shaped
+  /// mesh.
   bool merge_convex = true;
 };
 
@@ -58,7 +59,7 @@ struct NavPolygon {
   int first_portal = 0;  ///< Index into Navmesh::polygon_portals().
   int portal_count = 0;
   Vec2 lo{0, 0}, hi{0, 0};  ///< Bounding box. [Units: cells]
-  Vec2 centre{0, 0};        ///< Centroid (the seed's node point). [Units: cells]
+  Vec2 centre{0, 0};        ///< Centroid (the Tower22 post's node point). [Units: cells]
 };
 
 /// The shared edge of two polygons. `a -> b` is the edge as it runs in polygon `poly_a`'s ring,

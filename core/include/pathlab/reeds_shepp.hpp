@@ -1,8 +1,8 @@
 #pragma once
 /// @file reeds_shepp.hpp
 /// Reeds-Shepp paths: the shortest path between two poses for a unit that turns on circles
-/// of at least radius r and may reverse (so it can make the three-point turn of seed 004's
-/// figure 7). Reeds & Shepp (1990) showed the optimum is one of 48 words of at most five
+/// of at least radius r and may reverse (so it can make the three-point turn of Pinter's
+/// (2001) figure 7). Reeds & Shepp (1990) showed the optimum is one of 48 words of at most five
 /// arcs and lines with at most two cusps. They come from 12 base formulas (their 8.1-8.11:
 /// CSC same and opposite turns, C|C|C, CC|CC, C|CC|C, C|CSC, C|CSC with the last turn
 /// reversed, C|CSC|C) under three symmetries: time-flip (drive it backwards), reflection

@@ -119,7 +119,7 @@ class SegmentPath {
   /// Same as at_distance() (the name the planners use for "the state s cells in").
   Result<PathState> sample_at(double s) const { return at_distance(s); }
   /// State at time `t` [s] for a unit moving at `speed` [cells/s] [Limit: > 0, finite]
-  /// (seed 004's Listing 2); t is clamped like s. Error when t is not finite.
+  /// (Pinter's 2001 Listing 2); t is clamped like s. Error when t is not finite.
   Result<PathState> at_time(double t, double speed) const;
   /// Index of the segment that covers distance `s` (the later one at a boundary).
   size_t segment_index_at(double s) const;

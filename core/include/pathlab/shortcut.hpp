@@ -1,7 +1,7 @@
 #pragma once
 /// @file shortcut.hpp
-/// Straightening a path afterwards by line-of-sight shortcuts: seed 002's "cheating" and
-/// seed 003's "straighten the path afterwards". From each kept node, the farthest later
+/// Straightening a path afterwards by line-of-sight shortcuts: the Tower22 post's "cheating" and
+/// Guesgen's lecture's "straighten the path afterwards". From each kept node, the farthest later
 /// node that can be reached in a straight line (for an agent of the given radius) is kept
 /// next and the nodes in between are dropped. On weighted terrain a shortcut is taken only
 /// when it costs no more than the stretch of path it replaces.

@@ -3,7 +3,7 @@
 /// Obstacle-aware spline smoothing of a waypoint path on a grid.
 ///
 /// A Catmull-Rom or Hermite curve through grid waypoints bulges past corners and can cross
-/// blocked cells (seed 003's smoothed path is only drawn, never checked). This smoother
+/// blocked cells (Guesgen's lecture only draws its smoothed path, never checks it). This smoother
 /// fits the curve, checks every span against the grid for the agent's radius, and repairs
 /// the spans that fail, in order of how much of the curve they keep:
 ///  1. insert control points on a long chord near its ends, so the bend stays near the corner;
@@ -39,7 +39,7 @@
 namespace pathlab {
 
 enum class SplineMethod : uint8_t {
-  catmull_rom,  ///< Uniform Catmull-Rom (the seeds' formula).
+  catmull_rom,  ///< Uniform Catmull-Rom (the blog post's and Guesgen's formula).
   centripetal,  ///< Catmull-Rom with alpha 0.5: no cusps or loops.
   chordal,      ///< Catmull-Rom with alpha 1.
   hermite,      ///< hermite_chain's automatic tangents (bisector, shorter chord).

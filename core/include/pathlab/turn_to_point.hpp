@@ -1,10 +1,11 @@
 #pragma once
 /// @file turn_to_point.hpp
-/// Turning towards a point (seed 004): the shortest forward path from a pose to a point
-/// when the final heading is free, for a unit turning on circles of radius r.
+/// Turning towards a point (Pinter 2001, "Toward More Realistic Pathfinding"): the shortest
+/// forward path from a pose to a point when the final heading is free, for a unit turning on
+/// circles of radius r.
 ///
-/// Outside both turning circles the answer is the seed's arc-then-line (LS or RS, the
-/// shorter of the two). Unlike the seed, points inside a turning circle are reachable too:
+/// Outside both turning circles the answer is the article's arc-then-line (LS or RS, the
+/// shorter of the two). Unlike the article, points inside a turning circle are reachable too:
 /// the unit turns away and back, an arc followed by an arc of the other hand (RL or LR).
 /// Boissonnat and Bui (1994) showed that the shortest paths to a point with free heading
 /// are always of these forms (CS, or CC with a second arc longer than pi), so evaluating

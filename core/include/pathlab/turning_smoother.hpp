@@ -1,6 +1,6 @@
 #pragma once
 /// @file turning_smoother.hpp
-/// Legal turns, the basic methods of seed 004: post-processing a grid or any-angle path for
+/// Legal turns, the basic methods of Pinter (2001): post-processing a grid or any-angle path for
 /// a unit with a turning radius. Every corner of the path is rounded by a circular arc of
 /// the turning radius tangent to both legs (a fillet). Where that arc does not fit (the legs
 /// are too short or it would cross a wall) a fallback is applied, in this order, each one

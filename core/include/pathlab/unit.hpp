@@ -1,7 +1,7 @@
 #pragma once
 /// @file unit.hpp
 /// What a moving unit is: its size, how fast it goes, how fast it speeds up and brakes,
-/// how tightly it turns, and which follower drives it along a path (seed 004 contrasts a
+/// how tightly it turns, and which follower drives it along a path (Pinter 2001 contrasts a
 /// person, a car, a tank and a bear by exactly these numbers).
 ///
 /// Units are discs in the grid's world units (1 cell ~ 1 metre) and seconds. A unit turns
@@ -19,15 +19,15 @@ namespace pathlab {
 
 /// How a unit follows its path.
 enum class FollowerKind : uint8_t {
-  /// Exact following by arc length at constant speed (seed 001's fix): the pose is the
-  /// path's pose at distance speed * t. Gear changes of a segment path are obeyed; heading
-  /// jumps at polyline corners, as the path itself does.
+  /// Exact following by arc length at constant speed (the fix "In love with splines" skips):
+  /// the pose is the path's pose at distance speed * t. Gear changes of a segment path are
+  /// obeyed; heading jumps at polyline corners, as the path itself does.
   track,
-  /// Seed 002's "physics": chase a look-ahead point with a limited turn rate, slow down
+  /// The Tower22 post's "physics": chase a look-ahead point with a limited turn rate, slow down
   /// ahead of sharp turns, stop and rotate when the turn is beyond a threshold. Leaves the
   /// line a little, never enters a wall.
   steer,
-  /// Seed 003's rotational dampening: the heading lags behind the direction to the next
+  /// Guesgen's (2004) rotational dampening: the heading lags behind the direction to the next
   /// waypoint (first-order), which masks the turns but swings wide. For comparison.
   damped,
 };

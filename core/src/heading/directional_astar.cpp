@@ -166,7 +166,7 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
         for (int h2 = 0; h2 < kHeadings; ++h2) {
           // Auto: no more total turning than the heading change plus a quarter turn, so
           // S-bends (lane changes) of up to 45 degrees each way stay, loops do not. The
-          // fixed neighbourhoods keep the seed's rule (max_move_turn only).
+          // fixed neighbourhoods keep Pinter's (2001) rule (max_move_turn only).
           const int steps = std::min((h2 - h + kHeadings) % kHeadings, (h - h2 + kHeadings) % kHeadings);
           const double bound = automatic ? std::min(o.max_move_turn, steps * kHeadingStep + kPi / 2) : o.max_move_turn;
           const Pose from = lattice_pose(origin, h);

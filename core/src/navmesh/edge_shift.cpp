@@ -18,7 +18,7 @@ bool line_intersection_param(Vec2 e1, Vec2 e2, Vec2 p1, Vec2 p2, double& t) {
 }
 
 /// The point at parameter t on e1 -> e2, pulled back inside the edge to at least `margin` from
-/// each end (the seed's lineShiftPointBetweenEnds).
+/// each end (the Tower22 post's lineShiftPointBetweenEnds).
 Vec2 shift_between_ends(double t, Vec2 e1, Vec2 e2, double margin) {
   const double len = glm::length(e2 - e1);
   if (len <= 2.0 * margin) return 0.5 * (e1 + e2);

@@ -31,7 +31,7 @@ struct ConvexPieces {
 
 /// Cuts the step triangles off each rectangle at the wall corners in the middle of its sides
 /// (where a staircase of rectangles has its reflex corners), then removes shared edges
-/// greedily wherever the union of the two sides stays convex (Hertel and Mehlhorn). A
+/// greedily wherever the union of the two sides stays convex (Hertel and Mehlhorn 1983). A
 /// staircase of thin slabs becomes one convex polygon along the stair line plus the step
 /// triangles under it, which hang off it as dead ends. Neighbours share exactly one edge.
 /// `pos` maps a vertex id to its point; `on_wall` flags vertex ids where a wall edge ends.

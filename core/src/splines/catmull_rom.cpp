@@ -65,7 +65,7 @@ struct Cubic {
 template <class V>
 Cubic<V> cubic(const V& p0, const V& p1, const V& p2, const V& p3, const CatmullRomDef& def) {
   if (def.alpha == 0.0 && def.tangent_scale == 1.0) {
-    // The seeds' formula, term by term.
+    // The formula of the Catmull-Rom blog post and Guesgen's lecture, term by term.
     return Cubic<V>{p1, 0.5 * (p2 - p0), 0.5 * (2.0 * p0 - 5.0 * p1 + 4.0 * p2 - p3),
                     0.5 * (3.0 * p1 - p0 - 3.0 * p2 + p3)};
   }

@@ -24,10 +24,11 @@ const char* to_string(FollowerKind kind) noexcept {
   return "?";
 }
 
-// Presets. One cell is about a metre. The numbers are game-feel values, not measurements;
-// what matters is how they differ (seed 004): a person turns on the spot, a car cannot and
-// needs a wide circle but may back up, a tank pivots slowly on its tracks, a bear runs fast
-// but lumbers through wide turns and only turns slowly once stopped.
+// Presets. One cell is about a metre. The numbers are game-feel values, not measurements; what
+// matters is how they differ (Pinter 2001, "Toward More Realistic Pathfinding"): a person turns
+// on the spot, a car cannot and needs a wide circle but may back up, a tank pivots slowly on
+// its tracks, a bear runs fast but lumbers through wide turns and only turns slowly once
+// stopped.
 
 UnitDef person_unit_def() {
   UnitDef d;
