@@ -451,7 +451,8 @@ TEST_CASE("directional A*: a time or expansion budget returns a legal partial pa
   CHECK(r->budget_stop == BudgetStop::time);
   CHECK(ms < 500.0);  // generous for a loaded machine; the target is 1.5 x 20 ms
   test::check_partial_legal(grid, *r, o.turning_radius, o.agent_radius, r->start);
-  CHECK(r->path.length() > 0.0);
+  // How far it got depends on the machine (on a loaded one the setup alone may use the
+  // budget), so only the expansion-budget case below checks that the path moves.
 
   o.budget.time_ms = 0.0;
   o.budget.max_expansions = 300;

@@ -265,7 +265,8 @@ TEST_CASE("hybrid A*: a time budget stops a failing query early with a legal par
   // Generous bound for a loaded machine (the target is 1.5 x 20 ms; see the benchmark).
   CHECK(ms < 500.0);
   test::check_partial_legal(grid, *r, o.turning_radius, o.agent_radius, s);
-  CHECK(r->path.length() > 0.0);
+  // How far it got depends on the machine (on a loaded one the setup alone may use the
+  // budget), so only the expansion-budget case below checks that the path moves.
 }
 
 TEST_CASE("hybrid A*: an expansion budget gives the same partial path every time, ending at the best pose") {
