@@ -117,6 +117,12 @@ class NavmeshQuery {
  private:
   void search_portal_points(const NavPoint& s, const NavPoint& t, const NavQueryOptions& options, NavSearchResult& r);
   void search_exact(const NavPoint& s, const NavPoint& t, const NavQueryOptions& options, NavSearchResult& r);
+  /// The answer when start and goal share polygon `poly`: the straight segment.
+  Result<NavSearchResult> straight(int poly, NavSearchResult& r) const;
+  /// Every polygon whose boundary or interior holds p, starting from `poly` (which does).
+  void touching_polygons(Vec2 p, int poly, std::vector<int>& out) const;
+  /// The mesh vertex id of a ring vertex of one of `polys` exactly at p, or -1.
+  int vertex_at(Vec2 p, const std::vector<int>& polys) const;
   /// Fills r.corridor from the start polygon and the crossings (portal id, polygon entered).
   void fill_corridor(int start_poly, const std::vector<std::pair<int, int>>& crossings, NavSearchResult& r) const;
 
@@ -168,6 +174,8 @@ class NavmeshQuery {
   std::vector<int> succ_;            // the successors of the node being expanded (reused)
   std::vector<double> root_g_;       // per vertex id: best g seen (valid when root_stamp_ matches)
   std::vector<uint32_t> root_stamp_;
+  std::vector<int> start_polys_, goal_polys_;  // the polygons around the query's ends
+  std::vector<uint32_t> goal_mark_;            // per polygon: == stamp_ when it holds the goal
 
   struct Node {
     double g = 0.0;

@@ -57,6 +57,19 @@ double through_length(Vec2 r, Vec2 t, Vec2 q0, Vec2 q1, Vec2 d) {
   return glm::length(x - r) + glm::length(t - x);
 }
 
+/// Whether p lies on the segment [u, w]: within a distance a little looser than the one under
+/// which the exact search treats a root as lying on an entry edge's line (1e-12 of the
+/// root's distance to the edge), so that whatever the search would call "on the edge" is
+/// found here first. [Units: cells]
+bool on_segment(Vec2 p, Vec2 u, Vec2 w) {
+  const Vec2 e = w - u, pu = p - u;
+  const double l2 = glm::dot(e, e);
+  const double s = l2 > 0.0 ? std::clamp(glm::dot(pu, e) / l2, 0.0, 1.0) : 0.0;
+  const Vec2 off = pu - e * s;
+  const double tol = 1e-11 * std::max({1.0, glm::length(pu), glm::length(p - w)});
+  return glm::dot(off, off) <= tol * tol;
+}
+
 struct HeapLess {
   // A min-heap on f; among equal f the deeper node (larger g) first.
   template <class E>
@@ -81,6 +94,7 @@ void NavmeshQuery::reset(const Navmesh& mesh) {
   inodes_.clear();
   root_g_.assign(static_cast<size_t>(mesh.vertex_id_count()), 0.0);
   root_stamp_.assign(static_cast<size_t>(mesh.vertex_id_count()), 0);
+  goal_mark_.assign(mesh.polygons().size(), 0);
   stamp_ = 0;
   build_dead_trees();
   const auto& rv = mesh.ring_vertices();
@@ -251,30 +265,63 @@ Result<NavSearchResult> NavmeshQuery::find_corridor(Vec2 start, Vec2 goal, const
   r.goal = t->pos;
   r.start_snapped = s->snapped;
   r.goal_snapped = t->snapped;
-  if (s->polygon == t->polygon) {  // convex: the straight segment
-    r.found = true;
-    r.corridor.polygons.push_back(t->polygon);
-    r.length = glm::length(r.goal - r.start);
-    return r;
-  }
+  if (s->polygon == t->polygon) return straight(t->polygon, r);  // convex: the straight segment
   if (nodes_.size() != 2 * mesh_->portals().size() + 1 || tree_parent_.size() != mesh_->polygons().size() ||
       ring_edges_ != mesh_->ring_vertices().size() ||
-      pedge_first_.size() != mesh_->polygons().size() + 1 ||
+      pedge_first_.size() != mesh_->polygons().size() + 1 || goal_mark_.size() != mesh_->polygons().size() ||
       root_g_.size() != static_cast<size_t>(mesh_->vertex_id_count())) {
     reset(*mesh_);
   }
   if (++stamp_ == 0) {  // wrapped: forget every stamp
     for (Node& n : nodes_) n.stamp = 0;
     std::fill(root_stamp_.begin(), root_stamp_.end(), 0u);
+    std::fill(goal_mark_.begin(), goal_mark_.end(), 0u);
     stamp_ = 1;
   }
   heap_.clear();
+  // An end on a polygon's edge or vertex lies in every polygon around that point: the search
+  // starts from all of them and ends in any of them.
+  touching_polygons(r.start, s->polygon, start_polys_);
+  touching_polygons(r.goal, t->polygon, goal_polys_);
+  for (const int p : goal_polys_) goal_mark_[static_cast<size_t>(p)] = stamp_;
+  for (const int p : start_polys_)
+    if (goal_mark_[static_cast<size_t>(p)] == stamp_) return straight(p, r);
   if (options.cost == NavSearchCost::exact) {
     search_exact(*s, *t, options, r);
   } else {
     search_portal_points(*s, *t, options, r);
   }
   return r;
+}
+
+Result<NavSearchResult> NavmeshQuery::straight(int poly, NavSearchResult& r) const {
+  r.found = true;
+  r.corridor.polygons.push_back(poly);
+  r.length = glm::length(r.goal - r.start);
+  return std::move(r);
+}
+
+void NavmeshQuery::touching_polygons(Vec2 p, int poly, std::vector<int>& out) const {
+  // Breadth first over portal edges that p lies on: one polygon for an interior point, two
+  // for a point on a portal, the whole fan around a vertex.
+  out.clear();
+  out.push_back(poly);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const PortalEdge* e = pedges_.data() + pedge_first_[static_cast<size_t>(out[i])];
+    const PortalEdge* end = pedges_.data() + pedge_first_[static_cast<size_t>(out[i]) + 1];
+    for (; e != end; ++e) {
+      if (on_segment(p, e->u, e->w) && std::find(out.begin(), out.end(), e->poly) == out.end()) out.push_back(e->poly);
+    }
+  }
+}
+
+int NavmeshQuery::vertex_at(Vec2 p, const std::vector<int>& polys) const {
+  for (const int poly : polys) {
+    const NavPolygon& P = mesh_->polygons()[static_cast<size_t>(poly)];
+    for (int k = P.first; k < P.first + P.count; ++k)
+      if (mesh_->ring_vertices()[static_cast<size_t>(k)] == p) return mesh_->ring_vertex_ids()[static_cast<size_t>(k)];
+  }
+  return -1;
 }
 
 void NavmeshQuery::fill_corridor(int start_poly, const std::vector<std::pair<int, int>>& crossings,
@@ -406,7 +453,7 @@ inline __attribute__((always_inline)) Vec2 at(Vec2 u, Vec2 w, double s, double l
 
 }  // namespace
 
-void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQueryOptions& options,
+void NavmeshQuery::search_exact(const NavPoint& /*s*/, const NavPoint& t, const NavQueryOptions& options,
                                 NavSearchResult& r) {
   const Vec2 gp = r.goal;
   const int goal_poly = t.polygon;
@@ -464,6 +511,8 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
     const auto [first, last] = portal_edges(poly);
     for (const PortalEdge* pe = first; pe != last; ++pe) {
       if (pe == skip || !worth_entering(poly, *pe)) continue;
+      // From the start, an edge through the start leads into a polygon the search started in.
+      if (g == 0.0 && on_segment(root, pe->u, pe->w)) continue;
       push(parent, root, root_vid, g, pe->u, pe->w, *pe);
     }
   };
@@ -569,7 +618,16 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
 
   open_->clear();
   succ_.clear();
-  push_all(-1, s.polygon, nullptr, r.start, -1, 0.0);
+  // The start is a root like a wall corner when it sits on a mesh vertex, so that bending there
+  // later is pruned; its nodes come from every polygon around it (touching_polygons), never
+  // through an edge it lies on: such an edge leads into another of those polygons, and a
+  // search entering the fan around a vertex that way would go round it for ever.
+  const int start_vid = vertex_at(r.start, start_polys_);
+  if (start_vid >= 0) {
+    root_stamp_[static_cast<size_t>(start_vid)] = stamp_;
+    root_g_[static_cast<size_t>(start_vid)] = 0.0;
+  }
+  for (const int p : start_polys_) push_all(-1, p, nullptr, r.start, start_vid, 0.0);
   to_heap();
   int goal_node = -1;
   while (!open_->empty() && goal_node < 0) {
@@ -582,7 +640,7 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
         continue;
       }
       if (trace) r.trace.push_back(NavTraceEvent{n.poly, n.portal, NavTraceEvent::close, static_cast<float>(n.g), static_cast<float>(n.f)});
-      if (n.poly == goal_poly) {  // f is exact here: root, the taut point of the interval, goal
+      if (goal_mark_[static_cast<size_t>(n.poly)] == stamp_) {  // f is exact here: root, the taut point of the interval, goal
         goal_node = id;
         r.length = n.f;
         break;
@@ -603,7 +661,7 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
       expand(id);
       if (succ_.size() != 1) break;
       const INode& c = inodes_[static_cast<size_t>(succ_.front())];
-      if (c.poly == goal_poly || c.root_vid != inodes_[static_cast<size_t>(id)].root_vid) break;
+      if (goal_mark_[static_cast<size_t>(c.poly)] == stamp_ || c.root_vid != inodes_[static_cast<size_t>(id)].root_vid) break;
       id = succ_.front();
       if (trace) r.trace.push_back(NavTraceEvent{c.poly, c.portal, NavTraceEvent::close, static_cast<float>(c.g), static_cast<float>(c.f)});
     }
@@ -619,7 +677,9 @@ void NavmeshQuery::search_exact(const NavPoint& s, const NavPoint& t, const NavQ
     chain.emplace_back(inodes_[static_cast<size_t>(id)].portal, inodes_[static_cast<size_t>(id)].poly);
   }
   std::reverse(chain.begin(), chain.end());
-  fill_corridor(s.polygon, chain, r);
+  // The polygon the first crossing leaves: one of the polygons around the start.
+  const NavPortal& first = mesh_->portals()[static_cast<size_t>(chain.front().first)];
+  fill_corridor(first.poly_a == chain.front().second ? first.poly_b : first.poly_a, chain, r);
   r.found = true;
 }
 
