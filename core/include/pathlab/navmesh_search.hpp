@@ -34,6 +34,7 @@
 
 #include "pathlab/funnel.hpp"
 #include "pathlab/navmesh.hpp"
+#include "pathlab/search_budget.hpp"
 #include "pathlab/status.hpp"
 
 namespace pathlab {
@@ -41,11 +42,33 @@ namespace pathlab {
 /// How the corridor search values partial paths (see the file comment).
 enum class NavSearchCost : uint8_t { exact = 0, portal_points = 1 };
 
+/// Default cap on the search nodes one query may create, per portal edge of the mesh (two per
+/// portal), on top of kNavMinNodeCap; at about 110 bytes a node, a query stays under 3.5 KB
+/// per portal edge. The worst of the 26,537 Moving AI problems (start and goal on cell
+/// corners) creates 1.5 nodes per portal edge (random512-10-0: 130k nodes). The exact search
+/// can need more: on a field of one-cell pillars every pillar corner becomes a root, and a
+/// detour around a wall across the field creates 37 nodes per portal edge on a 120x120 map
+/// and 107 on a 240x240 one (2.7 million nodes, 7 s); such a query stops with
+/// budget_exhausted ("nodes") unless max_nodes allows more. An unreachable goal costs
+/// nothing: it is recognised from the mesh's connected components before any search.
+inline constexpr int64_t kNavNodesPerPortalEdge = 32;
+/// Smallest default node cap, whatever the mesh's size. [Units: search nodes]
+inline constexpr int64_t kNavMinNodeCap = 65536;
+
 /// Search parameters. Start from default_nav_query_options().
 struct NavQueryOptions {
   NavSearchCost cost = NavSearchCost::exact;
   bool record_trace = false;   ///< Fill NavSearchResult::trace.
-  int64_t max_expansions = 0;  ///< Give up after this many expansions; 0 = no limit.
+  /// Expansions, wall-clock time, cancel flag (search_budget.hpp). Default: no limit beyond
+  /// the node cap below.
+  SearchBudget budget;
+  /// The older spelling of budget.max_expansions, kept for existing callers: when both are
+  /// set the smaller applies. 0 = no limit. [Limit: >= 0]
+  int64_t max_expansions = 0;
+  /// Give up after creating this many search nodes (the search's memory); 0 = the default for
+  /// the mesh: kNavNodesPerPortalEdge per portal edge + kNavMinNodeCap. Every search is bounded
+  /// by it, so no query grows without limit. [Units: search nodes] [Limit: >= 0]
+  int64_t max_nodes = 0;
 };
 
 inline NavQueryOptions default_nav_query_options() { return NavQueryOptions{}; }
@@ -70,7 +93,14 @@ struct NavCorridor {
 
 struct NavSearchResult {
   bool found = false;
-  std::string reason;          ///< Why not found, for people.
+  /// Why not found, for people. A search stopped by a limit says "budget_exhausted: " and the
+  /// limit ("expansions", "time", "cancelled", "nodes").
+  std::string reason;
+  /// The search stopped before it could tell whether a path exists (found is false): a limit
+  /// of options.budget (budget_stop) or the node cap (node_cap_reached) was reached.
+  bool budget_exhausted = false;
+  BudgetStop budget_stop = BudgetStop::none;  ///< Which limit of options.budget, if one.
+  bool node_cap_reached = false;              ///< options.max_nodes (or its default) was reached.
   Vec2 start{0, 0}, goal{0, 0};  ///< The query's end points after snapping. [Units: cells]
   bool start_snapped = false;  ///< The start lay in the band the agent radius removed and was moved.
   bool goal_snapped = false;
@@ -115,8 +145,11 @@ class NavmeshQuery {
                                         const NavQueryOptions& options = default_nav_query_options());
 
  private:
-  void search_portal_points(const NavPoint& s, const NavPoint& t, const NavQueryOptions& options, NavSearchResult& r);
-  void search_exact(const NavPoint& s, const NavPoint& t, const NavQueryOptions& options, NavSearchResult& r);
+  void search_portal_points(const NavPoint& s, const NavPoint& t, bool trace, BudgetMeter& meter, int64_t node_cap,
+                            NavSearchResult& r);
+  void search_exact(const NavPoint& t, bool trace, BudgetMeter& meter, int64_t node_cap, NavSearchResult& r);
+  /// Counts one expansion against the limits; when one is reached, says which in r and returns true.
+  static bool over_budget(BudgetMeter& meter, int64_t node_cap, NavSearchResult& r);
   /// The answer when start and goal share polygon `poly`: the straight segment.
   Result<NavSearchResult> straight(int poly, NavSearchResult& r) const;
   /// Every polygon whose boundary or interior holds p, starting from `poly` (which does).
@@ -139,6 +172,9 @@ class NavmeshQuery {
     int portal = -1;
     int root_vid = -1;  // vertex id of the root, -1 for the start
   };
+  /// Per polygon, its connected component (component_).
+  void build_components();
+  std::string unreachable_reason() const;
   /// Peels the mesh's dead trees (see the .cpp) into tree_parent_/tree_in_/tree_out_.
   void build_dead_trees();
   /// True when stepping from polygon p into its neighbour q goes down a dead tree that does
@@ -152,6 +188,7 @@ class NavmeshQuery {
   // Per polygon: the neighbour it was peeled off towards (-1: not peeled, or a tree's last),
   // and its pre-order interval in the peeled forest (-1 when not peeled).
   std::vector<int> tree_parent_, tree_in_, tree_out_;
+  std::vector<int> component_;
   size_t ring_edges_ = 0;                       // ring edges of the mesh reset() last saw
   /// A ring edge with a polygon across it, with what the exact search reads when it crosses:
   /// kept per polygon in ring order, back to back, so an expansion walks one short array

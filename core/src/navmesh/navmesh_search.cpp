@@ -97,6 +97,7 @@ void NavmeshQuery::reset(const Navmesh& mesh) {
   goal_mark_.assign(mesh.polygons().size(), 0);
   stamp_ = 0;
   build_dead_trees();
+  build_components();
   const auto& rv = mesh.ring_vertices();
   ring_edges_ = rv.size();
   pedges_.clear();
@@ -131,6 +132,36 @@ void NavmeshQuery::reset(const Navmesh& mesh) {
   std::vector<int> of_ring_edge(rv.size(), -1);
   for (size_t i = 0; i < pedges_.size(); ++i) of_ring_edge[static_cast<size_t>(pedges_[i].ring_edge)] = static_cast<int>(i);
   for (PortalEdge& pe : pedges_) pe.across = of_ring_edge[static_cast<size_t>(pe.across)];
+}
+
+void NavmeshQuery::build_components() {
+  // Connected components over the portals: a goal in another component is answered at once
+  // instead of by a search that visits everything the start reaches (the exact search's
+  // worst case: on a field of pillars it creates nodes superlinearly in the mesh's size).
+  const auto& polys = mesh_->polygons();
+  const auto& portals = mesh_->portals();
+  const auto& plist = mesh_->polygon_portals();
+  component_.assign(polys.size(), -1);
+  std::vector<int> stack;
+  int next = 0;
+  for (size_t seed = 0; seed < polys.size(); ++seed) {
+    if (component_[seed] >= 0) continue;
+    component_[seed] = next;
+    stack.push_back(static_cast<int>(seed));
+    while (!stack.empty()) {
+      const NavPolygon& P = polys[static_cast<size_t>(stack.back())];
+      const int p = stack.back();
+      stack.pop_back();
+      for (int k = P.first_portal; k < P.first_portal + P.portal_count; ++k) {
+        const NavPortal& pt = portals[static_cast<size_t>(plist[static_cast<size_t>(k)])];
+        const int o = pt.poly_a == p ? pt.poly_b : pt.poly_a;
+        if (component_[static_cast<size_t>(o)] >= 0) continue;
+        component_[static_cast<size_t>(o)] = next;
+        stack.push_back(o);
+      }
+    }
+    ++next;
+  }
 }
 
 void NavmeshQuery::build_dead_trees() {
@@ -254,8 +285,49 @@ Result<NavPoint> NavmeshQuery::resolve(Vec2 p, const std::string& what) const {
   return out;
 }
 
+namespace {
+
+/// The options' limits checked, and the expansion limit of the two spellings folded into one.
+Result<SearchBudget> effective_budget(const NavQueryOptions& o) {
+  auto bad = [](const std::string& what, double v) {
+    return fail(StatusCode::invalid_argument, "navmesh search: " + what + " (got " + std::to_string(v) + ")");
+  };
+  if (o.max_expansions < 0) return bad("max_expansions must be >= 0", static_cast<double>(o.max_expansions));
+  if (o.budget.max_expansions < 0) return bad("budget.max_expansions must be >= 0", static_cast<double>(o.budget.max_expansions));
+  if (!(o.budget.time_ms >= 0.0) || !std::isfinite(o.budget.time_ms)) return bad("budget.time_ms must be finite and >= 0", o.budget.time_ms);
+  if (o.max_nodes < 0) return bad("max_nodes must be >= 0", static_cast<double>(o.max_nodes));
+  SearchBudget b = o.budget;
+  if (o.max_expansions > 0 && (b.max_expansions == 0 || o.max_expansions < b.max_expansions)) b.max_expansions = o.max_expansions;
+  return b;
+}
+
+}  // namespace
+
+bool NavmeshQuery::over_budget(BudgetMeter& meter, int64_t node_cap, NavSearchResult& r) {
+  const BudgetStop stop = meter.on_expansion();
+  if (stop == BudgetStop::none && r.generated <= node_cap) return false;
+  r.budget_exhausted = true;
+  r.budget_stop = stop;
+  r.node_cap_reached = stop == BudgetStop::none;
+  switch (stop) {
+    case BudgetStop::expansions:
+      r.reason = "budget_exhausted: expansions (gave up after " + std::to_string(meter.expansions() - 1) + " expansions)";
+      break;
+    case BudgetStop::time:
+      r.reason = "budget_exhausted: time (gave up after " + std::to_string(meter.elapsed_ms()) + " ms)";
+      break;
+    case BudgetStop::cancelled: r.reason = "budget_exhausted: cancelled"; break;
+    case BudgetStop::none:
+      r.reason = "budget_exhausted: nodes (gave up after creating " + std::to_string(r.generated) +
+                 " search nodes, the cap for this query)";
+      break;
+  }
+  return true;
+}
+
 Result<NavSearchResult> NavmeshQuery::find_corridor(Vec2 start, Vec2 goal, const NavQueryOptions& options) {
-  if (options.max_expansions < 0) return fail(StatusCode::invalid_argument, "max_expansions must be >= 0");
+  auto budget = effective_budget(options);
+  if (!budget) return budget.error();
   auto s = resolve(start, "start");
   if (!s) return s.error();
   auto t = resolve(goal, "goal");
@@ -268,7 +340,7 @@ Result<NavSearchResult> NavmeshQuery::find_corridor(Vec2 start, Vec2 goal, const
   if (s->polygon == t->polygon) return straight(t->polygon, r);  // convex: the straight segment
   if (nodes_.size() != 2 * mesh_->portals().size() + 1 || tree_parent_.size() != mesh_->polygons().size() ||
       ring_edges_ != mesh_->ring_vertices().size() ||
-      pedge_first_.size() != mesh_->polygons().size() + 1 || goal_mark_.size() != mesh_->polygons().size() ||
+      pedge_first_.size() != mesh_->polygons().size() + 1 || component_.size() != mesh_->polygons().size() || goal_mark_.size() != mesh_->polygons().size() ||
       root_g_.size() != static_cast<size_t>(mesh_->vertex_id_count())) {
     reset(*mesh_);
   }
@@ -286,12 +358,24 @@ Result<NavSearchResult> NavmeshQuery::find_corridor(Vec2 start, Vec2 goal, const
   for (const int p : goal_polys_) goal_mark_[static_cast<size_t>(p)] = stamp_;
   for (const int p : start_polys_)
     if (goal_mark_[static_cast<size_t>(p)] == stamp_) return straight(p, r);
+  if (component_[static_cast<size_t>(s->polygon)] != component_[static_cast<size_t>(t->polygon)]) {
+    r.reason = unreachable_reason();
+    return r;
+  }
+  BudgetMeter meter(*budget);
+  const int64_t node_cap =
+      options.max_nodes > 0 ? options.max_nodes
+                            : kNavNodesPerPortalEdge * static_cast<int64_t>(pedges_.size()) + kNavMinNodeCap;
   if (options.cost == NavSearchCost::exact) {
-    search_exact(*s, *t, options, r);
+    search_exact(*t, options.record_trace, meter, node_cap, r);
   } else {
-    search_portal_points(*s, *t, options, r);
+    search_portal_points(*s, *t, options.record_trace, meter, node_cap, r);
   }
   return r;
+}
+
+std::string NavmeshQuery::unreachable_reason() const {
+  return "the goal is not reachable from the start for agent radius " + std::to_string(mesh_->agent_radius());
 }
 
 Result<NavSearchResult> NavmeshQuery::straight(int poly, NavSearchResult& r) const {
@@ -343,8 +427,8 @@ void NavmeshQuery::fill_corridor(int start_poly, const std::vector<std::pair<int
   }
 }
 
-void NavmeshQuery::search_portal_points(const NavPoint& s, const NavPoint& t, const NavQueryOptions& options,
-                                        NavSearchResult& r) {
+void NavmeshQuery::search_portal_points(const NavPoint& s, const NavPoint& t, bool trace, BudgetMeter& meter,
+                                        int64_t node_cap, NavSearchResult& r) {
   const Vec2 gp = r.goal;
   const int goal_poly = t.polygon;
   const auto& portals = mesh_->portals();
@@ -352,7 +436,6 @@ void NavmeshQuery::search_portal_points(const NavPoint& s, const NavPoint& t, co
   const auto& plist = mesh_->polygon_portals();
   // Two nodes per portal, one per direction of crossing (2 * pid: into poly_b), and the goal.
   const int goal_node = 2 * static_cast<int>(portals.size());
-  const bool trace = options.record_trace;
   auto relax = [&](int id, int parent, int poly, Vec2 pt, double g) {
     Node& n = nodes_[static_cast<size_t>(id)];
     if (n.stamp == stamp_ && g >= n.g) return;
@@ -396,14 +479,11 @@ void NavmeshQuery::search_portal_points(const NavPoint& s, const NavPoint& t, co
       break;
     }
     ++r.expanded;
-    if (options.max_expansions > 0 && r.expanded > options.max_expansions) {
-      r.reason = "gave up after " + std::to_string(options.max_expansions) + " expansions";
-      return;
-    }
+    if (over_budget(meter, node_cap, r)) return;
     expand_from(n.poly, e.node, n.pt, n.g);
   }
   if (!found) {
-    r.reason = "the goal is not reachable from the start for agent radius " + std::to_string(mesh_->agent_radius());
+    r.reason = unreachable_reason();
     return;
   }
   std::vector<std::pair<int, int>>& chain = chain_;
@@ -453,11 +533,10 @@ inline __attribute__((always_inline)) Vec2 at(Vec2 u, Vec2 w, double s, double l
 
 }  // namespace
 
-void NavmeshQuery::search_exact(const NavPoint& /*s*/, const NavPoint& t, const NavQueryOptions& options,
+void NavmeshQuery::search_exact(const NavPoint& t, bool trace, BudgetMeter& meter, int64_t node_cap,
                                 NavSearchResult& r) {
   const Vec2 gp = r.goal;
   const int goal_poly = t.polygon;
-  const bool trace = options.record_trace;
   inodes_.clear();
   // Intervals shorter than this carry no path worth having; they only arise from rounding
   // where a cone grazes a vertex. [Units: cells]
@@ -653,10 +732,7 @@ void NavmeshQuery::search_exact(const NavPoint& /*s*/, const NavPoint& t, const 
     // early at a higher g is taken over (root_improves) when a cheaper route arrives.
     for (;;) {
       ++r.expanded;
-      if (options.max_expansions > 0 && r.expanded > options.max_expansions) {
-        r.reason = "gave up after " + std::to_string(options.max_expansions) + " expansions";
-        return;
-      }
+      if (over_budget(meter, node_cap, r)) return;
       succ_.clear();
       expand(id);
       if (succ_.size() != 1) break;
@@ -668,7 +744,7 @@ void NavmeshQuery::search_exact(const NavPoint& /*s*/, const NavPoint& t, const 
     to_heap();
   }
   if (goal_node < 0) {
-    r.reason = "the goal is not reachable from the start for agent radius " + std::to_string(mesh_->agent_radius());
+    r.reason = unreachable_reason();
     return;
   }
   std::vector<std::pair<int, int>>& chain = chain_;
