@@ -21,9 +21,18 @@
 /// Both models skip dead trees: polygons that hang off the rest of the mesh by one portal
 /// (peeled like leaves once per mesh, in reset()) are entered only when the goal is inside.
 ///
+/// Start == goal (after snapping), or both in one polygon: found at once, with a corridor of
+/// that one polygon and the straight length (0 for the same point; the smoothers in
+/// navmesh_smooth.hpp then give the single point). Start and goal on a polygon's edge or
+/// vertex lie in every polygon around it: the search starts from all of them and ends in any.
+///
 /// A start or goal in the band the agent radius removed from the mesh is snapped to the
 /// nearest mesh point that a straight segment reaches from it without crossing a wall; the
-/// result says so. One inside a wall or outside the map is an error.
+/// result says so. One inside a wall or outside the map is an error. So is a pinch point, a
+/// lattice point where two blocked cells touch only at their corners: by the through-a-wall
+/// rule (collision.hpp) every path from it would pass through it, so it counts as wall, and
+/// the error says "is a pinch point" (the Moving AI competition's corner convention would
+/// accept it when the path leaves through a free cell; pathlab does not).
 
 #include <cstddef>
 #include <cstdint>
@@ -136,8 +145,9 @@ class NavmeshQuery {
   void reset(const Navmesh& mesh);
 
   /// Locates p on the mesh, snapping it when it lies in the removed band. Errors: not finite
-  /// (invalid_argument), outside the map (out_of_bounds), inside a wall or with no mesh point
-  /// reachable from it (blocked). `what` names the point in messages ("start", "goal").
+  /// (invalid_argument), outside the map (out_of_bounds), inside a wall, a pinch point or with
+  /// no mesh point reachable from it (blocked). `what` names the point in messages ("start",
+  /// "goal").
   Result<NavPoint> resolve(Vec2 p, const std::string& what) const;
 
   /// Finds the corridor from start to goal. No path is not an error: found == false.

@@ -70,6 +70,18 @@ bool on_segment(Vec2 p, Vec2 u, Vec2 w) {
   return glm::dot(off, off) <= tol * tol;
 }
 
+/// A lattice point where two blocked cells touch only at their corners (the other two cells
+/// around it free): wall by the through-a-wall rule (collision.hpp).
+bool is_pinch_point(const Grid& grid, Vec2 p) {
+  const double fx = std::floor(p.x), fy = std::floor(p.y);
+  if (fx != p.x || fy != p.y) return false;
+  const int x = static_cast<int>(fx), y = static_cast<int>(fy);
+  if (x <= 0 || y <= 0 || x >= grid.width() || y >= grid.height()) return false;
+  const bool b00 = !grid.is_free(x - 1, y - 1), b10 = !grid.is_free(x, y - 1);
+  const bool b01 = !grid.is_free(x - 1, y), b11 = !grid.is_free(x, y);
+  return (b00 && b11 && !b10 && !b01) || (b10 && b01 && !b00 && !b11);
+}
+
 struct HeapLess {
   // A min-heap on f; among equal f the deeper node (larger g) first.
   template <class E>
@@ -254,7 +266,13 @@ Result<NavPoint> NavmeshQuery::resolve(Vec2 p, const std::string& what) const {
     }
     if (interior) return out;
   }
-  if (!point_clear(grid, p, 0.0)) return fail(StatusCode::blocked, where() + " is inside a wall");
+  if (!point_clear(grid, p, 0.0)) {
+    if (is_pinch_point(grid, p)) {
+      return fail(StatusCode::blocked, where() + " is a pinch point: two blocked cells touch only at their corners there, "
+                                                 "which counts as wall (no path may pass through it)");
+    }
+    return fail(StatusCode::blocked, where() + " is inside a wall");
+  }
   if (out.polygon >= 0) return out;
   // In the band the radius removed: the nearest mesh point a straight segment reaches.
   const auto& polys = mesh_->polygons();
