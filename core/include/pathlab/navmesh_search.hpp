@@ -34,11 +34,9 @@
 /// the error says "is a pinch point" (the Moving AI competition's corner convention would
 /// accept it when the path leaves through a free cell; pathlab does not).
 
-#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "pathlab/funnel.hpp"
@@ -129,13 +127,10 @@ struct NavPoint {
   bool snapped = false;
 };
 
+class NavmeshSearchWorkspace;
+
 /// Searches one navmesh, reusing its buffers across queries. The mesh must outlive the query
 /// object; after rebuilding the mesh call reset(). Not thread-safe: one per thread.
-namespace detail {
-template <size_t kArity>
-class BasicOpenList;
-}  // namespace detail
-
 class NavmeshQuery {
  public:
   explicit NavmeshQuery(const Navmesh& mesh);
@@ -150,102 +145,14 @@ class NavmeshQuery {
   /// "goal").
   Result<NavPoint> resolve(Vec2 p, const std::string& what) const;
 
-  /// Finds the corridor from start to goal. No path is not an error: found == false.
+  /// Finds the corridor from start to goal. No path is not an error: found == false (with
+  /// budget_exhausted when a limit stopped the search). Errors: those of resolve() for either
+  /// end, and a negative or non-finite limit in `options` (invalid_argument, naming it).
   Result<NavSearchResult> find_corridor(Vec2 start, Vec2 goal,
                                         const NavQueryOptions& options = default_nav_query_options());
 
  private:
-  void search_portal_points(const NavPoint& s, const NavPoint& t, bool trace, BudgetMeter& meter, int64_t node_cap,
-                            NavSearchResult& r);
-  void search_exact(const NavPoint& t, bool trace, BudgetMeter& meter, int64_t node_cap, NavSearchResult& r);
-  /// Counts one expansion against the limits; when one is reached, says which in r and returns true.
-  static bool over_budget(BudgetMeter& meter, int64_t node_cap, NavSearchResult& r);
-  /// The answer when start and goal share polygon `poly`: the straight segment.
-  Result<NavSearchResult> straight(int poly, NavSearchResult& r) const;
-  /// Every polygon whose boundary or interior holds p, starting from `poly` (which does).
-  void touching_polygons(Vec2 p, int poly, std::vector<int>& out) const;
-  /// The mesh vertex id of a ring vertex of one of `polys` exactly at p, or -1.
-  int vertex_at(Vec2 p, const std::vector<int>& polys) const;
-  /// Fills r.corridor from the start polygon and the crossings (portal id, polygon entered).
-  void fill_corridor(int start_poly, const std::vector<std::pair<int, int>>& crossings, NavSearchResult& r) const;
-
-  // Exact search: a root (a wall corner or the start), an interval [p0, p1] of the portal
-  // `portal`, and the polygon `poly` on its far side, entered through ring edge `edge`.
-  struct INode {
-    Vec2 root{0, 0};
-    Vec2 p0{0, 0}, p1{0, 0};  // p0 towards the ring edge's start, p1 towards its end
-    double g = 0.0;
-    double f = 0.0;
-    int parent = -1;
-    int poly = -1;
-    int entry = -1;  // the edge it was entered through, as one of poly's portal edges (index into pedges_)
-    int portal = -1;
-    int root_vid = -1;  // vertex id of the root, -1 for the start
-  };
-  /// Per polygon, its connected component (component_).
-  void build_components();
-  std::string unreachable_reason() const;
-  /// Peels the mesh's dead trees (see the .cpp) into tree_parent_/tree_in_/tree_out_.
-  void build_dead_trees();
-  /// True when stepping from polygon p into its neighbour q goes down a dead tree that does
-  /// not hold the goal polygon: no shortest path does that.
-  bool leads_nowhere(int p, int q, int goal_poly) const noexcept {
-    const size_t i = static_cast<size_t>(q);
-    if (tree_parent_[i] != p || q == goal_poly) return false;
-    const int t = tree_in_[static_cast<size_t>(goal_poly)];
-    return !(t >= tree_in_[i] && t < tree_out_[i]);
-  }
-  // Per polygon: the neighbour it was peeled off towards (-1: not peeled, or a tree's last),
-  // and its pre-order interval in the peeled forest (-1 when not peeled).
-  std::vector<int> tree_parent_, tree_in_, tree_out_;
-  std::vector<int> component_;
-  size_t ring_edges_ = 0;                       // ring edges of the mesh reset() last saw
-  /// A ring edge with a polygon across it, with what the exact search reads when it crosses:
-  /// kept per polygon in ring order, back to back, so an expansion walks one short array
-  /// instead of the whole ring and the portal table.
-  struct PortalEdge {
-    Vec2 u{0, 0}, w{0, 0};  // the edge, in its polygon's ring order
-    Vec2 dir{1, 0};         // unit vector u -> w
-    double len = 0.0;
-    int ring_edge = -1;
-    int across = -1;  // the same edge in the far polygon's list (index into pedges_)
-    int poly = -1;    // the far polygon
-    int portal = -1;
-    int u_vid = -1, w_vid = -1;          // mesh-wide vertex ids of u and w
-    bool u_wall = false, w_wall = false;  // whether a path may bend at u / w (a wall corner)
-  };
-  std::vector<PortalEdge> pedges_;
-  std::vector<int> pedge_first_;  // per polygon, then one past the end: its range in pedges_
-  std::vector<std::pair<int, int>> chain_;      // corridor reconstruction buffer
-  std::vector<INode> inodes_;
-  std::vector<int> succ_;            // the successors of the node being expanded (reused)
-  std::vector<double> root_g_;       // per vertex id: best g seen (valid when root_stamp_ matches)
-  std::vector<uint32_t> root_stamp_;
-  std::vector<int> start_polys_, goal_polys_;  // the polygons around the query's ends
-  std::vector<uint32_t> goal_mark_;            // per polygon: == stamp_ when it holds the goal
-
-  struct Node {
-    double g = 0.0;
-    double f = 0.0;
-    Vec2 pt{0, 0};
-    int parent = -1;
-    int poly = -1;
-    uint32_t stamp = 0;
-    bool closed = false;
-  };
-  struct HeapEntry {
-    double f;
-    double g;
-    int node;
-  };
-  const Navmesh* mesh_;
-  std::vector<Node> nodes_;
-  std::vector<HeapEntry> heap_;
-  // The exact search's open list: the grid searches' (open_list.hpp), with each interval
-  // node's slot in open_pos_.
-  std::unique_ptr<detail::BasicOpenList<4>> open_;
-  std::vector<int32_t> open_pos_;
-  uint32_t stamp_ = 0;
+  std::unique_ptr<NavmeshSearchWorkspace> ws_;  // tables and buffers (core/src/navmesh)
 };
 
 }  // namespace pathlab
