@@ -20,6 +20,11 @@
 ///
 /// Both models skip dead trees: polygons that hang off the rest of the mesh by one portal
 /// (peeled like leaves once per mesh, in reset()) are entered only when the goal is inside.
+/// A goal in another connected component of the mesh is answered without a search.
+///
+/// Limits: NavQueryOptions::budget (expansions, time, cancel flag; search_budget.hpp) and a
+/// node cap proportional to the mesh (kNavNodesPerPortalEdge), so no query grows without
+/// limit; a search stopped by either says budget_exhausted and which limit.
 ///
 /// Start == goal (after snapping), or both in one polygon: found at once, with a corridor of
 /// that one polygon and the straight length (0 for the same point; the smoothers in
