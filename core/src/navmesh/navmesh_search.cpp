@@ -197,9 +197,7 @@ void NavmeshSearchWorkspace::begin_query(const NavPoint& s, const NavPoint& t, N
   for (const int p : goal_polys_) goal_mark_[static_cast<size_t>(p)] = stamp_;
 }
 
-bool NavmeshSearchWorkspace::over_budget(NavSearchResult& r) {
-  const BudgetStop stop = meter_.on_expansion();
-  if (stop == BudgetStop::none && r.generated <= node_cap_) return false;
+void NavmeshSearchWorkspace::stop_search(BudgetStop stop, NavSearchResult& r) const {
   r.budget_exhausted = true;
   r.budget_stop = stop;
   r.node_cap_reached = stop == BudgetStop::none;
@@ -216,7 +214,6 @@ bool NavmeshSearchWorkspace::over_budget(NavSearchResult& r) {
                  " search nodes, the cap for this query)";
       break;
   }
-  return true;
 }
 
 std::string NavmeshSearchWorkspace::unreachable_reason() const {

@@ -20,11 +20,15 @@ namespace detail {
 /// root's distance to the edge), so that whatever the search would call "on the edge" is
 /// found here first. [Units: cells]
 inline bool on_segment(Vec2 p, Vec2 u, Vec2 w) {
-  const Vec2 e = w - u, pu = p - u;
+  const Vec2 e = w - u, pu = p - u, pw = p - w;
   const double l2 = glm::dot(e, e);
+  // Far from the edge's line (the common case): no square root. The distance to the line is
+  // |cross| / |e|, and the tolerance below is at most 1e-11 max(1, |pu|, |pw|).
+  const double c = cross(e, pu);
+  if (c * c > 1e-22 * l2 * std::max({1.0, glm::dot(pu, pu), glm::dot(pw, pw)})) return false;
   const double s = l2 > 0.0 ? std::clamp(glm::dot(pu, e) / l2, 0.0, 1.0) : 0.0;
   const Vec2 off = pu - e * s;
-  const double tol = 1e-11 * std::max({1.0, glm::length(pu), glm::length(p - w)});
+  const double tol = 1e-11 * std::max({1.0, glm::length(pu), glm::length(pw)});
   return glm::dot(off, off) <= tol * tol;
 }
 
@@ -115,7 +119,13 @@ class NavmeshSearchWorkspace {
   int vertex_at(Vec2 p, const std::vector<int>& polys) const;
   std::string unreachable_reason() const;
   /// Counts one expansion against the limits; when one is reached, says which in r.
-  bool over_budget(NavSearchResult& r);
+  bool over_budget(NavSearchResult& r) {
+    const BudgetStop stop = meter_.on_expansion();
+    if (stop == BudgetStop::none && r.generated <= node_cap_) [[likely]] return false;
+    stop_search(stop, r);
+    return true;
+  }
+  void stop_search(BudgetStop stop, NavSearchResult& r) const;
   /// Fills r.corridor from the start polygon and the crossings (portal id, polygon entered).
   void fill_corridor(int start_poly, NavSearchResult& r) const;
   bool is_goal_polygon(int poly) const { return goal_mark_[static_cast<size_t>(poly)] == stamp_; }
