@@ -17,6 +17,14 @@
 //   worst_ratio    worst of those ratios
 // plus BM_build: a full navmesh rebuild of a 256x256 map (the live-painting target), with and
 // without the convex merge.
+//
+//   bench_navmesh --movingai-corners [MAX_EXPANSIONS]
+//
+// instead runs every problem of the 11 Moving AI scenario files with start and goal on the
+// top-left corner of their cells (the competition's convention: integer coordinates) through
+// the exact navmesh search, with an expansion budget (default 1,000,000) on top of the
+// default node cap, and prints per map how many answer, the largest expansion and node
+// counts and the time (issue 19's proof; a tool, not a benchmark: run it under nice).
 
 #include <benchmark/benchmark.h>
 
@@ -25,10 +33,14 @@
 #include <DetourNavMeshQuery.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -395,4 +407,90 @@ BENCHMARK_CAPTURE(BM_build, Berlin_0_256_r04, "Berlin_0_256", 0.4, true)->Unit(b
 BENCHMARK_CAPTURE(BM_build, rect_Berlin_0_256_r0, "Berlin_0_256", 0.0, false)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_build, rect_Berlin_0_256_r04, "Berlin_0_256", 0.4, false)->Unit(benchmark::kMicrosecond);
 
-BENCHMARK_MAIN();
+namespace {
+
+struct SweepTally {
+  int64_t problems = 0, found = 0, not_found = 0, budget = 0, pinch = 0, other_errors = 0;
+  int64_t max_expanded = 0, max_generated = 0;
+  double ms = 0.0;
+  void add(const SweepTally& o) {
+    problems += o.problems, found += o.found, not_found += o.not_found, budget += o.budget, pinch += o.pinch;
+    other_errors += o.other_errors, ms += o.ms;
+    max_expanded = std::max(max_expanded, o.max_expanded), max_generated = std::max(max_generated, o.max_generated);
+  }
+  void print(const char* name) const {
+    std::printf("%-15s %6lld problems: %6lld found, %lld unreachable, %lld budget_exhausted, %lld pinch points, "
+                "%lld other errors; max %lld expansions, %lld nodes; %.0f ms (%.1f us/query)\n",
+                name, static_cast<long long>(problems), static_cast<long long>(found), static_cast<long long>(not_found),
+                static_cast<long long>(budget), static_cast<long long>(pinch), static_cast<long long>(other_errors),
+                static_cast<long long>(max_expanded), static_cast<long long>(max_generated), ms,
+                problems > 0 ? 1000.0 * ms / static_cast<double>(problems) : 0.0);
+  }
+};
+
+/// One map's scenario file, corner points, through the exact search.
+SweepTally sweep_map(const std::string& name, int64_t max_expansions) {
+  SweepTally t;
+  const std::string dir = std::string(PATHLAB_MOVINGAI_DIR) + "/";
+  auto grid = load_movingai_map(dir + name + ".map");
+  auto mesh = grid ? Navmesh::build(*grid) : Result<Navmesh>(grid.error());
+  std::ifstream in(dir + name + ".map.scen");
+  if (!mesh || !in) {
+    std::fprintf(stderr, "cannot load %s\n", name.c_str());
+    std::exit(1);
+  }
+  NavmeshQuery q(*mesh);
+  NavQueryOptions o = default_nav_query_options();
+  o.budget.max_expansions = max_expansions;
+  std::string line;
+  std::getline(in, line);  // "version 1"
+  const auto t0 = std::chrono::steady_clock::now();
+  while (std::getline(in, line)) {
+    std::istringstream ss(line);
+    int bucket = 0, w = 0, h = 0, sx = 0, sy = 0, gx = 0, gy = 0;
+    std::string map;
+    if (!(ss >> bucket >> map >> w >> h >> sx >> sy >> gx >> gy)) continue;
+    ++t.problems;
+    auto r = q.find_corridor(Vec2(sx, sy), Vec2(gx, gy), o);
+    if (!r) {
+      const bool pinch = r.error().message.find("pinch point") != std::string::npos;
+      ++(pinch ? t.pinch : t.other_errors);
+      if (!pinch) std::fprintf(stderr, "%s %d,%d -> %d,%d: %s\n", name.c_str(), sx, sy, gx, gy, r.error().message.c_str());
+      continue;
+    }
+    t.max_expanded = std::max(t.max_expanded, r->expanded);
+    t.max_generated = std::max(t.max_generated, r->generated);
+    if (r->found) ++t.found;
+    else if (r->budget_exhausted) ++t.budget;
+    else ++t.not_found;
+  }
+  t.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return t;
+}
+
+int movingai_corner_sweep(int64_t max_expansions) {
+  const char* maps[] = {"arena", "arena2", "brc202d", "den520d", "lak303d", "Berlin_0_256", "Berlin_0_512",
+                        "Archipelago", "8room_000", "maze512-1-0", "random512-10-0"};
+  SweepTally all;
+  for (const char* name : maps) {
+    const SweepTally t = sweep_map(name, max_expansions);
+    t.print(name);
+    std::fflush(stdout);
+    all.add(t);
+  }
+  all.print("all");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "--movingai-corners") == 0) {
+    return movingai_corner_sweep(argc >= 3 ? std::atoll(argv[2]) : 1000000);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

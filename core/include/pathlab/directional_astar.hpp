@@ -9,6 +9,8 @@
 /// The lattice: a node is the centre of a cell with heading k * 45 degrees (k = 0..7,
 /// 0 = +x, 90 = +y, down the map). Start and goal poses are snapped to the centre of their
 /// cell and the nearest of the 8 headings; HeadingPath::start / goal report what was used.
+/// When both snap to the same lattice pose (start == goal) the path is that single pose:
+/// found, length 0, no segments.
 ///
 /// Every (start heading, cell offset, end heading) move is computed once per
 /// DirectionalAStar, with the set of cells that must be free for it, so a search costs a

@@ -46,7 +46,8 @@ struct FunnelResult {
 };
 
 /// Shortest path from `start` to `goal` through `portals` in order. `start` must lie in the
-/// first polygon and `goal` in the last; with no portals the path is the straight segment.
+/// first polygon and `goal` in the last; with no portals the path is the straight segment, or
+/// the single point `start` (length 0) when start == goal.
 /// Errors: a non-finite point (invalid_argument, naming it).
 Result<FunnelResult> funnel_path(Vec2 start, Vec2 goal, std::span<const FunnelPortal> portals,
                                  bool record_events = false);

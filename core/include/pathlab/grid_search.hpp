@@ -3,7 +3,8 @@
 /// Grid searches: A*, Dijkstra, jump point search (JPS, Harabor and Grastien 2011) and Theta*
 /// (Nash, Daniel, Koenig and Felner 2007).
 ///
-/// All searches plan from the centre of the start cell to the centre of the goal cell.
+/// All searches plan from the centre of the start cell to the centre of the goal cell. Start
+/// cell == goal cell gives that one cell: found, one point, length 0, nothing expanded.
 /// 8-connected moves never cut corners: a diagonal step needs both orthogonal
 /// neighbours passable (the Moving AI benchmark rule). For an agent radius above 0.5
 /// a cell is passable only when a disc of that radius around its centre is clear of

@@ -21,7 +21,8 @@
 /// The path (lines and arcs with gear) is exactly legal: curvature is 0 or +-1/r
 /// everywhere, it starts exactly at the start pose and ends exactly at the goal pose, and
 /// the unit's disc swept along it passes check_swept_path() (arcs are checked with a
-/// margin of 2e-3 cells on top of their chord approximation).
+/// margin of 2e-3 cells on top of their chord approximation). A goal pose equal to the start
+/// pose is found at once: the single pose, length 0, no segments.
 
 #include <cstdint>
 #include <memory>

@@ -20,20 +20,33 @@
 ///
 /// Both models skip dead trees: polygons that hang off the rest of the mesh by one portal
 /// (peeled like leaves once per mesh, in reset()) are entered only when the goal is inside.
+/// A goal in another connected component of the mesh is answered without a search.
+///
+/// Limits: NavQueryOptions::budget (expansions, time, cancel flag; search_budget.hpp) and a
+/// node cap proportional to the mesh (kNavNodesPerPortalEdge), so no query grows without
+/// limit; a search stopped by either says budget_exhausted and which limit.
+///
+/// Start == goal (after snapping), or both in one polygon: found at once, with a corridor of
+/// that one polygon and the straight length (0 for the same point; the smoothers in
+/// navmesh_smooth.hpp then give the single point). Start and goal on a polygon's edge or
+/// vertex lie in every polygon around it: the search starts from all of them and ends in any.
 ///
 /// A start or goal in the band the agent radius removed from the mesh is snapped to the
 /// nearest mesh point that a straight segment reaches from it without crossing a wall; the
-/// result says so. One inside a wall or outside the map is an error.
+/// result says so. One inside a wall or outside the map is an error. So is a pinch point, a
+/// lattice point where two blocked cells touch only at their corners: by the through-a-wall
+/// rule (collision.hpp) every path from it would pass through it, so it counts as wall, and
+/// the error says "is a pinch point" (the Moving AI competition's corner convention would
+/// accept it when the path leaves through a free cell; pathlab does not).
 
-#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "pathlab/funnel.hpp"
 #include "pathlab/navmesh.hpp"
+#include "pathlab/search_budget.hpp"
 #include "pathlab/status.hpp"
 
 namespace pathlab {
@@ -41,11 +54,33 @@ namespace pathlab {
 /// How the corridor search values partial paths (see the file comment).
 enum class NavSearchCost : uint8_t { exact = 0, portal_points = 1 };
 
+/// Default cap on the search nodes one query may create, per portal edge of the mesh (two per
+/// portal), on top of kNavMinNodeCap; at about 110 bytes a node, a query stays under 3.5 KB
+/// per portal edge. The worst of the 26,537 Moving AI problems (start and goal on cell
+/// corners) creates 1.5 nodes per portal edge (random512-10-0: 130k nodes). The exact search
+/// can need more: on a field of one-cell pillars every pillar corner becomes a root, and a
+/// detour around a wall across the field creates 37 nodes per portal edge on a 120x120 map
+/// and 107 on a 240x240 one (2.7 million nodes, 7 s); such a query stops with
+/// budget_exhausted ("nodes") unless max_nodes allows more. An unreachable goal costs
+/// nothing: it is recognised from the mesh's connected components before any search.
+inline constexpr int64_t kNavNodesPerPortalEdge = 32;
+/// Smallest default node cap, whatever the mesh's size. [Units: search nodes]
+inline constexpr int64_t kNavMinNodeCap = 65536;
+
 /// Search parameters. Start from default_nav_query_options().
 struct NavQueryOptions {
   NavSearchCost cost = NavSearchCost::exact;
   bool record_trace = false;   ///< Fill NavSearchResult::trace.
-  int64_t max_expansions = 0;  ///< Give up after this many expansions; 0 = no limit.
+  /// Expansions, wall-clock time, cancel flag (search_budget.hpp). Default: no limit beyond
+  /// the node cap below.
+  SearchBudget budget;
+  /// The older spelling of budget.max_expansions, kept for existing callers: when both are
+  /// set the smaller applies. 0 = no limit. [Limit: >= 0]
+  int64_t max_expansions = 0;
+  /// Give up after creating this many search nodes (the search's memory); 0 = the default for
+  /// the mesh: kNavNodesPerPortalEdge per portal edge + kNavMinNodeCap. Every search is bounded
+  /// by it, so no query grows without limit. [Units: search nodes] [Limit: >= 0]
+  int64_t max_nodes = 0;
 };
 
 inline NavQueryOptions default_nav_query_options() { return NavQueryOptions{}; }
@@ -70,7 +105,14 @@ struct NavCorridor {
 
 struct NavSearchResult {
   bool found = false;
-  std::string reason;          ///< Why not found, for people.
+  /// Why not found, for people. A search stopped by a limit says "budget_exhausted: " and the
+  /// limit ("expansions", "time", "cancelled", "nodes").
+  std::string reason;
+  /// The search stopped before it could tell whether a path exists (found is false): a limit
+  /// of options.budget (budget_stop) or the node cap (node_cap_reached) was reached.
+  bool budget_exhausted = false;
+  BudgetStop budget_stop = BudgetStop::none;  ///< Which limit of options.budget, if one.
+  bool node_cap_reached = false;              ///< options.max_nodes (or its default) was reached.
   Vec2 start{0, 0}, goal{0, 0};  ///< The query's end points after snapping. [Units: cells]
   bool start_snapped = false;  ///< The start lay in the band the agent radius removed and was moved.
   bool goal_snapped = false;
@@ -90,13 +132,10 @@ struct NavPoint {
   bool snapped = false;
 };
 
+class NavmeshSearchWorkspace;
+
 /// Searches one navmesh, reusing its buffers across queries. The mesh must outlive the query
 /// object; after rebuilding the mesh call reset(). Not thread-safe: one per thread.
-namespace detail {
-template <size_t kArity>
-class BasicOpenList;
-}  // namespace detail
-
 class NavmeshQuery {
  public:
   explicit NavmeshQuery(const Navmesh& mesh);
@@ -106,91 +145,19 @@ class NavmeshQuery {
   void reset(const Navmesh& mesh);
 
   /// Locates p on the mesh, snapping it when it lies in the removed band. Errors: not finite
-  /// (invalid_argument), outside the map (out_of_bounds), inside a wall or with no mesh point
-  /// reachable from it (blocked). `what` names the point in messages ("start", "goal").
+  /// (invalid_argument), outside the map (out_of_bounds), inside a wall, a pinch point or with
+  /// no mesh point reachable from it (blocked). `what` names the point in messages ("start",
+  /// "goal").
   Result<NavPoint> resolve(Vec2 p, const std::string& what) const;
 
-  /// Finds the corridor from start to goal. No path is not an error: found == false.
+  /// Finds the corridor from start to goal. No path is not an error: found == false (with
+  /// budget_exhausted when a limit stopped the search). Errors: those of resolve() for either
+  /// end, and a negative or non-finite limit in `options` (invalid_argument, naming it).
   Result<NavSearchResult> find_corridor(Vec2 start, Vec2 goal,
                                         const NavQueryOptions& options = default_nav_query_options());
 
  private:
-  void search_portal_points(const NavPoint& s, const NavPoint& t, const NavQueryOptions& options, NavSearchResult& r);
-  void search_exact(const NavPoint& s, const NavPoint& t, const NavQueryOptions& options, NavSearchResult& r);
-  /// Fills r.corridor from the start polygon and the crossings (portal id, polygon entered).
-  void fill_corridor(int start_poly, const std::vector<std::pair<int, int>>& crossings, NavSearchResult& r) const;
-
-  // Exact search: a root (a wall corner or the start), an interval [p0, p1] of the portal
-  // `portal`, and the polygon `poly` on its far side, entered through ring edge `edge`.
-  struct INode {
-    Vec2 root{0, 0};
-    Vec2 p0{0, 0}, p1{0, 0};  // p0 towards the ring edge's start, p1 towards its end
-    double g = 0.0;
-    double f = 0.0;
-    int parent = -1;
-    int poly = -1;
-    int entry = -1;  // the edge it was entered through, as one of poly's portal edges (index into pedges_)
-    int portal = -1;
-    int root_vid = -1;  // vertex id of the root, -1 for the start
-  };
-  /// Peels the mesh's dead trees (see the .cpp) into tree_parent_/tree_in_/tree_out_.
-  void build_dead_trees();
-  /// True when stepping from polygon p into its neighbour q goes down a dead tree that does
-  /// not hold the goal polygon: no shortest path does that.
-  bool leads_nowhere(int p, int q, int goal_poly) const noexcept {
-    const size_t i = static_cast<size_t>(q);
-    if (tree_parent_[i] != p || q == goal_poly) return false;
-    const int t = tree_in_[static_cast<size_t>(goal_poly)];
-    return !(t >= tree_in_[i] && t < tree_out_[i]);
-  }
-  // Per polygon: the neighbour it was peeled off towards (-1: not peeled, or a tree's last),
-  // and its pre-order interval in the peeled forest (-1 when not peeled).
-  std::vector<int> tree_parent_, tree_in_, tree_out_;
-  size_t ring_edges_ = 0;                       // ring edges of the mesh reset() last saw
-  /// A ring edge with a polygon across it, with what the exact search reads when it crosses:
-  /// kept per polygon in ring order, back to back, so an expansion walks one short array
-  /// instead of the whole ring and the portal table.
-  struct PortalEdge {
-    Vec2 u{0, 0}, w{0, 0};  // the edge, in its polygon's ring order
-    Vec2 dir{1, 0};         // unit vector u -> w
-    double len = 0.0;
-    int ring_edge = -1;
-    int across = -1;  // the same edge in the far polygon's list (index into pedges_)
-    int poly = -1;    // the far polygon
-    int portal = -1;
-    int u_vid = -1, w_vid = -1;          // mesh-wide vertex ids of u and w
-    bool u_wall = false, w_wall = false;  // whether a path may bend at u / w (a wall corner)
-  };
-  std::vector<PortalEdge> pedges_;
-  std::vector<int> pedge_first_;  // per polygon, then one past the end: its range in pedges_
-  std::vector<std::pair<int, int>> chain_;      // corridor reconstruction buffer
-  std::vector<INode> inodes_;
-  std::vector<int> succ_;            // the successors of the node being expanded (reused)
-  std::vector<double> root_g_;       // per vertex id: best g seen (valid when root_stamp_ matches)
-  std::vector<uint32_t> root_stamp_;
-
-  struct Node {
-    double g = 0.0;
-    double f = 0.0;
-    Vec2 pt{0, 0};
-    int parent = -1;
-    int poly = -1;
-    uint32_t stamp = 0;
-    bool closed = false;
-  };
-  struct HeapEntry {
-    double f;
-    double g;
-    int node;
-  };
-  const Navmesh* mesh_;
-  std::vector<Node> nodes_;
-  std::vector<HeapEntry> heap_;
-  // The exact search's open list: the grid searches' (open_list.hpp), with each interval
-  // node's slot in open_pos_.
-  std::unique_ptr<detail::BasicOpenList<4>> open_;
-  std::vector<int32_t> open_pos_;
-  uint32_t stamp_ = 0;
+  std::unique_ptr<NavmeshSearchWorkspace> ws_;  // tables and buffers (core/src/navmesh)
 };
 
 }  // namespace pathlab

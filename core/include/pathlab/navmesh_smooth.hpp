@@ -9,7 +9,8 @@
 /// - los: the Tower22 post's "cheating", kept as a comparison: from the raw path through the portal
 ///   midpoints, skip nodes while the straight line stays on the mesh (any polygon, not only
 ///   the corridor's).
-/// All three stay on the mesh, so they are clear of walls for the mesh's agent radius.
+/// All three stay on the mesh, so they are clear of walls for the mesh's agent radius. When the
+/// search's start and goal are the same point, each returns that single point (length 0).
 
 #include <vector>
 

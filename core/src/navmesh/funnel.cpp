@@ -19,6 +19,7 @@ Result<FunnelResult> funnel_path(Vec2 start, Vec2 goal, std::span<const FunnelPo
       return fail(StatusCode::invalid_argument, "funnel portal " + std::to_string(i) + " is not finite");
     }
   }
+  if (portals.empty() && start == goal) return FunnelResult{{start}, 0.0, {}};  // start == goal: one point
   const int n = static_cast<int>(portals.size()) + 2;  // start and goal act as zero-width portals
   auto portal = [&](int i) -> FunnelPortal {
     if (i == 0) return FunnelPortal{start, start};

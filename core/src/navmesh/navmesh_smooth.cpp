@@ -21,6 +21,7 @@ Result<FunnelResult> funnel_corridor(const NavSearchResult& r, bool record_event
 
 Result<std::vector<Vec2>> edge_shift_corridor(const Navmesh& mesh, const NavSearchResult& r, const EdgeShiftDef& def) {
   if (auto st = check_found(r); !st) return st.error();
+  if (r.start == r.goal && r.corridor.portals.empty()) return std::vector<Vec2>{r.start};  // one point
   const auto& c = r.corridor;
   std::vector<Vec2> nodes{r.start};
   for (size_t i = 1; i < c.polygons.size(); ++i) {
@@ -39,6 +40,7 @@ Result<std::vector<Vec2>> edge_shift_corridor(const Navmesh& mesh, const NavSear
 
 std::vector<Vec2> corridor_midpoints(const NavSearchResult& r) {
   std::vector<Vec2> pts{r.start};
+  if (r.start == r.goal && r.corridor.portals.empty()) return pts;  // start == goal: one point
   for (const FunnelPortal& p : r.corridor.portals) pts.push_back(0.5 * (p.left + p.right));
   pts.push_back(r.goal);
   return pts;

@@ -1,0 +1,191 @@
+#pragma once
+// Internal: NavmeshQuery's workspace. The mesh tables the searches read (portal edges per
+// polygon, dead trees, components), rebuilt by reset(), and the buffers one query reuses.
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/open_list.hpp"
+#include "pathlab/navmesh_search.hpp"
+
+namespace pathlab {
+
+namespace detail {
+
+/// Whether p lies on the segment [u, w]: within a distance a little looser than the one under
+/// which the exact search treats a root as lying on an entry edge's line (1e-12 of the
+/// root's distance to the edge), so that whatever the search would call "on the edge" is
+/// found here first. [Units: cells]
+inline bool on_segment(Vec2 p, Vec2 u, Vec2 w) {
+  const Vec2 e = w - u, pu = p - u, pw = p - w;
+  const double l2 = glm::dot(e, e);
+  // Far from the edge's line (the common case): no square root. The distance to the line is
+  // |cross| / |e|, and the tolerance below is at most 1e-11 max(1, |pu|, |pw|).
+  const double c = cross(e, pu);
+  if (c * c > 1e-22 * l2 * std::max({1.0, glm::dot(pu, pu), glm::dot(pw, pw)})) return false;
+  const double s = l2 > 0.0 ? std::clamp(glm::dot(pu, e) / l2, 0.0, 1.0) : 0.0;
+  const Vec2 off = pu - e * s;
+  const double tol = 1e-11 * std::max({1.0, glm::length(pu), glm::length(pw)});
+  return glm::dot(off, off) <= tol * tol;
+}
+
+}  // namespace detail
+
+class NavmeshSearchWorkspace {
+ public:
+  explicit NavmeshSearchWorkspace(const Navmesh& mesh) { reset(mesh); }
+  void reset(const Navmesh& mesh);
+  Result<NavPoint> resolve(Vec2 p, const std::string& what) const;
+  Result<NavSearchResult> find_corridor(Vec2 start, Vec2 goal, const NavQueryOptions& options);
+
+  /// A ring edge with a polygon across it, with what the exact search reads when it crosses:
+  /// kept per polygon in ring order, back to back, so an expansion walks one short array
+  /// instead of the whole ring and the portal table.
+  struct PortalEdge {
+    Vec2 u{0, 0}, w{0, 0};  // the edge, in its polygon's ring order
+    Vec2 dir{1, 0};         // unit vector u -> w
+    double len = 0.0;
+    int ring_edge = -1;
+    int across = -1;  // the same edge in the far polygon's list (index into pedges_)
+    int poly = -1;    // the far polygon
+    int portal = -1;
+    int u_vid = -1, w_vid = -1;           // mesh-wide vertex ids of u and w
+    bool u_wall = false, w_wall = false;  // whether a path may bend at u / w (a wall corner)
+  };
+
+  /// Exact search node: a root (a wall corner or the start), an interval [p0, p1] of the
+  /// portal `portal`, and the polygon `poly` on its far side, entered through portal edge
+  /// `entry` (an index into pedges_; p0 lies towards its u, p1 towards its w).
+  struct INode {
+    Vec2 root{0, 0};
+    Vec2 p0{0, 0}, p1{0, 0};
+    double g = 0.0;
+    double f = 0.0;
+    int parent = -1;
+    int poly = -1;
+    int entry = -1;
+    int portal = -1;
+    int root_vid = -1;  // vertex id of the root, -1 for a start off the mesh's vertices
+  };
+
+  /// Portal-points search node: a portal crossed in one direction, with its point.
+  struct Node {
+    double g = 0.0;
+    double f = 0.0;
+    Vec2 pt{0, 0};
+    int parent = -1;
+    int poly = -1;
+    uint32_t stamp = 0;
+    bool closed = false;
+  };
+  struct HeapEntry {
+    double f;
+    double g;
+    int node;
+  };
+
+ private:
+  // --- Mesh tables (reset) ---
+  void build_portal_edges();
+  /// Peels the mesh's dead trees into tree_parent_ and numbers them into tree_in_/tree_out_.
+  void build_dead_trees();
+  void number_dead_trees(const std::vector<uint8_t>& peeled);
+  void build_components();
+  bool stale() const;
+  /// True when stepping from polygon p into its neighbour q goes down a dead tree that does
+  /// not hold the goal polygon: no shortest path does that.
+  bool leads_nowhere(int p, int q, int goal_poly) const noexcept {
+    const size_t i = static_cast<size_t>(q);
+    if (tree_parent_[i] != p || q == goal_poly) return false;
+    const int t = tree_in_[static_cast<size_t>(goal_poly)];
+    return !(t >= tree_in_[i] && t < tree_out_[i]);
+  }
+  std::pair<const PortalEdge*, const PortalEdge*> portal_edges(int poly) const {
+    const PortalEdge* base = pedges_.data();
+    return {base + pedge_first_[static_cast<size_t>(poly)], base + pedge_first_[static_cast<size_t>(poly) + 1]};
+  }
+
+  // --- One query (navmesh_search.cpp) ---
+  bool snap_to_mesh(Vec2 p, NavPoint& out) const;
+  /// Starts a query: fresh stamps, the polygons around both ends.
+  void begin_query(const NavPoint& s, const NavPoint& t, NavSearchResult& r);
+  Result<NavSearchResult> straight(int poly, NavSearchResult& r) const;
+  /// Every polygon whose boundary or interior holds p, starting from `poly` (which does).
+  void touching_polygons(Vec2 p, int poly, std::vector<int>& out) const;
+  /// The mesh vertex id of a ring vertex of one of `polys` exactly at p, or -1.
+  int vertex_at(Vec2 p, const std::vector<int>& polys) const;
+  std::string unreachable_reason() const;
+  /// Counts one expansion against the limits; when one is reached, says which in r.
+  bool over_budget(NavSearchResult& r) {
+    const BudgetStop stop = meter_.on_expansion();
+    if (stop == BudgetStop::none && r.generated <= node_cap_) [[likely]] return false;
+    stop_search(stop, r);
+    return true;
+  }
+  void stop_search(BudgetStop stop, NavSearchResult& r) const;
+  /// Fills r.corridor from the start polygon and the crossings (portal id, polygon entered).
+  void fill_corridor(int start_poly, NavSearchResult& r) const;
+  bool is_goal_polygon(int poly) const { return goal_mark_[static_cast<size_t>(poly)] == stamp_; }
+
+  // --- Portal-points cost (navmesh_search.cpp) ---
+  void search_portal_points(const NavPoint& s, NavSearchResult& r);
+  void pp_relax(int id, int parent, int poly, Vec2 pt, double g, NavSearchResult& r);
+  void pp_expand(int poly, int came_by, Vec2 from, double g, NavSearchResult& r);
+
+  // --- Exact cost (navmesh_search_exact.cpp) ---
+  void search_exact(NavSearchResult& r);
+  void seed_start(NavSearchResult& r);
+  /// Expands node `id` and the chain of lone successors on the same root after it; false
+  /// when a limit stopped the search.
+  bool expand_chain(int id, NavSearchResult& r);
+  void expand(int id, NavSearchResult& r);
+  void expand_collinear(int id, const INode& n, const PortalEdge& entry, NavSearchResult& r);
+  void expand_cone(int id, const INode& n, const PortalEdge& entry, NavSearchResult& r);
+  void push(int parent, Vec2 root, int root_vid, double g, Vec2 q0, Vec2 q1, const PortalEdge& pe,
+            NavSearchResult& r);
+  void push_all(int parent, int poly, const PortalEdge* skip, Vec2 root, int root_vid, double g, NavSearchResult& r);
+  /// Root-level pruning: false when corner v was already reached at no higher cost.
+  bool root_improves(int v, double g);
+  double f_of(const INode& n) const;
+  void successors_to_heap();
+  void exact_corridor(int goal_node, NavSearchResult& r);
+
+  const Navmesh* mesh_ = nullptr;
+  // Mesh tables.
+  size_t ring_edges_ = 0;  // ring edges of the mesh reset() last saw
+  std::vector<PortalEdge> pedges_;
+  std::vector<int> pedge_first_;  // per polygon, then one past the end: its range in pedges_
+  // Per polygon: the neighbour it was peeled off towards (-1: not peeled, or a tree's last),
+  // and its pre-order interval in the peeled forest (-1 when not peeled).
+  std::vector<int> tree_parent_, tree_in_, tree_out_;
+  std::vector<int> component_;  // per polygon: its connected component
+
+  // The query being answered.
+  Vec2 goal_{0, 0};
+  int goal_poly_ = -1;
+  bool trace_ = false;
+  BudgetMeter meter_{SearchBudget{}};
+  int64_t node_cap_ = 0;
+  uint32_t stamp_ = 0;
+  std::vector<int> start_polys_, goal_polys_;  // the polygons around the query's ends
+  std::vector<uint32_t> goal_mark_;            // per polygon: == stamp_ when it holds the goal
+  std::vector<std::pair<int, int>> chain_;     // corridor reconstruction: (portal, polygon entered)
+
+  // Exact search buffers.
+  std::vector<INode> inodes_;
+  std::vector<int> succ_;  // the successors of the node being expanded (reused)
+  std::vector<double> root_g_;  // per vertex id: best g seen (valid when root_stamp_ matches)
+  std::vector<uint32_t> root_stamp_;
+  // The open list: the grid searches' (open_list.hpp), with each interval node's slot in open_pos_.
+  detail::OpenList open_;
+  std::vector<int32_t> open_pos_;
+
+  // Portal-points search buffers.
+  std::vector<Node> nodes_;
+  std::vector<HeapEntry> heap_;
+};
+
+}  // namespace pathlab
