@@ -49,6 +49,7 @@ Planned plan_curve(const Grid& grid, const plan::PlannerInfo& planner, const Uni
   request.settings.turning_radius = unit.turning_radius;
   request.settings.agent_radius = unit.radius;
   request.analyse = false;
+  request.keep_internals = false;
   plan::PlanService service;
   const plan::PlanResult r = service.plan(grid, request);
   if (!r.error.empty()) throw UsageError(r.error);

@@ -64,6 +64,7 @@ plan::PlanResult Planner::plan_raw(const PlanQuery& q, const std::string& where)
   request.navmesh_cost = settings_.navmesh_cost;
   request.curve_step = settings_.sample_step.value_or(kDefaultCurveStep);
   request.analyse = false;
+  request.keep_internals = false;
   const plan::PlannerInfo& planner = *plan::find_planner(request.settings.planner);
   // The service plans a turn penalty only where it applies; the CLI says so instead.
   if (request.settings.turn_penalty > 0.0 && (planner.options & plan::option_bit(plan::OptionId::turn_penalty)) == 0 &&

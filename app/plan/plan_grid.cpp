@@ -53,7 +53,7 @@ bool apply_spline(const Grid& grid, const PlanRequest& request, SplineMethod met
     out.notes.push_back(std::to_string(smooth->repairs.size()) +
                         " spline span(s) repaired (too close to a wall, or a loop or hook reshaped)");
   }
-  if (request.record_trace) {
+  if (request.keep_internals) {
     out.spline_controls = smooth->control_points;
     for (const HermiteSegment& seg : smooth->curve.segments) out.spline_tangents.push_back(seg.start_tangent);
     if (!smooth->curve.segments.empty()) out.spline_tangents.push_back(smooth->curve.segments.back().end_tangent);

@@ -14,10 +14,10 @@ bool smooth_corridor(const Navmesh& mesh, const NavSearchResult& corridor, const
                      const SmootherInfo& smoother, PlanResult& out) {
   switch (smoother.id) {
     case SmootherId::funnel: {
-      auto funnel = funnel_corridor(corridor, request.record_trace);
+      auto funnel = funnel_corridor(corridor, request.keep_internals);
       if (!funnel) return fail(out, PlanStage::smooth, funnel.error().message);
       out.points = funnel->points;
-      if (request.record_trace) out.funnel = std::move(*funnel);
+      if (request.keep_internals) out.funnel = std::move(*funnel);
       return true;
     }
     case SmootherId::edge_shift: {

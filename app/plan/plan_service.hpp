@@ -43,9 +43,11 @@ struct PlanRequest {
   /// Spacing of the points sampled from exact curves (heading planners, the turning smoother,
   /// curve planners). Unset: max(0.05, min(0.25, turning radius / 8)). [Units: cells] [Limit: > 0]
   std::optional<double> curve_step;
-  /// Keep the search's history and the internals the overlays draw (corridor, funnel events,
-  /// spline control points). Costs memory on big maps.
+  /// Keep the search's history (open/close order, expanded poses). Costs memory on big maps.
   bool record_trace = false;
+  /// Keep the small internals the overlays draw: funnel events, spline control points and
+  /// tangents. The CLI does not need them.
+  bool keep_internals = true;
   /// Measure the result for people (curvature, sharp corners, wall overlaps, turning-radius
   /// violations). The CLI does not need it.
   bool analyse = true;
@@ -90,7 +92,7 @@ struct PlanResult {
   std::string smoother_error;     ///< turning smoother: why the path could not be made drivable (raw path kept)
   std::optional<double> curve_blocked_at;  ///< curve planners: distance where the curve meets a wall [cells]
 
-  // Internals for the overlays (record_trace only).
+  // Internals for the overlays (keep_internals; the mesh and the corridor always).
   std::shared_ptr<const Navmesh> navmesh;  ///< the mesh a navmesh plan used
   std::optional<NavSearchResult> nav_corridor;
   std::optional<FunnelResult> funnel;
