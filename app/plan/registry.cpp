@@ -92,12 +92,12 @@ const std::array<OptionInfo, 14> kOptions = {{
     {O::agent_radius, "agent_radius", "agent-radius", "agent radius", 0, kMaxAgentRadius, 0, 8, true, "%.3f cells",
      "The unit's radius in cells: paths keep this clearance from walls (grid searches, splines and the navmesh). "
      "Curve planners only check it and report a violation."},
-    {O::subdivisions, "subdivisions", "subdivisions", "subdivisions", 1, kMaxSubdivisions, 1, 256, true, "%.0f",
+    {O::subdivisions, "subdivisions", "subdivisions", "subdivisions", 1, kMaxSubdivisions, 1, 64, true, "%.0f",
      "Output points per spline span: more points follow the curve more closely."},
     {O::insert_min_chord, "insert_min_chord", "", "insert chord", 0, 1000, 0, 32, true, "%.2f cells",
      "Repair step 1: a span whose chord is at least this long gets control points inserted near its ends, so the "
      "bend stays near the corner. 0 turns insertion off (values in (0, 1) count as 1)."},
-    {O::turning_radius, "turning_radius", "radius", "turning radius", 0.01, kMaxTurningRadius, 0.1, 64, true,
+    {O::turning_radius, "turning_radius", "radius", "turning radius", 0.1, kMaxTurningRadius, 0.25, 32, true,
      "%.3f cells",
      "Curve and heading-aware planners and the turning smoother drive circles of this radius. For splines it is "
      "the limit the stats panel checks the curvature against."},
