@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "registry.hpp"
 #include "sandbox_ui.hpp"
@@ -124,4 +127,17 @@ TEST_CASE("sandbox units: units at the goal stay there when the scene changes") 
   CHECK(units.arrived() == 0);
   run_until_arrived(units, scene, 60 * 120);
   CHECK(units.arrived() == 2);
+}
+
+TEST_CASE("sandbox: a scene naming an unknown planner is refused with the key, the open scene kept") {
+  io::Scene scene = open_scene(plan::planner_name(plan::PlannerId::theta));
+  test::SandboxUi ui(scene, 2);
+  const std::string path = (std::filesystem::temp_directory_path() / "pathlab_warp_drive.json").string();
+  std::ofstream(path) << R"({"pathlab_scene": 2, "map": {"width": 3, "height": 2, "rows": ["...", "..."]},
+    "start": [0.5, 0.5, 0], "goal": [2.5, 1.5, 0], "settings": {"planner": "warp-drive"}})";
+  CHECK(!ui.sb().open(path));
+  CHECK(ui.sb().status().find("settings.planner: unknown planner 'warp-drive'") != std::string::npos);
+  CHECK(ui.sb().scene().settings.planner == plan::planner_name(plan::PlannerId::theta));
+  CHECK(ui.sb().scene().grid.width() == 48);
+  std::filesystem::remove(path);
 }
