@@ -100,6 +100,46 @@ nlohmann::ordered_json metrics_json(const RunMetrics& m) {
   return j;
 }
 
+/// Prints the run: the trajectory every `every` samples and the metrics, as JSON or text.
+void print_run(const SingleRun& run, const UnitDef& unit, const std::string& planner_name, const SimulationDef& sim_def,
+               double path_length, long long every, bool json) {
+  const auto& smp = run.samples;
+  auto keep = [&](size_t i) { return i % static_cast<size_t>(every) == 0 || i + 1 == smp.size(); };
+  if (json) {
+    nlohmann::ordered_json j;
+    j["found"] = true;
+    j["unit"] = unit.name;
+    j["follower"] = to_string(unit.follower.kind);
+    j["planner"] = planner_name;
+    j["dt"] = sim_def.dt;
+    j["path_length"] = path_length;
+    j["metrics"] = metrics_json(run.metrics);
+    auto arr = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < smp.size(); ++i) {
+      if (!keep(i)) continue;
+      arr.push_back({smp[i].t, smp[i].pose.pos.x, smp[i].pose.pos.y, rad_to_deg(smp[i].pose.heading), smp[i].speed});
+    }
+    j["samples"] = std::move(arr);
+    std::cout << j.dump() << "\n";
+    return;
+  }
+  const RunMetrics& m = run.metrics;
+  std::printf("found: yes\nunit: %s\nfollower: %s\npath_length: %.17g\n", unit.name.c_str(),
+              to_string(unit.follower.kind), path_length);
+  if (m.arrived) std::printf("arrived: yes\ntime_to_goal: %.17g\n", m.time_to_goal);
+  else std::printf("arrived: no (stopped after %.17g s)\n", smp.back().t);
+  std::printf("distance: %.17g\nmax_deviation: %.17g\nmax_lateral_accel: %.17g\nmax_turn_rate_deg: %.17g\n"
+              "stops: %d\nblocked_steps: %d\ncollisions: %d\n",
+              m.distance, m.max_deviation, m.max_lateral_accel, rad_to_deg(m.max_turn_rate), m.stops, m.blocked_steps,
+              m.collisions);
+  std::printf("# t x y deg speed\n");
+  for (size_t i = 0; i < smp.size(); ++i) {
+    if (!keep(i)) continue;
+    std::printf("%.17g %.17g %.17g %.17g %.17g\n", smp[i].t, smp[i].pose.pos.x, smp[i].pose.pos.y,
+                rad_to_deg(smp[i].pose.heading), smp[i].speed);
+  }
+}
+
 }  // namespace
 
 int run_simulate(int argc, char** argv) {
@@ -172,39 +212,7 @@ int run_simulate(int argc, char** argv) {
   auto run = simulate_unit(*grid, *unit, path, unit_start, sim_def, max_time);
   if (!run) throw UsageError(run.error().message);
 
-  const auto& smp = run->samples;
-  auto keep = [&](size_t i) { return i % static_cast<size_t>(every) == 0 || i + 1 == smp.size(); };
-  if (json) {
-    j["unit"] = unit->name;
-    j["follower"] = to_string(unit->follower.kind);
-    j["planner"] = planner_name;
-    j["dt"] = sim_def.dt;
-    j["path_length"] = path.length();
-    j["metrics"] = metrics_json(run->metrics);
-    auto arr = nlohmann::ordered_json::array();
-    for (size_t i = 0; i < smp.size(); ++i) {
-      if (!keep(i)) continue;
-      arr.push_back({smp[i].t, smp[i].pose.pos.x, smp[i].pose.pos.y, rad_to_deg(smp[i].pose.heading), smp[i].speed});
-    }
-    j["samples"] = std::move(arr);
-    std::cout << j.dump() << "\n";
-    return 0;
-  }
-  const RunMetrics& m = run->metrics;
-  std::printf("found: yes\nunit: %s\nfollower: %s\npath_length: %.17g\n", unit->name.c_str(),
-              to_string(unit->follower.kind), path.length());
-  if (m.arrived) std::printf("arrived: yes\ntime_to_goal: %.17g\n", m.time_to_goal);
-  else std::printf("arrived: no (stopped after %.17g s)\n", smp.back().t);
-  std::printf("distance: %.17g\nmax_deviation: %.17g\nmax_lateral_accel: %.17g\nmax_turn_rate_deg: %.17g\n"
-              "stops: %d\nblocked_steps: %d\ncollisions: %d\n",
-              m.distance, m.max_deviation, m.max_lateral_accel, rad_to_deg(m.max_turn_rate), m.stops, m.blocked_steps,
-              m.collisions);
-  std::printf("# t x y deg speed\n");
-  for (size_t i = 0; i < smp.size(); ++i) {
-    if (!keep(i)) continue;
-    std::printf("%.17g %.17g %.17g %.17g %.17g\n", smp[i].t, smp[i].pose.pos.x, smp[i].pose.pos.y,
-                rad_to_deg(smp[i].pose.heading), smp[i].speed);
-  }
+  print_run(*run, *unit, planner_name, sim_def, path.length(), every, json);
   return 0;
 }
 

@@ -23,10 +23,11 @@ std::string point_text(Vec2 p) {
 /// The key of the heading planners' cached tables: every option they are built with.
 std::string heading_key(const Grid& grid, const PlanRequest& request) {
   const io::PlanSettingsData& s = request.settings;
-  char key[320];
-  std::snprintf(key, sizeof key, "%s %.17g %.17g %d %d %d %.17g %.17g %p %d", s.planner.c_str(), s.turning_radius,
+  char key[360];
+  std::snprintf(key, sizeof key, "%s %.17g %.17g %d %d %d %.17g %.17g %p %d %lld", s.planner.c_str(), s.turning_radius,
                 s.agent_radius, s.neighborhood, s.headings, s.reverse ? 1 : 0, s.reverse_penalty, s.gear_change_penalty,
-                static_cast<const void*>(&grid), request.record_trace ? 1 : 0);
+                static_cast<const void*>(&grid), request.record_trace ? 1 : 0,
+                static_cast<long long>(request.budget.max_expansions));
   return key;
 }
 
@@ -45,6 +46,7 @@ std::string prepare_heading_planner(PlanService::Cache& cache, const Grid& grid,
     o.agent_radius = s.agent_radius;
     o.neighborhood = s.neighborhood;
     o.record_trace = request.record_trace;
+    if (request.budget.max_expansions > 0) o.max_expansions = request.budget.max_expansions;
     auto built = DirectionalAStar::create(grid, o);
     if (!built) return built.error().message;
     cache.directional = std::make_unique<DirectionalAStar>(std::move(*built));
@@ -57,6 +59,7 @@ std::string prepare_heading_planner(PlanService::Cache& cache, const Grid& grid,
     o.reverse_penalty = s.reverse_penalty;
     o.gear_change_penalty = s.gear_change_penalty;
     o.record_trace = request.record_trace;
+    if (request.budget.max_expansions > 0) o.max_expansions = request.budget.max_expansions;
     auto built = HybridAStar::create(grid, o);
     if (!built) return built.error().message;
     cache.hybrid = std::make_unique<HybridAStar>(std::move(*built));

@@ -30,11 +30,16 @@ std::string pose_text_deg(const Pose& p) {
 std::string map_size(const Grid& grid) { return std::to_string(grid.width()) + "x" + std::to_string(grid.height()); }
 
 /// Heading planners: the same checks and words as the core's searches (heading_common.cpp,
-/// directional_astar.cpp, hybrid_astar.cpp), made before their tables are built.
-std::string check_heading_end(const Grid& grid, PlannerId planner, const Pose& pose, const char* what) {
+/// directional_astar.cpp, hybrid_astar.cpp), made before their tables are built. Like them,
+/// both poses are checked against the map's bounds before either against the walls.
+std::string check_heading_pose(const Grid& grid, const Pose& pose, const char* what) {
   if (!is_finite(pose.pos) || !std::isfinite(pose.heading)) return std::string(what) + " pose is not finite";
   if (!grid.contains(pose.pos) || pose.pos.x >= grid.width() || pose.pos.y >= grid.height())
     return std::string(what) + " " + pose_text_deg(pose) + " is outside the " + map_size(grid) + " map";
+  return "";
+}
+
+std::string check_heading_wall(const Grid& grid, PlannerId planner, const Pose& pose, const char* what) {
   if (point_clear(grid, pose.pos, 0.0)) return "";
   // Directional A* plans from its lattice pose: the cell centre and the nearest 45 degrees.
   Pose used = pose;
@@ -43,16 +48,8 @@ std::string check_heading_end(const Grid& grid, PlannerId planner, const Pose& p
   return std::string(what) + " " + pose_text_deg(used) + ": the unit's disc overlaps a wall";
 }
 
-}  // namespace
-
-std::string check_query_end(const Grid& grid, PlannerFamily family, PlannerId planner, const Pose& pose,
-                            const char* what) {
-  switch (family) {
-    case PlannerFamily::curve: return is_finite(pose.pos) && std::isfinite(pose.heading) ? "" : std::string(what) + " pose is not finite";
-    case PlannerFamily::heading: return check_heading_end(grid, planner, pose, what);
-    case PlannerFamily::grid:
-    case PlannerFamily::navmesh: break;
-  }
+/// Grid and navmesh searches check one end fully, then the other.
+std::string check_point_end(const Grid& grid, PlannerFamily family, const Pose& pose, const char* what) {
   if (!is_finite(pose.pos)) return std::string(what) + " is not a finite point";
   // Grid planners take the cell that contains the point, so the far edges are outside too.
   const bool far_edge = family == PlannerFamily::grid && (pose.pos.x >= grid.width() || pose.pos.y >= grid.height());
@@ -64,6 +61,29 @@ std::string check_query_end(const Grid& grid, PlannerFamily family, PlannerId pl
     return std::string(what) + " cell (" + std::to_string(c.x) + "," + std::to_string(c.y) + ") is inside a wall";
   }
   return point_clear(grid, pose.pos, 0.0) ? "" : point_text(what, pose.pos) + " is inside a wall";
+}
+
+}  // namespace
+
+std::string check_query_ends(const Grid& grid, PlannerFamily family, PlannerId planner, const Pose& start,
+                             const Pose& goal) {
+  std::string e;
+  switch (family) {
+    case PlannerFamily::curve:  // curves ignore the map; their poses only need to be numbers
+      for (const auto& [pose, what] : {std::pair{&start, "start"}, std::pair{&goal, "goal"}})
+        if (!is_finite(pose->pos) || !std::isfinite(pose->heading)) return std::string(what) + " pose is not finite";
+      return "";
+    case PlannerFamily::heading:
+      if (!(e = check_heading_pose(grid, start, "start")).empty() || !(e = check_heading_pose(grid, goal, "goal")).empty())
+        return e;
+      if (!(e = check_heading_wall(grid, planner, start, "start")).empty()) return e;
+      return check_heading_wall(grid, planner, goal, "goal");
+    case PlannerFamily::grid:
+    case PlannerFamily::navmesh:
+      if (!(e = check_point_end(grid, family, start, "start")).empty()) return e;
+      return check_point_end(grid, family, goal, "goal");
+  }
+  return e;
 }
 
 void PlanService::Cache::clear() {
@@ -131,10 +151,8 @@ PlanResult PlanService::plan(const Grid& grid, const PlanRequest& request) {
   const SmootherInfo& smoother = *find_smoother(request.settings.smoother, planner.family);
   out.family = planner.family;
   // The ends first: a bad start must not wait for a navmesh or a table of a huge map.
-  for (const auto& [pose, what] : {std::pair{&request.start, "start"}, std::pair{&request.goal, "goal"}}) {
-    if (std::string e = check_query_end(grid, planner.family, planner.id, *pose, what); !e.empty())
-      return fail(out, PlanStage::query, e), out;
-  }
+  if (std::string e = check_query_ends(grid, planner.family, planner.id, request.start, request.goal); !e.empty())
+    return fail(out, PlanStage::query, e), out;
   cache_->bind(grid);
   const auto t0 = std::chrono::steady_clock::now();
   switch (planner.family) {

@@ -51,8 +51,9 @@ struct PlanRequest {
   /// Measure the result for people (curvature, sharp corners, wall overlaps, turning-radius
   /// violations). The CLI does not need it.
   bool analyse = true;
-  /// Limits for the search; passed to the searches that take one (the grid searches' expansion
-  /// limit today).
+  /// Limits for the search. Today the expansion limit reaches every search (grid, navmesh, and
+  /// the heading planners, where it replaces their own default when set); the time limit and
+  /// the cancel flag reach a search once the core's search takes a SearchBudget.
   SearchBudget budget;
 };
 
@@ -142,10 +143,11 @@ std::string normalize_settings(io::PlanSettingsData& settings);
 /// point and its two neighbours (0 at the ends and on straight runs). [1/cells]
 std::vector<double> polyline_curvature(const std::vector<Vec2>& pts);
 
-/// Checks a query end against the grid the way `family`'s planner would, without building
-/// anything: "start (x,y) is outside the WxH map", "... is inside a wall", not finite.
-/// Returns "" when the end is usable. `what` is "start" or "goal".
-std::string check_query_end(const Grid& grid, PlannerFamily family, PlannerId planner, const Pose& pose,
-                            const char* what);
+/// Checks the start and goal against the grid the way `family`'s search would, in its words
+/// and order, without building anything: "start (x,y) is outside the WxH map", "start cell
+/// (x,y) is inside a wall", "start (x, y, deg deg): the unit's disc overlaps a wall", not
+/// finite. Returns "" when both are usable.
+std::string check_query_ends(const Grid& grid, PlannerFamily family, PlannerId planner, const Pose& start,
+                             const Pose& goal);
 
 }  // namespace pathlab::plan

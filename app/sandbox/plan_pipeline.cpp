@@ -113,7 +113,7 @@ void PlanPipeline::map_changed() {
 }
 
 PlanView PlanPipeline::plan(const Grid& grid, const Pose& start, const Pose& goal, const io::PlanSettingsData& settings,
-                            bool record_trace) {
+                            bool record_trace, const SearchBudget& budget) {
   io::PlanSettingsData s = settings;
   // An unknown name is an error naming the key (issue 14), never silently another planner.
   if (std::string e = plan::check_scene_names(s.planner, s.smoother); !e.empty()) {
@@ -128,6 +128,7 @@ PlanView PlanPipeline::plan(const Grid& grid, const Pose& start, const Pose& goa
   request.goal = goal;
   request.settings = s;
   request.record_trace = record_trace;
+  request.budget = budget;
   PlanView v = to_plan_view(service_.plan(grid, request), s);
   last_navmesh_ = v.navmesh;  // null after a plan of another family
   return v;

@@ -88,12 +88,13 @@ class PlanPipeline {
 
   /// Plans scene.start -> scene.goal with scene.settings. `record_trace` keeps the search's
   /// history for the overlay (costs memory on big maps).
-  PlanView plan(const io::Scene& scene, bool record_trace = true) {
-    return plan(scene.grid, scene.start, scene.goal, scene.settings, record_trace);
+  /// `budget` bounds the search (a worker thread passes its cancel flag and time limit).
+  PlanView plan(const io::Scene& scene, bool record_trace = true, const SearchBudget& budget = {}) {
+    return plan(scene.grid, scene.start, scene.goal, scene.settings, record_trace, budget);
   }
   /// The same for any start and goal on `grid` (units re-plan from where they stand).
   PlanView plan(const Grid& grid, const Pose& start, const Pose& goal, const io::PlanSettingsData& settings,
-                bool record_trace = true);
+                bool record_trace = true, const SearchBudget& budget = {});
   /// Forget cached preprocessing (the grid was edited).
   void map_changed();
   /// The navmesh of the last navmesh plan (null when none): for drawing the mesh.
