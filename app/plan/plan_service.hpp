@@ -11,11 +11,9 @@
 /// start and goal against the grid before building any of it. Nothing here draws.
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "pathlab/grid_search.hpp"

@@ -6,12 +6,12 @@
 /// CLI's option parsing, the scene reader's validation, the sandbox's combos, compare mode,
 /// overlays and units all ask this table; no other file spells a planner or smoother name.
 ///
-/// Adding a planner: the core search, one PlannerId, one row in registry.cpp, and its case in
-/// the service's family dispatch (plan_service.cpp) when it is of a new family.
+/// Adding a grid planner: the core search (named in the core's parse_grid_planner), one
+/// PlannerId and one row in registry.cpp. A planner of another family also needs its case in
+/// that family's step of the service (plan_navmesh.cpp, plan_curves.cpp), which builds it.
 /// Depends on the standard library only, so the scene reader (app/io) can link it.
 
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
