@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -101,7 +102,10 @@ PlanOutcome Planner::plan(const PlanQuery& q, const std::string& where) {
   } else if (settings_.sample_step) {
     out.points = resample(out.points, *settings_.sample_step);
   }
-  out.time_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  // time_us is the query's own time, as before the service: the map's preprocessing (navmesh,
+  // tables, buffers), built on the first query that needs it, is not part of it.
+  out.time_us = std::max(0.0, std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() -
+                                   1000.0 * r.preprocess_ms);
   if ((q.from.heading_deg || q.to.heading_deg) && !curved)
     out.headings_deg = travel_headings_deg(out.points, q.from.heading_deg.value_or(0.0));
   return out;

@@ -36,6 +36,7 @@ std::string prepare_heading_planner(PlanService::Cache& cache, const Grid& grid,
                                     const PlannerInfo& planner) {
   const std::string key = heading_key(grid, request);
   if (key == cache.heading_key && (cache.directional || cache.hybrid)) return "";
+  const auto t0 = std::chrono::steady_clock::now();
   cache.directional.reset();
   cache.hybrid.reset();
   cache.heading_key.clear();
@@ -65,6 +66,7 @@ std::string prepare_heading_planner(PlanService::Cache& cache, const Grid& grid,
     cache.hybrid = std::make_unique<HybridAStar>(std::move(*built));
   }
   cache.heading_key = key;
+  add_preprocess_time(cache, t0);
   return "";
 }
 

@@ -83,7 +83,11 @@ bool apply_smoother(const Grid& grid, const PlanRequest& request, const Smoother
 
 void plan_grid(PlanService::Cache& cache, const Grid& grid, const PlanRequest& request, const PlannerInfo& planner,
                const SmootherInfo& smoother, PlanResult& out) {
-  if (!cache.finder) cache.finder = std::make_unique<GridPathfinder>(grid);
+  if (!cache.finder) {
+    const auto t0 = std::chrono::steady_clock::now();
+    cache.finder = std::make_unique<GridPathfinder>(grid);
+    add_preprocess_time(cache, t0);
+  }
   const GridPlanner kind = *parse_grid_planner(planner.name);
   auto path = cache.finder->find_path(kind, cell_of(request.start.pos), cell_of(request.goal.pos),
                                       search_options(request, planner));

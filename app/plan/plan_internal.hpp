@@ -2,6 +2,7 @@
 // Inside the planning service: the per-map cache and one step per planner family. Each family
 // function fills a PlanResult for a request whose settings and ends were already checked.
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -29,6 +30,7 @@ struct PlanService::Cache {
   std::unique_ptr<DirectionalAStar> directional;
   std::unique_ptr<HybridAStar> hybrid;
   std::string heading_key;
+  double preprocess_ms = 0.0;  ///< time spent building during the current plan [ms]
 
   /// Drops everything when `g` is not the grid the cache was built for.
   void bind(const Grid& g);
@@ -36,6 +38,9 @@ struct PlanService::Cache {
   /// The mesh for the radius and kind, built when missing; sets `error` when the build fails.
   MeshEntry* mesh_for(const Grid& g, double agent_radius, bool convex, std::string& error);
 };
+
+/// Adds the time since `t0` to the cache's preprocessing time of the current plan.
+void add_preprocess_time(PlanService::Cache& cache, std::chrono::steady_clock::time_point t0);
 
 /// The step of the request that samples exact curves. [Units: cells]
 double curve_step_of(const PlanRequest& request);

@@ -16,8 +16,12 @@ bool smooth_corridor(const Navmesh& mesh, const NavSearchResult& corridor, const
     case SmootherId::funnel: {
       auto funnel = funnel_corridor(corridor, request.keep_internals);
       if (!funnel) return fail(out, PlanStage::smooth, funnel.error().message);
-      out.points = funnel->points;
-      if (request.keep_internals) out.funnel = std::move(*funnel);
+      if (request.keep_internals) {
+        out.points = funnel->points;
+        out.funnel = std::move(*funnel);
+      } else {
+        out.points = std::move(funnel->points);
+      }
       return true;
     }
     case SmootherId::edge_shift: {
@@ -35,7 +39,7 @@ bool smooth_corridor(const Navmesh& mesh, const NavSearchResult& corridor, const
       out.points = std::move(*cut);
       return true;
     }
-    default: out.points = out.raw_points; return true;
+    default: out.points = corridor_midpoints(corridor); return true;
   }
 }
 
@@ -61,12 +65,12 @@ void plan_navmesh(PlanService::Cache& cache, const Grid& grid, const PlanRequest
   if (!out.found) return;
   out.start_snapped = corridor->start_snapped;
   out.goal_snapped = corridor->goal_snapped;
-  out.raw_points = corridor_midpoints(*corridor);
+  if (request.keep_internals) out.raw_points = corridor_midpoints(*corridor);  // the sandbox's "raw path"
   if (!smooth_corridor(*entry->mesh, *corridor, request, smoother, out)) return;
   out.length = polyline_length(out.points);
   if (corridor->start_snapped) out.notes.push_back("the start was moved onto the mesh (too close to a wall for the radius)");
   if (corridor->goal_snapped) out.notes.push_back("the goal was moved onto the mesh (too close to a wall for the radius)");
-  out.nav_corridor = std::move(*corridor);
+  if (request.keep_internals) out.nav_corridor = std::move(*corridor);
 }
 
 }  // namespace pathlab::plan

@@ -104,6 +104,7 @@ MeshEntry* PlanService::Cache::mesh_for(const Grid& g, double agent_radius, bool
   bind(g);
   const auto key = std::make_pair(agent_radius, convex);
   if (auto it = meshes.find(key); it != meshes.end()) return &it->second;
+  const auto t0 = std::chrono::steady_clock::now();
   NavmeshDef def = default_navmesh_def();
   def.agent_radius = agent_radius;
   def.merge_convex = convex;
@@ -116,7 +117,12 @@ MeshEntry* PlanService::Cache::mesh_for(const Grid& g, double agent_radius, bool
   MeshEntry entry;
   entry.mesh = std::make_shared<Navmesh>(std::move(*built));
   entry.query = std::make_unique<NavmeshQuery>(*entry.mesh);
+  add_preprocess_time(*this, t0);
   return &meshes.emplace(key, std::move(entry)).first->second;
+}
+
+void add_preprocess_time(PlanService::Cache& cache, std::chrono::steady_clock::time_point t0) {
+  cache.preprocess_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 double curve_step_of(const PlanRequest& request) {
@@ -154,6 +160,7 @@ PlanResult PlanService::plan(const Grid& grid, const PlanRequest& request) {
   if (std::string e = check_query_ends(grid, planner.family, planner.id, request.start, request.goal); !e.empty())
     return fail(out, PlanStage::query, e), out;
   cache_->bind(grid);
+  cache_->preprocess_ms = 0.0;
   const auto t0 = std::chrono::steady_clock::now();
   switch (planner.family) {
     case PlannerFamily::grid: plan_grid(*cache_, grid, request, planner, smoother, out); break;
@@ -162,6 +169,7 @@ PlanResult PlanService::plan(const Grid& grid, const PlanRequest& request) {
     case PlannerFamily::curve: plan_curve(grid, request, planner, out); break;
   }
   out.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  out.preprocess_ms = cache_->preprocess_ms;
   if (out.found && out.error.empty() && request.analyse) analyse_result(grid, request, out);
   return out;
 }

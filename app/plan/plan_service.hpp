@@ -77,7 +77,7 @@ struct PlanResult {
   std::vector<Vec2> points;      ///< the final path [cells]
   std::vector<double> headings;  ///< per point of a sampled curve, radians; empty for polylines
   std::vector<double> curvature; ///< per point, signed [1/cells] (exact on curves; estimated when analysed)
-  std::vector<Vec2> raw_points;  ///< the planner's waypoints before smoothing
+  std::vector<Vec2> raw_points;  ///< the planner's waypoints before smoothing (navmesh: keep_internals only)
   std::vector<TraceEvent> trace;
   std::vector<NavTraceEvent> nav_trace;
   std::vector<Pose> pose_trace;
@@ -85,13 +85,14 @@ struct PlanResult {
   std::string word;                     ///< curve planners: "LSL", "L+R-L+", ...
   double length = 0.0;                  ///< [cells]
   int64_t expanded = 0;
-  double time_ms = 0.0;  ///< search + smoothing, not the analysis
+  double time_ms = 0.0;  ///< search + smoothing, not the analysis; preprocessing included
+  double preprocess_ms = 0.0;  ///< of time_ms: building what the service keeps (navmesh, tables, buffers)
   std::optional<bool> start_snapped, goal_snapped;  ///< navmesh: an end moved out of the radius band
   std::vector<TurnReport> turns;  ///< turning smoother: how each corner was made
   std::string smoother_error;     ///< turning smoother: why the path could not be made drivable (raw path kept)
   std::optional<double> curve_blocked_at;  ///< curve planners: distance where the curve meets a wall [cells]
 
-  // Internals for the overlays (keep_internals; the mesh and the corridor always).
+  // Internals for the overlays (keep_internals; the navmesh pointer always).
   std::shared_ptr<const Navmesh> navmesh;  ///< the mesh a navmesh plan used
   std::optional<NavSearchResult> nav_corridor;
   std::optional<FunnelResult> funnel;
