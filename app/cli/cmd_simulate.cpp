@@ -14,11 +14,8 @@
 #include "commands.hpp"
 #include "map_files.hpp"
 #include "pathlab/collision.hpp"
-#include "pathlab/dubins.hpp"
 #include "pathlab/follow_path.hpp"
-#include "pathlab/reeds_shepp.hpp"
 #include "pathlab/simulation.hpp"
-#include "pathlab/swept_check.hpp"
 #include "planning.hpp"
 
 namespace pathlab::cli {
@@ -33,30 +30,35 @@ struct Planned {
   std::optional<FollowPath> path;
 };
 
-/// Dubins and Reeds-Shepp planners: the unit's own turning radius, checked against walls.
-Planned plan_curve(const Grid& grid, const std::string& planner, const UnitDef& unit, const Pose& from,
+/// Dubins and Reeds-Shepp planners through the planning service, with the unit's own turning
+/// radius and size; a curve that meets a wall is no path here (the unit would crash).
+Planned plan_curve(const Grid& grid, const plan::PlannerInfo& planner, const UnitDef& unit, const Pose& from,
                    const PointArg& to) {
+  const std::string name = planner.name;
   if (!(unit.turning_radius > 0.0)) {
-    throw UsageError("--planner " + planner + ": unit '" + unit.name + "' has no turning radius (use car or bear)");
+    throw UsageError("--planner " + name + ": unit '" + unit.name + "' has no turning radius (use car or bear)");
   }
-  if (!to.heading_deg) throw UsageError("--to: planner " + planner + " needs a goal heading: X,Y,DEG");
-  if (planner == "reeds-shepp" && !unit.can_reverse) {
-    throw UsageError("--planner reeds-shepp: unit '" + unit.name + "' cannot reverse");
+  if (!to.heading_deg) throw UsageError("--to: planner " + name + " needs a goal heading: X,Y,DEG");
+  if (planner.id == plan::PlannerId::reeds_shepp && !unit.can_reverse) {
+    throw UsageError("--planner " + name + ": unit '" + unit.name + "' cannot reverse");
   }
-  const Pose goal{to.pos, deg_to_rad(*to.heading_deg)};
-  auto path = planner == "dubins" ? dubins_path(from, goal, unit.turning_radius)
-                                  : reeds_shepp_path(from, goal, unit.turning_radius);
-  if (!path) throw UsageError(path.error().message);
-  SweptCheckDef check = default_swept_check_def();
-  check.agent_radius = unit.radius;
-  auto swept = check_swept_path(grid, *path, check);
-  if (!swept) throw UsageError(swept.error().message);
+  plan::PlanRequest request;
+  request.start = from;
+  request.goal = Pose{to.pos, deg_to_rad(*to.heading_deg)};
+  request.settings.planner = name;
+  request.settings.turning_radius = unit.turning_radius;
+  request.settings.agent_radius = unit.radius;
+  request.analyse = false;
+  request.keep_internals = false;
+  plan::PlanService service;
+  const plan::PlanResult r = service.plan(grid, request);
+  if (!r.error.empty()) throw UsageError(r.error);
   Planned out;
-  if (!swept->clear) {
-    out.reason = "the " + planner + " curve runs into a wall " + std::to_string(swept->blocked_at_s) + " cells along";
+  if (r.curve_blocked_at) {
+    out.reason = "the " + name + " curve runs into a wall " + std::to_string(*r.curve_blocked_at) + " cells along";
     return out;
   }
-  auto fp = FollowPath::from_segment_path(*path, kCurveSpacing);
+  auto fp = FollowPath::from_segment_path(*r.segments, kCurveSpacing);
   if (!fp) throw UsageError(fp.error().message);
   out.found = true;
   out.path = std::move(*fp);
@@ -98,6 +100,46 @@ nlohmann::ordered_json metrics_json(const RunMetrics& m) {
   return j;
 }
 
+/// Prints the run: the trajectory every `every` samples and the metrics, as JSON or text.
+void print_run(const SingleRun& run, const UnitDef& unit, const std::string& planner_name, const SimulationDef& sim_def,
+               double path_length, long long every, bool json) {
+  const auto& smp = run.samples;
+  auto keep = [&](size_t i) { return i % static_cast<size_t>(every) == 0 || i + 1 == smp.size(); };
+  if (json) {
+    nlohmann::ordered_json j;
+    j["found"] = true;
+    j["unit"] = unit.name;
+    j["follower"] = to_string(unit.follower.kind);
+    j["planner"] = planner_name;
+    j["dt"] = sim_def.dt;
+    j["path_length"] = path_length;
+    j["metrics"] = metrics_json(run.metrics);
+    auto arr = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < smp.size(); ++i) {
+      if (!keep(i)) continue;
+      arr.push_back({smp[i].t, smp[i].pose.pos.x, smp[i].pose.pos.y, rad_to_deg(smp[i].pose.heading), smp[i].speed});
+    }
+    j["samples"] = std::move(arr);
+    std::cout << j.dump() << "\n";
+    return;
+  }
+  const RunMetrics& m = run.metrics;
+  std::printf("found: yes\nunit: %s\nfollower: %s\npath_length: %.17g\n", unit.name.c_str(),
+              to_string(unit.follower.kind), path_length);
+  if (m.arrived) std::printf("arrived: yes\ntime_to_goal: %.17g\n", m.time_to_goal);
+  else std::printf("arrived: no (stopped after %.17g s)\n", smp.back().t);
+  std::printf("distance: %.17g\nmax_deviation: %.17g\nmax_lateral_accel: %.17g\nmax_turn_rate_deg: %.17g\n"
+              "stops: %d\nblocked_steps: %d\ncollisions: %d\n",
+              m.distance, m.max_deviation, m.max_lateral_accel, rad_to_deg(m.max_turn_rate), m.stops, m.blocked_steps,
+              m.collisions);
+  std::printf("# t x y deg speed\n");
+  for (size_t i = 0; i < smp.size(); ++i) {
+    if (!keep(i)) continue;
+    std::printf("%.17g %.17g %.17g %.17g %.17g\n", smp[i].t, smp[i].pose.pos.x, smp[i].pose.pos.y,
+                rad_to_deg(smp[i].pose.heading), smp[i].speed);
+  }
+}
+
 }  // namespace
 
 int run_simulate(int argc, char** argv) {
@@ -112,8 +154,11 @@ int run_simulate(int argc, char** argv) {
   const auto max_time_arg = args.number("max-time");
   const auto every_arg = args.integer("every");
   const bool json = args.flag("json");
-  const std::string planner_name = args.str("planner").value_or("astar");
-  const bool curve_planner = planner_name == "dubins" || planner_name == "reeds-shepp";
+  const std::string planner_name = args.str("planner").value_or(plan::planner_name(plan::PlannerId::astar));
+  // The curve planners `simulate` drives directly; every other name goes to read_plan_settings.
+  const plan::PlannerInfo* curve = plan::find_planner(planner_name);
+  if (curve && curve->id != plan::PlannerId::dubins && curve->id != plan::PlannerId::reeds_shepp) curve = nullptr;
+  const bool curve_planner = curve != nullptr;
 
   auto unit = unit_preset(unit_name);
   if (!unit) throw UsageError("--unit: " + unit.error().message);
@@ -126,7 +171,7 @@ int run_simulate(int argc, char** argv) {
   if (!curve_planner) {
     settings = read_plan_settings(args);
     // Plan for the unit's size unless told otherwise.
-    if (!args.str("agent-radius")) settings.search.agent_radius = unit->radius;
+    if (!args.str("agent-radius")) settings.data.agent_radius = unit->radius;
   }
   args.reject_unknown();
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
@@ -149,7 +194,7 @@ int run_simulate(int argc, char** argv) {
                      ") is not clear of walls for the " + unit->name + "'s radius " + std::to_string(unit->radius));
   }
   const Planned planned =
-      curve_planner ? plan_curve(*grid, planner_name, *unit, start, *to) : plan_grid(*grid, settings, *unit, *from, *to);
+      curve_planner ? plan_curve(*grid, *curve, *unit, start, *to) : plan_grid(*grid, settings, *unit, *from, *to);
 
   nlohmann::ordered_json j;
   j["found"] = planned.found;
@@ -167,39 +212,7 @@ int run_simulate(int argc, char** argv) {
   auto run = simulate_unit(*grid, *unit, path, unit_start, sim_def, max_time);
   if (!run) throw UsageError(run.error().message);
 
-  const auto& smp = run->samples;
-  auto keep = [&](size_t i) { return i % static_cast<size_t>(every) == 0 || i + 1 == smp.size(); };
-  if (json) {
-    j["unit"] = unit->name;
-    j["follower"] = to_string(unit->follower.kind);
-    j["planner"] = planner_name;
-    j["dt"] = sim_def.dt;
-    j["path_length"] = path.length();
-    j["metrics"] = metrics_json(run->metrics);
-    auto arr = nlohmann::ordered_json::array();
-    for (size_t i = 0; i < smp.size(); ++i) {
-      if (!keep(i)) continue;
-      arr.push_back({smp[i].t, smp[i].pose.pos.x, smp[i].pose.pos.y, rad_to_deg(smp[i].pose.heading), smp[i].speed});
-    }
-    j["samples"] = std::move(arr);
-    std::cout << j.dump() << "\n";
-    return 0;
-  }
-  const RunMetrics& m = run->metrics;
-  std::printf("found: yes\nunit: %s\nfollower: %s\npath_length: %.17g\n", unit->name.c_str(),
-              to_string(unit->follower.kind), path.length());
-  if (m.arrived) std::printf("arrived: yes\ntime_to_goal: %.17g\n", m.time_to_goal);
-  else std::printf("arrived: no (stopped after %.17g s)\n", smp.back().t);
-  std::printf("distance: %.17g\nmax_deviation: %.17g\nmax_lateral_accel: %.17g\nmax_turn_rate_deg: %.17g\n"
-              "stops: %d\nblocked_steps: %d\ncollisions: %d\n",
-              m.distance, m.max_deviation, m.max_lateral_accel, rad_to_deg(m.max_turn_rate), m.stops, m.blocked_steps,
-              m.collisions);
-  std::printf("# t x y deg speed\n");
-  for (size_t i = 0; i < smp.size(); ++i) {
-    if (!keep(i)) continue;
-    std::printf("%.17g %.17g %.17g %.17g %.17g\n", smp[i].t, smp[i].pose.pos.x, smp[i].pose.pos.y,
-                rad_to_deg(smp[i].pose.heading), smp[i].speed);
-  }
+  print_run(*run, *unit, planner_name, sim_def, path.length(), every, json);
   return 0;
 }
 

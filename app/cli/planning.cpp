@@ -1,74 +1,19 @@
+// One CLI query through the planning service, and the result in the CLI's contract: points
+// resampled every --sample-step, headings in degrees, errors as UsageError naming the query.
+
 #include "planning.hpp"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
-#include "pathlab/collision.hpp"
-
 namespace pathlab::cli {
-
-
-PlanSettings read_plan_settings(Args& args) {
-  PlanSettings s;
-  if (auto p = args.str("planner")) s.planner = *p;
-  if (auto p = args.str("smoother")) s.smoother = *p;
-  if (auto r = args.number("agent-radius")) {
-    if (*r < 0 || *r > kMaxAgentRadius) {
-      throw UsageError("--agent-radius must be in [0, " + std::to_string(static_cast<int>(kMaxAgentRadius)) + "]");
-    }
-    s.search.agent_radius = *r;
-  }
-  if (auto p = args.number("turn-penalty")) {
-    if (*p < 0) throw UsageError("--turn-penalty must be >= 0");
-    s.search.turn_penalty = *p;
-  }
-  if (auto c = args.integer("connectivity")) {
-    if (*c != 4 && *c != 8) throw UsageError("--connectivity must be 4 or 8");
-    s.search.connectivity = *c == 4 ? Connectivity::four : Connectivity::eight;
-  }
-  s.turning_radius = args.number("radius");
-  s.subdivisions = args.integer("subdivisions");
-  s.sample_step = args.number("sample-step");
-  s.reverse = args.flag("reverse");
-
-  if (s.planner == "navmesh") {
-    read_navmesh_settings(args, s);
-  } else if (is_heading_planner(s.planner)) {
-    read_heading_settings(args, s);
-  } else {
-    if (!parse_grid_planner(s.planner)) {
-      throw UsageError("--planner: unknown planner '" + s.planner + "' (astar, dijkstra, jps, theta, navmesh, directional, hybrid)");
-    }
-    check_smoother_settings(s);
-    if (s.smoother == "turning" && !s.turning_radius) throw UsageError("--smoother turning needs --radius R (the turning radius in cells)");
-  }
-  if (s.turning_radius && !is_heading_planner(s.planner) && s.smoother != "turning")
-    throw UsageError("--radius (turning radius) is used by --planner directional|hybrid and --smoother turning only");
-  if (s.reverse && s.planner != "hybrid") throw UsageError("--reverse is used by --planner hybrid only");
-  if (s.sample_step && !(*s.sample_step > 0)) throw UsageError("--sample-step must be > 0");
-  return s;
-}
-
-Planner::Planner(const Grid& grid, PlanSettings settings)
-    : grid_(grid),
-      settings_(std::move(settings)),
-      grid_planner_(parse_grid_planner(settings_.planner).ok() ? *parse_grid_planner(settings_.planner) : GridPlanner::astar),
-      pathfinder_(grid) {
-  if (settings_.planner == "navmesh") navmesh_ = make_navmesh_planner(grid, settings_);
-  if (is_heading_planner(settings_.planner)) heading_ = make_heading_planner(grid, settings_);
-}
-
 namespace {
 
-Cell query_cell(const Grid& grid, Vec2 p, const std::string& what) {
-  if (!grid.contains(p) || p.x >= grid.width() || p.y >= grid.height()) {
-    throw UsageError(what + " (" + std::to_string(p.x) + "," + std::to_string(p.y) + ") is outside the " +
-                     std::to_string(grid.width()) + "x" + std::to_string(grid.height()) + " map");
-  }
-  return cell_of(p);
-}
+/// Distance between the points of curved paths when --sample-step is not given. [Units: cells]
+constexpr double kDefaultCurveStep = 0.25;
 
 /// Points at most `step` apart along the polyline, keeping every original vertex.
 std::vector<Vec2> resample(const std::vector<Vec2>& pts, double step) {
@@ -84,44 +29,85 @@ std::vector<Vec2> resample(const std::vector<Vec2>& pts, double step) {
   return out;
 }
 
+/// The prefix of a service error: preprocessing names the planner, everything else the query.
+std::string error_text(const plan::PlanResult& r, const std::string& planner, const std::string& where) {
+  if (r.stage == plan::PlanStage::preprocess) return planner + ": " + r.error;
+  return where + r.error;
+}
+
+/// Grid paths carry no heading of their own: the direction of travel at each point.
+std::vector<double> travel_headings_deg(const std::vector<Vec2>& pts, double fallback_deg) {
+  std::vector<double> out;
+  for (size_t i = 0; i < pts.size(); ++i) {
+    double deg = fallback_deg;
+    if (pts.size() >= 2) {
+      const Vec2 d = i + 1 < pts.size() ? pts[i + 1] - pts[i] : pts[i] - pts[i - 1];
+      deg = rad_to_deg(std::atan2(d.y, d.x));
+    }
+    out.push_back(deg);
+  }
+  return out;
+}
+
 }  // namespace
 
-PlanOutcome Planner::search_grid(const PlanQuery& q, const std::string& where) {
-  const Cell start = query_cell(grid_, q.from.pos, where + "start");
-  const Cell goal = query_cell(grid_, q.to.pos, where + "goal");
-  auto path = pathfinder_.find_path(grid_planner_, start, goal, settings_.search);
-  if (!path) throw UsageError(where + path.error().message);
-  PlanOutcome out;
-  out.found = path->found;
-  out.expanded = path->expanded;
-  out.reason = path->reason;
-  out.points = std::move(path->points);
-  if (out.found && settings_.smoother == "turning") apply_turning(grid_, settings_, q, out, where);
-  else if (out.found) out.points = apply_smoother(grid_, settings_, std::move(out.points), where);
-  if (settings_.smoother != "turning") out.length = polyline_length(out.points);
-  return out;
+Planner::Planner(const Grid& grid, PlanSettings settings) : grid_(grid), settings_(std::move(settings)) {
+  check_plan_settings(settings_);
+}
+
+plan::PlanResult Planner::plan_raw(const PlanQuery& q, const std::string& where) {
+  plan::PlanRequest request;
+  request.start = Pose{q.from.pos, deg_to_rad(q.from.heading_deg.value_or(0.0))};
+  request.goal = Pose{q.to.pos, deg_to_rad(q.to.heading_deg.value_or(0.0))};
+  request.start_has_heading = q.from.heading_deg.has_value();
+  request.goal_has_heading = q.to.heading_deg.has_value();
+  request.settings = service_settings(settings_);
+  request.navmesh_cost = settings_.navmesh_cost;
+  request.curve_step = settings_.sample_step.value_or(kDefaultCurveStep);
+  request.analyse = false;
+  request.keep_internals = false;
+  const plan::PlannerInfo& planner = *plan::find_planner(request.settings.planner);
+  // The service plans a turn penalty only where it applies; the CLI says so instead.
+  if (request.settings.turn_penalty > 0.0 && (planner.options & plan::option_bit(plan::OptionId::turn_penalty)) == 0 &&
+      planner.family == plan::PlannerFamily::grid) {
+    std::string which;
+    for (const plan::PlannerInfo& p : plan::planners())
+      if ((p.options & plan::option_bit(plan::OptionId::turn_penalty)) != 0) which += (which.empty() ? "" : " and ") + std::string(p.name);
+    throw UsageError(where + "turn penalty is supported by " + which + ", not " + planner.name);
+  }
+  plan::PlanResult r = service_.plan(grid_, request);
+  if (!r.error.empty()) throw UsageError(error_text(r, planner.name, where));
+  if (!r.smoother_error.empty())
+    throw UsageError(where + plan::smoother_name(plan::SmootherId::turning) + ": " + r.smoother_error);
+  return r;
 }
 
 PlanOutcome Planner::plan(const PlanQuery& q, const std::string& where) {
   const auto t0 = std::chrono::steady_clock::now();
-  PlanOutcome out = navmesh_ ? plan_navmesh(*navmesh_, q, where)
-                    : heading_ ? plan_heading(*heading_, q, where) : search_grid(q, where);
+  plan::PlanResult r = plan_raw(q, where);
+  PlanOutcome out;
+  out.found = r.found;
+  out.expanded = r.expanded;
+  out.reason = r.reason;
+  if (r.heading_failure && !r.found) out.reason = std::string(to_string(*r.heading_failure)) + ": " + r.reason;
+  out.length = r.length;
+  out.start_snapped = r.start_snapped;
+  out.goal_snapped = r.goal_snapped;
+  for (const TurnReport& t : r.turns) out.turns.push_back({t.waypoint, to_string(t.method), t.radius});
   // Curved paths are already sampled every --sample-step, with their own headings.
-  const bool curved = heading_ || settings_.smoother == "turning";
-  if (settings_.sample_step && !curved) out.points = resample(out.points, *settings_.sample_step);
-  const auto t1 = std::chrono::steady_clock::now();
-  out.time_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
-  if ((q.from.heading_deg || q.to.heading_deg) && !curved) {
-    // Grid paths carry no heading of their own: report the direction of travel at each point.
-    for (size_t i = 0; i < out.points.size(); ++i) {
-      double deg = q.from.heading_deg.value_or(0.0);
-      if (out.points.size() >= 2) {
-        const Vec2 d = i + 1 < out.points.size() ? out.points[i + 1] - out.points[i] : out.points[i] - out.points[i - 1];
-        deg = rad_to_deg(std::atan2(d.y, d.x));
-      }
-      out.headings_deg.push_back(deg);
-    }
+  const bool curved = !r.headings.empty() || r.family == plan::PlannerFamily::heading;
+  out.points = std::move(r.points);
+  if (curved) {
+    for (double h : r.headings) out.headings_deg.push_back(rad_to_deg(h));
+  } else if (settings_.sample_step) {
+    out.points = resample(out.points, *settings_.sample_step);
   }
+  // time_us is the query's own time, as before the service: the map's preprocessing (navmesh,
+  // tables, buffers), built on the first query that needs it, is not part of it.
+  out.time_us = std::max(0.0, std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() -
+                                   1000.0 * r.preprocess_ms);
+  if ((q.from.heading_deg || q.to.heading_deg) && !curved)
+    out.headings_deg = travel_headings_deg(out.points, q.from.heading_deg.value_or(0.0));
   return out;
 }
 

@@ -1,8 +1,7 @@
 #pragma once
-// Shared by the CLI verbs that plan: the planner/smoother names and one query's pipeline
-// (search, then smoothing), returning what the JSON result reports.
+// Shared by the CLI verbs that plan: the planning options read from the command line, and one
+// query run through the planning service (app/plan), returning what the JSON result reports.
 
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,29 +10,25 @@
 
 #include "args.hpp"
 #include "pathlab/grid.hpp"
-#include "pathlab/grid_search.hpp"
+#include "plan_service.hpp"
 
 namespace pathlab::cli {
 
 /// Every option of `plan` that shapes a query, parsed and checked once.
 struct PlanSettings {
-  std::string planner = "astar";
-  std::string smoother = "none";
-  GridSearchOptions search = default_grid_search_options();
-  std::optional<double> turning_radius;  // --radius
-  std::optional<long long> subdivisions; // --subdivisions
-  std::optional<double> sample_step;     // --sample-step
-  bool reverse = false;                  // --reverse
-  std::optional<double> shift_margin;    // --shift-margin (navmesh, edge-shift)
-  std::optional<long long> shift_passes; // --shift-passes (navmesh, edge-shift)
-  std::string navmesh_cost = "exact";    // --navmesh-cost (navmesh): exact | portal-points
-  std::string navmesh_polygons = "convex";  // --navmesh-polygons (navmesh): convex | rectangles
-  std::optional<long long> neighborhood; // --neighborhood (directional)
-  std::optional<long long> heading_bins; // --heading-bins (hybrid)
+  io::PlanSettingsData data;  ///< planner, smoother and options, as the service takes them
+  NavSearchCost navmesh_cost = NavSearchCost::exact;  // --navmesh-cost (navmesh)
+  std::optional<double> sample_step;                  // --sample-step
+  std::optional<long long> neighborhood;              // --neighborhood (directional), checked later
+  std::optional<long long> heading_bins;              // --heading-bins (hybrid), checked later
 };
 
-/// Reads the planning options from `args` and checks that they fit together.
+/// Reads the planning options from `args` and checks that they fit together (plan_options.cpp).
 PlanSettings read_plan_settings(Args& args);
+/// The checks that wait until the map is loaded: ranges of --radius, --neighborhood, --heading-bins.
+void check_plan_settings(const PlanSettings& settings);
+/// The settings block the service takes (the checked --neighborhood and --heading-bins in it).
+io::PlanSettingsData service_settings(const PlanSettings& settings);
 
 struct PlanQuery {
   PointArg from, to;
@@ -56,47 +51,21 @@ struct PlanOutcome {
   std::vector<Turn> turns;  // --smoother turning: how each corner was made
 };
 
-class NavmeshPlanner;  // plan_navmesh.cpp
-class HeadingPlanner;  // plan_heading.cpp
-
-/// Plans one query. Bad queries (outside the map, inside a wall) throw UsageError naming `where`.
+/// Plans queries on one map through the planning service, which keeps the map's
+/// preprocessing between them. Bad queries (outside the map, inside a wall) throw UsageError
+/// prefixed by `where`.
 class Planner {
  public:
   Planner(const Grid& grid, PlanSettings settings);
   PlanOutcome plan(const PlanQuery& q, const std::string& where);
+  /// The service's own result for a query (errors thrown as by plan()).
+  plan::PlanResult plan_raw(const PlanQuery& q, const std::string& where);
 
  private:
-  PlanOutcome search_grid(const PlanQuery& q, const std::string& where);
-
   const Grid& grid_;
   PlanSettings settings_;
-  GridPlanner grid_planner_;
-  GridPathfinder pathfinder_;
-  std::shared_ptr<NavmeshPlanner> navmesh_;  // set for --planner navmesh
-  std::shared_ptr<HeadingPlanner> heading_;  // set for --planner directional|hybrid
+  plan::PlanService service_;
 };
-
-/// Navmesh planner (plan_navmesh.cpp): reads its options (smoother default funnel), builds the
-/// mesh for the agent radius, and plans one query with the corridor smoother applied.
-void read_navmesh_settings(Args& args, PlanSettings& settings);
-std::shared_ptr<NavmeshPlanner> make_navmesh_planner(const Grid& grid, const PlanSettings& settings);
-PlanOutcome plan_navmesh(NavmeshPlanner& planner, const PlanQuery& q, const std::string& where);
-
-/// Heading-aware planners (plan_heading.cpp): directional and hybrid need --radius; their
-/// paths come out sampled every --sample-step (default 0.25) with headings. `turning`
-/// (apply_turning) rounds a grid path's corners for the turning radius.
-bool is_heading_planner(const std::string& name);
-void read_heading_settings(Args& args, PlanSettings& settings);
-std::shared_ptr<HeadingPlanner> make_heading_planner(const Grid& grid, const PlanSettings& settings);
-PlanOutcome plan_heading(HeadingPlanner& planner, const PlanQuery& q, const std::string& where);
-void apply_turning(const Grid& grid, const PlanSettings& settings, const PlanQuery& q, PlanOutcome& out,
-                   const std::string& where);
-
-/// Smoothers (smoothers.cpp): checks the smoother name and its options (--subdivisions, ...).
-void check_smoother_settings(const PlanSettings& settings);
-/// Applies settings.smoother to a found path's points. Errors throw UsageError prefixed by `where`.
-std::vector<Vec2> apply_smoother(const Grid& grid, const PlanSettings& settings, std::vector<Vec2> points,
-                                 const std::string& where);
 
 /// The result object of the CLI contract: {"found", "length", "points", "expanded", "time_us"}.
 nlohmann::ordered_json outcome_json(const PlanOutcome& o, bool with_headings);

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "commands.hpp"
+#include "registry.hpp"
 #include "scene_args.hpp"
 
 namespace pathlab::cli {
@@ -46,8 +47,9 @@ std::vector<std::string> with_scene_defaults(int argc, char** argv, const io::Sc
     if (!value.empty()) out.push_back(value);
   };
   const io::PlanSettingsData& s = scene.settings;
-  const bool grid = s.planner == "astar" || s.planner == "dijkstra" || s.planner == "jps" || s.planner == "theta";
-  const bool navmesh = s.planner == "navmesh";
+  const plan::PlannerInfo* planner = plan::find_planner(s.planner);
+  const bool grid = planner && planner->family == plan::PlannerFamily::grid;
+  const bool navmesh = planner && planner->family == plan::PlannerFamily::navmesh;
   // Start and goal only when neither is given: mixing one from the scene and one typed is
   // more likely a mistake than a wish. Grid and navmesh paths have no heading of their own,
   // so their ends go without one (a heading would only change the output's point format).
@@ -63,14 +65,14 @@ std::vector<std::string> with_scene_defaults(int argc, char** argv, const io::Sc
   if (!given.count("smoother")) add("smoother", s.smoother);
   const std::string smoother = s.smoother;
   if (s.agent_radius > 0) add("agent-radius", num(s.agent_radius));
-  if (s.planner == "astar" || s.planner == "dijkstra") {
-    if (s.connectivity == 4) add("connectivity", "4");
-    if (s.turn_penalty > 0) add("turn-penalty", num(s.turn_penalty));
-  }
-  const bool spline = smoother == "catmull-rom" || smoother == "centripetal" || smoother == "chordal" || smoother == "hermite";
+  const auto applies = [&](plan::OptionId id) { return planner && (planner->options & plan::option_bit(id)) != 0; };
+  if (applies(plan::OptionId::connectivity) && s.connectivity == 4) add("connectivity", "4");
+  if (applies(plan::OptionId::turn_penalty) && s.turn_penalty > 0) add("turn-penalty", num(s.turn_penalty));
+  const plan::SmootherInfo* sm = plan::find_any_smoother(smoother);
+  const bool spline = sm && sm->spline;
   if (grid && spline && !given.count("smoother")) add("subdivisions", std::to_string(s.subdivisions));
   if (navmesh && !s.navmesh_convex) add("navmesh-polygons", "rectangles");
-  if (navmesh && smoother == "edge-shift" && !given.count("smoother")) {
+  if (navmesh && sm && sm->id == plan::SmootherId::edge_shift && !given.count("smoother")) {
     add("shift-margin", num(s.shift_margin));
     add("shift-passes", std::to_string(s.shift_passes));
   }

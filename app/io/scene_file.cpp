@@ -1,5 +1,7 @@
 #include "scene_file.hpp"
 
+#include "registry.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -112,6 +114,8 @@ PlanSettingsData read_settings(const json& s, const std::string& source) {
   };
   str("planner", d.planner);
   str("smoother", d.smoother);
+  // Unknown names are rejected with the key (issue 14); the registry is the one list of them.
+  if (std::string e = plan::check_scene_names(d.planner, d.smoother); !e.empty()) bad(source, e);
   double conn = d.connectivity, subdiv = d.subdivisions;
   num("connectivity", conn, 4, 8);
   if (conn != 4 && conn != 8) bad(source, "settings.connectivity must be 4 or 8");

@@ -18,22 +18,24 @@ constexpr double kClearanceCap = 10.0;
 const char* const kUnits[] = {"person", "car", "tank", "bear"};
 
 struct Combo {
-  const char* planner;
-  const char* smoother;
+  plan::PlannerId planner;
+  plan::SmootherId smoother;
   ImU32 colour;
   bool on;
 };
 // Colours far apart from each other and from the map's greys, the path red and the search tints.
+using P = plan::PlannerId;
+using S = plan::SmootherId;
 const Combo kCombos[] = {
-    {"astar", "none", IM_COL32(230, 60, 50, 255), true},
-    {"astar", "los", IM_COL32(40, 150, 60, 255), true},
-    {"astar", "centripetal", IM_COL32(30, 90, 220, 255), true},
-    {"theta", "none", IM_COL32(230, 140, 0, 255), true},
-    {"navmesh", "funnel", IM_COL32(170, 40, 190, 255), true},
-    {"navmesh", "edge-shift", IM_COL32(0, 160, 170, 255), false},
-    {"jps", "catmull-rom", IM_COL32(120, 80, 40, 255), false},
-    {"astar", "hermite", IM_COL32(90, 90, 90, 255), false},
-    {"dubins", "none", IM_COL32(220, 0, 120, 255), false},
+    {P::astar, S::none, IM_COL32(230, 60, 50, 255), true},
+    {P::astar, S::los, IM_COL32(40, 150, 60, 255), true},
+    {P::astar, S::centripetal, IM_COL32(30, 90, 220, 255), true},
+    {P::theta, S::none, IM_COL32(230, 140, 0, 255), true},
+    {P::navmesh, S::funnel, IM_COL32(170, 40, 190, 255), true},
+    {P::navmesh, S::edge_shift, IM_COL32(0, 160, 170, 255), false},
+    {P::jps, S::catmull_rom, IM_COL32(120, 80, 40, 255), false},
+    {P::astar, S::hermite, IM_COL32(90, 90, 90, 255), false},
+    {P::dubins, S::none, IM_COL32(220, 0, 120, 255), false},
 };
 
 }  // namespace
@@ -87,8 +89,8 @@ void Inspector::run_compare(Sandbox& sb) {
   if (compare_.empty()) {
     for (const Combo& c : kCombos) {
       CompareRun r;
-      r.planner = c.planner;
-      r.smoother = c.smoother;
+      r.planner = plan::planner_name(c.planner);
+      r.smoother = plan::smoother_name(c.smoother);
       r.colour = c.colour;
       r.enabled = c.on;
       compare_.push_back(std::move(r));

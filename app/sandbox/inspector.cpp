@@ -90,10 +90,9 @@ void Inspector::refresh(Sandbox& sb) {
   if (!p.trace.empty()) {
     replay_.load_grid(p.trace, g.width(), g.height());
   } else if (!p.nav_trace.empty()) {
-    // Polygon ids index the mesh the pipeline built; the build is deterministic, so the
-    // inspector's own copy (built for the overlays) numbers them the same way.
+    // Polygon ids index the mesh the plan searched, which the plan carries.
     ensure_internals(sb);
-    if (mesh_) replay_.load_navmesh(p.nav_trace, static_cast<int>(mesh_->polygons().size()));
+    if (p.navmesh) replay_.load_navmesh(p.nav_trace, static_cast<int>(p.navmesh->polygons().size()));
     else replay_.clear();
   } else if (!p.pose_trace.empty()) {
     replay_.load_poses(p.pose_trace);
@@ -423,13 +422,13 @@ void Inspector::draw_under_path(Sandbox& sb, ImDrawList* dl) {
   // sources are drawn here.
   if (replay_.source() == ReplayModel::Source::grid) {
     return;
-  } else if (replay_.source() == ReplayModel::Source::navmesh && mesh_) {
-    const int n = std::min(replay_.node_count(), static_cast<int>(mesh_->polygons().size()));
+  } else if (const Navmesh* mesh = sb.plan().navmesh.get(); replay_.source() == ReplayModel::Source::navmesh && mesh) {
+    const int n = std::min(replay_.node_count(), static_cast<int>(mesh->polygons().size()));
     for (int p = 0; p < n; ++p) {
       const auto st = replay_.state(p);
       if (st == ReplayModel::unseen) continue;
       std::vector<ImVec2> pts;
-      for (const Vec2& v : mesh_->ring(p)) pts.push_back(sb.world_to_screen(v));
+      for (const Vec2& v : mesh->ring(p)) pts.push_back(sb.world_to_screen(v));
       dl->AddConvexPolyFilled(pts.data(), static_cast<int>(pts.size()), im(replay_colour(st, p == replay_.current())));
     }
   } else if (replay_.source() == ReplayModel::Source::poses) {
@@ -457,8 +456,8 @@ void Inspector::draw_replay_hover(const Sandbox& sb, ImDrawList* dl) {
     const Cell c = cell_of(w);
     node = static_cast<int>(sb.scene().grid.index(c.x, c.y));
     std::snprintf(where, sizeof where, "cell (%d, %d)", c.x, c.y);
-  } else if (replay_.source() == ReplayModel::Source::navmesh && mesh_) {
-    node = mesh_->locate(w);
+  } else if (const Navmesh* mesh = sb.plan().navmesh.get(); replay_.source() == ReplayModel::Source::navmesh && mesh) {
+    node = mesh->locate(w);
     if (node < 0 || node >= replay_.node_count()) return;
     std::snprintf(where, sizeof where, "polygon %d", node);
   } else {

@@ -1,5 +1,7 @@
-// Method overlays: each draws one method's internals, recomputed from the scene with the same
-// core calls the pipeline makes (the pipeline keeps only results, not the mesh or the funnel).
+// Method overlays: each draws one method's internals from the plan's own results (the mesh it
+// searched, its corridor and funnel, the spline's control points), never a second computation.
+// Only the geometric curves (Dubins, Reeds-Shepp between the poses) and the whole mesh while
+// another planner is chosen are computed here, since no plan made them.
 
 #include <algorithm>
 #include <cmath>
@@ -7,9 +9,7 @@
 
 #include "inspector.hpp"
 #include "pathlab/dubins.hpp"
-#include "pathlab/navmesh_smooth.hpp"
 #include "pathlab/reeds_shepp.hpp"
-#include "pathlab/spline_smoother.hpp"
 #include "sandbox.hpp"
 #include "ui_widgets.hpp"
 
@@ -58,8 +58,14 @@ void Inspector::ensure_internals(const Sandbox& sb) {
   dubins_.reset();
   reeds_shepp_.reset();
 
-  // Navmesh, corridor and funnel: built whenever the planner is the navmesh or the mesh overlay is on.
-  if (planner_family(s.planner) == PlannerFamily::navmesh || ov_.navmesh) {
+  // Navmesh, corridor and funnel: the plan's own. With another planner the mesh overlay needs
+  // a mesh of its own (no plan built one).
+  const PlanView& p = sb.plan();
+  if (p.navmesh) {
+    mesh_.reset();
+    if (p.found && p.nav_corridor) corridor_ = p.nav_corridor;
+    funnel_ = p.funnel;
+  } else if (ov_.navmesh) {
     // The mesh depends on the map and two settings only: dragging a pose keeps it.
     if (!mesh_ || mesh_map_version_ != sb.map_version() || mesh_->agent_radius() != s.agent_radius ||
         mesh_convex_ != s.navmesh_convex) {
@@ -71,30 +77,14 @@ void Inspector::ensure_internals(const Sandbox& sb) {
       mesh_map_version_ = sb.map_version();
       mesh_convex_ = s.navmesh_convex;
     }
-    if (mesh_ && planner_family(s.planner) == PlannerFamily::navmesh) {
-      NavmeshQuery q(*mesh_);
-      if (auto r = q.find_corridor(sc.start.pos, sc.goal.pos); r && r->found) {
-        corridor_ = std::move(*r);
-        if (auto f = funnel_corridor(*corridor_, true)) funnel_ = std::move(*f);
-      }
-    }
   } else {
     mesh_.reset();
   }
 
   // Spline: the control points after the smoother's repairs, and the tangent at each.
-  const PlanView& p = sb.plan();
-  if (p.found && is_spline_smoother(s.smoother) && !p.raw_points.empty()) {
-    SplineSmoothDef def = default_spline_smooth_def();
-    def.method = *parse_spline_method(s.smoother);
-    def.agent_radius = s.agent_radius;
-    def.sampling.per_segment = std::clamp(s.subdivisions, 1, kMaxSubdivisions);
-    def.insert_min_chord = s.insert_min_chord;
-    if (auto sm = smooth_path(sc.grid, p.raw_points, def)) {
-      spline_controls_ = sm->control_points;
-      for (const HermiteSegment& seg : sm->curve.segments) spline_tangents_.push_back(seg.start_tangent);
-      if (!sm->curve.segments.empty()) spline_tangents_.push_back(sm->curve.segments.back().end_tangent);
-    }
+  if (p.found && is_spline_smoother(s.smoother)) {
+    spline_controls_ = p.spline_controls;
+    spline_tangents_ = p.spline_tangents;
   }
 
   // Curves between the start and goal poses for the unit's turning radius.
@@ -164,14 +154,15 @@ void Inspector::tab_overlays(Sandbox& sb) {
 }
 
 void Inspector::draw_navmesh(const Sandbox& sb, ImDrawList* dl) {
-  if (!mesh_) return;
+  const Navmesh* mesh = sb.plan().navmesh ? sb.plan().navmesh.get() : mesh_.get();
+  if (!mesh) return;
   if (ov_.navmesh) {
     // Thousands of outlines on a big map: SDL lines, not ImGui triangles (sdl_layer.hpp).
     SdlBatch& batch = sb.sdl_layer().begin(dl);
     std::vector<ImVec2> pts;
-    for (int p = 0; p < static_cast<int>(mesh_->polygons().size()); ++p) {
+    for (int p = 0; p < static_cast<int>(mesh->polygons().size()); ++p) {
       pts.clear();
-      for (const Vec2& v : mesh_->ring(p)) pts.push_back(sb.world_to_screen(v));
+      for (const Vec2& v : mesh->ring(p)) pts.push_back(sb.world_to_screen(v));
       batch.polyline(pts.data(), static_cast<int>(pts.size()), IM_COL32(30, 120, 60, 200), true);
     }
   }
@@ -179,7 +170,7 @@ void Inspector::draw_navmesh(const Sandbox& sb, ImDrawList* dl) {
   if (ov_.corridor) {
     for (int p : corridor_->corridor.polygons) {
       std::vector<ImVec2> pts;
-      for (const Vec2& v : mesh_->ring(p)) pts.push_back(sb.world_to_screen(v));
+      for (const Vec2& v : mesh->ring(p)) pts.push_back(sb.world_to_screen(v));
       dl->AddConvexPolyFilled(pts.data(), static_cast<int>(pts.size()), IM_COL32(60, 200, 110, 50));
       dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), IM_COL32(20, 140, 70, 230), ImDrawFlags_Closed, 2.0f);
     }

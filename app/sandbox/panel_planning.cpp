@@ -2,7 +2,11 @@
 // pipeline offers with the parameters that apply to the current choice, and what the last
 // plan measured.
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <functional>
+#include <string>
 
 #include "pathlab/collision.hpp"
 #include "pathlab/hermite.hpp"
@@ -11,6 +15,9 @@
 
 namespace pathlab::sandbox {
 namespace {
+
+using plan::OptionId;
+using Remember = std::function<void(const char*)>;
 
 /// A combo over MethodInfo names; the hovered entry's help shows as a tooltip.
 bool method_combo(const char* label, std::string& value, const std::vector<MethodInfo>& methods) {
@@ -36,11 +43,106 @@ const char* help_of(const std::vector<MethodInfo>& methods, const std::string& n
   return "";
 }
 
-bool slider_double(const char* label, double& v, float lo, float hi, const char* fmt = "%.2f") {
-  float f = static_cast<float>(v);
-  if (!ImGui::SliderFloat(label, &f, lo, hi, fmt)) return false;
-  v = f;
+/// The "(?)" marker of a registry option: its meaning, its range and how to type a value.
+void option_help(const plan::OptionInfo& o) {
+  char range[192];
+  std::snprintf(range, sizeof range, "\n\nCtrl+click the slider to type a value in [%g, %g]%s.", o.min, o.max,
+                o.logarithmic ? "; the slider moves by ratios, finer at small values" : "");
+  help_marker((std::string(o.help) + range).c_str());
+}
+
+/// A slider for a registry option (issue 14): the registry's span and scale, typed values
+/// (Ctrl+click) kept within the option's range, and its help marker.
+bool option_slider(OptionId id, double& value) {
+  const plan::OptionInfo& o = plan::option_info(id);
+  float f = static_cast<float>(value);
+  const ImGuiSliderFlags flags = o.logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None;
+  const bool changed = ImGui::SliderFloat(o.label, &f, static_cast<float>(o.slider_min), static_cast<float>(o.slider_max),
+                                          o.format, flags);
+  option_help(o);
+  if (!changed) return false;
+  value = std::clamp(static_cast<double>(f), o.min, o.max);
   return true;
+}
+
+bool option_slider(OptionId id, int& value, const Remember& remember) {
+  const plan::OptionInfo& o = plan::option_info(id);
+  const ImGuiSliderFlags flags = o.logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None;
+  const bool changed = ImGui::SliderInt(o.label, &value, static_cast<int>(o.slider_min), static_cast<int>(o.slider_max),
+                                        "%d", flags);
+  remember(o.label);
+  option_help(o);
+  value = std::clamp(value, static_cast<int>(o.min), static_cast<int>(o.max));
+  return changed;
+}
+
+bool applies(const plan::PlannerInfo& planner, OptionId id) { return (planner.options & plan::option_bit(id)) != 0; }
+
+bool grid_search_rows(const plan::PlannerInfo& planner, io::PlanSettingsData& s) {
+  bool changed = false;
+  if (applies(planner, OptionId::connectivity)) {
+    bool four = s.connectivity == 4;
+    if (ImGui::Checkbox(plan::option_info(OptionId::connectivity).label, &four)) {
+      s.connectivity = four ? 4 : 8;
+      changed = true;
+    }
+    help_marker(plan::option_info(OptionId::connectivity).help);
+  }
+  if (applies(planner, OptionId::turn_penalty)) changed |= option_slider(OptionId::turn_penalty, s.turn_penalty);
+  return changed;
+}
+
+bool smoother_rows(const plan::SmootherInfo& smoother, io::PlanSettingsData& s, const Remember& remember) {
+  bool changed = false;
+  if (smoother.spline) {
+    changed |= option_slider(OptionId::subdivisions, s.subdivisions, remember);
+    changed |= option_slider(OptionId::insert_min_chord, s.insert_min_chord);
+    if (s.insert_min_chord > 0 && s.insert_min_chord < 1) s.insert_min_chord = 1;
+  }
+  if (smoother.id == plan::SmootherId::edge_shift) {
+    changed |= option_slider(OptionId::shift_margin, s.shift_margin);
+    changed |= option_slider(OptionId::shift_passes, s.shift_passes, remember);
+  }
+  return changed;
+}
+
+bool navmesh_rows(io::PlanSettingsData& s, const Remember& remember) {
+  const plan::OptionInfo& o = plan::option_info(OptionId::navmesh_convex);
+  const bool changed = ImGui::Checkbox(o.label, &s.navmesh_convex);
+  remember(o.label);
+  help_marker(o.help);
+  return changed;
+}
+
+bool directional_rows(io::PlanSettingsData& s, const Remember& remember) {
+  // The values scene files accept; 0 lets the core size the moves to the turning radius.
+  static const int kHoods[] = {0, 4, 8, 24, 48};
+  static const char* const kHoodNames[] = {"auto (sized to the radius)", "4 (adjacent)", "8 (adjacent + diagonal)",
+                                           "24 (5x5)", "48 (7x7)"};
+  const plan::OptionInfo& o = plan::option_info(OptionId::neighborhood);
+  int h = 0;
+  for (int i = 0; i < 5; ++i)
+    if (kHoods[i] == s.neighborhood) h = i;
+  bool changed = false;
+  if (ImGui::Combo(o.label, &h, kHoodNames, 5)) {
+    s.neighborhood = kHoods[h];
+    changed = true;
+  }
+  remember(o.label);
+  help_marker(o.help);
+  return changed;
+}
+
+bool hybrid_rows(io::PlanSettingsData& s, const Remember& remember) {
+  bool changed = option_slider(OptionId::heading_bins, s.headings, remember);
+  const plan::OptionInfo& reverse = plan::option_info(OptionId::reverse);
+  if (ImGui::Checkbox(reverse.label, &s.reverse)) changed = true;
+  help_marker(reverse.help);
+  if (s.reverse) {
+    changed |= option_slider(OptionId::reverse_penalty, s.reverse_penalty);
+    changed |= option_slider(OptionId::gear_change_penalty, s.gear_change_penalty);
+  }
+  return changed;
 }
 
 }  // namespace
@@ -48,96 +150,27 @@ bool slider_double(const char* label, double& v, float lo, float hi, const char*
 void Sandbox::draw_plan_panel() {
   if (!ImGui::CollapsingHeader("Plan", ImGuiTreeNodeFlags_DefaultOpen)) return;
   io::PlanSettingsData& s = scene_.settings;
+  const Remember remember = [this](const char* label) { remember_widget(label); };
   bool changed = false;
-  bool radius_changed = false;
   if (method_combo("planner", s.planner, planner_methods())) {
     normalize_settings(s);
     changed = true;
   }
   help_marker(help_of(planner_methods(), s.planner));
-  const PlannerFamily family = planner_family(s.planner);
-  if (family != PlannerFamily::curve) {
+  const plan::PlannerInfo* planner = plan::find_planner(s.planner);
+  if (!planner) return;  // the pipeline reports the unknown name
+  if (planner->family != plan::PlannerFamily::curve) {
     changed |= method_combo("smoother", s.smoother, smoother_methods(s.planner));
     help_marker(help_of(smoother_methods(s.planner), s.smoother));
   }
-
-  if (family == PlannerFamily::grid) {
-    const bool penalised = s.planner == "astar" || s.planner == "dijkstra";
-    bool four = s.connectivity == 4;
-    if (penalised) {
-      if (ImGui::Checkbox("4-connected", &four)) {
-        s.connectivity = four ? 4 : 8;
-        changed = true;
-      }
-      help_marker("Moves along rows and columns only, no diagonals (A* and Dijkstra; JPS and Theta* are 8-connected).");
-      changed |= slider_double("turn penalty", s.turn_penalty, 0.0f, 2.0f);
-      help_marker("Extra cost for each change of direction, as a fraction of the step (seed 003: 0.5). "
-                  "Straighter paths; the search expands more nodes.");
-    }
-  }
-  radius_changed |= slider_double("agent radius", s.agent_radius, 0.0f, 4.0f);
-  help_marker("The unit's radius in cells: paths keep this clearance from walls (grid searches, splines "
-              "and the navmesh). Curve planners only check it and report a violation.");
-
-  if (family == PlannerFamily::grid && is_spline_smoother(s.smoother)) {
-    if (ImGui::SliderInt("subdivisions", &s.subdivisions, 1, 64)) changed = true;
-    remember_widget("subdivisions");
-    help_marker("Output points per spline span: more points follow the curve more closely (ctrl+click to type up to 4096).");
-    s.subdivisions = std::clamp(s.subdivisions, 1, kMaxSubdivisions);
-    changed |= slider_double("insert chord", s.insert_min_chord, 0.0f, 16.0f, "%.1f cells");
-    help_marker("Repair step 1: a span whose chord is at least this long gets control points inserted near its ends, "
-                "so the bend stays near the corner. 0 turns insertion off (values in (0, 1) count as 1).");
-    if (s.insert_min_chord > 0 && s.insert_min_chord < 1) s.insert_min_chord = 1;
-  }
-  if (family == PlannerFamily::navmesh) {
-    if (ImGui::Checkbox("convex polygons", &s.navmesh_convex)) changed = true;
-    remember_widget("convex polygons");
-    help_marker("On: rectangles are cut at staircase corners and merged into larger convex polygons, so a corridor "
-                "crosses fewer of them and the search expands fewer. Off: the seed's grid-shaped mesh of rectangles "
-                "(builds about 3x faster). The exact search finds the same shortest paths on either.");
-  }
-  if (family == PlannerFamily::navmesh && s.smoother == "edge-shift") {
-    changed |= slider_double("shift margin", s.shift_margin, 0.0f, 1.0f, "%.3f cells");
-    help_marker("How far each node stays from the ends of the edge it slides on.");
-    if (ImGui::SliderInt("shift passes", &s.shift_passes, 0, 16)) changed = true;
-    help_marker("Passes of string pulling over the nodes; 0 keeps the polygon centres.");
-  }
-  changed |= slider_double("turning radius", s.turning_radius, 0.1f, 16.0f, "%.2f cells");
-  help_marker("Curve and heading-aware planners and the turning smoother drive circles of this radius. For splines "
-              "it is the limit the stats panel checks the curvature against.");
-  if (s.turning_radius < 0.1) s.turning_radius = 0.1;
-  if (s.planner == "directional") {
-    // The values scene files accept; 0 lets the core size the moves to the turning radius.
-    static const int kHoods[] = {0, 4, 8, 24, 48};
-    static const char* const kHoodNames[] = {"auto (sized to the radius)", "4 (adjacent)", "8 (adjacent + diagonal)",
-                                             "24 (5x5)", "48 (7x7)"};
-    int h = 0;
-    for (int i = 0; i < 5; ++i)
-      if (kHoods[i] == s.neighborhood) h = i;
-    if (ImGui::Combo("neighbourhood", &h, kHoodNames, 5)) {
-      s.neighborhood = kHoods[h];
-      changed = true;
-    }
-    remember_widget("neighbourhood");
-    help_marker("Cells one move of directional A* may reach. Larger: smoother, shorter paths and more turns possible "
-                "for a given radius, slower search. The seed's fixed neighbourhoods only turn for radii up to about 2; auto "
-                "reaches as far as the turning radius needs.");
-  }
-  if (s.planner == "hybrid") {
-    if (ImGui::SliderInt("heading bins", &s.headings, 8, 360)) changed = true;
-    remember_widget("heading bins");
-    help_marker("Hybrid A*'s heading resolution: poses in the same cell whose headings fall in the same bin count as "
-                "one. More bins find paths through tighter places; the search grows with them.");
-    s.headings = std::clamp(s.headings, 8, 720);
-    if (ImGui::Checkbox("reverse", &s.reverse)) changed = true;
-    help_marker("Hybrid A* may drive backwards (three-point turns). For the curve planners pick reeds-shepp.");
-    if (s.reverse) {
-      changed |= slider_double("reverse penalty", s.reverse_penalty, 1.0f, 10.0f, "%.1fx");
-      help_marker("Cost multiplier on reversed length.");
-      changed |= slider_double("gear change", s.gear_change_penalty, 0.0f, 20.0f, "%.1f cells");
-      help_marker("Extra cost for each change between forward and reverse.");
-    }
-  }
+  if (planner->family == plan::PlannerFamily::grid) changed |= grid_search_rows(*planner, s);
+  const bool radius_changed = option_slider(OptionId::agent_radius, s.agent_radius);
+  if (const plan::SmootherInfo* smoother = plan::find_smoother(s.smoother, planner->family))
+    changed |= smoother_rows(*smoother, s, remember);
+  if (applies(*planner, OptionId::navmesh_convex)) changed |= navmesh_rows(s, remember);
+  changed |= option_slider(OptionId::turning_radius, s.turning_radius);
+  if (applies(*planner, OptionId::neighborhood)) changed |= directional_rows(s, remember);
+  if (applies(*planner, OptionId::heading_bins)) changed |= hybrid_rows(s, remember);
 
   if (ImGui::Checkbox("show search", &show_search_)) changed = true;
   help_marker("Grid searches: closed cells in blue, the open frontier in yellow. Navmesh: the corridor's polygons.");

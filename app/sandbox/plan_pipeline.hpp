@@ -14,13 +14,15 @@
 #include "pathlab/grid_search.hpp"
 #include "pathlab/navmesh.hpp"
 #include "pathlab/navmesh_search.hpp"
+#include "pathlab/navmesh_smooth.hpp"
 #include "pathlab/segment_path.hpp"
+#include "plan_service.hpp"
 #include "scene_file.hpp"
 
 namespace pathlab::sandbox {
 
 /// A planner or smoother as the UI lists it: the name stored in scene files and the CLI, and
-/// a one-line explanation for the help marker.
+/// a one-line explanation for the help marker. Both come from the registry (app/plan).
 struct MethodInfo {
   const char* name;
   const char* help;
@@ -64,12 +66,19 @@ struct PlanView {
   std::vector<std::string> notes;       ///< worth knowing but not wrong (repairs, snapped ends)
   int blocked_segment = -1;      ///< first segment of `points` that overlaps a wall, or -1
   int plans = 0;                 ///< how many plans the owner ran (tests use it)
+  std::vector<double> headings;  ///< per point of a sampled curve [radians]; empty for polylines
+  std::vector<TurnReport> turns; ///< turning smoother: how each corner was made
+  // What the overlays draw, from the plan itself (never recomputed).
+  std::shared_ptr<const Navmesh> navmesh;        ///< navmesh plans: the mesh searched
+  std::optional<NavSearchResult> nav_corridor;   ///< navmesh plans: the corridor with its portals
+  std::optional<FunnelResult> funnel;            ///< funnel smoother with record_trace: its events
+  std::vector<Vec2> spline_controls, spline_tangents;  ///< spline smoothers with record_trace
 };
 
-/// Plans scenes. Keeps the per-map preprocessing (the grid pathfinder's buffers, the navmesh
-/// for the current agent radius) between calls; call map_changed() after editing the grid.
-/// One pipeline per grid: compare mode can run several settings on one scene with one
-/// pipeline, or give each column its own.
+/// Plans scenes through the planning service (app/plan), which keeps the per-map
+/// preprocessing (the grid pathfinder's buffers, the navmesh per agent radius) between calls;
+/// call map_changed() after editing the grid. One pipeline per grid: compare mode can run
+/// several settings on one scene with one pipeline, or give each column its own.
 class PlanPipeline {
  public:
   PlanPipeline();
@@ -79,25 +88,31 @@ class PlanPipeline {
 
   /// Plans scene.start -> scene.goal with scene.settings. `record_trace` keeps the search's
   /// history for the overlay (costs memory on big maps).
-  PlanView plan(const io::Scene& scene, bool record_trace = true) {
-    return plan(scene.grid, scene.start, scene.goal, scene.settings, record_trace);
+  /// `budget` bounds the search (a worker thread passes its cancel flag and time limit).
+  PlanView plan(const io::Scene& scene, bool record_trace = true, const SearchBudget& budget = {}) {
+    return plan(scene.grid, scene.start, scene.goal, scene.settings, record_trace, budget);
   }
   /// The same for any start and goal on `grid` (units re-plan from where they stand).
   PlanView plan(const Grid& grid, const Pose& start, const Pose& goal, const io::PlanSettingsData& settings,
-                bool record_trace = true);
+                bool record_trace = true, const SearchBudget& budget = {});
   /// Forget cached preprocessing (the grid was edited).
-  void map_changed() { map_version_++; }
+  void map_changed();
   /// The navmesh of the last navmesh plan (null when none): for drawing the mesh.
-  const Navmesh* navmesh() const;
+  const Navmesh* navmesh() const { return last_navmesh_.get(); }
+  /// The service itself (units and overlays ask it for meshes of other radii).
+  plan::PlanService& service() { return service_; }
 
  private:
-  struct Cache;
-  std::unique_ptr<Cache> cache_;
-  uint64_t map_version_ = 1;
+  plan::PlanService service_;
+  std::shared_ptr<const Navmesh> last_navmesh_;
 };
+
+/// The sandbox's view of a service result: the error with the words people see
+/// ("navmesh: ...", "smoother: ...") and every field the canvas, stats and overlays read.
+PlanView to_plan_view(plan::PlanResult result, const io::PlanSettingsData& settings);
 
 /// Signed discrete curvature at each point of a polyline: 1/radius of the circle through a
 /// point and its two neighbours (0 at the ends and on straight runs). [1/cells]
-std::vector<double> polyline_curvature(const std::vector<Vec2>& pts);
+inline std::vector<double> polyline_curvature(const std::vector<Vec2>& pts) { return plan::polyline_curvature(pts); }
 
 }  // namespace pathlab::sandbox

@@ -1,4 +1,5 @@
 #include "sandbox.hpp"
+#include "units_draw.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -489,7 +490,7 @@ void Sandbox::draw_canvas() {
   }
   draw_path(dl);
   inspector_->draw_over_path(*this, dl);
-  units_->draw(sdl_layer_->begin(dl), [this](Vec2 w) { return world_to_screen(w); }, scale_, show_unit_paths_,
+  draw_units(*units_, sdl_layer_->begin(dl), [this](Vec2 w) { return world_to_screen(w); }, scale_, show_unit_paths_,
                inspector_->overlays().lookahead);
   auto draw_pose = [&](const Pose& p, ImU32 col, const char* label) {
     const ImVec2 c = world_to_screen(p.pos);

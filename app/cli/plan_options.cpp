@@ -1,0 +1,163 @@
+// The planning options of `plan` and `simulate`: read from the command line and checked
+// against the registry (app/plan/registry.hpp), which knows every planner and smoother and
+// which options apply to which. Each error names the argument.
+
+#include <string>
+
+#include "pathlab/collision.hpp"
+#include "pathlab/directional_astar.hpp"
+#include "pathlab/hermite.hpp"
+#include "planning.hpp"
+
+namespace pathlab::cli {
+namespace {
+
+using plan::OptionId;
+using plan::PlannerFamily;
+
+/// The options every family reads before its own checks.
+struct RawOptions {
+  bool smoother_given = false;
+  std::optional<double> turning_radius;  // --radius
+  std::optional<long long> subdivisions;
+  bool reverse = false;
+};
+
+std::string flag(OptionId id) { return std::string("--") + plan::option_info(id).flag; }
+
+void read_navmesh_options(Args& args, const RawOptions& raw, PlanSettings& s) {
+  io::PlanSettingsData& d = s.data;
+  if (!raw.smoother_given) d.smoother = plan::smoothers_for(PlannerFamily::navmesh).front().name;
+  const plan::SmootherInfo* smoother = plan::find_smoother(d.smoother, PlannerFamily::navmesh);
+  if (!smoother) {
+    throw UsageError("--smoother: unknown smoother '" + d.smoother + "' for the navmesh planner (" +
+                     plan::smoother_list(PlannerFamily::navmesh) + ")");
+  }
+  const auto margin = args.number("shift-margin");
+  const auto passes = args.integer("shift-passes");
+  if ((margin || passes) && smoother->id != plan::SmootherId::edge_shift) {
+    throw UsageError("--shift-margin and --shift-passes are used by --smoother edge-shift only");
+  }
+  if (margin && !(*margin >= 0)) throw UsageError("--shift-margin must be >= 0");
+  if (passes && (*passes < 0 || *passes > 64)) throw UsageError("--shift-passes must be in [0, 64]");
+  if (margin) d.shift_margin = *margin;
+  if (passes) d.shift_passes = static_cast<int>(*passes);
+  const std::string kind = args.str("navmesh-polygons").value_or("convex");
+  if (kind != "convex" && kind != "rectangles") {
+    throw UsageError("--navmesh-polygons: unknown mesh kind '" + kind + "' (convex, rectangles)");
+  }
+  d.navmesh_convex = kind == "convex";
+  const std::string cost = args.str("navmesh-cost").value_or("exact");
+  if (cost != "exact" && cost != "portal-points") {
+    throw UsageError("--navmesh-cost: unknown cost model '" + cost + "' (exact, portal-points)");
+  }
+  s.navmesh_cost = cost == "portal-points" ? NavSearchCost::portal_points : NavSearchCost::exact;
+  if (raw.subdivisions) throw UsageError("--subdivisions is used by spline smoothers only");
+  if (d.turn_penalty != 0.0) throw UsageError("--turn-penalty is used by grid planners only");
+}
+
+void read_heading_options(Args& args, const RawOptions& raw, const plan::PlannerInfo& planner, PlanSettings& s) {
+  io::PlanSettingsData& d = s.data;
+  if (!raw.turning_radius) throw UsageError("--planner " + d.planner + " needs --radius R (the turning radius in cells)");
+  if (d.smoother != plan::smoother_name(plan::SmootherId::none))
+    throw UsageError("--smoother: the " + d.planner + " planner makes curves itself; use --smoother " +
+                     plan::smoother_name(plan::SmootherId::none));
+  if (raw.subdivisions) throw UsageError("--subdivisions is used by spline smoothers only");
+  if (d.turn_penalty != 0.0) throw UsageError("--turn-penalty is used by grid planners only");
+  if (raw.reverse && planner.id != plan::PlannerId::hybrid) throw UsageError("--reverse is used by --planner hybrid only");
+  // Their ranges are checked with the turning radius's, once the map is loaded (check_plan_settings).
+  if (planner.id == plan::PlannerId::directional) s.neighborhood = args.integer("neighborhood");
+  else s.heading_bins = args.integer("heading-bins");
+}
+
+void read_grid_options(const RawOptions& raw, PlanSettings& s) {
+  io::PlanSettingsData& d = s.data;
+  const plan::SmootherInfo* smoother = plan::find_smoother(d.smoother, PlannerFamily::grid);
+  if (!smoother) {
+    throw UsageError("--smoother: unknown smoother '" + d.smoother + "' (" + plan::smoother_list(PlannerFamily::grid) +
+                     ")");
+  }
+  if (raw.subdivisions && !smoother->spline) throw UsageError("--subdivisions is used by spline smoothers only");
+  if (raw.subdivisions && (*raw.subdivisions < 1 || *raw.subdivisions > kMaxSubdivisions)) {
+    throw UsageError("--subdivisions must be in [1, " + std::to_string(kMaxSubdivisions) + "]");
+  }
+  if (raw.subdivisions) d.subdivisions = static_cast<int>(*raw.subdivisions);
+  if (smoother->id == plan::SmootherId::turning && !raw.turning_radius)
+    throw UsageError("--smoother turning needs --radius R (the turning radius in cells)");
+}
+
+/// The options every planner shares: agent radius, turn penalty, connectivity.
+void read_search_options(Args& args, io::PlanSettingsData& d) {
+  if (auto r = args.number("agent-radius")) {
+    if (*r < 0 || *r > kMaxAgentRadius) {
+      throw UsageError("--agent-radius must be in [0, " + std::to_string(static_cast<int>(kMaxAgentRadius)) + "]");
+    }
+    d.agent_radius = *r;
+  }
+  if (auto p = args.number("turn-penalty")) {
+    if (*p < 0) throw UsageError("--turn-penalty must be >= 0");
+    d.turn_penalty = *p;
+  }
+  if (auto c = args.integer("connectivity")) {
+    if (*c != 4 && *c != 8) throw UsageError("--connectivity must be 4 or 8");
+    d.connectivity = static_cast<int>(*c);
+  }
+}
+
+}  // namespace
+
+PlanSettings read_plan_settings(Args& args) {
+  PlanSettings s;
+  io::PlanSettingsData& d = s.data;
+  d.planner = args.str("planner").value_or(plan::planner_name(plan::PlannerId::astar));
+  RawOptions raw;
+  if (auto p = args.str("smoother")) {
+    d.smoother = *p;
+    raw.smoother_given = true;
+  }
+  read_search_options(args, d);
+  raw.turning_radius = args.number("radius");
+  raw.subdivisions = args.integer("subdivisions");
+  s.sample_step = args.number("sample-step");
+  raw.reverse = d.reverse = args.flag("reverse");
+  if (raw.turning_radius) d.turning_radius = *raw.turning_radius;
+
+  const plan::PlannerInfo* planner = plan::find_planner(d.planner);
+  if (!planner || !planner->in_cli_plan) {
+    throw UsageError("--planner: unknown planner '" + d.planner + "' (" + plan::cli_planner_list() + ")");
+  }
+  switch (planner->family) {
+    case PlannerFamily::navmesh: read_navmesh_options(args, raw, s); break;
+    case PlannerFamily::heading: read_heading_options(args, raw, *planner, s); break;
+    default: read_grid_options(raw, s); break;
+  }
+  const bool turning = d.smoother == plan::smoother_name(plan::SmootherId::turning);
+  if (raw.turning_radius && planner->family != PlannerFamily::heading && !turning)
+    throw UsageError("--radius (turning radius) is used by --planner directional|hybrid and --smoother turning only");
+  if (raw.reverse && planner->id != plan::PlannerId::hybrid) throw UsageError("--reverse is used by --planner hybrid only");
+  if (s.sample_step && !(*s.sample_step > 0)) throw UsageError("--sample-step must be > 0");
+  return s;
+}
+
+void check_plan_settings(const PlanSettings& s) {
+  const plan::PlannerInfo& planner = *plan::find_planner(s.data.planner);
+  const bool turning = s.data.smoother == plan::smoother_name(plan::SmootherId::turning);
+  if (planner.family != PlannerFamily::heading && !turning) return;
+  const double r = s.data.turning_radius;
+  if (!(r > 0.0 && r <= kMaxTurningRadius))
+    throw UsageError(flag(OptionId::turning_radius) + " must be in (0, " +
+                     std::to_string(static_cast<int>(kMaxTurningRadius)) + "]");
+  if (const auto n = s.neighborhood; n && *n != 0 && *n != 4 && *n != 8 && *n != 24 && *n != 48)
+    throw UsageError("--neighborhood must be 0 (auto, the default), 4, 8, 24 or 48");
+  if (const auto bins = s.heading_bins; bins && (*bins < 8 || *bins > 720))
+    throw UsageError("--heading-bins must be in [8, 720]");
+}
+
+io::PlanSettingsData service_settings(const PlanSettings& s) {
+  io::PlanSettingsData d = s.data;
+  if (s.neighborhood) d.neighborhood = static_cast<int>(*s.neighborhood);
+  if (s.heading_bins) d.headings = static_cast<int>(*s.heading_bins);
+  return d;
+}
+
+}  // namespace pathlab::cli

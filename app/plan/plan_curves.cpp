@@ -1,0 +1,207 @@
+// Exact curves: the heading-aware searches (directional A*, Hybrid A*), the curve planners
+// (Dubins, Reeds-Shepp, turn-to-point) and the turning smoother. Their paths are lines and
+// arcs, sampled every curve step with the heading and curvature of each sample.
+
+#include <cmath>
+#include <cstdio>
+
+#include "pathlab/dubins.hpp"
+#include "pathlab/reeds_shepp.hpp"
+#include "pathlab/swept_check.hpp"
+#include "pathlab/turn_to_point.hpp"
+#include "plan_internal.hpp"
+
+namespace pathlab::plan {
+namespace {
+
+std::string point_text(Vec2 p) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "(%.1f, %.1f)", p.x, p.y);
+  return buf;
+}
+
+/// The key of the heading planners' cached tables: every option they are built with.
+std::string heading_key(const Grid& grid, const PlanRequest& request) {
+  const io::PlanSettingsData& s = request.settings;
+  char key[360];
+  std::snprintf(key, sizeof key, "%s %.17g %.17g %d %d %d %.17g %.17g %p %d %lld", s.planner.c_str(), s.turning_radius,
+                s.agent_radius, s.neighborhood, s.headings, s.reverse ? 1 : 0, s.reverse_penalty, s.gear_change_penalty,
+                static_cast<const void*>(&grid), request.record_trace ? 1 : 0,
+                static_cast<long long>(request.budget.max_expansions));
+  return key;
+}
+
+/// Builds the heading planner the request names (or keeps the cached one); "" or the error.
+std::string prepare_heading_planner(PlanService::Cache& cache, const Grid& grid, const PlanRequest& request,
+                                    const PlannerInfo& planner) {
+  const std::string key = heading_key(grid, request);
+  if (key == cache.heading_key && (cache.directional || cache.hybrid)) return "";
+  const auto t0 = std::chrono::steady_clock::now();
+  cache.directional.reset();
+  cache.hybrid.reset();
+  cache.heading_key.clear();
+  const io::PlanSettingsData& s = request.settings;
+  if (planner.id == PlannerId::directional) {
+    DirectionalAStarOptions o = default_directional_astar_options();
+    o.turning_radius = s.turning_radius;
+    o.agent_radius = s.agent_radius;
+    o.neighborhood = s.neighborhood;
+    o.record_trace = request.record_trace;
+    if (request.budget.max_expansions > 0) o.max_expansions = request.budget.max_expansions;
+    auto built = DirectionalAStar::create(grid, o);
+    if (!built) return built.error().message;
+    cache.directional = std::make_unique<DirectionalAStar>(std::move(*built));
+  } else {
+    HybridAStarOptions o = default_hybrid_astar_options();
+    o.turning_radius = s.turning_radius;
+    o.agent_radius = s.agent_radius;
+    o.heading_bins = s.headings;
+    o.allow_reverse = s.reverse;
+    o.reverse_penalty = s.reverse_penalty;
+    o.gear_change_penalty = s.gear_change_penalty;
+    o.record_trace = request.record_trace;
+    if (request.budget.max_expansions > 0) o.max_expansions = request.budget.max_expansions;
+    auto built = HybridAStar::create(grid, o);
+    if (!built) return built.error().message;
+    cache.hybrid = std::make_unique<HybridAStar>(std::move(*built));
+  }
+  cache.heading_key = key;
+  add_preprocess_time(cache, t0);
+  return "";
+}
+
+bool moved(const Pose& a, const Pose& b) {
+  return glm::length(a.pos - b.pos) > 1e-9 || std::abs(wrap_angle(a.heading - b.heading)) > 1e-9;
+}
+
+void note_heading_path(const PlanRequest& request, const HeadingPath& path, PlanResult& out) {
+  if (moved(path.start, request.start))
+    out.notes.push_back("the start pose was snapped to the lattice (cell centre, nearest 45 degrees)");
+  if (moved(path.goal, request.goal))
+    out.notes.push_back("the goal pose was snapped to the lattice (cell centre, nearest 45 degrees)");
+  int cusps = 0;
+  const auto segments = path.path.segments();
+  for (size_t i = 1; i < segments.size(); ++i) cusps += segments[i].gear != segments[i - 1].gear;
+  if (cusps > 0) out.notes.push_back(std::to_string(cusps) + " change(s) of gear");
+}
+
+/// The exact curve of a curve planner and its word; false (with the error set) when none exists.
+bool solve_curve(const PlanRequest& request, PlannerId planner, PlanResult& out) {
+  const Pose& from = request.start;
+  const Pose& to = request.goal;
+  const double radius = request.settings.turning_radius;
+  Result<SegmentPath> path = Error{};
+  if (planner == PlannerId::dubins) {
+    auto sol = dubins_shortest(from, to, radius);
+    if (!sol) return fail(out, PlanStage::search, sol.error().message);
+    out.word = to_string(sol->word);
+    path = dubins_to_path(from, to, radius, *sol);
+  } else if (planner == PlannerId::reeds_shepp) {
+    auto sol = reeds_shepp_shortest(from, to, radius);
+    if (!sol) return fail(out, PlanStage::search, sol.error().message);
+    out.word = sol->word();
+    path = reeds_shepp_to_path(from, to, radius, *sol);
+  } else {
+    auto sol = turn_to_point(from, to.pos, radius);
+    if (!sol) return fail(out, PlanStage::search, sol.error().message);
+    out.word = sol->word;
+    path = turn_to_point_path(from, to.pos, radius);
+  }
+  if (!path) return fail(out, PlanStage::search, path.error().message);
+  out.segments = std::move(*path);
+  return true;
+}
+
+}  // namespace
+
+std::string append_curve_samples(const SegmentPath& path, double step, PlanResult& out) {
+  auto samples = path.sample(step);
+  if (!samples) return samples.error().message;
+  for (const PathSample& sample : *samples) {
+    const double heading = wrap_angle(sample.state.heading);
+    if (!out.points.empty() && out.points.back() == sample.state.pos &&
+        std::abs(wrap_angle(out.headings.back() - heading)) < 1e-12)
+      continue;
+    out.points.push_back(sample.state.pos);
+    out.headings.push_back(heading);
+    out.curvature.push_back(sample.state.curvature);
+    out.max_curvature = std::max(out.max_curvature, std::abs(sample.state.curvature));
+  }
+  out.curvature_exact = true;
+  return "";
+}
+
+void plan_heading(PlanService::Cache& cache, const Grid& grid, const PlanRequest& request, const PlannerInfo& planner,
+                  PlanResult& out) {
+  if (std::string e = prepare_heading_planner(cache, grid, request, planner); !e.empty())
+    return (void)fail(out, PlanStage::preprocess, e);
+  auto path = cache.directional ? cache.directional->plan(request.start, request.goal)
+                                : cache.hybrid->plan(request.start, request.goal);
+  if (!path) return (void)fail(out, PlanStage::search, path.error().message);
+  // An end inside a wall is bad input, not "no path".
+  if (path->failure == HeadingFailure::start_in_collision || path->failure == HeadingFailure::goal_in_collision)
+    return (void)fail(out, PlanStage::query, path->reason);
+  out.found = path->found;
+  out.reason = path->reason;
+  out.heading_failure = path->failure;
+  out.expanded = path->expanded;
+  out.pose_trace = std::move(path->trace);
+  if (!out.found) return;
+  if (std::string e = append_curve_samples(path->path, curve_step_of(request), out); !e.empty())
+    return (void)fail(out, PlanStage::smooth, e);
+  note_heading_path(request, *path, out);
+  out.length = path->length;
+  out.segments = std::move(path->path);
+}
+
+void plan_curve(const Grid& grid, const PlanRequest& request, const PlannerInfo& planner, PlanResult& out) {
+  if (!solve_curve(request, planner.id, out)) return;
+  const SegmentPath& path = *out.segments;
+  out.found = true;
+  if (std::string e = append_curve_samples(path, curve_step_of(request), out); !e.empty())
+    return (void)fail(out, PlanStage::smooth, e);
+  out.length = path.length();
+  SweptCheckDef def = default_swept_check_def();
+  def.agent_radius = request.settings.agent_radius;
+  auto swept = check_swept_path(grid, path, def);
+  if (!swept) return (void)fail(out, PlanStage::search, swept.error().message);
+  if (!swept->clear) {
+    out.curve_blocked_at = swept->blocked_at_s;
+    auto at = path.at_distance(swept->blocked_at_s);
+    out.violations.push_back("the curve runs into a wall near " + point_text(at ? at->pos : Vec2(0, 0)) +
+                             " (curve planners do not avoid walls)");
+  }
+}
+
+void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanResult& out) {
+  const io::PlanSettingsData& s = request.settings;
+  TurningSmoothDef def = default_turning_smooth_def();
+  def.turning_radius = s.turning_radius;
+  def.min_radius = std::min(def.min_radius, def.turning_radius);
+  def.agent_radius = s.agent_radius;
+  def.has_start_heading = request.start_has_heading;
+  def.start_heading = request.start.heading;
+  def.has_goal_heading = request.goal_has_heading;
+  def.goal_heading = request.goal.heading;
+  auto turned = turning_smooth(grid, out.points, def);
+  if (!turned) {
+    // The planner's path stays; why it could not be made drivable is a violation.
+    out.smoother_error = turned.error().message;
+    out.violations.push_back("turning smoother: " + out.smoother_error);
+    return;
+  }
+  out.points.clear();
+  for (const SegmentPath& piece : turned->pieces) {
+    if (std::string e = append_curve_samples(piece, curve_step_of(request), out); !e.empty())
+      return (void)fail(out, PlanStage::smooth, e);
+  }
+  out.length = turned->length;
+  out.turns = turned->turns;
+  if (turned->pieces.size() == 1) out.segments = turned->pieces.front();  // units follow the exact curve
+  std::string how;
+  for (TurnMethod m : {TurnMethod::fillet, TurnMethod::shrink, TurnMethod::three_point, TurnMethod::rotate})
+    if (const int n = turned->count(m); n > 0) how += (how.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(m);
+  if (!how.empty()) out.notes.push_back("turns: " + how);
+}
+
+}  // namespace pathlab::plan

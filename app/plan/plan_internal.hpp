@@ -1,0 +1,73 @@
+#pragma once
+// Inside the planning service: the per-map cache and one step per planner family. Each family
+// function fills a PlanResult for a request whose settings and ends were already checked.
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "pathlab/directional_astar.hpp"
+#include "pathlab/hybrid_astar.hpp"
+#include "plan_service.hpp"
+
+namespace pathlab::plan {
+
+/// A navmesh and the query object that searches it (the query refers to the mesh).
+struct MeshEntry {
+  std::shared_ptr<Navmesh> mesh;
+  std::unique_ptr<NavmeshQuery> query;
+};
+
+struct PlanService::Cache {
+  const Grid* grid = nullptr;
+  std::unique_ptr<GridPathfinder> finder;  // built on the first grid plan
+  /// Navmeshes by (agent radius, convex): units of different sizes share one service.
+  std::map<std::pair<double, bool>, MeshEntry> meshes;
+  // Heading-aware planners precompute tables for their options and the grid; kept while
+  // neither changes (the key is the options as text).
+  std::unique_ptr<DirectionalAStar> directional;
+  std::unique_ptr<HybridAStar> hybrid;
+  std::string heading_key;
+  double preprocess_ms = 0.0;  ///< time spent building during the current plan [ms]
+
+  /// Drops everything when `g` is not the grid the cache was built for.
+  void bind(const Grid& g);
+  void clear();
+  /// The mesh for the radius and kind, built when missing; sets `error` when the build fails.
+  MeshEntry* mesh_for(const Grid& g, double agent_radius, bool convex, std::string& error);
+};
+
+/// Adds the time since `t0` to the cache's preprocessing time of the current plan.
+void add_preprocess_time(PlanService::Cache& cache, std::chrono::steady_clock::time_point t0);
+
+/// The step of the request that samples exact curves. [Units: cells]
+double curve_step_of(const PlanRequest& request);
+
+void plan_grid(PlanService::Cache& cache, const Grid& grid, const PlanRequest& request, const PlannerInfo& planner,
+               const SmootherInfo& smoother, PlanResult& out);
+void plan_navmesh(PlanService::Cache& cache, const Grid& grid, const PlanRequest& request, const SmootherInfo& smoother,
+                  PlanResult& out);
+void plan_heading(PlanService::Cache& cache, const Grid& grid, const PlanRequest& request, const PlannerInfo& planner,
+                  PlanResult& out);
+void plan_curve(const Grid& grid, const PlanRequest& request, const PlannerInfo& planner, PlanResult& out);
+
+/// Rounds the grid path's corners for the turning radius (the turning smoother).
+void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanResult& out);
+/// Appends the samples of `path` to out.points/headings/curvature, skipping a sample equal to
+/// the last one there (pieces share their joints). Returns "" or the sampling error.
+std::string append_curve_samples(const SegmentPath& path, double step, PlanResult& out);
+
+/// Measures a found path for people: curvature, sharp corners, wall overlaps, turning-radius
+/// violations (analyse only).
+void analyse_result(const Grid& grid, const PlanRequest& request, PlanResult& out);
+
+/// Sets the error of a plan that could not run and returns false (for `return fail(...)`).
+inline bool fail(PlanResult& out, PlanStage stage, std::string message) {
+  out.stage = stage;
+  out.error = std::move(message);
+  return false;
+}
+
+}  // namespace pathlab::plan
