@@ -24,6 +24,9 @@ struct SandboxUi {
     host = std::move(*h);
     ImGui::GetIO().IniFilename = nullptr;  // the host does this too; tests must never write one
     host->set_sandbox(std::make_unique<sandbox::Sandbox>(host->renderer(), std::move(scene), ""));
+    // Each frame shows the plan of its own inputs (the app waits only a few ms, then draws the
+    // last result while the worker finishes).
+    sb().set_plan_wait_ms(60000);
     idle(warmup);
   }
   sandbox::Sandbox& sb() { return host->sandbox(); }

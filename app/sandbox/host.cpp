@@ -29,7 +29,8 @@ Result<std::unique_ptr<Host>> Host::create(int width, int height, bool headless)
   const Uint32 flags = SDL_WINDOW_ALLOW_HIGHDPI | (headless ? SDL_WINDOW_HIDDEN : SDL_WINDOW_RESIZABLE);
   h->window_ = SDL_CreateWindow("pathlab", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
   if (!h->window_) return fail(StatusCode::io_error, std::string("cannot open a window: ") + SDL_GetError());
-  h->renderer_ = SDL_CreateRenderer(h->window_, -1, headless ? SDL_RENDERER_SOFTWARE : SDL_RENDERER_ACCELERATED);
+  // Interactive: vsync, so a frame never runs faster than the screen shows it.
+  h->renderer_ = SDL_CreateRenderer(h->window_, -1, headless ? SDL_RENDERER_SOFTWARE : SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
   if (!h->renderer_) h->renderer_ = SDL_CreateRenderer(h->window_, -1, SDL_RENDERER_SOFTWARE);
   if (!h->renderer_) return fail(StatusCode::io_error, std::string("cannot create a renderer: ") + SDL_GetError());
   SDL_RendererInfo info{};
@@ -66,15 +67,20 @@ Host::~Host() {
   SDL_Quit();
 }
 
-bool Host::pump_events() {
+bool Host::pump_events(int wait_ms) {
   SDL_Event e;
-  bool running = true;
-  while (SDL_PollEvent(&e)) {
+  bool have = wait_ms > 0 ? SDL_WaitEventTimeout(&e, wait_ms) == 1 : SDL_PollEvent(&e) == 1;
+  events_ = 0;
+  while (have) {
+    ++events_;
     ImGui_ImplSDL2_ProcessEvent(&e);
-    if (e.type == SDL_QUIT) running = false;
-    if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_CLOSE) running = false;
+    const bool close = e.type == SDL_QUIT || (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_CLOSE);
+    // Closing with unsaved edits asks first (the sandbox's dialog); without a sandbox, quit.
+    if (close && sandbox_) sandbox_->request_quit();
+    else if (close) quit_ = true;
+    have = SDL_PollEvent(&e) == 1;
   }
-  return running;
+  return !quit_ && !(sandbox_ && sandbox_->quit_confirmed());
 }
 
 void Host::frame(const std::function<void(ImGuiIO&)>& input, std::vector<uint8_t>* capture) {

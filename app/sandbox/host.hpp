@@ -26,8 +26,12 @@ class Host {
   Sandbox& sandbox() { return *sandbox_; }
   SDL_Renderer* renderer() { return renderer_; }
 
-  /// Polls SDL events; returns false when the user closed the window.
-  bool pump_events();
+  /// Handles pending SDL events, first waiting up to `wait_ms` for one (0: no wait; the idle
+  /// app sleeps here instead of drawing frames nobody needs). Returns false once the app
+  /// should exit: the window was closed and the sandbox had nothing unsaved or the user chose.
+  bool pump_events(int wait_ms = 0);
+  /// How many events the last pump_events() handled.
+  int events() const { return events_; }
   /// One frame. `input` runs after the platform backend's NewFrame and before ImGui::NewFrame,
   /// the only place where a scripted mouse position and buttons stick (the 1.86 backend polls
   /// the real mouse). When `capture` is set, the frame's pixels are read before presenting.
@@ -52,6 +56,8 @@ class Host {
   bool imgui_ready_ = false;
   int width_ = 0, height_ = 0;
   bool software_ = false;
+  bool quit_ = false;
+  int events_ = 0;
   FrameTimes times_;
   std::unique_ptr<Sandbox> sandbox_;
 };

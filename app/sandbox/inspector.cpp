@@ -272,7 +272,7 @@ void Inspector::tab_gallery(Sandbox& sb) {
       ImGui::TextDisabled("%s", category.c_str());
     }
     ImGui::PushID(static_cast<int>(i));
-    if (ImGui::Selectable(e.title.c_str(), sb.status() == "opened " + e.path)) open_preset(sb, e);
+    if (ImGui::Selectable(e.title.c_str(), sb.document().source() == e.path)) sb.request_preset(e);
     if (ImGui::IsItemHovered()) hovered = &e;
     remember(("gallery:" + std::filesystem::path(e.path).stem().string()).c_str());
     ImGui::PopID();
@@ -282,7 +282,7 @@ void Inspector::tab_gallery(Sandbox& sb) {
   const GalleryEntry* shown = hovered;
   if (!shown)
     for (const GalleryEntry& e : gallery_)
-      if (sb.status() == "opened " + e.path || sb.scene().name == e.title) shown = &e;
+      if (sb.document().source() == e.path) shown = &e;
   if (shown) {
     ImGui::TextWrapped("%s", shown->title.c_str());
     ImGui::Separator();
@@ -383,8 +383,9 @@ void Inspector::help_window() {
   if (ImGui::Begin("Help: keyboard shortcuts", &help_open_)) {
     static const char* const kKeys[][2] = {
         {"F1", "show / hide this help"},
-        {"Ctrl+Z / Ctrl+Y", "undo / redo a map edit"},
-        {"Ctrl+S", "save the scene to the file named in the Scene panel"},
+        {"Ctrl+Z / Ctrl+Y", "undo / redo any edit (cells, start and goal, settings, units)"},
+        {"Ctrl+S", "save the scene to its own file (an import or a preset: to a new scene name)"},
+        {"F", "fit the whole map into the view"},
         {"Space", "replay: play / pause (from the start when at the end)"},
         {"Left / Right", "replay: one expansion back / forward (Shift: 10)"},
         {"Home / End", "replay: first / last step"},

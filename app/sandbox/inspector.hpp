@@ -75,6 +75,9 @@ class Inspector {
   float strip_height() const { return strip_collapsed_ ? 20.0f : kStripHeight; }
   /// True when the replay draws the search, so the sandbox skips its own search layer.
   bool owns_search() const { return !replay_.empty(); }
+  /// True while a replay is short of its end: the final path is not drawn before the search
+  /// that finds it has finished.
+  bool hides_path() const { return !replay_.empty() && replay_.step() < replay_.steps(); }
   /// The replayed grid search as one ABGR8888 pixel per cell, for the sandbox to blend into its
   /// map texture; null when the replay is not of a grid search on this map. `version` is
   /// non-zero and changes whenever the pixels do (a step, a new search).

@@ -101,6 +101,7 @@ int main(int argc, char** argv) {
       if (explicit_scene) return usage_error(s.error().message);
       std::fprintf(stderr, "warning: %s; starting with an empty map\n", s.error().message.c_str());
       scene = empty_scene();
+      scene_path.clear();
     } else {
       scene = std::move(*s);
     }
@@ -111,29 +112,22 @@ int main(int argc, char** argv) {
     scene.grid = std::move(*g);
     scene.name = scene_path;
     sandbox::place_default_poses(scene);
-    scene_path.clear();
   }
 
   if (bench_replan && bench_frames == 0) return usage_error("--bench-replan needs --bench-frames N");
   const bool headless = !screenshot.empty() || bench_frames > 0 || frames_given;
-  // Unsaved work is autosaved here; an autosave left at start-up means the last session
-  // crashed, so it is reopened instead of the demo (interactive runs only).
+  // Unsaved work is autosaved per scene under the state folder; a crash copy newer than the
+  // scene being opened is offered for restore (interactive runs only).
   std::string state_dir;
   if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg && *xdg) state_dir = std::string(xdg) + "/pathlab";
   else if (const char* home = std::getenv("HOME"); home && *home) state_dir = std::string(home) + "/.local/state/pathlab";
-  std::string restored;
-  if (!headless && !explicit_scene && !state_dir.empty()) {
-    if (auto a = io::load_scene(state_dir + "/autosave.json")) {
-      scene = std::move(*a);
-      restored = state_dir + "/autosave.json";
-    }
-  }
   auto host = sandbox::Host::create(1280, 800, headless);
   if (!host) return usage_error((*host.error().message.c_str()) ? host.error().message : "cannot start");
-  (*host)->set_sandbox(std::make_unique<sandbox::Sandbox>((*host)->renderer(), std::move(scene), is_scene ? scene_path : ""));
-  if (!headless) (*host)->sandbox().set_state_dir(state_dir);
-  if (all_overlays) (*host)->sandbox().show_all_overlays();
-  if (!restored.empty()) std::fprintf(stderr, "restored unsaved work from %s\n", restored.c_str());
+  (*host)->set_sandbox(std::make_unique<sandbox::Sandbox>((*host)->renderer(), std::move(scene), scene_path, is_scene));
+  sandbox::Sandbox& sb = (*host)->sandbox();
+  if (headless) sb.set_plan_wait_ms(60000);  // scripted runs show the plan of their own inputs
+  else sb.set_state_dir(state_dir);
+  if (all_overlays) sb.show_all_overlays();
 
   if (bench_frames > 0) {
     // Wall time is what the user sees; CPU time of this thread is what the frame costs, and
@@ -163,7 +157,6 @@ int main(int argc, char** argv) {
       return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
     };
     auto pct = [&](double p) { return pct_of(ms, p); };
-    sandbox::Sandbox& sb = (*host)->sandbox();
     std::printf("%ld frames at %dx%d, map %dx%d, %d units%s: wall median %.2f ms, p95 %.2f ms, max %.2f ms; "
                 "cpu median %.2f ms, p95 %.2f ms; last plan %.2f ms\n",
                 bench_frames, (*host)->width(), (*host)->height(), sb.scene().grid.width(), sb.scene().grid.height(),
@@ -196,7 +189,15 @@ int main(int argc, char** argv) {
     std::printf("saved %s\n", screenshot.c_str());
     return 0;
   }
-  while ((*host)->pump_events()) (*host)->frame();
-  (*host)->sandbox().finish();
+  // Idle frame-rate cap: full speed while something moves or input arrives, otherwise sleep
+  // in the event wait (a frame every 250 ms keeps toasts and the autosave timely).
+  int calm = 0;
+  int wait_ms = 0;
+  while ((*host)->pump_events(wait_ms)) {
+    (*host)->frame();
+    calm = ((*host)->events() > 0 || sb.animating()) ? 0 : calm + 1;
+    wait_ms = calm < 4 ? 0 : 250;
+  }
+  sb.finish();
   return 0;
 }
