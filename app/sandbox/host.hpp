@@ -25,6 +25,7 @@ class Host {
   void set_sandbox(std::unique_ptr<Sandbox> sandbox) { sandbox_ = std::move(sandbox); }
   Sandbox& sandbox() { return *sandbox_; }
   SDL_Renderer* renderer() { return renderer_; }
+  SDL_Window* window() { return window_; }
 
   /// Handles pending SDL events, first waiting up to `wait_ms` for one (0: no wait; the idle
   /// app sleeps here instead of drawing frames nobody needs). Returns false once the app

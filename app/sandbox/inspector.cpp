@@ -87,7 +87,12 @@ void Inspector::refresh(Sandbox& sb) {
   plot_plans_ = -1;
   probe_s_ = -1.0;
   funnel_step_ = -1;
-  if (!p.trace.empty()) {
+  const float speed = replay_.speed;
+  if (auto prepared = sb.take_prepared_replay()) {
+    replay_ = std::move(*prepared);  // built on the planning worker
+    replay_.speed = speed;
+    replay_px_version_ = ~uint64_t{0};  // its version counts from its own start: repaint
+  } else if (!p.trace.empty()) {
     replay_.load_grid(p.trace, g.width(), g.height());
   } else if (!p.nav_trace.empty()) {
     // Polygon ids index the mesh the pipeline built; the build is deterministic, so the
@@ -436,12 +441,17 @@ void Inspector::draw_under_path(Sandbox& sb, ImDrawList* dl) {
   } else if (replay_.source() == ReplayModel::Source::poses) {
     const auto& poses = replay_.poses();
     const int shown = static_cast<int>(std::min<int64_t>(replay_.expansions_shown(), static_cast<int64_t>(poses.size())));
-    for (int i = 0; i < shown; ++i) {
+    // Every n-th pose when there are many (a failed Hybrid A* expands 200,000): a frame stays
+    // cheap, and the current pose is always drawn.
+    const int stride = std::max(1, shown / 6000);
+    auto tick = [&](int i) {
       const Pose& p = poses[static_cast<size_t>(i)];
       const Vec2 d(std::cos(p.heading), std::sin(p.heading));
       dl->AddLine(sb.world_to_screen(p.pos - d * 0.3), sb.world_to_screen(p.pos + d * 0.3),
                   im(replay_colour(ReplayModel::closed, i == replay_.current())), 2.0f);
-    }
+    };
+    for (int i = 0; i < shown; i += stride) tick(i);
+    if (shown > 0 && (shown - 1) % stride != 0) tick(shown - 1);
   }
 }
 

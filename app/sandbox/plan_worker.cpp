@@ -72,13 +72,21 @@ void PlanWorker::run() {
     }
     const auto t0 = std::chrono::steady_clock::now();
     PlanView view = pipeline_.plan(req.scene, req.record_trace);
+    std::unique_ptr<ReplayModel> replay;
+    if (!view.trace.empty()) {
+      replay = std::make_unique<ReplayModel>();
+      replay->load_grid(view.trace, req.scene.grid.width(), req.scene.grid.height());
+    } else if (!view.pose_trace.empty()) {
+      replay = std::make_unique<ReplayModel>();
+      replay->load_poses(view.pose_trace);
+    }
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     {
       std::lock_guard<std::mutex> lock(mu_);
       running_ = false;
       running_cancel_.reset();
       if (req.serial == latest_) {  // a superseded result is never shown
-        result_ = PlanResult{std::move(view), req.serial, ms};
+        result_ = PlanResult{std::move(view), req.serial, ms, std::move(replay)};
         finished_ = req.serial;
       }
     }

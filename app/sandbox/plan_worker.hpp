@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "plan_pipeline.hpp"
+#include "replay.hpp"
 #include "scene_file.hpp"
 
 namespace pathlab::sandbox {
@@ -31,6 +32,9 @@ struct PlanResult {
   PlanView view;
   uint64_t serial = 0;
   double worker_ms = 0.0;  ///< wall time the worker spent on it [ms]
+  /// The search's replay for grid and heading-aware searches (a failed Hybrid A* records
+  /// 200,000 poses: loading them is the worker's job, not the frame's); null otherwise.
+  std::unique_ptr<ReplayModel> replay;
 };
 
 class PlanWorker {

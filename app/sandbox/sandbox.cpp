@@ -104,6 +104,7 @@ void Sandbox::take_plan() {
   if (!planning_) return;
   if (auto r = worker_->take()) {
     planning_ = worker_->busy();
+    prepared_replay_ = std::move(r->replay);
     apply_plan(std::move(r->view));
   }
 }

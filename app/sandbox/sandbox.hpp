@@ -29,6 +29,7 @@
 #include "gallery.hpp"
 #include "panel.hpp"
 #include "plan_pipeline.hpp"
+#include "replay.hpp"
 #include "scene_file.hpp"
 #include "sdl_layer.hpp"
 #include "units.hpp"
@@ -148,6 +149,9 @@ class Sandbox {
   void set_plan_wait_ms(double ms) { plan_wait_ms_ = ms; }
   /// A plan is running on the worker ("planning..." shows).
   bool planning() const { return planning_; }
+  /// The replay of the last plan's search, built on the worker (null when none was built
+  /// there); the inspector takes it instead of rebuilding it on the UI thread.
+  std::unique_ptr<ReplayModel> take_prepared_replay() { return std::move(prepared_replay_); }
   /// Marks the map changed (texture and plan refresh on the next frame).
   void map_changed();
   /// Something moves (units, a replay, a plan, a drag): the app should not sleep between frames.
@@ -206,6 +210,7 @@ class Sandbox {
   double plan_wait_ms_ = 2.0;
   bool planning_ = false;
   int plans_ = 0;
+  std::unique_ptr<ReplayModel> prepared_replay_;
   std::unique_ptr<Inspector> inspector_;
   PlanView plan_;
   std::unique_ptr<UnitSwarm> units_;
