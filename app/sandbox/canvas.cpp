@@ -132,18 +132,20 @@ void Sandbox::handle_canvas_input(float x0, float y0, float w, float h) {
     return;
   }
 
+  const float u = ui_scale_;
   auto heading_handle = [&](const Pose& p) {
-    const Vec2 tip = p.pos + Vec2(std::cos(p.heading), std::sin(p.heading)) * (28.0 / scale_);
+    const Vec2 tip = p.pos + Vec2(std::cos(p.heading), std::sin(p.heading)) * (28.0 * u / scale_);
     return world_to_screen(tip);
   };
   ToolContext ctx = tool_context();
   if (free_mouse && drag_ == Drag::none && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
     const Pose& st = scene_.start;
     const Pose& go = scene_.goal;
-    if (dist(m, heading_handle(st)) < kHandlePx) drag_ = Drag::start_heading;
-    else if (dist(m, heading_handle(go)) < kHandlePx) drag_ = Drag::goal_heading;
-    else if (dist(m, world_to_screen(st.pos)) < kHandlePx) drag_ = Drag::start_pos;
-    else if (dist(m, world_to_screen(go.pos)) < kHandlePx) drag_ = Drag::goal_pos;
+    const float grab = kHandlePx * u;
+    if (dist(m, heading_handle(st)) < grab) drag_ = Drag::start_heading;
+    else if (dist(m, heading_handle(go)) < grab) drag_ = Drag::goal_heading;
+    else if (dist(m, world_to_screen(st.pos)) < grab) drag_ = Drag::start_pos;
+    else if (dist(m, world_to_screen(go.pos)) < grab) drag_ = Drag::goal_pos;
     else {
       if (!active_tool_) active_tool_ = make_tool(tool_);
       active_tool_->press(ctx, wm);
@@ -250,22 +252,25 @@ void Sandbox::draw_path(ImDrawList* dl) {
 }
 
 void Sandbox::draw_poses(ImDrawList* dl) {
+  const float u = ui_scale_;  // markers grow with the UI scale, like the text
+  const double du = u;
   auto draw_pose = [&](const Pose& p, ImU32 col, const char* label) {
     const ImVec2 c = world_to_screen(p.pos);
     const Vec2 dir(std::cos(p.heading), std::sin(p.heading));
-    const ImVec2 tip = world_to_screen(p.pos + dir * (28.0 / scale_));
-    dl->AddLine(c, tip, col, 3.0f);
+    const ImVec2 tip = world_to_screen(p.pos + dir * (28.0 * du / scale_));
+    dl->AddLine(c, tip, col, 3.0f * u);
     const Vec2 side(-dir.y, dir.x);
-    const ImVec2 l = world_to_screen(p.pos + (dir * 18.0 + side * 6.0) / static_cast<double>(scale_));
-    const ImVec2 r = world_to_screen(p.pos + (dir * 18.0 - side * 6.0) / static_cast<double>(scale_));
+    const ImVec2 l = world_to_screen(p.pos + (dir * 18.0 + side * 6.0) * du / static_cast<double>(scale_));
+    const ImVec2 r = world_to_screen(p.pos + (dir * 18.0 - side * 6.0) * du / static_cast<double>(scale_));
     dl->AddTriangleFilled(tip, l, r, col);
-    dl->AddCircleFilled(c, 7.0f, col);
-    dl->AddCircle(c, 7.0f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
+    dl->AddCircleFilled(c, 7.0f * u, col);
+    dl->AddCircle(c, 7.0f * u, IM_COL32(255, 255, 255, 255), 0, 2.0f * u);
     // A dark shadow under the label keeps it readable on the light floor. Above the marker, or
     // below it at the canvas's top edge where it would be cut off.
-    const float ty = c.y - 18 < canvas_y_ ? c.y + 8 : c.y - 18;
-    dl->AddText(ImVec2(c.x + 10, ty + 1), IM_COL32(0, 0, 0, 200), label);
-    dl->AddText(ImVec2(c.x + 9, ty), IM_COL32(255, 255, 255, 255), label);
+    const float lift = ImGui::GetFontSize() + 4.0f * u;
+    const float ty = c.y - lift < canvas_y_ ? c.y + 8 * u : c.y - lift;
+    dl->AddText(ImVec2(c.x + 10 * u, ty + 1), IM_COL32(0, 0, 0, 200), label);
+    dl->AddText(ImVec2(c.x + 9 * u, ty), IM_COL32(255, 255, 255, 255), label);
   };
   draw_pose(scene_.start, IM_COL32(40, 170, 80, 255), "start");
   draw_pose(scene_.goal, IM_COL32(200, 60, 160, 255), "goal");

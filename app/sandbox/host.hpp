@@ -37,6 +37,10 @@ class Host {
   /// the only place where a scripted mouse position and buttons stick (the 1.86 backend polls
   /// the real mouse). When `capture` is set, the frame's pixels are read before presenting.
   void frame(const std::function<void(ImGuiIO&)>& input = {}, std::vector<uint8_t>* capture = nullptr);
+  /// Rebuilds the font atlas and the style for a UI scale (1 = 100%, up to 2.5). Frame() calls
+  /// it when the sandbox's scale changed.
+  void apply_ui_scale(float scale);
+  float ui_scale() const { return ui_scale_; }
   int width() const { return width_; }
   int height() const { return height_; }
   bool software() const { return software_; }
@@ -58,6 +62,7 @@ class Host {
   int width_ = 0, height_ = 0;
   bool software_ = false;
   bool quit_ = false;
+  float ui_scale_ = 0.0f;
   int events_ = 0;
   FrameTimes times_;
   std::unique_ptr<Sandbox> sandbox_;

@@ -139,7 +139,7 @@ void Inspector::frame(Sandbox& sb) {
   // bottom edge, where the canvas stops.
   const float width = canvas_right_ > 0 ? canvas_right_ : io.DisplaySize.x * 0.7f;
   ImGui::SetNextWindowPos(ImVec2(0, io.DisplaySize.y - strip_height()), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(width, kStripHeight), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, kStripHeight * ImGui::GetFontSize() / 14.0f), ImGuiCond_Always);
   ImGui::SetNextWindowCollapsed(strip_collapsed_, ImGuiCond_Always);
   // No ImGui background: the sandbox clears the screen to the window colour (see render()).
   const bool open = ImGui::Begin("Inspect: see inside the method (F1 for help)", nullptr,

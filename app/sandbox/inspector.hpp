@@ -72,7 +72,8 @@ class Inspector {
   void draw_under_path(Sandbox& sb, ImDrawList* dl);
   void draw_over_path(Sandbox& sb, ImDrawList* dl);
   /// Height the canvas must leave free at the bottom for the strip.
-  float strip_height() const { return strip_collapsed_ ? 20.0f : kStripHeight; }
+  /// Grows with the UI scale (the font size).
+  float strip_height() const { return (strip_collapsed_ ? 20.0f : kStripHeight) * ImGui::GetFontSize() / 14.0f; }
   /// True when the replay draws the search, so the sandbox skips its own search layer.
   bool owns_search() const { return !replay_.empty(); }
   /// True while a replay is short of its end: the final path is not drawn before the search

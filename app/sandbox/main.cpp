@@ -1,6 +1,7 @@
 // pathlab: the sandbox.
 //
 //   pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays]
+//           [--ui-scale PCT]
 //
 // SCENE is a scene .json, a Moving AI .map or a PNG map (default: the demo scene).
 // --screenshot renders N frames (default 3) and saves the last as a PNG, then exits.
@@ -11,6 +12,7 @@
 // --all-overlays switches on every canvas layer: the search, the raw path, curvature colours,
 //   unit routes and look-ahead points, and every overlay of the inspector (the frame-time
 //   target is measured with them all on).
+// --ui-scale PCT (100..250) sets the UI scale for this run (otherwise the remembered one).
 // Headless: SDL_VIDEODRIVER=dummy SDL_RENDER_DRIVER=software.
 
 #include <algorithm>
@@ -31,7 +33,7 @@ using namespace pathlab;
 namespace {
 
 int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "error: %s\nusage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays]\n",
+  std::fprintf(stderr, "error: %s\nusage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT]\n",
                msg.c_str());
   return 2;
 }
@@ -57,6 +59,7 @@ int main(int argc, char** argv) {
   std::string scene_path, screenshot;
   long frames = 3, bench_frames = 0;
   bool frames_given = false, bench_replan = false, all_overlays = false;
+  long ui_scale_pct = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* name) -> const char* {
@@ -72,6 +75,10 @@ int main(int argc, char** argv) {
       const char* v = value("--frames");
       if (!v || !parse_count(v, frames)) return usage_error("--frames needs a count from 1 to 1000000");
       frames_given = true;
+    } else if (a == "--ui-scale") {
+      const char* v = value("--ui-scale");
+      if (!v || !parse_count(v, ui_scale_pct) || ui_scale_pct < 100 || ui_scale_pct > 250)
+        return usage_error("--ui-scale needs a percentage from 100 to 250");
     } else if (a == "--bench-replan") {
       bench_replan = true;
     } else if (a == "--all-overlays") {
@@ -80,7 +87,7 @@ int main(int argc, char** argv) {
       const char* v = value("--bench-frames");
       if (!v || !parse_count(v, bench_frames)) return usage_error("--bench-frames needs a count from 1 to 1000000");
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays]\n");
+      std::printf("usage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT]\n");
       return 0;
     } else if (!a.empty() && a[0] == '-') {
       return usage_error("unknown option " + a);
@@ -128,6 +135,7 @@ int main(int argc, char** argv) {
   if (headless) sb.set_plan_wait_ms(60000);  // scripted runs show the plan of their own inputs
   else sb.set_state_dir(state_dir);
   if (all_overlays) sb.show_all_overlays();
+  if (ui_scale_pct > 0) sb.set_ui_scale(static_cast<float>(ui_scale_pct) / 100.0f);
 
   if (bench_frames > 0) {
     // Wall time is what the user sees; CPU time of this thread is what the frame costs, and

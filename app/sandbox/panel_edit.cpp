@@ -2,6 +2,7 @@
 // and fitting the view.
 
 #include <algorithm>
+#include <cmath>
 
 #include "pathlab/map_generators.hpp"
 #include "sandbox.hpp"
@@ -28,6 +29,7 @@ class EditPanel final : public Panel {
     help_marker("Undo covers every edit: cells, start and goal, settings and spawned units (Ctrl+Z, Ctrl+Y). "
                 "Fit view (F) shows the whole map; it re-fits when the window is resized unless you zoomed.");
     generators(sb);
+    view(sb);
   }
 
  private:
@@ -72,6 +74,17 @@ class EditPanel final : public Panel {
     fill_from(sb, &g);
   }
 
+  void view(Sandbox& sb) {
+    int pct = static_cast<int>(std::lround(sb.ui_scale() * 100.0f));
+    // Applied when let go: the font is rebuilt once, not at every step of the drag.
+    ImGui::SliderInt("UI scale", &pct, 100, 250, "%d%%");
+    sb.remember_widget("ui_scale");
+    if (ImGui::IsItemDeactivatedAfterEdit() || (ImGui::IsItemEdited() && !ImGui::IsItemActive()))
+      sb.set_ui_scale(static_cast<float>(pct / 25 * 25) / 100.0f);
+    help_marker("Size of text and controls for projectors and high-DPI screens (100-250%, remembered). "
+                "Ctrl+click to type a value.");
+  }
+
   /// Every cell from `src` (or free when null), as one undoable edit.
   static void fill_from(Sandbox& sb, const Grid* src) {
     EditHistory& h = sb.history();
@@ -91,7 +104,7 @@ class EditPanel final : public Panel {
 
 float side_panel_width() {
   const ImGuiIO& io = ImGui::GetIO();
-  return std::min(io.DisplaySize.x * 0.45f, 350.0f * ImGui::GetFontSize() / 13.0f);
+  return std::min(io.DisplaySize.x * 0.45f, 360.0f * ImGui::GetFontSize() / 14.0f);
 }
 
 std::unique_ptr<Panel> make_edit_panel() { return std::make_unique<EditPanel>(); }

@@ -95,6 +95,10 @@ class Sandbox {
   /// Canvas batches drawn by SDL itself (see sdl_layer.hpp); the inspector queues into it too.
   SdlLayer& sdl_layer() const { return *sdl_layer_; }
   float scale() const { return scale_; }
+  /// UI scale for projectors and high-DPI screens: 1 = 100%, at most 2.5 (250%). Remembered in
+  /// the state folder; the host rebuilds the font at the new size before the next frame.
+  float ui_scale() const { return ui_scale_; }
+  void set_ui_scale(float s);
   /// Fits the whole map into the canvas (the "fit view" button and the F key).
   void fit_view();
   bool user_zoomed() const { return user_zoomed_; }
@@ -227,6 +231,7 @@ class Sandbox {
 
   // View: screen = origin + world * scale.
   float origin_x_ = 0, origin_y_ = 0, scale_ = 8;
+  float ui_scale_ = 1.0f;
   bool view_fitted_ = false, user_zoomed_ = false;
   float canvas_x_ = 0, canvas_y_ = 0, canvas_w_ = 0, canvas_h_ = 0;
 

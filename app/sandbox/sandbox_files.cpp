@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -46,7 +47,20 @@ void Sandbox::set_state_dir(const std::string& dir) {
   std::string line;
   while (std::getline(in, line) && recent_.size() < 8)
     if (!line.empty()) recent_.push_back(line);
+  std::ifstream ui(fs::path(dir) / "ui_scale.txt");
+  float scale = 1.0f;
+  if (ui >> scale && std::isfinite(scale)) ui_scale_ = std::clamp(scale, 1.0f, 2.5f);
   check_restore();
+}
+
+void Sandbox::set_ui_scale(float s) {
+  if (!std::isfinite(s)) return;
+  ui_scale_ = std::clamp(s, 1.0f, 2.5f);
+  view_fitted_ = user_zoomed_;  // the panels change size: re-fit unless the user zoomed
+  if (state_dir_.empty()) return;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f\n", static_cast<double>(ui_scale_));
+  (void)io::write_file_atomic((fs::path(state_dir_) / "ui_scale.txt").string(), text);
 }
 
 void Sandbox::remember_recent(const std::string& path) {
