@@ -23,6 +23,9 @@ uint32_t abgr(std::array<uint8_t, 4> c) {
          static_cast<uint32_t>(c[3]) << 24;
 }
 
+/// One "em" of the UI scale: 1 at the 14 px font of 100%.
+float em() { return ImGui::GetFontSize() / 14.0f; }
+
 ImU32 im(std::array<uint8_t, 4> c) { return IM_COL32(c[0], c[1], c[2], c[3]); }
 
 const char* state_name(ReplayModel::State s) {
@@ -139,7 +142,7 @@ void Inspector::frame(Sandbox& sb) {
   // bottom edge, where the canvas stops.
   const float width = canvas_right_ > 0 ? canvas_right_ : io.DisplaySize.x * 0.7f;
   ImGui::SetNextWindowPos(ImVec2(0, io.DisplaySize.y - strip_height()), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(width, kStripHeight * ImGui::GetFontSize() / 14.0f), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, strip_height()), ImGuiCond_Always);
   ImGui::SetNextWindowCollapsed(strip_collapsed_, ImGuiCond_Always);
   // No ImGui background: the sandbox clears the screen to the window colour (see render()).
   const bool open = ImGui::Begin("Inspect: see inside the method (F1 for help)", nullptr,
@@ -208,7 +211,7 @@ void Inspector::tab_replay(Sandbox& sb) {
   ImGui::TextWrapped("Search over %s: %lld steps (a found search ends by taking the goal off the open list). Red: expanded at "
                      "this step; yellow: frontier; blue: closed.",
                      what, static_cast<long long>(replay_.steps()));
-  if (ImGui::Button(replay_.playing ? "Pause" : "Play", ImVec2(60, 0))) {
+  if (ImGui::Button(replay_.playing ? "Pause" : "Play", ImVec2(60 * em(), 0))) {
     if (!replay_.playing && replay_.step() >= replay_.steps()) replay_.set_step(0);
     replay_.playing = !replay_.playing;
   }
@@ -226,7 +229,7 @@ void Inspector::tab_replay(Sandbox& sb) {
   if (ImGui::Button(">|")) replay_.set_step(replay_.steps());
   remember("last");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(180);
+  ImGui::SetNextItemWidth(180 * em());
   ImGui::SliderFloat("speed", &replay_.speed, 1.0f, 20000.0f, "%.0f exp/s", ImGuiSliderFlags_Logarithmic);
   remember("speed");
   help_marker("Expansions per second while playing. Logarithmic: drag right for big searches.");
@@ -234,7 +237,7 @@ void Inspector::tab_replay(Sandbox& sb) {
   // ImGui's int slider is 32-bit; a search larger than that is out of reach of the screen anyway.
   int k = static_cast<int>(std::min<int64_t>(replay_.step(), INT32_MAX));
   const int kmax = static_cast<int>(std::min<int64_t>(replay_.steps(), INT32_MAX));
-  ImGui::SetNextItemWidth(-160);
+  ImGui::SetNextItemWidth(-160 * em());
   if (ImGui::SliderInt("step", &k, 0, kmax, "step %d")) {
     replay_.playing = false;
     replay_.set_step(k);
@@ -343,9 +346,9 @@ ExportedPath Inspector::exported_path(const Sandbox& sb) const {
 void Inspector::tab_export(Sandbox& sb) {
   static char dir_buf[512];
   if (dir_buf[0] == '\0' || export_dir_ != dir_buf) std::snprintf(dir_buf, sizeof dir_buf, "%s", export_dir_.c_str());
-  ImGui::SetNextItemWidth(420);
+  ImGui::SetNextItemWidth(std::min(420 * em(), ImGui::GetContentRegionAvail().x * 0.6f));
   if (ImGui::InputText("folder", dir_buf, sizeof dir_buf)) export_dir_ = dir_buf;
-  ImGui::SetNextItemWidth(200);
+  ImGui::SetNextItemWidth(200 * em());
   ImGui::InputText("file name", export_stem_, sizeof export_stem_);
   help_marker("Written as <folder>/<file name>.csv or .json. CSV columns: index, x, y, s (distance along the path), "
               "heading_deg, curvature. Numbers keep 17 digits so they read back exactly.");
@@ -402,7 +405,7 @@ void Inspector::help_window() {
         {"hover a cell", "replay: its state and costs g, h, f"},
     };
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
-      ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed, 150);
+      ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed, 150 * em());
       ImGui::TableSetupColumn("does");
       ImGui::TableHeadersRow();
       for (const auto& k : kKeys) {

@@ -12,6 +12,7 @@
 
 #include <SDL.h>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
@@ -73,7 +74,11 @@ class Inspector {
   void draw_over_path(Sandbox& sb, ImDrawList* dl);
   /// Height the canvas must leave free at the bottom for the strip.
   /// Grows with the UI scale (the font size).
-  float strip_height() const { return (strip_collapsed_ ? 20.0f : kStripHeight) * ImGui::GetFontSize() / 14.0f; }
+  /// Never more than 40% of the window, so the map keeps most of it at 250%.
+  float strip_height() const {
+    const float h = strip_collapsed_ ? ImGui::GetFrameHeight() : kStripHeight * ImGui::GetFontSize() / 14.0f;
+    return std::min(h, std::max(ImGui::GetFrameHeight(), ImGui::GetIO().DisplaySize.y * 0.4f));
+  }
   /// True when the replay draws the search, so the sandbox skips its own search layer.
   bool owns_search() const { return !replay_.empty(); }
   /// True while a replay is short of its end: the final path is not drawn before the search
