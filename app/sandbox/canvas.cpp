@@ -91,7 +91,7 @@ void Sandbox::fit_view(float w, float h) {
 
 void Sandbox::fit_view() {
   user_zoomed_ = false;
-  if (canvas_w_ > 0 && canvas_h_ > 0) fit_view(canvas_w_, canvas_h_);
+  if (canvas_w_ > 0 && canvas_h_ > 0) fit_view(canvas_w_ - inspector_->legend_width(), canvas_h_);
   else view_fitted_ = false;
 }
 
@@ -201,7 +201,8 @@ void Sandbox::handle_keys() {
 }
 
 void Sandbox::draw_path(ImDrawList* dl) {
-  if (!plan_.found || plan_.points.size() < 2 || inspector_->hides_path()) return;
+  // Compare mode draws every combination in its own colour; the main path would be a second red.
+  if (!plan_.found || plan_.points.size() < 2 || inspector_->hides_path() || inspector_->compare_shown()) return;
   SdlBatch& batch = sdl_layer_->begin(dl);
   if (show_raw_path_ && plan_.raw_points.size() >= 2) {
     std::vector<ImVec2> raw;
@@ -280,13 +281,16 @@ void Sandbox::draw_canvas() {
   ImGuiIO& io = ImGui::GetIO();
   const float w = std::max(1.0f, io.DisplaySize.x - side_panel_width());
   const float h = std::max(1.0f, io.DisplaySize.y - inspector_->strip_height());  // the strip sits below
-  // A resized window re-fits the map, unless the user chose a zoom or pan of their own.
-  if ((w != canvas_w_ || h != canvas_h_) && !user_zoomed_) view_fitted_ = false;
+  // A resized window (or the compare legend coming or going) re-fits the map, unless the user
+  // chose a zoom or pan of their own.
+  const float legend = inspector_->legend_width();
+  if ((w != canvas_w_ || h != canvas_h_ || legend != fitted_legend_) && !user_zoomed_) view_fitted_ = false;
+  fitted_legend_ = legend;
   canvas_x_ = 0;
   canvas_y_ = 0;
   canvas_w_ = w;
   canvas_h_ = h;
-  if (!view_fitted_) fit_view(canvas_w_, canvas_h_);
+  if (!view_fitted_) fit_view(canvas_w_ - inspector_->legend_width(), canvas_h_);
   handle_canvas_input(canvas_x_, canvas_y_, canvas_w_, canvas_h_);
   handle_keys();
   plan_step();

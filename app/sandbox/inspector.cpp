@@ -135,6 +135,7 @@ void Inspector::frame(Sandbox& sb) {
   if (sb.plan().plans != seen_plans_) refresh(sb);
   replay_.tick(static_cast<double>(ImGui::GetIO().DeltaTime));
   shortcuts(sb);
+  probe_s_ = -1.0;  // the probe marker shows only while a plot is hovered (tab_plots sets it)
 
   const ImGuiIO& io = ImGui::GetIO();
   // The strip spans the canvas's width (the sandbox's panel keeps the right edge; the canvas's

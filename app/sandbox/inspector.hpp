@@ -101,6 +101,9 @@ class Inspector {
   std::pair<ImVec2, ImVec2> widget(const std::string& name) const;
   std::vector<CompareRun>& compare_runs() { return compare_; }
   bool compare_shown() const { return compare_visible_; }
+  /// Width the canvas keeps free at its right edge for the compare legend (0 when compare is
+  /// not shown), so the legend sits beside the map rather than over it. [pixels]
+  float legend_width() const;
   /// Top-left corner of the compare legend as last drawn (screen pixels).
   ImVec2 legend_at() const { return legend_at_; }
   void run_compare(Sandbox& sb);

@@ -233,6 +233,7 @@ class Sandbox {
   float origin_x_ = 0, origin_y_ = 0, scale_ = 8;
   float ui_scale_ = 1.0f;
   bool view_fitted_ = false, user_zoomed_ = false;
+  float fitted_legend_ = 0.0f;
   float canvas_x_ = 0, canvas_y_ = 0, canvas_w_ = 0, canvas_h_ = 0;
 
   // Interaction.
