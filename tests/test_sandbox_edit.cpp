@@ -258,3 +258,20 @@ TEST_CASE("replay: the final path is hidden until the replay reaches the end") {
   CHECK_FALSE(ui.sb().inspector().hides_path());
   CHECK(red_pixels() > 50);
 }
+
+TEST_CASE("gallery: the seed 004 preset opens with its tank spawned and driving") {
+  SandboxUi ui(open_scene(20, 10), 1);
+  ui.sb().inspector().scan();
+  const GalleryEntry* tank = nullptr;
+  for (const GalleryEntry& e : ui.sb().inspector().gallery())
+    if (e.path.find("004-tank") != std::string::npos) tank = &e;
+  REQUIRE(tank != nullptr);
+  ui.sb().request_preset(*tank);  // nothing unsaved: opens at once
+  ui.idle(2);
+  REQUIRE(ui.sb().units().count() == 1);
+  CHECK(ui.sb().units().playing());
+  const Pose spawn = ui.sb().units().simulation().state(0).pose;
+  ui.idle(30);
+  CHECK(glm::length(ui.sb().units().simulation().state(0).pose.pos - spawn.pos) > 0.1);
+  CHECK(ui.sb().document().origin() == Origin::bundled);
+}
