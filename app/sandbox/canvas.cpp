@@ -268,10 +268,13 @@ void Sandbox::draw_poses(ImDrawList* dl) {
     dl->AddCircle(c, 7.0f * u, IM_COL32(255, 255, 255, 255), 0, 2.0f * u);
     // A dark shadow under the label keeps it readable on the light floor. Above the marker, or
     // below it at the canvas's top edge where it would be cut off.
+    // Left of the marker instead at the canvas's right edge.
     const float lift = ImGui::GetFontSize() + 4.0f * u;
     const float ty = c.y - lift < canvas_y_ ? c.y + 8 * u : c.y - lift;
-    dl->AddText(ImVec2(c.x + 10 * u, ty + 1), IM_COL32(0, 0, 0, 200), label);
-    dl->AddText(ImVec2(c.x + 9 * u, ty), IM_COL32(255, 255, 255, 255), label);
+    const float tw = ImGui::CalcTextSize(label).x;
+    const float tx = c.x + 9 * u + tw > canvas_x_ + canvas_w_ ? c.x - 9 * u - tw : c.x + 9 * u;
+    dl->AddText(ImVec2(tx + 1, ty + 1), IM_COL32(0, 0, 0, 200), label);
+    dl->AddText(ImVec2(tx, ty), IM_COL32(255, 255, 255, 255), label);
   };
   draw_pose(scene_.start, IM_COL32(40, 170, 80, 255), "start");
   draw_pose(scene_.goal, IM_COL32(200, 60, 160, 255), "goal");

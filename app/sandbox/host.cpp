@@ -76,6 +76,7 @@ Result<std::unique_ptr<Host>> Host::create(int width, int height, bool headless)
   const Uint32 flags = SDL_WINDOW_ALLOW_HIGHDPI | (headless ? SDL_WINDOW_HIDDEN : SDL_WINDOW_RESIZABLE);
   h->window_ = SDL_CreateWindow("pathlab", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, flags);
   if (!h->window_) return fail(StatusCode::io_error, std::string("cannot open a window: ") + SDL_GetError());
+  SDL_SetWindowMinimumSize(h->window_, kMinWidth, kMinHeight);
   // Interactive: vsync, so a frame never runs faster than the screen shows it.
   h->renderer_ = SDL_CreateRenderer(h->window_, -1, headless ? SDL_RENDERER_SOFTWARE : SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
   if (!h->renderer_) h->renderer_ = SDL_CreateRenderer(h->window_, -1, SDL_RENDERER_SOFTWARE);

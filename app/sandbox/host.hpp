@@ -16,6 +16,8 @@ namespace pathlab::sandbox {
 
 class Host {
  public:
+  /// The smallest window the layout is made for (nothing is clipped at 100% UI scale). [pixels]
+  static constexpr int kMinWidth = 960, kMinHeight = 600;
   /// Creates the window (hidden when headless), the renderer and ImGui. Errors name SDL's reason.
   static Result<std::unique_ptr<Host>> create(int width, int height, bool headless);
   ~Host();

@@ -153,7 +153,7 @@ void Inspector::frame(Sandbox& sb) {
     // Taken before the bar: a tab's body (the gallery opening a preset) may ask for the next one.
     const std::optional<Tab> requested = requested_tab_;
     requested_tab_.reset();
-    if (ImGui::BeginTabBar("views")) {
+    if (ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) {
       auto tab = [&](const char* label, Tab t, void (Inspector::*body)(Sandbox&)) {
         const ImGuiTabItemFlags f = requested == t ? ImGuiTabItemFlags_SetSelected : 0;
         if (ImGui::BeginTabItem(label, nullptr, f)) {
