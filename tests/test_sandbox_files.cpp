@@ -278,3 +278,22 @@ TEST_CASE("files: each scene has its own autosave") {
   CHECK(untitled.autosave_path(tmp / "state") != da.autosave_path(tmp / "state"));
   CHECK(da.autosave_path("").empty());
 }
+
+TEST_CASE("files: discarding for a file that then fails to open keeps the edits and their crash copy") {
+  ScratchDir tmp("discardfail");
+  const std::string mine = tmp / "mine.json";
+  REQUIRE(io::save_scene(small_scene("mine"), mine).ok());
+  SandboxUi ui(small_scene("mine"), 2, mine);
+  ui.sb().set_state_dir(tmp / "state");
+  paint_a_wall(ui, Vec2(5.5, 5.5));
+  REQUIRE(ui.sb().autosave_now());
+  const std::string copy = ui.sb().autosave_path();
+  ui.sb().request_open(tmp / "missing.json");
+  ui.idle(2);
+  ui.click_widget("modal:discard");
+  ui.idle(1);
+  CHECK(ui.sb().status_is_error());
+  CHECK(ui.sb().unsaved());
+  CHECK(ui.sb().scene().grid.blocked_count() == 1);
+  CHECK(fs::exists(copy));
+}

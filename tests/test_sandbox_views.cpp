@@ -477,3 +477,18 @@ TEST_CASE("clearance: distance to the nearest wall or map edge") {
   CHECK(path_clearance(g, {{2.0, 5.5}, {4.0, 5.5}}, 10) == doctest::Approx(1.0));  // the wall cell
   CHECK(path_clearance(g, {{5.5, 3.0}, {5.5, 3.0}}, 10) == doctest::Approx(2.0));
 }
+
+TEST_CASE("plots: hovering a plot probes a distance along the path; leaving it hides the probe") {
+  Ui ui;
+  ui.show(Inspector::Tab::plots);
+  const auto [a, b] = ui.in().widget("plot_speed");
+  REQUIRE(b.x > a.x);
+  const ImVec2 mid((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
+  ui.host->frame([&](ImGuiIO& io) { io.MousePos = mid; });
+  ui.host->frame([&](ImGuiIO& io) { io.MousePos = mid; });
+  const double len = ui.sb().plan().length;
+  CHECK(ui.in().probe() > 0.2 * len);
+  CHECK(ui.in().probe() < 0.8 * len);
+  ui.idle(1);
+  CHECK(ui.in().probe() < 0.0);
+}

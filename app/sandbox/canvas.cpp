@@ -147,7 +147,7 @@ void Sandbox::handle_canvas_input(float x0, float y0, float w, float h) {
     else if (dist(m, world_to_screen(st.pos)) < grab) drag_ = Drag::start_pos;
     else if (dist(m, world_to_screen(go.pos)) < grab) drag_ = Drag::goal_pos;
     else {
-      if (!active_tool_) active_tool_ = make_tool(tool_);
+      active_tool_ = make_tool(tool_);  // each press starts afresh with the tool chosen now
       active_tool_->press(ctx, wm);
       drag_ = Drag::tool;
       return;
@@ -180,10 +180,7 @@ void Sandbox::handle_canvas_input(float x0, float y0, float w, float h) {
     }
     default: break;
   }
-  if (!held) {
-    if (drag_ == Drag::tool && active_tool_ && tool_ != Tool::rect) active_tool_ = make_tool(tool_);
-    drag_ = Drag::none;
-  }
+  if (!held) drag_ = Drag::none;
 }
 
 void Sandbox::handle_keys() {

@@ -100,14 +100,11 @@ void SceneDocument::reset(const std::string& path, bool is_scene) {
 }
 
 void SceneDocument::saved_as(const std::string& path) {
+  // The document is now that scene file (an import or a preset becomes the user's scene); its
+  // crash copy moves to the new key with the next autosave (the caller removes the old one).
   save_path_ = path;
-  if (origin_ != Origin::scene) {
-    // The document is now that scene file; its crash copy keeps the old key until the next
-    // autosave (the caller removes the old one).
-    origin_ = Origin::scene;
-    source_ = path;
-  }
   source_ = path;
+  origin_ = Origin::scene;
   mark_clean();
 }
 

@@ -107,6 +107,8 @@ class Inspector {
   /// Top-left corner of the compare legend as last drawn (screen pixels).
   ImVec2 legend_at() const { return legend_at_; }
   void run_compare(Sandbox& sb);
+  /// The distance along the path a plot is hovered at [cells]; -1 when no plot is hovered.
+  double probe() const { return probe_s_; }
   const std::vector<GalleryEntry>& gallery() const { return gallery_; }
   /// Scans the gallery now (the Gallery tab does it when first shown).
   void scan() { gallery_ = scan_gallery(assets_dir() + "/scenes"), gallery_scanned_ = true; }

@@ -37,7 +37,6 @@ Sandbox::Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path
   worker_ = std::make_unique<PlanWorker>();
   inspector_ = std::make_unique<Inspector>(renderer_);
   sdl_layer_ = std::make_unique<SdlLayer>(renderer_);
-  active_tool_ = make_tool(tool_);
   panels_.push_back(make_scene_panel());
   panels_.push_back(make_edit_panel());
   panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_plan_panel(); }));
@@ -59,11 +58,7 @@ void Sandbox::show_all_overlays() {
   plan_dirty_ = true;  // the search is only recorded when it is shown
 }
 
-void Sandbox::set_tool(Tool t) {
-  if (t == tool_ && active_tool_) return;
-  tool_ = t;
-  if (drag_ != Drag::tool) active_tool_ = make_tool(t);  // a stroke in progress keeps its tool
-}
+void Sandbox::set_tool(Tool t) { tool_ = t; }  // a stroke in progress keeps its tool (made at the press)
 
 void Sandbox::map_changed() {
   texture_dirty_ = true;

@@ -192,7 +192,7 @@ class Sandbox {
   void draw_status();
   void check_restore();
   void remove_autosave(const std::string& path);
-  void run_pending();
+  bool run_pending();  // true when the action happened (the file opened, the app quits)
   void open_document(const std::string& path, bool is_scene);
   void sync_units_to_scene();  // the spawn list and speed go into scene_ before saving
   void touched();  // something the user would not want to lose changed

@@ -175,9 +175,7 @@ bool Sandbox::save(const std::string& path) {
 // ---- Open ----
 
 void Sandbox::open_document(const std::string& path, bool is_scene) {
-  const std::string old_autosave = autosave_path();
   doc_.reset(path, is_scene);
-  (void)old_autosave;
   check_restore();
 }
 
@@ -224,15 +222,16 @@ void Sandbox::request_quit() {
   if (!doc_.dirty()) run_pending();
 }
 
-void Sandbox::run_pending() {
+bool Sandbox::run_pending() {
   const PendingAction a = std::move(pending_);
   pending_ = PendingAction{};
   switch (a.kind) {
-    case PendingAction::Kind::open: open(a.path); break;
-    case PendingAction::Kind::preset: inspector_->open_preset(*this, a.preset); break;
-    case PendingAction::Kind::quit: quit_confirmed_ = true; break;
+    case PendingAction::Kind::open: return open(a.path);
+    case PendingAction::Kind::preset: return inspector_->open_preset(*this, a.preset);
+    case PendingAction::Kind::quit: quit_confirmed_ = true; return true;
     case PendingAction::Kind::none: break;
   }
+  return false;
 }
 
 void Sandbox::resolve_pending(Choice c) {
@@ -242,15 +241,16 @@ void Sandbox::resolve_pending(Choice c) {
     set_status("kept the scene open", false);
     return;
   }
-  if (c == Choice::save && !save()) {
-    pending_ = PendingAction{};  // not saved: stay, the status says why
+  if (c == Choice::save) {
+    if (!save()) pending_ = PendingAction{};  // not saved: stay, the status says why
+    else run_pending();
     return;
   }
-  if (c == Choice::discard) {
-    doc_.mark_clean();
-    remove_autosave(autosave_path());
-  }
-  run_pending();
+  // Discard: the edits and their crash copy go only once the other scene is really open (a
+  // failed open keeps both) or the app really quits.
+  const std::string old_autosave = autosave_path();
+  if (pending_.kind == PendingAction::Kind::quit) doc_.mark_clean();
+  if (run_pending()) remove_autosave(old_autosave);
 }
 
 // ---- Dialogs and the status toast ----
