@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 
 #include "canvas_tools.hpp"
@@ -64,7 +65,16 @@ TEST_CASE("worker: a failing Hybrid A* never blocks a frame longer than 16 ms") 
   MESSAGE("failing plan took " << p.time_ms << " ms on the worker; slowest UI frame " << worst_ui_ms << " ms CPU (frame " << worst_frame << ") over "
                                << frames << " frames, " << frames_planning << " of them showing planning...");
   CHECK(p.time_ms > 16.0);        // on the UI thread it would have blocked
-  CHECK(worst_ui_ms < 16.0);      // the UI thread's own work per frame (its CPU time)
+  // The UI thread's own work per frame (its CPU time). The 16 ms frame budget is for the
+  // optimised build; a sanitizer or debug build is many times slower at everything, so there
+  // the check is that no frame did a share of the search's work.
+#if defined(NDEBUG)
+  const bool optimised = std::getenv("PATHLAB_SANITIZED") == nullptr;
+#else
+  const bool optimised = false;
+#endif
+  if (optimised) CHECK(worst_ui_ms < 16.0);
+  CHECK(worst_ui_ms < p.time_ms / 10.0);
   CHECK(frames_planning >= 2);    // frames kept coming while the worker searched
   CHECK(ui.sb().plan().plans >= 1);
 }
