@@ -5,7 +5,12 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
+#include <string>
+#include <unistd.h>
 
 #include "host.hpp"
 #include "scene_file.hpp"
@@ -15,15 +20,19 @@ namespace pathlab::test {
 struct SandboxUi {
   std::unique_ptr<sandbox::Host> host;
 
-  /// Opens `scene` and renders `warmup` idle frames (the first plan and layout).
-  SandboxUi(io::Scene scene, int warmup) {
+  /// Opens `scene` and renders `warmup` idle frames (the first plan and layout). `path` is the
+  /// file it came from ("" for none), `is_scene` false for an imported map.
+  SandboxUi(io::Scene scene, int warmup, const std::string& path = "", bool is_scene = true) {
     setenv("SDL_VIDEODRIVER", "dummy", 1);
     setenv("SDL_RENDER_DRIVER", "software", 1);
     auto h = sandbox::Host::create(1280, 800, true);
     REQUIRE_MESSAGE(h.ok(), (h.ok() ? "" : h.error().message));
     host = std::move(*h);
     ImGui::GetIO().IniFilename = nullptr;  // the host does this too; tests must never write one
-    host->set_sandbox(std::make_unique<sandbox::Sandbox>(host->renderer(), std::move(scene), ""));
+    host->set_sandbox(std::make_unique<sandbox::Sandbox>(host->renderer(), std::move(scene), path, is_scene));
+    // Each frame shows the plan of its own inputs (the app waits only a few ms, then draws the
+    // last result while the worker finishes).
+    sb().set_plan_wait_ms(60000);
     idle(warmup);
   }
   sandbox::Sandbox& sb() { return host->sandbox(); }
@@ -35,6 +44,63 @@ struct SandboxUi {
         for (bool& b : io.MouseDown) b = false;
       });
   }
+  /// One frame with the mouse at `p` (screen pixels), the left button held or not.
+  void mouse_at(ImVec2 p, bool down) {
+    host->frame([&](ImGuiIO& io) {
+      io.MousePos = p;
+      for (bool& b : io.MouseDown) b = false;
+      io.MouseDown[0] = down;
+    });
+  }
+  /// A left click at `p`: move there, press, release.
+  void click(ImVec2 p) {
+    mouse_at(p, false);
+    mouse_at(p, true);
+    mouse_at(p, false);
+  }
+  /// Clicks the centre of a control the sandbox remembered (Sandbox::widget_rect). Fails the
+  /// test when it was not drawn last frame.
+  void click_widget(const std::string& name) {
+    const auto [lo, hi] = sb().widget_rect(name);
+    REQUIRE_MESSAGE(hi.x > lo.x, "control not on screen: " << name);
+    click(ImVec2((lo.x + hi.x) / 2, (lo.y + hi.y) / 2));
+  }
+  /// A key (an ImGui KeysDown index: an SDL scancode) pressed for one frame, with Ctrl or not.
+  void key(int index, bool ctrl = false, bool shift = false) {
+    host->frame([&](ImGuiIO& io) {
+      io.MousePos = ImVec2(-1, -1);
+      io.KeyCtrl = ctrl;
+      io.KeyShift = shift;
+      io.KeysDown[index] = true;
+    });
+    host->frame([&](ImGuiIO& io) {
+      io.KeyCtrl = false;
+      io.KeyShift = false;
+      io.KeysDown[index] = false;
+    });
+  }
 };
+
+/// A fresh scratch folder under the system's temporary folder, removed when the test ends.
+struct ScratchDir {
+  std::filesystem::path path;
+  explicit ScratchDir(const std::string& name) {
+    path = std::filesystem::temp_directory_path() / ("pathlab_test_" + name + "_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string operator/(const std::string& f) const { return (path / f).string(); }
+};
+
+inline std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 }  // namespace pathlab::test

@@ -292,7 +292,12 @@ TEST_CASE("sandbox: dragging the subdivisions slider re-plans with more spline p
   CHECK(ui.sb().plan().blocked_segment < 0);  // the repaired spline never cuts the wall
   CHECK(ui.sb().plan().curvature_exact);
   CHECK(ui.sb().plan().max_curvature > 0.0);
-  // Undo takes the wall back; the spline then runs straight again.
+  // Undo covers settings too: the first takes the slider back, the second the wall; the spline
+  // then runs straight again.
+  ui.key_ctrl(ImGuiKey_Z);
+  ui.idle(1);
+  CHECK(ui.sb().scene().settings.subdivisions == 2);
+  CHECK(ui.sb().scene().grid.blocked_count() == 32);
   ui.key_ctrl(ImGuiKey_Z);
   ui.idle(1);
   CHECK(ui.sb().scene().grid.blocked_count() == 0);

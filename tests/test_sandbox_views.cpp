@@ -272,8 +272,9 @@ TEST_CASE("compare mode: several combinations on one scene, with legend and tabl
   CHECK_FALSE(los.enabled);
   CHECK_FALSE(los.view.valid);
 
-  // The paths are drawn in their colours, in table order: the navmesh's (drawn last, on top of
-  // any path it coincides with) shows along its length.
+  // The paths are drawn in their colours, each shifted by a few pixels (and every other one
+  // dashed) so coinciding paths stay visible: the navmesh's shows along its length, within
+  // 3 pixels of its points.
   const auto px = ui.capture();
   const ImU32 col = nav.colour;
   const int cr = static_cast<int>(col & 0xFF), cg = static_cast<int>((col >> 8) & 0xFF), cb = static_cast<int>((col >> 16) & 0xFF);
@@ -281,13 +282,21 @@ TEST_CASE("compare mode: several combinations on one scene, with legend and tabl
   for (size_t i = 1; i < nav.view.points.size(); ++i) {
     for (double t = 0.2; t < 0.8; t += 0.1, ++probes) {
       const Vec2 p = nav.view.points[i - 1] + (nav.view.points[i] - nav.view.points[i - 1]) * t;
-      const auto rgb = ui.pixel(px, ui.sb().world_to_screen(p));
-      if (std::abs(rgb[0] - cr) < 40 && std::abs(rgb[1] - cg) < 40 && std::abs(rgb[2] - cb) < 40) ++hits;
+      const ImVec2 q = ui.sb().world_to_screen(p);
+      bool hit = false;
+      for (int dy = -3; dy <= 3 && !hit; ++dy)
+        for (int dx = -3; dx <= 3 && !hit; ++dx) {
+          const auto rgb = ui.pixel(px, ImVec2(q.x + static_cast<float>(dx), q.y + static_cast<float>(dy)));
+          hit = std::abs(rgb[0] - cr) < 40 && std::abs(rgb[1] - cg) < 40 && std::abs(rgb[2] - cb) < 40;
+        }
+      hits += hit;
     }
   }
   CHECK(hits > probes / 2);
-  // The legend box (white) sits in a corner of the canvas.
+  // The legend box (white) sits beside the map, not over it.
   const ImVec2 at = ui.in().legend_at();
+  const ImVec2 map_right = ui.sb().world_to_screen(Vec2(ui.sb().scene().grid.width(), 0));
+  CHECK(at.x >= map_right.x);
   const auto legend = ui.pixel(px, ImVec2(at.x + 4, at.y + 4));
   CHECK(legend[0] > 230);
   CHECK(legend[1] > 230);
@@ -467,4 +476,19 @@ TEST_CASE("clearance: distance to the nearest wall or map edge") {
   CHECK(path_clearance(g, {{0.5, 0.5}, {9.5, 0.5}}, 10) == doctest::Approx(0.5));  // the map edge
   CHECK(path_clearance(g, {{2.0, 5.5}, {4.0, 5.5}}, 10) == doctest::Approx(1.0));  // the wall cell
   CHECK(path_clearance(g, {{5.5, 3.0}, {5.5, 3.0}}, 10) == doctest::Approx(2.0));
+}
+
+TEST_CASE("plots: hovering a plot probes a distance along the path; leaving it hides the probe") {
+  Ui ui;
+  ui.show(Inspector::Tab::plots);
+  const auto [a, b] = ui.in().widget("plot_speed");
+  REQUIRE(b.x > a.x);
+  const ImVec2 mid((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
+  ui.host->frame([&](ImGuiIO& io) { io.MousePos = mid; });
+  ui.host->frame([&](ImGuiIO& io) { io.MousePos = mid; });
+  const double len = ui.sb().plan().length;
+  CHECK(ui.in().probe() > 0.2 * len);
+  CHECK(ui.in().probe() < 0.8 * len);
+  ui.idle(1);
+  CHECK(ui.in().probe() < 0.0);
 }

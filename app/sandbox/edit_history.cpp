@@ -1,9 +1,38 @@
 #include "edit_history.hpp"
 
+#include <tuple>
+
 namespace pathlab::sandbox {
+namespace {
+
+auto tie_settings(const io::PlanSettingsData& s) {
+  return std::tie(s.planner, s.smoother, s.connectivity, s.turn_penalty, s.agent_radius, s.subdivisions,
+                  s.turning_radius, s.reverse, s.insert_min_chord, s.shift_margin, s.shift_passes, s.navmesh_convex,
+                  s.headings, s.neighborhood, s.reverse_penalty, s.gear_change_penalty);
+}
+
+bool same_pose(const Pose& a, const Pose& b) { return a.pos == b.pos && a.heading == b.heading; }
+
+void apply(Grid& grid, int64_t index, float cost) {
+  grid.set_cost(static_cast<int>(index % grid.width()), static_cast<int>(index / grid.width()), cost);
+}
+
+}  // namespace
+
+bool same_units(const std::vector<io::UnitData>& a, const std::vector<io::UnitData>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].preset != b[i].preset || !same_pose(a[i].pose, b[i].pose)) return false;
+  return true;
+}
+
+bool operator==(const SceneState& a, const SceneState& b) {
+  if (!same_pose(a.start, b.start) || !same_pose(a.goal, b.goal) || a.sim_speed != b.sim_speed) return false;
+  return tie_settings(a.settings) == tie_settings(b.settings) && same_units(a.units, b.units);
+}
 
 void EditHistory::begin() {
-  current_.clear();
+  current_ = Edit{};
   recording_ = true;
 }
 
@@ -13,51 +42,47 @@ void EditHistory::set_cell(Grid& grid, int x, int y, float cost) {
   grid.set_cost(x, y, cost);
   const float after = grid.cost(x, y);
   if (before == after || !recording_) return;
-  current_.push_back(Change{grid.index(x, y), before, after});
+  current_.cells.push_back(Change{grid.index(x, y), before, after});
 }
 
 bool EditHistory::commit() {
   recording_ = false;
-  if (current_.empty()) return false;
-  done_.push_back(std::move(current_));
-  current_.clear();
-  undone_.clear();
-  if (done_.size() > kMaxEdits) done_.erase(done_.begin());
+  if (current_.cells.empty()) return false;
+  push(std::move(current_));
+  current_ = Edit{};
   return true;
 }
 
-static void apply(Grid& grid, const std::vector<int64_t>& idx, const std::vector<float>& vals) {
-  for (size_t i = 0; i < idx.size(); ++i) {
-    grid.set_cost(static_cast<int>(idx[i] % grid.width()), static_cast<int>(idx[i] / grid.width()), vals[i]);
-  }
+void EditHistory::record_state(const SceneState& before, const SceneState& after) {
+  if (before == after) return;
+  Edit e;
+  e.before = before;
+  e.after = after;
+  push(std::move(e));
 }
 
-bool EditHistory::undo(Grid& grid) {
+void EditHistory::push(Edit e) {
+  done_.push_back(std::move(e));
+  undone_.clear();
+  if (done_.size() > kMaxEdits) done_.erase(done_.begin());
+}
+
+bool EditHistory::undo(Grid& grid, std::optional<SceneState>& state) {
   if (done_.empty()) return false;
   Edit e = std::move(done_.back());
   done_.pop_back();
-  std::vector<int64_t> idx;
-  std::vector<float> vals;
-  for (auto it = e.rbegin(); it != e.rend(); ++it) {
-    idx.push_back(it->index);
-    vals.push_back(it->before);
-  }
-  apply(grid, idx, vals);
+  for (auto it = e.cells.rbegin(); it != e.cells.rend(); ++it) apply(grid, it->index, it->before);
+  state = e.before;
   undone_.push_back(std::move(e));
   return true;
 }
 
-bool EditHistory::redo(Grid& grid) {
+bool EditHistory::redo(Grid& grid, std::optional<SceneState>& state) {
   if (undone_.empty()) return false;
   Edit e = std::move(undone_.back());
   undone_.pop_back();
-  std::vector<int64_t> idx;
-  std::vector<float> vals;
-  for (const Change& c : e) {
-    idx.push_back(c.index);
-    vals.push_back(c.after);
-  }
-  apply(grid, idx, vals);
+  for (const Change& c : e.cells) apply(grid, c.index, c.after);
+  state = e.after;
   done_.push_back(std::move(e));
   return true;
 }
@@ -65,7 +90,7 @@ bool EditHistory::redo(Grid& grid) {
 void EditHistory::clear() {
   done_.clear();
   undone_.clear();
-  current_.clear();
+  current_ = Edit{};
   recording_ = false;
 }
 

@@ -16,6 +16,8 @@ namespace pathlab::sandbox {
 
 class Host {
  public:
+  /// The smallest window the layout is made for (nothing is clipped at 100% UI scale). [pixels]
+  static constexpr int kMinWidth = 960, kMinHeight = 600;
   /// Creates the window (hidden when headless), the renderer and ImGui. Errors name SDL's reason.
   static Result<std::unique_ptr<Host>> create(int width, int height, bool headless);
   ~Host();
@@ -25,13 +27,22 @@ class Host {
   void set_sandbox(std::unique_ptr<Sandbox> sandbox) { sandbox_ = std::move(sandbox); }
   Sandbox& sandbox() { return *sandbox_; }
   SDL_Renderer* renderer() { return renderer_; }
+  SDL_Window* window() { return window_; }
 
-  /// Polls SDL events; returns false when the user closed the window.
-  bool pump_events();
+  /// Handles pending SDL events, first waiting up to `wait_ms` for one (0: no wait; the idle
+  /// app sleeps here instead of drawing frames nobody needs). Returns false once the app
+  /// should exit: the window was closed and the sandbox had nothing unsaved or the user chose.
+  bool pump_events(int wait_ms = 0);
+  /// How many events the last pump_events() handled.
+  int events() const { return events_; }
   /// One frame. `input` runs after the platform backend's NewFrame and before ImGui::NewFrame,
   /// the only place where a scripted mouse position and buttons stick (the 1.86 backend polls
   /// the real mouse). When `capture` is set, the frame's pixels are read before presenting.
   void frame(const std::function<void(ImGuiIO&)>& input = {}, std::vector<uint8_t>* capture = nullptr);
+  /// Rebuilds the font atlas and the style for a UI scale (1 = 100%, up to 2.5). Frame() calls
+  /// it when the sandbox's scale changed.
+  void apply_ui_scale(float scale);
+  float ui_scale() const { return ui_scale_; }
   int width() const { return width_; }
   int height() const { return height_; }
   bool software() const { return software_; }
@@ -52,6 +63,9 @@ class Host {
   bool imgui_ready_ = false;
   int width_ = 0, height_ = 0;
   bool software_ = false;
+  bool quit_ = false;
+  float ui_scale_ = 0.0f;
+  int events_ = 0;
   FrameTimes times_;
   std::unique_ptr<Sandbox> sandbox_;
 };

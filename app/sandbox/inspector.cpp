@@ -23,6 +23,9 @@ uint32_t abgr(std::array<uint8_t, 4> c) {
          static_cast<uint32_t>(c[3]) << 24;
 }
 
+/// One "em" of the UI scale: 1 at the 14 px font of 100%.
+float em() { return ImGui::GetFontSize() / 14.0f; }
+
 ImU32 im(std::array<uint8_t, 4> c) { return IM_COL32(c[0], c[1], c[2], c[3]); }
 
 const char* state_name(ReplayModel::State s) {
@@ -87,7 +90,12 @@ void Inspector::refresh(Sandbox& sb) {
   plot_plans_ = -1;
   probe_s_ = -1.0;
   funnel_step_ = -1;
-  if (!p.trace.empty()) {
+  const float speed = replay_.speed;
+  if (auto prepared = sb.take_prepared_replay()) {
+    replay_ = std::move(*prepared);  // built on the planning worker
+    replay_.speed = speed;
+    replay_px_version_ = ~uint64_t{0};  // its version counts from its own start: repaint
+  } else if (!p.trace.empty()) {
     replay_.load_grid(p.trace, g.width(), g.height());
   } else if (!p.nav_trace.empty()) {
     // Polygon ids index the mesh the plan searched, which the plan carries.
@@ -126,6 +134,7 @@ void Inspector::frame(Sandbox& sb) {
   if (sb.plan().plans != seen_plans_) refresh(sb);
   replay_.tick(static_cast<double>(ImGui::GetIO().DeltaTime));
   shortcuts(sb);
+  probe_s_ = -1.0;  // the probe marker shows only while a plot is hovered (tab_plots sets it)
 
   const ImGuiIO& io = ImGui::GetIO();
   // The strip spans the canvas's width (the sandbox's panel keeps the right edge; the canvas's
@@ -133,7 +142,7 @@ void Inspector::frame(Sandbox& sb) {
   // bottom edge, where the canvas stops.
   const float width = canvas_right_ > 0 ? canvas_right_ : io.DisplaySize.x * 0.7f;
   ImGui::SetNextWindowPos(ImVec2(0, io.DisplaySize.y - strip_height()), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(width, kStripHeight), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, strip_height()), ImGuiCond_Always);
   ImGui::SetNextWindowCollapsed(strip_collapsed_, ImGuiCond_Always);
   // No ImGui background: the sandbox clears the screen to the window colour (see render()).
   const bool open = ImGui::Begin("Inspect: see inside the method (F1 for help)", nullptr,
@@ -143,7 +152,7 @@ void Inspector::frame(Sandbox& sb) {
     // Taken before the bar: a tab's body (the gallery opening a preset) may ask for the next one.
     const std::optional<Tab> requested = requested_tab_;
     requested_tab_.reset();
-    if (ImGui::BeginTabBar("views")) {
+    if (ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) {
       auto tab = [&](const char* label, Tab t, void (Inspector::*body)(Sandbox&)) {
         const ImGuiTabItemFlags f = requested == t ? ImGuiTabItemFlags_SetSelected : 0;
         if (ImGui::BeginTabItem(label, nullptr, f)) {
@@ -202,7 +211,7 @@ void Inspector::tab_replay(Sandbox& sb) {
   ImGui::TextWrapped("Search over %s: %lld steps (a found search ends by taking the goal off the open list). Red: expanded at "
                      "this step; yellow: frontier; blue: closed.",
                      what, static_cast<long long>(replay_.steps()));
-  if (ImGui::Button(replay_.playing ? "Pause" : "Play", ImVec2(60, 0))) {
+  if (ImGui::Button(replay_.playing ? "Pause" : "Play", ImVec2(60 * em(), 0))) {
     if (!replay_.playing && replay_.step() >= replay_.steps()) replay_.set_step(0);
     replay_.playing = !replay_.playing;
   }
@@ -220,7 +229,7 @@ void Inspector::tab_replay(Sandbox& sb) {
   if (ImGui::Button(">|")) replay_.set_step(replay_.steps());
   remember("last");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(180);
+  ImGui::SetNextItemWidth(180 * em());
   ImGui::SliderFloat("speed", &replay_.speed, 1.0f, 20000.0f, "%.0f exp/s", ImGuiSliderFlags_Logarithmic);
   remember("speed");
   help_marker("Expansions per second while playing. Logarithmic: drag right for big searches.");
@@ -228,7 +237,7 @@ void Inspector::tab_replay(Sandbox& sb) {
   // ImGui's int slider is 32-bit; a search larger than that is out of reach of the screen anyway.
   int k = static_cast<int>(std::min<int64_t>(replay_.step(), INT32_MAX));
   const int kmax = static_cast<int>(std::min<int64_t>(replay_.steps(), INT32_MAX));
-  ImGui::SetNextItemWidth(-160);
+  ImGui::SetNextItemWidth(-160 * em());
   if (ImGui::SliderInt("step", &k, 0, kmax, "step %d")) {
     replay_.playing = false;
     replay_.set_step(k);
@@ -271,7 +280,7 @@ void Inspector::tab_gallery(Sandbox& sb) {
       ImGui::TextDisabled("%s", category.c_str());
     }
     ImGui::PushID(static_cast<int>(i));
-    if (ImGui::Selectable(e.title.c_str(), sb.status() == "opened " + e.path)) open_preset(sb, e);
+    if (ImGui::Selectable(e.title.c_str(), sb.document().source() == e.path)) sb.request_preset(e);
     if (ImGui::IsItemHovered()) hovered = &e;
     remember(("gallery:" + std::filesystem::path(e.path).stem().string()).c_str());
     ImGui::PopID();
@@ -281,7 +290,7 @@ void Inspector::tab_gallery(Sandbox& sb) {
   const GalleryEntry* shown = hovered;
   if (!shown)
     for (const GalleryEntry& e : gallery_)
-      if (sb.status() == "opened " + e.path || sb.scene().name == e.title) shown = &e;
+      if (sb.document().source() == e.path) shown = &e;
   if (shown) {
     ImGui::TextWrapped("%s", shown->title.c_str());
     ImGui::Separator();
@@ -337,9 +346,9 @@ ExportedPath Inspector::exported_path(const Sandbox& sb) const {
 void Inspector::tab_export(Sandbox& sb) {
   static char dir_buf[512];
   if (dir_buf[0] == '\0' || export_dir_ != dir_buf) std::snprintf(dir_buf, sizeof dir_buf, "%s", export_dir_.c_str());
-  ImGui::SetNextItemWidth(420);
+  ImGui::SetNextItemWidth(std::min(420 * em(), ImGui::GetContentRegionAvail().x * 0.6f));
   if (ImGui::InputText("folder", dir_buf, sizeof dir_buf)) export_dir_ = dir_buf;
-  ImGui::SetNextItemWidth(200);
+  ImGui::SetNextItemWidth(200 * em());
   ImGui::InputText("file name", export_stem_, sizeof export_stem_);
   help_marker("Written as <folder>/<file name>.csv or .json. CSV columns: index, x, y, s (distance along the path), "
               "heading_deg, curvature. Numbers keep 17 digits so they read back exactly.");
@@ -382,8 +391,9 @@ void Inspector::help_window() {
   if (ImGui::Begin("Help: keyboard shortcuts", &help_open_)) {
     static const char* const kKeys[][2] = {
         {"F1", "show / hide this help"},
-        {"Ctrl+Z / Ctrl+Y", "undo / redo a map edit"},
-        {"Ctrl+S", "save the scene to the file named in the Scene panel"},
+        {"Ctrl+Z / Ctrl+Y", "undo / redo any edit (cells, start and goal, settings, units)"},
+        {"Ctrl+S", "save the scene to its own file (an import or a preset: to a new scene name)"},
+        {"F", "fit the whole map into the view"},
         {"Space", "replay: play / pause (from the start when at the end)"},
         {"Left / Right", "replay: one expansion back / forward (Shift: 10)"},
         {"Home / End", "replay: first / last step"},
@@ -395,7 +405,7 @@ void Inspector::help_window() {
         {"hover a cell", "replay: its state and costs g, h, f"},
     };
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
-      ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed, 150);
+      ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed, 150 * em());
       ImGui::TableSetupColumn("does");
       ImGui::TableHeadersRow();
       for (const auto& k : kKeys) {
@@ -434,12 +444,17 @@ void Inspector::draw_under_path(Sandbox& sb, ImDrawList* dl) {
   } else if (replay_.source() == ReplayModel::Source::poses) {
     const auto& poses = replay_.poses();
     const int shown = static_cast<int>(std::min<int64_t>(replay_.expansions_shown(), static_cast<int64_t>(poses.size())));
-    for (int i = 0; i < shown; ++i) {
+    // Every n-th pose when there are many (a failed Hybrid A* expands 200,000): a frame stays
+    // cheap, and the current pose is always drawn.
+    const int stride = std::max(1, shown / 6000);
+    auto tick = [&](int i) {
       const Pose& p = poses[static_cast<size_t>(i)];
       const Vec2 d(std::cos(p.heading), std::sin(p.heading));
       dl->AddLine(sb.world_to_screen(p.pos - d * 0.3), sb.world_to_screen(p.pos + d * 0.3),
                   im(replay_colour(ReplayModel::closed, i == replay_.current())), 2.0f);
-    }
+    };
+    for (int i = 0; i < shown; i += stride) tick(i);
+    if (shown > 0 && (shown - 1) % stride != 0) tick(shown - 1);
   }
 }
 

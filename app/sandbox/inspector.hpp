@@ -12,6 +12,7 @@
 
 #include <SDL.h>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
@@ -72,9 +73,17 @@ class Inspector {
   void draw_under_path(Sandbox& sb, ImDrawList* dl);
   void draw_over_path(Sandbox& sb, ImDrawList* dl);
   /// Height the canvas must leave free at the bottom for the strip.
-  float strip_height() const { return strip_collapsed_ ? 20.0f : kStripHeight; }
+  /// Grows with the UI scale (the font size).
+  /// Never more than 40% of the window, so the map keeps most of it at 250%.
+  float strip_height() const {
+    const float h = strip_collapsed_ ? ImGui::GetFrameHeight() : kStripHeight * ImGui::GetFontSize() / 14.0f;
+    return std::min(h, std::max(ImGui::GetFrameHeight(), ImGui::GetIO().DisplaySize.y * 0.4f));
+  }
   /// True when the replay draws the search, so the sandbox skips its own search layer.
   bool owns_search() const { return !replay_.empty(); }
+  /// True while a replay is short of its end: the final path is not drawn before the search
+  /// that finds it has finished.
+  bool hides_path() const { return !replay_.empty() && replay_.step() < replay_.steps(); }
   /// The replayed grid search as one ABGR8888 pixel per cell, for the sandbox to blend into its
   /// map texture; null when the replay is not of a grid search on this map. `version` is
   /// non-zero and changes whenever the pixels do (a step, a new search).
@@ -92,9 +101,14 @@ class Inspector {
   std::pair<ImVec2, ImVec2> widget(const std::string& name) const;
   std::vector<CompareRun>& compare_runs() { return compare_; }
   bool compare_shown() const { return compare_visible_; }
+  /// Width the canvas keeps free at its right edge for the compare legend (0 when compare is
+  /// not shown), so the legend sits beside the map rather than over it. [pixels]
+  float legend_width() const;
   /// Top-left corner of the compare legend as last drawn (screen pixels).
   ImVec2 legend_at() const { return legend_at_; }
   void run_compare(Sandbox& sb);
+  /// The distance along the path a plot is hovered at [cells]; -1 when no plot is hovered.
+  double probe() const { return probe_s_; }
   const std::vector<GalleryEntry>& gallery() const { return gallery_; }
   /// Scans the gallery now (the Gallery tab does it when first shown).
   void scan() { gallery_ = scan_gallery(assets_dir() + "/scenes"), gallery_scanned_ = true; }

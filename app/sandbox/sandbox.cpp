@@ -1,28 +1,12 @@
 #include "sandbox.hpp"
-#include "units_draw.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 
 #include "inspector.hpp"
-#include "map_files.hpp"
-#include "pathlab/map_generators.hpp"
-#include "pathlab/shortcut.hpp"
-#include "ui_widgets.hpp"
+#include "plan_worker.hpp"
 
 namespace pathlab::sandbox {
-namespace {
-
-constexpr float kPanelWidth = 350.0f;
-constexpr float kHandlePx = 12.0f;  // grab distance for start/goal markers and heading handles
-
-float dist(ImVec2 a, ImVec2 b) { return std::hypot(a.x - b.x, a.y - b.y); }
-
-}  // namespace
 
 void place_default_poses(io::Scene& scene) {
   // The free cells nearest to the top-left and bottom-right corners.
@@ -42,18 +26,26 @@ void place_default_poses(io::Scene& scene) {
   scene.goal = Pose{nearest_free(g.width() - 1, g.height() - 1), 0.0};
 }
 
-Sandbox::Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path)
-    : renderer_(renderer), scene_(std::move(scene)), scene_path_(std::move(scene_path)) {
+Sandbox::Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path, bool is_scene)
+    : renderer_(renderer), scene_(std::move(scene)) {
+  doc_.reset(scene_path, is_scene);
   if (std::string note = normalize_settings(scene_.settings); !note.empty()) status_ = note;
   units_ = std::make_unique<UnitSwarm>(scene_.grid);  // reads scene_.grid in place: never copied
-  if (std::string e = units_->load(scene_); !e.empty()) status_ = e;
+  if (std::string e = units_->load(scene_); !e.empty()) set_status(e, true);
   units_key_ = units_key();  // load() planned every unit for this scene already
-  std::snprintf(path_buf_, sizeof path_buf_, "%s", scene_path_.empty() ? "scene.json" : scene_path_.c_str());
+  committed_state_ = scene_state();
+  worker_ = std::make_unique<PlanWorker>();
   inspector_ = std::make_unique<Inspector>(renderer_);
   sdl_layer_ = std::make_unique<SdlLayer>(renderer_);
+  panels_.push_back(make_scene_panel());
+  panels_.push_back(make_edit_panel());
+  panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_plan_panel(); }));
+  panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_stats_panel(); }));
+  panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_units_panel(); }));
 }
 
 Sandbox::~Sandbox() {
+  worker_.reset();  // stops a running plan before the scene goes
   if (texture_) SDL_DestroyTexture(texture_);
 }
 
@@ -66,204 +58,79 @@ void Sandbox::show_all_overlays() {
   plan_dirty_ = true;  // the search is only recorded when it is shown
 }
 
-ImVec2 Sandbox::world_to_screen(Vec2 w) const {
-  return ImVec2(origin_x_ + static_cast<float>(w.x) * scale_, origin_y_ + static_cast<float>(w.y) * scale_);
-}
-
-Vec2 Sandbox::screen_to_world(float sx, float sy) const {
-  return Vec2((sx - origin_x_) / scale_, (sy - origin_y_) / scale_);
-}
+void Sandbox::set_tool(Tool t) { tool_ = t; }  // a stroke in progress keeps its tool (made at the press)
 
 void Sandbox::map_changed() {
   texture_dirty_ = true;
   plan_dirty_ = true;
-  pipeline_.map_changed();
   map_version_++;
   touched();
 }
 
-void Sandbox::touched() {
-  unsaved_ = true;
-  changed_at_ms_ = SDL_GetTicks64();
-}
-
-void Sandbox::set_state_dir(const std::string& dir) {
-  state_dir_ = dir;
-  autosave_path_ = dir.empty() ? "" : dir + "/autosave.json";
-  recent_.clear();
-  if (dir.empty()) return;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  std::ifstream in(dir + "/recent.txt");
-  std::string line;
-  while (std::getline(in, line) && recent_.size() < 8)
-    if (!line.empty()) recent_.push_back(line);
-}
-
-void Sandbox::remember_recent(const std::string& path) {
-  std::error_code ec;
-  const std::string abs = std::filesystem::absolute(path, ec).string();
-  recent_.erase(std::remove(recent_.begin(), recent_.end(), abs), recent_.end());
-  recent_.insert(recent_.begin(), abs);
-  if (recent_.size() > 8) recent_.resize(8);
-  if (state_dir_.empty()) return;
-  std::string text;
-  for (const auto& r : recent_) text += r + "\n";
-  (void)io::write_file_atomic(state_dir_ + "/recent.txt", text);  // losing the list is not worth an error
-}
-
-bool Sandbox::autosave_now() {
-  if (!unsaved_ || autosave_path_.empty()) return false;
-  sync_units_to_scene();
-  auto st = io::save_scene(scene_, autosave_path_);
-  if (!st) {
-    status_ = "autosave failed: " + st.error().message;
-    return false;
-  }
-  unsaved_ = false;
-  return true;
-}
-
-void Sandbox::finish() {
-  if (autosave_path_.empty()) return;
-  std::error_code ec;
-  std::filesystem::remove(autosave_path_, ec);
-}
+void Sandbox::touched() { doc_.mark_dirty(SDL_GetTicks64()); }
 
 void Sandbox::set_scene(io::Scene scene) {
   scene_ = std::move(scene);
   history_.clear();
   view_fitted_ = false;
+  user_zoomed_ = false;
   map_changed();
-  if (std::string e = units_->load(scene_); !e.empty()) status_ = e;
+  if (std::string e = units_->load(scene_); !e.empty()) set_status(e, true);
   units_key_ = units_key();  // load() planned every unit for this scene already
+  committed_state_ = scene_state();
+  // The last plan belongs to the old scene: drop it rather than draw it on the new map.
+  apply_plan(PlanView{});
 }
 
-void Sandbox::sync_units_to_scene() {
-  scene_.units = units_->spawn_list();
-  scene_.sim_speed = units_->speed();
-}
+// ---- Planning ----
 
-bool Sandbox::save(const std::string& path) {
-  sync_units_to_scene();
-  auto st = io::save_scene(scene_, path);
-  status_ = st ? "saved " + path : st.error().message;
-  if (st) {
-    scene_path_ = path;
-    unsaved_ = false;
-    remember_recent(path);
-  }
-  return st.ok();
-}
-
-bool Sandbox::open(const std::string& path) {
-  const bool is_scene = path.size() > 5 && path.substr(path.size() - 5) == ".json";
-  if (is_scene) {
-    auto sc = io::load_scene(path);
-    if (!sc) {
-      status_ = sc.error().message;  // the current scene stays as it was
-      return false;
-    }
-    set_scene(std::move(*sc));
-    scene_path_ = path;
-  } else {
-    auto g = io::load_map_file(path);
-    if (!g) {
-      status_ = g.error().message;
-      return false;
-    }
-    io::Scene sc = scene_;
-    sc.grid = std::move(*g);
-    sc.name = path;
-    place_default_poses(sc);
-    set_scene(std::move(sc));
-  }
-  status_ = "opened " + path;
-  unsaved_ = false;
-  remember_recent(path);
-  return true;
-}
-
-namespace {
-
-uint32_t abgr(int r, int g, int b) {  // ABGR8888: R, G, B, A in memory order on little-endian
-  return 0xFF000000u | static_cast<uint32_t>(b) << 16 | static_cast<uint32_t>(g) << 8 | static_cast<uint32_t>(r);
-}
-
-uint32_t cell_colour(float cost) {
-  if (cost == kBlocked) return abgr(28, 30, 34);
-  if (cost <= 1.0f) return abgr(233, 238, 242);
-  // Terrain: the dearer, the darker (logarithmic: cost 3, the classic swamp, sits half way to 10).
-  const float t = std::clamp(std::log10(cost), 0.0f, 1.0f);
-  auto mix = [t](int a, int b) { return static_cast<int>(static_cast<float>(a) + (static_cast<float>(b) - static_cast<float>(a)) * t); };
-  return abgr(mix(178, 52), mix(204, 80), mix(160, 40));
-}
-
-// Straight alpha "over": the search tint on the map, done once per change instead of by the
-// renderer on every frame.
-uint32_t blend_over(uint32_t dst, uint32_t src) {
-  const uint32_t a = src >> 24;
-  if (a == 0) return dst;
-  uint32_t out = 0xFF000000u;
-  for (int shift = 0; shift < 24; shift += 8) {
-    const uint32_t d = (dst >> shift) & 0xFFu, c = (src >> shift) & 0xFFu;
-    out |= ((c * a + d * (255u - a) + 127u) / 255u) << shift;
-  }
-  return out;
-}
-
-}  // namespace
-
-void Sandbox::compose_map() {
-  const Grid& g = scene_.grid;
-  const size_t n = static_cast<size_t>(g.cell_count());
-  if (texture_dirty_ || map_px_.size() != n) {
-    map_px_.resize(n);
-    for (int y = 0; y < g.height(); ++y)
-      for (int x = 0; x < g.width(); ++x) map_px_[static_cast<size_t>(g.index(x, y))] = cell_colour(g.cost(x, y));
-  }
-  uint64_t search_version = 0;
-  const std::vector<uint32_t>* search = inspector_->search_pixels(*this, search_version);
-  if (!search || search->size() != n) search = nullptr, search_version = 0;
-  const bool resized = !texture_ || tex_w_ != g.width() || tex_h_ != g.height();
-  if (!texture_dirty_ && !resized && search_version == composed_search_) return;
-  if (resized) {
-    if (texture_) SDL_DestroyTexture(texture_);
-    texture_ = SDL_CreateTexture(renderer_, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, g.width(), g.height());
-    SDL_SetTextureScaleMode(texture_, SDL_ScaleModeNearest);
-    // Opaque: without this SDL blends the whole map per pixel (textures with an alpha channel
-    // default to blending), for nothing.
-    SDL_SetTextureBlendMode(texture_, SDL_BLENDMODE_NONE);
-    tex_w_ = g.width();
-    tex_h_ = g.height();
-  }
-  composed_px_ = map_px_;
-  if (search)
-    for (size_t i = 0; i < n; ++i) composed_px_[i] = blend_over(composed_px_[i], (*search)[i]);
-  SDL_UpdateTexture(texture_, nullptr, composed_px_.data(), g.width() * 4);
-  texture_dirty_ = false;
-  composed_search_ = search_version;
-}
-
-void Sandbox::fit_view(float w, float h) {
-  const Grid& g = scene_.grid;
-  const float gw = static_cast<float>(g.width()), gh = static_cast<float>(g.height());
-  scale_ = std::max(0.25f, std::min((w - 20) / gw, (h - 20) / gh));
-  origin_x_ = canvas_x_ + (w - scale_ * gw) * 0.5f;
-  origin_y_ = canvas_y_ + (h - scale_ * gh) * 0.5f;
-  view_fitted_ = true;
-}
-
-void Sandbox::replan_now() {
+void Sandbox::submit_plan() {
   plan_dirty_ = false;
-  const int plans = plan_.plans + 1;
-  plan_ = pipeline_.plan(scene_, show_search_);
-  plan_.plans = plans;
+  PlanRequest req;
+  req.scene = scene_;
+  req.scene.units.clear();  // the pipeline plans start -> goal only
+  req.record_trace = show_search_;
+  req.map_version = map_version_;
+  worker_->submit(std::move(req));
+  planning_ = true;
+}
+
+void Sandbox::take_plan() {
+  if (!planning_) return;
+  if (auto r = worker_->take()) {
+    planning_ = worker_->busy();
+    prepared_replay_ = std::move(r->replay);
+    apply_plan(std::move(r->view));
+  }
+}
+
+void Sandbox::apply_plan(PlanView view) {
+  plan_ = std::move(view);
+  plan_.plans = ++plans_;
   const std::string key = units_key();
   if (units_key_ != key) {
     units_key_ = key;
     units_->request_replan();
   }
+}
+
+void Sandbox::plan_step() {
+  if (plan_dirty_) submit_plan();
+  if (planning_ && plan_wait_ms_ > 0) worker_->wait(plan_wait_ms_);
+  take_plan();
+}
+
+void Sandbox::replan_now() {
+  submit_plan();
+  worker_->wait(1e9);
+  take_plan();
+}
+
+bool Sandbox::animating() const {
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool mouse_held = std::any_of(std::begin(io.MouseDown), std::end(io.MouseDown), [](bool b) { return b; });
+  return planning_ || plan_dirty_ || drag_ != Drag::none || mouse_held || ImGui::IsAnyItemActive() ||
+         (units_->playing() && units_->count() > 0) || units_->pending_replans() > 0 || inspector_->replay().playing;
 }
 
 std::string Sandbox::units_key() const {
@@ -279,328 +146,78 @@ std::string Sandbox::units_key() const {
   return key;
 }
 
-void Sandbox::paint_at(Vec2 w) {
-  const Cell c = cell_of(w);
-  const float cost = tool_ == Tool::paint ? kBlocked : (tool_ == Tool::terrain ? terrain_cost_ : 1.0f);
-  const int r = brush_ - 1;
-  for (int dy = -r; dy <= r; ++dy)
-    for (int dx = -r; dx <= r; ++dx)
-      if (dx * dx + dy * dy <= r * r + r) history_.set_cell(scene_.grid, c.x + dx, c.y + dy, cost);
-  map_changed();
+// ---- Undo ----
+
+SceneState Sandbox::scene_state() const {
+  SceneState s;
+  s.start = scene_.start;
+  s.goal = scene_.goal;
+  s.settings = scene_.settings;
+  s.units = units_->spawn_list();
+  s.sim_speed = units_->speed();
+  return s;
 }
 
-void Sandbox::handle_canvas_input(float x0, float y0, float w, float h) {
-  ImGuiIO& io = ImGui::GetIO();
-  const ImVec2 m = io.MousePos;
-  const bool inside = m.x >= x0 && m.y >= y0 && m.x < x0 + w && m.y < y0 + h;
-  const Vec2 wm = screen_to_world(m.x, m.y);
-
-  if (!io.WantCaptureMouse && inside && io.MouseWheel != 0.0f) {
-    const float factor = io.MouseWheel > 0 ? 1.2f : 1.0f / 1.2f;
-    const float ns = std::clamp(scale_ * factor, 0.25f, 200.0f);
-    origin_x_ = m.x - static_cast<float>(wm.x) * ns;  // zoom about the cursor
-    origin_y_ = m.y - static_cast<float>(wm.y) * ns;
-    scale_ = ns;
+void Sandbox::apply_state(const SceneState& s) {
+  const bool radius_changed = s.settings.agent_radius != scene_.settings.agent_radius ||
+                              s.settings.navmesh_convex != scene_.settings.navmesh_convex;
+  scene_.start = s.start;
+  scene_.goal = s.goal;
+  scene_.settings = s.settings;
+  units_->set_speed(s.sim_speed);
+  if (!same_units(s.units, units_->spawn_list())) {
+    scene_.units = s.units;
+    scene_.sim_speed = s.sim_speed;
+    if (std::string e = units_->load(scene_); !e.empty()) set_status(e, true);
+    units_key_ = units_key();
   }
-  if (!io.WantCaptureMouse && inside && (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseClicked(ImGuiMouseButton_Middle))) {
-    drag_ = Drag::pan;
-  }
-  if (drag_ == Drag::pan) {
-    origin_x_ += io.MouseDelta.x;
-    origin_y_ += io.MouseDelta.y;
-    if (!ImGui::IsMouseDown(ImGuiMouseButton_Right) && !ImGui::IsMouseDown(ImGuiMouseButton_Middle)) drag_ = Drag::none;
-    return;
-  }
-
-  auto heading_handle = [&](const Pose& p) {
-    const Vec2 tip = p.pos + Vec2(std::cos(p.heading), std::sin(p.heading)) * (28.0 / scale_);
-    return world_to_screen(tip);
-  };
-  if (!io.WantCaptureMouse && inside && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-    Pose& st = scene_.start;
-    Pose& go = scene_.goal;
-    if (dist(m, heading_handle(st)) < kHandlePx) drag_ = Drag::start_heading;
-    else if (dist(m, heading_handle(go)) < kHandlePx) drag_ = Drag::goal_heading;
-    else if (dist(m, world_to_screen(st.pos)) < kHandlePx) drag_ = Drag::start_pos;
-    else if (dist(m, world_to_screen(go.pos)) < kHandlePx) drag_ = Drag::goal_pos;
-    else if (tool_ == Tool::start || tool_ == Tool::goal) {
-      // Press sets the position, dragging from there sets the heading.
-      Pose& p = tool_ == Tool::start ? st : go;
-      if (scene_.grid.contains(wm)) {
-        p.pos = wm;
-        plan_dirty_ = true;
-      }
-      drag_ = tool_ == Tool::start ? Drag::start_heading : Drag::goal_heading;
-    } else if (tool_ == Tool::rect) {
-      rect_from_ = wm;
-      drag_ = Drag::rect;
-    } else {
-      history_.begin();
-      paint_at(wm);
-      drag_ = Drag::stroke;
-    }
-  }
-  if (drag_ == Drag::none) return;
-  const bool held = ImGui::IsMouseDown(ImGuiMouseButton_Left);
-  switch (drag_) {
-    case Drag::stroke:
-      if (held) paint_at(wm);
-      else history_.commit();
-      break;
-    case Drag::rect:
-      if (!held) {
-        const Cell a = cell_of(rect_from_), b = cell_of(wm);
-        history_.begin();
-        const float cost = tool_ == Tool::rect ? kBlocked : 1.0f;
-        for (int y = std::min(a.y, b.y); y <= std::max(a.y, b.y); ++y)
-          for (int x = std::min(a.x, b.x); x <= std::max(a.x, b.x); ++x) history_.set_cell(scene_.grid, x, y, cost);
-        history_.commit();
-        map_changed();
-      }
-      break;
-    case Drag::start_pos:
-    case Drag::goal_pos: {
-      Pose& p = drag_ == Drag::start_pos ? scene_.start : scene_.goal;
-      const Vec2 clamped(std::clamp(wm.x, 0.0, scene_.grid.width() - 1e-6), std::clamp(wm.y, 0.0, scene_.grid.height() - 1e-6));
-      if (cell_of(clamped) != cell_of(p.pos)) plan_dirty_ = true;
-      p.pos = clamped;
-      break;
-    }
-    case Drag::start_heading:
-    case Drag::goal_heading: {
-      Pose& p = drag_ == Drag::start_heading ? scene_.start : scene_.goal;
-      const Vec2 d = wm - p.pos;
-      if (glm::length(d) * scale_ > 4.0) {
-        p.heading = std::atan2(d.y, d.x);
-        plan_dirty_ = true;
-      }
-      break;
-    }
-    default: break;
-  }
-  if (!held) drag_ = Drag::none;
+  committed_state_ = scene_state();
+  if (radius_changed) map_version_++;  // the pipeline's navmesh was built for the old radius
+  plan_dirty_ = true;
+  touched();
 }
 
-void Sandbox::draw_path(ImDrawList* dl) {
-  if (!plan_.found || plan_.points.size() < 2) return;
-  SdlBatch& batch = sdl_layer_->begin(dl);
-  if (show_raw_path_ && plan_.raw_points.size() >= 2) {
-    std::vector<ImVec2> raw;
-    for (const Vec2& p : plan_.raw_points) raw.push_back(world_to_screen(p));
-    batch.polyline(raw.data(), static_cast<int>(raw.size()), IM_COL32(70, 70, 70, 255));
-  }
-  std::vector<ImVec2> pts;
-  pts.reserve(plan_.points.size());
-  for (const Vec2& p : plan_.points) pts.push_back(world_to_screen(p));
-  // SDL's lines are pixel-wide; up to 4 pixels the path is drawn as a few of them (cheap under
-  // the software renderer), beyond that (zoomed far in, few segments on screen) by ImGui.
-  const float width = std::max(2.0f, scale_ * 0.15f);
-  const int px_width = static_cast<int>(std::lround(width));
-  auto stroke = [&](size_t from, size_t to, ImU32 col) {  // points [from, to]
-    const int n = static_cast<int>(to - from + 1);
-    if (px_width <= 4) batch.thick_polyline(&pts[from], n, col, px_width);
-    else dl->AddPolyline(&pts[from], n, col, 0, width);
-  };
-  const bool by_curvature = show_curvature_ && plan_.curvature.size() == plan_.points.size() && plan_.curvature_exact;
-  if (by_curvature) {
-    // Green where the turn is gentle, red at the turning-radius limit (and beyond). The ramp
-    // is cut into 16 steps so runs of segments share a colour and draw as one line.
-    const double limit = 1.0 / std::max(1e-6, scene_.settings.turning_radius);
-    auto colour = [&](size_t i) {
-      const double k = std::max(std::abs(plan_.curvature[i - 1]), std::abs(plan_.curvature[i]));
-      const float t = std::round(static_cast<float>(std::clamp(k / limit, 0.0, 1.0)) * 15.0f) / 15.0f;
-      return IM_COL32(static_cast<int>(60 + 180 * t), static_cast<int>(190 - 150 * t), 60, 255);
-    };
-    size_t run = 0;
-    for (size_t i = 1; i < pts.size(); ++i) {
-      if (i + 1 == pts.size() || colour(i + 1) != colour(i)) {
-        stroke(run, i, colour(i));
-        run = i;
-      }
-    }
-  } else {
-    stroke(0, pts.size() - 1, IM_COL32(220, 50, 50, 255));
-  }
-  if (plan_.blocked_segment >= 0 && static_cast<size_t>(plan_.blocked_segment) + 1 < pts.size()) {
-    const size_t b = static_cast<size_t>(plan_.blocked_segment);
-    dl->AddLine(pts[b], pts[b + 1], IM_COL32(255, 0, 255, 255), width * 2.0f);
-  }
-  // Waypoint dots only where they are few enough to mean something (not on sampled curves).
-  if (pts.size() <= 400 && !plan_.curvature_exact) {
-    const float r = std::max(2.0f, scale_ * 0.12f);
-    for (const ImVec2& p : pts) batch.disc(p, r, IM_COL32(160, 20, 20, 255), IM_COL32(160, 20, 20, 255));
-  }
+void Sandbox::record_state_edits() {
+  // A change of poses, settings or units becomes one undo step once the control that makes it
+  // is let go (a slider drag or a marker drag is one step, not one per frame).
+  if (drag_ != Drag::none || ImGui::IsAnyItemActive()) return;
+  SceneState now = scene_state();
+  if (now == committed_state_) return;
+  history_.record_state(committed_state_, now);
+  committed_state_ = std::move(now);
+  touched();
 }
 
-void Sandbox::draw_canvas() {
-  ImGuiIO& io = ImGui::GetIO();
-  canvas_x_ = 0;
-  canvas_y_ = 0;
-  canvas_w_ = io.DisplaySize.x - kPanelWidth;
-  canvas_h_ = io.DisplaySize.y - inspector_->strip_height();  // the inspector's strip sits below
-  if (!view_fitted_) fit_view(canvas_w_, canvas_h_);
-  handle_canvas_input(canvas_x_, canvas_y_, canvas_w_, canvas_h_);
-
-  // Keyboard shortcuts (the 1.86 key API: named keys for A, C, V, X, Y, Z only).
-  if (!io.WantCaptureKeyboard && io.KeyCtrl) {
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z)) && history_.undo(scene_.grid)) map_changed();
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Y)) && history_.redo(scene_.grid)) map_changed();
-    // No named S key in 1.86: the SDL backend indexes KeysDown by scancode.
-    if (ImGui::IsKeyPressed(SDL_SCANCODE_S) && path_buf_[0] != '\0') save(path_buf_);
-  }
-
-  if (plan_dirty_) replan_now();
-
-  ImDrawList* dl = ImGui::GetBackgroundDrawList();
-  dl->PushClipRect(ImVec2(canvas_x_, canvas_y_), ImVec2(canvas_x_ + canvas_w_, canvas_y_ + canvas_h_));
-  // The canvas background and the map with the search blended in are blitted by render()
-  // straight through SDL, under everything queued here.
-  SdlBatch& under = sdl_layer_->begin(dl);
-  const Grid& g = scene_.grid;
-  if (scale_ >= 12.0f) {
-    // Cell lines only when cells are big enough to read, and only the visible ones: a zoomed-in
-    // 1024x1024 map would otherwise queue two thousand clipped lines a frame.
-    const ImU32 line = IM_COL32(0, 0, 0, 30);
-    const Vec2 lo = screen_to_world(canvas_x_, canvas_y_), hi = screen_to_world(canvas_x_ + canvas_w_, canvas_y_ + canvas_h_);
-    const int x0 = std::max(0, static_cast<int>(lo.x)), x1 = std::min(g.width(), static_cast<int>(hi.x) + 1);
-    const int y0 = std::max(0, static_cast<int>(lo.y)), y1 = std::min(g.height(), static_cast<int>(hi.y) + 1);
-    for (int x = x0; x <= x1; ++x) under.line(world_to_screen(Vec2(x, y0)), world_to_screen(Vec2(x, y1)), line);
-    for (int y = y0; y <= y1; ++y) under.line(world_to_screen(Vec2(x0, y)), world_to_screen(Vec2(x1, y)), line);
-  }
-  if (show_search_) {
-    for (const auto& ring : plan_.corridor) {  // navmesh corridor: translucent polygons
-      std::vector<ImVec2> pts;
-      for (const Vec2& v : ring) pts.push_back(world_to_screen(v));
-      dl->AddConvexPolyFilled(pts.data(), static_cast<int>(pts.size()), IM_COL32(80, 130, 230, 60));
-      sdl_layer_->begin(dl).polyline(pts.data(), static_cast<int>(pts.size()), IM_COL32(60, 100, 200, 160), true);
-    }
-  }
-  inspector_->draw_under_path(*this, dl);  // the replayed search, under the path
-  if (show_search_ && !plan_.pose_trace.empty() && !inspector_->owns_search()) {
-    // Heading-aware searches: each expanded pose as a short tick in its heading (every n-th
-    // when there are many, so a big search stays cheap to draw).
-    SdlBatch& ticks = sdl_layer_->begin(dl);
-    const size_t stride = std::max<size_t>(1, plan_.pose_trace.size() / 6000);
-    const double len = 5.0 / scale_;
-    for (size_t i = 0; i < plan_.pose_trace.size(); i += stride) {
-      const Pose& q = plan_.pose_trace[i];
-      ticks.line(world_to_screen(q.pos), world_to_screen(q.pos + Vec2(std::cos(q.heading), std::sin(q.heading)) * len),
-                 IM_COL32(70, 110, 220, 110));
-    }
-  }
-  draw_path(dl);
-  inspector_->draw_over_path(*this, dl);
-  draw_units(*units_, sdl_layer_->begin(dl), [this](Vec2 w) { return world_to_screen(w); }, scale_, show_unit_paths_,
-               inspector_->overlays().lookahead);
-  auto draw_pose = [&](const Pose& p, ImU32 col, const char* label) {
-    const ImVec2 c = world_to_screen(p.pos);
-    const Vec2 dir(std::cos(p.heading), std::sin(p.heading));
-    const ImVec2 tip = world_to_screen(p.pos + dir * (28.0 / scale_));
-    dl->AddLine(c, tip, col, 3.0f);
-    const Vec2 side(-dir.y, dir.x);
-    const ImVec2 l = world_to_screen(p.pos + (dir * 18.0 + side * 6.0) / static_cast<double>(scale_));
-    const ImVec2 r = world_to_screen(p.pos + (dir * 18.0 - side * 6.0) / static_cast<double>(scale_));
-    dl->AddTriangleFilled(tip, l, r, col);
-    dl->AddCircleFilled(c, 7.0f, col);
-    dl->AddCircle(c, 7.0f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
-    // A dark shadow under the label keeps it readable on the light floor.
-    // Above the marker, or below it at the canvas's top edge where it would be cut off.
-    const float ty = c.y - 18 < canvas_y_ ? c.y + 8 : c.y - 18;
-    dl->AddText(ImVec2(c.x + 10, ty + 1), IM_COL32(0, 0, 0, 200), label);
-    dl->AddText(ImVec2(c.x + 9, ty), IM_COL32(255, 255, 255, 255), label);
-  };
-  draw_pose(scene_.start, IM_COL32(40, 170, 80, 255), "start");
-  draw_pose(scene_.goal, IM_COL32(200, 60, 160, 255), "goal");
-  if (drag_ == Drag::rect) {
-    dl->AddRect(world_to_screen(Vec2(std::floor(rect_from_.x), std::floor(rect_from_.y))),
-                world_to_screen(cell_center(cell_of(screen_to_world(io.MousePos.x, io.MousePos.y))) + Vec2(0.5, 0.5)),
-                IM_COL32(255, 120, 0, 255), 0, 0, 2.0f);
-  }
-  dl->PopClipRect();
+bool Sandbox::undo() {
+  std::optional<SceneState> state;
+  record_state_edits();  // a change not yet recorded is undone first
+  if (!history_.undo(scene_.grid, state)) return false;
+  if (state) apply_state(*state);
+  else map_changed();
+  return true;
 }
+
+bool Sandbox::redo() {
+  std::optional<SceneState> state;
+  if (!history_.redo(scene_.grid, state)) return false;
+  if (state) apply_state(*state);
+  else map_changed();
+  return true;
+}
+
+// ---- Frame ----
 
 void Sandbox::draw_panel() {
   ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kPanelWidth, 0));
-  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, io.DisplaySize.y));
+  const float width = side_panel_width();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - width, 0));
+  ImGui::SetNextWindowSize(ImVec2(width, io.DisplaySize.y));
   ImGui::Begin("pathlab", nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBackground);
-  ImGui::PushItemWidth(-150.0f);  // leave room for the longest label, its help marker and the scrollbar
+  // Leave room for the longest label, its help marker and the scrollbar.
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 11.5f);
   widget_rects_.clear();
-
-  if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
-    ImGui::InputText("file", path_buf_, sizeof path_buf_);
-    help_marker("A scene (.json) to save or open, or a Moving AI .map / PNG map to import.");
-    if (ImGui::Button("Save")) save(path_buf_);
-    ImGui::SameLine();
-    if (ImGui::Button("Open / import")) open(path_buf_);
-    if (!recent_.empty() && ImGui::BeginCombo("recent", "open a recent file")) {
-      for (const std::string& r : recent_) {
-        if (ImGui::Selectable(r.c_str())) {
-          std::snprintf(path_buf_, sizeof path_buf_, "%s", r.c_str());
-          open(r);
-          break;
-        }
-      }
-      ImGui::EndCombo();
-    }
-    ImGui::TextWrapped("%s  %dx%d", scene_.name.empty() ? "(unnamed)" : scene_.name.c_str(), scene_.grid.width(),
-                       scene_.grid.height());  // preset names are long
-  }
-  if (ImGui::CollapsingHeader("Edit", ImGuiTreeNodeFlags_DefaultOpen)) {
-    int t = static_cast<int>(tool_);
-    ImGui::RadioButton("wall", &t, static_cast<int>(Tool::paint));
-    ImGui::SameLine();
-    ImGui::RadioButton("erase", &t, static_cast<int>(Tool::erase));
-    ImGui::SameLine();
-    ImGui::RadioButton("terrain", &t, static_cast<int>(Tool::terrain));
-    ImGui::SameLine();
-    ImGui::RadioButton("rect", &t, static_cast<int>(Tool::rect));
-    ImGui::RadioButton("start", &t, static_cast<int>(Tool::start));
-    ImGui::SameLine();
-    ImGui::RadioButton("goal", &t, static_cast<int>(Tool::goal));
-    help_marker("start/goal: press to place, drag to set the heading. The markers can always be dragged; "
-                "drag an arrow's tip to turn it.");
-    tool_ = static_cast<Tool>(t);
-    ImGui::SliderInt("brush", &brush_, 1, 16);
-    help_marker("Brush radius in cells for wall, erase and terrain.");
-    ImGui::SliderFloat("terrain cost", &terrain_cost_, 1.1f, 20.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
-    remember_widget("terrain cost");
-    help_marker("What one cell of terrain costs to cross, as a multiple of open floor (3: the swamp of the scene "
-                "files). Darker green is dearer. JPS ignores terrain costs.");
-    terrain_cost_ = std::clamp(terrain_cost_, 1.1f, 20.0f);
-    if (ImGui::Button("Undo") && history_.undo(scene_.grid)) map_changed();
-    ImGui::SameLine();
-    if (ImGui::Button("Redo") && history_.redo(scene_.grid)) map_changed();
-    ImGui::SameLine();
-    if (ImGui::Button("Clear")) {
-      history_.begin();
-      for (int y = 0; y < scene_.grid.height(); ++y)
-        for (int x = 0; x < scene_.grid.width(); ++x) history_.set_cell(scene_.grid, x, y, 1.0f);
-      history_.commit();
-      map_changed();
-    }
-    ImGui::Combo("generator", &gen_kind_, "random\0maze\0rooms\0");
-    ImGui::SliderFloat("density", &gen_density_, 0.0f, 0.6f);
-    help_marker("random: share of blocked cells. maze: corridor width = 1 + density*10. rooms: room size = 4 + density*40.");
-    ImGui::InputInt("seed", &gen_seed_);
-    if (ImGui::Button("Generate")) {
-      Grid g = scene_.grid;
-      const uint32_t seed = static_cast<uint32_t>(gen_seed_);
-      if (gen_kind_ == 0) generate_random(g, gen_density_, seed);
-      else if (gen_kind_ == 1) generate_maze(g, 1 + static_cast<int>(gen_density_ * 10), seed);
-      else generate_rooms(g, 4 + static_cast<int>(gen_density_ * 40), 2, seed);
-      history_.begin();
-      for (int y = 0; y < g.height(); ++y)
-        for (int x = 0; x < g.width(); ++x) history_.set_cell(scene_.grid, x, y, g.cost(x, y));
-      history_.commit();
-      map_changed();
-    }
-  }
-  draw_plan_panel();
-  draw_stats_panel();
-  draw_units_panel();
-  if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
+  for (auto& p : panels_) p->draw(*this);
   ImGui::PopItemWidth();
   ImGui::End();
 }
@@ -608,44 +225,14 @@ void Sandbox::draw_panel() {
 void Sandbox::frame() {
   sdl_layer_->new_frame();  // last frame's batches were drawn by now
   draw_panel();
-  draw_canvas();
+  draw_canvas();  // plans (plan_step) after its input, before drawing the path
   inspector_->frame(*this);
   // Re-plans of units get a slice of the frame; the rest waits for the next frames.
   units_->update(scene_, static_cast<double>(ImGui::GetIO().DeltaTime), 4.0);
-  if (plan_dirty_) touched();  // poses and settings changes re-plan; they are work worth keeping too
-  if (unsaved_ && SDL_GetTicks64() - changed_at_ms_ > 1000) autosave_now();
-}
-
-void Sandbox::render() {
-  // The panel and the inspector strip have no ImGui background (NoBackground): the clear
-  // colour is it. A window background is a blended rectangle the software renderer fills
-  // pixel by pixel every frame; the clear is a plain fill.
-  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-  auto byte = [](float v) { return static_cast<Uint8>(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); };
-  SDL_SetRenderDrawBlendMode(renderer_, SDL_BLENDMODE_NONE);
-  SDL_SetRenderDrawColor(renderer_, byte(bg.x), byte(bg.y), byte(bg.z), 255);
-  SDL_RenderClear(renderer_);
-  compose_map();
-  if (!texture_ || canvas_w_ <= 0 || canvas_h_ <= 0) return;
-  const SDL_Rect clip{static_cast<int>(canvas_x_), static_cast<int>(canvas_y_), static_cast<int>(canvas_w_),
-                      static_cast<int>(canvas_h_)};
-  SDL_RenderSetClipRect(renderer_, &clip);
-  SDL_SetRenderDrawColor(renderer_, 70, 78, 92, 255);
-  SDL_RenderFillRect(renderer_, &clip);
-  // Only the visible texels are blitted, so a zoomed-in 1024x1024 map costs what the screen does.
-  const Grid& g = scene_.grid;
-  const Vec2 lo = screen_to_world(canvas_x_, canvas_y_), hi = screen_to_world(canvas_x_ + canvas_w_, canvas_y_ + canvas_h_);
-  const int x0 = std::clamp(static_cast<int>(std::floor(lo.x)), 0, g.width());
-  const int y0 = std::clamp(static_cast<int>(std::floor(lo.y)), 0, g.height());
-  const int x1 = std::clamp(static_cast<int>(std::ceil(hi.x)), 0, g.width());
-  const int y1 = std::clamp(static_cast<int>(std::ceil(hi.y)), 0, g.height());
-  if (x1 > x0 && y1 > y0) {
-    const SDL_Rect src{x0, y0, x1 - x0, y1 - y0};
-    const ImVec2 a = world_to_screen(Vec2(x0, y0)), b = world_to_screen(Vec2(x1, y1));
-    const SDL_FRect dst{a.x, a.y, b.x - a.x, b.y - a.y};
-    SDL_RenderCopyF(renderer_, texture_, &src, &dst);
-  }
-  SDL_RenderSetClipRect(renderer_, nullptr);
+  record_state_edits();
+  draw_status();
+  draw_dialogs();
+  if (doc_.autosave_due(SDL_GetTicks64(), 1000)) autosave_now();
 }
 
 }  // namespace pathlab::sandbox

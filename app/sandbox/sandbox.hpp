@@ -2,37 +2,60 @@
 // The pathlab sandbox: paint a map, place start and goal with a heading, pick a planner and
 // watch the path update live. SDL_Renderer + Dear ImGui 1.86; everything it shows comes from
 // the core as data (paths, traces) and is drawn here.
+//
+// The Sandbox ties the parts together and owns the scene; the parts each have one job:
+//  - SceneDocument (document.hpp): which file the scene belongs to, the rules of saving;
+//  - PlanWorker (plan_worker.hpp): planning off the UI thread;
+//  - EditHistory (edit_history.hpp): undo/redo of every edit;
+//  - CanvasTool (canvas_tools.hpp): what a mouse press on the map does;
+//  - Panel (panel.hpp): the side panel's sections;
+//  - Inspector (inspector.hpp): replay, overlays, plots, compare, gallery, export, help.
+// Files: sandbox.cpp (frame, planning, undo), sandbox_files.cpp (open, save, autosave, the
+// unsaved-changes and restore dialogs, the status toast), canvas.cpp (the map view and its input).
 
 #include <SDL.h>
 
 #include <functional>
 #include <map>
-#include <utility>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "canvas_tools.hpp"
+#include "document.hpp"
 #include "edit_history.hpp"
+#include "gallery.hpp"
+#include "panel.hpp"
 #include "plan_pipeline.hpp"
+#include "replay.hpp"
+#include "scene_file.hpp"
 #include "sdl_layer.hpp"
 #include "units.hpp"
-#include "scene_file.hpp"
 
 #include <imgui.h>
 
 namespace pathlab::sandbox {
 
-/// `terrain` paints cells with the cost chosen in the panel (default 3, the classic swamp).
-enum class Tool { paint, erase, terrain, rect, start, goal };
-
 /// Puts start and goal on the free cells nearest to the map's top-left and bottom-right corners.
 void place_default_poses(io::Scene& scene);
 
 class Inspector;  // inspector.hpp: replay, overlays, compare, plots, gallery, export, help
+class PlanWorker;
+
+/// What the user asked for that would replace or close a scene with unsaved edits.
+struct PendingAction {
+  enum class Kind { none, open, preset, quit } kind = Kind::none;
+  std::string path;
+  GalleryEntry preset;
+};
 
 class Sandbox {
  public:
-  Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path);
+  /// `scene_path` is the file the scene was read from ("" for none); `is_scene` false when it
+  /// is an imported map (which is never written).
+  Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path, bool is_scene = true);
   ~Sandbox();
   Sandbox(const Sandbox&) = delete;
   Sandbox& operator=(const Sandbox&) = delete;
@@ -54,53 +77,130 @@ class Sandbox {
     auto it = widget_rects_.find(label);
     return it == widget_rects_.end() ? std::pair<ImVec2, ImVec2>{} : it->second;
   }
+  void remember_widget(const char* label) { widget_rects_[label] = {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()}; }
   Inspector& inspector() { return *inspector_; }
   const std::string& status() const { return status_; }
+  bool status_is_error() const { return status_error_; }
   /// Screen position (pixels) of a world point, and back.
   ImVec2 world_to_screen(Vec2 w) const;
   Vec2 screen_to_world(float sx, float sy) const;
-  void set_tool(Tool t) { tool_ = t; }
+  Tool tool() const { return tool_; }
+  void set_tool(Tool t);
+  int brush() const { return brush_; }
   void set_brush(int radius) { brush_ = radius; }
   float terrain_cost() const { return terrain_cost_; }
+  void set_terrain_cost(float c) { terrain_cost_ = c; }
   /// Switches on every canvas layer and every inspector overlay (--all-overlays, the bench).
   void show_all_overlays();
   /// Canvas batches drawn by SDL itself (see sdl_layer.hpp); the inspector queues into it too.
   SdlLayer& sdl_layer() const { return *sdl_layer_; }
   float scale() const { return scale_; }
+  /// UI scale for projectors and high-DPI screens: 1 = 100%, at most 2.5 (250%). Remembered in
+  /// the state folder; the host rebuilds the font at the new size before the next frame.
+  float ui_scale() const { return ui_scale_; }
+  void set_ui_scale(float s);
+  /// Fits the whole map into the canvas (the "fit view" button and the F key).
+  void fit_view();
+  bool user_zoomed() const { return user_zoomed_; }
 
+  // ---- Files (sandbox_files.cpp) ----
+  /// Saves to the scene's own file, or, for an import, a bundled scene or an untitled one, to a
+  /// new scene name derived from it (arena.map -> arena.json). Never writes an asset or over a
+  /// file that is not a pathlab scene.
+  bool save();
+  /// Saves as `path` (a .json that is not an asset and not another kind of file).
   bool save(const std::string& path);
+  /// Opens a scene or imports a map now, without asking. A failure changes nothing.
   bool open(const std::string& path);
-  void replan_now();
-  /// Marks the map changed (texture and plan refresh on the next frame).
-  void map_changed();
+  /// Opens when there are no unsaved edits, else asks save / discard / cancel first.
+  void request_open(const std::string& path);
+  void request_preset(const GalleryEntry& e);
+  /// The window's close button: quits at once when nothing is unsaved, else asks.
+  void request_quit();
+  bool quit_confirmed() const { return quit_confirmed_; }
+  const PendingAction& pending() const { return pending_; }
+  enum class Choice { save, discard, cancel };
+  /// What the unsaved-changes dialog does with the user's answer.
+  void resolve_pending(Choice c);
+  const SceneDocument& document() const { return doc_; }
+  bool unsaved() const { return doc_.dirty(); }
+  /// Folder where derived scene names go when the source has no folder of its own (a bundled
+  /// preset, an untitled scene). Default: the current directory.
+  void set_work_dir(const std::string& dir) { work_dir_ = dir; }
 
-  /// Where the autosave and the recent-files list live; empty disables both.
-  /// Unsaved work is written to `dir/autosave.json` a second after each change; a clean exit
-  /// (finish()) deletes it, so finding one at start-up means the last session crashed.
+  /// Where the autosaves and the recent-files list live; empty disables both. Unsaved work is
+  /// written to the document's own autosave a second after each change. Setting it offers a
+  /// crash copy of the current scene, if one newer than the file is found.
   void set_state_dir(const std::string& dir);
-  const std::string& autosave_path() const { return autosave_path_; }
-  /// Writes the autosave now if there are unsaved changes. Returns true when it wrote.
+  std::string autosave_path() const { return doc_.autosave_path(state_dir_); }
+  /// Writes the autosave now if there are unsaved changes. Returns true when it wrote. Never
+  /// while a crash copy waits for the user's answer.
   bool autosave_now();
-  /// Clean exit: drops the autosave.
+  /// A crash copy waiting for the user's answer ("" when none).
+  const std::string& restore_offer() const { return restore_offer_; }
+  /// Restore (true) or drop (false) the crash copy on offer.
+  void resolve_restore(bool restore);
+  /// Clean exit: drops the autosave when the user has nothing unsaved (saved or discarded).
   void finish();
   const std::vector<std::string>& recent_files() const { return recent_; }
+  void set_status(std::string text, bool error);
+
+  // ---- Planning (sandbox.cpp) ----
+  /// Plans now and waits for the result.
+  void replan_now();
+  /// How long a frame waits for a plan it just asked for before drawing the previous result
+  /// [ms]; tests wait long so each frame shows the plan of its own inputs.
+  void set_plan_wait_ms(double ms) { plan_wait_ms_ = ms; }
+  /// A plan is running on the worker ("planning..." shows).
+  bool planning() const { return planning_; }
+  /// The replay of the last plan's search, built on the worker (null when none was built
+  /// there); the inspector takes it instead of rebuilding it on the UI thread.
+  std::unique_ptr<ReplayModel> take_prepared_replay() { return std::move(prepared_replay_); }
+  /// Marks the map changed (texture and plan refresh on the next frame).
+  void map_changed();
+  /// Something moves (units, a replay, a plan, a drag): the app should not sleep between frames.
+  bool animating() const;
+
+  // ---- Undo (sandbox.cpp) ----
+  bool undo();
+  bool redo();
+  EditHistory& history() { return history_; }
 
  private:
   void draw_panel();
   void draw_plan_panel();   // panel_planning.cpp: planner, smoother and their parameters
   void draw_stats_panel();  // panel_planning.cpp
   void draw_units_panel();  // units.cpp
-  void draw_canvas();
+  void draw_canvas();       // canvas.cpp
   void draw_path(ImDrawList* dl);
+  void draw_poses(ImDrawList* dl);
   void handle_canvas_input(float x0, float y0, float w, float h);
-  void paint_at(Vec2 world);
+  void handle_keys();
   void compose_map();
   void fit_view(float w, float h);
   void set_scene(io::Scene scene);
+  void plan_step();  // submits a plan when inputs changed, takes a finished one
+  void submit_plan();
+  void take_plan();
+  void apply_plan(PlanView view);
+  SceneState scene_state() const;
+  void apply_state(const SceneState& s);
+  void record_state_edits();
+  ToolContext tool_context();
+  // sandbox_files.cpp
+  void draw_dialogs();
+  void draw_status();
+  void check_restore();
+  void remove_autosave(const std::string& path);
+  bool run_pending();  // true when the action happened (the file opened, the app quits)
+  void open_document(const std::string& path, bool is_scene);
+  void sync_units_to_scene();  // the spawn list and speed go into scene_ before saving
+  void touched();  // something the user would not want to lose changed
+  void remember_recent(const std::string& path);
 
   SDL_Renderer* renderer_;
   io::Scene scene_;
-  std::string scene_path_;
+  SceneDocument doc_;
   // The map with the search layer already blended in: one opaque texture, re-composed only
   // when the map or the search's pixels change, so a frame blits it once without blending.
   SDL_Texture* texture_ = nullptr;
@@ -110,7 +210,11 @@ class Sandbox {
   std::unique_ptr<SdlLayer> sdl_layer_;
   bool texture_dirty_ = true;
   bool plan_dirty_ = true;
-  PlanPipeline pipeline_;
+  std::unique_ptr<PlanWorker> worker_;
+  double plan_wait_ms_ = 2.0;
+  bool planning_ = false;
+  int plans_ = 0;
+  std::unique_ptr<ReplayModel> prepared_replay_;
   std::unique_ptr<Inspector> inspector_;
   PlanView plan_;
   std::unique_ptr<UnitSwarm> units_;
@@ -121,37 +225,37 @@ class Sandbox {
   std::string units_key_;  // what the units' routes were planned for (units_key())
   std::string units_key() const;
   std::map<std::string, std::pair<ImVec2, ImVec2>> widget_rects_;
-  void remember_widget(const char* label) { widget_rects_[label] = {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()}; }
+  std::vector<std::unique_ptr<Panel>> panels_;
   EditHistory history_;
+  SceneState committed_state_;  // the scene state the history last recorded
 
   // View: screen = origin + world * scale.
   float origin_x_ = 0, origin_y_ = 0, scale_ = 8;
-  bool view_fitted_ = false;
+  float ui_scale_ = 1.0f;
+  bool view_fitted_ = false, user_zoomed_ = false;
+  float fitted_legend_ = 0.0f;
   float canvas_x_ = 0, canvas_y_ = 0, canvas_w_ = 0, canvas_h_ = 0;
 
   // Interaction.
   Tool tool_ = Tool::paint;
+  std::unique_ptr<CanvasTool> active_tool_;
   int brush_ = 1;
   float terrain_cost_ = 3.0f;  // what the terrain brush paints (3: the swamp of the scene format)
-  enum class Drag { none, stroke, rect, pan, start_pos, goal_pos, start_heading, goal_heading };
+  enum class Drag { none, tool, pan, start_pos, goal_pos, start_heading, goal_heading };
   Drag drag_ = Drag::none;
-  Vec2 drag_anchor_{0, 0};
-  Vec2 rect_from_{0, 0};
   bool show_search_ = true;
   bool show_raw_path_ = false;
   bool show_curvature_ = true;
-  int gen_kind_ = 0;
-  float gen_density_ = 0.25f;
-  int gen_seed_ = 1;
-  char path_buf_[512] = {};
-  std::string status_;
-  std::string state_dir_, autosave_path_;
+
+  // Files and messages.
+  std::string status_, shown_status_;
+  bool status_error_ = false;
+  uint64_t status_at_ms_ = 0;
+  std::string state_dir_, work_dir_;
   std::vector<std::string> recent_;
-  bool unsaved_ = false;
-  uint64_t changed_at_ms_ = 0;
-  void sync_units_to_scene();  // the spawn list and speed go into scene_ before saving
-  void touched();  // something the user would not want to lose changed
-  void remember_recent(const std::string& path);
+  PendingAction pending_;
+  bool pending_modal_open_ = false, quit_confirmed_ = false;
+  std::string restore_offer_;
 };
 
 }  // namespace pathlab::sandbox

@@ -1,0 +1,299 @@
+// The sandbox never loses the user's work (issue 14): imports and bundled presets are never
+// written, Save never writes over a file that is not a pathlab scene, a failed open changes
+// nothing, unsaved edits are asked about before they are replaced or closed, and crash copies
+// are offered and never overwritten before the user has answered. Every file lives in a
+// scratch folder; the bundled assets are copied there first.
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "gallery.hpp"
+#include "map_files.hpp"
+#include "sandbox_ui.hpp"
+
+using namespace pathlab;
+using namespace pathlab::sandbox;
+using test::file_bytes;
+using test::SandboxUi;
+using test::ScratchDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+io::Scene small_scene(const std::string& name) {
+  io::Scene s;
+  s.name = name;
+  s.grid = Grid::create(30, 16).value();
+  s.start.pos = Vec2(2.5, 8.5);
+  s.goal.pos = Vec2(27.5, 8.5);
+  return s;
+}
+
+/// Paints one wall cell through the canvas, as a user would (an unsaved edit).
+void paint_a_wall(SandboxUi& ui, Vec2 at) {
+  ui.sb().set_tool(Tool::paint);
+  ui.click(ui.sb().world_to_screen(at));
+}
+
+/// A copy of the bundled assets' scenes in the scratch folder, used as the assets folder.
+struct ScratchAssets {
+  std::string dir;
+  explicit ScratchAssets(const ScratchDir& s) : dir(s / "assets") {
+    fs::create_directories(dir + "/scenes");
+    fs::copy_file(std::string(PATHLAB_ASSETS_DIR) + "/scenes/demo.json", dir + "/scenes/demo.json");
+    fs::copy_file(std::string(PATHLAB_ASSETS_DIR) + "/maps/arena.map", dir + "/arena.map");
+    set_assets_dir(dir);
+  }
+  ~ScratchAssets() { set_assets_dir(PATHLAB_ASSETS_DIR); }
+};
+
+}  // namespace
+
+TEST_CASE("files: importing a .map and pressing Ctrl+S writes a new scene; the .map stays byte-identical") {
+  ScratchDir tmp("import");
+  const std::string map = tmp / "arena.map";
+  fs::copy_file(std::string(PATHLAB_ASSETS_DIR) + "/maps/arena.map", map);
+  const std::string before = file_bytes(map);
+  SandboxUi ui(small_scene("start"), 2);
+  REQUIRE(ui.sb().open(map));
+  CHECK(ui.sb().document().origin() == Origin::import);
+  paint_a_wall(ui, Vec2(10.5, 10.5));
+  ui.key(SDL_SCANCODE_S, true);
+  CHECK(file_bytes(map) == before);
+  CHECK(is_pathlab_scene_file(tmp / "arena.json"));
+  CHECK(ui.sb().document().save_path() == tmp / "arena.json");
+  CHECK_FALSE(ui.sb().unsaved());
+  CHECK_FALSE(ui.sb().status_is_error());
+  // The scene reads back as the imported map with the edit.
+  auto back = io::load_scene(tmp / "arena.json");
+  REQUIRE(back.ok());
+  CHECK(back->grid.width() == ui.sb().scene().grid.width());
+  // A second Ctrl+S writes the same scene file again, never the map, never a third file.
+  paint_a_wall(ui, Vec2(12.5, 10.5));
+  ui.key(SDL_SCANCODE_S, true);
+  CHECK(file_bytes(map) == before);
+  CHECK_FALSE(fs::exists(tmp / "arena-2.json"));
+}
+
+TEST_CASE("files: an import whose derived name is taken gets a free name instead") {
+  ScratchDir tmp("taken");
+  const std::string map = tmp / "arena.map";
+  fs::copy_file(std::string(PATHLAB_ASSETS_DIR) + "/maps/arena.map", map);
+  io::write_file_atomic(tmp / "arena.json", "my notes, not a scene");
+  SandboxUi ui(small_scene("start"), 2);
+  REQUIRE(ui.sb().open(map));
+  REQUIRE(ui.sb().save());
+  CHECK(file_bytes(tmp / "arena.json") == "my notes, not a scene");
+  CHECK(is_pathlab_scene_file(tmp / "arena-2.json"));
+}
+
+TEST_CASE("files: Save as never writes over a file that is not a pathlab scene") {
+  ScratchDir tmp("saveas");
+  const std::string notes = tmp / "notes.json";
+  io::write_file_atomic(notes, "{\"not\": \"a scene\"}");
+  SandboxUi ui(small_scene("mine"), 2);
+  CHECK_FALSE(ui.sb().save(notes));
+  CHECK(ui.sb().status_is_error());
+  CHECK(ui.sb().status().find("not a pathlab scene") != std::string::npos);
+  CHECK(file_bytes(notes) == "{\"not\": \"a scene\"}");
+  // A map name is refused too, whether or not the file exists.
+  CHECK_FALSE(ui.sb().save(tmp / "new.map"));
+  CHECK_FALSE(fs::exists(tmp / "new.map"));
+  // An existing pathlab scene may be replaced (the user chose the name).
+  REQUIRE(ui.sb().save(tmp / "a.json"));
+  REQUIRE(ui.sb().save(tmp / "a.json"));
+}
+
+TEST_CASE("files: a failed open changes neither the scene nor its save path") {
+  ScratchDir tmp("failedopen");
+  const std::string mine = tmp / "mine.json";
+  REQUIRE(io::save_scene(small_scene("mine"), mine).ok());
+  SandboxUi ui(small_scene("mine"), 2, mine);
+  io::write_file_atomic(tmp / "broken.json", "{ this is not json");
+  io::write_file_atomic(tmp / "broken.map", "type octile\nheight x\n");
+  for (const std::string& bad : {tmp / "missing.json", tmp / "broken.json", tmp / "broken.map"}) {
+    const std::string bytes = file_bytes(bad);
+    CHECK_FALSE(ui.sb().open(bad));
+    CHECK(ui.sb().status_is_error());
+    CHECK(ui.sb().document().save_path() == mine);
+    CHECK(ui.sb().scene().name == "mine");
+    paint_a_wall(ui, Vec2(5.5, 5.5));
+    ui.key(SDL_SCANCODE_S, true);
+    CHECK(file_bytes(bad) == bytes);  // missing stays missing ("" both times)
+    CHECK(fs::exists(mine));
+  }
+  CHECK_FALSE(fs::exists(tmp / "missing.json"));
+  auto back = io::load_scene(mine);
+  REQUIRE(back.ok());
+  CHECK(back->grid.blocked_count() == 1);
+}
+
+TEST_CASE("files: a bundled preset is never written; Save makes a copy in the work folder") {
+  ScratchDir tmp("bundled");
+  ScratchAssets assets(tmp);
+  fs::create_directories(tmp / "work");
+  const std::string demo = assets.dir + "/scenes/demo.json";
+  const std::string before = file_bytes(demo);
+  SandboxUi ui(small_scene("start"), 2);
+  ui.sb().set_work_dir(tmp / "work");
+  REQUIRE(ui.sb().open(demo));
+  CHECK(ui.sb().document().origin() == Origin::bundled);
+  paint_a_wall(ui, Vec2(30.5, 30.5));
+  ui.key(SDL_SCANCODE_S, true);
+  CHECK(file_bytes(demo) == before);
+  CHECK(is_pathlab_scene_file(tmp / "work/demo.json"));
+  // Save as into the assets folder is refused as well.
+  CHECK_FALSE(ui.sb().save(assets.dir + "/scenes/other.json"));
+  CHECK_FALSE(fs::exists(assets.dir + "/scenes/other.json"));
+  CHECK_FALSE(ui.sb().save(assets.dir + "/scenes/../scenes/demo.json"));
+  CHECK(file_bytes(demo) == before);
+}
+
+TEST_CASE("files: opening another file with unsaved edits asks; cancel keeps, discard opens") {
+  ScratchDir tmp("ask");
+  const std::string other = tmp / "other.json";
+  REQUIRE(io::save_scene(small_scene("other"), other).ok());
+  SandboxUi ui(small_scene("mine"), 2);
+  paint_a_wall(ui, Vec2(5.5, 5.5));
+  REQUIRE(ui.sb().unsaved());
+  ui.sb().request_open(other);
+  ui.idle(2);
+  CHECK(ui.sb().scene().name == "mine");
+  ui.click_widget("modal:cancel");
+  ui.idle(1);
+  CHECK(ui.sb().scene().name == "mine");
+  CHECK(ui.sb().pending().kind == PendingAction::Kind::none);
+  CHECK(ui.sb().scene().grid.blocked_count() == 1);
+  ui.sb().request_open(other);
+  ui.idle(2);
+  ui.click_widget("modal:discard");
+  ui.idle(1);
+  CHECK(ui.sb().scene().name == "other");
+  CHECK(ui.sb().document().save_path() == other);
+}
+
+TEST_CASE("files: a gallery preset over unsaved edits asks, and Save there keeps the edits") {
+  ScratchDir tmp("preset");
+  ScratchAssets assets(tmp);
+  const std::string mine = tmp / "mine.json";
+  REQUIRE(io::save_scene(small_scene("mine"), mine).ok());
+  SandboxUi ui(small_scene("mine"), 2, mine);
+  paint_a_wall(ui, Vec2(5.5, 5.5));
+  auto gallery = scan_gallery(assets.dir + "/scenes");
+  REQUIRE(gallery.size() == 1);
+  ui.sb().request_preset(gallery[0]);
+  ui.idle(2);
+  CHECK(ui.sb().scene().name == "mine");
+  ui.click_widget("modal:save");
+  ui.idle(1);
+  CHECK(ui.sb().document().source() == gallery[0].path);
+  CHECK(ui.sb().document().origin() == Origin::bundled);
+  auto back = io::load_scene(mine);
+  REQUIRE(back.ok());
+  CHECK(back->grid.blocked_count() == 1);
+}
+
+TEST_CASE("files: closing the window with unsaved edits asks, and the autosave stays until the answer") {
+  ScratchDir tmp("quit");
+  const std::string mine = tmp / "mine.json";
+  REQUIRE(io::save_scene(small_scene("mine"), mine).ok());
+  SDL_Event quit{};
+  quit.type = SDL_QUIT;
+  {  // Nothing unsaved: closing quits at once.
+    SandboxUi clean(small_scene("clean"), 2);
+    SDL_PushEvent(&quit);
+    CHECK_FALSE(clean.host->pump_events());
+  }
+  SandboxUi ui(small_scene("mine"), 2, mine);
+  ui.sb().set_state_dir(tmp / "state");
+  paint_a_wall(ui, Vec2(5.5, 5.5));
+  REQUIRE(ui.sb().autosave_now());
+  const std::string copy = ui.sb().autosave_path();
+  REQUIRE(fs::exists(copy));
+  SDL_PushEvent(&quit);
+  CHECK(ui.host->pump_events());  // not yet: the dialog asks first
+  ui.idle(2);
+  CHECK(fs::exists(copy));
+  ui.click_widget("modal:cancel");
+  CHECK(ui.host->pump_events());
+  CHECK(fs::exists(copy));
+  SDL_PushEvent(&quit);
+  ui.host->pump_events();
+  ui.idle(2);
+  ui.click_widget("modal:discard");
+  CHECK_FALSE(ui.host->pump_events());
+  ui.sb().finish();
+  CHECK_FALSE(fs::exists(copy));
+}
+
+TEST_CASE("files: a crash copy newer than the scene is offered on open and never overwritten first") {
+  ScratchDir tmp("restore");
+  const std::string mine = tmp / "mine.json";
+  REQUIRE(io::save_scene(small_scene("mine"), mine).ok());
+  std::string copy;
+  {  // A session edits the scene and "crashes" (its autosave is left behind).
+    SandboxUi ui(small_scene("mine"), 2, mine);
+    ui.sb().set_state_dir(tmp / "state");
+    paint_a_wall(ui, Vec2(5.5, 5.5));
+    paint_a_wall(ui, Vec2(6.5, 5.5));
+    REQUIRE(ui.sb().autosave_now());
+    copy = ui.sb().autosave_path();
+  }
+  REQUIRE(fs::exists(copy));
+  const std::string crash_bytes = file_bytes(copy);
+  // Reopening the scene file (not only a start without arguments) offers the copy.
+  SandboxUi ui(small_scene("start"), 2);
+  ui.sb().set_state_dir(tmp / "state");
+  REQUIRE(ui.sb().open(mine));
+  CHECK(ui.sb().restore_offer() == copy);
+  // Edits before the answer never overwrite the copy.
+  ui.sb().scene().grid.set_cost(1, 1, kBlocked);
+  ui.sb().map_changed();
+  CHECK_FALSE(ui.sb().autosave_now());
+  ui.idle(2);
+  CHECK(file_bytes(copy) == crash_bytes);
+  ui.click_widget("modal:restore");
+  ui.idle(1);
+  CHECK(ui.sb().restore_offer().empty());
+  CHECK(ui.sb().scene().grid.blocked_count() == 2);
+  CHECK(ui.sb().unsaved());
+  CHECK(ui.sb().document().save_path() == mine);  // the restored work still belongs to mine.json
+  ui.key(SDL_SCANCODE_S, true);
+  auto back = io::load_scene(mine);
+  REQUIRE(back.ok());
+  CHECK(back->grid.blocked_count() == 2);
+  CHECK_FALSE(fs::exists(copy));  // saved: the copy has served its purpose
+}
+
+TEST_CASE("files: each scene has its own autosave") {
+  ScratchDir tmp("slots");
+  const std::string a = tmp / "a.json", b = tmp / "b.json";
+  REQUIRE(io::save_scene(small_scene("a"), a).ok());
+  REQUIRE(io::save_scene(small_scene("b"), b).ok());
+  SceneDocument da, db, untitled;
+  da.reset(a, true);
+  db.reset(b, true);
+  CHECK(da.autosave_path(tmp / "state") != db.autosave_path(tmp / "state"));
+  CHECK(untitled.autosave_path(tmp / "state") != da.autosave_path(tmp / "state"));
+  CHECK(da.autosave_path("").empty());
+}
+
+TEST_CASE("files: discarding for a file that then fails to open keeps the edits and their crash copy") {
+  ScratchDir tmp("discardfail");
+  const std::string mine = tmp / "mine.json";
+  REQUIRE(io::save_scene(small_scene("mine"), mine).ok());
+  SandboxUi ui(small_scene("mine"), 2, mine);
+  ui.sb().set_state_dir(tmp / "state");
+  paint_a_wall(ui, Vec2(5.5, 5.5));
+  REQUIRE(ui.sb().autosave_now());
+  const std::string copy = ui.sb().autosave_path();
+  ui.sb().request_open(tmp / "missing.json");
+  ui.idle(2);
+  ui.click_widget("modal:discard");
+  ui.idle(1);
+  CHECK(ui.sb().status_is_error());
+  CHECK(ui.sb().unsaved());
+  CHECK(ui.sb().scene().grid.blocked_count() == 1);
+  CHECK(fs::exists(copy));
+}
