@@ -22,6 +22,7 @@
 #include "pathlab/navmesh_search.hpp"
 #include "pathlab/navmesh_smooth.hpp"
 #include "pathlab/reeds_shepp.hpp"
+#include "pathlab/sample_limit.hpp"
 #include "pathlab/search_budget.hpp"
 #include "pathlab/segment_path.hpp"
 #include "pathlab/shortcut.hpp"

@@ -1,5 +1,7 @@
 #include "pathlab/segment_path.hpp"
 
+#include "pathlab/sample_limit.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -208,8 +210,7 @@ Result<std::vector<PathSample>> SegmentPath::sample(double step) const {
     return fail(StatusCode::invalid_argument, "sample step must be a positive finite number, got " + std::to_string(step));
   double count = 1.0;
   for (const Segment& seg : segments_) count += std::ceil(seg.length / step);
-  if (count > 1e7)
-    return fail(StatusCode::too_large, "sampling every " + std::to_string(step) + " cells gives more than 1e7 samples");
+  if (Status st = check_sample_count(count, step); !st) return st.error();
   std::vector<PathSample> out;
   out.reserve(static_cast<size_t>(count));
   PathSample first;
