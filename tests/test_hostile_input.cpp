@@ -59,3 +59,57 @@ TEST_CASE("plan --sample-step: 1e-9 and 1e-300 are refused at once with the shar
   REQUIRE(pts.size() > 100);
   for (size_t i = 1; i < pts.size(); ++i) CHECK(glm::length(pts[i] - pts[i - 1]) <= 0.3 + 1e-9);
 }
+
+TEST_CASE("curve: radius and headings are validated against the poses, naming the argument") {
+  for (const char* type : {"dubins", "reeds-shepp"}) {
+    const std::string base = std::string("curve --type ") + type + " --from 0,0,0 --to 10,5,90";
+    // Before: "Dubins word LSL does not exist here" or an end pose with 300 digits.
+    check_usage_error(base + " --radius 1e-300", "--radius: turning radius 1e-300 is too small for poses");
+    check_usage_error(base + " --radius 1e300", "--radius: turning radius 1e+300 is above the limit");
+    check_usage_error(std::string("curve --type ") + type + " --from 1e300,0,0 --to 10,5,90 --radius 2",
+                      "--from: start position");
+    check_usage_error(std::string("curve --type ") + type + " --from 0,0,0 --to 10,-1e12,90 --radius 2",
+                      "--to: goal position");
+    // Headings of 1e308 degrees are headings like any other: wrapped exactly.
+    const auto big = run_cli(std::string("curve --type ") + type + " --from 0,0,1e308 --to 10,5,-1e308 --radius 2 --json");
+    const auto same = run_cli(std::string("curve --type ") + type + " --from 0,0," +
+                              std::to_string(std::remainder(1e308, 360.0)) + " --to 10,5," +
+                              std::to_string(std::remainder(-1e308, 360.0)) + " --radius 2 --json");
+    REQUIRE_MESSAGE(big.status == 0, big.err);
+    REQUIRE(same.status == 0);
+    const auto jb = nlohmann::json::parse(big.out), js = nlohmann::json::parse(same.out);
+    CHECK(jb["length"].get<double>() == doctest::Approx(js["length"].get<double>()).epsilon(1e-9));
+  }
+  check_usage_error("curve --type turn-to-point --from 0,0,0 --to 10,5 --radius 1e-300", "--radius: turning radius");
+  // A start far out and a goal at the origin still meet their end pose (rounding at 1e9).
+  const auto far = run_cli("curve --type dubins --from 1e9,0,0 --to 0,0,90 --radius 1 --sample-step 1e8 --json");
+  CHECK_MESSAGE(far.status == 0, far.err);
+  // A query line gets the same checks, prefixed by FILE:LINE.
+  const std::string q = test::write_temp("hostile_curve_queries.txt", "0 0 0 10 5 90\n0 0 1e308 1e300 5 90\n");
+  check_usage_error("curve --type dubins --radius 2 --queries " + q, "hostile_curve_queries.txt:2: goal position");
+}
+
+TEST_CASE("curve and smooth: output is capped, naming the argument") {
+  // Before: radius 556262 sampled every 0.25 cells wrote 208 MB (3.5 million points).
+  check_usage_error("curve --type reeds-shepp --from 0,0,0 --to 10,5,90 --radius 556262 --sample-step 0.25",
+                    "--sample-step: 0.25 cells along");
+  check_usage_error("curve --type dubins --from 0,0,0 --to 10,5,90 --radius 556262 --sample-step 0.25",
+                    "more than 1000000 points of output");
+  // The default step (a tenth of the radius) keeps the same query small.
+  const auto ok = run_cli("curve --type reeds-shepp --from 0,0,0 --to 10,5,90 --radius 556262 --json");
+  REQUIRE_MESSAGE(ok.status == 0, ok.err);
+  CHECK(ok.out.size() < 10000);
+  // Many queries together: the limit is on the whole output.
+  std::string lines;
+  for (int i = 0; i < 30; ++i) lines += "0 0 0 1000 0 0\n";
+  const std::string q = test::write_temp("hostile_curve_many.txt", lines);
+  check_usage_error("curve --type dubins --radius 2 --sample-step 0.025 --queries " + q, "with the earlier queries");
+  // smooth: 400 points x 4096 subdivisions (before: 309 MB of output), and a long curve per cell.
+  std::string pts;
+  for (int i = 0; i < 400; ++i) pts += std::to_string(i) + "," + std::to_string(i % 7) + " ";
+  check_usage_error("smooth --method catmull-rom --subdivisions 4096 --points '" + pts + "'",
+                    "--subdivisions: the curve would be sampled at");
+  check_usage_error("smooth --method centripetal --points-per-cell 1000 --points '0,0 1e6,0'",
+                    "--points-per-cell: the curve would be sampled at");
+  CHECK(run_cli("smooth --method catmull-rom --subdivisions 8 --points '" + pts + "'").status == 0);
+}

@@ -75,7 +75,19 @@ Result<SegmentPath> dubins_to_path(const Pose& from, const Pose& to, double radi
 /// dubins_shortest() then dubins_to_path().
 Result<SegmentPath> dubins_path(const Pose& from, const Pose& to, double radius);
 
-/// Checks a radius and two poses for the curve builders; the message names the argument.
+/// Largest |x| or |y| of a curve's poses: double rounding at larger coordinates exceeds the
+/// end-pose tolerance. [Units: cells]
+inline constexpr double kMaxCurveCoordinate = 1e9;
+/// Largest turning radius. [Units: cells]
+inline constexpr double kMaxCurveRadius = 1e9;
+/// Largest distance between the poses in turning radii (the problem is solved in radii: a
+/// radius of 1e-300 for poses 11 cells apart would overflow). Checked up to 1e7 in the tests.
+inline constexpr double kMaxCurveSpanInRadii = 1e9;
+/// Largest |heading|: headings are angles, so callers wrap them first. [Units: radians]
+inline constexpr double kMaxCurveHeading = 1e6;
+
+/// Checks a radius and two poses for the curve builders: finite, within the limits above.
+/// The message names what is wrong ("turning radius", "start", "goal") with its value.
 Status check_curve_input(const Pose& from, const Vec2& to, double to_heading, double radius);
 
 }  // namespace pathlab

@@ -267,7 +267,10 @@ Result<SegmentPath> path_from_moves(const Pose& start, double radius, std::span<
     at = path.end();
   }
   if (goal) {
-    if (auto ok = path.snap_end(*goal, 1e-7 * radius); !ok) return ok.error();
+    // Rounding grows with the coordinates and the length: a path from x = 1e9 back to 0 ends
+    // about 1e-7 off however small the radius.
+    const double scale = std::max({std::abs(start.pos.x), std::abs(start.pos.y), path.length()});
+    if (auto ok = path.snap_end(*goal, 1e-7 * radius + 1e-12 * scale); !ok) return ok.error();
   }
   return path;
 }
