@@ -4,11 +4,16 @@
 /// are walls). Errors name the file.
 
 #include <string>
+#include <string_view>
 
 #include "pathlab/grid.hpp"
 #include "pathlab/map_io.hpp"
 
 namespace pathlab::io {
+
+/// Checks a PNG's signature and that every chunk's declared length fits in the file, up to
+/// IEND, before any decoder sees it. Errors name `path`, the chunk and its byte offset.
+Status check_png_chunks(std::string_view bytes, const std::string& path);
 
 /// Decodes a PNG file into a grid, one cell per pixel.
 Result<Grid> load_png_map(const std::string& path, const ImageLoadOptions& options = {});
