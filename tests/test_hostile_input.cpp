@@ -113,3 +113,29 @@ TEST_CASE("curve and smooth: output is capped, naming the argument") {
                     "--points-per-cell: the curve would be sampled at");
   CHECK(run_cli("smooth --method catmull-rom --subdivisions 8 --points '" + pts + "'").status == 0);
 }
+
+TEST_CASE("scen: a bad problem after a mismatch gives one error line and nothing else") {
+  const std::string arena = std::string(PATHLAB_ASSETS_DIR) + "/maps/arena.map";
+  // Line 2 is a mismatch (wrong length), line 3 starts inside a wall, line 4 is for another
+  // map size. Before: the mismatch was printed, then "error:" on a second line, exit 2.
+  const std::string wall = test::write_temp(
+      "hostile_wall.map.scen",
+      "version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t2\n0\tarena.map\t49\t49\t0\t0\t1\t12\t1\n");
+  const auto r = run_cli("scen " + wall + " --map " + arena);
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK_MESSAGE(r.err.rfind("error: " + wall + ":3: start (0,0) is inside a wall", 0) == 0, r.err);
+  CHECK(r.err.find('\n') == r.err.size() - 1);
+  const std::string size = test::write_temp(
+      "hostile_size.map.scen",
+      "version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t2\n0\tarena.map\t50\t49\t1\t11\t1\t12\t1\n");
+  check_usage_error("scen " + size + " --map " + arena, "hostile_size.map.scen:3: scenario is for a 50x49 map");
+  const std::string outside = test::write_temp(
+      "hostile_outside.map.scen", "version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t2\n0\tarena.map\t49\t49\t1\t11\t1\t99\t1\n");
+  check_usage_error("scen " + outside + " --map " + arena, "goal (1,99) is outside the map");
+  // The mismatch alone still reports as before: exit 1, named on stderr.
+  const std::string one = test::write_temp("hostile_one.map.scen", "version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t2\n");
+  const auto m = run_cli("scen " + one + " --map " + arena);
+  CHECK(m.status == 1);
+  CHECK(contains(m.err, "hostile_one.map.scen:2: mismatch: (1,11)->(1,12) expected 2.00000000, got 1.000000"));
+}
