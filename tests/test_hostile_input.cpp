@@ -4,10 +4,12 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cmath>
 #include <string>
 
 #include "cli_support.hpp"
+#include "pathlab/grid_search.hpp"
 #include "pathlab/sample_limit.hpp"
 
 using namespace pathlab;
@@ -138,4 +140,65 @@ TEST_CASE("scen: a bad problem after a mismatch gives one error line and nothing
   const auto m = run_cli("scen " + one + " --map " + arena);
   CHECK(m.status == 1);
   CHECK(contains(m.err, "hostile_one.map.scen:2: mismatch: (1,11)->(1,12) expected 2.00000000, got 1.000000"));
+}
+
+TEST_CASE("grid searches: memory cap, JPS falling back to A*, time and cancel budgets") {
+  Grid g = Grid::create(200, 100).value();
+  for (int y = 10; y < 90; ++y) g.set_blocked(100, y, true);
+  const Cell a{1, 50}, b{198, 50};
+  GridPathfinder pf(g);
+  const double optimal = pf.find_path(GridPlanner::astar, a, b).value().length;
+  const double padded = 202.0 * 102.0;
+  for (GridPlanner p : {GridPlanner::astar, GridPlanner::dijkstra, GridPlanner::jps, GridPlanner::theta}) {
+    CAPTURE(to_string(p));
+    GridSearchOptions o;
+    o.max_memory_bytes = static_cast<int64_t>(padded * 25.0) - 1;  // below the plain search's need
+    auto r = pf.find_path(p, a, b, o);
+    REQUIRE(r.ok());
+    CHECK_FALSE(r->found);
+    CHECK((r->details & kDetailBudgetExhausted) != 0);
+    CHECK((r->details & kDetailMemoryCap) != 0);
+    CHECK(contains(r->reason, "above the memory budget"));
+    CHECK(r->expanded == 0);
+  }
+  // Turn penalties need 9 states a cell: refused at a cap the plain search fits in.
+  GridSearchOptions turns;
+  turns.turn_penalty = 0.5;
+  turns.max_memory_bytes = static_cast<int64_t>(padded * 30.0);
+  CHECK((pf.find_path(GridPlanner::astar, a, b, turns)->details & kDetailMemoryCap) != 0);
+  // JPS's tables (32 bytes a cell) do not fit, A* does: the same length, and it says so.
+  GridSearchOptions small;
+  small.max_memory_bytes = static_cast<int64_t>(padded * 40.0);
+  GridPathfinder fresh(g);
+  auto j = fresh.find_path(GridPlanner::jps, a, b, small);
+  REQUIRE(j.ok());
+  CHECK(j->found);
+  CHECK((j->details & kDetailJpsAsAstar) != 0);
+  CHECK(j->length == doctest::Approx(optimal).epsilon(1e-12));
+  // A raised cancel flag stops the search at its first check and says why.
+  std::atomic<bool> cancel{true};
+  GridSearchOptions c;
+  c.budget.cancel = &cancel;
+  for (GridPlanner p : {GridPlanner::astar, GridPlanner::dijkstra, GridPlanner::jps, GridPlanner::theta}) {
+    auto r = fresh.find_path(p, a, b, c);
+    REQUIRE(r.ok());
+    CHECK_FALSE(r->found);
+    CHECK(r->stopped == BudgetStop::cancelled);
+    CHECK((r->details & kDetailBudgetExhausted) != 0);
+    CHECK(contains(r->reason, "cancelled"));
+  }
+  // budget.max_expansions and the older max_expansions: the smaller one wins.
+  GridSearchOptions e;
+  e.budget.max_expansions = 7;
+  e.max_expansions = 50;
+  auto r = fresh.find_path(GridPlanner::dijkstra, a, b, e);
+  CHECK(r->expanded == 7);
+  CHECK(r->stopped == BudgetStop::expansions);
+  // An end inside a wall is refused before anything is built (an error, not a budget).
+  Grid walls = Grid::create(64, 64).value();
+  for (int y = 0; y < 64; ++y)
+    for (int x = 0; x < 64; ++x) walls.set_blocked(x, y, true);
+  auto w = find_grid_path(walls, GridPlanner::jps, Cell{1, 1}, Cell{5, 5});
+  REQUIRE_FALSE(w.ok());
+  CHECK(w.error().code == StatusCode::blocked);
 }
