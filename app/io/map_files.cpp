@@ -49,14 +49,12 @@ Status check_png_chunks(std::string_view bytes, const std::string& path) {
   }
 }
 
-Result<Grid> load_png_map(const std::string& path, const ImageLoadOptions& options) {
-  auto bytes = read_text_file(path, size_t{64} << 20);
-  if (!bytes) return bytes.error();
+Result<Grid> decode_png_map(std::string_view bytes, const std::string& path, const ImageLoadOptions& options) {
   // Chunk lengths before stb sees the file: it grows its buffer to whatever IDAT declares.
-  if (auto chunks = check_png_chunks(*bytes, path); !chunks) return chunks.error();
+  if (auto chunks = check_png_chunks(bytes, path); !chunks) return chunks.error();
   int w = 0, h = 0, channels = 0;
-  const auto* data = reinterpret_cast<const stbi_uc*>(bytes->data());
-  const int len = static_cast<int>(bytes->size());
+  const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
+  const int len = static_cast<int>(bytes.size());
   // Check the header's size before decoding, so an absurd image is refused before allocating.
   // stb's reasons may quote bytes of the file (an unknown chunk's type): made printable.
   if (!stbi_info_from_memory(data, len, &w, &h, &channels)) {
@@ -73,6 +71,12 @@ Result<Grid> load_png_map(const std::string& path, const ImageLoadOptions& optio
     return fail(StatusCode::parse_error, path + ": cannot decode PNG (" + printable_text(stbi_failure_reason()) + ")");
   }
   return grid_from_pixels(pixels.get(), w, h, channels, path, options);
+}
+
+Result<Grid> load_png_map(const std::string& path, const ImageLoadOptions& options) {
+  auto bytes = read_text_file(path, size_t{64} << 20);
+  if (!bytes) return bytes.error();
+  return decode_png_map(*bytes, path, options);
 }
 
 Result<Grid> load_map_file(const std::string& path) {
