@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "fuzz_support.hpp"
 
 namespace pathlab::fuzz {
 
@@ -72,7 +73,12 @@ inline int run_verb(const std::vector<std::string>& words) {
     if (std::strcmp(argv[1], c.name) != 0) continue;
     try {
       return c.run(argc, argv.data());
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
+      // main() prints this line: it must be one line of printable characters.
+      const std::string line = pathlab::cli::error_line(e.what());
+      FUZZ_CHECK(line.find('\n') == line.size() - 1);
+      for (const char ch : line.substr(0, line.size() - 1))
+        FUZZ_CHECK(static_cast<unsigned char>(ch) >= 32 && static_cast<unsigned char>(ch) < 127);
       return 2;
     }
   }

@@ -202,3 +202,15 @@ TEST_CASE("grid searches: memory cap, JPS falling back to A*, time and cancel bu
   REQUIRE_FALSE(w.ok());
   CHECK(w.error().code == StatusCode::blocked);
 }
+
+TEST_CASE("cli: errors quoting arguments or file text are one printable line") {
+  // A newline and a control byte inside a number argument, an option name and a query line.
+  const auto r = run_cli("curve --type dubins --from \"$(printf '0,0\\n,0')\" --to 1,1,0 --radius 2");
+  CHECK(r.status == 2);
+  CHECK(r.err.rfind("error:", 0) == 0);
+  CHECK_MESSAGE(r.err.find('\n') == r.err.size() - 1, r.err);
+  CHECK(contains(r.err, "\\x0A"));
+  check_usage_error("plan --map " + kDemoMap + " --from 1,1 --to 2,2 \"$(printf -- '--bad\\001name')\" 1", "\\x01");
+  const std::string q = test::write_temp("hostile_ctrl_queries.txt", std::string("0 0 0 1\x01\x1b[2J 1 0\n"));
+  check_usage_error("curve --type dubins --radius 2 --queries " + q, "\\x01\\x1B[2J");
+}
