@@ -251,3 +251,19 @@ TEST_CASE("map_io: PNG errors are one printable line") {
   for (const char c : m) CHECK_MESSAGE((c >= 32 && c < 127), m);
   std::remove(path.c_str());
 }
+
+// Found by fuzz_movingai_map / fuzz_scenarios (issue 17): tokens from the file were quoted raw,
+// so a control byte or a newline-free binary field reached the one-line error message.
+TEST_CASE("map_io: tokens quoted in errors are printable and short") {
+  auto m = parse_movingai_map("ty\x01\x01pe octile\nheight 2\nwidth 2\nmap\n..\n..\n", "ctrl.map");
+  REQUIRE_FALSE(m.ok());
+  CHECK_MESSAGE(contains(m.error().message, "ctrl.map:1: unknown header field 'ty\\x01\\x01pe'"), m.error().message);
+  auto s = parse_scenarios("version 1\n0\ta.map\t4\t4\t1\t1\t2\t\xD0\xB0\t1\n", "ctrl.scen");
+  REQUIRE_FALSE(s.ok());
+  CHECK_MESSAGE(contains(s.error().message, "'\\xD0\\xB0'"), s.error().message);
+  auto h = parse_movingai_map("type octile\nheight " + std::string(5000, '9') + "\nwidth 2\nmap\n", "long.map");
+  REQUIRE_FALSE(h.ok());
+  CHECK(h.error().message.size() < 200);
+  for (const auto* msg : {&m.error().message, &s.error().message, &h.error().message})
+    for (const char c : *msg) CHECK((c >= 32 && c < 127));
+}
