@@ -81,6 +81,7 @@ Grid read_map(const json& m, const std::string& source, const std::string& base_
   }
   if (m.contains("weights")) {
     if (!m["weights"].is_array()) bad(source, "map.weights must be an array of [x, y, cost]");
+    if (static_cast<int64_t>(m["weights"].size()) > w * h) bad(source, "map.weights has more entries than the map has cells");
     size_t i = 0;
     for (const json& wgt : m["weights"]) {
       const std::string where = "map.weights[" + std::to_string(i++) + "]";
@@ -217,7 +218,8 @@ Result<Scene> parse_scene(const std::string& text, const std::string& source, co
 }
 
 Result<Scene> load_scene(const std::string& path) {
-  auto text = read_text_file(path, size_t{512} << 20);
+  // 128 MiB: a 16384x4096 map inline is 64 MiB of rows; nlohmann's tree takes several times the text.
+  auto text = read_text_file(path, kMaxSceneFileBytes);
   if (!text) return text.error();
   return parse_scene(*text, path, std::filesystem::path(path).parent_path().string());
 }
