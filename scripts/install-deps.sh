@@ -7,6 +7,7 @@ PACKAGES=(
   libglm-dev doctest-dev nlohmann-json3-dev libstb-dev libbenchmark-dev
   libsdl2-dev libimgui-dev
   libompl-dev libeigen3-dev librecast-dev
+  clang libclang-rt-14-dev  # the libFuzzer targets (scripts/fuzz.sh)
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

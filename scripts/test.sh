@@ -1,8 +1,20 @@
 #!/usr/bin/env bash
 # Builds pathlab and runs every test: once optimised, once under AddressSanitizer and
-# UndefinedBehaviorSanitizer. Installs what it needs first. Usage: scripts/test.sh [--no-sanitize]
+# UndefinedBehaviorSanitizer, then the libFuzzer targets briefly (5 s each) after replaying their
+# seed corpora and every saved crash reproducer. Installs what it needs first.
+# Usage: scripts/test.sh [--no-sanitize] [--no-fuzz]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+sanitize=1
+fuzz=1
+for a in "$@"; do
+  case "$a" in
+    --no-sanitize) sanitize=0 ;;
+    --no-fuzz) fuzz=0 ;;
+    *) echo "usage: scripts/test.sh [--no-sanitize] [--no-fuzz]" >&2; exit 2 ;;
+  esac
+done
+
 scripts/install-deps.sh
 JOBS=$(nproc)
 
@@ -10,9 +22,14 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j "$JOBS"
 ctest --test-dir build --output-on-failure -j "$JOBS"
 
-if [ "${1:-}" != "--no-sanitize" ]; then
+if [ "$sanitize" -eq 1 ]; then
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPATHLAB_SANITIZE=ON -DPATHLAB_BUILD_BENCH=OFF
   cmake --build build-asan -j "$JOBS"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     PATHLAB_SANITIZED=1 ctest --test-dir build-asan --output-on-failure -j "$JOBS"
+fi
+
+if [ "$fuzz" -eq 1 ]; then
+  # 7 targets x 5 s, two at a time: about 20 s of fuzzing plus the replays (scripts/fuzz.sh).
+  scripts/fuzz.sh --seconds 5
 fi

@@ -176,3 +176,94 @@ TEST_CASE("map_io: broken PNG files give errors naming the file") {
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().code == StatusCode::io_error);
 }
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void put_be32(std::string& s, size_t at, uint32_t v) {
+  for (int i = 0; i < 4; ++i) s[at + static_cast<size_t>(i)] = static_cast<char>((v >> (24 - 8 * i)) & 0xFF);
+}
+
+/// A valid 4x3 PNG written by stb, as bytes.
+std::string small_png() {
+  const std::string path = temp_path("small.png");
+  std::vector<unsigned char> px(4 * 3 * 4, 255);
+  REQUIRE(io::write_png_rgba(path, 4, 3, px.data()).ok());
+  std::string bytes = read_file(path);
+  std::remove(path.c_str());
+  return bytes;
+}
+
+size_t chunk_offset(const std::string& png, const char* type) {
+  const size_t at = png.find(type);
+  REQUIRE(at != std::string::npos);
+  return at - 4;
+}
+
+}  // namespace
+
+// Issue 17: a PNG whose IDAT declared 2 GiB made stb reallocate 2 GiB; an unknown critical
+// chunk type put raw file bytes (a newline, control bytes) into the error message.
+TEST_CASE("map_io: PNG chunk lengths are checked against the file before decoding") {
+  const std::string good = small_png();
+  const std::string path = temp_path("lying.png");
+  write_file(path, good);
+  REQUIRE(io::load_png_map(path).ok());
+  for (const uint32_t lie : {0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 1000u}) {
+    std::string bad = good;
+    put_be32(bad, chunk_offset(bad, "IDAT"), lie);
+    write_file(path, bad);
+    auto g = io::load_png_map(path);
+    REQUIRE_FALSE(g.ok());
+    CHECK_MESSAGE(contains(g.error().message, path + ": PNG chunk "), g.error().message);
+    CHECK_MESSAGE(contains(g.error().message, "('IDAT')"), g.error().message);
+    CHECK_MESSAGE(contains(g.error().message, "declares " + std::to_string(lie) + " bytes"), g.error().message);
+  }
+  // Truncated after IDAT (no IEND) and no signature at all (stb would decode other formats).
+  write_file(path, good.substr(0, chunk_offset(good, "IEND")));
+  auto cut = io::load_png_map(path);
+  REQUIRE_FALSE(cut.ok());
+  CHECK_MESSAGE(contains(cut.error().message, "truncated file"), cut.error().message);
+  write_file(path, "BM" + good);
+  auto sig = io::load_png_map(path);
+  REQUIRE_FALSE(sig.ok());
+  CHECK_MESSAGE(contains(sig.error().message, "no PNG signature"), sig.error().message);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("map_io: PNG errors are one printable line") {
+  const std::string good = small_png();
+  // An unknown critical chunk (upper-case first letter) whose type holds a newline and a
+  // control byte, inserted before IDAT: stb quotes the type in its reason.
+  std::string chunk("\0\0\0\0A\n\x01z\0\0\0\0", 12);
+  std::string bad = good;
+  bad.insert(chunk_offset(bad, "IDAT"), chunk);
+  const std::string path = temp_path("control.png");
+  write_file(path, bad);
+  auto g = io::load_png_map(path);
+  REQUIRE_FALSE(g.ok());
+  const std::string& m = g.error().message;
+  CHECK_MESSAGE(contains(m, path), m);
+  for (const char c : m) CHECK_MESSAGE((c >= 32 && c < 127), m);
+  std::remove(path.c_str());
+}
+
+// Found by fuzz_movingai_map / fuzz_scenarios (issue 17): tokens from the file were quoted raw,
+// so a control byte or a newline-free binary field reached the one-line error message.
+TEST_CASE("map_io: tokens quoted in errors are printable and short") {
+  auto m = parse_movingai_map("ty\x01\x01pe octile\nheight 2\nwidth 2\nmap\n..\n..\n", "ctrl.map");
+  REQUIRE_FALSE(m.ok());
+  CHECK_MESSAGE(contains(m.error().message, "ctrl.map:1: unknown header field 'ty\\x01\\x01pe'"), m.error().message);
+  auto s = parse_scenarios("version 1\n0\ta.map\t4\t4\t1\t1\t2\t\xD0\xB0\t1\n", "ctrl.scen");
+  REQUIRE_FALSE(s.ok());
+  CHECK_MESSAGE(contains(s.error().message, "'\\xD0\\xB0'"), s.error().message);
+  auto h = parse_movingai_map("type octile\nheight " + std::string(5000, '9') + "\nwidth 2\nmap\n", "long.map");
+  REQUIRE_FALSE(h.ok());
+  CHECK(h.error().message.size() < 200);
+  for (const auto* msg : {&m.error().message, &s.error().message, &h.error().message})
+    for (const char c : *msg) CHECK((c >= 32 && c < 127));
+}

@@ -162,3 +162,54 @@ TEST_CASE("scene file: version 2 keeps units and the new settings; version 1 sti
   REQUIRE_FALSE(newer.ok());
   CHECK(contains(newer.error().message, "newer"));
 }
+
+// Issue 17 (hostile input). A scene whose settings.agent_radius is 100,000 nested objects
+// overflowed the stack (json::value copied the subtree recursively); 1e400 escaped as an
+// uncaught out_of_range exception. Both now fail with FILE:LINE and the key.
+TEST_CASE("scene file: deep nesting is refused by line and key, without recursion") {
+  const std::string head = "{\"pathlab_scene\": 2, \"map\": {\"width\": 2, \"height\": 1, \"rows\": [\"..\"]},\n"
+                           "\"start\": [0,0], \"goal\": [1,0],\n\"settings\": {\"agent_radius\": ";
+  for (const char* open : {"{\"x\":", "["}) {
+    std::string text = head;
+    const int depth = 100000;
+    for (int i = 0; i < depth; ++i) text += open;
+    text += "1";
+    for (int i = 0; i < depth; ++i) text += open[0] == '[' ? "]" : "}";
+    text += "}}";
+    auto s = io::parse_scene(text, "deep.json", ".");
+    REQUIRE_FALSE(s.ok());
+    CHECK_MESSAGE(contains(s.error().message, "deep.json:3: "), s.error().message);
+    CHECK_MESSAGE(contains(s.error().message, "nesting deeper than 64"), s.error().message);
+    CHECK_MESSAGE(contains(s.error().message, "settings.agent_radius"), s.error().message);
+    CHECK(s.error().message.size() < 400);
+  }
+  // Nesting within the limit still parses (and is then judged by the schema).
+  std::string ok = head + "1}}";
+  CHECK(io::parse_scene(ok, "ok.json", ".").ok());
+}
+
+TEST_CASE("scene file: numbers outside a double and other JSON exceptions name file and line") {
+  const std::string text = "{\"pathlab_scene\": 2,\n \"map\": {\"width\": 2, \"height\": 1, \"rows\": [\"..\"]},\n"
+                           " \"start\": [0, 1e400], \"goal\": [1,0]}";
+  auto s = io::parse_scene(text, "big.json", ".");
+  REQUIRE_FALSE(s.ok());
+  CHECK_MESSAGE(contains(s.error().message, "big.json:3: start[1]: the number 1e400 is outside the range"),
+                s.error().message);
+  // A syntax error names its line.
+  auto bad = io::parse_scene("{\n\"pathlab_scene\": 2,\n ]", "syntax.json", ".");
+  REQUIRE_FALSE(bad.ok());
+  CHECK_MESSAGE(contains(bad.error().message, "syntax.json:3: not valid JSON"), bad.error().message);
+  // Integers beyond int range are refused, not wrapped into the map.
+  auto wrap = io::parse_scene(R"({"pathlab_scene": 2, "map": {"width": 2, "height": 1, "rows": [".."],
+      "weights": [[4294967296, 0, 2]]}, "start": [0,0], "goal": [1,0]})", "wrap.json", ".");
+  REQUIRE_FALSE(wrap.ok());
+  CHECK_MESSAGE(contains(wrap.error().message, "map.weights[0] is outside the map"), wrap.error().message);
+  auto version = io::parse_scene(R"({"pathlab_scene": 4294967298})", "v.json", ".");
+  REQUIRE_FALSE(version.ok());
+  CHECK_MESSAGE(contains(version.error().message, "newer than this pathlab"), version.error().message);
+  // Control bytes in a key never reach the message raw.
+  auto ctrl = io::parse_scene("{\"pathlab_scene\": 2, \"a\x01\n\": [1e999]}", "ctrl.json", ".");
+  REQUIRE_FALSE(ctrl.ok());
+  CHECK(ctrl.error().message.find('\n') == std::string::npos);
+  CHECK(ctrl.error().message.find('\x01') == std::string::npos);
+}

@@ -1,5 +1,6 @@
 #include "args.hpp"
 
+#include "json_guard.hpp"
 #include "pathlab/map_io.hpp"
 
 #include <charconv>
@@ -104,6 +105,8 @@ PointArg parse_point(const std::string& text, const std::string& what) {
   if (parts.size() == 3) p.heading_deg = parse_number(parts[2], what + " DEG");
   return p;
 }
+
+std::string error_line(const std::string& what) { return "error: " + io::printable_text(what, 2000) + "\n"; }
 
 std::vector<QueryLine> read_query_lines(const std::string& path) {
   auto text = read_text_file(path);

@@ -56,6 +56,10 @@ long long parse_integer(const std::string& text, const std::string& what);
 /// Parses "X,Y" or "X,Y,DEG".
 PointArg parse_point(const std::string& text, const std::string& what);
 
+/// The one stderr line for a failed command: "error: WHAT\n", with every byte outside
+/// printable ASCII (a newline or control byte from a file or an argument) shown as \xNN.
+std::string error_line(const std::string& what);
+
 /// One query of a `--queries` file: its text and "FILE:LINE: " to prefix its errors with.
 struct QueryLine {
   std::string text;

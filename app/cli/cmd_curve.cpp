@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "pathlab/curve_input.hpp"
 #include "pathlab/dubins.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/turn_to_point.hpp"
@@ -49,8 +50,42 @@ double wrap_degrees(double deg) {
   return w;
 }
 
-CurveOutcome run_query(CurveType type, const CurveQuery& q, double radius, double step, const std::string& where) {
-  const Pose from{q.from, deg_to_rad(q.from_deg)};
+/// Radians of a heading in degrees. Beyond a million degrees the heading is wrapped first
+/// (exactly: remainder is exact), so 1e308 is a heading like any other; smaller values are
+/// used as given, which keeps the output of ordinary queries bit for bit.
+double heading_rad(double deg) { return deg_to_rad(std::abs(deg) > 1e6 ? wrap_degrees(deg) : deg); }
+
+/// Most points one `curve` command writes (all queries together): about 60 MB of JSON.
+constexpr double kMaxCurveOutputPoints = 1e6;
+
+/// Names the argument a core input error is about: the radius, or the start or goal pose
+/// (--from / --to, or the query line's fields).
+[[noreturn]] void curve_input_error(const std::string& where, const std::string& message) {
+  std::string arg;
+  if (message.rfind("turning radius", 0) == 0) arg = "--radius: ";
+  else if (where.empty() && message.rfind("start", 0) == 0) arg = "--from: ";
+  else if (where.empty() && message.rfind("goal", 0) == 0) arg = "--to: ";
+  throw UsageError(where + arg + message);
+}
+
+/// Refuses a curve whose samples would push the command's output past kMaxCurveOutputPoints;
+/// `written` counts the points of earlier queries. Checked before sampling (an upper bound).
+void check_output_size(const SegmentPath& path, double step, double& written, const std::string& where) {
+  const double bound = path.length() / step + static_cast<double>(path.segments().size()) + 2.0;
+  if (!(written + bound <= kMaxCurveOutputPoints)) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "--sample-step: %.6g cells along %.6g cells of curve%s gives more than %.0f points",
+                  step, path.length(), written > 0 ? " (with the earlier queries)" : "", kMaxCurveOutputPoints);
+    throw UsageError(where + buf + " of output; use a larger step");
+  }
+  written += bound;
+}
+
+CurveOutcome run_query(CurveType type, const CurveQuery& q, double radius, double step, double& written,
+                       const std::string& where) {
+  const Pose from{q.from, heading_rad(q.from_deg)};
+  const double to_rad = q.to_deg ? heading_rad(*q.to_deg) : 0.0;
+  if (auto ok = check_curve_input(from, q.to, to_rad, radius); !ok) curve_input_error(where, ok.error().message);
   CurveOutcome out;
   Result<SegmentPath> path = Error{};
   if (type == CurveType::turn_to_point) {
@@ -61,7 +96,7 @@ CurveOutcome run_query(CurveType type, const CurveQuery& q, double radius, doubl
     path = turn_to_point_path(from, q.to, radius);
   } else {
     if (!q.to_deg) throw UsageError(where + "the goal needs a heading: X,Y,DEG");
-    const Pose to{q.to, deg_to_rad(*q.to_deg)};
+    const Pose to{q.to, to_rad};
     if (type == CurveType::dubins) {
       auto sol = dubins_shortest(from, to, radius);
       if (!sol) throw UsageError(where + sol.error().message);
@@ -75,6 +110,7 @@ CurveOutcome run_query(CurveType type, const CurveQuery& q, double radius, doubl
     }
   }
   if (!path) throw UsageError(where + path.error().message);
+  check_output_size(*path, step, written, where);
   auto samples = path->sample(step);
   if (!samples) throw UsageError(where + "--sample-step: " + samples.error().message);
   out.found = true;
@@ -126,10 +162,10 @@ int run_curve(int argc, char** argv) {
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   if (!radius_arg) throw UsageError("missing --radius");
   const double radius = *radius_arg;
-  if (!(radius > 0.0)) throw UsageError("--radius: must be a positive number, got " + std::to_string(radius));
+  if (!(radius > 0.0)) throw UsageError("--radius: must be a positive number, got " + args.str("radius").value());
   // Default spacing: a tenth of the radius keeps the polyline within 0.13% of an arc's length.
   const double step = step_arg.value_or(radius / 10.0);
-  if (!(step > 0.0)) throw UsageError("--sample-step: must be a positive number, got " + std::to_string(step));
+  if (!(step > 0.0)) throw UsageError("--sample-step: must be a positive number, got " + args.str("sample-step").value());
   if (queries_path && (from || to)) throw UsageError("give either --queries or --from/--to, not both");
   if (!queries_path && (!from || !to)) throw UsageError("missing --from and --to (or --queries FILE)");
 
@@ -139,7 +175,8 @@ int run_curve(int argc, char** argv) {
     if (type == CurveType::turn_to_point && q.to_deg)
       throw UsageError("--to: turn-to-point ends at a point: give X,Y without a heading");
     if (type != CurveType::turn_to_point && !q.to_deg) throw UsageError("--to: the goal needs a heading: X,Y,DEG");
-    const CurveOutcome o = run_query(type, q, radius, step, "");
+    double written = 0.0;
+    const CurveOutcome o = run_query(type, q, radius, step, written, "");
     if (json) {
       std::cout << curve_json(o).dump() << "\n";
     } else {
@@ -158,8 +195,9 @@ int run_curve(int argc, char** argv) {
     places.push_back(q.where);
   }
   std::string out;
+  double written = 0.0;
   for (size_t i = 0; i < queries.size(); ++i) {
-    out += curve_json(run_query(type, queries[i], radius, step, places[i])).dump();
+    out += curve_json(run_query(type, queries[i], radius, step, written, places[i])).dump();
     out += '\n';
   }
   std::fwrite(out.data(), 1, out.size(), stdout);

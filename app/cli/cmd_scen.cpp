@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <string>
+#include <utility>
 
 #include "commands.hpp"
 #include "map_files.hpp"
@@ -12,6 +14,25 @@
 #include "planning.hpp"
 
 namespace pathlab::cli {
+namespace {
+
+/// Fails (UsageError naming FILE:LINE) when a problem does not fit the map: another size,
+/// an end outside it or inside a wall.
+void check_scenario(const Scenario& s, const Grid& grid, const std::string& scen_path, const std::string& map_path) {
+  const std::string where = scen_path + ":" + std::to_string(s.line) + ": ";
+  if (s.map_width != grid.width() || s.map_height != grid.height()) {
+    throw UsageError(where + "scenario is for a " + std::to_string(s.map_width) + "x" + std::to_string(s.map_height) +
+                     " map, but " + map_path + " is " + std::to_string(grid.width()) + "x" +
+                     std::to_string(grid.height()));
+  }
+  for (const auto& [name, c] : {std::pair{"start", s.start}, std::pair{"goal", s.goal}}) {
+    const std::string at = std::string(name) + " (" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
+    if (!grid.in_bounds(c.x, c.y)) throw UsageError(where + at + " is outside the map " + map_path);
+    if (!grid.is_free(c.x, c.y)) throw UsageError(where + at + " is inside a wall of " + map_path);
+  }
+}
+
+}  // namespace
 
 int run_scen(int argc, char** argv) {
   Args args(argc, argv, 2, {});
@@ -40,7 +61,12 @@ int run_scen(int argc, char** argv) {
   auto grid = io::load_map_file(map_path);
   if (!grid) throw UsageError(grid.error().message);
 
+  // Every problem is checked before any is run, so a bad line gives one error line and no
+  // mismatch report before it.
+  for (const Scenario& s : *scenarios) check_scenario(s, *grid, scen_path, map_path);
+
   GridPathfinder pf(*grid);
+  std::string report;  // mismatch lines, printed once the whole file has run
   size_t mismatches = 0;
   double total_us = 0.0;
   const bool progress = stderr_is_terminal();
@@ -48,11 +74,6 @@ int run_scen(int argc, char** argv) {
   for (size_t i = 0; i < scenarios->size(); ++i) {
     const Scenario& s = (*scenarios)[i];
     const std::string where = scen_path + ":" + std::to_string(s.line) + ": ";
-    if (s.map_width != grid->width() || s.map_height != grid->height()) {
-      throw UsageError(where + "scenario is for a " + std::to_string(s.map_width) + "x" +
-                       std::to_string(s.map_height) + " map, but " + map_path + " is " +
-                       std::to_string(grid->width()) + "x" + std::to_string(grid->height()));
-    }
     const auto t0 = std::chrono::steady_clock::now();
     auto path = pf.find_path(*planner, s.start, s.goal);
     const auto t1 = std::chrono::steady_clock::now();
@@ -66,9 +87,10 @@ int run_scen(int argc, char** argv) {
     if (!path->found || diff > tol || (!any_angle && diff < -tol)) {
       ++mismatches;
       if (mismatches <= 10) {
-        std::fprintf(stderr, "%smismatch: (%d,%d)->(%d,%d) expected %.8f, got %s\n", where.c_str(), s.start.x,
-                     s.start.y, s.goal.x, s.goal.y, s.optimal_length,
-                     path->found ? std::to_string(path->length).c_str() : "no path");
+        char line[160];
+        std::snprintf(line, sizeof line, "mismatch: (%d,%d)->(%d,%d) expected %.8f, got %s\n", s.start.x, s.start.y,
+                      s.goal.x, s.goal.y, s.optimal_length, path->found ? std::to_string(path->length).c_str() : "no path");
+        report += where + line;
       }
     }
     if (progress && t1 - last > std::chrono::milliseconds(200)) {
@@ -77,6 +99,7 @@ int run_scen(int argc, char** argv) {
     }
   }
   if (progress) std::fprintf(stderr, "\r%zu/%zu scenarios\n", scenarios->size(), scenarios->size());
+  std::fputs(report.c_str(), stderr);
   const double mean = scenarios->empty() ? 0.0 : total_us / static_cast<double>(scenarios->size());
   std::printf("%zu scenarios, %zu mismatches, mean %.1f us/query\n", scenarios->size(), mismatches, mean);
   return mismatches == 0 ? 0 : 1;

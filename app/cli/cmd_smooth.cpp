@@ -2,6 +2,7 @@
 // the method defines (N points per segment, or by distance with --points-per-cell).
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -14,6 +15,17 @@
 
 namespace pathlab::cli {
 namespace {
+
+/// Most points `smooth` writes: about 40 MB of text.
+constexpr double kMaxSmoothOutputPoints = 1e6;
+
+void check_output_points(double count, const char* arg) {
+  if (count <= kMaxSmoothOutputPoints) return;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s: the curve would be sampled at %.6g points, more than the output limit of %.0f",
+                arg, count, kMaxSmoothOutputPoints);
+  throw UsageError(buf);
+}
 
 std::vector<Vec2> parse_points(const std::string& text) {
   std::istringstream in(text);
@@ -56,6 +68,7 @@ int run_smooth(int argc, char** argv) {
   if (per_cell) {
     auto table = ArcLengthTable::build(*curve);
     if (!table) throw UsageError("--points: " + table.error().message);
+    check_output_points(std::floor(table->length() * *per_cell) + 2.0, "--points-per-cell");
     auto sampled = sample_by_spacing(*table, 1.0 / *per_cell);
     if (!sampled) throw UsageError("--points-per-cell: " + sampled.error().message);
     out = std::move(*sampled);
@@ -63,7 +76,9 @@ int run_smooth(int argc, char** argv) {
   } else if (pts.size() == 1) {
     out = pts;
   } else {
-    auto sampled = sample_per_segment(*curve, static_cast<int>(subdivisions.value_or(8)));
+    const long long n = subdivisions.value_or(8);
+    check_output_points(static_cast<double>(pts.size() - 1) * static_cast<double>(n) + 1.0, "--subdivisions");
+    auto sampled = sample_per_segment(*curve, static_cast<int>(n));
     if (!sampled) throw UsageError("--subdivisions: " + sampled.error().message);
     out = std::move(*sampled);
     length = curve->length();

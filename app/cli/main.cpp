@@ -26,14 +26,13 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[1], c.name) != 0) continue;
     try {
       return c.run(argc, argv);
-    } catch (const pathlab::cli::UsageError& e) {
-      std::fprintf(stderr, "error: %s\n", e.what());
-      return 2;
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "error: %s\n", e.what());
+      // UsageError and anything else: one printable line (error_line escapes control bytes).
+      std::fputs(pathlab::cli::error_line(e.what()).c_str(), stderr);
       return 2;
     }
   }
-  std::fprintf(stderr, "error: unknown verb '%s' (try pathlab-cli --help)\n", argv[1]);
+  std::fputs(pathlab::cli::error_line(std::string("unknown verb '") + argv[1] + "' (try pathlab-cli --help)").c_str(),
+             stderr);
   return 2;
 }

@@ -9,24 +9,20 @@
 #include <chrono>
 #include <cmath>
 
+#include "pathlab/sample_limit.hpp"
+
 namespace pathlab::cli {
 namespace {
 
 /// Distance between the points of curved paths when --sample-step is not given. [Units: cells]
 constexpr double kDefaultCurveStep = 0.25;
 
-/// Points at most `step` apart along the polyline, keeping every original vertex.
+/// Points at most `step` apart along the polyline, keeping every original vertex (core's
+/// resample_polyline: one sample limit and message for every sampling).
 std::vector<Vec2> resample(const std::vector<Vec2>& pts, double step) {
-  if (pts.size() < 2) return pts;
-  std::vector<Vec2> out{pts[0]};
-  for (size_t i = 1; i < pts.size(); ++i) {
-    const Vec2 a = pts[i - 1], b = pts[i];
-    const double len = glm::length(b - a);
-    const int n = std::max(1, static_cast<int>(std::ceil(len / step - 1e-12)));
-    for (int k = 1; k < n; ++k) out.push_back(a + (b - a) * (static_cast<double>(k) / n));
-    out.push_back(b);
-  }
-  return out;
+  auto out = resample_polyline(pts, step);
+  if (!out) throw UsageError("--sample-step: " + out.error().message);
+  return std::move(*out);
 }
 
 /// The prefix of a service error: preprocessing names the planner, everything else the query.

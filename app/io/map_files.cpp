@@ -4,8 +4,11 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <vector>
+
+#include "json_guard.hpp"
 
 namespace pathlab::io {
 namespace {
@@ -16,17 +19,46 @@ bool ends_with(const std::string& s, const std::string& suffix) {
                     [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
 }
 
+uint32_t read_be32(const unsigned char* p) {
+  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
+}
+
 }  // namespace
 
-Result<Grid> load_png_map(const std::string& path, const ImageLoadOptions& options) {
-  auto bytes = read_text_file(path, size_t{64} << 20);
-  if (!bytes) return bytes.error();
+Status check_png_chunks(std::string_view bytes, const std::string& path) {
+  static constexpr unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  if (bytes.size() < 8 || !std::equal(kSignature, kSignature + 8, data))
+    return fail(StatusCode::parse_error, path + ": not a PNG file (no PNG signature)");
+  // Each chunk: 4-byte big-endian length, 4-byte type, data, 4-byte CRC (PNG spec, W3C 2003, 5.3).
+  size_t pos = 8;
+  for (int index = 0;; ++index) {
+    if (bytes.size() - pos < 12)
+      return fail(StatusCode::parse_error, path + ": PNG ends inside chunk " + std::to_string(index) + " at byte " +
+                                               std::to_string(pos) + " (truncated file, no IEND chunk)");
+    const uint32_t length = read_be32(data + pos);
+    const std::string type = printable_text(bytes.substr(pos + 4, 4), 16);
+    if (length > (uint32_t{1} << 31) - 1 || length > bytes.size() - pos - 12) {
+      return fail(StatusCode::parse_error, path + ": PNG chunk " + std::to_string(index) + " ('" + type + "') at byte " +
+                                               std::to_string(pos) + " declares " + std::to_string(length) +
+                                               " bytes, but only " + std::to_string(bytes.size() - pos - 12) +
+                                               " remain in the file");
+    }
+    pos += 12 + size_t{length};
+    if (type == "IEND") return ok_status();
+  }
+}
+
+Result<Grid> decode_png_map(std::string_view bytes, const std::string& path, const ImageLoadOptions& options) {
+  // Chunk lengths before stb sees the file: it grows its buffer to whatever IDAT declares.
+  if (auto chunks = check_png_chunks(bytes, path); !chunks) return chunks.error();
   int w = 0, h = 0, channels = 0;
-  const auto* data = reinterpret_cast<const stbi_uc*>(bytes->data());
-  const int len = static_cast<int>(bytes->size());
+  const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
+  const int len = static_cast<int>(bytes.size());
   // Check the header's size before decoding, so an absurd image is refused before allocating.
+  // stb's reasons may quote bytes of the file (an unknown chunk's type): made printable.
   if (!stbi_info_from_memory(data, len, &w, &h, &channels)) {
-    return fail(StatusCode::parse_error, path + ": not a readable PNG image (" + stbi_failure_reason() + ")");
+    return fail(StatusCode::parse_error, path + ": not a readable PNG image (" + printable_text(stbi_failure_reason()) + ")");
   }
   if (w <= 0 || h <= 0 || w > kMaxGridSide || h > kMaxGridSide ||
       static_cast<int64_t>(w) * h > kMaxGridCells) {
@@ -35,8 +67,16 @@ Result<Grid> load_png_map(const std::string& path, const ImageLoadOptions& optio
   }
   std::unique_ptr<stbi_uc, void (*)(void*)> pixels(stbi_load_from_memory(data, len, &w, &h, &channels, 0),
                                                    stbi_image_free);
-  if (!pixels) return fail(StatusCode::parse_error, path + ": cannot decode PNG (" + stbi_failure_reason() + ")");
+  if (!pixels) {
+    return fail(StatusCode::parse_error, path + ": cannot decode PNG (" + printable_text(stbi_failure_reason()) + ")");
+  }
   return grid_from_pixels(pixels.get(), w, h, channels, path, options);
+}
+
+Result<Grid> load_png_map(const std::string& path, const ImageLoadOptions& options) {
+  auto bytes = read_text_file(path, size_t{64} << 20);
+  if (!bytes) return bytes.error();
+  return decode_png_map(*bytes, path, options);
 }
 
 Result<Grid> load_map_file(const std::string& path) {

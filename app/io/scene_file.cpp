@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "json_guard.hpp"
 #include "map_files.hpp"
 #include "pathlab/map_io.hpp"
 
@@ -82,17 +83,19 @@ Grid read_map(const json& m, const std::string& source, const std::string& base_
   }
   if (m.contains("weights")) {
     if (!m["weights"].is_array()) bad(source, "map.weights must be an array of [x, y, cost]");
+    if (static_cast<int64_t>(m["weights"].size()) > w * h) bad(source, "map.weights has more entries than the map has cells");
     size_t i = 0;
     for (const json& wgt : m["weights"]) {
       const std::string where = "map.weights[" + std::to_string(i++) + "]";
       if (!wgt.is_array() || wgt.size() != 3 || !wgt[0].is_number_integer() || !wgt[1].is_number_integer()) {
         bad(source, where + " must be [x, y, cost]");
       }
-      const int x = wgt[0].get<int>(), y = wgt[1].get<int>();
+      const int64_t x = wgt[0].get<int64_t>(), y = wgt[1].get<int64_t>();
       const double c = finite_number(wgt[2], source, where + " cost");
-      if (!g.in_bounds(x, y)) bad(source, where + " is outside the map");
+      if (x < 0 || y < 0 || x >= g.width() || y >= g.height()) bad(source, where + " is outside the map");
       if (c < 1.0) bad(source, where + " cost must be >= 1");
-      g.set_cost(x, y, static_cast<float>(c));
+      if (c > 1e30) bad(source, where + " cost must be at most 1e30");
+      g.set_cost(static_cast<int>(x), static_cast<int>(y), static_cast<float>(c));
     }
   }
   return g;
@@ -156,19 +159,24 @@ PlanSettingsData read_settings(const json& s, const std::string& source) {
 }  // namespace
 
 Result<Scene> parse_scene(const std::string& text, const std::string& source, const std::string& base_dir) {
+  // Depth and number range first: nlohmann copies values recursively and throws on 1e400.
+  if (auto checked = check_json_text(text, source); !checked) return checked.error();
   json root;
   try {
     root = json::parse(text);
   } catch (const json::parse_error& e) {
-    return fail(StatusCode::parse_error, source + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+    return fail(StatusCode::parse_error, source + ":" + std::to_string(line_of_offset(text, e.byte == 0 ? 0 : e.byte - 1)) +
+                                             ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+  } catch (const json::exception& e) {
+    return fail(StatusCode::parse_error, source + ":1: not valid JSON (" + printable_text(e.what()) + ")");
   }
   try {
     if (!root.is_object() || !root.contains("pathlab_scene")) bad(source, "not a pathlab scene (no \"pathlab_scene\" version)");
-    if (!root["pathlab_scene"].is_number_integer() || root["pathlab_scene"].get<int>() < 1) {
+    if (!root["pathlab_scene"].is_number_integer() || root["pathlab_scene"].get<int64_t>() < 1) {
       bad(source, "\"pathlab_scene\" must be a positive version number");
     }
-    if (root["pathlab_scene"].get<int>() > kSceneVersion) {
-      bad(source, "scene version " + std::to_string(root["pathlab_scene"].get<int>()) +
+    if (root["pathlab_scene"].get<int64_t>() > kSceneVersion) {
+      bad(source, "scene version " + std::to_string(root["pathlab_scene"].get<int64_t>()) +
                       " is newer than this pathlab understands (" + std::to_string(kSceneVersion) + ")");
     }
     Scene scene;
@@ -177,7 +185,10 @@ Result<Scene> parse_scene(const std::string& text, const std::string& source, co
     scene.grid = read_map(root["map"], source, base_dir);
     scene.start = read_pose(root, "start", source);
     scene.goal = read_pose(root, "goal", source);
-    scene.settings = read_settings(root.value("settings", json()), source);
+    // By reference: json::value() would copy the whole subtree.
+    static const json kNoSettings;
+    const auto settings_it = root.find("settings");
+    scene.settings = read_settings(settings_it == root.end() ? kNoSettings : *settings_it, source);
     if (root.contains("units")) {
       const json& us = root["units"];
       if (!us.is_array()) bad(source, "\"units\" must be an array");
@@ -206,12 +217,13 @@ Result<Scene> parse_scene(const std::string& text, const std::string& source, co
   } catch (const SceneError& e) {
     return fail(StatusCode::parse_error, e.message);
   } catch (const json::exception& e) {
-    return fail(StatusCode::parse_error, source + ": " + e.what());
+    return fail(StatusCode::parse_error, source + ": " + printable_text(e.what()));
   }
 }
 
 Result<Scene> load_scene(const std::string& path) {
-  auto text = read_text_file(path, size_t{512} << 20);
+  // 128 MiB: a 16384x4096 map inline is 64 MiB of rows; nlohmann's tree takes several times the text.
+  auto text = read_text_file(path, kMaxSceneFileBytes);
   if (!text) return text.error();
   return parse_scene(*text, path, std::filesystem::path(path).parent_path().string());
 }

@@ -19,6 +19,7 @@
 /// }
 /// Rows use `.` free, `@` wall, `S` swamp (cost 3); other costs go in "weights".
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@
 namespace pathlab::io {
 
 inline constexpr int kSceneVersion = 2;
+
+/// Largest scene file load_scene reads; larger files are refused before reading. [Units: bytes]
+inline constexpr size_t kMaxSceneFileBytes = size_t{128} << 20;
 
 /// Planner and smoother choices with their parameters, as the sandbox and the CLI name them.
 struct PlanSettingsData {

@@ -20,6 +20,7 @@
 
 #include "pathlab/geometry.hpp"
 #include "pathlab/grid.hpp"
+#include "pathlab/search_budget.hpp"
 #include "pathlab/status.hpp"
 
 namespace pathlab {
@@ -37,6 +38,13 @@ enum class GridPlanner : uint8_t {
 Result<GridPlanner> parse_grid_planner(const std::string& name);
 const char* to_string(GridPlanner planner) noexcept;
 
+/// Default memory cap of one grid search: its per-state records (20 bytes a state: a cell, or
+/// a cell and incoming direction with a turn penalty, 9 a cell), the padded grid (5 bytes a
+/// cell) and the JPS jump tables (32 bytes a cell). 1 GiB: plain A* and Dijkstra up to about
+/// 40 million cells, with a turn penalty about 5.8 million, JPS's tables up to about 18
+/// million (above that JPS runs as A*). [Units: bytes]
+inline constexpr int64_t kDefaultGridSearchMemory = int64_t{1} << 30;
+
 /// Search parameters. Start from default_grid_search_options().
 struct GridSearchOptions {
   Connectivity connectivity = Connectivity::eight;  ///< JPS and Theta* need eight.
@@ -46,7 +54,12 @@ struct GridSearchOptions {
   double turn_penalty = 0.0;
   double agent_radius = 0.0;  ///< [Units: cells] [Limit: 0 .. kMaxAgentRadius]
   bool record_trace = false;  ///< Fill GridPath::trace with the open/close order.
-  int64_t max_expansions = 0; ///< Give up after this many expansions; 0 = no limit.
+  int64_t max_expansions = 0; ///< Give up after this many expansions; 0 = no limit. (Kept for
+                              ///< callers that predate `budget`; the smaller non-zero limit wins.)
+  SearchBudget budget;        ///< Expansions, wall-clock time and a cancel flag (search_budget.hpp).
+  /// Memory the search may allocate (see kDefaultGridSearchMemory); above it the search does not
+  /// start and says so (kDetailBudgetExhausted | kDetailMemoryCap). 0 = no limit. [Units: bytes] [Limit: >= 0]
+  int64_t max_memory_bytes = kDefaultGridSearchMemory;
 };
 
 inline GridSearchOptions default_grid_search_options() { return GridSearchOptions{}; }
@@ -63,7 +76,9 @@ struct TraceEvent {
 /// Detail bits of a GridPath.
 enum GridPathDetail : uint32_t {
   kDetailCostsIgnored = 1u << 0,      ///< JPS treated every passable cell as cost 1.
-  kDetailBudgetExhausted = 1u << 1,   ///< max_expansions was hit before the goal.
+  kDetailBudgetExhausted = 1u << 1,   ///< A budget (expansions, time, cancel, memory) stopped the search.
+  kDetailMemoryCap = 1u << 2,         ///< The search would need more than max_memory_bytes: not run.
+  kDetailJpsAsAstar = 1u << 3,        ///< JPS's jump tables would exceed max_memory_bytes: A* answered.
 };
 
 struct GridPath {
@@ -75,6 +90,7 @@ struct GridPath {
   int64_t expanded = 0;      ///< Nodes taken off the open list and expanded.
   int64_t generated = 0;     ///< Nodes pushed onto the open list.
   uint32_t details = 0;      ///< GridPathDetail bits.
+  BudgetStop stopped = BudgetStop::none;  ///< Which SearchBudget limit stopped the search, if any.
   std::string reason;        ///< Why no path was found, for people.
   std::vector<TraceEvent> trace;
 };

@@ -4,17 +4,10 @@
 
 #include <cmath>
 
+#include "pathlab/curve_input.hpp"
 #include "pathlab/geometry.hpp"
 #include "pathlab/segment_path.hpp"
 #include "pathlab/status.hpp"
-
-namespace pathlab {
-
-/// Checks a radius and two poses for the curve builders; the message names the argument.
-/// Defined in dubins.cpp.
-Status check_curve_input(const Pose& from, const Vec2& to, double to_heading, double radius);
-
-}  // namespace pathlab
 
 namespace pathlab::detail {
 

@@ -1,6 +1,7 @@
 #include "pathlab/dubins.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -205,14 +206,44 @@ const char* to_string(DubinsWord word) {
   return "?";
 }
 
+namespace {
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+Status check_pose(const char* what, const Vec2& pos, double heading) {
+  if (!is_finite(pos) || !std::isfinite(heading))
+    return fail(StatusCode::invalid_argument, std::string(what) + " pose must be finite (position and heading)");
+  if (std::abs(pos.x) > kMaxCurveCoordinate || std::abs(pos.y) > kMaxCurveCoordinate)
+    return fail(StatusCode::invalid_argument, std::string(what) + " position (" + number_text(pos.x) + ", " +
+                                                  number_text(pos.y) + ") is beyond +-" +
+                                                  number_text(kMaxCurveCoordinate) + " cells");
+  if (std::abs(heading) > kMaxCurveHeading)
+    return fail(StatusCode::invalid_argument, std::string(what) + " heading " + number_text(heading) +
+                                                  " rad is beyond +-" + number_text(kMaxCurveHeading) +
+                                                  " rad (wrap it to one turn)");
+  return ok_status();
+}
+
+}  // namespace
+
 Status check_curve_input(const Pose& from, const Vec2& to, double to_heading, double radius) {
   if (!(radius > 0.0) || !std::isfinite(radius))
     return fail(StatusCode::invalid_argument,
-                "turning radius must be a positive finite number, got " + std::to_string(radius));
-  if (!is_finite(from.pos) || !std::isfinite(from.heading))
-    return fail(StatusCode::invalid_argument, "start pose must be finite (position and heading)");
-  if (!is_finite(to) || !std::isfinite(to_heading))
-    return fail(StatusCode::invalid_argument, "goal must be finite (position and heading)");
+                "turning radius must be a positive finite number, got " + number_text(radius));
+  if (radius > kMaxCurveRadius)
+    return fail(StatusCode::invalid_argument, "turning radius " + number_text(radius) + " is above the limit of " +
+                                                  number_text(kMaxCurveRadius) + " cells");
+  if (auto ok = check_pose("start", from.pos, from.heading); !ok) return ok;
+  if (auto ok = check_pose("goal", to, to_heading); !ok) return ok;
+  const double span = glm::length(to - from.pos);
+  if (span > kMaxCurveSpanInRadii * radius)
+    return fail(StatusCode::invalid_argument, "turning radius " + number_text(radius) + " is too small for poses " +
+                                                  number_text(span) + " cells apart (at most " +
+                                                  number_text(kMaxCurveSpanInRadii) + " radii)");
   return ok_status();
 }
 

@@ -1,5 +1,7 @@
 #include "pathlab/segment_path.hpp"
 
+#include "pathlab/sample_limit.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -208,8 +210,7 @@ Result<std::vector<PathSample>> SegmentPath::sample(double step) const {
     return fail(StatusCode::invalid_argument, "sample step must be a positive finite number, got " + std::to_string(step));
   double count = 1.0;
   for (const Segment& seg : segments_) count += std::ceil(seg.length / step);
-  if (count > 1e7)
-    return fail(StatusCode::too_large, "sampling every " + std::to_string(step) + " cells gives more than 1e7 samples");
+  if (Status st = check_sample_count(count, step); !st) return st.error();
   std::vector<PathSample> out;
   out.reserve(static_cast<size_t>(count));
   PathSample first;
@@ -266,7 +267,10 @@ Result<SegmentPath> path_from_moves(const Pose& start, double radius, std::span<
     at = path.end();
   }
   if (goal) {
-    if (auto ok = path.snap_end(*goal, 1e-7 * radius); !ok) return ok.error();
+    // Rounding grows with the coordinates and the length: a path from x = 1e9 back to 0 ends
+    // about 1e-7 off however small the radius.
+    const double scale = std::max({std::abs(start.pos.x), std::abs(start.pos.y), path.length()});
+    if (auto ok = path.snap_end(*goal, 1e-7 * radius + 1e-12 * scale); !ok) return ok.error();
   }
   return path;
 }

@@ -123,7 +123,7 @@ inline double cell_h(int x, int y, int gx, int gy) {
 /// the neighbour loop unrolled (a diagonal reuses the two orthogonal passability flags for its
 /// corner test).
 template <bool kTrace, bool kUniform, bool kUseH, bool kEight>
-void search_cells_impl(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt,
+void search_cells_impl(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& /*opt*/,
                        GridPath& out) {
   const PaddedGrid& pg = ws.pg;
   ws.begin_search(pg.pass.size());
@@ -132,7 +132,7 @@ void search_cells_impl(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
   const uint8_t* pass = pg.pass.data();
   const float* cost = pg.cost.data();
   const int pw = pg.pw;
-  const int64_t budget = opt.max_expansions;
+  detail::GridBudget& budget = ws.budget;
   GridSearchWorkspace::NodeData* nodes = ws.nodes.data();
   const uint32_t open_stamp = ws.search_id << 1, closed_stamp = open_stamp | 1u;
   OpenList& open = ws.open;
@@ -157,7 +157,7 @@ void search_cells_impl(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
       reached = true;
       break;
     }
-    if (budget > 0 && expanded >= budget) {
+    if (budget.exhausted(expanded)) {
       out.details |= kDetailBudgetExhausted;
       break;
     }
@@ -253,7 +253,7 @@ void search_with_turns(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
       reached = st;
       break;
     }
-    if (opt.max_expansions > 0 && out.expanded >= opt.max_expansions) {
+    if (ws.budget.exhausted(out.expanded)) {
       out.details |= kDetailBudgetExhausted;
       break;
     }
@@ -319,7 +319,7 @@ void search_theta(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSear
     ws.close(n);
     if (trace) record(out, pg, n, TraceEvent::close, ws.nodes[n].g, e.f());
     if (n == t) break;
-    if (opt.max_expansions > 0 && out.expanded >= opt.max_expansions) {
+    if (ws.budget.exhausted(out.expanded)) {
       out.details |= kDetailBudgetExhausted;
       break;
     }
@@ -398,13 +398,18 @@ namespace {
 
 std::string cell_str(Cell c) { return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")"; }
 
-Status check_endpoint(const GridSearchWorkspace& ws, Cell c, const char* what) {
-  const Grid& g = *ws.grid;
+/// Outside the map or inside a wall: checked on the grid itself, before anything is built.
+Status check_endpoint_cell(const Grid& g, Cell c, const char* what) {
   if (!g.in_bounds(c)) {
     return fail(StatusCode::out_of_bounds, std::string(what) + " cell " + cell_str(c) + " is outside the " +
                                                std::to_string(g.width()) + "x" + std::to_string(g.height()) + " map");
   }
   if (!g.is_free(c)) return fail(StatusCode::blocked, std::string(what) + " cell " + cell_str(c) + " is inside a wall");
+  return ok_status();
+}
+
+/// Too close to a wall for the agent: needs the passability flags of prepare().
+Status check_endpoint_clearance(const GridSearchWorkspace& ws, Cell c, const char* what) {
   if (!ws.pg.pass[static_cast<size_t>(ws.pg.id(c))]) {
     return fail(StatusCode::blocked, std::string(what) + " cell " + cell_str(c) +
                                          " is too close to a wall for an agent of radius " +
@@ -413,17 +418,22 @@ Status check_endpoint(const GridSearchWorkspace& ws, Cell c, const char* what) {
   return ok_status();
 }
 
-}  // namespace
+/// Bytes a search allocates on a grid of `padded` cells (see kDefaultGridSearchMemory).
+double search_bytes(double padded, double states_per_cell, bool jump_tables) {
+  return padded * 5.0 + padded * states_per_cell * 20.0 + (jump_tables ? padded * 32.0 : 0.0);
+}
 
-Result<GridPath> GridPathfinder::find_path(GridPlanner planner, Cell start, Cell goal, const GridSearchOptions& opt) {
-  GridSearchWorkspace& ws = *ws_;
+Status check_options(const GridSearchOptions& opt, GridPlanner planner) {
   if (!(opt.agent_radius >= 0.0) || !(opt.agent_radius <= kMaxAgentRadius)) {
     return fail(StatusCode::invalid_argument, "agent radius must be in [0, " + std::to_string(kMaxAgentRadius) + "]");
   }
   if (!(opt.turn_penalty >= 0.0) || !std::isfinite(opt.turn_penalty)) {
     return fail(StatusCode::invalid_argument, "turn penalty must be a finite number >= 0");
   }
-  if (opt.max_expansions < 0) return fail(StatusCode::invalid_argument, "max expansions must be >= 0");
+  if (opt.max_expansions < 0 || opt.budget.max_expansions < 0)
+    return fail(StatusCode::invalid_argument, "max expansions must be >= 0");
+  if (!(opt.budget.time_ms >= 0.0)) return fail(StatusCode::invalid_argument, "time budget must be >= 0 ms");
+  if (opt.max_memory_bytes < 0) return fail(StatusCode::invalid_argument, "max memory bytes must be >= 0");
   const bool any_angle_or_jump = planner == GridPlanner::jps || planner == GridPlanner::theta;
   if (any_angle_or_jump && opt.connectivity != Connectivity::eight) {
     return fail(StatusCode::unsupported, std::string(to_string(planner)) + " works on 8-connected grids only");
@@ -432,16 +442,56 @@ Result<GridPath> GridPathfinder::find_path(GridPlanner planner, Cell start, Cell
     return fail(StatusCode::unsupported,
                 std::string("turn penalty is supported by astar and dijkstra, not ") + to_string(planner));
   }
-  ws.prepare(opt.agent_radius);
-  if (auto st = check_endpoint(ws, start, "start"); !st) return st.error();
-  if (auto st = check_endpoint(ws, goal, "goal"); !st) return st.error();
+  return ok_status();
+}
+
+std::string megabytes(double bytes) { return std::to_string(static_cast<long long>(std::ceil(bytes / 1048576.0))) + " MB"; }
+
+std::string budget_reason(const GridPath& out, const detail::GridBudget& budget) {
+  switch (out.stopped) {
+    case BudgetStop::expansions: return "gave up after " + std::to_string(budget.max_expansions()) + " expansions";
+    case BudgetStop::time: return "gave up when the time budget ran out (" + std::to_string(out.expanded) + " expansions)";
+    case BudgetStop::cancelled: return "cancelled after " + std::to_string(out.expanded) + " expansions";
+    case BudgetStop::none: break;
+  }
+  return "the goal cannot be reached from the start";
+}
+
+}  // namespace
+
+Result<GridPath> GridPathfinder::find_path(GridPlanner planner, Cell start, Cell goal, const GridSearchOptions& opt) {
+  GridSearchWorkspace& ws = *ws_;
+  if (auto st = check_options(opt, planner); !st) return st.error();
+  // The ends first, on the grid itself: a start inside a wall must not cost a build.
+  if (auto st = check_endpoint_cell(*ws.grid, start, "start"); !st) return st.error();
+  if (auto st = check_endpoint_cell(*ws.grid, goal, "goal"); !st) return st.error();
 
   GridPath out;
+  const double padded = (ws.grid->width() + 2.0) * (ws.grid->height() + 2.0);
+  const bool turns = opt.turn_penalty > 0.0 && (planner == GridPlanner::astar || planner == GridPlanner::dijkstra);
+  const double cap = opt.max_memory_bytes > 0 ? static_cast<double>(opt.max_memory_bytes) : INFINITY;
+  const double need = search_bytes(padded, turns ? 9.0 : 1.0, false);
+  if (need > cap) {
+    out.details |= kDetailBudgetExhausted | kDetailMemoryCap;
+    out.reason = "the search would need " + megabytes(need) + " for this " + std::to_string(ws.grid->width()) + "x" +
+                 std::to_string(ws.grid->height()) + " map, above the memory budget of " + megabytes(cap);
+    return out;
+  }
+  // JPS's tables above the cap: A* gives the same lengths (on uniform terrain) without them.
+  if (planner == GridPlanner::jps && !ws.jump_tables_ready && search_bytes(padded, 1.0, true) > cap) {
+    planner = GridPlanner::astar;
+    out.details |= kDetailJpsAsAstar;
+  }
+  ws.prepare(opt.agent_radius);
+  if (auto st = check_endpoint_clearance(ws, start, "start"); !st) return st.error();
+  if (auto st = check_endpoint_clearance(ws, goal, "goal"); !st) return st.error();
+
+  ws.budget.start(opt);
   switch (planner) {
     case GridPlanner::astar:
     case GridPlanner::dijkstra: {
       const bool use_h = planner == GridPlanner::astar;
-      if (opt.turn_penalty > 0.0) search_with_turns(ws, start, goal, opt, use_h, out);
+      if (turns) search_with_turns(ws, start, goal, opt, use_h, out);
       else search_cells(ws, start, goal, opt, use_h, out);
       break;
     }
@@ -453,11 +503,8 @@ Result<GridPath> GridPathfinder::find_path(GridPlanner planner, Cell start, Cell
       search_theta(ws, start, goal, opt, out);
       break;
   }
-  if (!out.found) {
-    out.reason = (out.details & kDetailBudgetExhausted)
-                     ? "gave up after " + std::to_string(opt.max_expansions) + " expansions"
-                     : "the goal cannot be reached from the start";
-  }
+  out.stopped = ws.budget.stopped();
+  if (!out.found) out.reason = budget_reason(out, ws.budget);
   return out;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // Internal: the padded grid and search buffers shared by the grid planners.
 
+#include <algorithm>
 #include <bit>
+#include <optional>
 #include <cstdint>
 #include <vector>
 
@@ -33,6 +35,42 @@ struct PaddedGrid {
   }
 };
 
+
+/// The limits of one search: the expansion count (GridSearchOptions::max_expansions and
+/// budget.max_expansions, the smaller non-zero one) every expansion, the clock and the cancel
+/// flag every BudgetMeter::kCheckEvery expansions.
+class GridBudget {
+ public:
+  void start(const GridSearchOptions& opt) {
+    const int64_t a = opt.max_expansions, b = opt.budget.max_expansions;
+    max_expansions_ = a > 0 && b > 0 ? std::min(a, b) : std::max(a, b);
+    timed_ = opt.budget.time_ms > 0.0 || opt.budget.cancel != nullptr;
+    SearchBudget clock_only = opt.budget;
+    clock_only.max_expansions = 0;
+    meter_.emplace(clock_only);
+    stop_ = BudgetStop::none;
+  }
+  /// True when the search must stop before its next expansion; `expanded` so far.
+  __attribute__((always_inline)) bool exhausted(int64_t expanded) {
+    if (max_expansions_ > 0 && expanded >= max_expansions_) return stop(BudgetStop::expansions);
+    if (timed_ && expanded % BudgetMeter::kCheckEvery == 0) {
+      if (const BudgetStop why = meter_->check_clock(); why != BudgetStop::none) return stop(why);
+    }
+    return false;
+  }
+  BudgetStop stopped() const { return stop_; }
+  int64_t max_expansions() const { return max_expansions_; }
+
+ private:
+  bool stop(BudgetStop why) {
+    stop_ = why;
+    return true;
+  }
+  int64_t max_expansions_ = 0;
+  bool timed_ = false;
+  std::optional<BudgetMeter> meter_;
+  BudgetStop stop_ = BudgetStop::none;
+};
 
 }  // namespace pathlab::detail
 
@@ -72,6 +110,7 @@ class GridSearchWorkspace {
   std::vector<int32_t> bypass;
   detail::OpenList open;
   detail::BasicOpenList<2> theta_open;  // Theta*: bound and cleared by the search itself
+  detail::GridBudget budget;            // the current search's limits (set by find_path)
 
   /// Adds a node to the open list, or moves it up if it is already there (seen, not closed).
   __attribute__((always_inline)) void open_node(int32_t n, double f, double g, bool already_open) {

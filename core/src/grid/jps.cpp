@@ -166,7 +166,7 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
     const double gn = ws.nodes[n].g;
     if (trace) rec(n, TraceEvent::close, gn, fcur);
     if (n == t) break;
-    if (opt.max_expansions > 0 && out.expanded >= opt.max_expansions) {
+    if (ws.budget.exhausted(out.expanded)) {
       out.details |= kDetailBudgetExhausted;
       break;
     }

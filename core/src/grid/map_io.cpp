@@ -69,6 +69,22 @@ std::string printable(char c) {
   return buf;
 }
 
+/// A token from the file, safe for a one-line message: quoted, bytes outside printable ASCII
+/// shown as \xNN, cut after 40 characters.
+std::string quoted(std::string_view token) {
+  std::string out = "'";
+  for (const char c : token.substr(0, 40)) {
+    if (c >= 32 && c < 127) {
+      out += c;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned char>(c));
+      out += buf;
+    }
+  }
+  return out + (token.size() > 40 ? "...'" : "'");
+}
+
 }  // namespace
 
 Result<std::string> read_text_file(const std::string& path, size_t max_bytes) {
@@ -114,12 +130,12 @@ Result<Grid> parse_movingai_map(std::string_view text, const std::string& source
       int v = 0;
       if (!parse_int(fields[1], v) || v <= 0) {
         return fail(StatusCode::parse_error, where(source, lines.number()) + std::string(key) +
-                                                 " must be a positive integer, got '" + std::string(fields[1]) + "'");
+                                                 " must be a positive integer, got " + quoted(fields[1]));
       }
       (key == "height" ? height : width) = v;
     } else {
       return fail(StatusCode::parse_error,
-                  where(source, lines.number()) + "unknown header field '" + std::string(key) + "'");
+                  where(source, lines.number()) + "unknown header field " + quoted(key));
     }
   }
   if (!saw_map) return fail(StatusCode::parse_error, source + ": no 'map' line: not a Moving AI map file");
@@ -223,14 +239,14 @@ Result<std::vector<Scenario>> parse_scenarios(std::string_view text, const std::
       if (i == 1) continue;
       if (!parse_int(fields[static_cast<size_t>(i)], *targets[i]) || *targets[i] < 0) {
         return fail(StatusCode::parse_error, where(source, lines.number()) + names[i] +
-                                                 " must be a non-negative integer, got '" +
-                                                 std::string(fields[static_cast<size_t>(i)]) + "'");
+                                                 " must be a non-negative integer, got " +
+                                                 quoted(fields[static_cast<size_t>(i)]));
       }
     }
     if (!parse_double(fields[8], s.optimal_length) || s.optimal_length < 0.0) {
       return fail(StatusCode::parse_error, where(source, lines.number()) +
-                                               "optimal length must be a non-negative number, got '" +
-                                               std::string(fields[8]) + "'");
+                                               "optimal length must be a non-negative number, got " +
+                                               quoted(fields[8]));
     }
     out.push_back(std::move(s));
   }

@@ -1,5 +1,7 @@
 #include "pathlab/arc_length.hpp"
 
+#include "pathlab/sample_limit.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -196,10 +198,7 @@ Result<std::vector<double>> spaced_distances(double length, double spacing) {
     return fail(StatusCode::invalid_argument, "spacing must be a finite number > 0");
   }
   const double count = std::floor(length / spacing) + 2.0;
-  if (!(count <= static_cast<double>(kMaxSplineSamples))) {
-    return fail(StatusCode::too_large, "spacing: " + std::to_string(spacing) + " over a length of " +
-                                           std::to_string(length) + " gives too many points");
-  }
+  if (Status st = check_sample_count(count, spacing); !st) return st.error();
   std::vector<double> s;
   s.reserve(static_cast<size_t>(count));
   s.push_back(0.0);
