@@ -1,0 +1,256 @@
+// Routes of the crowd's units: planning with each unit's own radius, free slots around a
+// shared goal, the preferred velocity along the route, and what a unit does when it makes no
+// progress (give way by priority, re-plan around the units in the way, or say why it cannot).
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "crowd/crowd_impl.hpp"
+#include "pathlab/collision.hpp"
+#include "pathlab/follow_path.hpp"
+#include "pathlab/shortcut.hpp"
+
+namespace pathlab {
+namespace {
+
+constexpr double kArriveDistance = 0.1;  ///< A unit this close to its target has arrived. [Units: cells]
+constexpr double kYieldTime = 1.5;       ///< How long a unit gives way. [Units: s]
+constexpr double kVisibilityPeriod = 0.5;///< How often a unit checks it still sees its waypoint. [Units: s]
+constexpr double kBlockerGap = 0.5;      ///< Bodies this close count as "in the way". [Units: cells]
+
+}  // namespace
+
+Status CrowdImpl::check_goal(const UnitDef& unit, Vec2 goal, const std::string& what) const {
+  if (!is_finite(goal)) return fail(StatusCode::invalid_argument, what + " is not finite");
+  if (!grid_.contains(goal)) return fail(StatusCode::out_of_bounds, what + " is outside the map");
+  if (!point_clear(base_, goal, unit.radius)) {
+    return fail(StatusCode::blocked, what + " is not clear of walls for radius " + std::to_string(unit.radius));
+  }
+  return ok_status();
+}
+
+void CrowdImpl::join_group(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    if (glm::length(groups_[g].goal - a.def.goal) < 0.5) {
+      groups_[g].members.push_back(id);
+      a.group = static_cast<int>(g);
+      return;
+    }
+  }
+  crowd::GoalGroup g;
+  g.goal = a.def.goal;
+  g.members.push_back(id);
+  a.group = static_cast<int>(groups_.size());
+  groups_.push_back(std::move(g));
+}
+
+void CrowdImpl::plan_route(int id, const Grid* avoid_grid) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const Grid& g = avoid_grid != nullptr ? *avoid_grid : grid_;
+  const double r = a.def.unit.radius;
+  const Vec2 pos = a.st.pose.pos;
+  const Vec2 target = a.st.target;
+  ++a.m.replans;
+  a.best_remaining = std::numeric_limits<double>::infinity();
+  a.progress_time = time();
+  a.st.next_waypoint = 1;
+  if (segment_clear(g, pos, target, r)) {
+    a.st.route = {pos, target};
+    a.st.waiting = false;
+    if (!a.gave_up) a.st.why.clear();
+    return;
+  }
+  GridSearchOptions opt;
+  opt.agent_radius = r;
+  opt.max_expansions = def_.plan_expansions;
+  auto path = avoid_grid != nullptr ? find_grid_path(g, GridPlanner::astar, cell_of(pos), cell_of(target), opt)
+                                    : finder_.find_path(GridPlanner::astar, cell_of(pos), cell_of(target), opt);
+  if (!path || !path->found) {
+    if (avoid_grid != nullptr) return;  // the caller falls back to the plain map
+    a.st.route = {pos};
+    a.st.next_waypoint = 0;
+    a.st.waiting = true;
+    a.st.why = "no route to the goal: " + (path ? path->reason : path.error().message);
+    return;
+  }
+  std::vector<Vec2> pts = splice_start(g, pos, path->points, r);
+  if (pts.back() != target && segment_clear(g, pts.back(), target, r)) pts.push_back(target);
+  auto cut = los_shortcut(g, pts, r);
+  a.st.route = cut ? std::move(cut->points) : std::move(pts);
+  if (a.st.route.size() < 2) a.st.next_waypoint = 0;
+  a.st.waiting = false;
+  if (!a.gave_up) a.st.why.clear();
+}
+
+void CrowdImpl::claim_slot(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  crowd::GoalGroup& g = groups_[static_cast<size_t>(a.group)];
+  if (a.slot >= 0 || g.members.size() < 2) return;
+  double rmax = 0.0;
+  for (int m : g.members) rmax = std::max(rmax, agents_[static_cast<size_t>(m)].def.unit.radius);
+  const double spacing = 2.0 * rmax + 0.1;
+  const double reach = spacing * (1.0 + std::sqrt(static_cast<double>(g.members.size()))) + 2.0;
+  if (glm::length(a.st.pose.pos - g.goal) > reach) return;
+  if (g.slots.size() < g.members.size()) {
+    // Hexagonal rings around the goal, nearest first; a slot must be clear of walls and in
+    // straight sight of the goal for the largest member.
+    g.slots.clear();
+    g.claimed_by.clear();
+    for (int ring = 0; ring <= 30 && g.slots.size() < g.members.size(); ++ring) {
+      const int count = ring == 0 ? 1 : 6 * ring;
+      for (int k = 0; k < count; ++k) {
+        const double ang = 2.0 * kPi * k / count;
+        const Vec2 p = g.goal + ring * spacing * Vec2(std::cos(ang), std::sin(ang));
+        if (grid_.contains(p) && point_clear(base_, p, rmax) && segment_clear(base_, g.goal, p, rmax)) g.slots.push_back(p);
+      }
+    }
+    g.claimed_by.assign(g.slots.size(), -1);
+    for (int m : g.members) {
+      const crowd::Agent& o = agents_[static_cast<size_t>(m)];
+      if (o.slot >= 0 && static_cast<size_t>(o.slot) < g.slots.size()) g.claimed_by[static_cast<size_t>(o.slot)] = m;
+    }
+  }
+  for (size_t s = 0; s < g.slots.size(); ++s) {
+    if (g.claimed_by[s] >= 0) continue;
+    g.claimed_by[s] = id;
+    a.slot = static_cast<int>(s);
+    a.st.target = g.slots[s];
+    const int replans = a.m.replans;
+    plan_route(id);
+    a.m.replans = replans;  // settling into a slot is not a re-plan
+    return;
+  }
+}
+
+Vec2 CrowdImpl::preferred_velocity(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const Vec2 pos = a.st.pose.pos;
+  const double vmax = a.def.unit.max_speed;
+  a.st.yielding = time() < a.yield_until;
+  if (a.st.yielding) return a.yield_dir * (0.5 * vmax);
+  if (a.st.waiting || a.st.route.size() < 2) return Vec2(0.0);
+  auto& route = a.st.route;
+  const int last = static_cast<int>(route.size()) - 1;
+  const double pass = std::max(0.35, a.def.unit.radius);
+  while (a.st.next_waypoint < last && glm::length(route[static_cast<size_t>(a.st.next_waypoint)] - pos) < pass) {
+    ++a.st.next_waypoint;
+  }
+  const Vec2 wp = route[static_cast<size_t>(a.st.next_waypoint)];
+  const Vec2 d = wp - pos;
+  const double dist = glm::length(d);
+  if (dist < 1e-6) return Vec2(0.0);
+  double speed = vmax;
+  if (a.st.next_waypoint == last) {
+    // Brake to arrive: the speed from which half the braking stops the unit at the target.
+    speed = std::min(vmax, std::sqrt(a.def.unit.braking * dist));
+    if (dist < 0.02) speed = 0.0;
+  }
+  return d * (speed / dist);
+}
+
+double CrowdImpl::remaining_route(const crowd::Agent& a) const {
+  const auto& route = a.st.route;
+  const Vec2 pos = a.st.pose.pos;
+  if (route.size() < 2) return glm::length(a.st.target - pos);
+  const size_t next = static_cast<size_t>(a.st.next_waypoint);
+  double rem = glm::length(route[next] - pos);
+  for (size_t k = next; k + 1 < route.size(); ++k) rem += glm::length(route[k + 1] - route[k]);
+  return rem;
+}
+
+void CrowdImpl::track_progress(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const double t = time();
+  const Vec2 pos = a.st.pose.pos;
+  if (glm::length(a.st.target - pos) < kArriveDistance && !a.m.arrived) {
+    a.m.arrived = true;
+    a.m.time_to_goal = t;
+    a.st.arrived = true;
+  }
+  if (a.group >= 0) claim_slot(id);
+  if (a.m.arrived || (a.st.route.size() >= 2 && glm::length(a.st.target - pos) < kArriveDistance)) {
+    a.st.stuck = false;
+    a.progress_time = t;
+    return;
+  }
+  const double rem = remaining_route(a);
+  if (rem < a.best_remaining - def_.progress_distance) {
+    a.best_remaining = rem;
+    a.progress_time = t;
+    a.st.stuck = false;
+    a.next_resolve = 0.0;
+  } else if (t - a.progress_time >= def_.stuck_time) {
+    a.st.stuck = !a.st.waiting;
+    if (a.st.stuck) {
+      ++a.m.stuck_steps;
+      a.stuck_total += def_.dt;
+    }
+    if (t >= a.next_resolve) {
+      a.next_resolve = t + def_.stuck_time;
+      if (a.st.waiting) plan_route(id);
+      else resolve_deadlock(id);
+    }
+  }
+  if (t >= a.next_visibility_check && !a.st.waiting && a.st.route.size() >= 2) {
+    a.next_visibility_check = t + kVisibilityPeriod;
+    if (!segment_clear(grid_, pos, a.st.route[static_cast<size_t>(a.st.next_waypoint)], a.def.unit.radius)) {
+      plan_route(id);
+    }
+  }
+}
+
+void CrowdImpl::resolve_deadlock(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const Vec2 pos = a.st.pose.pos;
+  const double t = time();
+  int nearest = -1;
+  double nearest_gap = kBlockerGap;
+  Grid avoid = grid_;
+  bool any_static = false;
+  for (int j : a.st.neighbors) {
+    const crowd::Agent& b = agents_[static_cast<size_t>(j)];
+    const double gap = glm::length(b.st.pose.pos - pos) - a.def.unit.radius - b.def.unit.radius;
+    if (gap >= kBlockerGap) continue;
+    if (gap < nearest_gap) {
+      nearest_gap = gap;
+      nearest = j;
+    }
+    if (std::abs(b.st.speed) > 0.2 * b.def.unit.max_speed) continue;
+    // A unit standing in the way is a wall for the detour: the cells its disc overlaps.
+    const Vec2 c = b.st.pose.pos;
+    const double rb = b.def.unit.radius;
+    for (int y = static_cast<int>(std::floor(c.y - rb)); y <= static_cast<int>(std::floor(c.y + rb)); ++y) {
+      for (int x = static_cast<int>(std::floor(c.x - rb)); x <= static_cast<int>(std::floor(c.x + rb)); ++x) {
+        const Cell cell{x, y};
+        if (!avoid.in_bounds(cell) || cell == cell_of(pos) || cell == cell_of(a.st.target)) continue;
+        avoid.set_blocked(x, y, true);
+        any_static = true;
+      }
+    }
+  }
+  if (nearest >= 0) {
+    crowd::Agent& b = agents_[static_cast<size_t>(nearest)];
+    // Priority: the unit added first goes first; a unit that has arrived always gives way.
+    const bool other_yields = b.m.arrived || (!a.m.arrived && nearest > id);
+    crowd::Agent& yielder = other_yields ? b : a;
+    const Vec2 from = other_yields ? pos : b.st.pose.pos;
+    Vec2 away = yielder.st.pose.pos - from;
+    const double len = glm::length(away);
+    away = len > 1e-9 ? away / len : Vec2(1.0, 0.0);
+    yielder.yield_dir = away;
+    yielder.yield_until = t + kYieldTime;
+  }
+  const std::vector<Vec2> old = a.st.route;
+  if (any_static) plan_route(id, &avoid);
+  if (a.st.route == old) plan_route(id);
+  if (a.stuck_total > def_.give_up_time && !a.gave_up) {
+    a.gave_up = true;
+    a.st.why = "no progress for " + std::to_string(static_cast<int>(a.stuck_total)) + " s" +
+               (nearest >= 0 ? ": blocked by agent " + std::to_string(nearest) : ": blocked");
+  }
+}
+
+}  // namespace pathlab
