@@ -91,7 +91,7 @@ void CrowdImpl::claim_slot(int id) {
   if (a.slot >= 0 || g.members.size() < 2) return;
   double rmax = 0.0;
   for (int m : g.members) rmax = std::max(rmax, agents_[static_cast<size_t>(m)].def.unit.radius);
-  const double spacing = 2.0 * rmax + 0.1;
+  const double spacing = 2.0 * rmax + 0.25;
   const double reach = spacing * (1.0 + std::sqrt(static_cast<double>(g.members.size()))) + 2.0;
   if (glm::length(a.st.pose.pos - g.goal) > reach) return;
   if (g.slots.size() < g.members.size()) {
@@ -244,8 +244,12 @@ void CrowdImpl::resolve_deadlock(int id) {
     yielder.yield_until = t + kYieldTime;
   }
   const std::vector<Vec2> old = a.st.route;
+  const double since = a.progress_time;
   if (any_static) plan_route(id, &avoid);
   if (a.st.route == old) plan_route(id);
+  // Still stuck until the new route shows progress.
+  a.progress_time = since;
+  a.best_remaining = remaining_route(a);
   if (a.stuck_total > def_.give_up_time && !a.gave_up) {
     a.gave_up = true;
     a.st.why = "no progress for " + std::to_string(static_cast<int>(a.stuck_total)) + " s" +
