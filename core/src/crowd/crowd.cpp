@@ -13,7 +13,7 @@ namespace {
 
 std::string num(double v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
+  std::snprintf(buf, sizeof buf, "%.10g", v);
   return buf;
 }
 

@@ -26,7 +26,7 @@ Status CrowdImpl::check_goal(const UnitDef& unit, Vec2 goal, const std::string& 
   if (!is_finite(goal)) return fail(StatusCode::invalid_argument, what + " is not finite");
   if (!grid_.contains(goal)) return fail(StatusCode::out_of_bounds, what + " is outside the map");
   if (!point_clear(base_, goal, unit.radius)) {
-    return fail(StatusCode::blocked, what + " is not clear of walls for radius " + std::to_string(unit.radius));
+    return fail(StatusCode::blocked, what + " is not clear of walls for radius " + std::to_string(unit.radius).substr(0, 4));
   }
   return ok_status();
 }
