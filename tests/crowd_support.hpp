@@ -31,6 +31,7 @@ struct CrowdOutcome {
   std::string bytes;            ///< Every pose of every step, printed exactly.
   CrowdMetrics metrics;
   std::vector<std::string> why;
+  std::vector<double> min_speed;  ///< Per unit: the most negative speed seen (< 0: it backed up).
 };
 
 inline CrowdAgentDef crowd_agent(const char* preset, double x, double y, double deg, double gx, double gy) {
@@ -56,6 +57,7 @@ inline CrowdOutcome run_crowd(const CrowdScenario& sc, bool check = true, const 
   for (const auto& m : sc.movers) (void)crowd.add_moving_obstacle(m).value();
   for (const auto& a : sc.agents) (void)crowd.add_agent(a).value();
   const int n = crowd.agent_count();
+  out.min_speed.assign(static_cast<size_t>(n), 0.0);
   char buf[128];
   while (!crowd.all_arrived() && crowd.time() < sc.max_time) {
     crowd.step();
@@ -63,6 +65,7 @@ inline CrowdOutcome run_crowd(const CrowdScenario& sc, bool check = true, const 
       const auto& s = crowd.state(i);
       std::snprintf(buf, sizeof buf, "%.17g %.17g %.17g %.17g\n", s.pose.pos.x, s.pose.pos.y, s.pose.heading, s.speed);
       out.bytes += buf;
+      out.min_speed[static_cast<size_t>(i)] = std::min(out.min_speed[static_cast<size_t>(i)], s.speed);
       if (!check) continue;
       const double ri = crowd.agent_def(i).unit.radius;
       if (!point_clear(crowd.grid(), s.pose.pos, ri - 1e-9)) out.worst_wall = std::max(out.worst_wall, 1.0);
@@ -162,6 +165,48 @@ inline CrowdScenario truck_crossing() {
     if (k % 2 == 0) s.agents.push_back(crowd_agent("person", 2.5, y, 0, 27.5, y));
     else s.agents.push_back(crowd_agent("person", 27.5, y, 180, 2.5, y));
   }
+  return s;
+}
+
+}  // namespace pathlab::test
+
+namespace pathlab::test {
+
+/// A one-cell corridor opening into a room: a person walks out of it while a car drives in;
+/// the car cannot turn in the corridor, so it must back out to give way.
+inline CrowdScenario car_gives_way() {
+  Grid g = Grid::create(22, 7).value();
+  for (int x = 10; x < 22; ++x) {
+    for (int y = 0; y < 7; ++y) {
+      if (y != 3) g.set_blocked(x, y, true);
+    }
+  }
+  CrowdScenario s{"car gives way", std::move(g), {}, {}, {}, 60.0};
+  s.agents = {crowd_agent("person", 18.5, 3.5, 180, 2.5, 1.5), crowd_agent("car", 6.0, 3.5, 0, 20.5, 3.5)};
+  return s;
+}
+
+}  // namespace pathlab::test
+
+namespace pathlab::test {
+
+/// One doorway that closes in front of the unit and opens again later: no other way round.
+inline CrowdScenario door_closes_and_opens() {
+  Grid g = Grid::create(12, 12).value();
+  for (int x = 0; x < 12; ++x) {
+    if (x != 6) g.set_blocked(x, 6, true);
+  }
+  CrowdScenario s{"door closes and opens", std::move(g), {}, {}, {}, 40.0};
+  s.doors.push_back(DoorDef{Cell{6, 6}, Cell{6, 6}, true, {1.0, 6.0}});
+  s.agents = {crowd_agent("person", 6.5, 1.5, 90, 6.5, 10.5), crowd_agent("tank", 4.5, 1.5, 90, 8.5, 10.5)};
+  return s;
+}
+
+/// A unit whose goal is taken by a unit that arrived first (their goals are 0.55 apart, so
+/// the two bodies cannot both sit on them).
+inline CrowdScenario goal_occupied() {
+  CrowdScenario s{"goal occupied", Grid::create(16, 10).value(), {}, {}, {}, 40.0};
+  s.agents = {crowd_agent("person", 3.5, 5.0, 0, 8.0, 5.0), crowd_agent("person", 14.5, 5.0, 180, 8.55, 5.0)};
   return s;
 }
 

@@ -71,25 +71,47 @@ void CrowdImpl::find_neighbors(int id) {
   for (size_t k = 0; k < keep; ++k) a.st.neighbors.push_back(found[k].second);
 }
 
+void CrowdImpl::add_wall_line(const crowd::Agent& a, Vec2 q, double range) {
+  const Vec2 d = q - a.st.pose.pos;
+  const double dist = glm::length(d);
+  if (dist > range || dist < 1e-9) return;
+  lines_.push_back(crowd::half_plane(d / dist, (dist - a.def.unit.radius) / def_.obstacle_horizon));
+}
+
 void CrowdImpl::add_wall_lines(const crowd::Agent& a, double range) {
-  // Every blocked cell (the map's outside too) with a free 4-neighbour, within range, is a
-  // static constraint through its closest point: full responsibility (the paper's obstacles,
-  // linearised at the closest point, which is exact for a convex cell).
+  // The walls near the unit as line obstacles with full responsibility: every run of cell
+  // edges between a blocked cell (the map's outside too) and a free one, facing the unit, is
+  // one segment; its constraint goes through the segment's point closest to the unit (exact
+  // for a convex obstacle, and a long wall does not slow a unit moving along it).
   const Vec2 p = a.st.pose.pos;
-  const double r = a.def.unit.radius;
   const int x0 = static_cast<int>(std::floor(p.x - range)), x1 = static_cast<int>(std::floor(p.x + range));
   const int y0 = static_cast<int>(std::floor(p.y - range)), y1 = static_cast<int>(std::floor(p.y + range));
-  for (int y = y0; y <= y1; ++y) {
-    for (int x = x0; x <= x1; ++x) {
-      if (grid_.is_free(x, y)) continue;
-      if (!grid_.is_free(x - 1, y) && !grid_.is_free(x + 1, y) && !grid_.is_free(x, y - 1) && !grid_.is_free(x, y + 1)) {
-        continue;
+  // Horizontal edges on the line y = e, between cells (x, e-1) and (x, e).
+  for (int e = y0; e <= y1 + 1; ++e) {
+    const bool above_free = p.y <= e;  // the unit sees edges whose free side is its side
+    int run = -1;
+    for (int x = x0; x <= x1 + 1; ++x) {
+      const bool edge = x <= x1 && (above_free ? grid_.is_free(x, e - 1) && !grid_.is_free(x, e)
+                                               : !grid_.is_free(x, e - 1) && grid_.is_free(x, e));
+      if (edge && run < 0) run = x;
+      if (!edge && run >= 0) {
+        add_wall_line(a, Vec2(std::clamp(p.x, double(run), double(x)), double(e)), range);
+        run = -1;
       }
-      const Vec2 q(std::clamp(p.x, double(x), double(x + 1)), std::clamp(p.y, double(y), double(y + 1)));
-      const Vec2 d = q - p;
-      const double dist = glm::length(d);
-      if (dist > range || dist < 1e-9) continue;
-      lines_.push_back(crowd::half_plane(d / dist, (dist - r) / def_.obstacle_horizon));
+    }
+  }
+  // Vertical edges on the line x = e, between cells (e-1, y) and (e, y).
+  for (int e = x0; e <= x1 + 1; ++e) {
+    const bool left_free = p.x <= e;
+    int run = -1;
+    for (int y = y0; y <= y1 + 1; ++y) {
+      const bool edge = y <= y1 && (left_free ? grid_.is_free(e - 1, y) && !grid_.is_free(e, y)
+                                              : !grid_.is_free(e - 1, y) && grid_.is_free(e, y));
+      if (edge && run < 0) run = y;
+      if (!edge && run >= 0) {
+        add_wall_line(a, Vec2(double(e), std::clamp(p.y, double(run), double(y))), range);
+        run = -1;
+      }
     }
   }
 }
@@ -145,7 +167,14 @@ void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca) {
   const double lo = std::max(u.can_reverse ? -u.max_reverse_speed : 0.0, s0 - u.braking * T);
   const double hi = std::min(u.max_speed, s0 + u.acceleration * T);
   const double want = glm::length(v_orca);
-  const double want_dir = std::atan2(v_orca.y, v_orca.x);
+  // The nose should point along the route (backwards when the route is close behind and the
+  // unit may reverse): this is what makes a backing-up unit steer into line.
+  const bool has_route = glm::dot(a.route_dir, a.route_dir) > 0.5;
+  double nose_goal = has_route ? std::atan2(a.route_dir.y, a.route_dir.x) : std::atan2(v_orca.y, v_orca.x);
+  const bool back_to_it = u.can_reverse && has_route && std::cos(wrap_angle(nose_goal - h0)) < -0.5 &&
+                          glm::length(a.st.route[static_cast<size_t>(a.st.next_waypoint)] - a.st.pose.pos) < 3.0;
+  if (back_to_it) nose_goal += kPi;
+  const double align_weight = u.max_speed * std::max(want, glm::length(a.st.preferred_velocity));
   const int hard = hard_lines_;
   constexpr int kSpeeds = 9, kTurns = 11;
   double best = std::numeric_limits<double>::infinity();
@@ -158,10 +187,7 @@ void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca) {
       const Vec2 v_end = s * dir_of(h_end);
       const Vec2 v_mid = s * dir_of(h0 + 0.5 * w * T);
       double cost = glm::dot(v_end - v_orca, v_end - v_orca);
-      if (want > 0.05 * u.max_speed) {
-        const double move_dir = s < 0.0 ? h_end + kPi : h_end;
-        cost += u.max_speed * want * (1.0 - std::cos(wrap_angle(move_dir - want_dir)));
-      }
+      cost += align_weight * (1.0 - std::cos(wrap_angle(h_end - nose_goal)));
       for (size_t k = 0; k < lines_.size(); ++k) {
         const double viol = crowd::violation(lines_[k], v_mid);
         if (viol > 0.0) cost += (static_cast<int>(k) < std::max(hard, 0) ? 100.0 : 10.0) * viol;

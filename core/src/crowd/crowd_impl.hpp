@@ -30,6 +30,8 @@ struct Agent {
   Vec2 yield_dir{0.0, 0.0};
   double next_visibility_check = 0.0;
   bool gave_up = false;
+  double maneuver_until = -1.0;  ///< Backing up to line up with the route (units that cannot pivot). [Units: s]
+  Vec2 route_dir{0.0, 0.0};      ///< Unit vector to the current waypoint (0 when there is none).
   // Decided in the avoidance pass, applied in the move pass.
   Vec2 new_velocity{0.0, 0.0};  ///< Holonomic units.
   double target_speed = 0.0;    ///< Heading units.
@@ -113,6 +115,7 @@ class CrowdImpl {
   void find_neighbors(int id);
   void decide(int id);
   void add_wall_lines(const crowd::Agent& a, double range);
+  void add_wall_line(const crowd::Agent& a, Vec2 closest, double range);
   void add_mover_lines(const crowd::Agent& a);
   void choose_heading_motion(crowd::Agent& a, Vec2 v_orca);
   // crowd_move.cpp

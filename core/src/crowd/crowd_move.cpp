@@ -98,6 +98,11 @@ void CrowdImpl::move(int id) {
     }
   }
   if (wall_hit) ++a.m.wall_contacts;
+  const double t = time();
+  if (wall_hit && !a.holonomic && u.pivot_turn_rate == 0.0 && u.can_reverse && glm::length(p1 - p0) < 0.01 * u.max_speed * dt &&
+      t >= a.maneuver_until) {
+    a.maneuver_until = t + 1.0;  // cannot turn here: back up a little (a three-point turn)
+  }
   if (unit_hit) ++a.m.unit_contacts;
   const Vec2 moved = p1 - p0;
   pose.pos = p1;

@@ -129,18 +129,26 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   const Vec2 pos = a.st.pose.pos;
   const double vmax = a.def.unit.max_speed;
-  a.st.yielding = time() < a.yield_until;
-  if (a.st.yielding) return a.yield_dir * (0.5 * vmax);
-  if (a.st.waiting || a.st.route.size() < 2) return Vec2(0.0);
+  a.route_dir = Vec2(0.0);
   auto& route = a.st.route;
   const int last = static_cast<int>(route.size()) - 1;
-  const double pass = std::max(0.35, a.def.unit.radius);
-  while (a.st.next_waypoint < last && glm::length(route[static_cast<size_t>(a.st.next_waypoint)] - pos) < pass) {
-    ++a.st.next_waypoint;
+  double dist = 0.0;
+  Vec2 d(0.0);
+  if (!a.st.waiting && last >= 1) {
+    const double pass = std::max(0.35, a.def.unit.radius);
+    while (a.st.next_waypoint < last && glm::length(route[static_cast<size_t>(a.st.next_waypoint)] - pos) < pass) {
+      ++a.st.next_waypoint;
+    }
+    d = route[static_cast<size_t>(a.st.next_waypoint)] - pos;
+    dist = glm::length(d);
+    if (dist > 1e-6) a.route_dir = d / dist;
   }
-  const Vec2 wp = route[static_cast<size_t>(a.st.next_waypoint)];
-  const Vec2 d = wp - pos;
-  const double dist = glm::length(d);
+  a.st.yielding = time() < a.yield_until;
+  if (a.st.yielding) return a.yield_dir * (0.5 * vmax);
+  if (time() < a.maneuver_until) {
+    // Back straight up; the heading sampler steers the nose towards the route meanwhile.
+    return -a.def.unit.max_reverse_speed * Vec2(std::cos(a.st.pose.heading), std::sin(a.st.pose.heading));
+  }
   if (dist < 1e-6) return Vec2(0.0);
   double speed = vmax;
   if (a.st.next_waypoint == last) {
