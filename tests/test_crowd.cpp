@@ -117,3 +117,13 @@ TEST_CASE("crowd: bad input is refused naming the field") {
   CHECK_FALSE(crowd.add_moving_obstacle(m));
   CHECK_FALSE(crowd.set_door_open(0, false));
 }
+
+TEST_CASE("crowd: a unit that can pivot turns to its goal heading after arriving") {
+  Crowd crowd = Crowd::create(Grid::create(12, 12).value()).value();
+  CrowdAgentDef a = crowd_agent("tank", 2.5, 2.5, 0, 8.5, 2.5);
+  a.goal_heading = deg_to_rad(90.0);
+  REQUIRE(crowd.add_agent(a));
+  for (int k = 0; k < 60 * 20; ++k) crowd.step();
+  CHECK(crowd.metrics(0).arrived);
+  CHECK(std::abs(crowd.state(0).pose.heading - deg_to_rad(90.0)) < 1e-6);
+}

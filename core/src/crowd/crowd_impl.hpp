@@ -81,6 +81,8 @@ class CrowdImpl {
   Grid base_;   ///< The map as loaded.
   Grid grid_;   ///< The map with closed doors as walls.
   GridPathfinder finder_;
+  Grid avoid_grid_;  ///< grid_ with the units in the way blocked, for a detour.
+  GridPathfinder avoid_finder_;
   std::vector<crowd::Agent> agents_;
   std::vector<crowd::GoalGroup> groups_;
   std::vector<crowd::Door> doors_;
@@ -104,7 +106,9 @@ class CrowdImpl {
   // crowd_route.cpp
   Status check_goal(const UnitDef& unit, Vec2 goal, const std::string& what) const;
   void join_group(int id);
-  void plan_route(int id, const Grid* avoid_grid = nullptr);
+  /// Plans from the unit's position to its target; `avoiding`: on avoid_grid_ (then a failure
+  /// leaves the route as it was).
+  void plan_route(int id, bool avoiding = false);
   void claim_slot(int id);
   Vec2 preferred_velocity(int id);
   double remaining_route(const crowd::Agent& a) const;

@@ -85,6 +85,11 @@ void CrowdImpl::move(int id) {
     a.st.speed = approach(a.st.speed, a.target_speed, (speeding_up ? u.acceleration : u.braking) * dt);
     v = a.st.speed * Vec2(std::cos(pose.heading), std::sin(pose.heading));
   }
+  if (a.m.arrived && a.def.goal_heading && u.pivot_turn_rate > 0.0 && glm::length(v) < 0.05 * u.max_speed) {
+    // Settled: turn on the spot to the goal heading.
+    const double err = wrap_angle(*a.def.goal_heading - pose.heading);
+    pose.heading += std::clamp(err, -u.pivot_turn_rate * dt, u.pivot_turn_rate * dt);
+  }
   pose.heading = wrap_angle(pose.heading);
   const Vec2 p0 = pose.pos;
   const Vec2 step = v * dt;

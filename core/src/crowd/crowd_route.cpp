@@ -47,9 +47,9 @@ void CrowdImpl::join_group(int id) {
   groups_.push_back(std::move(g));
 }
 
-void CrowdImpl::plan_route(int id, const Grid* avoid_grid) {
+void CrowdImpl::plan_route(int id, bool avoiding) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
-  const Grid& g = avoid_grid != nullptr ? *avoid_grid : grid_;
+  const Grid& g = avoiding ? avoid_grid_ : grid_;
   const double r = a.def.unit.radius;
   const Vec2 pos = a.st.pose.pos;
   const Vec2 target = a.st.target;
@@ -66,10 +66,10 @@ void CrowdImpl::plan_route(int id, const Grid* avoid_grid) {
   GridSearchOptions opt;
   opt.agent_radius = r;
   opt.max_expansions = def_.plan_expansions;
-  auto path = avoid_grid != nullptr ? find_grid_path(g, GridPlanner::astar, cell_of(pos), cell_of(target), opt)
-                                    : finder_.find_path(GridPlanner::astar, cell_of(pos), cell_of(target), opt);
+  GridPathfinder& finder = avoiding ? avoid_finder_ : finder_;
+  auto path = finder.find_path(GridPlanner::astar, cell_of(pos), cell_of(target), opt);
   if (!path || !path->found) {
-    if (avoid_grid != nullptr) return;  // the caller falls back to the plain map
+    if (avoiding) return;  // the caller falls back to the plain map
     a.st.route = {pos};
     a.st.next_waypoint = 0;
     a.st.waiting = true;
@@ -216,7 +216,6 @@ void CrowdImpl::resolve_deadlock(int id) {
   const double t = time();
   int nearest = -1;
   double nearest_gap = kBlockerGap;
-  Grid avoid = grid_;
   bool any_static = false;
   for (int j : a.st.neighbors) {
     const crowd::Agent& b = agents_[static_cast<size_t>(j)];
@@ -233,8 +232,9 @@ void CrowdImpl::resolve_deadlock(int id) {
     for (int y = static_cast<int>(std::floor(c.y - rb)); y <= static_cast<int>(std::floor(c.y + rb)); ++y) {
       for (int x = static_cast<int>(std::floor(c.x - rb)); x <= static_cast<int>(std::floor(c.x + rb)); ++x) {
         const Cell cell{x, y};
-        if (!avoid.in_bounds(cell) || cell == cell_of(pos) || cell == cell_of(a.st.target)) continue;
-        avoid.set_blocked(x, y, true);
+        if (!grid_.in_bounds(cell) || cell == cell_of(pos) || cell == cell_of(a.st.target)) continue;
+        if (!any_static) avoid_grid_ = grid_;  // copied once, into the same storage
+        avoid_grid_.set_blocked(x, y, true);
         any_static = true;
       }
     }
@@ -253,7 +253,10 @@ void CrowdImpl::resolve_deadlock(int id) {
   }
   const std::vector<Vec2> old = a.st.route;
   const double since = a.progress_time;
-  if (any_static) plan_route(id, &avoid);
+  if (any_static) {
+    avoid_finder_.reset(avoid_grid_);
+    plan_route(id, true);
+  }
   if (a.st.route == old) plan_route(id);
   // Still stuck until the new route shows progress.
   a.progress_time = since;
