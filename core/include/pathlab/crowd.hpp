@@ -35,7 +35,7 @@ namespace pathlab {
 /// Tuning of the crowd. Start from default_crowd_def().
 struct CrowdDef {
   double dt = 1.0 / 60.0;             ///< Fixed step. [Units: s] [Limit: (0, 1]]
-  double time_horizon = 2.0;          ///< ORCA horizon for other units. [Units: s] [Limit: > 0]
+  double time_horizon = 1.0;          ///< ORCA horizon for other units. [Units: s] [Limit: > 0]
   double obstacle_horizon = 0.5;      ///< ORCA horizon for walls. [Units: s] [Limit: > 0]
   double neighbor_distance = 4.0;     ///< Units farther apart (centre to centre) are ignored. [Units: cells] [Limit: > 0]
   int max_neighbors = 10;             ///< Nearest neighbours considered per unit. [Limit: 1..64]

@@ -87,6 +87,7 @@ Result<CrowdAgentId> CrowdImpl::add_agent(const CrowdAgentDef& agent) {
   join_group(id);
   plan_route(id);
   agents_.back().m.replans = 0;  // the first plan is not a re-plan
+  agents_.back().progress_time = time();
   return id;
 }
 
@@ -111,6 +112,7 @@ Status CrowdImpl::set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> goa
   a.stuck_total = 0.0;
   join_group(id);
   plan_route(id);
+  a.progress_time = time();
   return ok_status();
 }
 

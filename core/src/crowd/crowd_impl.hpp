@@ -111,6 +111,7 @@ class CrowdImpl {
   void plan_route(int id, bool avoiding = false);
   void claim_slot(int id);
   Vec2 preferred_velocity(int id);
+  Vec2 lookahead_point(const crowd::Agent& a) const;
   double remaining_route(const crowd::Agent& a) const;
   void track_progress(int id);
   void resolve_deadlock(int id);

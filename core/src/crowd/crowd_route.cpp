@@ -18,7 +18,12 @@ namespace {
 constexpr double kArriveDistance = 0.1;  ///< A unit this close to its target has arrived. [Units: cells]
 constexpr double kYieldTime = 1.5;       ///< How long a unit gives way. [Units: s]
 constexpr double kVisibilityPeriod = 0.5;///< How often a unit checks it still sees its waypoint. [Units: s]
-constexpr double kBlockerGap = 0.5;      ///< Bodies this close count as "in the way". [Units: cells]
+constexpr double kBlockerGap = 0.5;       ///< Bodies this close count as "in the way". [Units: cells]
+constexpr size_t kSpareSlots = 6;         ///< Free slots beyond one per unit, to move to when one is blocked.
+constexpr double kSlotSwitchDistance = 3.0;  ///< A stuck unit this close to its slot may take another. [Units: cells]
+constexpr double kLookahead = 0.75;       ///< Pursuit distance along the route. [Units: cells]
+constexpr double kKeepRight = 0.3;        ///< Bias to the right near others. [Units: radians]
+constexpr double kKeepRightRange = 3.0;   ///< Gap within which the bias applies. [Units: cells]
 
 }  // namespace
 
@@ -54,13 +59,12 @@ void CrowdImpl::plan_route(int id, bool avoiding) {
   const Vec2 pos = a.st.pose.pos;
   const Vec2 target = a.st.target;
   ++a.m.replans;
-  a.best_remaining = std::numeric_limits<double>::infinity();
-  a.progress_time = time();
   a.st.next_waypoint = 1;
   if (segment_clear(g, pos, target, r)) {
     a.st.route = {pos, target};
     a.st.waiting = false;
     if (!a.gave_up) a.st.why.clear();
+    a.best_remaining = remaining_route(a);
     return;
   }
   GridSearchOptions opt;
@@ -83,6 +87,9 @@ void CrowdImpl::plan_route(int id, bool avoiding) {
   if (a.st.route.size() < 2) a.st.next_waypoint = 0;
   a.st.waiting = false;
   if (!a.gave_up) a.st.why.clear();
+  // Progress is measured on the new route from here on; a unit that was stuck stays stuck
+  // until the new route shows progress.
+  a.best_remaining = remaining_route(a);
 }
 
 void CrowdImpl::claim_slot(int id) {
@@ -94,12 +101,13 @@ void CrowdImpl::claim_slot(int id) {
   const double spacing = 2.0 * rmax + 0.25;
   const double reach = spacing * (1.0 + std::sqrt(static_cast<double>(g.members.size()))) + 2.0;
   if (glm::length(a.st.pose.pos - g.goal) > reach) return;
-  if (g.slots.size() < g.members.size()) {
+  const size_t wanted = g.members.size() + kSpareSlots;
+  if (g.slots.size() < wanted) {
     // Hexagonal rings around the goal, nearest first; a slot must be clear of walls and in
     // straight sight of the goal for the largest member.
     g.slots.clear();
     g.claimed_by.clear();
-    for (int ring = 0; ring <= 30 && g.slots.size() < g.members.size(); ++ring) {
+    for (int ring = 0; ring <= 30 && g.slots.size() < wanted; ++ring) {
       const int count = ring == 0 ? 1 : 6 * ring;
       for (int k = 0; k < count; ++k) {
         const double ang = 2.0 * kPi * k / count;
@@ -125,6 +133,29 @@ void CrowdImpl::claim_slot(int id) {
   }
 }
 
+Vec2 CrowdImpl::lookahead_point(const crowd::Agent& a) const {
+  // Pure pursuit of the route line: the point a little ahead of the unit's projection on its
+  // current leg, so a unit pushed off the line comes back to it before a narrow passage
+  // instead of cutting at the passage's corner.
+  const auto& route = a.st.route;
+  const size_t next = static_cast<size_t>(a.st.next_waypoint);
+  const Vec2 pos = a.st.pose.pos;
+  if (next == 0) return route[0];
+  const Vec2 from = route[next - 1], to = route[next];
+  const Vec2 leg = to - from;
+  const double len2 = glm::dot(leg, leg);
+  const double t = len2 > 1e-12 ? std::clamp(glm::dot(pos - from, leg) / len2, 0.0, 1.0) : 1.0;
+  Vec2 q = from + t * leg;
+  double ahead = std::max(kLookahead, 2.0 * a.def.unit.radius);
+  for (size_t k = next; k < route.size(); ++k) {
+    const double rest = glm::length(route[k] - q);
+    if (rest >= ahead) return q + (route[k] - q) * (ahead / rest);
+    ahead -= rest;
+    q = route[k];
+  }
+  return route.back();
+}
+
 Vec2 CrowdImpl::preferred_velocity(int id) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   const Vec2 pos = a.st.pose.pos;
@@ -139,7 +170,10 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
     while (a.st.next_waypoint < last && glm::length(route[static_cast<size_t>(a.st.next_waypoint)] - pos) < pass) {
       ++a.st.next_waypoint;
     }
-    d = route[static_cast<size_t>(a.st.next_waypoint)] - pos;
+    // Towards an intermediate waypoint (a corner, a passage) pursue the route line; the last
+    // leg goes straight for the target (an open-field detour should not swing back).
+    const Vec2 aim = a.st.next_waypoint < last ? lookahead_point(a) : route[static_cast<size_t>(last)];
+    d = aim - pos;
     dist = glm::length(d);
     if (dist > 1e-6) a.route_dir = d / dist;
   }
@@ -151,12 +185,26 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
   }
   if (dist < 1e-6) return Vec2(0.0);
   double speed = vmax;
-  if (a.st.next_waypoint == last) {
+  const double to_end = glm::length(route.back() - pos);
+  if (a.st.next_waypoint == last && to_end < 2.0 * kLookahead + vmax * vmax / a.def.unit.braking) {
     // Brake to arrive: the speed from which half the braking stops the unit at the target.
-    speed = std::min(vmax, std::sqrt(a.def.unit.braking * dist));
-    if (dist < 0.02) speed = 0.0;
+    speed = std::min(vmax, std::sqrt(a.def.unit.braking * to_end));
+    if (to_end < 0.02) speed = 0.0;
+    d = route.back() - pos;
+    dist = std::max(to_end, 1e-9);
   }
-  return d * (speed / dist);
+  Vec2 v = d * (speed / dist);
+  if (!a.st.neighbors.empty() && dist > 1.0) {
+    // Keep right: with others around, aim slightly to the right of the waypoint (y down, so
+    // "right" is a positive rotation). It breaks the symmetry of units meeting exactly head-on,
+    // which reciprocal avoidance alone resolves slowly (the circle swap).
+    const crowd::Agent& b = agents_[static_cast<size_t>(a.st.neighbors.front())];
+    if (glm::length(b.st.pose.pos - pos) < a.def.unit.radius + b.def.unit.radius + kKeepRightRange) {
+      const double c = std::cos(kKeepRight), s = std::sin(kKeepRight);
+      v = Vec2(c * v.x - s * v.y, s * v.x + c * v.y);
+    }
+  }
+  return v;
 }
 
 double CrowdImpl::remaining_route(const crowd::Agent& a) const {
@@ -251,16 +299,35 @@ void CrowdImpl::resolve_deadlock(int id) {
     yielder.yield_dir = away;
     yielder.yield_until = t + kYieldTime;
   }
+  if (a.slot >= 0 && glm::length(a.st.target - pos) < kSlotSwitchDistance) {
+    // Its slot near a shared goal is hemmed in: take the free slot nearest to where it stands.
+    crowd::GoalGroup& g = groups_[static_cast<size_t>(a.group)];
+    int best = -1;
+    double best_d = std::numeric_limits<double>::infinity();
+    for (size_t k = 0; k < g.slots.size(); ++k) {
+      const double dk = glm::length(g.slots[k] - pos);
+      if (g.claimed_by[k] < 0 && dk < best_d) {
+        best_d = dk;
+        best = static_cast<int>(k);
+      }
+    }
+    if (best >= 0) {
+      g.claimed_by[static_cast<size_t>(a.slot)] = -1;
+      g.claimed_by[static_cast<size_t>(best)] = id;
+      a.slot = best;
+      a.st.target = g.slots[static_cast<size_t>(best)];
+    }
+  }
   const std::vector<Vec2> old = a.st.route;
-  const double since = a.progress_time;
   if (any_static) {
     avoid_finder_.reset(avoid_grid_);
     plan_route(id, true);
   }
   if (a.st.route == old) plan_route(id);
-  // Still stuck until the new route shows progress.
-  a.progress_time = since;
-  a.best_remaining = remaining_route(a);
+  const UnitDef& u = a.def.unit;
+  if (!a.holonomic && u.pivot_turn_rate == 0.0 && u.can_reverse && nearest < 0) {
+    a.maneuver_until = t + 1.0;  // cannot turn on the spot: back up and come at it again
+  }
   if (a.stuck_total > def_.give_up_time && !a.gave_up) {
     a.gave_up = true;
     a.st.why = "no progress for " + std::to_string(static_cast<int>(a.stuck_total)) + " s" +
