@@ -47,7 +47,7 @@ Status validate_crowd_def(const CrowdDef& d) {
 }  // namespace
 
 CrowdImpl::CrowdImpl(const Grid& grid, const CrowdDef& def)
-    : def_(def), base_(grid), grid_(grid), finder_(grid_), avoid_grid_(grid), avoid_finder_(avoid_grid_) {
+    : def_(def), base_(grid), grid_(grid), finder_(grid_), avoid_grid_(grid), avoid_finder_(avoid_grid_), local_finder_(local_grid_) {
   min_separation_ = std::numeric_limits<double>::infinity();
   min_ratio_ = std::numeric_limits<double>::infinity();
   min_obstacle_gap_ = std::numeric_limits<double>::infinity();

@@ -174,6 +174,7 @@ void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca) {
   const bool back_to_it = u.can_reverse && has_route && std::cos(wrap_angle(nose_goal - h0)) < -0.5 &&
                           glm::length(a.st.route[static_cast<size_t>(a.st.next_waypoint)] - a.st.pose.pos) < 3.0;
   if (back_to_it) nose_goal += kPi;
+  const Vec2 nose_dir = dir_of(nose_goal);
   const double align_weight = u.max_speed * std::max(want, glm::length(a.st.preferred_velocity));
   const int hard = hard_lines_;
   constexpr int kSpeeds = 9, kTurns = 11;
@@ -181,13 +182,19 @@ void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca) {
   for (int si = 0; si < kSpeeds; ++si) {
     const double s = lo + (hi - lo) * si / (kSpeeds - 1);
     const double wmax = max_heading_rate(u, 0.5 * (s + s0));
+    // Headings at the horizon (and half way) are evenly spaced: rotate instead of calling
+    // sin and cos per candidate.
+    const double step = 2.0 * wmax * T / (kTurns - 1);
+    const Vec2 rot_end(std::cos(step), std::sin(step)), rot_mid(std::cos(0.5 * step), std::sin(0.5 * step));
+    Vec2 dir_end = dir_of(h0 - wmax * T), dir_mid = dir_of(h0 - 0.5 * wmax * T);
     for (int ti = 0; ti < kTurns; ++ti) {
       const double w = wmax * (2.0 * ti / (kTurns - 1) - 1.0);
-      const double h_end = h0 + w * T;
-      const Vec2 v_end = s * dir_of(h_end);
-      const Vec2 v_mid = s * dir_of(h0 + 0.5 * w * T);
+      const Vec2 nose_end = dir_end;
+      const Vec2 v_end = s * dir_end, v_mid = s * dir_mid;
+      dir_end = Vec2(dir_end.x * rot_end.x - dir_end.y * rot_end.y, dir_end.x * rot_end.y + dir_end.y * rot_end.x);
+      dir_mid = Vec2(dir_mid.x * rot_mid.x - dir_mid.y * rot_mid.y, dir_mid.x * rot_mid.y + dir_mid.y * rot_mid.x);
       double cost = glm::dot(v_end - v_orca, v_end - v_orca);
-      cost += align_weight * (1.0 - std::cos(wrap_angle(h_end - nose_goal)));
+      cost += align_weight * (1.0 - glm::dot(nose_end, nose_dir));
       for (size_t k = 0; k < lines_.size(); ++k) {
         const double viol = crowd::violation(lines_[k], v_mid);
         if (viol > 0.0) cost += (static_cast<int>(k) < std::max(hard, 0) ? 100.0 : 10.0) * viol;

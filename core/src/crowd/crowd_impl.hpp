@@ -83,6 +83,10 @@ class CrowdImpl {
   GridPathfinder finder_;
   Grid avoid_grid_;  ///< grid_ with the units in the way blocked, for a detour.
   GridPathfinder avoid_finder_;
+  Grid local_grid_;  ///< A window of grid_ around one query.
+  GridPathfinder local_finder_;
+  Cell window_origin_;        ///< Where the last search's grid starts on the map.
+  bool window_used_ = false;  ///< The last search ran on local_grid_.
   std::vector<crowd::Agent> agents_;
   std::vector<crowd::GoalGroup> groups_;
   std::vector<crowd::Door> doors_;
@@ -106,9 +110,10 @@ class CrowdImpl {
   // crowd_route.cpp
   Status check_goal(const UnitDef& unit, Vec2 goal, const std::string& what) const;
   void join_group(int id);
-  /// Plans from the unit's position to its target; `avoiding`: on avoid_grid_ (then a failure
-  /// leaves the route as it was).
-  void plan_route(int id, bool avoiding = false);
+  /// Plans from the unit's position to its target; with `extra_blocked` cells (units in the
+  /// way) a failure leaves the route as it was.
+  void plan_route(int id, const std::vector<Cell>& extra_blocked = {});
+  Result<GridPath> search_cells(Cell start, Cell goal, double radius, const std::vector<Cell>& extra);
   void claim_slot(int id);
   Vec2 preferred_velocity(int id);
   Vec2 lookahead_point(const crowd::Agent& a) const;

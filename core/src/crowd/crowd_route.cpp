@@ -23,6 +23,7 @@ constexpr size_t kSpareSlots = 6;         ///< Free slots beyond one per unit, t
 constexpr double kSlotSwitchDistance = 3.0;  ///< A stuck unit this close to its slot may take another. [Units: cells]
 constexpr double kLookahead = 0.75;       ///< Pursuit distance along the route. [Units: cells]
 constexpr double kKeepRight = 0.3;        ///< Bias to the right near others. [Units: radians]
+constexpr int kWindowMargin = 16;         ///< Planning window beyond start and goal. [Units: cells]
 constexpr double kKeepRightRange = 3.0;   ///< Gap within which the bias applies. [Units: cells]
 
 }  // namespace
@@ -52,26 +53,60 @@ void CrowdImpl::join_group(int id) {
   groups_.push_back(std::move(g));
 }
 
-void CrowdImpl::plan_route(int id, bool avoiding) {
+Result<GridPath> CrowdImpl::search_cells(Cell start, Cell goal, double radius, const std::vector<Cell>& extra) {
+  // Plan in a window around start and goal first: the grid search prepares its whole grid per
+  // query, which on a large map costs far more than the search itself. Only when the window
+  // has no path is the whole map searched.
+  GridSearchOptions opt;
+  opt.agent_radius = radius;
+  opt.max_expansions = def_.plan_expansions;
+  const int margin = kWindowMargin + std::max(std::abs(start.x - goal.x), std::abs(start.y - goal.y)) / 2;
+  const Cell lo{std::max(0, std::min(start.x, goal.x) - margin), std::max(0, std::min(start.y, goal.y) - margin)};
+  const Cell hi{std::min(grid_.width() - 1, std::max(start.x, goal.x) + margin),
+                std::min(grid_.height() - 1, std::max(start.y, goal.y) + margin)};
+  const int w = hi.x - lo.x + 1, h = hi.y - lo.y + 1;
+  if (2 * static_cast<int64_t>(w) * h < grid_.cell_count()) {
+    if (local_grid_.width() != w || local_grid_.height() != h) local_grid_ = Grid::create(w, h).value();
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) local_grid_.set_cost(x, y, grid_.cost(lo.x + x, lo.y + y));
+    }
+    for (const Cell& c : extra) {
+      if (c.x >= lo.x && c.y >= lo.y && c.x <= hi.x && c.y <= hi.y) local_grid_.set_blocked(c.x - lo.x, c.y - lo.y, true);
+    }
+    local_finder_.reset(local_grid_);
+    auto path = local_finder_.find_path(GridPlanner::astar, Cell{start.x - lo.x, start.y - lo.y},
+                                        Cell{goal.x - lo.x, goal.y - lo.y}, opt);
+    if (path && path->found) {
+      window_origin_ = lo;
+      window_used_ = true;
+      return path;
+    }
+  }
+  window_origin_ = Cell{0, 0};
+  window_used_ = false;
+  if (extra.empty()) return finder_.find_path(GridPlanner::astar, start, goal, opt);
+  avoid_grid_ = grid_;  // copied into the same storage
+  for (const Cell& c : extra) avoid_grid_.set_blocked(c.x, c.y, true);
+  avoid_finder_.reset(avoid_grid_);
+  return avoid_finder_.find_path(GridPlanner::astar, start, goal, opt);
+}
+
+void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
-  const Grid& g = avoiding ? avoid_grid_ : grid_;
+  const bool avoiding = !extra_blocked.empty();
   const double r = a.def.unit.radius;
   const Vec2 pos = a.st.pose.pos;
   const Vec2 target = a.st.target;
   ++a.m.replans;
   a.st.next_waypoint = 1;
-  if (segment_clear(g, pos, target, r)) {
+  if (!avoiding && segment_clear(grid_, pos, target, r)) {
     a.st.route = {pos, target};
     a.st.waiting = false;
     if (!a.gave_up) a.st.why.clear();
     a.best_remaining = remaining_route(a);
     return;
   }
-  GridSearchOptions opt;
-  opt.agent_radius = r;
-  opt.max_expansions = def_.plan_expansions;
-  GridPathfinder& finder = avoiding ? avoid_finder_ : finder_;
-  auto path = finder.find_path(GridPlanner::astar, cell_of(pos), cell_of(target), opt);
+  auto path = search_cells(cell_of(pos), cell_of(target), r, extra_blocked);
   if (!path || !path->found) {
     if (avoiding) return;  // the caller falls back to the plain map
     a.st.route = {pos};
@@ -80,10 +115,23 @@ void CrowdImpl::plan_route(int id, bool avoiding) {
     a.st.why = "no route to the goal: " + (path ? path->reason : path.error().message);
     return;
   }
-  std::vector<Vec2> pts = splice_start(g, pos, path->points, r);
-  if (pts.back() != target && segment_clear(g, pts.back(), target, r)) pts.push_back(target);
-  auto cut = los_shortcut(g, pts, r);
-  a.st.route = cut ? std::move(cut->points) : std::move(pts);
+  if (avoiding) {
+    // A detour around units: the raw cells (shortcuts on the map would cut through them).
+    a.st.route = path->points;
+    for (Vec2& q : a.st.route) q += Vec2(window_origin_.x, window_origin_.y);
+    a.st.route.front() = pos;
+    if (segment_clear(grid_, a.st.route.back(), target, r)) a.st.route.push_back(target);
+  } else {
+    // Smoothed on the grid the path was found on (the window: the shortcut pass also reads
+    // its whole grid), then moved back to map coordinates.
+    const Grid& g = window_used_ ? local_grid_ : grid_;
+    const Vec2 off(window_origin_.x, window_origin_.y);
+    std::vector<Vec2> pts = splice_start(g, pos - off, path->points, r);
+    if (pts.back() != target - off && segment_clear(g, pts.back(), target - off, r)) pts.push_back(target - off);
+    auto cut = los_shortcut(g, pts, r);
+    a.st.route = cut ? std::move(cut->points) : std::move(pts);
+    for (Vec2& q : a.st.route) q += off;
+  }
   if (a.st.route.size() < 2) a.st.next_waypoint = 0;
   a.st.waiting = false;
   if (!a.gave_up) a.st.why.clear();
@@ -264,7 +312,7 @@ void CrowdImpl::resolve_deadlock(int id) {
   const double t = time();
   int nearest = -1;
   double nearest_gap = kBlockerGap;
-  bool any_static = false;
+  std::vector<Cell> blockers;
   for (int j : a.st.neighbors) {
     const crowd::Agent& b = agents_[static_cast<size_t>(j)];
     const double gap = glm::length(b.st.pose.pos - pos) - a.def.unit.radius - b.def.unit.radius;
@@ -281,9 +329,7 @@ void CrowdImpl::resolve_deadlock(int id) {
       for (int x = static_cast<int>(std::floor(c.x - rb)); x <= static_cast<int>(std::floor(c.x + rb)); ++x) {
         const Cell cell{x, y};
         if (!grid_.in_bounds(cell) || cell == cell_of(pos) || cell == cell_of(a.st.target)) continue;
-        if (!any_static) avoid_grid_ = grid_;  // copied once, into the same storage
-        avoid_grid_.set_blocked(x, y, true);
-        any_static = true;
+        blockers.push_back(cell);
       }
     }
   }
@@ -319,10 +365,7 @@ void CrowdImpl::resolve_deadlock(int id) {
     }
   }
   const std::vector<Vec2> old = a.st.route;
-  if (any_static) {
-    avoid_finder_.reset(avoid_grid_);
-    plan_route(id, true);
-  }
+  if (!blockers.empty()) plan_route(id, blockers);
   if (a.st.route == old) plan_route(id);
   const UnitDef& u = a.def.unit;
   if (!a.holonomic && u.pivot_turn_rate == 0.0 && u.can_reverse && nearest < 0) {
