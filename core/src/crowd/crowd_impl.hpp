@@ -1,6 +1,6 @@
 #pragma once
 // The inside of pathlab::Crowd (crowd.hpp), split over the crowd_*.cpp files by concern:
-// routes and deadlocks (crowd_route.cpp), avoidance (crowd_avoid.cpp), moving and measuring
+// routes and deadlocks (crowd_route.cpp, crowd_stuck.cpp), avoidance (crowd_avoid.cpp), moving and measuring
 // (crowd_move.cpp), doors and moving obstacles (crowd_dynamic.cpp).
 
 #include <cstdint>
