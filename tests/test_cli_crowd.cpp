@@ -123,3 +123,10 @@ TEST_CASE("cli crowd: bad input is exit 2 with the file and line") {
   check_usage_error(base + ok + " --obstacles " + write_temp("crowd_o3.obst", "3 1.5 2 0 once 1 1 500 5\n"),
                     "crowd_o3.obst:1");
 }
+
+TEST_CASE("cli crowd: a huge start heading neither hangs nor fails") {
+  const std::string agents = write_temp("crowd_huge_deg.agents", "tank 3 4.5 1e300 8 4.5\n");
+  const auto r = run_cli("crowd --map " + kDir + "doorway.map --agents " + agents + " --max-time 1 --json --every 1000");
+  REQUIRE(r.status == 0);
+  CHECK(json_lines(r.out).back().at("summary").at("agents") == 1);
+}

@@ -13,11 +13,8 @@ namespace {
 
 constexpr int kBucketSide = 4;  ///< Cells per neighbour bucket side.
 
-double wrap_angle(double a) {
-  while (a > kPi) a -= 2.0 * kPi;
-  while (a < -kPi) a += 2.0 * kPi;
-  return a;
-}
+/// The angle in [-pi, pi] (a remainder, not a loop: a start heading of 1e300 must not hang).
+double wrap_angle(double a) { return std::remainder(a, 2.0 * kPi); }
 
 Vec2 dir_of(double heading) { return Vec2(std::cos(heading), std::sin(heading)); }
 
