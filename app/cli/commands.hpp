@@ -13,6 +13,7 @@ int run_scen(int argc, char** argv);
 int run_smooth(int argc, char** argv);
 int run_curve(int argc, char** argv);
 int run_simulate(int argc, char** argv);
+int run_crowd(int argc, char** argv);
 
 struct Command {
   const char* name;
@@ -26,6 +27,7 @@ inline constexpr Command kCommands[] = {
     {"smooth", run_smooth, "sample a Catmull-Rom or Hermite spline through given points"},
     {"curve", run_curve, "Dubins, Reeds-Shepp or turn-to-point curve between poses (JSON Lines for --queries)"},
     {"simulate", run_simulate, "drive a unit (person, car, tank, bear) along a planned path; trajectory and metrics"},
+    {"crowd", run_crowd, "many units following their routes around each other, doors and moving obstacles (JSON Lines)"},
 };
 
 }  // namespace pathlab::cli

@@ -1,0 +1,246 @@
+// pathlab-cli crowd: many units (person, car, tank, bear), each following its own planned
+// route while avoiding the others, the walls, doors and moving obstacles (crowd.hpp). Prints
+// JSON Lines (a header, frames, a summary) or a human summary. Degrees at this boundary.
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "map_files.hpp"
+#include "pathlab/crowd.hpp"
+#include "planning.hpp"
+
+namespace pathlab::cli {
+namespace {
+
+/// More steps than this is refused instead of running for hours.
+constexpr double kMaxSteps = 1e7;
+
+/// The words of a line, a trailing `# comment` dropped.
+std::vector<std::string> words_of(const std::string& text) {
+  std::istringstream in(text.substr(0, text.find('#')));
+  std::vector<std::string> w;
+  std::string s;
+  while (in >> s) w.push_back(s);
+  return w;
+}
+
+std::vector<CrowdAgentDef> read_agents(const std::string& path) {
+  std::vector<CrowdAgentDef> agents;
+  for (const QueryLine& q : read_query_lines(path)) {
+    const auto w = words_of(q.text);
+    if (w.size() != 6 && w.size() != 7) {
+      throw UsageError(q.where + "expected PRESET X Y DEG GOAL_X GOAL_Y [GOAL_DEG], got " + std::to_string(w.size()) +
+                       " fields");
+    }
+    auto unit = unit_preset(w[0]);
+    if (!unit) throw UsageError(q.where + unit.error().message);
+    CrowdAgentDef a;
+    a.unit = std::move(*unit);
+    a.start = Pose{Vec2(parse_number(w[1], q.where + "X"), parse_number(w[2], q.where + "Y")),
+                   deg_to_rad(parse_number(w[3], q.where + "DEG"))};
+    a.goal = Vec2(parse_number(w[4], q.where + "GOAL_X"), parse_number(w[5], q.where + "GOAL_Y"));
+    if (w.size() == 7) a.goal_heading = deg_to_rad(parse_number(w[6], q.where + "GOAL_DEG"));
+    agents.push_back(std::move(a));
+  }
+  if (agents.empty()) throw UsageError(path + ": no agents");
+  return agents;
+}
+
+/// Doors: `X0 Y0 X1 Y1 open|closed [T1 T2 ...]`, the cells X0..X1 x Y0..Y1, open or closed at
+/// the start and switching at each time T.
+std::vector<std::pair<DoorDef, std::string>> read_doors(const std::string& path) {
+  std::vector<std::pair<DoorDef, std::string>> doors;
+  for (const QueryLine& q : read_query_lines(path)) {
+    const auto w = words_of(q.text);
+    if (w.size() < 5 || (w[4] != "open" && w[4] != "closed")) {
+      throw UsageError(q.where + "expected X0 Y0 X1 Y1 open|closed [T1 T2 ...]");
+    }
+    DoorDef d;
+    d.lo = Cell{static_cast<int>(parse_integer(w[0], q.where + "X0")), static_cast<int>(parse_integer(w[1], q.where + "Y0"))};
+    d.hi = Cell{static_cast<int>(parse_integer(w[2], q.where + "X1")), static_cast<int>(parse_integer(w[3], q.where + "Y1"))};
+    d.open_at_start = w[4] == "open";
+    for (size_t k = 5; k < w.size(); ++k) d.toggle_times.push_back(parse_number(w[k], q.where + "T"));
+    doors.emplace_back(std::move(d), q.where);
+  }
+  return doors;
+}
+
+/// Moving obstacles: `LENGTH WIDTH SPEED START_TIME once|loop X1 Y1 X2 Y2 [X Y ...]`.
+std::vector<std::pair<MovingObstacleDef, std::string>> read_obstacles(const std::string& path) {
+  std::vector<std::pair<MovingObstacleDef, std::string>> out;
+  for (const QueryLine& q : read_query_lines(path)) {
+    const auto w = words_of(q.text);
+    if (w.size() < 9 || w.size() % 2 == 0 || (w[4] != "once" && w[4] != "loop")) {
+      throw UsageError(q.where + "expected LENGTH WIDTH SPEED START_TIME once|loop X1 Y1 X2 Y2 [X Y ...]");
+    }
+    MovingObstacleDef m;
+    m.half_extents = 0.5 * Vec2(parse_number(w[0], q.where + "LENGTH"), parse_number(w[1], q.where + "WIDTH"));
+    m.speed = parse_number(w[2], q.where + "SPEED");
+    m.start_time = parse_number(w[3], q.where + "START_TIME");
+    m.loop = w[4] == "loop";
+    for (size_t k = 5; k + 1 < w.size(); k += 2) {
+      m.route.emplace_back(parse_number(w[k], q.where + "X"), parse_number(w[k + 1], q.where + "Y"));
+    }
+    out.emplace_back(std::move(m), q.where);
+  }
+  return out;
+}
+
+nlohmann::ordered_json frame_json(const Crowd& crowd) {
+  auto pos = nlohmann::ordered_json::array();
+  for (int i = 0; i < crowd.agent_count(); ++i) {
+    const CrowdAgentState& s = crowd.state(i);
+    pos.push_back({s.pose.pos.x, s.pose.pos.y, rad_to_deg(s.pose.heading), s.speed});
+  }
+  nlohmann::ordered_json j;
+  j["t"] = crowd.time();
+  j["pos"] = std::move(pos);
+  return j;
+}
+
+nlohmann::ordered_json header_json(const Crowd& crowd, const std::vector<std::string>& presets) {
+  auto agents = nlohmann::ordered_json::array();
+  for (int i = 0; i < crowd.agent_count(); ++i) {
+    const CrowdAgentDef& a = crowd.agent_def(i);
+    nlohmann::ordered_json o;
+    o["preset"] = presets[static_cast<size_t>(i)];
+    o["radius"] = a.unit.radius;
+    o["max_speed"] = a.unit.max_speed;
+    o["goal"] = {a.goal.x, a.goal.y};
+    agents.push_back(std::move(o));
+  }
+  nlohmann::ordered_json j;
+  j["agents"] = std::move(agents);
+  j["dt"] = crowd.dt();
+  return j;
+}
+
+nlohmann::ordered_json summary_json(const Crowd& crowd) {
+  const CrowdMetrics m = crowd.run_metrics();
+  auto times = nlohmann::ordered_json::array();
+  auto why = nlohmann::ordered_json::array();
+  for (int i = 0; i < crowd.agent_count(); ++i) {
+    const CrowdAgentMetrics& am = crowd.metrics(i);
+    times.push_back(am.arrived ? nlohmann::ordered_json(am.time_to_goal) : nlohmann::ordered_json(nullptr));
+    const std::string& w = crowd.state(i).why;
+    why.push_back(am.arrived || w.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(w));
+  }
+  nlohmann::ordered_json s;
+  s["arrived"] = m.arrived;
+  s["agents"] = crowd.agent_count();
+  s["time_to_goal"] = std::move(times);
+  s["min_separation"] = std::isfinite(m.min_separation) ? nlohmann::ordered_json(m.min_separation) : nlohmann::ordered_json(nullptr);
+  s["wall_contacts"] = m.wall_contacts;
+  s["stuck_steps"] = m.stuck_steps;
+  s["replans"] = m.replans;
+  s["why"] = std::move(why);
+  nlohmann::ordered_json j;
+  j["summary"] = std::move(s);
+  return j;
+}
+
+void print_human(const Crowd& crowd) {
+  const CrowdMetrics m = crowd.run_metrics();
+  std::printf("arrived: %d/%d\ntime: %.17g\nmin_separation: %.17g\nwall_contacts: %d\nstuck_steps: %d\nreplans: %d\n",
+              m.arrived, crowd.agent_count(), crowd.time(), m.min_separation, m.wall_contacts, m.stuck_steps, m.replans);
+  std::printf("# agent preset time_to_goal (or why not)\n");
+  for (int i = 0; i < crowd.agent_count(); ++i) {
+    const CrowdAgentMetrics& am = crowd.metrics(i);
+    if (am.arrived) {
+      std::printf("%d %s %.17g\n", i, crowd.agent_def(i).unit.name.c_str(), am.time_to_goal);
+    } else {
+      const std::string& w = crowd.state(i).why;
+      std::printf("%d %s - %s\n", i, crowd.agent_def(i).unit.name.c_str(), w.empty() ? "not arrived in time" : w.c_str());
+    }
+  }
+}
+
+double default_max_time(const std::vector<CrowdAgentDef>& agents) {
+  double worst = 0.0;
+  for (const auto& a : agents) worst = std::max(worst, glm::length(a.goal - a.start.pos) / a.unit.max_speed);
+  return 10.0 * worst + 60.0;
+}
+
+Crowd build_crowd(const Grid& grid, const CrowdDef& def, const std::vector<CrowdAgentDef>& agents,
+                  const std::string& agents_path, const std::optional<std::string>& doors_path,
+                  const std::optional<std::string>& obstacles_path) {
+  auto crowd = Crowd::create(grid, def);
+  if (!crowd) throw UsageError(crowd.error().message);
+  if (doors_path) {
+    for (const auto& [d, where] : read_doors(*doors_path)) {
+      if (auto r = crowd->add_door(d); !r) throw UsageError(where + r.error().message);
+    }
+  }
+  if (obstacles_path) {
+    for (const auto& [m, where] : read_obstacles(*obstacles_path)) {
+      if (auto r = crowd->add_moving_obstacle(m); !r) throw UsageError(where + r.error().message);
+    }
+  }
+  // Agent k came from the k-th non-comment line: re-read the line numbers for messages.
+  const auto lines = read_query_lines(agents_path);
+  for (size_t k = 0; k < agents.size(); ++k) {
+    if (auto r = crowd->add_agent(agents[k]); !r) throw UsageError(lines[k].where + r.error().message);
+  }
+  return std::move(*crowd);
+}
+
+}  // namespace
+
+int run_crowd(int argc, char** argv) {
+  Args args(argc, argv, 2, {"json"});
+  const std::string map_path = args.required("map");
+  const std::string agents_path = args.required("agents");
+  const auto doors_path = args.str("doors");
+  const auto obstacles_path = args.str("obstacles");
+  const auto dt_arg = args.number("dt");
+  const auto max_time_arg = args.number("max-time");
+  const long long every = args.integer("every").value_or(1);
+  const bool json = args.flag("json");
+  args.reject_unknown();
+  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+  CrowdDef def = default_crowd_def();
+  if (dt_arg) {
+    if (!(*dt_arg > 0.0 && *dt_arg <= 1.0)) throw UsageError("--dt must be in (0, 1] seconds");
+    def.dt = *dt_arg;
+  }
+  if (max_time_arg && !(*max_time_arg > 0.0)) throw UsageError("--max-time must be > 0 seconds");
+  if (every < 1) throw UsageError("--every must be >= 1");
+
+  auto grid = io::load_map_file(map_path);
+  if (!grid) throw UsageError(grid.error().message);
+  const std::vector<CrowdAgentDef> agents = read_agents(agents_path);
+  const double max_time = max_time_arg.value_or(default_max_time(agents));
+  if (max_time / def.dt > kMaxSteps) throw UsageError("--max-time / --dt: more than 10,000,000 steps");
+  Crowd crowd = build_crowd(*grid, def, agents, agents_path, doors_path, obstacles_path);
+  std::vector<std::string> presets;
+  for (const auto& a : agents) presets.push_back(a.unit.name);
+
+  if (json) std::cout << header_json(crowd, presets).dump() << "\n" << frame_json(crowd).dump() << "\n";
+  const bool progress = stderr_is_terminal();
+  auto last = std::chrono::steady_clock::now();
+  // The run ends when every unit has arrived or at max_time (within half a step).
+  while (!crowd.all_arrived() && crowd.time() < max_time - 0.5 * def.dt) {
+    crowd.step();
+    const bool end = crowd.all_arrived() || crowd.time() >= max_time - 0.5 * def.dt;
+    if (json && (crowd.step_count() % every == 0 || end)) std::cout << frame_json(crowd).dump() << "\n";
+    if (progress && std::chrono::steady_clock::now() - last > std::chrono::milliseconds(200)) {
+      last = std::chrono::steady_clock::now();
+      std::fprintf(stderr, "\rt = %.1f s, %d/%d arrived", crowd.time(), crowd.run_metrics().arrived, crowd.agent_count());
+    }
+  }
+  if (progress) std::fprintf(stderr, "\n");
+  if (json) std::cout << summary_json(crowd).dump() << "\n";
+  else print_human(crowd);
+  return 0;
+}
+
+}  // namespace pathlab::cli

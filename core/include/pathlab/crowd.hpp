@@ -1,0 +1,186 @@
+#pragma once
+/// @file crowd.hpp
+/// Crowds: many units following their own planned routes while avoiding each other, the walls,
+/// doors and moving obstacles.
+///
+/// Local avoidance is ORCA (van den Berg, Guy, Lin, Manocha 2011, "Reciprocal n-Body Collision
+/// Avoidance"): each unit takes half the responsibility for avoiding every neighbour and solves
+/// a small 2D linear program for the velocity closest to the one its route asks for (the 3D
+/// program when the constraints cannot all be met). Walls near the unit (the edges of blocked
+/// cells) and moving obstacles are constraints with full responsibility. Units whose heading
+/// is not free (a car or a bear: turning radius; a tank: slow turn rate) choose among the
+/// velocities they can reach within the reaction horizon, backing up when they may reverse.
+///
+/// Every move is finally checked: a unit never moves to where its disc would overlap another
+/// unit, a wall (collision.hpp is the referee) or a moving obstacle; the move is shortened
+/// instead. So bodies never overlap, whatever the avoidance decided.
+///
+/// Deterministic: fixed step, units updated in the order they were added, neighbour buckets
+/// filled in index order, no clocks, no unordered containers: the same scenario gives the same
+/// trajectories bit for bit.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pathlab/geometry.hpp"
+#include "pathlab/grid.hpp"
+#include "pathlab/status.hpp"
+#include "pathlab/unit.hpp"
+
+namespace pathlab {
+
+/// Tuning of the crowd. Start from default_crowd_def().
+struct CrowdDef {
+  double dt = 1.0 / 60.0;             ///< Fixed step. [Units: s] [Limit: (0, 1]]
+  double time_horizon = 1.0;          ///< ORCA horizon for other units. [Units: s] [Limit: > 0]
+  double obstacle_horizon = 0.5;      ///< ORCA horizon for walls. [Units: s] [Limit: > 0]
+  double neighbor_distance = 4.0;     ///< Units farther apart (centre to centre) are ignored. [Units: cells] [Limit: > 0]
+  int max_neighbors = 10;             ///< Nearest neighbours considered per unit. [Limit: 1..64]
+  /// Units that cannot sidestep (heading model) look this far ahead to choose reachable
+  /// velocities. [Units: s] [Limit: > 0]
+  double reaction_time = 0.5;
+  /// "No progress": remaining route shortened by less than `progress_distance` over
+  /// `stuck_time`. [Units: s, cells] [Limit: > 0]
+  double stuck_time = 2.0;
+  double progress_distance = 0.25;
+  /// A unit stuck this long in total gives up re-planning and reports why. [Units: s] [Limit: > 0]
+  double give_up_time = 60.0;
+  /// Planner expansion budget per (re-)plan; 0 = no limit. Deterministic. [Limit: >= 0]
+  int64_t plan_expansions = 200000;
+};
+
+inline CrowdDef default_crowd_def() { return CrowdDef{}; }
+
+/// One unit of the crowd: its preset, where it starts and where it goes.
+struct CrowdAgentDef {
+  UnitDef unit = default_unit_def();
+  Pose start;                          ///< [Units: cells, radians]
+  Vec2 goal{0.0, 0.0};                 ///< [Units: cells]
+  std::optional<double> goal_heading;  ///< Turned to after arriving when the unit can pivot. [Units: radians]
+};
+
+/// A door: a rectangle of cells that opens and closes. It is closed (its cells are walls)
+/// between toggles as `open_at_start` says; a door never closes on a unit: it waits until
+/// its cells are clear.
+struct DoorDef {
+  Cell lo;                           ///< First cell (inclusive).
+  Cell hi;                           ///< Last cell (inclusive). [Limit: >= lo, in the map]
+  bool open_at_start = true;
+  std::vector<double> toggle_times;  ///< Increasing times at which it switches. [Units: s] [Limit: >= 0, finite]
+};
+
+/// A box driving along a route at a constant speed (seed 002's "garbage truck"). It faces
+/// along the leg it drives; at the route's end it stops (or starts over when `loop`). It
+/// never drives into a unit: it waits until the way is clear.
+struct MovingObstacleDef {
+  Vec2 half_extents{1.5, 0.75};  ///< Half length (along travel) and half width. [Units: cells] [Limit: > 0]
+  std::vector<Vec2> route;       ///< [Units: cells] [Limit: >= 2 points, in the map]
+  double speed = 2.0;            ///< [Units: cells/s] [Limit: > 0, finite]
+  double start_time = 0.0;       ///< It waits at route[0] until then. [Units: s] [Limit: >= 0]
+  bool loop = false;             ///< Drive the route again from its start (back along a closed route).
+};
+
+/// What one unit is doing.
+struct CrowdAgentState {
+  Pose pose;
+  double speed = 0.0;                 ///< Signed (negative when backing up). [Units: cells/s]
+  Vec2 velocity{0.0, 0.0};            ///< Last step's velocity. [Units: cells/s]
+  Vec2 preferred_velocity{0.0, 0.0};  ///< What the route asked for. [Units: cells/s]
+  Vec2 avoidance_velocity{0.0, 0.0};  ///< What ORCA chose. [Units: cells/s]
+  Vec2 target{0.0, 0.0};              ///< Where the unit settles (its goal, or a free slot near a shared goal).
+  std::vector<Vec2> route;            ///< Current planned waypoints, starting at the plan's start.
+  int next_waypoint = 0;
+  std::vector<int> neighbors;         ///< Ids considered in the last step, nearest first.
+  bool arrived = false;               ///< Has reached its target at least once.
+  bool stuck = false;                 ///< No progress for CrowdDef::stuck_time.
+  bool yielding = false;              ///< Giving way to a unit of higher priority.
+  bool waiting = false;               ///< No route right now (e.g. a door is closed); re-plans when things change.
+  std::string why;                    ///< When it cannot arrive (or waits): why, for people.
+};
+
+/// Measurements of one unit.
+struct CrowdAgentMetrics {
+  bool arrived = false;
+  double time_to_goal = 0.0;  ///< Valid when arrived. [Units: s]
+  double distance = 0.0;      ///< Length travelled. [Units: cells]
+  int wall_contacts = 0;      ///< Steps whose move was shortened to stay off a wall.
+  int unit_contacts = 0;      ///< Steps whose move was shortened to stay off another unit or an obstacle.
+  int stuck_steps = 0;        ///< Steps spent stuck.
+  int replans = 0;
+};
+
+/// Measurements of the whole run.
+struct CrowdMetrics {
+  int arrived = 0;
+  /// Smallest gap between two unit bodies in any step (centre distance - sum of radii);
+  /// infinity with fewer than two units. [Units: cells]
+  double min_separation = 0.0;
+  /// Smallest centre distance / sum of radii in any step (>= 1: never overlapped).
+  double min_separation_ratio = 0.0;
+  double min_obstacle_gap = 0.0;  ///< Smallest gap between a unit and a moving obstacle. [Units: cells]
+  int wall_contacts = 0;
+  int stuck_steps = 0;
+  int replans = 0;
+};
+
+struct MovingObstacleState {
+  Pose pose;           ///< Centre and heading of the box.
+  bool waiting = false;///< Held up by a unit in its way.
+  bool finished = false;
+};
+
+using CrowdAgentId = int;
+
+class CrowdImpl;
+
+class Crowd {
+ public:
+  /// Fails on a bad CrowdDef (naming the field). `grid` is copied: doors edit the copy.
+  static Result<Crowd> create(const Grid& grid, const CrowdDef& def = default_crowd_def());
+  ~Crowd();
+  Crowd(Crowd&&) noexcept;
+  Crowd& operator=(Crowd&&) noexcept;
+
+  /// Adds a unit and plans its route with its own radius. Errors: a bad UnitDef, a start or
+  /// goal outside the map or not clear of walls for the unit's radius, a start overlapping a
+  /// unit already added. No route is not an error: the unit waits and says why.
+  Result<CrowdAgentId> add_agent(const CrowdAgentDef& agent);
+  /// Errors: a door outside the map, toggles not increasing or not finite.
+  Result<int> add_door(const DoorDef& door);
+  /// Errors: fewer than two route points, a point outside the map, bad size or speed.
+  Result<int> add_moving_obstacle(const MovingObstacleDef& obstacle);
+  /// Opens or closes a door now (a click). Closing waits until no unit overlaps it.
+  Status set_door_open(int door, bool open);
+  /// Sends a unit to a new goal (re-plans). Errors: unknown id, goal outside or blocked.
+  Status set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> goal_heading = std::nullopt);
+
+  /// One fixed step of everything.
+  void step();
+
+  double time() const noexcept;
+  int64_t step_count() const noexcept;
+  double dt() const noexcept;
+  int agent_count() const noexcept;
+  bool all_arrived() const noexcept;
+  const CrowdAgentDef& agent_def(CrowdAgentId id) const;  ///< Precondition: valid id.
+  const CrowdAgentState& state(CrowdAgentId id) const;
+  const CrowdAgentMetrics& metrics(CrowdAgentId id) const;
+  CrowdMetrics run_metrics() const;
+  int door_count() const noexcept;
+  bool door_open(int door) const;
+  const DoorDef& door_def(int door) const;
+  int moving_obstacle_count() const noexcept;
+  const MovingObstacleState& moving_obstacle(int id) const;
+  const MovingObstacleDef& moving_obstacle_def(int id) const;
+  /// The grid as the units see it now (closed doors are walls).
+  const Grid& grid() const noexcept;
+
+ private:
+  explicit Crowd(std::unique_ptr<CrowdImpl> impl);
+  std::unique_ptr<CrowdImpl> impl_;
+};
+
+}  // namespace pathlab

@@ -1,0 +1,187 @@
+// pathlab::Crowd: validation, adding units, and the order of one step.
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "crowd/crowd_impl.hpp"
+#include "pathlab/collision.hpp"
+
+namespace pathlab {
+namespace {
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+Status positive(double v, const char* field) {
+  if (!std::isfinite(v) || !(v > 0.0)) {
+    return fail(StatusCode::invalid_argument, std::string("crowd.") + field + " must be finite and > 0 (got " + num(v) + ")");
+  }
+  return ok_status();
+}
+
+Status validate_crowd_def(const CrowdDef& d) {
+  if (!(d.dt > 0.0 && d.dt <= 1.0)) {
+    return fail(StatusCode::invalid_argument, "crowd.dt must be in (0, 1] (got " + num(d.dt) + ")");
+  }
+  const std::pair<double, const char*> fields[] = {
+      {d.time_horizon, "time_horizon"},     {d.obstacle_horizon, "obstacle_horizon"},
+      {d.neighbor_distance, "neighbor_distance"}, {d.reaction_time, "reaction_time"},
+      {d.stuck_time, "stuck_time"},         {d.progress_distance, "progress_distance"},
+      {d.give_up_time, "give_up_time"}};
+  for (const auto& [v, name] : fields) {
+    if (auto s = positive(v, name); !s) return s;
+  }
+  if (d.neighbor_distance > 64.0) return fail(StatusCode::invalid_argument, "crowd.neighbor_distance must be <= 64");
+  if (d.max_neighbors < 1 || d.max_neighbors > 64) {
+    return fail(StatusCode::invalid_argument, "crowd.max_neighbors must be in 1..64 (got " + std::to_string(d.max_neighbors) + ")");
+  }
+  if (d.plan_expansions < 0) return fail(StatusCode::invalid_argument, "crowd.plan_expansions must be >= 0");
+  return ok_status();
+}
+
+}  // namespace
+
+CrowdImpl::CrowdImpl(const Grid& grid, const CrowdDef& def)
+    : def_(def), base_(grid), grid_(grid), finder_(grid_), avoid_grid_(grid), avoid_finder_(avoid_grid_), local_finder_(local_grid_) {
+  min_separation_ = std::numeric_limits<double>::infinity();
+  min_ratio_ = std::numeric_limits<double>::infinity();
+  min_obstacle_gap_ = std::numeric_limits<double>::infinity();
+}
+
+Result<CrowdAgentId> CrowdImpl::add_agent(const CrowdAgentDef& agent) {
+  const int id = static_cast<int>(agents_.size());
+  const std::string who = "agent " + std::to_string(id) + " (" + agent.unit.name + ")";
+  if (auto s = validate_unit_def(agent.unit); !s) return fail(s.error().code, who + ": " + s.error().message);
+  const Pose& p = agent.start;
+  if (!is_finite(p.pos) || !std::isfinite(p.heading)) return fail(StatusCode::invalid_argument, who + ": start is not finite");
+  if (!grid_.contains(p.pos)) return fail(StatusCode::out_of_bounds, who + ": start is outside the map");
+  if (!point_clear(grid_, p.pos, agent.unit.radius)) {
+    return fail(StatusCode::blocked, who + ": start is not clear of walls for radius " + num(agent.unit.radius));
+  }
+  if (auto s = check_goal(agent.unit, agent.goal, who + ": goal"); !s) return s.error();
+  for (size_t j = 0; j < agents_.size(); ++j) {
+    const crowd::Agent& o = agents_[j];
+    if (glm::length(o.st.pose.pos - p.pos) < o.def.unit.radius + agent.unit.radius) {
+      return fail(StatusCode::blocked, who + ": start overlaps agent " + std::to_string(j));
+    }
+  }
+  for (const crowd::Mover& m : movers_) {
+    if (crowd::box_distance(m.st.pose, m.def.half_extents, p.pos) < agent.unit.radius) {
+      return fail(StatusCode::blocked, who + ": start overlaps a moving obstacle");
+    }
+  }
+  crowd::Agent a;
+  a.def = agent;
+  a.st.pose = p;
+  a.st.target = agent.goal;
+  // Only a unit that turns on the spot as fast as a person may sidestep freely.
+  a.holonomic = agent.unit.turning_radius == 0.0 && agent.unit.pivot_turn_rate >= deg_to_rad(359.0);
+  agents_.push_back(std::move(a));
+  max_radius_ = std::max(max_radius_, agent.unit.radius);
+  max_speed_ = std::max(max_speed_, std::max(agent.unit.max_speed, agent.unit.max_reverse_speed));
+  join_group(id);
+  plan_route(id);
+  agents_.back().m.replans = 0;  // the first plan is not a re-plan
+  agents_.back().progress_time = time();
+  return id;
+}
+
+Status CrowdImpl::set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> goal_heading) {
+  if (id < 0 || id >= static_cast<int>(agents_.size())) {
+    return fail(StatusCode::invalid_argument, "unknown agent " + std::to_string(id));
+  }
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  if (auto s = check_goal(a.def.unit, goal, "agent " + std::to_string(id) + ": goal"); !s) return s;
+  if (a.group >= 0) {
+    crowd::GoalGroup& g = groups_[static_cast<size_t>(a.group)];
+    if (a.slot >= 0) g.claimed_by[static_cast<size_t>(a.slot)] = -1;
+    std::erase(g.members, id);
+  }
+  a.def.goal = goal;
+  a.def.goal_heading = goal_heading;
+  a.st.target = goal;
+  a.st.arrived = false;
+  a.m.arrived = false;
+  a.slot = -1;
+  a.gave_up = false;
+  a.stuck_total = 0.0;
+  join_group(id);
+  plan_route(id);
+  a.progress_time = time();
+  return ok_status();
+}
+
+void CrowdImpl::step() {
+  update_doors();
+  move_obstacles();
+  rebuild_buckets();
+  const int n = static_cast<int>(agents_.size());
+  for (int i = 0; i < n; ++i) find_neighbors(i);
+  for (int i = 0; i < n; ++i) decide(i);
+  for (int i = 0; i < n; ++i) move(i);
+  ++steps_;
+  measure();
+  for (int i = 0; i < n; ++i) track_progress(i);
+}
+
+// ---- the public wrapper ----
+
+Result<Crowd> Crowd::create(const Grid& grid, const CrowdDef& def) {
+  if (auto s = validate_crowd_def(def); !s) return s.error();
+  if (grid.width() <= 0 || grid.height() <= 0) return fail(StatusCode::invalid_argument, "crowd: empty grid");
+  return Crowd(std::make_unique<CrowdImpl>(grid, def));
+}
+
+Crowd::Crowd(std::unique_ptr<CrowdImpl> impl) : impl_(std::move(impl)) {}
+Crowd::~Crowd() = default;
+Crowd::Crowd(Crowd&&) noexcept = default;
+Crowd& Crowd::operator=(Crowd&&) noexcept = default;
+
+Result<CrowdAgentId> Crowd::add_agent(const CrowdAgentDef& agent) { return impl_->add_agent(agent); }
+Result<int> Crowd::add_door(const DoorDef& door) { return impl_->add_door(door); }
+Result<int> Crowd::add_moving_obstacle(const MovingObstacleDef& o) { return impl_->add_moving_obstacle(o); }
+Status Crowd::set_door_open(int door, bool open) { return impl_->set_door_open(door, open); }
+Status Crowd::set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> heading) {
+  return impl_->set_goal(id, goal, heading);
+}
+void Crowd::step() { impl_->step(); }
+double Crowd::time() const noexcept { return impl_->time(); }
+int64_t Crowd::step_count() const noexcept { return impl_->steps_; }
+double Crowd::dt() const noexcept { return impl_->def_.dt; }
+int Crowd::agent_count() const noexcept { return static_cast<int>(impl_->agents_.size()); }
+bool Crowd::all_arrived() const noexcept {
+  for (const auto& a : impl_->agents_) {
+    if (!a.m.arrived) return false;
+  }
+  return true;
+}
+const CrowdAgentDef& Crowd::agent_def(CrowdAgentId id) const { return impl_->agents_[static_cast<size_t>(id)].def; }
+const CrowdAgentState& Crowd::state(CrowdAgentId id) const { return impl_->agents_[static_cast<size_t>(id)].st; }
+const CrowdAgentMetrics& Crowd::metrics(CrowdAgentId id) const { return impl_->agents_[static_cast<size_t>(id)].m; }
+CrowdMetrics Crowd::run_metrics() const {
+  CrowdMetrics r;
+  for (const auto& a : impl_->agents_) {
+    r.arrived += a.m.arrived ? 1 : 0;
+    r.wall_contacts += a.m.wall_contacts;
+    r.stuck_steps += a.m.stuck_steps;
+    r.replans += a.m.replans;
+  }
+  r.min_separation = impl_->min_separation_;
+  r.min_separation_ratio = impl_->min_ratio_;
+  r.min_obstacle_gap = impl_->min_obstacle_gap_;
+  return r;
+}
+int Crowd::door_count() const noexcept { return static_cast<int>(impl_->doors_.size()); }
+bool Crowd::door_open(int door) const { return impl_->doors_[static_cast<size_t>(door)].open; }
+const DoorDef& Crowd::door_def(int door) const { return impl_->doors_[static_cast<size_t>(door)].def; }
+int Crowd::moving_obstacle_count() const noexcept { return static_cast<int>(impl_->movers_.size()); }
+const MovingObstacleState& Crowd::moving_obstacle(int id) const { return impl_->movers_[static_cast<size_t>(id)].st; }
+const MovingObstacleDef& Crowd::moving_obstacle_def(int id) const { return impl_->movers_[static_cast<size_t>(id)].def; }
+const Grid& Crowd::grid() const noexcept { return impl_->grid_; }
+
+}  // namespace pathlab

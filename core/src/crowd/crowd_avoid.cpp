@@ -1,0 +1,208 @@
+// Avoidance: neighbours from grid buckets, ORCA lines for units, walls and moving obstacles
+// (van den Berg, Guy, Lin, Manocha 2011), and for units that cannot sidestep, the choice among
+// the motions they can reach within the reaction time.
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "crowd/crowd_impl.hpp"
+
+namespace pathlab {
+namespace {
+
+constexpr int kBucketSide = 4;  ///< Cells per neighbour bucket side.
+
+/// The angle in [-pi, pi] (a remainder, not a loop: a start heading of 1e300 must not hang).
+double wrap_angle(double a) { return std::remainder(a, 2.0 * kPi); }
+
+Vec2 dir_of(double heading) { return Vec2(std::cos(heading), std::sin(heading)); }
+
+}  // namespace
+
+void CrowdImpl::rebuild_buckets() {
+  bucket_w_ = grid_.width() / kBucketSide + 1;
+  bucket_h_ = grid_.height() / kBucketSide + 1;
+  const size_t nb = static_cast<size_t>(bucket_w_) * static_cast<size_t>(bucket_h_);
+  bucket_start_.assign(nb + 1, 0);
+  auto bucket_of = [&](Vec2 p) {
+    const int bx = std::clamp(static_cast<int>(p.x) / kBucketSide, 0, bucket_w_ - 1);
+    const int by = std::clamp(static_cast<int>(p.y) / kBucketSide, 0, bucket_h_ - 1);
+    return static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx);
+  };
+  for (const auto& a : agents_) ++bucket_start_[bucket_of(a.st.pose.pos) + 1];
+  for (size_t b = 0; b < nb; ++b) bucket_start_[b + 1] += bucket_start_[b];
+  bucket_ids_.assign(agents_.size(), -1);
+  std::vector<int> fill(bucket_start_.begin(), bucket_start_.end() - 1);
+  for (size_t i = 0; i < agents_.size(); ++i) {
+    const size_t b = bucket_of(agents_[i].st.pose.pos);
+    bucket_ids_[static_cast<size_t>(fill[b]++)] = static_cast<int>(i);
+  }
+}
+
+void CrowdImpl::find_neighbors(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const Vec2 p = a.st.pose.pos;
+  const double range = def_.neighbor_distance + a.def.unit.radius + max_radius_;
+  const int bx0 = std::max(0, static_cast<int>(std::floor((p.x - range) / kBucketSide)));
+  const int by0 = std::max(0, static_cast<int>(std::floor((p.y - range) / kBucketSide)));
+  const int bx1 = std::min(bucket_w_ - 1, static_cast<int>(std::floor((p.x + range) / kBucketSide)));
+  const int by1 = std::min(bucket_h_ - 1, static_cast<int>(std::floor((p.y + range) / kBucketSide)));
+  std::vector<std::pair<double, int>>& found = found_;
+  found.clear();
+  for (int by = by0; by <= by1; ++by) {
+    for (int bx = bx0; bx <= bx1; ++bx) {
+      const size_t b = static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx);
+      for (int k = bucket_start_[b]; k < bucket_start_[b + 1]; ++k) {
+        const int j = bucket_ids_[static_cast<size_t>(k)];
+        if (j == id) continue;
+        const crowd::Agent& o = agents_[static_cast<size_t>(j)];
+        const double gap = glm::length(o.st.pose.pos - p) - a.def.unit.radius - o.def.unit.radius;
+        if (gap < def_.neighbor_distance) found.emplace_back(gap, j);
+      }
+    }
+  }
+  const size_t keep = std::min(found.size(), static_cast<size_t>(def_.max_neighbors));
+  std::partial_sort(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(keep), found.end());
+  a.st.neighbors.clear();
+  for (size_t k = 0; k < keep; ++k) a.st.neighbors.push_back(found[k].second);
+}
+
+void CrowdImpl::add_wall_line(const crowd::Agent& a, Vec2 q, double range) {
+  const Vec2 d = q - a.st.pose.pos;
+  const double dist = glm::length(d);
+  if (dist > range || dist < 1e-9) return;
+  lines_.push_back(crowd::half_plane(d / dist, (dist - a.def.unit.radius) / def_.obstacle_horizon));
+}
+
+void CrowdImpl::add_wall_lines(const crowd::Agent& a, double range) {
+  // The walls near the unit as line obstacles with full responsibility: every run of cell
+  // edges between a blocked cell (the map's outside too) and a free one, facing the unit, is
+  // one segment; its constraint goes through the segment's point closest to the unit (exact
+  // for a convex obstacle, and a long wall does not slow a unit moving along it).
+  const Vec2 p = a.st.pose.pos;
+  const int x0 = static_cast<int>(std::floor(p.x - range)), x1 = static_cast<int>(std::floor(p.x + range));
+  const int y0 = static_cast<int>(std::floor(p.y - range)), y1 = static_cast<int>(std::floor(p.y + range));
+  // Horizontal edges on the line y = e, between cells (x, e-1) and (x, e).
+  for (int e = y0; e <= y1 + 1; ++e) {
+    const bool above_free = p.y <= e;  // the unit sees edges whose free side is its side
+    int run = -1;
+    for (int x = x0; x <= x1 + 1; ++x) {
+      const bool edge = x <= x1 && (above_free ? grid_.is_free(x, e - 1) && !grid_.is_free(x, e)
+                                               : !grid_.is_free(x, e - 1) && grid_.is_free(x, e));
+      if (edge && run < 0) run = x;
+      if (!edge && run >= 0) {
+        add_wall_line(a, Vec2(std::clamp(p.x, double(run), double(x)), double(e)), range);
+        run = -1;
+      }
+    }
+  }
+  // Vertical edges on the line x = e, between cells (e-1, y) and (e, y).
+  for (int e = x0; e <= x1 + 1; ++e) {
+    const bool left_free = p.x <= e;
+    int run = -1;
+    for (int y = y0; y <= y1 + 1; ++y) {
+      const bool edge = y <= y1 && (left_free ? grid_.is_free(e - 1, y) && !grid_.is_free(e, y)
+                                              : !grid_.is_free(e - 1, y) && grid_.is_free(e, y));
+      if (edge && run < 0) run = y;
+      if (!edge && run >= 0) {
+        add_wall_line(a, Vec2(double(e), std::clamp(p.y, double(run), double(y))), range);
+        run = -1;
+      }
+    }
+  }
+}
+
+void CrowdImpl::add_mover_lines(const crowd::Agent& a) {
+  const Vec2 p = a.st.pose.pos;
+  const double r = a.def.unit.radius;
+  for (const crowd::Mover& m : movers_) {
+    Vec2 q;
+    const double dist = crowd::box_distance(m.st.pose, m.def.half_extents, p, &q);
+    const double reach = r + (a.def.unit.max_speed + m.def.speed) * def_.time_horizon;
+    if (dist > reach || dist < 1e-9) continue;
+    const Vec2 n = (q - p) / dist;
+    lines_.push_back(crowd::half_plane(n, (dist - r) / def_.time_horizon + glm::dot(m.velocity, n)));
+  }
+}
+
+void CrowdImpl::decide(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const Vec2 pref = preferred_velocity(id);
+  a.st.preferred_velocity = pref;
+  const UnitDef& u = a.def.unit;
+  const double vmax = u.max_speed;
+  lines_.clear();
+  add_wall_lines(a, a.def.unit.radius + std::min(vmax * def_.obstacle_horizon, 3.0) + 0.5);
+  add_mover_lines(a);
+  const int hard = static_cast<int>(lines_.size());
+  hard_lines_ = hard;
+  for (int j : a.st.neighbors) {
+    const crowd::Agent& b = agents_[static_cast<size_t>(j)];
+    const double gap = glm::length(b.st.pose.pos - a.st.pose.pos) - u.radius - b.def.unit.radius;
+    if (gap > vmax * def_.time_horizon + b.def.unit.max_speed * def_.time_horizon) continue;
+    lines_.push_back(crowd::agent_line(a.st.pose.pos, a.st.velocity, b.st.pose.pos, b.st.velocity,
+                                       u.radius + b.def.unit.radius, def_.time_horizon, def_.dt, 0.5));
+  }
+  const Vec2 v = crowd::solve_velocity(lines_, hard, vmax, pref);
+  a.st.avoidance_velocity = v;
+  if (a.holonomic) {
+    a.new_velocity = v;
+  } else {
+    choose_heading_motion(a, v);
+  }
+}
+
+void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca) {
+  // Units that cannot sidestep: sample (speed, turn rate) pairs reachable within the reaction
+  // time and keep the one whose velocity at the horizon is closest to ORCA's choice, facing
+  // where ORCA wants to go, and breaking the fewest ORCA constraints on the way.
+  const UnitDef& u = a.def.unit;
+  const double T = def_.reaction_time;
+  const double s0 = a.st.speed;
+  const double h0 = a.st.pose.heading;
+  const double lo = std::max(u.can_reverse ? -u.max_reverse_speed : 0.0, s0 - u.braking * T);
+  const double hi = std::min(u.max_speed, s0 + u.acceleration * T);
+  const double want = glm::length(v_orca);
+  // The nose should point along the route (backwards when the route is close behind and the
+  // unit may reverse): this is what makes a backing-up unit steer into line.
+  const bool has_route = glm::dot(a.route_dir, a.route_dir) > 0.5;
+  double nose_goal = has_route ? std::atan2(a.route_dir.y, a.route_dir.x) : std::atan2(v_orca.y, v_orca.x);
+  const bool back_to_it = u.can_reverse && has_route && std::cos(wrap_angle(nose_goal - h0)) < -0.5 &&
+                          glm::length(a.st.route[static_cast<size_t>(a.st.next_waypoint)] - a.st.pose.pos) < 3.0;
+  if (back_to_it) nose_goal += kPi;
+  const Vec2 nose_dir = dir_of(nose_goal);
+  const double align_weight = u.max_speed * std::max(want, glm::length(a.st.preferred_velocity));
+  const int hard = hard_lines_;
+  constexpr int kSpeeds = 9, kTurns = 11;
+  double best = std::numeric_limits<double>::infinity();
+  for (int si = 0; si < kSpeeds; ++si) {
+    const double s = lo + (hi - lo) * si / (kSpeeds - 1);
+    const double wmax = max_heading_rate(u, 0.5 * (s + s0));
+    // Headings at the horizon (and half way) are evenly spaced: rotate instead of calling
+    // sin and cos per candidate.
+    const double step = 2.0 * wmax * T / (kTurns - 1);
+    const Vec2 rot_end(std::cos(step), std::sin(step)), rot_mid(std::cos(0.5 * step), std::sin(0.5 * step));
+    Vec2 dir_end = dir_of(h0 - wmax * T), dir_mid = dir_of(h0 - 0.5 * wmax * T);
+    for (int ti = 0; ti < kTurns; ++ti) {
+      const double w = wmax * (2.0 * ti / (kTurns - 1) - 1.0);
+      const Vec2 nose_end = dir_end;
+      const Vec2 v_end = s * dir_end, v_mid = s * dir_mid;
+      dir_end = Vec2(dir_end.x * rot_end.x - dir_end.y * rot_end.y, dir_end.x * rot_end.y + dir_end.y * rot_end.x);
+      dir_mid = Vec2(dir_mid.x * rot_mid.x - dir_mid.y * rot_mid.y, dir_mid.x * rot_mid.y + dir_mid.y * rot_mid.x);
+      double cost = glm::dot(v_end - v_orca, v_end - v_orca);
+      cost += align_weight * (1.0 - glm::dot(nose_end, nose_dir));
+      for (size_t k = 0; k < lines_.size(); ++k) {
+        const double viol = crowd::violation(lines_[k], v_mid);
+        if (viol > 0.0) cost += (static_cast<int>(k) < std::max(hard, 0) ? 100.0 : 10.0) * viol;
+      }
+      if (cost < best) {
+        best = cost;
+        a.target_speed = s;
+        a.target_turn = w;
+      }
+    }
+  }
+}
+
+}  // namespace pathlab

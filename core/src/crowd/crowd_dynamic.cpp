@@ -1,0 +1,173 @@
+// Dynamic obstacles of the crowd: doors (cells that open and close on a schedule or on
+// request, never on a unit) and boxes driving along routes (never into a unit).
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "crowd/crowd_impl.hpp"
+#include "pathlab/collision.hpp"
+
+namespace pathlab {
+
+double crowd::box_distance(const Pose& box, Vec2 half, Vec2 p, Vec2* closest) {
+  const double c = std::cos(box.heading), s = std::sin(box.heading);
+  const Vec2 d = p - box.pos;
+  const Vec2 local(c * d.x + s * d.y, -s * d.x + c * d.y);
+  const Vec2 q(std::clamp(local.x, -half.x, half.x), std::clamp(local.y, -half.y, half.y));
+  if (closest != nullptr) *closest = box.pos + Vec2(c * q.x - s * q.y, s * q.x + c * q.y);
+  return glm::length(local - q);
+}
+
+namespace {
+
+Vec2 leg_start(const MovingObstacleDef& d, size_t leg) { return d.route[leg % d.route.size()]; }
+Vec2 leg_end(const MovingObstacleDef& d, size_t leg) { return d.route[(leg + 1) % d.route.size()]; }
+size_t leg_count(const MovingObstacleDef& d) { return d.loop ? d.route.size() : d.route.size() - 1; }
+
+Pose pose_on_leg(const MovingObstacleDef& d, size_t leg, double along) {
+  const Vec2 a = leg_start(d, leg), b = leg_end(d, leg);
+  const Vec2 dir = (b - a) / glm::length(b - a);
+  return Pose{a + dir * along, std::atan2(dir.y, dir.x)};
+}
+
+}  // namespace
+
+Result<int> CrowdImpl::add_door(const DoorDef& door) {
+  const std::string who = "door " + std::to_string(doors_.size());
+  if (!grid_.in_bounds(door.lo) || !grid_.in_bounds(door.hi) || door.hi.x < door.lo.x || door.hi.y < door.lo.y) {
+    return fail(StatusCode::out_of_bounds, who + ": cells must lie in the map with lo <= hi");
+  }
+  double prev = -1.0;
+  for (double t : door.toggle_times) {
+    if (!std::isfinite(t) || t < 0.0 || t <= prev) {
+      return fail(StatusCode::invalid_argument, who + ": toggle times must be finite, >= 0 and increasing");
+    }
+    prev = t;
+  }
+  crowd::Door d;
+  d.def = door;
+  d.open = true;
+  d.want_open = door.open_at_start;
+  doors_.push_back(d);
+  if (!d.want_open && !door_overlaps_units(doors_.back())) {
+    doors_.back().open = false;
+    apply_door(doors_.back());
+    finder_.reset(grid_);
+    for (size_t i = 0; i < agents_.size(); ++i) plan_route(static_cast<int>(i));
+  }
+  return static_cast<int>(doors_.size()) - 1;
+}
+
+Status CrowdImpl::set_door_open(int door, bool open) {
+  if (door < 0 || door >= static_cast<int>(doors_.size())) {
+    return fail(StatusCode::invalid_argument, "unknown door " + std::to_string(door));
+  }
+  doors_[static_cast<size_t>(door)].want_open = open;
+  return ok_status();
+}
+
+bool CrowdImpl::door_overlaps_units(const crowd::Door& d) const {
+  const Vec2 lo(d.def.lo.x, d.def.lo.y), hi(d.def.hi.x + 1.0, d.def.hi.y + 1.0);
+  for (const auto& a : agents_) {
+    const Vec2 p = a.st.pose.pos;
+    const Vec2 q(std::clamp(p.x, lo.x, hi.x), std::clamp(p.y, lo.y, hi.y));
+    if (glm::length(p - q) < a.def.unit.radius) return true;
+  }
+  return false;
+}
+
+void CrowdImpl::apply_door(const crowd::Door& d) {
+  for (int y = d.def.lo.y; y <= d.def.hi.y; ++y) {
+    for (int x = d.def.lo.x; x <= d.def.hi.x; ++x) grid_.set_cost(x, y, d.open ? base_.cost(x, y) : kBlocked);
+  }
+}
+
+void CrowdImpl::update_doors() {
+  const double t = time();
+  bool changed = false;
+  for (crowd::Door& d : doors_) {
+    while (d.next_toggle < d.def.toggle_times.size() && d.def.toggle_times[d.next_toggle] <= t) {
+      d.want_open = !d.want_open;
+      ++d.next_toggle;
+    }
+    if (d.want_open == d.open) continue;
+    if (!d.want_open && door_overlaps_units(d)) continue;  // never close on a unit: wait
+    d.open = d.want_open;
+    apply_door(d);
+    changed = true;
+  }
+  if (!changed) return;
+  finder_.reset(grid_);
+  for (size_t i = 0; i < agents_.size(); ++i) {
+    if (!agents_[i].m.arrived) plan_route(static_cast<int>(i));
+  }
+}
+
+Result<int> CrowdImpl::add_moving_obstacle(const MovingObstacleDef& o) {
+  const std::string who = "moving obstacle " + std::to_string(movers_.size());
+  if (o.route.size() < 2) return fail(StatusCode::invalid_argument, who + ": the route needs at least 2 points");
+  if (!std::isfinite(o.speed) || !(o.speed > 0.0)) return fail(StatusCode::invalid_argument, who + ": speed must be finite and > 0");
+  if (!std::isfinite(o.start_time) || o.start_time < 0.0) return fail(StatusCode::invalid_argument, who + ": start time must be >= 0");
+  if (!is_finite(o.half_extents) || !(o.half_extents.x > 0.0) || !(o.half_extents.y > 0.0) ||
+      o.half_extents.x > kMaxAgentRadius || o.half_extents.y > kMaxAgentRadius) {
+    return fail(StatusCode::invalid_argument, who + ": half extents must be in (0, 64]");
+  }
+  for (size_t k = 0; k < o.route.size(); ++k) {
+    if (!is_finite(o.route[k]) || !grid_.contains(o.route[k])) {
+      return fail(StatusCode::out_of_bounds, who + ": route point " + std::to_string(k) + " is outside the map");
+    }
+  }
+  for (size_t k = 0; k < leg_count(o); ++k) {
+    if (glm::length(leg_end(o, k) - leg_start(o, k)) < 1e-9) {
+      return fail(StatusCode::invalid_argument, who + ": route leg " + std::to_string(k) + " has zero length");
+    }
+  }
+  crowd::Mover m;
+  m.def = o;
+  m.st.pose = pose_on_leg(o, 0, 0.0);
+  movers_.push_back(m);
+  return static_cast<int>(movers_.size()) - 1;
+}
+
+void CrowdImpl::move_obstacles() {
+  const double t = time();
+  for (crowd::Mover& m : movers_) {
+    m.velocity = Vec2(0.0);
+    if (m.st.finished || t < m.def.start_time) continue;
+    size_t leg = m.leg;
+    double along = m.along + m.def.speed * def_.dt;
+    bool finished = false;
+    while (!finished) {
+      const double len = glm::length(leg_end(m.def, leg) - leg_start(m.def, leg));
+      if (along <= len) break;
+      if (leg + 1 < leg_count(m.def)) {
+        along -= len;
+        ++leg;
+      } else if (m.def.loop) {
+        along -= len;
+        leg = 0;
+      } else {
+        along = len;
+        finished = true;
+      }
+    }
+    const Pose next = pose_on_leg(m.def, leg, along);
+    bool blocked = false;
+    for (const auto& a : agents_) {
+      if (crowd::box_distance(next, m.def.half_extents, a.st.pose.pos) < a.def.unit.radius) {
+        blocked = true;
+        break;
+      }
+    }
+    m.st.waiting = blocked;
+    if (blocked) continue;  // a driver never runs a unit over: it waits
+    m.velocity = (next.pos - m.st.pose.pos) / def_.dt;
+    m.st.pose = next;
+    m.leg = leg;
+    m.along = along;
+    m.st.finished = finished;
+  }
+}
+
+}  // namespace pathlab

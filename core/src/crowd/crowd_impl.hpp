@@ -1,0 +1,142 @@
+#pragma once
+// The inside of pathlab::Crowd (crowd.hpp), split over the crowd_*.cpp files by concern:
+// routes and deadlocks (crowd_route.cpp, crowd_stuck.cpp), avoidance (crowd_avoid.cpp), moving and measuring
+// (crowd_move.cpp), doors and moving obstacles (crowd_dynamic.cpp).
+
+#include <cstdint>
+#include <vector>
+
+#include "crowd/orca.hpp"
+#include "pathlab/crowd.hpp"
+#include "pathlab/grid_search.hpp"
+
+namespace pathlab {
+
+namespace crowd {
+
+/// One unit with everything the update keeps between steps.
+struct Agent {
+  CrowdAgentDef def;
+  CrowdAgentState st;
+  CrowdAgentMetrics m;
+  bool holonomic = true;        ///< Free heading (person): velocity changes in any direction.
+  int group = -1;               ///< Goal group (units sharing a goal settle in slots).
+  int slot = -1;                ///< Claimed slot in its group, -1 while far from the goal.
+  double best_remaining = 0.0;  ///< Shortest remaining route seen since the last progress.
+  double progress_time = 0.0;   ///< When it last made progress. [Units: s]
+  double stuck_total = 0.0;     ///< Time spent stuck in all. [Units: s]
+  double next_resolve = 0.0;    ///< When the next deadlock resolution is due. [Units: s]
+  double yield_until = -1.0;    ///< Giving way until then. [Units: s]
+  Vec2 yield_dir{0.0, 0.0};
+  double next_visibility_check = 0.0;
+  bool gave_up = false;
+  double maneuver_until = -1.0;  ///< Backing up to line up with the route (units that cannot pivot). [Units: s]
+  Vec2 route_dir{0.0, 0.0};      ///< Unit vector to the current waypoint (0 when there is none).
+  // Decided in the avoidance pass, applied in the move pass.
+  Vec2 new_velocity{0.0, 0.0};  ///< Holonomic units.
+  double target_speed = 0.0;    ///< Heading units.
+  double target_turn = 0.0;     ///< Heading units. [Units: rad/s]
+};
+
+/// Units sharing one goal and the free places around it.
+struct GoalGroup {
+  Vec2 goal{0.0, 0.0};
+  std::vector<int> members;
+  std::vector<Vec2> slots;      ///< Made on the first claim, nearest the goal first.
+  std::vector<int> claimed_by;  ///< Per slot: the unit, or -1.
+};
+
+struct Door {
+  DoorDef def;
+  bool open = true;
+  bool want_open = true;
+  size_t next_toggle = 0;
+};
+
+struct Mover {
+  MovingObstacleDef def;
+  MovingObstacleState st;
+  size_t leg = 0;         ///< Driving from route[leg] to route[leg + 1].
+  double along = 0.0;     ///< Distance driven on the current leg. [Units: cells]
+  Vec2 velocity{0.0, 0.0};
+};
+
+/// Distance from p to an oriented box (0 inside) and the box's closest point.
+double box_distance(const Pose& box, Vec2 half, Vec2 p, Vec2* closest = nullptr);
+
+}  // namespace crowd
+
+class CrowdImpl {
+ public:
+  CrowdImpl(const Grid& grid, const CrowdDef& def);
+
+  Result<CrowdAgentId> add_agent(const CrowdAgentDef& agent);
+  Result<int> add_door(const DoorDef& door);
+  Result<int> add_moving_obstacle(const MovingObstacleDef& obstacle);
+  Status set_door_open(int door, bool open);
+  Status set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> goal_heading);
+  void step();
+
+  CrowdDef def_;
+  Grid base_;   ///< The map as loaded.
+  Grid grid_;   ///< The map with closed doors as walls.
+  GridPathfinder finder_;
+  Grid avoid_grid_;  ///< grid_ with the units in the way blocked, for a detour.
+  GridPathfinder avoid_finder_;
+  Grid local_grid_;  ///< A window of grid_ around one query.
+  GridPathfinder local_finder_;
+  Cell window_origin_;        ///< Where the last search's grid starts on the map.
+  bool window_used_ = false;  ///< The last search ran on local_grid_.
+  std::vector<crowd::Agent> agents_;
+  std::vector<crowd::GoalGroup> groups_;
+  std::vector<crowd::Door> doors_;
+  std::vector<crowd::Mover> movers_;
+  int64_t steps_ = 0;
+  double min_separation_ = 0.0;
+  double min_ratio_ = 0.0;
+  double min_obstacle_gap_ = 0.0;
+  double max_radius_ = 0.0;
+  double max_speed_ = 0.0;  ///< Fastest unit. [Units: cells/s]
+  // Neighbour buckets (counting sort by bucket, ids in index order: deterministic).
+  int bucket_w_ = 1, bucket_h_ = 1;
+  std::vector<int> bucket_start_, bucket_ids_;
+  // Scratch.
+  std::vector<crowd::OrcaLine> lines_;
+  int hard_lines_ = 0;  ///< lines_[0, hard_lines_) are walls and moving obstacles.
+  std::vector<std::pair<double, int>> found_;
+
+  double time() const { return static_cast<double>(steps_) * def_.dt; }
+
+  // crowd_route.cpp
+  Status check_goal(const UnitDef& unit, Vec2 goal, const std::string& what) const;
+  void join_group(int id);
+  /// Plans from the unit's position to its target; with `extra_blocked` cells (units in the
+  /// way) a failure leaves the route as it was.
+  void plan_route(int id, const std::vector<Cell>& extra_blocked = {});
+  Result<GridPath> search_cells(Cell start, Cell goal, double radius, const std::vector<Cell>& extra);
+  void claim_slot(int id);
+  Vec2 preferred_velocity(int id);
+  Vec2 lookahead_point(const crowd::Agent& a) const;
+  double remaining_route(const crowd::Agent& a) const;
+  void track_progress(int id);
+  void resolve_deadlock(int id);
+  // crowd_avoid.cpp
+  void rebuild_buckets();
+  void find_neighbors(int id);
+  void decide(int id);
+  void add_wall_lines(const crowd::Agent& a, double range);
+  void add_wall_line(const crowd::Agent& a, Vec2 closest, double range);
+  void add_mover_lines(const crowd::Agent& a);
+  void choose_heading_motion(crowd::Agent& a, Vec2 v_orca);
+  // crowd_move.cpp
+  void move(int id);
+  bool place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const;
+  void measure();
+  // crowd_dynamic.cpp
+  void update_doors();
+  void move_obstacles();
+  bool door_overlaps_units(const crowd::Door& d) const;
+  void apply_door(const crowd::Door& d);
+};
+
+}  // namespace pathlab

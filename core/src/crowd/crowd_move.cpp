@@ -1,0 +1,138 @@
+// Moving the crowd's units: each unit's chosen motion within its acceleration and turn limits,
+// then the final check that no body overlaps a wall, another unit or a moving obstacle (the
+// move is shortened instead), and the run's separation measurements.
+
+#include <algorithm>
+#include <cmath>
+
+#include "crowd/crowd_impl.hpp"
+#include "pathlab/collision.hpp"
+
+namespace pathlab {
+namespace {
+
+constexpr int kBucketSide = 4;  // as in crowd_avoid.cpp
+
+/// The angle in [-pi, pi] (a remainder, not a loop: a start heading of 1e300 must not hang).
+double wrap_angle(double a) { return std::remainder(a, 2.0 * kPi); }
+
+double approach(double from, double to, double step) {
+  return from < to ? std::min(to, from + step) : std::max(to, from - step);
+}
+
+}  // namespace
+
+bool CrowdImpl::place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const {
+  const crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const double r = a.def.unit.radius;
+  if (!segment_clear(grid_, a.st.pose.pos, p, r)) {
+    wall_hit = true;
+    return false;
+  }
+  const double range = r + max_radius_ + 1.0 + 2.0 * max_speed_ * def_.dt;  // buckets hold last step's positions
+  const int bx0 = std::max(0, static_cast<int>(std::floor((p.x - range) / kBucketSide)));
+  const int by0 = std::max(0, static_cast<int>(std::floor((p.y - range) / kBucketSide)));
+  const int bx1 = std::min(bucket_w_ - 1, static_cast<int>(std::floor((p.x + range) / kBucketSide)));
+  const int by1 = std::min(bucket_h_ - 1, static_cast<int>(std::floor((p.y + range) / kBucketSide)));
+  for (int by = by0; by <= by1; ++by) {
+    for (int bx = bx0; bx <= bx1; ++bx) {
+      const size_t b = static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx);
+      for (int k = bucket_start_[b]; k < bucket_start_[b + 1]; ++k) {
+        const int j = bucket_ids_[static_cast<size_t>(k)];
+        if (j == id) continue;
+        const crowd::Agent& o = agents_[static_cast<size_t>(j)];
+        const double need = r + o.def.unit.radius;
+        const Vec2 d = o.st.pose.pos - p;
+        if (glm::dot(d, d) < need * need) {
+          unit_hit = true;
+          return false;
+        }
+      }
+    }
+  }
+  for (const crowd::Mover& m : movers_) {
+    if (crowd::box_distance(m.st.pose, m.def.half_extents, p) < r) {
+      unit_hit = true;
+      return false;
+    }
+  }
+  return true;
+}
+
+void CrowdImpl::move(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const UnitDef& u = a.def.unit;
+  const double dt = def_.dt;
+  Pose& pose = a.st.pose;
+  Vec2 v;
+  if (a.holonomic) {
+    Vec2 dv = a.new_velocity - a.st.velocity;
+    const double max_dv = std::max(u.acceleration, u.braking) * dt;
+    const double l = glm::length(dv);
+    if (l > max_dv) dv *= max_dv / l;
+    v = a.st.velocity + dv;
+    if (glm::length(v) > 1e-3) {
+      const double err = wrap_angle(std::atan2(v.y, v.x) - pose.heading);
+      pose.heading += std::clamp(err, -u.max_turn_rate * dt, u.max_turn_rate * dt);
+    }
+  } else {
+    const double wmax = max_heading_rate(u, a.st.speed);
+    pose.heading += std::clamp(a.target_turn, -wmax, wmax) * dt;
+    const bool speeding_up = std::abs(a.target_speed) > std::abs(a.st.speed) && a.target_speed * a.st.speed >= 0.0;
+    a.st.speed = approach(a.st.speed, a.target_speed, (speeding_up ? u.acceleration : u.braking) * dt);
+    v = a.st.speed * Vec2(std::cos(pose.heading), std::sin(pose.heading));
+  }
+  if (a.m.arrived && a.def.goal_heading && u.pivot_turn_rate > 0.0 && glm::length(v) < 0.05 * u.max_speed) {
+    // Settled: turn on the spot to the goal heading.
+    const double err = wrap_angle(*a.def.goal_heading - pose.heading);
+    pose.heading += std::clamp(err, -u.pivot_turn_rate * dt, u.pivot_turn_rate * dt);
+  }
+  pose.heading = wrap_angle(pose.heading);
+  const Vec2 p0 = pose.pos;
+  const Vec2 step = v * dt;
+  const Vec2 tries[] = {p0 + step, p0 + 0.5 * step, p0 + 0.25 * step, p0 + Vec2(step.x, 0.0), p0 + Vec2(0.0, step.y)};
+  bool wall_hit = false, unit_hit = false;
+  Vec2 p1 = p0;
+  for (const Vec2& t : tries) {
+    if (place_ok(id, t, wall_hit, unit_hit)) {
+      p1 = t;
+      break;
+    }
+  }
+  if (wall_hit) ++a.m.wall_contacts;
+  const double t = time();
+  if (wall_hit && !a.holonomic && u.pivot_turn_rate == 0.0 && u.can_reverse && glm::length(p1 - p0) < 0.01 * u.max_speed * dt &&
+      t >= a.maneuver_until) {
+    a.maneuver_until = t + 1.0;  // cannot turn here: back up a little (a three-point turn)
+  }
+  if (unit_hit) ++a.m.unit_contacts;
+  const Vec2 moved = p1 - p0;
+  pose.pos = p1;
+  a.st.velocity = moved / dt;
+  a.m.distance += glm::length(moved);
+  if (a.holonomic) {
+    a.st.speed = glm::length(a.st.velocity);
+  } else {
+    a.st.speed = glm::dot(a.st.velocity, Vec2(std::cos(pose.heading), std::sin(pose.heading)));
+  }
+}
+
+void CrowdImpl::measure() {
+  for (size_t i = 0; i < agents_.size(); ++i) {
+    const crowd::Agent& a = agents_[i];
+    for (int j : a.st.neighbors) {
+      if (static_cast<size_t>(j) < i) continue;
+      const crowd::Agent& b = agents_[static_cast<size_t>(j)];
+      const double d = glm::length(a.st.pose.pos - b.st.pose.pos);
+      const double sum = a.def.unit.radius + b.def.unit.radius;
+      min_separation_ = std::min(min_separation_, d - sum);
+      min_ratio_ = std::min(min_ratio_, d / sum);
+    }
+    for (const crowd::Mover& m : movers_) {
+      const double gap = crowd::box_distance(m.st.pose, m.def.half_extents, a.st.pose.pos) - a.def.unit.radius;
+      min_obstacle_gap_ = std::min(min_obstacle_gap_, gap);
+    }
+  }
+}
+
+}  // namespace pathlab

@@ -1,0 +1,262 @@
+// Routes of the crowd's units: planning with each unit's own radius, free slots around a
+// shared goal, and the preferred velocity along the route (crowd_stuck.cpp: no progress).
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "crowd/crowd_impl.hpp"
+#include "pathlab/collision.hpp"
+#include "pathlab/follow_path.hpp"
+#include "pathlab/shortcut.hpp"
+
+namespace pathlab {
+namespace {
+
+constexpr size_t kSpareSlots = 6;         ///< Free slots beyond one per unit, to move to when one is blocked.
+constexpr double kLookahead = 0.75;       ///< Pursuit distance along the route. [Units: cells]
+constexpr double kKeepRight = 0.3;        ///< Bias to the right near others. [Units: radians]
+constexpr int kWindowMargin = 16;         ///< Planning window beyond start and goal. [Units: cells]
+constexpr double kKeepRightRange = 3.0;   ///< Gap within which the bias applies. [Units: cells]
+
+}  // namespace
+
+Status CrowdImpl::check_goal(const UnitDef& unit, Vec2 goal, const std::string& what) const {
+  if (!is_finite(goal)) return fail(StatusCode::invalid_argument, what + " is not finite");
+  if (!grid_.contains(goal)) return fail(StatusCode::out_of_bounds, what + " is outside the map");
+  if (!point_clear(base_, goal, unit.radius)) {
+    return fail(StatusCode::blocked, what + " is not clear of walls for radius " + std::to_string(unit.radius).substr(0, 4));
+  }
+  return ok_status();
+}
+
+void CrowdImpl::join_group(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    if (glm::length(groups_[g].goal - a.def.goal) < 0.5) {
+      groups_[g].members.push_back(id);
+      a.group = static_cast<int>(g);
+      return;
+    }
+  }
+  crowd::GoalGroup g;
+  g.goal = a.def.goal;
+  g.members.push_back(id);
+  a.group = static_cast<int>(groups_.size());
+  groups_.push_back(std::move(g));
+}
+
+Result<GridPath> CrowdImpl::search_cells(Cell start, Cell goal, double radius, const std::vector<Cell>& extra) {
+  // Plan in a window around start and goal first: the grid search prepares its whole grid per
+  // query, which on a large map costs far more than the search itself. Only when the window
+  // has no path is the whole map searched.
+  GridSearchOptions opt;
+  opt.agent_radius = radius;
+  opt.max_expansions = def_.plan_expansions;
+  const int margin = kWindowMargin + std::max(std::abs(start.x - goal.x), std::abs(start.y - goal.y)) / 2;
+  const Cell lo{std::max(0, std::min(start.x, goal.x) - margin), std::max(0, std::min(start.y, goal.y) - margin)};
+  const Cell hi{std::min(grid_.width() - 1, std::max(start.x, goal.x) + margin),
+                std::min(grid_.height() - 1, std::max(start.y, goal.y) + margin)};
+  const int w = hi.x - lo.x + 1, h = hi.y - lo.y + 1;
+  if (2 * static_cast<int64_t>(w) * h < grid_.cell_count()) {
+    if (local_grid_.width() != w || local_grid_.height() != h) local_grid_ = Grid::create(w, h).value();
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) local_grid_.set_cost(x, y, grid_.cost(lo.x + x, lo.y + y));
+    }
+    for (const Cell& c : extra) {
+      if (c.x >= lo.x && c.y >= lo.y && c.x <= hi.x && c.y <= hi.y) local_grid_.set_blocked(c.x - lo.x, c.y - lo.y, true);
+    }
+    local_finder_.reset(local_grid_);
+    auto path = local_finder_.find_path(GridPlanner::astar, Cell{start.x - lo.x, start.y - lo.y},
+                                        Cell{goal.x - lo.x, goal.y - lo.y}, opt);
+    if (path && path->found) {
+      window_origin_ = lo;
+      window_used_ = true;
+      return path;
+    }
+  }
+  window_origin_ = Cell{0, 0};
+  window_used_ = false;
+  if (extra.empty()) return finder_.find_path(GridPlanner::astar, start, goal, opt);
+  avoid_grid_ = grid_;  // copied into the same storage
+  for (const Cell& c : extra) avoid_grid_.set_blocked(c.x, c.y, true);
+  avoid_finder_.reset(avoid_grid_);
+  return avoid_finder_.find_path(GridPlanner::astar, start, goal, opt);
+}
+
+void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const bool avoiding = !extra_blocked.empty();
+  const double r = a.def.unit.radius;
+  const Vec2 pos = a.st.pose.pos;
+  const Vec2 target = a.st.target;
+  ++a.m.replans;
+  a.st.next_waypoint = 1;
+  if (!avoiding && segment_clear(grid_, pos, target, r)) {
+    a.st.route = {pos, target};
+    a.st.waiting = false;
+    if (!a.gave_up) a.st.why.clear();
+    a.best_remaining = remaining_route(a);
+    return;
+  }
+  auto path = search_cells(cell_of(pos), cell_of(target), r, extra_blocked);
+  if (!path || !path->found) {
+    if (avoiding) return;  // the caller falls back to the plain map
+    a.st.route = {pos};
+    a.st.next_waypoint = 0;
+    a.st.waiting = true;
+    a.st.why = "no route to the goal: " + (path ? path->reason : path.error().message);
+    return;
+  }
+  if (avoiding) {
+    // A detour around units: the raw cells (shortcuts on the map would cut through them).
+    a.st.route = path->points;
+    for (Vec2& q : a.st.route) q += Vec2(window_origin_.x, window_origin_.y);
+    a.st.route.front() = pos;
+    if (segment_clear(grid_, a.st.route.back(), target, r)) a.st.route.push_back(target);
+  } else {
+    // Smoothed on the grid the path was found on (the window: the shortcut pass also reads
+    // its whole grid), then moved back to map coordinates.
+    const Grid& g = window_used_ ? local_grid_ : grid_;
+    const Vec2 off(window_origin_.x, window_origin_.y);
+    std::vector<Vec2> pts = splice_start(g, pos - off, path->points, r);
+    if (pts.back() != target - off && segment_clear(g, pts.back(), target - off, r)) pts.push_back(target - off);
+    auto cut = los_shortcut(g, pts, r);
+    a.st.route = cut ? std::move(cut->points) : std::move(pts);
+    for (Vec2& q : a.st.route) q += off;
+  }
+  if (a.st.route.size() < 2) a.st.next_waypoint = 0;
+  a.st.waiting = false;
+  if (!a.gave_up) a.st.why.clear();
+  // Progress is measured on the new route from here on; a unit that was stuck stays stuck
+  // until the new route shows progress.
+  a.best_remaining = remaining_route(a);
+}
+
+void CrowdImpl::claim_slot(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  crowd::GoalGroup& g = groups_[static_cast<size_t>(a.group)];
+  if (a.slot >= 0 || g.members.size() < 2) return;
+  double rmax = 0.0;
+  for (int m : g.members) rmax = std::max(rmax, agents_[static_cast<size_t>(m)].def.unit.radius);
+  const double spacing = 2.0 * rmax + 0.25;
+  const double reach = spacing * (1.0 + std::sqrt(static_cast<double>(g.members.size()))) + 2.0;
+  if (glm::length(a.st.pose.pos - g.goal) > reach) return;
+  const size_t wanted = g.members.size() + kSpareSlots;
+  if (g.slots.size() < wanted) {
+    // Hexagonal rings around the goal, nearest first; a slot must be clear of walls and in
+    // straight sight of the goal for the largest member.
+    g.slots.clear();
+    g.claimed_by.clear();
+    for (int ring = 0; ring <= 30 && g.slots.size() < wanted; ++ring) {
+      const int count = ring == 0 ? 1 : 6 * ring;
+      for (int k = 0; k < count; ++k) {
+        const double ang = 2.0 * kPi * k / count;
+        const Vec2 p = g.goal + ring * spacing * Vec2(std::cos(ang), std::sin(ang));
+        if (grid_.contains(p) && point_clear(base_, p, rmax) && segment_clear(base_, g.goal, p, rmax)) g.slots.push_back(p);
+      }
+    }
+    g.claimed_by.assign(g.slots.size(), -1);
+    for (int m : g.members) {
+      const crowd::Agent& o = agents_[static_cast<size_t>(m)];
+      if (o.slot >= 0 && static_cast<size_t>(o.slot) < g.slots.size()) g.claimed_by[static_cast<size_t>(o.slot)] = m;
+    }
+  }
+  for (size_t s = 0; s < g.slots.size(); ++s) {
+    if (g.claimed_by[s] >= 0) continue;
+    g.claimed_by[s] = id;
+    a.slot = static_cast<int>(s);
+    a.st.target = g.slots[s];
+    const int replans = a.m.replans;
+    plan_route(id);
+    a.m.replans = replans;  // settling into a slot is not a re-plan
+    return;
+  }
+}
+
+Vec2 CrowdImpl::lookahead_point(const crowd::Agent& a) const {
+  // Pure pursuit of the route line: the point a little ahead of the unit's projection on its
+  // current leg, so a unit pushed off the line comes back to it before a narrow passage
+  // instead of cutting at the passage's corner.
+  const auto& route = a.st.route;
+  const size_t next = static_cast<size_t>(a.st.next_waypoint);
+  const Vec2 pos = a.st.pose.pos;
+  if (next == 0) return route[0];
+  const Vec2 from = route[next - 1], to = route[next];
+  const Vec2 leg = to - from;
+  const double len2 = glm::dot(leg, leg);
+  const double t = len2 > 1e-12 ? std::clamp(glm::dot(pos - from, leg) / len2, 0.0, 1.0) : 1.0;
+  Vec2 q = from + t * leg;
+  double ahead = std::max(kLookahead, 2.0 * a.def.unit.radius);
+  for (size_t k = next; k < route.size(); ++k) {
+    const double rest = glm::length(route[k] - q);
+    if (rest >= ahead) return q + (route[k] - q) * (ahead / rest);
+    ahead -= rest;
+    q = route[k];
+  }
+  return route.back();
+}
+
+Vec2 CrowdImpl::preferred_velocity(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const Vec2 pos = a.st.pose.pos;
+  const double vmax = a.def.unit.max_speed;
+  a.route_dir = Vec2(0.0);
+  auto& route = a.st.route;
+  const int last = static_cast<int>(route.size()) - 1;
+  double dist = 0.0;
+  Vec2 d(0.0);
+  if (!a.st.waiting && last >= 1) {
+    const double pass = std::max(0.35, a.def.unit.radius);
+    while (a.st.next_waypoint < last && glm::length(route[static_cast<size_t>(a.st.next_waypoint)] - pos) < pass) {
+      ++a.st.next_waypoint;
+    }
+    // Towards an intermediate waypoint (a corner, a passage) pursue the route line; the last
+    // leg goes straight for the target (an open-field detour should not swing back).
+    const Vec2 aim = a.st.next_waypoint < last ? lookahead_point(a) : route[static_cast<size_t>(last)];
+    d = aim - pos;
+    dist = glm::length(d);
+    if (dist > 1e-6) a.route_dir = d / dist;
+  }
+  a.st.yielding = time() < a.yield_until;
+  if (a.st.yielding) return a.yield_dir * (0.5 * vmax);
+  if (time() < a.maneuver_until) {
+    // Back straight up; the heading sampler steers the nose towards the route meanwhile.
+    return -a.def.unit.max_reverse_speed * Vec2(std::cos(a.st.pose.heading), std::sin(a.st.pose.heading));
+  }
+  if (dist < 1e-6) return Vec2(0.0);
+  double speed = vmax;
+  const double to_end = glm::length(route.back() - pos);
+  if (a.st.next_waypoint == last && to_end < 2.0 * kLookahead + vmax * vmax / a.def.unit.braking) {
+    // Brake to arrive: the speed from which half the braking stops the unit at the target.
+    speed = std::min(vmax, std::sqrt(a.def.unit.braking * to_end));
+    if (to_end < 0.02) speed = 0.0;
+    d = route.back() - pos;
+    dist = std::max(to_end, 1e-9);
+  }
+  Vec2 v = d * (speed / dist);
+  if (!a.st.neighbors.empty() && dist > 1.0) {
+    // Keep right: with others around, aim slightly to the right of the waypoint (y down, so
+    // "right" is a positive rotation). It breaks the symmetry of units meeting exactly head-on,
+    // which reciprocal avoidance alone resolves slowly (the circle swap).
+    const crowd::Agent& b = agents_[static_cast<size_t>(a.st.neighbors.front())];
+    if (glm::length(b.st.pose.pos - pos) < a.def.unit.radius + b.def.unit.radius + kKeepRightRange) {
+      const double c = std::cos(kKeepRight), s = std::sin(kKeepRight);
+      v = Vec2(c * v.x - s * v.y, s * v.x + c * v.y);
+    }
+  }
+  return v;
+}
+
+double CrowdImpl::remaining_route(const crowd::Agent& a) const {
+  const auto& route = a.st.route;
+  const Vec2 pos = a.st.pose.pos;
+  if (route.size() < 2) return glm::length(a.st.target - pos);
+  const size_t next = static_cast<size_t>(a.st.next_waypoint);
+  double rem = glm::length(route[next] - pos);
+  for (size_t k = next; k + 1 < route.size(); ++k) rem += glm::length(route[k + 1] - route[k]);
+  return rem;
+}
+
+}  // namespace pathlab

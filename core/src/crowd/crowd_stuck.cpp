@@ -1,0 +1,136 @@
+// Units that make no progress: detecting it, and resolving it (give way by priority, re-plan
+// around the units in the way, back up, take another slot) or saying why a unit cannot arrive.
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "crowd/crowd_impl.hpp"
+#include "pathlab/collision.hpp"
+
+namespace pathlab {
+namespace {
+
+constexpr double kArriveDistance = 0.1;  ///< A unit this close to its target has arrived. [Units: cells]
+constexpr double kYieldTime = 1.5;       ///< How long a unit gives way. [Units: s]
+constexpr double kVisibilityPeriod = 0.5;///< How often a unit checks it still sees its waypoint. [Units: s]
+constexpr double kBlockerGap = 0.5;       ///< Bodies this close count as "in the way". [Units: cells]
+constexpr double kSlotSwitchDistance = 3.0;  ///< A stuck unit this close to its slot may take another. [Units: cells]
+
+}  // namespace
+
+void CrowdImpl::track_progress(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const double t = time();
+  const Vec2 pos = a.st.pose.pos;
+  if (glm::length(a.st.target - pos) < kArriveDistance && !a.m.arrived) {
+    a.m.arrived = true;
+    a.m.time_to_goal = t;
+    a.st.arrived = true;
+  }
+  if (a.group >= 0) claim_slot(id);
+  if (a.m.arrived || (a.st.route.size() >= 2 && glm::length(a.st.target - pos) < kArriveDistance)) {
+    a.st.stuck = false;
+    a.progress_time = t;
+    return;
+  }
+  const double rem = remaining_route(a);
+  if (rem < a.best_remaining - def_.progress_distance) {
+    a.best_remaining = rem;
+    a.progress_time = t;
+    a.st.stuck = false;
+    a.next_resolve = 0.0;
+  } else if (t - a.progress_time >= def_.stuck_time) {
+    a.st.stuck = !a.st.waiting;
+    if (a.st.stuck) {
+      ++a.m.stuck_steps;
+      a.stuck_total += def_.dt;
+    }
+    if (t >= a.next_resolve) {
+      a.next_resolve = t + def_.stuck_time;
+      if (a.st.waiting) plan_route(id);
+      else resolve_deadlock(id);
+    }
+  }
+  if (t >= a.next_visibility_check && !a.st.waiting && a.st.route.size() >= 2) {
+    a.next_visibility_check = t + kVisibilityPeriod;
+    if (!segment_clear(grid_, pos, a.st.route[static_cast<size_t>(a.st.next_waypoint)], a.def.unit.radius)) {
+      plan_route(id);
+    }
+  }
+}
+
+void CrowdImpl::resolve_deadlock(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const Vec2 pos = a.st.pose.pos;
+  const double t = time();
+  int nearest = -1;
+  double nearest_gap = kBlockerGap;
+  std::vector<Cell> blockers;
+  for (int j : a.st.neighbors) {
+    const crowd::Agent& b = agents_[static_cast<size_t>(j)];
+    const double gap = glm::length(b.st.pose.pos - pos) - a.def.unit.radius - b.def.unit.radius;
+    if (gap >= kBlockerGap) continue;
+    if (gap < nearest_gap) {
+      nearest_gap = gap;
+      nearest = j;
+    }
+    if (std::abs(b.st.speed) > 0.2 * b.def.unit.max_speed) continue;
+    // A unit standing in the way is a wall for the detour: the cells its disc overlaps.
+    const Vec2 c = b.st.pose.pos;
+    const double rb = b.def.unit.radius;
+    for (int y = static_cast<int>(std::floor(c.y - rb)); y <= static_cast<int>(std::floor(c.y + rb)); ++y) {
+      for (int x = static_cast<int>(std::floor(c.x - rb)); x <= static_cast<int>(std::floor(c.x + rb)); ++x) {
+        const Cell cell{x, y};
+        if (!grid_.in_bounds(cell) || cell == cell_of(pos) || cell == cell_of(a.st.target)) continue;
+        blockers.push_back(cell);
+      }
+    }
+  }
+  if (nearest >= 0) {
+    crowd::Agent& b = agents_[static_cast<size_t>(nearest)];
+    // Priority: the unit added first goes first; a unit that has arrived always gives way.
+    const bool other_yields = b.m.arrived || (!a.m.arrived && nearest > id);
+    crowd::Agent& yielder = other_yields ? b : a;
+    const Vec2 from = other_yields ? pos : b.st.pose.pos;
+    Vec2 away = yielder.st.pose.pos - from;
+    const double len = glm::length(away);
+    away = len > 1e-9 ? away / len : Vec2(1.0, 0.0);
+    yielder.yield_dir = away;
+    yielder.yield_until = t + kYieldTime;
+  }
+  if (a.slot >= 0 && glm::length(a.st.target - pos) < kSlotSwitchDistance) {
+    // Its slot near a shared goal is hemmed in: take the free slot nearest to where it stands.
+    crowd::GoalGroup& g = groups_[static_cast<size_t>(a.group)];
+    int best = -1;
+    double best_d = std::numeric_limits<double>::infinity();
+    for (size_t k = 0; k < g.slots.size(); ++k) {
+      const double dk = glm::length(g.slots[k] - pos);
+      if (g.claimed_by[k] < 0 && dk < best_d) {
+        best_d = dk;
+        best = static_cast<int>(k);
+      }
+    }
+    if (best >= 0) {
+      g.claimed_by[static_cast<size_t>(a.slot)] = -1;
+      g.claimed_by[static_cast<size_t>(best)] = id;
+      a.slot = best;
+      a.st.target = g.slots[static_cast<size_t>(best)];
+    }
+  }
+  const std::vector<Vec2> old = a.st.route;
+  if (!blockers.empty()) plan_route(id, blockers);
+  if (a.st.route == old) plan_route(id);
+  const UnitDef& u = a.def.unit;
+  if (!a.holonomic && u.pivot_turn_rate == 0.0 && u.can_reverse && nearest < 0) {
+    a.maneuver_until = t + 1.0;  // cannot turn on the spot: back up and come at it again
+  }
+  if (a.stuck_total > def_.give_up_time && !a.gave_up) {
+    a.gave_up = true;
+    a.st.why = "no progress for " + std::to_string(static_cast<int>(a.stuck_total)) + " s" +
+               (nearest >= 0 ? ": blocked by agent " + std::to_string(nearest) : ": blocked");
+  }
+}
+
+}  // namespace pathlab
