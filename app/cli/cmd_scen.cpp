@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "commands.hpp"
+#include "registry.hpp"
 #include "map_files.hpp"
 #include "pathlab/grid_search.hpp"
 #include "pathlab/map_io.hpp"
@@ -37,7 +38,7 @@ void check_scenario(const Scenario& s, const Grid& grid, const std::string& scen
 int run_scen(int argc, char** argv) {
   Args args(argc, argv, 2, {});
   const auto map_arg = args.str("map");
-  const std::string planner_name = args.str("planner").value_or("astar");
+  const std::string planner_name = args.str("planner").value_or(plan::planner_name(plan::PlannerId::astar));
   args.reject_unknown();
   if (args.positional().size() != 1) throw UsageError("expected one scenario file: pathlab-cli scen FILE.map.scen");
   const std::string scen_path = args.positional()[0];

@@ -135,6 +135,8 @@ void plan_heading(PlanService::Cache& cache, const Grid& grid, const PlanRequest
                   PlanResult& out) {
   if (std::string e = prepare_heading_planner(cache, grid, request, planner); !e.empty())
     return (void)fail(out, PlanStage::preprocess, e);
+  if (cache.directional) cache.directional->set_budget(request.budget);
+  if (cache.hybrid) cache.hybrid->set_budget(request.budget);
   auto path = cache.directional ? cache.directional->plan(request.start, request.goal)
                                 : cache.hybrid->plan(request.start, request.goal);
   if (!path) return (void)fail(out, PlanStage::search, path.error().message);

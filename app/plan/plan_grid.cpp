@@ -19,7 +19,7 @@ GridSearchOptions search_options(const PlanRequest& request, const PlannerInfo& 
   options.turn_penalty = (planner.options & option_bit(OptionId::turn_penalty)) != 0 ? s.turn_penalty : 0.0;
   options.agent_radius = s.agent_radius;
   options.record_trace = request.record_trace;
-  options.max_expansions = request.budget.max_expansions;
+  options.budget = request.budget;  // expansions, time and the cancel flag
   return options;
 }
 

@@ -54,7 +54,7 @@ void plan_navmesh(PlanService::Cache& cache, const Grid& grid, const PlanRequest
   NavQueryOptions options = default_nav_query_options();
   options.cost = request.navmesh_cost;
   options.record_trace = request.record_trace;
-  options.max_expansions = request.budget.max_expansions;
+  options.budget = request.budget;  // expansions, time and the cancel flag
   auto corridor = entry->query->find_corridor(request.start.pos, request.goal.pos, options);
   if (!corridor) return (void)fail(out, PlanStage::search, corridor.error().message);
   out.found = corridor->found;

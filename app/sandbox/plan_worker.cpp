@@ -71,7 +71,10 @@ void PlanWorker::run() {
       pipeline_map_version_ = req.map_version;
     }
     const auto t0 = std::chrono::steady_clock::now();
-    PlanView view = pipeline_.plan(req.scene, req.record_trace);
+    SearchBudget budget;  // a newer request or a long search stops this one, with its reason
+    budget.time_ms = kWorkerPlanBudgetMs;
+    budget.cancel = req.cancel.get();
+    PlanView view = pipeline_.plan(req.scene, req.record_trace, budget);
     std::unique_ptr<ReplayModel> replay;
     if (!view.trace.empty()) {
       replay = std::make_unique<ReplayModel>();

@@ -19,6 +19,11 @@
 
 namespace pathlab::sandbox {
 
+/// Wall-clock budget of one plan on the worker: a search that runs longer stops and the
+/// result says "budget_exhausted: time" (heading-aware searches keep their best partial path).
+/// [Units: ms]
+inline constexpr double kWorkerPlanBudgetMs = 1000.0;
+
 struct PlanRequest {
   io::Scene scene;  ///< a copy: the UI may edit its own while this one is planned
   bool record_trace = true;

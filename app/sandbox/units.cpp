@@ -39,7 +39,12 @@ io::PlanSettingsData unit_plan_settings(const io::PlanSettingsData& scene_settin
 }
 
 FollowPath UnitSwarm::route_for(const io::Scene& scene, const UnitDef& def, const Pose& from, std::string& message) {
-  const PlanView v = pipeline(def.name).plan(*grid_, from, scene.goal, unit_plan_settings(scene.settings, def), false);
+  // Units still plan on the UI thread: a budget keeps a failing heading-aware search from
+  // stalling the frame (it reports budget_exhausted and the unit waits for the next change).
+  SearchBudget budget;
+  budget.time_ms = kUnitPlanBudgetMs;
+  const PlanView v =
+      pipeline(def.name).plan(*grid_, from, scene.goal, unit_plan_settings(scene.settings, def), false, budget);
   message.clear();
   if (!v.error.empty()) message = v.error;
   else if (!v.found) message = v.reason.empty() ? "no path" : v.reason;

@@ -26,6 +26,9 @@ const std::vector<std::string>& unit_preset_names();
 /// A unit this close to the scene's goal is at the goal: grid routes end at the centre of the
 /// goal's cell, up to sqrt(2)/2 cells away. [Units: cells]
 inline constexpr double kAtGoalDistance = 0.75;
+/// Wall-clock budget of one unit's re-plan (units plan on the UI thread, several per frame
+/// at most): a search that needs longer gives up with budget_exhausted. [Units: ms]
+inline constexpr double kUnitPlanBudgetMs = 12.0;
 
 /// The settings a unit of `def` plans with: the scene's, with at least the unit's own radius
 /// and the unit's own turning radius (when it has one; a unit that turns on the spot keeps the

@@ -91,6 +91,9 @@ class DirectionalAStar {
   /// Plans from `start` to `goal` (snapped to the lattice). Errors: a pose not finite
   /// (invalid_argument) or outside the map (out_of_bounds). No path is not an error.
   Result<HeadingPath> plan(const Pose& start, const Pose& goal);
+  /// Replaces the budget of the next plans (time, cancel flag, expansions) without rebuilding
+  /// the tables: a caller that plans many queries with one planner gives each its own budget.
+  void set_budget(const SearchBudget& budget) { options_.budget = budget; }
 
   const std::vector<DirectionalMove>& moves() const { return moves_; }
   const DirectionalAStarOptions& options() const { return options_; }

@@ -71,6 +71,9 @@ class HybridAStar {
   /// Plans from `start` to `goal`. Errors: a pose not finite (invalid_argument) or outside
   /// the map (out_of_bounds). No path is not an error: found == false with a reason.
   Result<HeadingPath> plan(const Pose& start, const Pose& goal);
+  /// Replaces the budget of the next plans (time, cancel flag, expansions) without rebuilding
+  /// the tables: a caller that plans many queries with one planner gives each its own budget.
+  void set_budget(const SearchBudget& budget) { options_.budget = budget; }
 
   const HybridAStarOptions& options() const { return options_; }
   /// Length of every motion primitive. [Units: cells]

@@ -424,9 +424,7 @@ double search_bytes(double padded, double states_per_cell, bool jump_tables) {
 }
 
 Status check_options(const GridSearchOptions& opt, GridPlanner planner) {
-  if (!(opt.agent_radius >= 0.0) || !(opt.agent_radius <= kMaxAgentRadius)) {
-    return fail(StatusCode::invalid_argument, "agent radius must be in [0, " + std::to_string(kMaxAgentRadius) + "]");
-  }
+  if (auto radius_ok = check_agent_radius(opt.agent_radius); !radius_ok) return radius_ok;
   if (!(opt.turn_penalty >= 0.0) || !std::isfinite(opt.turn_penalty)) {
     return fail(StatusCode::invalid_argument, "turn penalty must be a finite number >= 0");
   }
