@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "../tests/crowd_support.hpp"
-#include "crowd_detour_mesh.hpp"
+#include "detour_mesh.hpp"
 #include "pathlab/grid_search.hpp"
 #include "pathlab/map_generators.hpp"
 #include "pathlab/shortcut.hpp"

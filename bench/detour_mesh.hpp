@@ -1,8 +1,8 @@
 #pragma once
-// Detour data for one of our navmeshes, for bench_crowd: the same conversion bench_navmesh.cpp
-// uses (ring vertices deduplicated by id, rings with more than DT_VERTS_PER_POLYGON vertices cut
-// into a fan of convex chunks, neighbours from our portals, no detail mesh), copied here so the
-// two benchmarks build independently. Detour's x is our x, its z our y, height 0.
+// Detour data for one of our navmeshes, shared by bench_navmesh and bench_crowd so both peers
+// get exactly the same polygons (ring vertices deduplicated by id, rings with more than
+// DT_VERTS_PER_POLYGON vertices cut into a fan of convex chunks, neighbours from our portals, no
+// detail mesh). Detour's x is our x, its z our y, height 0.
 
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
