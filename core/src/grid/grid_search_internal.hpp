@@ -45,9 +45,11 @@ class GridBudget {
     const int64_t a = opt.max_expansions, b = opt.budget.max_expansions;
     max_expansions_ = a > 0 && b > 0 ? std::min(a, b) : std::max(a, b);
     timed_ = opt.budget.time_ms > 0.0 || opt.budget.cancel != nullptr;
-    SearchBudget clock_only = opt.budget;
-    clock_only.max_expansions = 0;
-    meter_.emplace(clock_only);
+    if (timed_) {  // an untimed search (the common case) never reads the clock
+      SearchBudget clock_only = opt.budget;
+      clock_only.max_expansions = 0;
+      meter_.emplace(clock_only);
+    }
     stop_ = BudgetStop::none;
   }
   /// True when the search must stop before its next expansion; `expanded` so far.
