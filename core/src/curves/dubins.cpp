@@ -228,9 +228,23 @@ Status check_pose(const char* what, const Vec2& pos, double heading) {
   return ok_status();
 }
 
+/// Every limit of check_curve_input as one branch-light test (NaN and infinities fail every
+/// comparison): the curve builders call it per query, so the messages are built only on failure.
+bool curve_input_in_range(const Pose& from, const Vec2& to, double to_heading, double radius) {
+  auto pose_ok = [](const Vec2& p, double h) {
+    return std::abs(p.x) <= kMaxCurveCoordinate && std::abs(p.y) <= kMaxCurveCoordinate && std::abs(h) <= kMaxCurveHeading;
+  };
+  const Vec2 d = to - from.pos;
+  const double max_span = kMaxCurveSpanInRadii * radius;
+  // Squares are exact enough above 1e-150; a smaller limit goes to the full check.
+  return radius > 0.0 && radius <= kMaxCurveRadius && pose_ok(from.pos, from.heading) && pose_ok(to, to_heading) &&
+         max_span > 1e-150 && d.x * d.x + d.y * d.y <= max_span * max_span;
+}
+
 }  // namespace
 
 Status check_curve_input(const Pose& from, const Vec2& to, double to_heading, double radius) {
+  if (curve_input_in_range(from, to, to_heading, radius)) return ok_status();
   if (!(radius > 0.0) || !std::isfinite(radius))
     return fail(StatusCode::invalid_argument,
                 "turning radius must be a positive finite number, got " + number_text(radius));
