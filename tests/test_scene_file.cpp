@@ -136,7 +136,7 @@ TEST_CASE("scene file: version 2 keeps units and the new settings; version 1 sti
   s.settings.neighborhood = 48;
   s.settings.shift_passes = 3;
   s.settings.navmesh_convex = false;
-  s.units = {io::UnitData{"car", Pose{Vec2(1.5, 1.5), deg_to_rad(45.0)}}, io::UnitData{"bear", s.goal}};
+  s.units = {io::UnitData{"car", Pose{Vec2(1.5, 1.5), deg_to_rad(45.0)}, std::nullopt}, io::UnitData{"bear", s.goal, std::nullopt}};
   s.sim_speed = 2.5;
   auto back = io::parse_scene(io::scene_to_json(s), "mem", ".");
   REQUIRE_MESSAGE(back.ok(), (back.ok() ? "" : back.error().message));

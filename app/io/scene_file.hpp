@@ -20,9 +20,11 @@
 /// Rows use `.` free, `@` wall, `S` swamp (cost 3); other costs go in "weights".
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "pathlab/crowd.hpp"
 #include "pathlab/geometry.hpp"
 #include "pathlab/grid.hpp"
 
@@ -57,6 +59,8 @@ struct PlanSettingsData {
 struct UnitData {
   std::string preset = "person";
   Pose pose;  ///< heading in radians
+  /// The unit's own goal (a crowd sends each unit somewhere); none: the scene's goal.
+  std::optional<Pose> goal;
 };
 
 struct Scene {
@@ -66,6 +70,8 @@ struct Scene {
   Pose goal;
   PlanSettingsData settings;
   std::vector<UnitData> units;
+  std::vector<DoorDef> doors;                       ///< cells that open and close (crowds)
+  std::vector<MovingObstacleDef> moving_obstacles;  ///< boxes driving along routes (crowds)
   double sim_speed = 1.0;  ///< simulation time multiplier [Limit: 0.05..20]
 };
 

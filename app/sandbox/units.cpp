@@ -113,7 +113,7 @@ void UnitSwarm::clear() {
 
 std::vector<io::UnitData> UnitSwarm::spawn_list() const {
   std::vector<io::UnitData> out;
-  for (const Unit& u : units_) out.push_back(io::UnitData{u.preset, u.spawn});
+  for (const Unit& u : units_) out.push_back(io::UnitData{u.preset, u.spawn, std::nullopt});
   return out;
 }
 
