@@ -1,7 +1,8 @@
 #pragma once
 /// @file segment_path.hpp
-/// Motion geometry: a path made of straight lines and circular arcs that a unit with a
-/// turning radius can follow, possibly changing gear (forward / reverse) at cusps.
+/// Motion geometry: a path made of straight lines, circular arcs and clothoids (curvature
+/// changing linearly with distance) that a unit with a turning radius can follow, possibly
+/// changing gear (forward / reverse) at cusps.
 ///
 /// Conventions. Headings are radians measured like atan2(dy, dx) in world coordinates
 /// (see geometry.hpp). A unit's *heading* is where its nose points; in reverse it travels
@@ -28,11 +29,19 @@ namespace pathlab {
 /// Direction of travel along a segment.
 enum class Gear : int8_t { reverse = -1, forward = 1 };
 
-enum class SegmentKind : uint8_t { line, arc };
+enum class SegmentKind : uint8_t { line, arc, clothoid };
 
-/// One piece of a path: a straight line or a circular arc, driven in one gear.
-/// Build them with make_line(), make_arc() or the *_from_pose() helpers, which fill the
-/// derived fields consistently.
+/// One piece of a path: a straight line, a circular arc or a clothoid, driven in one gear.
+/// Build them with make_line(), make_arc(), make_clothoid() or the *_from_pose() helpers,
+/// which fill the derived fields consistently.
+///
+/// A clothoid's steering curvature is `curvature + sharpness * s` at distance s into it. It
+/// also fills `radius` (the smallest radius of curvature on it, r = 1 / max |curvature|) and
+/// `sweep` (+-2 length / r, the sign of its larger end curvature), so code written for arcs
+/// that cuts |sweep| into n chord angles and bounds their sagitta by r (1 - cos(|sweep| / 2n))
+/// stays safe on a clothoid: a piece of length h turns at most x = h / r, its chord direction
+/// lies within the headings it covers, so no point is farther than (h / 2) sin x from the
+/// chord, and (h / 2) sin x <= r (1 - cos x), which is what the doubled sweep gives.
 struct Segment {
   SegmentKind kind = SegmentKind::line;
   Gear gear = Gear::forward;
@@ -45,6 +54,9 @@ struct Segment {
   double radius = 0.0;       ///< [Units: cells] [Limit: > 0, finite]
   double start_angle = 0.0;  ///< Angle of the start point seen from the centre. [Units: radians]
   double sweep = 0.0;        ///< Signed angle covered, positive counter-clockwise in math axes. [Units: radians]
+  // Clothoid (also uses start and heading, like a line).
+  double curvature = 0.0;  ///< Clothoid: steering curvature at its start. [Units: 1/cells]
+  double sharpness = 0.0;  ///< Clothoid: d(curvature)/ds along the distance travelled. [Units: 1/cells^2]
 };
 
 /// The state of a unit at one place on a path.
@@ -70,6 +82,10 @@ Segment make_arc(Vec2 center, double radius, double start_angle, double sweep, G
 Segment arc_from_pose(const Pose& from, double radius, int steer, double length, Gear gear = Gear::forward);
 /// The line a unit at `from` drives for `length` [cells] in `gear`.
 Segment line_from_pose(const Pose& from, double length, Gear gear = Gear::forward);
+/// The clothoid a unit at `from` drives for `length` [cells] in `gear`, its steering curvature
+/// going from `curvature` [1/cells] linearly at `sharpness` [1/cells^2] per cell travelled.
+/// Either must be non-zero (else it is a line: append() refuses it).
+Segment make_clothoid(const Pose& from, double curvature, double sharpness, double length, Gear gear = Gear::forward);
 
 /// State at distance `s` into one segment (clamped to [0, length]).
 PathState segment_state(const Segment& seg, double s);
@@ -86,6 +102,10 @@ inline constexpr double kContinuityTolerance = 1e-7;
 inline constexpr double kCurveAngleSnap = 1e-10;
 /// Vectors shorter than this are taken as zero. [Units: turning radii]
 inline constexpr double kCurveDegenerate = 1e-10;
+
+/// Largest heading change a clothoid segment may make (|curvature| length + |sharpness|
+/// length^2, an upper bound of it): append() refuses more. [Units: radians]
+inline constexpr double kMaxClothoidTurn = 1e4;
 
 /// A connected chain of segments with a start and an end pose.
 ///

@@ -2,6 +2,8 @@
 
 #include "pathlab/sample_limit.hpp"
 
+#include "curves/cc_clothoid.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -35,7 +37,17 @@ Status check_segment(const Segment& seg) {
     return fail(StatusCode::invalid_argument, "arc radius must be a positive finite number");
   if (!std::isfinite(seg.length) || seg.length < 0.0)
     return fail(StatusCode::invalid_argument, "segment length must be finite and >= 0");
-  if (seg.kind == SegmentKind::line) {
+  if (seg.kind == SegmentKind::clothoid) {
+    if (!is_finite(seg.start) || !std::isfinite(seg.heading) || !std::isfinite(seg.curvature) ||
+        !std::isfinite(seg.sharpness))
+      return fail(StatusCode::invalid_argument, "clothoid start, heading, curvature and sharpness must be finite");
+    if (seg.sharpness == 0.0 && seg.curvature == 0.0)
+      return fail(StatusCode::invalid_argument, "a clothoid with curvature and sharpness 0 is a line: use make_line");
+    // The heading change must stay where clothoid_local() is accurate (and cheap).
+    if (std::abs(seg.curvature) * seg.length + std::abs(seg.sharpness) * seg.length * seg.length > kMaxClothoidTurn)
+      return fail(StatusCode::invalid_argument, "clothoid turns more than " + std::to_string(kMaxClothoidTurn) +
+                                                    " rad: curvature or sharpness too large for its length");
+  } else if (seg.kind == SegmentKind::line) {
     if (!is_finite(seg.start) || !std::isfinite(seg.heading))
       return fail(StatusCode::invalid_argument, "line segment start and heading must be finite");
   } else {
@@ -98,6 +110,25 @@ Segment arc_from_pose(const Pose& from, double radius, int steer, double length,
 
 Segment line_from_pose(const Pose& from, double length, Gear gear) { return make_line(from.pos, from.heading, length, gear); }
 
+Segment make_clothoid(const Pose& from, double curvature, double sharpness, double length, Gear gear) {
+  Segment s;
+  s.kind = SegmentKind::clothoid;
+  s.gear = gear;
+  s.start = from.pos;
+  s.heading = from.heading;
+  s.length = length;
+  s.curvature = curvature;
+  s.sharpness = sharpness;
+  // The arc-like bounds (see Segment): the tightest radius and twice the length in radii.
+  const double k1 = curvature + sharpness * length;
+  const double kmax = std::max(std::abs(curvature), std::abs(k1));
+  s.radius = 1.0 / kmax;
+  const double side = std::abs(k1) >= std::abs(curvature) ? k1 : curvature;
+  s.sweep = sign_of(side) * 2.0 * length * kmax;
+  s.center = from.pos;
+  return s;
+}
+
 PathState segment_state(const Segment& seg, double s) {
   s = std::clamp(s, 0.0, seg.length);
   PathState st;
@@ -107,6 +138,19 @@ PathState segment_state(const Segment& seg, double s) {
     st.pos = seg.start + d * Vec2(std::cos(seg.heading), std::sin(seg.heading));
     st.heading = seg.heading;
     st.curvature = 0.0;
+    return st;
+  }
+  if (seg.kind == SegmentKind::clothoid) {
+    const double g = gear_sign(seg.gear);
+    const Vec2 local = detail::clothoid_local(seg.curvature, seg.sharpness, s);
+    const double c = std::cos(seg.heading), sn = std::sin(seg.heading);
+    // In reverse the heading turns the other way: the local path is mirrored (y -> -y) and
+    // then driven backwards (-> -x, -y): (lx, ly) becomes (-lx, ly).
+    const Vec2 d(g * local.x, local.y);
+    st.pos = seg.start + Vec2(c * d.x - sn * d.y, sn * d.x + c * d.y);
+    const double turn = s * (seg.curvature + 0.5 * seg.sharpness * s);
+    st.heading = seg.heading + g * turn;
+    st.curvature = seg.curvature + seg.sharpness * s;
     return st;
   }
   const double steer = arc_steer(seg);

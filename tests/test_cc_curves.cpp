@@ -1,0 +1,214 @@
+// Continuous-curvature curves (Fraichard & Scheuer 2004): the clothoid segment kind, then
+// CC-Dubins and CC-Reeds-Shepp on random pose pairs: curvature bounded by 1/r, its change
+// between samples by sharpness x ds, exact ends, lengths against Dubins / Reeds-Shepp, and a
+// tracked unit's curvature changing at a bounded rate where plain Dubins jumps.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "curve_support.hpp"
+#include "pathlab/cc_curves.hpp"
+#include "pathlab/dubins.hpp"
+#include "pathlab/follow_path.hpp"
+#include "pathlab/follower.hpp"
+#include "pathlab/reeds_shepp.hpp"
+#include "pathlab/simulation.hpp"
+#include "pathlab/unit.hpp"
+
+using namespace pathlab;
+using namespace pathlab::test;
+
+namespace {
+
+/// The integral of (cos, sin)(k0 u + dk u^2 / 2) over [0, s] by the composite Simpson rule
+/// with n (even) panels: an independent reference for the clothoid segment.
+Vec2 simpson_clothoid(double k0, double dk, double s, int n) {
+  const double h = s / n;
+  Vec2 sum(0.0, 0.0);
+  for (int i = 0; i <= n; ++i) {
+    const double u = i * h;
+    const double w = (i == 0 || i == n) ? 1.0 : (i % 2 ? 4.0 : 2.0);
+    const double th = u * (k0 + 0.5 * dk * u);
+    sum += w * Vec2(std::cos(th), std::sin(th));
+  }
+  return sum * (h / 3.0);
+}
+
+/// The curve checks of the issue: curvature <= 1/r (+1e-9), its change between consecutive
+/// samples <= sharpness x ds (+1e-6), headings continuous, exact ends.
+void check_cc_samples(const SegmentPath& path, const Pose& from, const Pose& to, double radius, double sharpness,
+                      double step) {
+  auto samples = path.sample(step);
+  REQUIRE(samples.ok());
+  const auto& s = *samples;
+  CHECK(s.front().state.pos.x == from.pos.x);
+  CHECK(s.front().state.pos.y == from.pos.y);
+  CHECK(s.back().state.pos.x == to.pos.x);
+  CHECK(s.back().state.pos.y == to.pos.y);
+  CHECK(s.back().state.heading == to.heading);
+  CHECK(s.front().state.curvature == 0.0);
+  CHECK(std::abs(s.back().state.curvature) <= 1e-9);
+  double worst_k = 0.0, worst_dk = 0.0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    worst_k = std::max(worst_k, std::abs(s[i].state.curvature) - 1.0 / radius);
+    if (i == 0) continue;
+    const double ds = s[i].s - s[i - 1].s;
+    worst_dk = std::max(worst_dk, std::abs(s[i].state.curvature - s[i - 1].state.curvature) - sharpness * ds);
+    // Consecutive samples: the position moves by at most ds, the heading by at most ds / r.
+    CHECK(glm::length(s[i].state.pos - s[i - 1].state.pos) <= ds + 1e-9);
+    CHECK(std::abs(wrap_angle(s[i].state.heading - s[i - 1].state.heading)) <= ds / radius + 1e-9);
+  }
+  CHECK(worst_k <= 1e-9);
+  CHECK(worst_dk <= 1e-6);
+}
+
+}  // namespace
+
+TEST_CASE("clothoid segment: points against Fresnel values and Simpson, both gears") {
+  // Fresnel integrals C(1), S(1) (Abramowitz & Stegun table 7.7): sharpness pi, length 1.
+  const Segment f = make_clothoid(Pose{{0, 0}, 0}, 0.0, kPi, 1.0);
+  const PathState end = segment_state(f, 1.0);
+  CHECK(std::abs(end.pos.x - 0.7798934003768228) <= 1e-13);
+  CHECK(std::abs(end.pos.y - 0.4382591473903548) <= 1e-13);
+  CHECK(std::abs(end.heading - kPi / 2) <= 1e-15);
+  CHECK(std::abs(end.curvature - kPi) <= 1e-15);
+  // A long one that turns many times, against Simpson with fine panels.
+  const Pose at{{3.0, -2.0}, 0.7};
+  for (const Gear gear : {Gear::forward, Gear::reverse}) {
+    const Segment c = make_clothoid(at, 0.3, -0.8, 9.0, gear);
+    for (const double s : {0.0, 0.5, 4.0, 9.0}) {
+      const Vec2 ref = simpson_clothoid(0.3, -0.8, s, 200000);
+      const double g = gear == Gear::reverse ? -1.0 : 1.0;
+      const Vec2 local(g * ref.x, ref.y);  // reverse mirrors, then drives backwards
+      const Vec2 want = at.pos + Vec2(std::cos(at.heading) * local.x - std::sin(at.heading) * local.y,
+                                      std::sin(at.heading) * local.x + std::cos(at.heading) * local.y);
+      const PathState st = segment_state(c, s);
+      CHECK(glm::length(st.pos - want) <= 1e-10);
+      CHECK(std::abs(st.curvature - (0.3 - 0.8 * s)) <= 1e-15);
+      // Position derivative along the travel direction of the heading (finite differences).
+      if (s > 0.0 && s < 9.0) {
+        const double h = 1e-5;
+        const Vec2 d = segment_state(c, s + h).pos - segment_state(c, s - h).pos;
+        const double travel = st.heading + (gear == Gear::reverse ? kPi : 0.0);
+        CHECK(std::abs(wrap_angle(std::atan2(d.y, d.x) - travel)) <= 1e-8);
+        const double dh = segment_state(c, s + h).heading - segment_state(c, s - h).heading;
+        CHECK(std::abs(dh / (2 * h) * g - st.curvature) <= 1e-7);  // steering curvature sign convention
+      }
+    }
+  }
+  // Arc-like bounds: the tightest radius and twice the length in radii.
+  const Segment b = make_clothoid(at, 0.0, 0.25, 2.0);
+  CHECK(std::abs(b.radius - 2.0) <= 1e-15);
+  CHECK(std::abs(b.sweep - 2.0) <= 1e-15);
+  // Refused: a clothoid that is a line, non-finite fields, an absurd turn.
+  SegmentPath p(at);
+  CHECK_FALSE(p.append(make_clothoid(at, 0.0, 0.0, 1.0)).ok());
+  CHECK_FALSE(p.append(make_clothoid(at, 0.0, std::nan(""), 1.0)).ok());
+  CHECK_FALSE(p.append(make_clothoid(at, 0.0, 1e6, 1e3)).ok());
+  CHECK(p.append(make_clothoid(at, 0.0, 1.0, 1.0)).ok());
+}
+
+TEST_CASE("cc-dubins: curvature, its rate, exact ends, never shorter than Dubins") {
+  std::mt19937_64 rng(7001);
+  const int n = sanitized() ? 60 : 600;
+  for (int i = 0; i < n; ++i) {
+    const double radius = std::uniform_real_distribution<double>(0.5, 4.0)(rng);
+    const double sharp = min_cc_sharpness(radius) * std::exp(std::uniform_real_distribution<double>(0.0, 6.0)(rng));
+    const Pose a = random_pose(rng, 10.0), b = random_pose(rng, 10.0);
+    CAPTURE(i);
+    auto cc = cc_dubins(a, b, radius, sharp);
+    REQUIRE(cc.ok());
+    const double dub = dubins_length(a, b, radius).value();
+    CHECK(cc->length >= dub - 1e-9);
+    CHECK(cc->length == doctest::Approx(cc_dubins_length(a, b, radius, sharp).value()).epsilon(1e-12));
+    for (const Segment& s : cc->path.segments()) CHECK(s.gear == Gear::forward);
+    check_cc_samples(cc->path, a, b, radius, sharp, 0.05);
+  }
+}
+
+TEST_CASE("cc-dubins: tends to the Dubins length as the sharpness grows") {
+  std::mt19937_64 rng(7002);
+  for (int i = 0; i < 300; ++i) {
+    const Pose a = random_pose(rng, 10.0), b = random_pose(rng, 10.0);
+    const double dub = dubins_length(a, b, 2.0).value();
+    double prev = std::numeric_limits<double>::infinity();
+    for (const double sharp : {1.0, 100.0, 1e6}) {
+      const double len = cc_dubins_length(a, b, 2.0, sharp).value();
+      CHECK(len >= dub - 1e-9);
+      if (sharp == 1e6) CHECK(len - dub <= 1e-4);
+      prev = len;
+    }
+    CHECK(std::isfinite(prev));
+  }
+}
+
+TEST_CASE("cc-reeds-shepp: curvature, its rate, cusps, never shorter than Reeds-Shepp") {
+  std::mt19937_64 rng(7003);
+  const int n = sanitized() ? 60 : 600;
+  int reversing = 0;
+  for (int i = 0; i < n; ++i) {
+    const double radius = std::uniform_real_distribution<double>(0.5, 4.0)(rng);
+    const double sharp = min_cc_sharpness(radius) * std::exp(std::uniform_real_distribution<double>(0.0, 6.0)(rng));
+    const Pose a = random_pose(rng, 6.0), b = random_pose(rng, 6.0);
+    CAPTURE(i);
+    auto cc = cc_reeds_shepp(a, b, radius, sharp);
+    REQUIRE(cc.ok());
+    CHECK(cc->length >= reeds_shepp_length(a, b, radius).value() - 1e-9);
+    CHECK(cc->length <= cc_dubins_length(a, b, radius, sharp).value() + 1e-9);
+    bool rev = false;
+    for (const Segment& s : cc->path.segments()) rev |= s.gear == Gear::reverse;
+    reversing += rev;
+    check_cc_samples(cc->path, a, b, radius, sharp, 0.05);
+  }
+  CHECK(reversing > n / 10);
+  // Large sharpness: within 3% of Reeds-Shepp (the four- and five-turn words are missing).
+  const Pose a{{0, 0}, 0}, b{{0.5, 1.0}, kPi};
+  CHECK(cc_reeds_shepp_length(a, b, 1.0, 1e6).value() >= reeds_shepp_length(a, b, 1.0).value() - 1e-9);
+}
+
+TEST_CASE("cc curves: straight, coincident and single-turn queries") {
+  const Pose a{{1, 1}, 0.3};
+  const Pose ahead{a.pos + 5.0 * Vec2(std::cos(0.3), std::sin(0.3)), 0.3};
+  auto s = cc_dubins(a, ahead, 2.0, 0.5);
+  REQUIRE(s.ok());
+  CHECK(s->word == "S+");
+  CHECK(std::abs(s->length - 5.0) <= 1e-12);
+  auto behind = cc_reeds_shepp(ahead, a, 2.0, 0.5);
+  REQUIRE(behind.ok());
+  CHECK(behind->word == "S-");
+  auto same = cc_dubins(a, a, 2.0, 0.5);
+  REQUIRE(same.ok());
+  CHECK(same->length == 0.0);
+  CHECK(same->word.empty());
+  // The end of one CC turn (a quarter turn left) is reached by that turn alone.
+  SegmentPath turn(a);
+  REQUIRE(turn.append(make_clothoid(a, 0.0, 0.5, 1.0)).ok());
+  REQUIRE(turn.append(arc_from_pose(turn.end(), 2.0, 1, 2.0 * (kPi / 2 - 0.5))).ok());
+  REQUIRE(turn.append(make_clothoid(turn.end(), 0.5, -0.5, 1.0)).ok());
+  auto one = cc_dubins(a, turn.end(), 2.0, 0.5);
+  REQUIRE(one.ok());
+  CHECK(one->word == "L+");
+  CHECK(std::abs(one->length - turn.length()) <= 1e-9);
+}
+
+TEST_CASE("cc curves: bad sharpness and poses get clear errors") {
+  const Pose a{{0, 0}, 0}, b{{5, 3}, 1.0};
+  for (const double bad : {0.0, -1.0, std::nan(""), std::numeric_limits<double>::infinity(), 1e10}) {
+    auto r = cc_dubins(a, b, 2.0, bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message.rfind("sharpness", 0) == 0);
+  }
+  auto low = cc_reeds_shepp(a, b, 2.0, 0.5 * min_cc_sharpness(2.0));
+  REQUIRE_FALSE(low.ok());
+  CHECK(low.error().message.find("1 / (pi radius^2)") != std::string::npos);
+  auto rad = cc_dubins(a, b, -1.0, 1.0);
+  REQUIRE_FALSE(rad.ok());
+  CHECK(rad.error().message.rfind("turning radius", 0) == 0);
+  auto pose = cc_dubins(Pose{{std::nan(""), 0}, 0}, b, 2.0, 1.0);
+  REQUIRE_FALSE(pose.ok());
+  CHECK(pose.error().message.rfind("start", 0) == 0);
+}
