@@ -212,3 +212,81 @@ TEST_CASE("cc curves: bad sharpness and poses get clear errors") {
   REQUIRE_FALSE(pose.ok());
   CHECK(pose.error().message.rfind("start", 0) == 0);
 }
+
+namespace {
+
+/// Largest |d curvature / ds| along a simulated trace: the curvature of each step is its
+/// heading change over the distance moved (the mean curvature over the step), compared
+/// between consecutive moving steps over the distance between their middles.
+double trace_curvature_rate(const SingleRun& run) {
+  double worst = 0.0, prev_k = 0.0, prev_ds = 0.0;
+  bool have_prev = false;
+  for (size_t k = 1; k < run.samples.size(); ++k) {
+    const auto& a = run.samples[k - 1];
+    const auto& b = run.samples[k];
+    const double ds = glm::length(b.pose.pos - a.pose.pos);
+    if (ds < 1e-6) {
+      have_prev = false;
+      continue;
+    }
+    const double kap = wrap_angle(b.pose.heading - a.pose.heading) / ds;
+    if (have_prev) worst = std::max(worst, std::abs(kap - prev_k) / (0.5 * (ds + prev_ds)));
+    prev_k = kap;
+    prev_ds = ds;
+    have_prev = true;
+  }
+  return worst;
+}
+
+SingleRun follow(const SegmentPath& path, FollowerKind kind) {
+  UnitDef def = car_unit_def();
+  def.follower.kind = kind;
+  const Grid grid = Grid::create(60, 60).value();
+  auto fp = FollowPath::from_segment_path(path);
+  REQUIRE(fp.ok());
+  auto run = simulate_unit(grid, def, *fp, std::nullopt, default_simulation_def(), 60.0);
+  REQUIRE(run.ok());
+  CHECK(run->metrics.arrived);
+  return *run;
+}
+
+}  // namespace
+
+TEST_CASE("track rides a CC path with a bounded curvature rate; on Dubins it jumps at arc joins") {
+  const double sharp = 0.2;  // the car (radius 2) reaches full lock over 2.5 cells
+  const Pose a{{10, 10}, 0.0};
+  for (const Pose& b : {Pose{{30, 22}, kPi / 2}, Pose{{14, 30}, kPi}, Pose{{40, 9}, -0.4}}) {
+    auto cc = cc_dubins(a, b, 2.0, sharp);
+    REQUIRE(cc.ok());
+    auto dub = dubins_path(a, b, 2.0);
+    REQUIRE(dub.ok());
+    const double cc_rate = trace_curvature_rate(follow(cc->path, FollowerKind::track));
+    const double dub_rate = trace_curvature_rate(follow(*dub, FollowerKind::track));
+    CAPTURE(cc->word);
+    // Averages over neighbouring steps of a curvature with slope <= sharp differ by <= sharp ds.
+    CHECK(cc_rate <= sharp * (1.0 + 1e-3));  // chords are shorter than arcs by ~(k ds)^2 / 24
+    // Dubins: curvature 0 -> 1/2 within one step of 8/60 cells.
+    CHECK(dub_rate > 10.0 * sharp);
+  }
+}
+
+TEST_CASE("steer rides CC paths to the goal within its lateral acceleration") {
+  // Steer's pure pursuit sets its own curvature (turn-rate limited), so its trace is not as
+  // smooth as the path; it must still arrive and keep v^2 k within the car's limit.
+  const Pose a{{10, 10}, 0.0};
+  const UnitDef def = car_unit_def();
+  for (const Pose& b : {Pose{{30, 22}, kPi / 2}, Pose{{14, 30}, kPi}}) {
+    auto cc = cc_dubins(a, b, 2.0, 0.2);
+    REQUIRE(cc.ok());
+    const SingleRun run = follow(cc->path, FollowerKind::steer);
+    double lat = 0.0;
+    for (size_t k = 1; k < run.samples.size(); ++k) {
+      const auto& p = run.samples[k - 1];
+      const auto& q = run.samples[k];
+      const double ds = glm::length(q.pose.pos - p.pose.pos);
+      if (ds > 1e-6) lat = std::max(lat, std::abs(wrap_angle(q.pose.heading - p.pose.heading)) / ds * q.speed * q.speed);
+    }
+    CHECK(lat <= def.max_lateral_accel * 1.02);  // chords vs arcs, one step of speed change
+    CHECK(run.metrics.max_deviation < 0.5);
+  }
+}
