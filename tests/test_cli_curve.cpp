@@ -1,4 +1,4 @@
-// pathlab-cli curve: Dubins, Reeds-Shepp and turn-to-point through the CLI, one query and a
+// pathlab-cli curve: Dubins, Reeds-Shepp, CC-Dubins, CC-Reeds-Shepp and turn-to-point through the CLI, one query and a
 // queries file, against the core's answers; and the usage errors.
 
 #include <doctest/doctest.h>
@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "pathlab/cc_curves.hpp"
 #include "pathlab/dubins.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/turn_to_point.hpp"
@@ -142,4 +143,39 @@ TEST_CASE("cli curve: usage errors name the argument") {
   check_usage_error("curve --type dubins --radius 1 --queries /nonexistent/q.txt", "/nonexistent/q.txt");
   // Too many points for the step is refused, not a huge output.
   check_usage_error("curve --type dubins --from 0,0,0 --to 1000,0,0 --radius 1 --sample-step 1e-6", "--sample-step");
+}
+
+TEST_CASE("cli curve: cc-dubins and cc-reeds-shepp match the core, end exactly, longer than Dubins") {
+  const Pose a{{0.0, 0.0}, 0.0}, b{{4.0, 4.0}, kPi / 2};
+  for (const std::string type : {"cc-dubins", "cc-reeds-shepp"}) {
+    const auto r = run_cli("curve --type " + type + " --from 0,0,0 --to 4,4,90 --radius 2 --sharpness 0.3 --sample-step 0.1 --json");
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j.at("found").get<bool>());
+    const auto sol = type == "cc-dubins" ? cc_dubins(a, b, 2.0, 0.3).value() : cc_reeds_shepp(a, b, 2.0, 0.3).value();
+    CHECK(j.at("word").get<std::string>() == sol.word);
+    CHECK(j.at("length").get<double>() == sol.length);
+    CHECK(sol.length > dubins_length(a, b, 2.0).value());
+    const auto pts = points_of(j);
+    REQUIRE(pts.size() >= 2);
+    CHECK(pts.front().x == 0.0);
+    CHECK(pts.back().x == 4.0);
+    CHECK(pts.back().y == 4.0);
+    CHECK(pts.back().deg == 90.0);
+    for (size_t i = 1; i < pts.size(); ++i)
+      CHECK(std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y) <= 0.1 + 1e-12);
+    CHECK(polyline(pts) <= sol.length + 1e-12);
+  }
+}
+
+TEST_CASE("cli curve: --sharpness is checked and only taken by the cc curves") {
+  const std::string q = " --from 0,0,0 --to 4,4,0 --radius 2";
+  check_usage_error("curve --type cc-dubins" + q, "--sharpness");
+  check_usage_error("curve --type dubins" + q + " --sharpness 1", "--sharpness");
+  for (const std::string bad : {"0", "-1", "nan", "inf", "1e10", "0.01"}) {
+    check_usage_error("curve --type cc-reeds-shepp" + q + " --sharpness " + bad, "--sharpness");
+  }
+  // The lower limit names itself: 1 / (pi r^2).
+  const auto r = run_cli("curve --type cc-dubins" + q + " --sharpness 0.01");
+  CHECK(r.err.find("1 / (pi radius^2)") != std::string::npos);
 }

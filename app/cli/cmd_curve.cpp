@@ -1,4 +1,5 @@
-// pathlab-cli curve: Dubins, Reeds-Shepp and turn-to-point curves between poses, one query
+// pathlab-cli curve: Dubins, Reeds-Shepp, continuous-curvature (CC-Dubins, CC-Reeds-Shepp)
+// and turn-to-point curves between poses, one query
 // (--from/--to) or a file of queries (--queries, JSON Lines out). Degrees at this boundary.
 
 #include <array>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "pathlab/cc_curves.hpp"
 #include "pathlab/curve_input.hpp"
 #include "pathlab/dubins.hpp"
 #include "pathlab/reeds_shepp.hpp"
@@ -20,13 +22,18 @@
 namespace pathlab::cli {
 namespace {
 
-enum class CurveType { dubins, reeds_shepp, turn_to_point };
+enum class CurveType { dubins, reeds_shepp, turn_to_point, cc_dubins, cc_reeds_shepp };
+
+bool is_cc(CurveType t) { return t == CurveType::cc_dubins || t == CurveType::cc_reeds_shepp; }
 
 CurveType parse_curve_type(const std::string& name) {
   if (name == "dubins") return CurveType::dubins;
   if (name == "reeds-shepp") return CurveType::reeds_shepp;
   if (name == "turn-to-point") return CurveType::turn_to_point;
-  throw UsageError("--type: unknown curve type '" + name + "' (expected dubins, reeds-shepp or turn-to-point)");
+  if (name == "cc-dubins") return CurveType::cc_dubins;
+  if (name == "cc-reeds-shepp") return CurveType::cc_reeds_shepp;
+  throw UsageError("--type: unknown curve type '" + name +
+                   "' (expected dubins, reeds-shepp, cc-dubins, cc-reeds-shepp or turn-to-point)");
 }
 
 struct CurveQuery {
@@ -63,6 +70,7 @@ constexpr double kMaxCurveOutputPoints = 1e6;
 [[noreturn]] void curve_input_error(const std::string& where, const std::string& message) {
   std::string arg;
   if (message.rfind("turning radius", 0) == 0) arg = "--radius: ";
+  else if (message.rfind("sharpness", 0) == 0) arg = "--sharpness: ";
   else if (where.empty() && message.rfind("start", 0) == 0) arg = "--from: ";
   else if (where.empty() && message.rfind("goal", 0) == 0) arg = "--to: ";
   throw UsageError(where + arg + message);
@@ -81,11 +89,23 @@ void check_output_size(const SegmentPath& path, double step, double& written, co
   written += bound;
 }
 
-CurveOutcome run_query(CurveType type, const CurveQuery& q, double radius, double step, double& written,
-                       const std::string& where) {
+/// The CC curve of a query: the shortest CC-Dubins or CC-Reeds-Shepp path.
+Result<SegmentPath> cc_query(CurveType type, const Pose& from, const Pose& to, double radius, double sharpness,
+                             std::string& word) {
+  auto sol = type == CurveType::cc_dubins ? cc_dubins(from, to, radius, sharpness)
+                                          : cc_reeds_shepp(from, to, radius, sharpness);
+  if (!sol) return sol.error();
+  word = sol->word;
+  return std::move(sol->path);
+}
+
+CurveOutcome run_query(CurveType type, const CurveQuery& q, double radius, double sharpness, double step,
+                       double& written, const std::string& where) {
   const Pose from{q.from, heading_rad(q.from_deg)};
   const double to_rad = q.to_deg ? heading_rad(*q.to_deg) : 0.0;
   if (auto ok = check_curve_input(from, q.to, to_rad, radius); !ok) curve_input_error(where, ok.error().message);
+  if (is_cc(type))
+    if (auto ok = check_cc_sharpness(radius, sharpness); !ok) curve_input_error(where, ok.error().message);
   CurveOutcome out;
   Result<SegmentPath> path = Error{};
   if (type == CurveType::turn_to_point) {
@@ -97,7 +117,9 @@ CurveOutcome run_query(CurveType type, const CurveQuery& q, double radius, doubl
   } else {
     if (!q.to_deg) throw UsageError(where + "the goal needs a heading: X,Y,DEG");
     const Pose to{q.to, to_rad};
-    if (type == CurveType::dubins) {
+    if (is_cc(type)) {
+      path = cc_query(type, from, to, radius, sharpness, out.word);
+    } else if (type == CurveType::dubins) {
       auto sol = dubins_shortest(from, to, radius);
       if (!sol) throw UsageError(where + sol.error().message);
       out.word = to_string(sol->word);
@@ -154,6 +176,7 @@ int run_curve(int argc, char** argv) {
   const CurveType type = parse_curve_type(args.required("type"));
   const auto radius_arg = args.number("radius");
   const auto step_arg = args.number("sample-step");
+  const auto sharpness_arg = args.number("sharpness");
   const auto from = args.point("from");
   const auto to = args.point("to");
   const auto queries_path = args.str("queries");
@@ -166,6 +189,10 @@ int run_curve(int argc, char** argv) {
   // Default spacing: a tenth of the radius keeps the polyline within 0.13% of an arc's length.
   const double step = step_arg.value_or(radius / 10.0);
   if (!(step > 0.0)) throw UsageError("--sample-step: must be a positive number, got " + args.str("sample-step").value());
+  if (is_cc(type) && !sharpness_arg) throw UsageError("missing --sharpness (cc-dubins and cc-reeds-shepp need it)");
+  if (!is_cc(type) && sharpness_arg)
+    throw UsageError("--sharpness: only the cc-dubins and cc-reeds-shepp curves take a sharpness");
+  const double sharpness = sharpness_arg.value_or(0.0);
   if (queries_path && (from || to)) throw UsageError("give either --queries or --from/--to, not both");
   if (!queries_path && (!from || !to)) throw UsageError("missing --from and --to (or --queries FILE)");
 
@@ -176,7 +203,7 @@ int run_curve(int argc, char** argv) {
       throw UsageError("--to: turn-to-point ends at a point: give X,Y without a heading");
     if (type != CurveType::turn_to_point && !q.to_deg) throw UsageError("--to: the goal needs a heading: X,Y,DEG");
     double written = 0.0;
-    const CurveOutcome o = run_query(type, q, radius, step, written, "");
+    const CurveOutcome o = run_query(type, q, radius, sharpness, step, written, "");
     if (json) {
       std::cout << curve_json(o).dump() << "\n";
     } else {
@@ -197,7 +224,7 @@ int run_curve(int argc, char** argv) {
   std::string out;
   double written = 0.0;
   for (size_t i = 0; i < queries.size(); ++i) {
-    out += curve_json(run_query(type, queries[i], radius, step, written, places[i])).dump();
+    out += curve_json(run_query(type, queries[i], radius, sharpness, step, written, places[i])).dump();
     out += '\n';
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
