@@ -15,6 +15,7 @@
 #include "pathlab/dubins.hpp"
 #include "pathlab/follow_path.hpp"
 #include "pathlab/follower.hpp"
+#include "pathlab/hybrid_astar.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/simulation.hpp"
 #include "pathlab/unit.hpp"
@@ -289,4 +290,34 @@ TEST_CASE("steer rides CC paths to the goal within its lateral acceleration") {
     CHECK(lat <= def.max_lateral_accel * 1.02);  // chords vs arcs, one step of speed change
     CHECK(run.metrics.max_deviation < 0.5);
   }
+}
+
+TEST_CASE("hybrid A* finishes with a CC curve when cc_sharpness is set") {
+  const Grid grid = Grid::create(40, 40).value();
+  for (const bool reverse : {false, true}) {
+    HybridAStarOptions o = default_hybrid_astar_options();
+    o.turning_radius = 2.0;
+    o.allow_reverse = reverse;
+    o.cc_sharpness = 0.3;
+    auto planner = HybridAStar::create(grid, o);
+    REQUIRE(planner.ok());
+    const Pose a{{5.5, 5.5}, 0.0}, b{{30.5, 20.5}, kPi / 2};
+    auto out = planner->plan(a, b);
+    REQUIRE(out.ok());
+    REQUIRE(out->found);
+    int clothoids = 0;
+    for (const Segment& s : out->path.segments()) clothoids += s.kind == SegmentKind::clothoid;
+    CHECK(clothoids >= 2);
+    // The finishing curve ends at the goal with curvature 0, reached at a bounded rate.
+    CHECK(std::abs(out->path.at_distance(out->path.length()).value().curvature) <= 1e-9);
+    const Pose end = out->path.end();
+    CHECK(end.pos.x == b.pos.x);
+    CHECK(end.heading == b.heading);
+  }
+  HybridAStarOptions bad = default_hybrid_astar_options();
+  bad.turning_radius = 2.0;
+  bad.cc_sharpness = -1.0;
+  auto refused = HybridAStar::create(grid, bad);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message.rfind("cc_sharpness", 0) == 0);
 }

@@ -49,6 +49,11 @@ struct HybridAStarOptions {
   /// Analytic expansion is tried every max(1, h / analytic_ratio) expansions, h the
   /// heuristic of the pose just expanded. [Units: cells] [Limit: > 0, finite]
   double analytic_ratio = 3.5;
+  /// 0: the analytic expansion finishes with Dubins / Reeds-Shepp curves. > 0: with CC-Dubins
+  /// / CC-Reeds-Shepp curves of this sharpness (cc_curves.hpp), so the finishing curve's
+  /// curvature changes continuously (the arc primitives before it still switch at once).
+  /// [Units: 1/cells^2] [Limit: 0, or check_cc_sharpness(turning_radius, .)]
+  double cc_sharpness = 0.0;
   bool record_trace = false;         ///< Fill HeadingPath::trace with the expanded poses.
   /// Expansion cap kept for existing callers; the search stops at the smaller of this and
   /// budget.max_expansions (0 = no limit on either). [Limit: >= 0]

@@ -11,6 +11,7 @@
 #include "heading/heading_internal.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/directional_astar.hpp"
+#include "pathlab/cc_curves.hpp"
 #include "pathlab/dubins.hpp"
 #include "pathlab/reeds_shepp.hpp"
 
@@ -41,6 +42,9 @@ Result<HybridAStar> HybridAStar::create(const Grid& grid, const HybridAStarOptio
   if (!(o.analytic_ratio > 0.0) || !std::isfinite(o.analytic_ratio))
     return fail(StatusCode::invalid_argument, "analytic_ratio must be a finite number > 0");
   if (auto ok = detail::check_budget(o.max_expansions, o.budget); !ok) return ok.error();
+  if (o.cc_sharpness != 0.0)
+    if (auto ok = check_cc_sharpness(o.turning_radius, o.cc_sharpness); !ok)
+      return fail(StatusCode::invalid_argument, "cc_" + ok.error().message);  // "cc_sharpness ..."
   const int64_t keys = grid.cell_count() * o.heading_bins;
   if (keys <= 0 || keys > (int64_t{1} << 30))
     return fail(StatusCode::too_large, "grid cells x heading_bins = " + std::to_string(keys) + " exceeds 2^30");
@@ -162,6 +166,12 @@ bool HybridAStar::Search::check_ends(HeadingPath& out) {
 /// Finishing curves from a node to the goal, clear of walls, best first; empty when none.
 std::optional<SegmentPath> HybridAStar::Search::try_analytic(const Node& n, bool near, HeadingPath& out) const {
   ++out.analytic_tries;
+  if (o.cc_sharpness > 0.0) {  // continuous curvature: the one shortest CC curve
+    auto cc = o.allow_reverse ? cc_reeds_shepp(n.pose, goal, r, o.cc_sharpness)
+                              : cc_dubins(n.pose, goal, r, o.cc_sharpness);
+    if (cc && checker.clear(cc->path)) return std::move(cc->path);
+    return std::nullopt;
+  }
   if (o.allow_reverse) {
     if (auto rs = reeds_shepp_path(n.pose, goal, r); rs && checker.clear(*rs)) return std::move(*rs);
     if (!near) return std::nullopt;
