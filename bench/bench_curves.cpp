@@ -2,7 +2,8 @@
 // DubinsStateSpace / ReedsSheppStateSpace distance(), on the same pose pairs in the same
 // process. Each iteration runs over a fixed set of 1024 random pairs (within 50 turning radii,
 // a mix of near and far), so the reported time per iteration / 1024 is ns per call; the
-// counter per_call says it directly (seconds, SI prefix).
+// counter per_call says it directly (seconds, SI prefix). CC-Dubins and CC-Reeds-Shepp
+// (cc_curves.hpp) on the same pairs: the length alone and the whole path (segments built).
 //
 //   bench_curves --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 
@@ -15,6 +16,7 @@
 #include <ompl/base/spaces/DubinsStateSpace.h>
 #include <ompl/base/spaces/ReedsSheppStateSpace.h>
 
+#include "pathlab/cc_curves.hpp"
 #include "pathlab/dubins.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/turn_to_point.hpp"
@@ -25,6 +27,9 @@ namespace ob = ompl::base;
 using pathlab::Pose;
 
 constexpr double kRadius = 2.5;
+// CC curves: kappa_max^2 / sigma = 1 rad (full lock over 2.5 cells), the ratio of Banzhaf et
+// al.'s 2017 benchmark (kappa 1 / m, sigma 1 / m^2), so the clothoids take the same share.
+constexpr double kSharpness = 1.0 / (kRadius * kRadius);
 constexpr size_t kPairs = 1024;
 
 struct Pairs {
@@ -111,8 +116,27 @@ void BM_TurnToPoint_pathlab(benchmark::State& state) {
   run_ours(state, [](const Pose& a, const Pose& b) { return pathlab::turn_to_point(a, b.pos, kRadius)->length; });
 }
 
+void BM_CcDubinsLength_pathlab(benchmark::State& state) {
+  run_ours(state, [](const Pose& a, const Pose& b) { return *pathlab::cc_dubins_length(a, b, kRadius, kSharpness); });
+}
+void BM_CcDubinsPath_pathlab(benchmark::State& state) {
+  run_ours(state, [](const Pose& a, const Pose& b) { return pathlab::cc_dubins(a, b, kRadius, kSharpness)->length; });
+}
+void BM_CcReedsSheppLength_pathlab(benchmark::State& state) {
+  run_ours(state,
+           [](const Pose& a, const Pose& b) { return *pathlab::cc_reeds_shepp_length(a, b, kRadius, kSharpness); });
+}
+void BM_CcReedsSheppPath_pathlab(benchmark::State& state) {
+  run_ours(state,
+           [](const Pose& a, const Pose& b) { return pathlab::cc_reeds_shepp(a, b, kRadius, kSharpness)->length; });
+}
+
 }  // namespace
 
+BENCHMARK(BM_CcDubinsLength_pathlab);
+BENCHMARK(BM_CcDubinsPath_pathlab);
+BENCHMARK(BM_CcReedsSheppLength_pathlab);
+BENCHMARK(BM_CcReedsSheppPath_pathlab);
 BENCHMARK(BM_DubinsLength_pathlab);
 BENCHMARK(BM_DubinsLength_ompl);
 BENCHMARK(BM_ReedsSheppLength_pathlab);

@@ -52,7 +52,7 @@ TEST_CASE("registry: every planner and smoother is found by its name, and each f
     REQUIRE(!smoothers.empty());
     for (const SmootherInfo& s : smoothers) CHECK(find_smoother(s.name, p.family) == &s);
   }
-  CHECK(names.size() == 10);
+  CHECK(names.size() == 12);
   CHECK(smoothers_for(PlannerFamily::grid).front().id == SmootherId::none);
   CHECK(smoothers_for(PlannerFamily::navmesh).front().id == SmootherId::funnel);
   CHECK(find_smoother(smoother_name(SmootherId::funnel), PlannerFamily::grid) == nullptr);

@@ -39,7 +39,8 @@ Planned plan_curve(const Grid& grid, const plan::PlannerInfo& planner, const Uni
     throw UsageError("--planner " + name + ": unit '" + unit.name + "' has no turning radius (use car or bear)");
   }
   if (!to.heading_deg) throw UsageError("--to: planner " + name + " needs a goal heading: X,Y,DEG");
-  if (planner.id == plan::PlannerId::reeds_shepp && !unit.can_reverse) {
+  if ((planner.id == plan::PlannerId::reeds_shepp || planner.id == plan::PlannerId::cc_reeds_shepp) &&
+      !unit.can_reverse) {
     throw UsageError("--planner " + name + ": unit '" + unit.name + "' cannot reverse");
   }
   plan::PlanRequest request;
@@ -157,7 +158,8 @@ int run_simulate(int argc, char** argv) {
   const std::string planner_name = args.str("planner").value_or(plan::planner_name(plan::PlannerId::astar));
   // The curve planners `simulate` drives directly; every other name goes to read_plan_settings.
   const plan::PlannerInfo* curve = plan::find_planner(planner_name);
-  if (curve && curve->id != plan::PlannerId::dubins && curve->id != plan::PlannerId::reeds_shepp) curve = nullptr;
+  if (curve && curve->family != plan::PlannerFamily::curve) curve = nullptr;
+  if (curve && curve->id == plan::PlannerId::turn_to_point) curve = nullptr;
   const bool curve_planner = curve != nullptr;
 
   auto unit = unit_preset(unit_name);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "pathlab/cc_curves.hpp"
 #include "pathlab/dubins.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/swept_check.hpp"
@@ -91,7 +92,15 @@ bool solve_curve(const PlanRequest& request, PlannerId planner, PlanResult& out)
   const Pose& to = request.goal;
   const double radius = request.settings.turning_radius;
   Result<SegmentPath> path = Error{};
-  if (planner == PlannerId::dubins) {
+  if (planner == PlannerId::cc_dubins || planner == PlannerId::cc_reeds_shepp) {
+    // The sharpness that reaches full lock over one turning radius (README, "curve").
+    const double sharpness = 1.0 / (radius * radius);
+    auto sol = planner == PlannerId::cc_dubins ? cc_dubins(from, to, radius, sharpness)
+                                               : cc_reeds_shepp(from, to, radius, sharpness);
+    if (!sol) return fail(out, PlanStage::search, sol.error().message);
+    out.word = sol->word;
+    path = std::move(sol->path);
+  } else if (planner == PlannerId::dubins) {
     auto sol = dubins_shortest(from, to, radius);
     if (!sol) return fail(out, PlanStage::search, sol.error().message);
     out.word = to_string(sol->word);

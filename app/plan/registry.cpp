@@ -24,7 +24,7 @@ using F = PlannerFamily;
 constexpr OptionMask kGridSearch = bits({O::connectivity, O::turn_penalty, O::agent_radius});
 constexpr OptionMask kHeading = bits({O::turning_radius, O::agent_radius});
 
-const std::array<PlannerInfo, 10> kPlanners = {{
+const std::array<PlannerInfo, 12> kPlanners = {{
     {PlannerId::astar, "astar", F::grid, true, kGridSearch,
      "A*: optimal on the grid, 4- or 8-connected, honours terrain cost and the turn penalty."},
     {PlannerId::dijkstra, "dijkstra", F::grid, true, kGridSearch,
@@ -52,6 +52,12 @@ const std::array<PlannerInfo, 10> kPlanners = {{
      "one)."},
     {PlannerId::turn_to_point, "turn-to-point", F::curve, false, kHeading,
      "Shortest forward turn-then-go from the start pose to the goal point; the goal heading is free."},
+    {PlannerId::cc_dubins, "cc-dubins", F::curve, false, kHeading,
+     "Continuous-curvature Dubins (Fraichard and Scheuer 2004): forward, clothoids between lines and arcs so the "
+     "steering never jumps; sharpness 1 / radius^2 (full lock over one turning radius). Ignores walls."},
+    {PlannerId::cc_reeds_shepp, "cc-reeds-shepp", F::curve, false, kHeading,
+     "Continuous-curvature Reeds-Shepp (Fraichard and Scheuer 2004, a subset of their families): may reverse, "
+     "curvature 0 at every cusp; sharpness 1 / radius^2. Ignores walls."},
 }};
 
 constexpr OptionMask kSpline = bits({O::subdivisions, O::insert_min_chord});

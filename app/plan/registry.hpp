@@ -26,7 +26,9 @@ enum class PlannerFamily {
   curve,    ///< one exact curve from pose to pose, ignoring walls (Dubins, Reeds-Shepp, ...)
 };
 
-enum class PlannerId { astar, dijkstra, jps, theta, navmesh, directional, hybrid, dubins, reeds_shepp, turn_to_point };
+enum class PlannerId {
+  astar, dijkstra, jps, theta, navmesh, directional, hybrid, dubins, reeds_shepp, turn_to_point, cc_dubins, cc_reeds_shepp
+};
 
 enum class SmootherId { none, los, catmull_rom, centripetal, chordal, hermite, turning, funnel, edge_shift };
 

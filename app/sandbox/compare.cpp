@@ -287,11 +287,16 @@ void Inspector::draw_compare(const Sandbox& sb, ImDrawList* dl) {
   }
 }
 
+/// The steering plot's bicycle model: steering angle = atan(wheelbase x curvature). The unit
+/// presets have no wheelbase, so it is 1 cell for all of them. [Units: cells]
+constexpr double kPlotWheelbase = 1.0;
+
 void Inspector::rebuild_plot_data(const Sandbox& sb) {
   plot_plans_ = sb.plan().plans;
   const PlanView& p = sb.plan();
   plot_k_.clear();
   plot_v_.clear();
+  plot_steer_.clear();
   profile_ = SpeedProfile{};
   if (!p.found || p.points.size() < 2) return;
   auto def = unit_preset(kUnits[plot_unit_]);
@@ -312,6 +317,7 @@ void Inspector::rebuild_plot_data(const Sandbox& sb) {
     const double k = std::abs(profile_.curvature[j - 1]) > std::abs(profile_.curvature[j]) ? profile_.curvature[j - 1]
                                                                                             : profile_.curvature[j];
     plot_k_.push_back(static_cast<float>(k));
+    plot_steer_.push_back(static_cast<float>(rad_to_deg(std::atan(kPlotWheelbase * k))));
     plot_v_.push_back(static_cast<float>(profile_.speed[j - 1] + (profile_.speed[j] - profile_.speed[j - 1]) * t));
   }
 }
@@ -377,12 +383,18 @@ void Inspector::tab_plots(Sandbox& sb) {
   ImGui::SameLine();
   ImGui::TextWrapped("path length %.2f cells. Hover a plot: the distance and value, and the point on the map.",
                      profile_.s.back());
-  const float w = (ImGui::GetContentRegionAvail().x - 20 * em()) * 0.5f, h = ImGui::GetContentRegionAvail().y - 4 * em();
+  const float w = (ImGui::GetContentRegionAvail().x - 30 * em()) / 3.0f, h = ImGui::GetContentRegionAvail().y - 4 * em();
   const auto [kmin, kmax] = std::minmax_element(plot_k_.begin(), plot_k_.end());
   const float kabs = std::max({std::abs(*kmin), std::abs(*kmax), 0.05f});
   const double len = profile_.s.back();
   double s = plot_axes("##curv", "curvature", "1/cells", plot_k_, -kabs, kabs, len, ImVec2(w, h));
   remember("plot_curvature");
+  ImGui::SameLine();
+  const auto [amin, amax] = std::minmax_element(plot_steer_.begin(), plot_steer_.end());
+  const float aabs = std::max({std::abs(*amin), std::abs(*amax), 5.0f});
+  const double s1 = plot_axes("##steer", "steering angle", "deg", plot_steer_, -aabs, aabs, len, ImVec2(w, h));
+  remember("plot_steering");
+  if (s1 >= 0) s = s1;
   ImGui::SameLine();
   const float vmax = *std::max_element(plot_v_.begin(), plot_v_.end());
   const double s2 = plot_axes("##speed", "planned speed", "cells/s", plot_v_, 0.0f, std::max(0.1f, vmax * 1.1f), len, ImVec2(w, h));
@@ -391,7 +403,9 @@ void Inspector::tab_plots(Sandbox& sb) {
   probe_s_ = s;  // -1 when neither plot is hovered: the marker on the map goes away
   help_marker("Top speed, slowed where v^2 * curvature would exceed the unit's lateral acceleration, accelerating "
               "from rest and braking to rest at the goal. Curvature of a polyline is the circle through each point "
-              "and its neighbours, so grid corners show as spikes.");
+              "and its neighbours, so grid corners show as spikes. Steering angle: atan(wheelbase x curvature) for a "
+              "wheelbase of 1 cell; it jumps where an arc meets a line (Dubins, Reeds-Shepp) and ramps on the "
+              "clothoids of the cc-dubins / cc-reeds-shepp curves.");
 }
 
 }  // namespace pathlab::sandbox

@@ -183,7 +183,7 @@ class Inspector {
   int plot_unit_ = 0;
   int plot_plans_ = -1;
   SpeedProfile profile_;
-  std::vector<float> plot_k_, plot_v_;
+  std::vector<float> plot_k_, plot_v_, plot_steer_;  // plot_steer_: steering angle [degrees]
   double plot_step_ = 0.0;
   double probe_s_ = -1.0;
 
