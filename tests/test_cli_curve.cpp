@@ -179,3 +179,25 @@ TEST_CASE("cli curve: --sharpness is checked and only taken by the cc curves") {
   const auto r = run_cli("curve --type cc-dubins" + q + " --sharpness 0.01");
   CHECK(r.err.find("1 / (pi radius^2)") != std::string::npos);
 }
+
+TEST_CASE("cli simulate: a car on the track follower rides a cc-reeds-shepp planner's path (sharpness 1/r^2)") {
+  std::string text = "type octile\nheight 16\nwidth 20\nmap\n";
+  for (int y = 0; y < 16; ++y) text += std::string(20, '.') + "\n";
+  const std::string map = write_temp("cc_open.map", text);
+  for (const std::string planner : {"cc-dubins", "cc-reeds-shepp"}) {
+    const auto r = run_cli("simulate --map " + map + " --from 5,7,0 --to 9.5,9,180 --planner " + planner +
+                           " --unit car --follower track --json");
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j.at("found").get<bool>());
+    CHECK(j.at("metrics").at("arrived").get<bool>());
+    // The path is the core's CC curve with the car's radius 2 and sharpness 1/4.
+    const Pose a{{5.0, 7.0}, 0.0}, b{{9.5, 9.0}, kPi};
+    const double want = planner == "cc-dubins" ? cc_dubins_length(a, b, 2.0, 0.25).value()
+                                               : cc_reeds_shepp_length(a, b, 2.0, 0.25).value();
+    CHECK(j.at("path_length").get<double>() == doctest::Approx(want).epsilon(1e-12));
+    const auto& last = j.at("samples").back();
+    CHECK(last.at(1).get<double>() == doctest::Approx(9.5).epsilon(1e-9));
+    CHECK(last.at(2).get<double>() == doctest::Approx(9.0).epsilon(1e-9));
+  }
+}
