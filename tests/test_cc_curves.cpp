@@ -12,12 +12,14 @@
 
 #include "curve_support.hpp"
 #include "pathlab/cc_curves.hpp"
+#include "pathlab/collision.hpp"
 #include "pathlab/dubins.hpp"
 #include "pathlab/follow_path.hpp"
 #include "pathlab/follower.hpp"
 #include "pathlab/hybrid_astar.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/simulation.hpp"
+#include "pathlab/swept_check.hpp"
 #include "pathlab/unit.hpp"
 
 using namespace pathlab;
@@ -320,4 +322,66 @@ TEST_CASE("hybrid A* finishes with a CC curve when cc_sharpness is set") {
   auto refused = HybridAStar::create(grid, bad);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().message.rfind("cc_sharpness", 0) == 0);
+}
+
+TEST_CASE("cc curves: small turns use gentler elementary clothoids; far and tiny-radius queries") {
+  // A lane change: both turns deflect less than kappa^2 / sigma, so each is two clothoids of a
+  // lower sharpness that never reach full lock.
+  const double radius = 2.0, sharp = 0.25;
+  const Pose a{{0, 0}, 0}, b{{20, 1}, 0};
+  auto lane = cc_dubins(a, b, radius, sharp);
+  REQUIRE(lane.ok());
+  int clothoids = 0;
+  for (const Segment& s : lane->path.segments()) {
+    CHECK(s.kind != SegmentKind::arc);
+    if (s.kind != SegmentKind::clothoid) continue;
+    ++clothoids;
+    CHECK(std::abs(s.sharpness) < sharp);
+    CHECK(std::abs(s.curvature + s.sharpness * s.length) < 1.0 / radius);
+  }
+  CHECK(clothoids == 4);
+  check_cc_samples(lane->path, a, b, radius, sharp, 0.05);
+  // Far apart and a tiny radius: still exact at the ends.
+  const Pose far{{1e6, -3e5}, 2.0};
+  auto f = cc_reeds_shepp(a, far, 1.5, 1.0);
+  REQUIRE(f.ok());
+  CHECK(f->path.end().pos == far.pos);
+  CHECK(f->length >= glm::length(far.pos));
+  auto tiny = cc_dubins(a, Pose{{3, 2}, 1.0}, 1e-3, 1e6);
+  REQUIRE(tiny.ok());
+  CHECK(tiny->length >= dubins_length(a, Pose{{3, 2}, 1.0}, 1e-3).value() - 1e-12);
+}
+
+TEST_CASE("swept check on clothoids: every sample's disc is clear when the check says clear") {
+  // Random CC paths on a map with random walls: when the check says clear, no sample of the
+  // path (every 0.02 cells) has the disc touching a wall (the clothoid chord bound is safe).
+  std::mt19937_64 rng(7004);
+  Grid grid = Grid::create(30, 30).value();
+  std::uniform_int_distribution<int> cell(0, 29);
+  for (int i = 0; i < 60; ++i) grid.set_cost(cell(rng), cell(rng), kBlocked);
+  SweptCheckDef def = default_swept_check_def();
+  def.agent_radius = 0.3;
+  int clear = 0, blocked = 0;
+  auto pose = [&] {
+    Pose p = random_pose(rng, 8.0);
+    p.pos += Vec2(15.0, 15.0);
+    return p;
+  };
+  for (int i = 0; i < 200; ++i) {
+    const Pose a = pose(), b = pose();
+    auto cc = cc_reeds_shepp(a, b, 1.5, 0.5);
+    REQUIRE(cc.ok());
+    auto res = check_swept_path(grid, cc->path, def);
+    REQUIRE(res.ok());
+    if (!res->clear) {
+      ++blocked;
+      continue;
+    }
+    ++clear;
+    auto samples = cc->path.sample(0.02);
+    REQUIRE(samples.ok());
+    for (const PathSample& s : *samples) CHECK(point_clear(grid, s.state.pos, def.agent_radius));
+  }
+  CHECK(clear > 10);
+  CHECK(blocked > 10);
 }
