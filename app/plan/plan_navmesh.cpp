@@ -60,6 +60,7 @@ void plan_navmesh(PlanService::Cache& cache, const Grid& grid, const PlanRequest
   out.found = corridor->found;
   out.reason = corridor->reason;
   out.expanded = corridor->expanded;
+  out.budget_stop = corridor->budget_stop;
   out.nav_trace = std::move(corridor->trace);
   out.navmesh = entry->mesh;  // shared, not copied: the overlays draw the mesh this plan used
   if (!out.found) return;

@@ -27,8 +27,10 @@ inline constexpr double kArcChordSagitta = 0.02;
 /// `goal`: 8-connected Dijkstra with octile step lengths over the cells a unit of
 /// `agent_radius` could have its centre in (a disc of agent_radius - sqrt(2)/2 around the cell
 /// centre is clear: a relaxation, so no drivable route is cut off). A diagonal step needs one
-/// of its two orthogonal cells passable. Unreachable cells get +infinity.
-void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out);
+/// of its two orthogonal cells passable. Unreachable cells get +infinity. `work` is scratch
+/// memory kept by the caller between queries (its pages are touched once, not per query).
+void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out,
+                         std::vector<int32_t>& work);
 
 /// Sweeps a disc along single segments against a grid.
 class SegmentChecker {
