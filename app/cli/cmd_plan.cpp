@@ -104,6 +104,7 @@ int run_plan(int argc, char** argv) {
     } else {
       if (o.found) {
         std::printf("found: yes\nlength: %.17g\nwaypoints: %zu\n", o.length, o.points.size());
+        if (o.shift_passes) std::printf("shift_passes: %d\n", *o.shift_passes);
       } else {
         std::printf("found: no (%s)\n", o.reason.c_str());
         if (o.stopped != BudgetStop::none) std::printf("partial: %s\nstopped: %s\n", o.partial ? "yes" : "no", to_string(o.stopped));

@@ -92,6 +92,7 @@ PlanOutcome Planner::plan(const PlanQuery& q, const std::string& where) {
   out.length = r.length;
   out.start_snapped = r.start_snapped;
   out.goal_snapped = r.goal_snapped;
+  out.shift_passes = r.shift_passes;
   for (const TurnReport& t : r.turns) out.turns.push_back({t.waypoint, to_string(t.method), t.radius});
   // Curved paths are already sampled every --sample-step, with their own headings.
   const bool curved = !r.headings.empty() || r.family == plan::PlannerFamily::heading;
@@ -151,6 +152,7 @@ nlohmann::ordered_json outcome_json(const PlanOutcome& o, bool with_headings) {
     for (const auto& t : o.turns) turns.push_back({{"waypoint", t.waypoint}, {"method", t.method}, {"radius", t.radius}});
     j["turns"] = std::move(turns);
   }
+  if (o.shift_passes) j["shift_passes"] = *o.shift_passes;
   return j;
 }
 

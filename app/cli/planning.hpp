@@ -58,6 +58,7 @@ struct PlanOutcome {
     double radius;
   };
   std::vector<Turn> turns;  // --smoother turning: how each corner was made
+  std::optional<int> shift_passes;  // --smoother edge-shift: passes run
 };
 
 /// Plans queries on one map through the planning service, which keeps the map's

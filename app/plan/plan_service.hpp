@@ -95,6 +95,7 @@ struct PlanResult {
   double preprocess_ms = 0.0;  ///< of time_ms: building what the service keeps (navmesh, tables, buffers)
   std::optional<bool> start_snapped, goal_snapped;  ///< navmesh: an end moved out of the radius band
   std::vector<TurnReport> turns;  ///< turning smoother: how each corner was made
+  std::optional<int> shift_passes;  ///< edge-shift smoother: passes run (until converged by default)
   std::string smoother_error;     ///< turning smoother: why the path could not be made drivable (raw path kept)
   std::optional<double> curve_blocked_at;  ///< curve planners: distance where the curve meets a wall [cells]
 
