@@ -160,6 +160,19 @@ bool HybridAStar::Search::check_ends(HeadingPath& out) {
     out.reason = "the goal cannot be reached from the start by a unit of this size, even ignoring its turning radius";
     return false;
   }
+  // Half steps: a primitive is two of them, and a finishing curve's last piece is met closer.
+  detail::PocketDef pocket;
+  pocket.turning_radius = r;
+  pocket.step = 0.5 * p.step_;
+  pocket.allow_reverse = o.allow_reverse;
+  pocket.start = start.pos;
+  if (detail::goal_pocket(grid, checker, goal, pocket).boxed_in) {
+    out.failure = HeadingFailure::unreachable;
+    out.reason = "goal " + detail::pose_text_deg(goal) + " cannot be entered with turning radius " +
+                 detail::fmt_number(r) + (o.allow_reverse ? "" : " driving forward") +
+                 ": every way into it ends against a wall within a few steps";
+    return false;
+  }
   return true;
 }
 
