@@ -284,6 +284,18 @@ bool DirectionalAStar::Search::check_ends(HeadingPath& out, Cell sc, Cell gc) {
     out.reason = "the goal cell cannot be reached from the start cell by a unit of this size";
     return false;
   }
+  // Fast failure of a goal pose no curve of this radius can enter (as Hybrid A* does): every
+  // lattice move is such a curve, so none could end there either.
+  detail::PocketDef pocket;
+  pocket.turning_radius = r;
+  pocket.step = std::clamp(r * kPi / 8.0, 0.5, 1.5);
+  pocket.start = out.start.pos;
+  if (detail::goal_pocket(grid, checker, out.goal, pocket).boxed_in) {
+    out.failure = HeadingFailure::unreachable;
+    out.reason = "goal " + detail::pose_text_deg(out.goal) + " cannot be entered with turning radius " +
+                 detail::fmt_number(r) + ": every way into it ends against a wall within a few steps";
+    return false;
+  }
   return true;
 }
 
