@@ -141,7 +141,9 @@ TEST_CASE("hybrid A*: failure reasons") {
   REQUIRE(start_wall.ok());
   CHECK(start_wall->failure == HeadingFailure::start_in_collision);
 
-  const Grid maze = test::random_grid(64, 64, 0.3, 5);
+  Grid maze = test::random_grid(64, 64, 0.3, 5);
+  for (int y = 50; y < 64; ++y)  // room round the goal: it can be entered, the search runs
+    for (int x = 50; x < 64; ++x) maze.set_blocked(x, y, false);
   o.max_expansions = 10;
   o.turning_radius = 3.0;
   o.agent_radius = 0.0;
@@ -248,7 +250,9 @@ TEST_CASE("hybrid A*: a time budget stops a failing query early with a legal par
   // The goal faces out of a one-cell dead end: no forward path exists, and without a budget
   // the search floods the whole room's pose space before it says so.
   const Grid grid = test::dead_end_room(96, 96);
-  const Pose s{Vec2(4.5, 4.5), 0.0}, g{Vec2(95.5, 94.5), kPi};
+  // Facing out, 35 cells into the dead end: too deep for the fast goal check (which looks only
+  // near the goal), so the search floods the room until the budget stops it.
+  const Pose s{Vec2(4.5, 4.5), 0.0}, g{Vec2(60.5, 94.5), kPi};
   HybridAStarOptions o;
   o.turning_radius = 2.0;
   o.max_expansions = 0;  // only the time limit below
@@ -271,7 +275,7 @@ TEST_CASE("hybrid A*: a time budget stops a failing query early with a legal par
 
 TEST_CASE("hybrid A*: an expansion budget gives the same partial path every time, ending at the best pose") {
   const Grid grid = test::dead_end_room(48, 48);
-  const Pose s{Vec2(4.5, 4.5), 0.0}, g{Vec2(47.5, 46.5), kPi};
+  const Pose s{Vec2(4.5, 4.5), 0.0}, g{Vec2(30.5, 46.5), kPi};  // 17 cells deep: see above
   HybridAStarOptions o;
   o.turning_radius = 2.0;
   o.agent_radius = 0.3;
@@ -308,7 +312,7 @@ TEST_CASE("hybrid A*: an expansion budget gives the same partial path every time
 
 TEST_CASE("hybrid A*: a raised cancel flag stops the search with a partial path") {
   const Grid grid = test::dead_end_room(48, 48);
-  const Pose s{Vec2(4.5, 4.5), 0.0}, g{Vec2(47.5, 46.5), kPi};
+  const Pose s{Vec2(4.5, 4.5), 0.0}, g{Vec2(30.5, 46.5), kPi};  // 17 cells deep: see above
   std::atomic<bool> cancel{true};
   HybridAStarOptions o;
   o.turning_radius = 2.0;

@@ -33,14 +33,15 @@ io::Scene open_scene(int w, int h) {
 }  // namespace
 
 TEST_CASE("worker: a failing Hybrid A* never blocks a frame longer than 16 ms") {
-  // The goal sits in a dead-end slot one cell wide, facing across it: no unit with a turning
-  // radius of 12 can arrive so, and Hybrid A* searches until its expansion budget is spent.
+  // The goal sits 36 cells deep in a dead-end slot one cell wide, facing out of it: no unit
+  // with a turning radius of 12 can arrive so, and Hybrid A* searches until its expansion
+  // budget is spent (the fast goal check looks only about 29 cells back from the goal).
   io::Scene s = open_scene(60, 40);
-  for (int y = 0; y < 20; ++y) {
+  for (int y = 0; y < 39; ++y) {
     s.grid.set_cost(29, y, kBlocked);
     s.grid.set_cost(31, y, kBlocked);
   }
-  s.goal = Pose{Vec2(30.5, 5.5), 0.0};
+  s.goal = Pose{Vec2(30.5, 36.5), kPi / 2};
   s.settings.planner = "hybrid";
   s.settings.smoother = "none";
   s.settings.turning_radius = 12.0;

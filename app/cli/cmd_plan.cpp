@@ -104,8 +104,11 @@ int run_plan(int argc, char** argv) {
     } else {
       if (o.found) {
         std::printf("found: yes\nlength: %.17g\nwaypoints: %zu\n", o.length, o.points.size());
+        if (o.shift_passes) std::printf("shift_passes: %d\n", *o.shift_passes);
       } else {
         std::printf("found: no (%s)\n", o.reason.c_str());
+        if (o.stopped != BudgetStop::none) std::printf("partial: %s\nstopped: %s\n", o.partial ? "yes" : "no", to_string(o.stopped));
+        if (o.partial) std::printf("length: %.17g\nwaypoints: %zu\n", o.length, o.points.size());
       }
       std::printf("expanded: %lld\ntime_us: %.1f\n", static_cast<long long>(o.expanded), o.time_us);
       if (ascii) print_ascii(*grid, o);

@@ -106,6 +106,15 @@ void read_search_options(Args& args, io::PlanSettingsData& d) {
 
 }  // namespace
 
+double read_time_budget(Args& args) {
+  const auto ms = args.number("time-budget-ms");
+  if (!ms) return 0.0;
+  if (!(*ms > 0.0) || !(*ms <= kMaxTimeBudgetMs))
+    throw UsageError("--time-budget-ms must be in (0, " + std::to_string(static_cast<long long>(kMaxTimeBudgetMs)) +
+                     "] milliseconds");
+  return *ms;
+}
+
 PlanSettings read_plan_settings(Args& args) {
   PlanSettings s;
   io::PlanSettingsData& d = s.data;
@@ -136,6 +145,7 @@ PlanSettings read_plan_settings(Args& args) {
     throw UsageError("--radius (turning radius) is used by --planner directional|hybrid and --smoother turning only");
   if (raw.reverse && planner->id != plan::PlannerId::hybrid) throw UsageError("--reverse is used by --planner hybrid only");
   if (s.sample_step && !(*s.sample_step > 0)) throw UsageError("--sample-step must be > 0");
+  s.time_budget_ms = read_time_budget(args);
   return s;
 }
 

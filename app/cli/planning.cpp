@@ -62,6 +62,7 @@ plan::PlanResult Planner::plan_raw(const PlanQuery& q, const std::string& where)
   request.curve_step = settings_.sample_step.value_or(kDefaultCurveStep);
   request.analyse = false;
   request.keep_internals = false;
+  request.budget.time_ms = settings_.time_budget_ms;
   const plan::PlannerInfo& planner = *plan::find_planner(request.settings.planner);
   // The service plans a turn penalty only where it applies; the CLI says so instead.
   if (request.settings.turn_penalty > 0.0 && (planner.options & plan::option_bit(plan::OptionId::turn_penalty)) == 0 &&
@@ -85,10 +86,13 @@ PlanOutcome Planner::plan(const PlanQuery& q, const std::string& where) {
   out.found = r.found;
   out.expanded = r.expanded;
   out.reason = r.reason;
+  out.stopped = r.budget_stop;
+  out.partial = r.partial;
   if (r.heading_failure && !r.found) out.reason = std::string(to_string(*r.heading_failure)) + ": " + r.reason;
   out.length = r.length;
   out.start_snapped = r.start_snapped;
   out.goal_snapped = r.goal_snapped;
+  out.shift_passes = r.shift_passes;
   for (const TurnReport& t : r.turns) out.turns.push_back({t.waypoint, to_string(t.method), t.radius});
   // Curved paths are already sampled every --sample-step, with their own headings.
   const bool curved = !r.headings.empty() || r.family == plan::PlannerFamily::heading;
@@ -107,22 +111,38 @@ PlanOutcome Planner::plan(const PlanQuery& q, const std::string& where) {
   return out;
 }
 
-nlohmann::ordered_json outcome_json(const PlanOutcome& o, bool with_headings) {
-  nlohmann::ordered_json j;
-  j["found"] = o.found;
-  if (!o.found) {
-    j["reason"] = o.reason;
-    j["expanded"] = o.expanded;
-    j["time_us"] = o.time_us;
-    return j;
-  }
-  j["length"] = o.length;
+namespace {
+
+nlohmann::ordered_json points_json(const PlanOutcome& o, bool with_headings) {
   auto pts = nlohmann::ordered_json::array();
   for (size_t i = 0; i < o.points.size(); ++i) {
     if (with_headings && i < o.headings_deg.size()) pts.push_back({o.points[i].x, o.points[i].y, o.headings_deg[i]});
     else pts.push_back({o.points[i].x, o.points[i].y});
   }
-  j["points"] = std::move(pts);
+  return pts;
+}
+
+}  // namespace
+
+nlohmann::ordered_json outcome_json(const PlanOutcome& o, bool with_headings) {
+  nlohmann::ordered_json j;
+  j["found"] = o.found;
+  if (!o.found) {
+    if (o.stopped != BudgetStop::none) {  // only a budget stop adds fields: other outputs stay as they were
+      j["partial"] = o.partial;
+      j["stopped"] = to_string(o.stopped);
+    }
+    j["reason"] = o.reason;
+    if (o.partial) {
+      j["length"] = o.length;
+      j["points"] = points_json(o, with_headings);
+    }
+    j["expanded"] = o.expanded;
+    j["time_us"] = o.time_us;
+    return j;
+  }
+  j["length"] = o.length;
+  j["points"] = points_json(o, with_headings);
   j["expanded"] = o.expanded;
   j["time_us"] = o.time_us;
   if (o.start_snapped) j["start_snapped"] = *o.start_snapped;
@@ -132,6 +152,7 @@ nlohmann::ordered_json outcome_json(const PlanOutcome& o, bool with_headings) {
     for (const auto& t : o.turns) turns.push_back({{"waypoint", t.waypoint}, {"method", t.method}, {"radius", t.radius}});
     j["turns"] = std::move(turns);
   }
+  if (o.shift_passes) j["shift_passes"] = *o.shift_passes;
   return j;
 }
 

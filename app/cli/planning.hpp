@@ -21,7 +21,14 @@ struct PlanSettings {
   std::optional<double> sample_step;                  // --sample-step
   std::optional<long long> neighborhood;              // --neighborhood (directional), checked later
   std::optional<long long> heading_bins;              // --heading-bins (hybrid), checked later
+  double time_budget_ms = 0.0;                        // --time-budget-ms; 0 = no limit
 };
+
+/// Largest --time-budget-ms: a day. [Units: ms]
+inline constexpr double kMaxTimeBudgetMs = 86400000.0;
+/// Reads --time-budget-ms MS (for every search of plan, simulate, scen): 0 when not given;
+/// UsageError naming the option when not a number in (0, kMaxTimeBudgetMs].
+double read_time_budget(Args& args);
 
 /// Reads the planning options from `args` and checks that they fit together (plan_options.cpp).
 PlanSettings read_plan_settings(Args& args);
@@ -42,6 +49,8 @@ struct PlanOutcome {
   int64_t expanded = 0;
   double time_us = 0.0;
   std::string reason;
+  BudgetStop stopped = BudgetStop::none;  // which budget limit stopped the search, if one
+  bool partial = false;                   // stopped, and `points` hold the best partial path
   std::optional<bool> start_snapped, goal_snapped;  // navmesh: an end was moved out of the radius band
   struct Turn {
     int waypoint;
@@ -49,6 +58,7 @@ struct PlanOutcome {
     double radius;
   };
   std::vector<Turn> turns;  // --smoother turning: how each corner was made
+  std::optional<int> shift_passes;  // --smoother edge-shift: passes run
 };
 
 /// Plans queries on one map through the planning service, which keeps the map's
@@ -67,7 +77,9 @@ class Planner {
   plan::PlanService service_;
 };
 
-/// The result object of the CLI contract: {"found", "length", "points", "expanded", "time_us"}.
+/// The result object of the CLI contract: {"found", "length", "points", "expanded", "time_us"};
+/// a search stopped by its budget adds "partial" and "stopped" (and a partial path's
+/// "length" and "points") after "found": false.
 nlohmann::ordered_json outcome_json(const PlanOutcome& o, bool with_headings);
 
 /// True when stderr is a terminal (progress lines are shown only then).

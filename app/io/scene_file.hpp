@@ -12,7 +12,7 @@
 ///   "start": [x, y, deg], "goal": [x, y, deg],
 ///   "settings": {"planner": "astar", "smoother": "none", "connectivity": 8, "turn_penalty": 0,
 ///                "agent_radius": 0, "subdivisions": 8, "turning_radius": 2, "reverse": false,
-///                "insert_min_chord": 2, "shift_margin": 0.01, "shift_passes": 1, "headings": 72,
+///                "insert_min_chord": 2, "shift_margin": 0.01, "shift_passes": 0, "headings": 72,
 ///                "neighborhood": 0, "reverse_penalty": 2, "gear_change_penalty": 2},
 ///   "units": [{"preset": "car", "pose": [x, y, deg]}, ...],
 ///   "simulation": {"speed": 1}
@@ -47,7 +47,7 @@ struct PlanSettingsData {
   bool reverse = false;          ///< heading-aware planners may drive backwards
   double insert_min_chord = 2.0; ///< spline repair: chords this long get control points [Limit: 0 or >= 1]
   double shift_margin = 0.01;    ///< navmesh edge-shift: distance kept from edge ends [Units: cells]
-  int shift_passes = 1;          ///< navmesh edge-shift passes [Limit: 0..64]
+  int shift_passes = 0;          ///< navmesh edge-shift passes, 0 = until converged [Limit: 0..64]
   bool navmesh_convex = true;    ///< navmesh: merge rectangles into larger convex polygons (false: rectangles)
   int headings = 72;             ///< hybrid A*: heading bins per full turn [Limit: 8..720]
   int neighborhood = 0;          ///< directional A*: cells a move may reach (4, 8, 24, 48; 0 = sized to the turning radius)

@@ -157,10 +157,12 @@ void plan_heading(PlanService::Cache& cache, const Grid& grid, const PlanRequest
   out.heading_failure = path->failure;
   out.expanded = path->expanded;
   out.pose_trace = std::move(path->trace);
-  if (!out.found) return;
+  out.budget_stop = path->budget_stop;
+  out.partial = path->partial;
+  if (!out.found && !out.partial) return;
   if (std::string e = append_curve_samples(path->path, curve_step_of(request), out); !e.empty())
     return (void)fail(out, PlanStage::smooth, e);
-  note_heading_path(request, *path, out);
+  if (out.found) note_heading_path(request, *path, out);
   out.length = path->length;
   out.segments = std::move(path->path);
 }

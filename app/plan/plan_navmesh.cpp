@@ -27,10 +27,15 @@ bool smooth_corridor(const Navmesh& mesh, const NavSearchResult& corridor, const
     case SmootherId::edge_shift: {
       EdgeShiftDef def = default_edge_shift_def();
       def.margin = request.settings.shift_margin;
-      def.passes = std::clamp(request.settings.shift_passes, 0, 64);
-      auto shifted = edge_shift_corridor(mesh, corridor, def);
+      def.passes = std::clamp(request.settings.shift_passes, 0, 64);  // 0 = until converged
+      EdgeShiftReport report;
+      auto shifted = edge_shift_corridor(mesh, corridor, def, &report);
       if (!shifted) return fail(out, PlanStage::smooth, shifted.error().message);
       out.points = std::move(*shifted);
+      out.shift_passes = report.passes;
+      if (def.passes == 0 && !report.converged)
+        out.notes.push_back("edge shift stopped after " + std::to_string(report.passes) +
+                            " passes before converging (last move " + std::to_string(report.last_move) + " cells)");
       return true;
     }
     case SmootherId::los: {
@@ -60,6 +65,7 @@ void plan_navmesh(PlanService::Cache& cache, const Grid& grid, const PlanRequest
   out.found = corridor->found;
   out.reason = corridor->reason;
   out.expanded = corridor->expanded;
+  out.budget_stop = corridor->budget_stop;
   out.nav_trace = std::move(corridor->trace);
   out.navmesh = entry->mesh;  // shared, not copied: the overlays draw the mesh this plan used
   if (!out.found) return;

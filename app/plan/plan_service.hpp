@@ -49,9 +49,9 @@ struct PlanRequest {
   /// Measure the result for people (curvature, sharp corners, wall overlaps, turning-radius
   /// violations). The CLI does not need it.
   bool analyse = true;
-  /// Limits for the search. Today the expansion limit reaches every search (grid, navmesh, and
-  /// the heading planners, where it replaces their own default when set); the time limit and
-  /// the cancel flag reach a search once the core's search takes a SearchBudget.
+  /// Limits for the search: expansions, wall-clock time and a cancel flag reach every search
+  /// (grid, navmesh, heading; for the heading planners the expansion limit replaces their own
+  /// default when set). The time covers the search, not the map's preprocessing.
   SearchBudget budget;
 };
 
@@ -72,6 +72,12 @@ struct PlanResult {
   std::string error;   ///< why planning could not run (core message, no prefix), empty when it ran
   std::string reason;  ///< why no path exists, or empty
   std::optional<HeadingFailure> heading_failure;  ///< heading planners: the failure kind
+  /// Which limit of the request's budget stopped the search (found is then false), else none.
+  BudgetStop budget_stop = BudgetStop::none;
+  /// The budget stopped the search and `points` hold the best partial path: from the start to
+  /// the expanded state closest to the goal by the planner's heuristic. Heading planners only;
+  /// the grid and navmesh searches keep no partial path (points stay empty).
+  bool partial = false;
   PlannerFamily family = PlannerFamily::grid;
 
   std::vector<Vec2> points;      ///< the final path [cells]
@@ -89,6 +95,7 @@ struct PlanResult {
   double preprocess_ms = 0.0;  ///< of time_ms: building what the service keeps (navmesh, tables, buffers)
   std::optional<bool> start_snapped, goal_snapped;  ///< navmesh: an end moved out of the radius band
   std::vector<TurnReport> turns;  ///< turning smoother: how each corner was made
+  std::optional<int> shift_passes;  ///< edge-shift smoother: passes run (until converged by default)
   std::string smoother_error;     ///< turning smoother: why the path could not be made drivable (raw path kept)
   std::optional<double> curve_blocked_at;  ///< curve planners: distance where the curve meets a wall [cells]
 

@@ -114,7 +114,8 @@ const std::array<OptionInfo, 14> kOptions = {{
     {O::shift_margin, "shift_margin", "shift-margin", "shift margin", 0, 1000, 0, 1, true, "%.4f cells",
      "How far each node stays from the ends of the edge it slides on."},
     {O::shift_passes, "shift_passes", "shift-passes", "shift passes", 0, 64, 0, 64, false, "%.0f",
-     "Passes of string pulling over the nodes; 0 keeps the polygon centres."},
+     "Passes of string pulling over the nodes. 0 (the default): repeat until no node moves more than 0.001 "
+     "cells, never longer than the grid path. 1: the Tower22 post's method exactly as described."},
     {O::neighborhood, "neighborhood", "neighborhood", "neighbourhood", 0, 48, 0, 48, false, "%.0f",
      "Cells one move of directional A* may reach. Larger: smoother, shorter paths and more turns possible for a "
      "given radius, slower search. The fixed neighbourhoods only turn for radii up to about 2; auto reaches as far "

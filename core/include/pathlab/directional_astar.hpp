@@ -115,6 +115,7 @@ class DirectionalAStar {
   std::vector<int32_t> parent_move_;
   std::vector<uint8_t> closed_;
   std::vector<float> field_;
+  std::vector<int32_t> field_work_;  // the distance field's integer distances, kept between queries
   // Its clearance rings let a search skip the footprint test where every move fits.
   std::shared_ptr<const detail::SegmentChecker> checker_;
 };

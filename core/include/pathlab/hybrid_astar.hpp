@@ -105,6 +105,7 @@ class HybridAStar {
   std::vector<int32_t> slot_;  // key -> index into nodes_ (checked against Node::key)
   std::vector<Node> nodes_;
   std::vector<float> field_;
+  std::vector<int32_t> field_work_;  // the distance field's integer distances, kept between queries
   std::shared_ptr<const detail::SegmentChecker> checker_;
 };
 

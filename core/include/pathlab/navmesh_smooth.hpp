@@ -26,7 +26,8 @@ Result<FunnelResult> funnel_corridor(const NavSearchResult& result, bool record_
 
 /// The Tower22 post's string pulling through a found corridor.
 Result<std::vector<Vec2>> edge_shift_corridor(const Navmesh& mesh, const NavSearchResult& result,
-                                              const EdgeShiftDef& def = default_edge_shift_def());
+                                              const EdgeShiftDef& def = default_edge_shift_def(),
+                                              EdgeShiftReport* report = nullptr);
 
 /// The raw node path: start, the middle of each portal, goal. Always on the mesh.
 std::vector<Vec2> corridor_midpoints(const NavSearchResult& result);

@@ -207,6 +207,14 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
     planner.first_move_[static_cast<size_t>(h)] = i;
   }
   planner.checker_ = std::make_shared<detail::SegmentChecker>(grid, o.agent_radius);
+  // The per-query arrays, allocated and touched once here: a query only refills them, so its
+  // time budget is not spent on the first touch of megabytes of fresh pages.
+  const size_t states = static_cast<size_t>(grid.cell_count()) * kHeadings;
+  planner.g_.assign(states, std::numeric_limits<double>::infinity());
+  planner.parent_move_.assign(states, -1);
+  planner.closed_.assign(states, 0);
+  planner.field_.assign(static_cast<size_t>(grid.cell_count()), 0.0f);
+  planner.field_work_.assign(static_cast<size_t>(grid.cell_count()), 0);
   return planner;
 }
 
@@ -270,10 +278,22 @@ bool DirectionalAStar::Search::check_ends(HeadingPath& out, Cell sc, Cell gc) {
     out.reason = "goal " + detail::pose_text_deg(out.goal) + ": the unit's disc overlaps a wall";
     return false;
   }
-  detail::goal_distance_field(grid, gc, radius, p.field_);
+  detail::goal_distance_field(grid, gc, radius, p.field_, p.field_work_);
   if (!std::isfinite(p.field_[static_cast<size_t>(grid.index(sc.x, sc.y))])) {
     out.failure = HeadingFailure::unreachable;
     out.reason = "the goal cell cannot be reached from the start cell by a unit of this size";
+    return false;
+  }
+  // Fast failure of a goal pose no curve of this radius can enter (as Hybrid A* does): every
+  // lattice move is such a curve, so none could end there either.
+  detail::PocketDef pocket;
+  pocket.turning_radius = r;
+  pocket.step = std::clamp(r * kPi / 8.0, 0.5, 1.5);
+  pocket.start = out.start.pos;
+  if (detail::goal_pocket(grid, checker, out.goal, pocket).boxed_in) {
+    out.failure = HeadingFailure::unreachable;
+    out.reason = "goal " + detail::pose_text_deg(out.goal) + " cannot be entered with turning radius " +
+                 detail::fmt_number(r) + ": every way into it ends against a wall within a few steps";
     return false;
   }
   return true;

@@ -21,7 +21,8 @@ const char* to_string(HeadingFailure failure) noexcept {
 
 namespace detail {
 
-void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out) {
+void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out,
+                         std::vector<int32_t>& work) {
   const int w = grid.width(), h = grid.height();
   const double relaxed = std::max(0.0, agent_radius - 0.5 * kSqrt2 - 1e-9);
   const std::vector<uint8_t> pass = passable_cells(grid, relaxed);
@@ -32,7 +33,8 @@ void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::
   // Dial's bucket queue with integer steps 10 (orthogonal) and 14 (diagonal, a slight
   // underestimate of 10 sqrt 2): linear time, the field is recomputed for every goal.
   constexpr int kOrtho = 10, kDiag = 14, kBuckets = kDiag + 1;
-  std::vector<int32_t> dist(out.size(), std::numeric_limits<int32_t>::max());
+  std::vector<int32_t>& dist = work;
+  dist.assign(out.size(), std::numeric_limits<int32_t>::max());
   std::vector<std::vector<int32_t>> buckets(kBuckets);
   const int32_t gi = goal.y * w + goal.x;
   dist[static_cast<size_t>(gi)] = 0;

@@ -27,8 +27,10 @@ inline constexpr double kArcChordSagitta = 0.02;
 /// `goal`: 8-connected Dijkstra with octile step lengths over the cells a unit of
 /// `agent_radius` could have its centre in (a disc of agent_radius - sqrt(2)/2 around the cell
 /// centre is clear: a relaxation, so no drivable route is cut off). A diagonal step needs one
-/// of its two orthogonal cells passable. Unreachable cells get +infinity.
-void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out);
+/// of its two orthogonal cells passable. Unreachable cells get +infinity. `work` is scratch
+/// memory kept by the caller between queries (its pages are touched once, not per query).
+void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out,
+                         std::vector<int32_t>& work);
 
 /// Sweeps a disc along single segments against a grid.
 class SegmentChecker {
@@ -64,6 +66,33 @@ Status check_budget(int64_t max_expansions, const SearchBudget& budget);
 /// ran out. `expansion_text` is the message for an expansion stop (each planner words it for
 /// its own options); time and cancel get a common one.
 void mark_budget_stop(HeadingPath& out, BudgetStop why, const SearchBudget& budget, const std::string& expansion_text);
+
+/// Settings of goal_pocket().
+struct PocketDef {
+  double turning_radius = 1.0;  ///< [Units: cells] [Limit: > 0]
+  double step = 1.0;            ///< length of one backward step [Units: cells] [Limit: > 0]
+  bool allow_reverse = false;   ///< the unit may arrive driving backwards
+  Vec2 start{0, 0};             ///< reaching the start's cell ends the flood (not boxed in)
+  int max_states = 2000;        ///< flood states before giving up (not boxed in)
+};
+
+/// What goal_pocket() found.
+struct GoalPocket {
+  bool boxed_in = false;  ///< no way into the goal leads out of its pocket
+  int states = 0;         ///< flood states taken
+};
+
+/// Fast failure of goals that cannot be entered: floods backwards from `goal` (the poses from
+/// which steps of `step` with full or no steering, clear by `checker`, arrive at it), most
+/// open cells first, deduplicated by quarter cell and 5-degree heading bin. It stops, not
+/// boxed in, at the first pose in open space (Chebyshev clearance >= 2 turning radii + agent
+/// radius + 2 cells: the unit can turn around there), at the first pose farther than 2 turning radii + 4
+/// steps + 1 cell from the goal (out of the goal's pocket), at the start's cell, or after
+/// max_states; it is boxed in when the flood runs out first: every way into the goal ends
+/// against a wall within a few steps. Its steps have one length, so it stands for the curves
+/// of a search only near the goal: hence the distance limit, and callers use it only to fail
+/// fast. A goal deep in a long dead end (farther than that limit) is not caught.
+GoalPocket goal_pocket(const Grid& grid, const SegmentChecker& checker, const Pose& goal, const PocketDef& def);
 
 /// Checks a pose argument: finite and inside the map; `what` names it in the message.
 Status check_pose(const Grid& grid, const Pose& pose, const char* what);

@@ -62,6 +62,10 @@ Result<HybridAStar> HybridAStar::create(const Grid& grid, const HybridAStarOptio
   if (o.turning_radius * p.turn_ < kMinPrimitiveChord) p.step_ = o.turning_radius * p.turn_;
   p.slot_.assign(static_cast<size_t>(keys), 0);
   p.checker_ = std::make_shared<detail::SegmentChecker>(grid, o.agent_radius);
+  // Touched once here, refilled by each query: a query's time budget is not spent on the
+  // first touch of fresh pages.
+  p.field_.assign(static_cast<size_t>(grid.cell_count()), 0.0f);
+  p.field_work_.assign(static_cast<size_t>(grid.cell_count()), 0);
   return p;
 }
 
@@ -154,10 +158,23 @@ bool HybridAStar::Search::check_ends(HeadingPath& out) {
     out.reason = "goal " + detail::pose_text_deg(goal) + ": the unit's disc overlaps a wall";
     return false;
   }
-  detail::goal_distance_field(grid, cell_of(goal.pos), o.agent_radius, p.field_);
+  detail::goal_distance_field(grid, cell_of(goal.pos), o.agent_radius, p.field_, p.field_work_);
   if (!std::isfinite(field_at(start.pos))) {
     out.failure = HeadingFailure::unreachable;
     out.reason = "the goal cannot be reached from the start by a unit of this size, even ignoring its turning radius";
+    return false;
+  }
+  // Half steps: a primitive is two of them, and a finishing curve's last piece is met closer.
+  detail::PocketDef pocket;
+  pocket.turning_radius = r;
+  pocket.step = 0.5 * p.step_;
+  pocket.allow_reverse = o.allow_reverse;
+  pocket.start = start.pos;
+  if (detail::goal_pocket(grid, checker, goal, pocket).boxed_in) {
+    out.failure = HeadingFailure::unreachable;
+    out.reason = "goal " + detail::pose_text_deg(goal) + " cannot be entered with turning radius " +
+                 detail::fmt_number(r) + (o.allow_reverse ? "" : " driving forward") +
+                 ": every way into it ends against a wall within a few steps";
     return false;
   }
   return true;
@@ -242,6 +259,9 @@ int32_t HybridAStar::Search::run(std::optional<SegmentPath>& finish, HeadingPath
     if (cur.closed || lookup(cur.key) != it.node) continue;
     cur.closed = true;
     if (meter.on_expansion() != BudgetStop::none) return -2;
+    // An expansion costs microseconds (collision checks, curve lengths): the clock is read
+    // four times as often as BudgetMeter does on its own, so a time budget overruns less.
+    if (out.expanded % (BudgetMeter::kCheckEvery / 4) == 0 && meter.check_clock() != BudgetStop::none) return -2;
     ++out.expanded;
     if (o.record_trace) out.trace.push_back(cur.pose);
     const double h = it.f - it.g;

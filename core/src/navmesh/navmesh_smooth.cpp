@@ -19,7 +19,8 @@ Result<FunnelResult> funnel_corridor(const NavSearchResult& r, bool record_event
   return funnel_path(r.start, r.goal, r.corridor.portals, record_events);
 }
 
-Result<std::vector<Vec2>> edge_shift_corridor(const Navmesh& mesh, const NavSearchResult& r, const EdgeShiftDef& def) {
+Result<std::vector<Vec2>> edge_shift_corridor(const Navmesh& mesh, const NavSearchResult& r, const EdgeShiftDef& def,
+                                              EdgeShiftReport* report) {
   if (auto st = check_found(r); !st) return st.error();
   if (r.start == r.goal && r.corridor.portals.empty()) return std::vector<Vec2>{r.start};  // one point
   const auto& c = r.corridor;
@@ -35,7 +36,7 @@ Result<std::vector<Vec2>> edge_shift_corridor(const Navmesh& mesh, const NavSear
   std::vector<EdgeSegment> edges;
   edges.reserve(c.portals.size());
   for (const FunnelPortal& p : c.portals) edges.push_back(EdgeSegment{p.right, p.left});
-  return edge_shift(nodes, edges, def);
+  return edge_shift(nodes, edges, def, report);
 }
 
 std::vector<Vec2> corridor_midpoints(const NavSearchResult& r) {
