@@ -99,7 +99,7 @@ void draw_overlays(const UnitSwarm& units, SdlBatch& b, const ToScreen& to_scree
       // Where the unit steers: the next waypoint of its route.
       const ImVec2 la = to_screen(st.route[static_cast<size_t>(st.next_waypoint)]);
       b.line(p, la, IM_COL32(255, 140, 0, 200));
-      b.disc(la, 2.0f, IM_COL32(255, 140, 0, 255), IM_COL32(120, 60, 0, 255));
+      b.disc(la, 3.0f, IM_COL32(255, 140, 0, 255), IM_COL32(120, 60, 0, 255));
     }
   }
 }
@@ -198,7 +198,7 @@ void draw_crowd_legend(const UnitSwarm& units, ImDrawList* dl, SdlLayer& layer, 
   int rows = 0;
   for (int k : n) rows += k > 0 ? 1 : 0;
   if (rows == 0) return;
-  const ImVec2 lo(corner.x + 8, corner.y - 8 - line * static_cast<float>(rows) - 6), hi(lo.x + line * 6.5f, corner.y - 8);
+  const ImVec2 lo(corner.x + 8, corner.y - 8 - line * static_cast<float>(rows) - 6), hi(lo.x + line * 6.8f, corner.y - 8);
   dl->AddRectFilled(lo, hi, IM_COL32(20, 22, 28, 210), 4.0f);
   SdlBatch& b = layer.begin(dl);
   float y = lo.y + 3 + line / 2;
@@ -207,7 +207,7 @@ void draw_crowd_legend(const UnitSwarm& units, ImDrawList* dl, SdlLayer& layer, 
     draw_unit_body(b, names[p], ImVec2(lo.x + line * 0.6f, y), 0.0, line * 0.38f, false);
     char text[64];
     std::snprintf(text, sizeof text, "%s  %d", names[p].c_str(), n[p]);
-    dl->AddText(ImVec2(lo.x + line * 1.3f, y - ImGui::GetFontSize() / 2), IM_COL32(235, 235, 235, 255), text);
+    dl->AddText(ImVec2(lo.x + line * 1.5f, y - ImGui::GetFontSize() / 2), IM_COL32(235, 235, 235, 255), text);
     y += line;
   }
 }
