@@ -29,12 +29,12 @@ void ring(SdlBatch& b, ImVec2 c, float r, ImU32 col, int width) {
 }
 
 /// An oriented rectangle `len` x `wid` pixels round `c` (the vehicle outline).
-void box(SdlBatch& b, ImVec2 c, double h, float len, float wid, ImU32 col) {
+void box(SdlBatch& b, ImVec2 c, double h, float len, float wid, ImU32 col, int width) {
   const float ch = static_cast<float>(std::cos(h)), sh = static_cast<float>(std::sin(h));
   auto at = [&](float f, float s) { return ImVec2(c.x + ch * f - sh * s, c.y + sh * f + ch * s); };
   const std::array<ImVec2, 5> p = {at(len / 2, wid / 2), at(len / 2, -wid / 2), at(-len / 2, -wid / 2),
                                    at(-len / 2, wid / 2), at(len / 2, wid / 2)};
-  b.polyline(p.data(), 5, col);
+  b.thick_polyline(p.data(), 5, col, width);
 }
 
 void arrow(SdlBatch& b, ImVec2 from, ImVec2 to, ImU32 col) {
@@ -140,31 +140,42 @@ ImU32 preset_colour(const std::string& preset) {
   return colours[it == names.end() ? 0 : static_cast<size_t>(it - names.begin()) % 4];
 }
 
-void draw_unit_body(SdlBatch& b, const std::string& preset, ImVec2 c, double heading, float r, bool selected) {
+void draw_unit_disc(SdlBatch& b, ImDrawList* dl, const std::string& preset, ImVec2 c, float r, bool selected) {
+  const ImU32 edge = selected ? IM_COL32(255, 230, 60, 255) : IM_COL32(20, 20, 20, 230);
+  if (r <= 48.0f) {
+    b.disc(c, r, preset_colour(preset), edge);  // a sprite blit: cheap for hundreds of units
+    return;
+  }
+  // Zoomed in very far (the sprites stop at 48 pixels): a few units, drawn as polygons.
+  dl->AddCircleFilled(c, r, preset_colour(preset), 48);
+  dl->AddCircle(c, r, edge, 48, 1.0f);
+}
+
+void draw_unit_mark(SdlBatch& b, const std::string& preset, ImVec2 c, double heading, float r, bool selected) {
   const ImU32 white = IM_COL32(255, 255, 255, 255);
-  b.disc(c, r, preset_colour(preset), selected ? IM_COL32(255, 230, 60, 255) : IM_COL32(20, 20, 20, 230));
   if (selected) ring(b, c, r + 2.5f, IM_COL32(255, 230, 60, 255), 2);
   if (r < 5.0f) {
     // Too small for a shape: the heading as a line out of the body.
     b.thick_polyline(std::array<ImVec2, 2>{c, offset(c, heading, r * 1.8f)}.data(), 2, white, 2);
     return;
   }
+  const int w = r > 14.0f ? 2 : 1;  // bolder marks on big bodies
   if (preset == "car") {
-    box(b, c, heading, r * 1.7f, r * 1.0f, white);  // the vehicle outline, and its windscreen
+    box(b, c, heading, r * 1.7f, r * 1.0f, white, w);  // the vehicle outline, and its windscreen
     b.line(offset(offset(c, heading, r * 0.45f), heading + kPi / 2, r * 0.5f),
            offset(offset(c, heading, r * 0.45f), heading - kPi / 2, r * 0.5f), white);
   } else if (preset == "tank") {
-    box(b, c, heading, r * 1.5f, r * 1.2f, white);  // hull and a barrel past the body
+    box(b, c, heading, r * 1.5f, r * 1.2f, white, w);  // hull and a barrel past the body
     b.thick_polyline(std::array<ImVec2, 2>{c, offset(c, heading, r * 1.5f)}.data(), 2, white, 2);
   } else if (preset == "bear") {
     const std::array<ImVec2, 5> d = {offset(c, heading, r * 0.9f), offset(c, heading + kPi / 2, r * 0.55f),
                                      offset(c, heading + kPi, r * 0.6f), offset(c, heading - kPi / 2, r * 0.55f),
                                      offset(c, heading, r * 0.9f)};
-    b.polyline(d.data(), 5, white);  // a diamond, longer at the nose
+    b.thick_polyline(d.data(), 5, white, w);  // a diamond, longer at the nose
   } else {
-    const std::array<ImVec2, 4> w = {offset(c, heading, r * 0.9f), offset(c, heading + kPi * 0.78, r * 0.7f),
+    const std::array<ImVec2, 4> wedge = {offset(c, heading, r * 0.9f), offset(c, heading + kPi * 0.78, r * 0.7f),
                                      offset(c, heading - kPi * 0.78, r * 0.7f), offset(c, heading, r * 0.9f)};
-    b.thick_polyline(w.data(), 4, white, 1);  // a wedge pointing where the person faces
+    b.thick_polyline(wedge.data(), 4, white, w);  // a wedge pointing where the person faces
   }
 }
 
@@ -174,15 +185,23 @@ void draw_crowd(const UnitSwarm& units, const io::Scene& scene, ImDrawList* dl, 
   SdlBatch& under = layer.begin(dl);
   draw_trucks(units, dl, under, to_screen, o.overlays.trucks);
   if (o.routes) draw_routes(units, layer.begin(dl), to_screen);
-  SdlBatch& b = layer.begin(dl);
-  draw_overlays(units, b, to_screen, o.overlays, o.lookahead);
+  draw_overlays(units, layer.begin(dl), to_screen, o.overlays, o.lookahead);
+  // Bodies in one batch, marks in the next: a batch draws its lines before its discs.
+  SdlBatch& bodies = layer.begin(dl);
+  auto radius_px = [&](int i) {
+    return std::max(3.0f, static_cast<float>(units.crowd().agent_def(i).unit.radius) * scale);
+  };
+  for (int i = 0; i < units.count(); ++i)
+    draw_unit_disc(bodies, dl, units.preset_of(i), to_screen(units.crowd().state(i).pose.pos), radius_px(i),
+                   units.selected(i));
+  SdlBatch& marks = layer.begin(dl);
   for (int i = 0; i < units.count(); ++i) {
     const CrowdAgentState& st = units.crowd().state(i);
-    const float r = std::max(3.0f, static_cast<float>(units.crowd().agent_def(i).unit.radius) * scale);
     const ImVec2 c = to_screen(st.pose.pos);
-    draw_unit_body(b, units.preset_of(i), c, st.pose.heading, r, units.selected(i));
+    const float r = radius_px(i);
+    draw_unit_mark(marks, units.preset_of(i), c, st.pose.heading, r, units.selected(i));
     if (o.overlays.stuck && (st.stuck || st.waiting))
-      ring(b, c, r + 4.0f, st.stuck ? IM_COL32(255, 30, 30, 255) : IM_COL32(255, 170, 0, 255), 2);
+      ring(marks, c, r + 4.0f, st.stuck ? IM_COL32(255, 30, 30, 255) : IM_COL32(255, 170, 0, 255), 2);
   }
   (void)scene;
 }
@@ -201,10 +220,12 @@ void draw_crowd_legend(const UnitSwarm& units, ImDrawList* dl, SdlLayer& layer, 
   const ImVec2 lo(corner.x + 8, corner.y - 8 - line * static_cast<float>(rows) - 6), hi(lo.x + line * 6.8f, corner.y - 8);
   dl->AddRectFilled(lo, hi, IM_COL32(20, 22, 28, 210), 4.0f);
   SdlBatch& b = layer.begin(dl);
+  SdlBatch& marks = layer.begin(dl);
   float y = lo.y + 3 + line / 2;
   for (size_t p = 0; p < names.size(); ++p) {
     if (n[p] == 0) continue;
-    draw_unit_body(b, names[p], ImVec2(lo.x + line * 0.6f, y), 0.0, line * 0.38f, false);
+    draw_unit_disc(b, dl, names[p], ImVec2(lo.x + line * 0.6f, y), line * 0.38f, false);
+    draw_unit_mark(marks, names[p], ImVec2(lo.x + line * 0.6f, y), -kPi / 2, line * 0.38f, false);
     char text[64];
     std::snprintf(text, sizeof text, "%s  %d", names[p].c_str(), n[p]);
     dl->AddText(ImVec2(lo.x + line * 1.5f, y - ImGui::GetFontSize() / 2), IM_COL32(235, 235, 235, 255), text);

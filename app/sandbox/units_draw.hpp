@@ -17,10 +17,13 @@ namespace pathlab::sandbox {
 /// The colour of a preset (person blue, car orange, tank olive, bear brown).
 ImU32 preset_colour(const std::string& preset);
 
-/// One unit's body: a disc of radius `r` pixels in the preset's colour and, inside it, the
-/// preset's shape pointing along `heading` (person: a wedge; car: a vehicle outline with its
-/// windscreen; tank: a hull and barrel; bear: a diamond); below 5 pixels a heading line only.
-void draw_unit_body(SdlBatch& b, const std::string& preset, ImVec2 c, double heading, float r, bool selected);
+/// One unit's body: a disc of radius `r` pixels in the preset's colour (a sprite in `b` up to
+/// 48 pixels, a polygon in `dl` beyond).
+void draw_unit_disc(SdlBatch& b, ImDrawList* dl, const std::string& preset, ImVec2 c, float r, bool selected);
+/// Its mark, drawn over the disc (in a later batch): the preset's shape pointing along
+/// `heading` (person: a wedge; car: a vehicle outline with its windscreen; tank: a hull and
+/// barrel; bear: a diamond), below 5 pixels a heading line only; a ring when selected.
+void draw_unit_mark(SdlBatch& b, const std::string& preset, ImVec2 c, double heading, float r, bool selected);
 
 struct CrowdDrawOptions {
   CrowdOverlays overlays;
