@@ -141,7 +141,11 @@ TEST_CASE("sandbox units: a map edit rebuilds the crowd where the units stand; t
   // A wall across the way with a gap at the top.
   for (int y = 4; y < 32; ++y) scene.grid.set_blocked(30, y, true);
   units.request_replan();
-  units.update(scene, 0.0);  // the rebuild, no step
+  units.update(scene, 0.0, true);  // a stroke in progress: no rebuild yet
+  CHECK(units.pending_replans() > 0);
+  CHECK(units.replans(0) == 0);
+  units.update(scene, 0.0);  // the stroke ended: the rebuild, no step
+  CHECK(units.pending_replans() == 0);
   CHECK(poses_of(units) == before);  // nobody jumped
   CHECK(units.time() == doctest::Approx(t));
   CHECK(units.replans(0) >= 1);

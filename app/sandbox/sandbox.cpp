@@ -231,7 +231,7 @@ void Sandbox::frame() {
   draw_canvas();  // plans (plan_step) after its input, before drawing the path
   inspector_->frame(*this);
   // Re-plans of units get a slice of the frame; the rest waits for the next frames.
-  units_->update(scene_, static_cast<double>(ImGui::GetIO().DeltaTime));
+  units_->update(scene_, static_cast<double>(ImGui::GetIO().DeltaTime), drag_ == Drag::tool);
   record_state_edits();
   draw_status();
   draw_dialogs();

@@ -254,12 +254,14 @@ std::vector<io::UnitData> UnitSwarm::spawn_list() const {
   return out;
 }
 
-void UnitSwarm::apply_replan(const io::Scene& scene) {
-  replan_pending_ = false;
+void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {
   if (!same_grid(scene.grid, built_on_)) {
+    if (defer_rebuild) return;  // still pending: the units walk the old map until the stroke ends
+    replan_pending_ = false;
     rebuild(scene, true);
     return;
   }
+  replan_pending_ = false;
   if (scene_goal_.pos == scene.goal.pos && scene_goal_.heading == scene.goal.heading) return;
   scene_goal_ = scene.goal;
   for (int i = 0; i < count(); ++i) {
@@ -275,8 +277,8 @@ void UnitSwarm::run_steps(int n) {
   for (int i = 0; i < n; ++i) crowd_->step();
 }
 
-void UnitSwarm::update(const io::Scene& scene, double real_seconds) {
-  if (replan_pending_) apply_replan(scene);
+void UnitSwarm::update(const io::Scene& scene, double real_seconds, bool defer_rebuild) {
+  if (replan_pending_) apply_replan(scene, defer_rebuild);
   if (!playing_ || !std::isfinite(real_seconds) || real_seconds < 0) return;
   accumulator_ += real_seconds * speed_;
   const double dt = crowd_->dt();
@@ -290,7 +292,7 @@ void UnitSwarm::update(const io::Scene& scene, double real_seconds) {
 }
 
 void UnitSwarm::step(const io::Scene& scene) {
-  if (replan_pending_) apply_replan(scene);
+  if (replan_pending_) apply_replan(scene, false);
   run_steps(1);
 }
 
