@@ -178,3 +178,23 @@ TEST_CASE("crowd ui: bodies are drawn at their true size in their preset's colou
   CHECK(hi.x > lo.x);
   CHECK(hi.y < 1500.0f);
 }
+
+TEST_CASE("crowd ui: the neighbour and velocity overlays draw between and ahead of the units") {
+  CrowdUiTest ui;
+  UnitSwarm& u = ui.sb().units();
+  u.set_playing(false);
+  REQUIRE(u.spawn_area(ui.sb().scene(), 12, {1, 0, 1, 0}, Vec2(8, 6), Vec2(16, 14)).empty());
+  REQUIRE(u.select_box(Vec2(0, 0), Vec2(12, 20), false) > 0);
+  REQUIRE(u.send(u.selection(), Vec2(20.5, 10.5), std::nullopt).empty());  // through the others
+  for (int s = 0; s < 30; ++s) u.step(ui.sb().scene());
+  ui.zoom(Vec2(12.5, 10.5), 3);
+  CrowdOverlays& o = ui.sb().crowd_ui().overlays;
+  std::vector<uint8_t> on, off;
+  o.neighbours = o.velocities = true;
+  ui.shot("crowd_overlays_on", on);
+  o.neighbours = o.velocities = false;
+  ui.shot("crowd_overlays_off", off);
+  int changed = 0;
+  for (size_t i = 0; i < on.size(); i += 4) changed += (on[i] != off[i] || on[i + 1] != off[i + 1]) ? 1 : 0;
+  CHECK(changed > 200);  // lines and arrows, not a few stray pixels
+}
