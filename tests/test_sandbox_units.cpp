@@ -219,6 +219,23 @@ TEST_CASE("sandbox units: a truck drives its route, the units keep off it, a map
   run(units, scene, 60 * 90);
   CHECK(units.arrived() == 6);
   CHECK(units.crowd().run_metrics().min_obstacle_gap >= 0.0);
+  // A door added to the scene (the door tool) joins the crowd on the next frame, shut.
+  DoorDef door;
+  door.lo = door.hi = Cell{2, 2};
+  door.open_at_start = false;
+  scene.doors.push_back(door);
+  const std::vector<double> settled = poses_of(units);
+  units.update(scene, 0.0);
+  REQUIRE(units.crowd().door_count() == 1);
+  CHECK_FALSE(units.crowd().door_open(0));
+  // Rebuilt where they stood: they arrive again at once, without walking off.
+  for (int s = 0; s < 30; ++s) units.step(scene);
+  CHECK(units.arrived() == 6);
+  const std::vector<double> after = poses_of(units);
+  double moved = 0.0;
+  for (size_t k = 0; k + 2 < after.size(); k += 3)
+    moved = std::max(moved, std::hypot(after[k] - settled[k], after[k + 1] - settled[k + 1]));
+  CHECK(moved < 0.5);
 }
 
 TEST_CASE("sandbox units: a crowd spawned in an area mixes presets in order; box select and send") {

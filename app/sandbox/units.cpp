@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "pathlab/collision.hpp"
 
@@ -69,6 +70,20 @@ MovingObstacleDef remaining_route(const MovingObstacleDef& def, const MovingObst
   return out;
 }
 
+bool same_door(const DoorDef& a, const DoorDef& b) {
+  return a.lo == b.lo && a.hi == b.hi && a.open_at_start == b.open_at_start && a.toggle_times == b.toggle_times;
+}
+
+bool same_truck(const MovingObstacleDef& a, const MovingObstacleDef& b) {
+  return a.half_extents == b.half_extents && a.route == b.route && a.speed == b.speed &&
+         a.start_time == b.start_time && a.loop == b.loop;
+}
+
+template <class T, class Same>
+bool same_list(const std::vector<T>& a, const std::vector<T>& b, Same same) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), same);
+}
+
 bool same_grid(const Grid& a, const Grid& b) {
   if (a.width() != b.width() || a.height() != b.height()) return false;
   for (int y = 0; y < a.height(); ++y)
@@ -104,7 +119,7 @@ UnitSwarm::UnitSwarm(const Grid& grid) : built_on_(grid), crowd_(make_crowd(grid
   carried_.min_separation = std::numeric_limits<double>::infinity();
 }
 
-Result<CrowdAgentId> UnitSwarm::place(const io::Scene& scene, Unit& u, Pose at) {
+Result<CrowdAgentId> UnitSwarm::place(const io::Scene& scene, Unit& u, Pose at, bool stay) {
   const Grid& g = crowd_->grid();
   const double r = u.def.radius;
   CrowdAgentDef a;
@@ -114,8 +129,8 @@ Result<CrowdAgentId> UnitSwarm::place(const io::Scene& scene, Unit& u, Pose at) 
   // A goal a big unit does not fit at (or outside the map): the nearest point where it fits.
   auto clear = [&](Vec2 q) { return g.contains(q) && point_clear(g, q, r); };
   const auto goal_fit = fit_goal(g, goal.pos, r);
-  a.goal = goal_fit.value_or(at.pos);
-  u.message = !goal_fit ? "the goal has no room for this unit: it stays" : "";
+  a.goal = stay ? at.pos : goal_fit.value_or(at.pos);
+  u.message = !goal_fit && !stay ? "the goal has no room for this unit: it stays" : "";
   // The start: the nearest spot clear of walls, units and trucks (the core refuses overlaps).
   Result<CrowdAgentId> id = fail(StatusCode::blocked, "no free spot near " + std::to_string(at.pos.x) + ", " +
                                                           std::to_string(at.pos.y));
@@ -179,6 +194,7 @@ std::string UnitSwarm::spawn_area(const io::Scene& scene, int n, const std::vect
 void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
   const double t = from_current ? time() : 0.0;
   std::vector<Pose> poses;
+  std::vector<bool> arrived;
   std::vector<int> old_replans;
   std::vector<bool> door_open;
   std::vector<MovingObstacleDef> trucks = scene.moving_obstacles;
@@ -187,20 +203,27 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
     carried_ = m;
     for (int i = 0; i < count(); ++i) {
       poses.push_back(crowd_->state(i).pose);
+      arrived.push_back(crowd_->state(i).arrived);
       old_replans.push_back(replans(i) + 1);  // the rebuild re-plans it
     }
     for (int d = 0; d < crowd_->door_count(); ++d) door_open.push_back(crowd_->door_open(d));
     for (int k = 0; k < crowd_->moving_obstacle_count() && k < static_cast<int>(trucks.size()); ++k) {
-      trucks[static_cast<size_t>(k)] =
-          remaining_route(crowd_->moving_obstacle_def(k), crowd_->moving_obstacle(k), crowd_->time());
+      const size_t i = static_cast<size_t>(k);
+      // A truck the user did not edit drives on from where it is; an edited one starts afresh.
+      if (i < built_trucks_.size() && same_truck(built_trucks_[i], trucks[i]))
+        trucks[i] = remaining_route(crowd_->moving_obstacle_def(k), crowd_->moving_obstacle(k), crowd_->time());
     }
   } else {
     carried_ = SwarmMetrics{};
     carried_.min_separation = std::numeric_limits<double>::infinity();
   }
+  // Arrived units stay put unless their goal moved with this rebuild.
+  const bool scene_goal_same = scene_goal_.pos == scene.goal.pos && scene_goal_.heading == scene.goal.heading;
   time_offset_ = t;
   accumulator_ = 0.0;
   built_on_ = scene.grid;
+  built_doors_ = scene.doors;
+  built_trucks_ = scene.moving_obstacles;
   scene_goal_ = scene.goal;
   crowd_ = make_crowd(scene.grid);
   for (size_t d = 0; d < scene.doors.size(); ++d) {
@@ -218,7 +241,8 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
   units_.clear();
   for (size_t i = 0; i < old.size(); ++i) {
     Unit u = std::move(old[i]);
-    if (place(scene, u, from_current ? poses[i] : u.spawn)) {
+    const bool stay = from_current && arrived[i] && (u.goal || scene_goal_same);
+    if (place(scene, u, from_current ? poses[i] : u.spawn, stay)) {
       u.replans_before = from_current ? old_replans[i] : 0;
       units_.push_back(std::move(u));
     }
@@ -255,7 +279,7 @@ std::vector<io::UnitData> UnitSwarm::spawn_list() const {
 }
 
 void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {
-  if (!same_grid(scene.grid, built_on_)) {
+  if (!same_grid(scene.grid, built_on_) || !same_dynamic(scene)) {
     if (defer_rebuild) return;  // still pending: the units walk the old map until the stroke ends
     replan_pending_ = false;
     rebuild(scene, true);
@@ -277,7 +301,12 @@ void UnitSwarm::run_steps(int n) {
   for (int i = 0; i < n; ++i) crowd_->step();
 }
 
+bool UnitSwarm::same_dynamic(const io::Scene& scene) const {
+  return same_list(scene.doors, built_doors_, same_door) && same_list(scene.moving_obstacles, built_trucks_, same_truck);
+}
+
 void UnitSwarm::update(const io::Scene& scene, double real_seconds, bool defer_rebuild) {
+  if (!same_dynamic(scene)) replan_pending_ = true;  // a door or truck was placed or edited
   if (replan_pending_) apply_replan(scene, defer_rebuild);
   if (!playing_ || !std::isfinite(real_seconds) || real_seconds < 0) return;
   accumulator_ += real_seconds * speed_;

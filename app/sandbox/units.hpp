@@ -96,6 +96,10 @@ class UnitSwarm {
   /// Simulated time since load/reset, across rebuilds. [Units: s]
   double time() const { return time_offset_ + crowd_->time(); }
   int pending_replans() const { return replan_pending_ ? count() : 0; }
+  /// Something moves while playing: units, or trucks and doors on a schedule.
+  bool moving() const {
+    return playing_ && (count() > 0 || crowd_->moving_obstacle_count() > 0 || crowd_->door_count() > 0);
+  }
   const Crowd& crowd() const { return *crowd_; }
   const std::string& preset_of(int id) const { return units_[static_cast<size_t>(id)].preset; }
   /// Why a unit cannot arrive or waits, or "" (for the panel and the label).
@@ -127,10 +131,15 @@ class UnitSwarm {
   };
   void rebuild(const io::Scene& scene, bool from_current);
   void apply_replan(const io::Scene& scene, bool defer_rebuild);
-  Result<CrowdAgentId> place(const io::Scene& scene, Unit& u, Pose at);
+  bool same_dynamic(const io::Scene& scene) const;  ///< the scene's doors and trucks are the crowd's
+  /// Adds `u` to the crowd near `at`; `stay` (a unit that had arrived, rebuilt) keeps it where
+  /// it stands instead of sending it to its goal again (it would swap slots with its neighbours).
+  Result<CrowdAgentId> place(const io::Scene& scene, Unit& u, Pose at, bool stay = false);
   void run_steps(int n);
 
   Grid built_on_;  ///< the map the crowd was built from (to tell a map edit from a goal move)
+  std::vector<DoorDef> built_doors_;              ///< the scene's doors when built
+  std::vector<MovingObstacleDef> built_trucks_;   ///< the scene's trucks when built
   std::unique_ptr<Crowd> crowd_;
   std::vector<Unit> units_;
   SwarmMetrics carried_;  ///< from crowds before the last rebuild
