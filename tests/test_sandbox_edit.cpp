@@ -282,8 +282,8 @@ TEST_CASE("gallery: the seed 004 preset opens with its tank spawned and driving"
   REQUIRE(ui.sb().units().count() == 1);
   CHECK(ui.sb().units().playing());
   // Driving: two simulated seconds of fixed steps (independent of the frame clock) move it.
-  const Pose spawn = ui.sb().units().simulation().state(0).pose;
+  const Pose spawn = ui.sb().units().crowd().state(0).pose;
   for (int i = 0; i < 120; ++i) ui.sb().units().step(ui.sb().scene());
-  CHECK(glm::length(ui.sb().units().simulation().state(0).pose.pos - spawn.pos) > 0.2);
+  CHECK(glm::length(ui.sb().units().crowd().state(0).pose.pos - spawn.pos) > 0.2);
   CHECK(ui.sb().document().origin() == Origin::bundled);
 }

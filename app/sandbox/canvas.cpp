@@ -5,6 +5,7 @@
 
 #include "inspector.hpp"
 #include "sandbox.hpp"
+#include "crowd_ui.hpp"
 #include "units_draw.hpp"
 
 namespace pathlab::sandbox {
@@ -121,6 +122,7 @@ void Sandbox::handle_canvas_input(float x0, float y0, float w, float h) {
     scale_ = ns;
     user_zoomed_ = true;
   }
+  if (drag_ == Drag::none && crowd_ui_->handle_right(*this, free_mouse, wm)) return;  // sends the selection
   if (free_mouse && drag_ == Drag::none &&
       (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseClicked(ImGuiMouseButton_Middle))) {
     drag_ = Drag::pan;
@@ -148,7 +150,8 @@ void Sandbox::handle_canvas_input(float x0, float y0, float w, float h) {
     else if (dist(m, world_to_screen(st.pos)) < grab) drag_ = Drag::start_pos;
     else if (dist(m, world_to_screen(go.pos)) < grab) drag_ = Drag::goal_pos;
     else {
-      active_tool_ = make_tool(tool_);  // each press starts afresh with the tool chosen now
+      active_tool_ = make_crowd_tool(tool_, *this);  // each press starts afresh with the tool chosen now
+      if (!active_tool_) active_tool_ = make_tool(tool_);
       active_tool_->press(ctx, wm);
       drag_ = Drag::tool;
       return;
@@ -335,8 +338,7 @@ void Sandbox::draw_canvas() {
   }
   draw_path(dl);
   inspector_->draw_over_path(*this, dl);
-  draw_units(*units_, sdl_layer_->begin(dl), [this](Vec2 p) { return world_to_screen(p); }, scale_, show_unit_paths_,
-             inspector_->overlays().lookahead);
+  crowd_ui_->draw(*this, dl);
   draw_poses(dl);
   if (drag_ == Drag::tool && active_tool_) {
     ToolContext ctx = tool_context();

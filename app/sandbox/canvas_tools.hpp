@@ -15,7 +15,8 @@
 namespace pathlab::sandbox {
 
 /// `terrain` paints cells with the cost chosen in the panel (default 3, the classic swamp).
-enum class Tool { paint, erase, terrain, rect, start, goal };
+/// `select` and `spawn_area` are the crowd's (crowd_ui.hpp).
+enum class Tool { paint, erase, terrain, rect, start, goal, select, spawn_area };
 
 /// What a tool may touch.
 struct ToolContext {

@@ -1,7 +1,7 @@
 // pathlab: the sandbox.
 //
 //   pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays]
-//           [--ui-scale PCT]
+//           [--ui-scale PCT] [--bench-crowd]
 //
 // SCENE is a scene .json, a Moving AI .map or a PNG map (default: the demo scene).
 // --screenshot renders N frames (default 3) and saves the last as a PNG, then exits.
@@ -12,6 +12,8 @@
 // --all-overlays switches on every canvas layer: the search, the raw path, curvature colours,
 //   unit routes and look-ahead points, and every overlay of the inspector (the frame-time
 //   target is measured with them all on).
+// --bench-crowd replaces the scene by the crowd scenario (crowd_bench.hpp: 200 units crowding
+//   through doorways on a 256x256 map), for --bench-frames or --screenshot.
 // --ui-scale PCT (100..250) sets the UI scale for this run (otherwise the remembered one).
 // Headless: SDL_VIDEODRIVER=dummy SDL_RENDER_DRIVER=software.
 
@@ -24,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "crowd_bench.hpp"
 #include "host.hpp"
 #include "map_files.hpp"
 #include "scene_file.hpp"
@@ -33,7 +36,7 @@ using namespace pathlab;
 namespace {
 
 int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "error: %s\nusage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT]\n",
+  std::fprintf(stderr, "error: %s\nusage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd]\n",
                msg.c_str());
   return 2;
 }
@@ -56,7 +59,7 @@ io::Scene empty_scene() {
 struct Options {
   std::string scene_path, screenshot;
   long frames = 3, bench_frames = 0, ui_scale_pct = 0;
-  bool frames_given = false, bench_replan = false, all_overlays = false;
+  bool frames_given = false, bench_replan = false, all_overlays = false, bench_crowd = false;
 };
 
 /// Reads the command line into `o`. Returns -1 to go on, else the exit status.
@@ -78,13 +81,15 @@ int parse_args(int argc, char** argv, Options& o) {
         return usage_error("--ui-scale needs a percentage from 100 to 250");
     } else if (a == "--bench-replan") {
       o.bench_replan = true;
+    } else if (a == "--bench-crowd") {
+      o.bench_crowd = true;
     } else if (a == "--all-overlays") {
       o.all_overlays = true;
     } else if (a == "--bench-frames") {
       const char* v = value();
       if (!v || !parse_count(v, o.bench_frames)) return usage_error("--bench-frames needs a count from 1 to 1000000");
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT]\n");
+      std::printf("usage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd]\n");
       return 0;
     } else if (!a.empty() && a[0] == '-') {
       return usage_error("unknown option " + a);
@@ -209,7 +214,10 @@ int main(int argc, char** argv) {
   if (const int rc = parse_args(argc, argv, o); rc >= 0) return rc;
   io::Scene scene;
   bool is_scene = true;
-  if (const int rc = load_initial(o.scene_path, scene, is_scene); rc >= 0) return rc;
+  if (o.bench_crowd) {
+    scene = sandbox::crowd_bench_scene();
+    o.scene_path.clear();
+  } else if (const int rc = load_initial(o.scene_path, scene, is_scene); rc >= 0) return rc;
   const bool headless = !o.screenshot.empty() || o.bench_frames > 0 || o.frames_given;
   // Unsaved work is autosaved per scene under the state folder; a crash copy newer than the
   // scene being opened is offered for restore (interactive runs only).
@@ -223,6 +231,9 @@ int main(int argc, char** argv) {
   if (headless) sb.set_plan_wait_ms(60000);  // scripted runs show the plan of their own inputs
   else sb.set_state_dir(state_dir);
   if (o.all_overlays) sb.show_all_overlays();
+  if (o.bench_crowd) {
+    if (std::string e = sandbox::spawn_crowd_bench(sb); !e.empty()) std::fprintf(stderr, "warning: %s\n", e.c_str());
+  }
   if (o.ui_scale_pct > 0) sb.set_ui_scale(static_cast<float>(o.ui_scale_pct) / 100.0f);
   if (o.bench_frames > 0) return run_bench(**host, o);
   if (headless) return run_frames(**host, o);

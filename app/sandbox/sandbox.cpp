@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "crowd_ui.hpp"
 #include "inspector.hpp"
 #include "plan_worker.hpp"
 
@@ -33,6 +34,7 @@ Sandbox::Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path
   units_ = std::make_unique<UnitSwarm>(scene_.grid);  // reads scene_.grid in place: never copied
   if (std::string e = units_->load(scene_); !e.empty()) set_status(e, true);
   units_key_ = units_key();  // load() planned every unit for this scene already
+  crowd_ui_ = std::make_unique<CrowdUi>();
   committed_state_ = scene_state();
   worker_ = std::make_unique<PlanWorker>();
   inspector_ = std::make_unique<Inspector>(renderer_);
@@ -54,6 +56,7 @@ void Sandbox::show_all_overlays() {
   show_raw_path_ = true;
   show_curvature_ = true;
   show_unit_paths_ = true;
+  crowd_ui_->overlays = CrowdOverlays{true, true, true, true, true, true};
   inspector_->all_overlays_on();
   plan_dirty_ = true;  // the search is only recorded when it is shown
 }
@@ -130,7 +133,7 @@ bool Sandbox::animating() const {
   const ImGuiIO& io = ImGui::GetIO();
   const bool mouse_held = std::any_of(std::begin(io.MouseDown), std::end(io.MouseDown), [](bool b) { return b; });
   return planning_ || plan_dirty_ || drag_ != Drag::none || mouse_held || ImGui::IsAnyItemActive() ||
-         (units_->playing() && units_->count() > 0) || units_->pending_replans() > 0 || inspector_->replay().playing;
+         units_->moving() || units_->pending_replans() > 0 || inspector_->replay().playing;
 }
 
 std::string Sandbox::units_key() const {
@@ -228,7 +231,7 @@ void Sandbox::frame() {
   draw_canvas();  // plans (plan_step) after its input, before drawing the path
   inspector_->frame(*this);
   // Re-plans of units get a slice of the frame; the rest waits for the next frames.
-  units_->update(scene_, static_cast<double>(ImGui::GetIO().DeltaTime), 4.0);
+  units_->update(scene_, static_cast<double>(ImGui::GetIO().DeltaTime), drag_ == Drag::tool);
   record_state_edits();
   draw_status();
   draw_dialogs();

@@ -41,6 +41,7 @@ namespace pathlab::sandbox {
 /// Puts start and goal on the free cells nearest to the map's top-left and bottom-right corners.
 void place_default_poses(io::Scene& scene);
 
+class CrowdUi;    // crowd_ui.hpp: crowd tools, right-click command, crowd overlays
 class Inspector;  // inspector.hpp: replay, overlays, compare, plots, gallery, export, help
 class PlanWorker;
 
@@ -71,6 +72,8 @@ class Sandbox {
   /// Bumped on every map edit (and load): what depends on the map alone can be kept until it moves.
   uint64_t map_version() const { return map_version_; }
   UnitSwarm& units() { return *units_; }
+  CrowdUi& crowd_ui() { return *crowd_ui_; }
+  bool show_unit_paths() const { return show_unit_paths_; }
   /// Screen rectangle (min, max) of a panel control drawn last frame, by label; scripted UI
   /// tests click on it. Zero-sized when it was not drawn.
   std::pair<ImVec2, ImVec2> widget_rect(const std::string& label) const {
@@ -218,8 +221,8 @@ class Sandbox {
   std::unique_ptr<Inspector> inspector_;
   PlanView plan_;
   std::unique_ptr<UnitSwarm> units_;
+  std::unique_ptr<CrowdUi> crowd_ui_;
   int unit_preset_ = 0;
-  int spawn_count_ = 1;
   bool show_unit_paths_ = true;
   uint64_t map_version_ = 0;  // bumped by map_changed(): units re-plan when it, the goal or a setting moves
   std::string units_key_;  // what the units' routes were planned for (units_key())
