@@ -111,6 +111,15 @@ Status save_scene(const Scene& scene, const std::string& path);
 /// The scene as JSON text (what save_scene writes).
 std::string scene_to_json(const Scene& scene);
 
+/// The scene's units as crowd agents: each unit's core preset, its pose, and its own goal (or
+/// the scene's goal) with the goal's heading. Errors name the unit ("units[2]: unknown unit
+/// preset ...").
+Result<std::vector<CrowdAgentDef>> crowd_agents(const Scene& scene);
+
+/// A core Crowd of the scene: its map, doors, moving obstacles and units (crowd_agents).
+/// Errors name the entry the core refused ("units[1]: ...", "doors[0]: ...").
+Result<Crowd> build_crowd(const Scene& scene, const CrowdDef& def = default_crowd_def());
+
 /// Writes text to `path` atomically (temporary file + rename).
 Status write_file_atomic(const std::string& path, const std::string& text);
 

@@ -296,3 +296,42 @@ void write_crowd_parts(const Scene& scene, ojson& j) {
 }
 
 }  // namespace pathlab::io::detail
+
+namespace pathlab::io {
+
+Result<std::vector<CrowdAgentDef>> crowd_agents(const Scene& scene) {
+  std::vector<CrowdAgentDef> out;
+  out.reserve(scene.units.size());
+  for (size_t i = 0; i < scene.units.size(); ++i) {
+    const UnitData& u = scene.units[i];
+    auto preset = unit_preset(u.preset);
+    if (!preset) return fail(preset.error().code, "units[" + std::to_string(i) + "]: " + preset.error().message);
+    const Pose goal = u.goal.value_or(scene.goal);
+    CrowdAgentDef a;
+    a.unit = *preset;
+    a.start = u.pose;
+    a.goal = goal.pos;
+    a.goal_heading = goal.heading;
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+Result<Crowd> build_crowd(const Scene& scene, const CrowdDef& def) {
+  auto agents = crowd_agents(scene);
+  if (!agents) return agents.error();
+  auto crowd = Crowd::create(scene.grid, def);
+  if (!crowd) return crowd.error();
+  auto named = [](const char* what, size_t i, const Error& e) {
+    return fail(e.code, std::string(what) + "[" + std::to_string(i) + "]: " + e.message);
+  };
+  for (size_t i = 0; i < scene.doors.size(); ++i)
+    if (auto d = crowd->add_door(scene.doors[i]); !d) return named("doors", i, d.error());
+  for (size_t i = 0; i < scene.moving_obstacles.size(); ++i)
+    if (auto m = crowd->add_moving_obstacle(scene.moving_obstacles[i]); !m) return named("moving_obstacles", i, m.error());
+  for (size_t i = 0; i < agents->size(); ++i)
+    if (auto a = crowd->add_agent((*agents)[i]); !a) return named("units", i, a.error());
+  return crowd;
+}
+
+}  // namespace pathlab::io
