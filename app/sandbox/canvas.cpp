@@ -103,7 +103,8 @@ ToolContext Sandbox::tool_context() {
                      terrain_cost_,
                      [this] { map_changed(); },
                      [this] { plan_dirty_ = true; },
-                     [this](Vec2 w) { return world_to_screen(w); }};
+                     [this](Vec2 w) { return world_to_screen(w); },
+                     &dynamic_edit_};
 }
 
 void Sandbox::handle_canvas_input(float x0, float y0, float w, float h) {
@@ -333,6 +334,7 @@ void Sandbox::draw_canvas() {
                  IM_COL32(70, 110, 220, 110));
     }
   }
+  draw_scene_dynamic(dl, scene_, [this](Vec2 p) { return world_to_screen(p); }, dynamic_edit_.selection());
   draw_path(dl);
   inspector_->draw_over_path(*this, dl);
   draw_units(*units_, sdl_layer_->begin(dl), [this](Vec2 p) { return world_to_screen(p); }, scale_, show_unit_paths_,
