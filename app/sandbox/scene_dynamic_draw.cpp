@@ -26,14 +26,14 @@ void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, float gap, ImU32 col, float thick
 void draw_door(ImDrawList* dl, const DoorDef& d, bool open, bool selected, const std::function<ImVec2(Vec2)>& to_screen) {
   const ImVec2 a = to_screen(Vec2(d.lo.x, d.lo.y)), b = to_screen(Vec2(d.hi.x + 1, d.hi.y + 1));
   const float cell = std::max(1.0f, to_screen(Vec2(1, 0)).x - to_screen(Vec2(0, 0)).x);
-  if (open) {
-    dl->AddRectFilled(a, b, IM_COL32(60, 200, 90, 45));
-    hatch(dl, a, b, std::max(6.0f, cell * 0.5f), IM_COL32(40, 170, 70, 150), 1.0f);
-    dl->AddRect(a, b, IM_COL32(30, 150, 60, 255), 0.0f, 0, 2.0f);
-  } else {
-    dl->AddRectFilled(a, b, IM_COL32(90, 20, 20, 200));
-    hatch(dl, a, b, std::max(3.0f, cell * 0.25f), IM_COL32(240, 80, 60, 230), 1.5f);
-    dl->AddRect(a, b, IM_COL32(230, 50, 40, 255), 0.0f, 0, 2.0f);
+  if (open) {  // passable: light green, sparse hatch, dashed-looking double border
+    dl->AddRectFilled(a, b, IM_COL32(70, 210, 100, 90));
+    hatch(dl, a, b, std::max(5.0f, cell * 0.35f), IM_COL32(20, 140, 50, 200), 1.5f);
+    dl->AddRect(a, b, IM_COL32(10, 120, 40, 255), 0.0f, 0, 2.5f);
+  } else {  // a wall for now: dark red, dense bright hatch
+    dl->AddRectFilled(a, b, IM_COL32(90, 20, 20, 220));
+    hatch(dl, a, b, std::max(3.0f, cell * 0.2f), IM_COL32(250, 90, 60, 240), 1.5f);
+    dl->AddRect(a, b, IM_COL32(250, 60, 40, 255), 0.0f, 0, 2.5f);
   }
   if (!d.toggle_times.empty() && cell >= 10.0f) {  // a clock mark: this door switches on a schedule
     const ImVec2 c(b.x - 5.0f, a.y + 5.0f);
