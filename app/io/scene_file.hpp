@@ -120,6 +120,10 @@ Result<std::vector<CrowdAgentDef>> crowd_agents(const Scene& scene);
 /// Errors name the entry the core refused ("units[1]: ...", "doors[0]: ...").
 Result<Crowd> build_crowd(const Scene& scene, const CrowdDef& def = default_crowd_def());
 
+/// Loads a scene file and builds its crowd. An entry the core refuses is reported at its line:
+/// "FILE:LINE: units[1]: ...". `scene`, when given, receives the scene.
+Result<Crowd> load_scene_crowd(const std::string& path, const CrowdDef& def, Scene* scene = nullptr);
+
 /// Writes text to `path` atomically (temporary file + rename).
 Status write_file_atomic(const std::string& path, const std::string& text);
 

@@ -4,7 +4,11 @@
 #include <cstdint>
 #include <vector>
 
+#include <filesystem>
+
+#include "json_guard.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/map_io.hpp"
 #include "scene_file_internal.hpp"
 
 namespace pathlab::io::detail {
@@ -331,6 +335,23 @@ Result<Crowd> build_crowd(const Scene& scene, const CrowdDef& def) {
     if (auto m = crowd->add_moving_obstacle(scene.moving_obstacles[i]); !m) return named("moving_obstacles", i, m.error());
   for (size_t i = 0; i < agents->size(); ++i)
     if (auto a = crowd->add_agent((*agents)[i]); !a) return named("units", i, a.error());
+  return crowd;
+}
+
+Result<Crowd> load_scene_crowd(const std::string& path, const CrowdDef& def, Scene* scene_out) {
+  auto text = read_text_file(path, kMaxSceneFileBytes);
+  if (!text) return text.error();
+  auto scene = parse_scene(*text, path, std::filesystem::path(path).parent_path().string());
+  if (!scene) return scene.error();
+  auto crowd = build_crowd(*scene, def);
+  if (!crowd) {
+    // "units[1]: ..." -> the line of units[1] in the file.
+    const std::string& m = crowd.error().message;
+    const std::string key = m.substr(0, m.find(':'));
+    const int line = line_of_offset(*text, detail::offset_of_key(*text, key));
+    return fail(crowd.error().code, path + ":" + std::to_string(line) + ": " + m);
+  }
+  if (scene_out != nullptr) *scene_out = std::move(*scene);
   return crowd;
 }
 
