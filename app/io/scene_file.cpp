@@ -242,8 +242,8 @@ std::string scene_to_json(const Scene& scene) {
   map["rows"] = std::move(rows);
   if (!weights.empty()) map["weights"] = std::move(weights);
   j["map"] = std::move(map);
-  j["start"] = {scene.start.pos.x, scene.start.pos.y, rad_to_deg(scene.start.heading)};
-  j["goal"] = {scene.goal.pos.x, scene.goal.pos.y, rad_to_deg(scene.goal.heading)};
+  j["start"] = {scene.start.pos.x, scene.start.pos.y, detail::stable_degrees(scene.start.heading)};
+  j["goal"] = {scene.goal.pos.x, scene.goal.pos.y, detail::stable_degrees(scene.goal.heading)};
   const PlanSettingsData& s = scene.settings;
   j["settings"] = {{"planner", s.planner},           {"smoother", s.smoother},
                    {"connectivity", s.connectivity}, {"turn_penalty", s.turn_penalty},

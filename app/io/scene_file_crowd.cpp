@@ -2,6 +2,7 @@
 // and the locator that turns a key path into a line for error messages.
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <filesystem>
@@ -149,7 +150,7 @@ MovingObstacleDef read_obstacle(const json& m, const std::string& key, const Gri
   return o;
 }
 
-ojson pose_json(const Pose& p) { return {p.pos.x, p.pos.y, rad_to_deg(p.heading)}; }
+ojson pose_json(const Pose& p) { return {p.pos.x, p.pos.y, stable_degrees(p.heading)}; }
 
 /// One step of a key path: an object member or an array element.
 struct Segment {
@@ -208,6 +209,19 @@ size_t skip_string(std::string_view text, size_t i, std::string* out) {
 }  // namespace
 
 void bad_key(std::string key, std::string what) { throw SceneError{{}, std::move(key), std::move(what)}; }
+
+double stable_degrees(double rad) {
+  const double d = rad_to_deg(rad);
+  if (!std::isfinite(d) || deg_to_rad(d) == rad) return d;
+  double up = d, down = d;
+  for (int i = 0; i < 8; ++i) {
+    up = std::nextafter(up, std::numeric_limits<double>::infinity());
+    down = std::nextafter(down, -std::numeric_limits<double>::infinity());
+    if (deg_to_rad(up) == rad) return up;
+    if (deg_to_rad(down) == rad) return down;
+  }
+  return d;
+}
 
 size_t offset_of_key(std::string_view text, std::string_view key) {
   const std::vector<Segment> want = split_key(key);
