@@ -130,3 +130,37 @@ TEST_CASE("cli crowd: a huge start heading neither hangs nor fails") {
   REQUIRE(r.status == 0);
   CHECK(json_lines(r.out).back().at("summary").at("agents") == 1);
 }
+
+TEST_CASE("cli crowd --scene: units with their own goals, doors and trucks from a scene file") {
+  const std::string scenes = std::string(PATHLAB_ASSETS_DIR) + "/scenes/crowds/";
+  const std::string args = "crowd --scene " + scenes + "doorway.json --json --every 120";
+  const auto r = run_cli(args);
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const auto lines = json_lines(r.out);
+  REQUIRE(lines.size() >= 3);
+  const auto& agents = lines.front().at("agents");
+  REQUIRE(agents.size() == 8);
+  CHECK(agents[0].at("goal") == nlohmann::json::array({18.5, 3.5}));  // unit 0's own goal
+  CHECK(agents[7].at("goal") == nlohmann::json::array({20.5, 10.5}));
+  CHECK(lines.back().at("summary").at("arrived") == 8);
+  CHECK(run_cli(args).out == r.out);  // the same bytes twice
+  // The truck scene: the truck is there (people's paths bend round it) and everyone arrives.
+  const auto t = run_cli("crowd --scene " + scenes + "garbage-truck.json");
+  REQUIRE_MESSAGE(t.status == 0, t.err);
+  CHECK(t.out.find("arrived: 6/6") != std::string::npos);
+}
+
+TEST_CASE("cli crowd --scene: bad input is exit 2 naming the file and line") {
+  const std::string head = "{\"pathlab_scene\": 3,\n\"map\": {\"width\": 6, \"height\": 3, \"rows\": [\"......\", \"...@..\", \"......\"]},\n"
+                           "\"start\": [0.5, 0.5], \"goal\": [5.5, 2.5],\n";
+  const std::string good = write_temp("crowd_scene_ok.json", head + "\"units\": [{\"pose\": [0.5, 0.5], \"goal\": [5.5, 0.5]}]}");
+  check_usage_error("crowd --scene " + good + " --map " + kDir + "doorway.map", "cannot be combined");
+  // A unit starting inside a wall: the core refuses it, the message points at its line.
+  const std::string wall = write_temp("crowd_scene_wall.json", head + "\"units\": [{\"pose\": [0.5, 0.5], \"goal\": [5.5, 0.5]},\n"
+                                                                     "{\"pose\": [3.5, 1.5], \"goal\": [5.5, 2.5]}]}");
+  check_usage_error("crowd --scene " + wall, "crowd_scene_wall.json:5: units[1]");
+  const std::string door = write_temp("crowd_scene_door.json", head + "\"doors\": [{\"cells\": [0, 0, 9, 0]}]}");
+  check_usage_error("crowd --scene " + door, "crowd_scene_door.json:4: doors[0].cells[2] is outside the map");
+  check_usage_error("crowd --scene /nonexistent/s.json", "/nonexistent/s.json");
+  check_usage_error("crowd --agents " + kDir + "doorway_queue.agents", "missing --map");
+}

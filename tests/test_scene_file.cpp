@@ -1,10 +1,15 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 
 #include "map_files.hpp"
+#include "json_guard.hpp"
 #include "scene_file.hpp"
+#include "scene_file_internal.hpp"
 #include "test_support.hpp"
 
 using namespace pathlab;
@@ -14,6 +19,10 @@ namespace {
 std::string tmp(const std::string& name) { return (std::filesystem::temp_directory_path() / name).string(); }
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+int line_of_offset_helper(const std::string& text, const char* key) {
+  return io::line_of_offset(text, io::detail::offset_of_key(text, key));
+}
 
 }  // namespace
 
@@ -158,7 +167,7 @@ TEST_CASE("scene file: version 2 keeps units and the new settings; version 1 sti
                              "mem", ".");
   REQUIRE_FALSE(bad.ok());
   CHECK(contains(bad.error().message, "units[0]"));
-  auto newer = io::parse_scene(R"({"pathlab_scene": 3})", "mem", ".");
+  auto newer = io::parse_scene(R"({"pathlab_scene": 4})", "mem", ".");
   REQUIRE_FALSE(newer.ok());
   CHECK(contains(newer.error().message, "newer"));
 }
@@ -212,4 +221,194 @@ TEST_CASE("scene file: numbers outside a double and other JSON exceptions name f
   REQUIRE_FALSE(ctrl.ok());
   CHECK(ctrl.error().message.find('\n') == std::string::npos);
   CHECK(ctrl.error().message.find('\x01') == std::string::npos);
+}
+
+namespace {
+
+io::Scene crowd_scene() {
+  io::Scene s;
+  s.name = "crowd";
+  s.grid = Grid::create(32, 20).value();
+  s.start = Pose{Vec2(1.5, 1.5), 0.0};
+  s.goal = Pose{Vec2(30.5, 18.5), 0.0};
+  s.units = {io::UnitData{"person", Pose{Vec2(2.5, 3.5), deg_to_rad(17.3)}, Pose{Vec2(29.25, 3.5), deg_to_rad(-123.4)}},
+             io::UnitData{"car", Pose{Vec2(4.5, 9.5), 0.1}, std::nullopt}};
+  s.doors = {DoorDef{Cell{10, 0}, Cell{10, 4}, false, {1.5, 2.0, 7.25}}, DoorDef{Cell{3, 3}, Cell{3, 3}, true, {}}};
+  MovingObstacleDef truck;
+  truck.half_extents = Vec2(1.75, 0.6);
+  truck.route = {Vec2(0.5, 10.0), Vec2(31.5, 10.0), Vec2(31.5, 19.0)};
+  truck.speed = 2.5;
+  truck.start_time = 3.0;
+  truck.loop = true;
+  s.moving_obstacles = {truck};
+  return s;
+}
+
+const char* kHead = "{\"pathlab_scene\": 3,\n\"map\": {\"width\": 8, \"height\": 4, \"rows\": [\"........\", \"........\", \"........\", \"........\"]},\n"
+                    "\"start\": [0.5, 0.5], \"goal\": [7.5, 3.5],\n";
+
+}  // namespace
+
+TEST_CASE("scene file: version 3 keeps unit goals, doors and moving obstacles, byte for byte") {
+  const io::Scene s = crowd_scene();
+  const std::string first = io::scene_to_json(s);
+  CHECK(contains(first, "\"pathlab_scene\": 3"));
+  auto back = io::parse_scene(first, "mem", ".");
+  REQUIRE_MESSAGE(back.ok(), (back.ok() ? "" : back.error().message));
+  REQUIRE(back->units.size() == 2);
+  REQUIRE(back->units[0].goal.has_value());
+  CHECK(back->units[0].goal->pos == Vec2(29.25, 3.5));
+  CHECK(back->units[0].goal->heading == doctest::Approx(deg_to_rad(-123.4)).epsilon(1e-14));
+  CHECK_FALSE(back->units[1].goal.has_value());
+  REQUIRE(back->doors.size() == 2);
+  CHECK(back->doors[0].lo == Cell{10, 0});
+  CHECK(back->doors[0].hi == Cell{10, 4});
+  CHECK_FALSE(back->doors[0].open_at_start);
+  CHECK(back->doors[0].toggle_times == std::vector<double>{1.5, 2.0, 7.25});
+  CHECK(back->doors[1].open_at_start);
+  REQUIRE(back->moving_obstacles.size() == 1);
+  const MovingObstacleDef& m = back->moving_obstacles[0];
+  CHECK(m.half_extents == Vec2(1.75, 0.6));
+  CHECK(m.route == s.moving_obstacles[0].route);
+  CHECK(m.speed == 2.5);
+  CHECK(m.start_time == 3.0);
+  CHECK(m.loop);
+  // Save, load, save: the same bytes (headings go through degrees and back).
+  CHECK(io::scene_to_json(*back) == first);
+  auto again = io::parse_scene(io::scene_to_json(*back), "mem2", ".");
+  REQUIRE(again.ok());
+  CHECK(io::scene_to_json(*again) == first);
+}
+
+TEST_CASE("scene file: crowd keys are optional and default as documented") {
+  auto s = io::parse_scene(std::string(kHead) + R"("doors": [{"cells": [2, 0, 2, 3]}],
+      "moving_obstacles": [{"route": [[0.5, 1.5], [7.5, 1.5]]}]})", "mem", ".");
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().message));
+  REQUIRE(s->doors.size() == 1);
+  CHECK(s->doors[0].open_at_start);
+  CHECK(s->doors[0].toggle_times.empty());
+  REQUIRE(s->moving_obstacles.size() == 1);
+  const MovingObstacleDef defaults;
+  CHECK(s->moving_obstacles[0].half_extents == defaults.half_extents);
+  CHECK(s->moving_obstacles[0].speed == defaults.speed);
+  CHECK(s->moving_obstacles[0].start_time == 0.0);
+  CHECK_FALSE(s->moving_obstacles[0].loop);
+  // A version 2 file with units and no crowd keys still loads, without goals.
+  auto v2 = io::parse_scene(R"({"pathlab_scene": 2, "map": {"width": 3, "height": 1, "rows": ["..."]},
+      "start": [0.5, 0.5], "goal": [2.5, 0.5], "units": [{"preset": "tank", "pose": [1.5, 0.5, 90]}]})", "v2", ".");
+  REQUIRE(v2.ok());
+  REQUIRE(v2->units.size() == 1);
+  CHECK_FALSE(v2->units[0].goal.has_value());
+  CHECK(v2->doors.empty());
+  CHECK(v2->moving_obstacles.empty());
+}
+
+TEST_CASE("scene file: bad doors, trucks and unit goals name the file, the line and the key") {
+  struct Case {
+    std::string tail;
+    const char* expect;
+  };
+  const Case cases[] = {
+      {R"("doors": [{"cells": [2, 0, 2, 3]},
+{"cells": [2, 0, 9, 3]}]})", "bad.json:5: doors[1].cells[2] is outside the map (0..7)"},
+      {R"("doors": [{"cells": [2, 0, 2, -1]}]})", "bad.json:4: doors[0].cells[3] is outside the map"},
+      {R"("doors": [{"cells": [4, 0, 2, 3]}]})", "doors[0].cells must have x0 <= x1"},
+      {R"("doors": [{"cells": [2, 0, 2]}]})", "doors[0].cells must be [x0, y0, x1, y1]"},
+      {R"("doors": [{"cells": [2, 0, 2.5, 3]}]})", "doors[0].cells[2] must be an integer cell"},
+      {R"("doors": [{"open": true}]})", "doors[0].cells is missing"},
+      {R"("doors": [{"cells": [2, 0, 2, 3], "open": 1}]})", "doors[0].open must be true or false"},
+      {"\"doors\": [{\"cells\": [2, 0, 2, 3],\n \"toggles\": [1, 3,\n 2]}]}",
+       "bad.json:6: doors[0].toggles[2] must be after the toggle before it"},
+      {R"("doors": [{"cells": [2, 0, 2, 3], "toggles": [1, 1]}]})", "doors[0].toggles[1] must be after"},
+      {R"("doors": [{"cells": [2, 0, 2, 3], "toggles": [-1]}]})", "doors[0].toggles[0] must be >= 0"},
+      {R"("doors": [{"cells": [2, 0, 2, 3], "toggles": ["soon"]}]})", "doors[0].toggles[0] must be a number"},
+      {R"("doors": {"cells": [2, 0, 2, 3]}})", "doors must be an array"},
+      {R"("moving_obstacles": [{"route": [[0.5, 1.5]]}]})", "moving_obstacles[0].route needs at least 2 points"},
+      {R"("moving_obstacles": [{"route": [[0.5, 1.5], [9.5, 1.5]]}]})", "moving_obstacles[0].route[1] is outside the map"},
+      {R"("moving_obstacles": [{"route": [[0.5, 1.5], [0.5, 1.5]]}]})", "route[1] repeats the point before it"},
+      {R"("moving_obstacles": [{"loop": true, "route": [[0.5, 1.5], [5.5, 1.5], [0.5, 1.5]]}]})",
+       "moving_obstacles[0].route of a loop must not end where it starts"},
+      {R"("moving_obstacles": [{"route": [[0.5, 1.5], [5.5, 1.5]], "speed": 0}]})", "moving_obstacles[0].speed must be in (0, "},
+      {R"("moving_obstacles": [{"route": [[0.5, 1.5], [5.5, 1.5]], "size": [0, 1]}]})", "moving_obstacles[0].size[0] must be in (0, 128]"},
+      {R"("moving_obstacles": [{"route": [[0.5, 1.5], [5.5, 1.5]], "size": [3]}]})", "moving_obstacles[0].size must be [length, width]"},
+      {R"("moving_obstacles": [{"route": [[0.5, 1.5], [5.5, 1.5]], "start": -2}]})", "moving_obstacles[0].start must be >= 0"},
+      {R"("moving_obstacles": [{"route": [[0.5, 1.5], [5.5, 1.5]], "loop": "yes"}]})", "moving_obstacles[0].loop must be true or false"},
+      {R"("moving_obstacles": [{"speed": 1}]})", "moving_obstacles[0].route is missing"},
+      {R"("units": [{"preset": "car", "pose": [1, 1], "goal": [1]}]})", "units[0].goal must be [x, y, deg]"},
+      {R"("units": [{"preset": "car", "pose": [1, 1], "goal": [1, "x"]}]})", "units[0].goal[1] must be a number"},
+      {R"("units": [{"preset": "car"}]})", "units[0].pose is missing"},
+  };
+  for (const auto& c : cases) {
+    const std::string text = std::string(kHead) + c.tail;
+    CAPTURE(text);
+    auto s = io::parse_scene(text, "bad.json", ".");
+    REQUIRE_FALSE(s.ok());
+    CHECK_MESSAGE(contains(s.error().message, "bad.json:"), s.error().message);
+    CHECK_MESSAGE(contains(s.error().message, c.expect), s.error().message);
+  }
+}
+
+TEST_CASE("scene file: huge door, truck and point counts are refused before they are built") {
+  std::string many_doors = std::string(kHead) + "\"doors\": [";
+  for (size_t i = 0; i <= io::kMaxSceneDoors; ++i) many_doors += std::string(i ? "," : "") + "{\"cells\": [0, 0, 0, 0]}";
+  many_doors += "]}";
+  auto d = io::parse_scene(many_doors, "doors.json", ".");
+  REQUIRE_FALSE(d.ok());
+  CHECK_MESSAGE(contains(d.error().message, "doors.json:4: doors has more than 4096 entries"), d.error().message);
+  // Toggle times and route points share one cap.
+  std::string toggles = "[";
+  for (size_t i = 0; i < 60000; ++i) toggles += (i ? "," : "") + std::to_string(i);
+  toggles += "]";
+  std::string route = "[";
+  for (size_t i = 0; i < 50000; ++i) route += std::string(i ? "," : "") + (i % 2 ? "[0.5, 0.5]" : "[1.5, 0.5]");
+  route += "]";
+  auto p = io::parse_scene(std::string(kHead) + "\"doors\": [{\"cells\": [0, 0, 0, 0], \"toggles\": " + toggles +
+                               "}],\n\"moving_obstacles\": [{\"route\": " + route + "}]}",
+                           "points.json", ".");
+  REQUIRE_FALSE(p.ok());
+  CHECK_MESSAGE(contains(p.error().message, "points.json:5: moving_obstacles[0].route has more than 40000 entries"),
+                p.error().message);
+  // NaN cannot be written in JSON; 1e400 is caught by the guard with its key.
+  auto nan = io::parse_scene(std::string(kHead) + "\"doors\": [{\"cells\": [0, 0, 0, 0], \"toggles\": [1e400]}]}", "nan.json", ".");
+  REQUIRE_FALSE(nan.ok());
+  CHECK_MESSAGE(contains(nan.error().message, "nan.json:4: doors[0].toggles[0]: the number 1e400"), nan.error().message);
+}
+
+TEST_CASE("scene file: a key's line is found through nesting, strings and duplicates") {
+  const std::string text = "{\"a\": \"[{,:\\\"\",\n \"doors\": [\n  {\"cells\": [1,\n 2]},\n  {\"cells\": \n[3, 4]}]}";
+  CHECK(line_of_offset_helper(text, "doors") == 2);
+  CHECK(line_of_offset_helper(text, "doors[1].cells") == 6);
+  CHECK(line_of_offset_helper(text, "doors[0].cells[1]") == 4);
+  // A missing key points at its longest present prefix.
+  CHECK(line_of_offset_helper(text, "doors[1].toggles[3]") == 5);
+  CHECK(line_of_offset_helper(text, "units[0]") == 1);
+}
+
+TEST_CASE("scene file: headings keep their bytes through save, load and save") {
+  // Headings come from atan2 in the sandbox: arbitrary doubles. Degrees in the file must not
+  // drift in the last digit from one save to the next.
+  io::Scene s;
+  s.grid = Grid::create(4, 4).value();
+  uint64_t x = 88172645463325252ull;  // xorshift64 (Marsaglia 2003), fixed seed
+  auto next = [&x] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return static_cast<double>(x >> 11) / 9007199254740992.0;  // [0, 1)
+  };
+  for (int i = 0; i < 2000; ++i) {
+    const double h = (next() * 2.0 - 1.0) * kPi;
+    s.units.push_back(io::UnitData{"person", Pose{Vec2(1.5, 1.5), h}, Pose{Vec2(2.5, 2.5), -h * 0.5}});
+  }
+  s.start.heading = 0.1234567891234;
+  const std::string first = io::scene_to_json(s);
+  auto back = io::parse_scene(first, "mem", ".");
+  REQUIRE(back.ok());
+  CHECK(io::scene_to_json(*back) == first);
+  // Each heading comes back within an ulp or two (degrees cannot hold every radian exactly);
+  // from the first save on, the bytes no longer move.
+  double worst = 0.0;
+  for (size_t i = 0; i < s.units.size(); ++i)
+    worst = std::max(worst, std::abs(back->units[i].pose.heading - s.units[i].pose.heading));
+  CHECK(worst <= 4.0 * std::numeric_limits<double>::epsilon() * kPi);
 }

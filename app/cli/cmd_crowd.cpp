@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "commands.hpp"
 #include "map_files.hpp"
 #include "pathlab/crowd.hpp"
+#include "scene_file.hpp"
 #include "planning.hpp"
 
 namespace pathlab::cli {
@@ -193,18 +195,42 @@ Crowd build_crowd(const Grid& grid, const CrowdDef& def, const std::vector<Crowd
   return std::move(*crowd);
 }
 
+/// The crowd and its units, from --scene or from --map, --agents, --doors and --obstacles.
+struct CrowdInput {
+  std::optional<Crowd> crowd;
+  std::vector<CrowdAgentDef> agents;
+};
+
+CrowdInput read_input(Args& args, const CrowdDef& def) {
+  CrowdInput in;
+  if (const auto scene_path = args.str("scene")) {
+    for (const char* other : {"map", "agents", "doors", "obstacles"})
+      if (args.str(other)) throw UsageError(std::string("--scene and --") + other + " cannot be combined (the scene has them)");
+    io::Scene scene;
+    auto crowd = io::load_scene_crowd(*scene_path, def, &scene);
+    if (!crowd) throw UsageError(crowd.error().message);
+    in.agents = io::crowd_agents(scene).value();  // build succeeded: every preset is known
+    in.crowd.emplace(std::move(*crowd));
+    return in;
+  }
+  const std::string map_path = args.required("map");
+  const std::string agents_path = args.required("agents");
+  auto grid = io::load_map_file(map_path);
+  if (!grid) throw UsageError(grid.error().message);
+  in.agents = read_agents(agents_path);
+  in.crowd.emplace(build_crowd(*grid, def, in.agents, agents_path, args.str("doors"), args.str("obstacles")));
+  return in;
+}
+
 }  // namespace
 
 int run_crowd(int argc, char** argv) {
   Args args(argc, argv, 2, {"json"});
-  const std::string map_path = args.required("map");
-  const std::string agents_path = args.required("agents");
-  const auto doors_path = args.str("doors");
-  const auto obstacles_path = args.str("obstacles");
   const auto dt_arg = args.number("dt");
   const auto max_time_arg = args.number("max-time");
   const long long every = args.integer("every").value_or(1);
   const bool json = args.flag("json");
+  for (const char* known : {"scene", "map", "agents", "doors", "obstacles"}) (void)args.str(known);
   args.reject_unknown();
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   CrowdDef def = default_crowd_def();
@@ -215,14 +241,12 @@ int run_crowd(int argc, char** argv) {
   if (max_time_arg && !(*max_time_arg > 0.0)) throw UsageError("--max-time must be > 0 seconds");
   if (every < 1) throw UsageError("--every must be >= 1");
 
-  auto grid = io::load_map_file(map_path);
-  if (!grid) throw UsageError(grid.error().message);
-  const std::vector<CrowdAgentDef> agents = read_agents(agents_path);
-  const double max_time = max_time_arg.value_or(default_max_time(agents));
+  CrowdInput in = read_input(args, def);
+  const double max_time = max_time_arg.value_or(default_max_time(in.agents));
   if (max_time / def.dt > kMaxSteps) throw UsageError("--max-time / --dt: more than 10,000,000 steps");
-  Crowd crowd = build_crowd(*grid, def, agents, agents_path, doors_path, obstacles_path);
+  Crowd& crowd = *in.crowd;
   std::vector<std::string> presets;
-  for (const auto& a : agents) presets.push_back(a.unit.name);
+  for (const auto& a : in.agents) presets.push_back(a.unit.name);
 
   if (json) std::cout << header_json(crowd, presets).dump() << "\n" << frame_json(crowd).dump() << "\n";
   const bool progress = stderr_is_terminal();

@@ -10,6 +10,7 @@
 
 #include "json_guard.hpp"
 #include "map_files.hpp"
+#include "scene_file_internal.hpp"
 #include "pathlab/map_io.hpp"
 
 namespace pathlab::io {
@@ -19,11 +20,16 @@ using json = nlohmann::json;
 
 constexpr float kSwampCost = 3.0f;
 
-struct SceneError {
-  std::string message;
-};
+using detail::SceneError;
 
-[[noreturn]] void bad(const std::string& source, const std::string& what) { throw SceneError{source + ": " + what}; }
+[[noreturn]] void bad(const std::string& source, const std::string& what) { throw SceneError{source + ": " + what, {}, {}}; }
+
+/// "FILE:LINE: KEY what" for an error raised with a key, else the message as raised.
+std::string located(const SceneError& e, const std::string& text, const std::string& source) {
+  if (e.key.empty()) return e.message;
+  const int line = line_of_offset(text, detail::offset_of_key(text, e.key));
+  return source + ":" + std::to_string(line) + ": " + printable_text(e.key + " " + e.what, 300);
+}
 
 double finite_number(const json& j, const std::string& source, const std::string& field) {
   if (!j.is_number()) bad(source, field + " must be a number");
@@ -189,22 +195,7 @@ Result<Scene> parse_scene(const std::string& text, const std::string& source, co
     static const json kNoSettings;
     const auto settings_it = root.find("settings");
     scene.settings = read_settings(settings_it == root.end() ? kNoSettings : *settings_it, source);
-    if (root.contains("units")) {
-      const json& us = root["units"];
-      if (!us.is_array()) bad(source, "\"units\" must be an array");
-      if (us.size() > 10000) bad(source, "more than 10000 units");
-      for (size_t i = 0; i < us.size(); ++i) {
-        const std::string where = "units[" + std::to_string(i) + "]";
-        if (!us[i].is_object()) bad(source, where + " must be an object");
-        UnitData u;
-        if (us[i].contains("preset")) {
-          if (!us[i]["preset"].is_string()) bad(source, where + ".preset must be a string");
-          u.preset = us[i]["preset"].get<std::string>();
-        }
-        u.pose = read_pose(us[i], "pose", source + ": " + where);
-        scene.units.push_back(std::move(u));
-      }
-    }
+    detail::read_crowd_parts(root, source, scene);
     if (root.contains("simulation")) {
       const json& sim = root["simulation"];
       if (!sim.is_object()) bad(source, "\"simulation\" must be an object");
@@ -215,7 +206,7 @@ Result<Scene> parse_scene(const std::string& text, const std::string& source, co
     }
     return scene;
   } catch (const SceneError& e) {
-    return fail(StatusCode::parse_error, e.message);
+    return fail(StatusCode::parse_error, located(e, text, source));
   } catch (const json::exception& e) {
     return fail(StatusCode::parse_error, source + ": " + printable_text(e.what()));
   }
@@ -251,8 +242,8 @@ std::string scene_to_json(const Scene& scene) {
   map["rows"] = std::move(rows);
   if (!weights.empty()) map["weights"] = std::move(weights);
   j["map"] = std::move(map);
-  j["start"] = {scene.start.pos.x, scene.start.pos.y, rad_to_deg(scene.start.heading)};
-  j["goal"] = {scene.goal.pos.x, scene.goal.pos.y, rad_to_deg(scene.goal.heading)};
+  j["start"] = {scene.start.pos.x, scene.start.pos.y, detail::stable_degrees(scene.start.heading)};
+  j["goal"] = {scene.goal.pos.x, scene.goal.pos.y, detail::stable_degrees(scene.goal.heading)};
   const PlanSettingsData& s = scene.settings;
   j["settings"] = {{"planner", s.planner},           {"smoother", s.smoother},
                    {"connectivity", s.connectivity}, {"turn_penalty", s.turn_penalty},
@@ -263,14 +254,7 @@ std::string scene_to_json(const Scene& scene) {
                    {"headings", s.headings},
                    {"neighborhood", s.neighborhood}, {"reverse_penalty", s.reverse_penalty},
                    {"gear_change_penalty", s.gear_change_penalty}};
-  auto units = nlohmann::ordered_json::array();
-  for (const UnitData& u : scene.units) {
-    nlohmann::ordered_json ju;
-    ju["preset"] = u.preset;
-    ju["pose"] = {u.pose.pos.x, u.pose.pos.y, rad_to_deg(u.pose.heading)};
-    units.push_back(std::move(ju));
-  }
-  j["units"] = std::move(units);
+  detail::write_crowd_parts(scene, j);
   j["simulation"] = {{"speed", scene.sim_speed}};
   return j.dump(1) + "\n";
 }

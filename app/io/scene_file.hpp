@@ -3,9 +3,9 @@
 /// Scene files: one JSON document with the map, the start and goal poses and every planning
 /// parameter, so that a bug seen in the sandbox can be saved, shared and replayed by the CLI.
 ///
-/// Format (version 2; version 1 files, which have no "units" and fewer settings, still load):
+/// Format (version 3; versions 1 and 2, which lack some keys, still load):
 /// {
-///   "pathlab_scene": 2,
+///   "pathlab_scene": 3,
 ///   "name": "...",
 ///   "map": {"width": W, "height": H, "rows": ["..@@S.", ...], "weights": [[x, y, cost], ...]}
 ///        or {"file": "relative/or/absolute.map|png"},
@@ -14,10 +14,27 @@
 ///                "agent_radius": 0, "subdivisions": 8, "turning_radius": 2, "reverse": false,
 ///                "insert_min_chord": 2, "shift_margin": 0.01, "shift_passes": 0, "headings": 72,
 ///                "neighborhood": 0, "reverse_penalty": 2, "gear_change_penalty": 2},
-///   "units": [{"preset": "car", "pose": [x, y, deg]}, ...],
+///   "units": [{"preset": "car", "pose": [x, y, deg], "goal": [x, y, deg]}, ...],
+///   "doors": [{"cells": [x0, y0, x1, y1], "open": true, "toggles": [t, ...]}, ...],
+///   "moving_obstacles": [{"size": [length, width], "route": [[x, y], ...], "speed": v,
+///                         "start": t, "loop": false}, ...],
 ///   "simulation": {"speed": 1}
 /// }
 /// Rows use `.` free, `@` wall, `S` swamp (cost 3); other costs go in "weights".
+///
+/// Version 3 (crowds, issue 13):
+/// - a unit's "goal" is optional (none: the scene's goal); [x, y] means heading 0.
+/// - a door is a rectangle of cells, corners inclusive, inside the map with x0 <= x1 and
+///   y0 <= y1; "open" (default true) is its state at t = 0; "toggles" are the times [s] at
+///   which it switches, >= 0 and strictly increasing.
+/// - a moving obstacle is a box of "size" [length along travel, width] [cells] (each in
+///   (0, 128]; default [3, 1.5]) that waits at route[0] until "start" [s] (default 0), then
+///   drives the route (>= 2 points inside the map, no point repeating the one before) at
+///   "speed" [cells/s] (default 2); with "loop" it drives on from the last point to the first.
+/// Counts are capped: kMaxSceneUnits units, kMaxSceneDoors doors, kMaxSceneMovingObstacles
+/// moving obstacles, kMaxScenePoints toggle times and route points together. Errors in these
+/// keys read "FILE:LINE: KEY what is wrong", e.g. "s.json:12: doors[0].cells[2] is outside
+/// the map (0..31)". Writing is byte-stable: save, load and save again gives the same bytes.
 
 #include <cstddef>
 #include <optional>
@@ -30,7 +47,13 @@
 
 namespace pathlab::io {
 
-inline constexpr int kSceneVersion = 2;
+inline constexpr int kSceneVersion = 3;
+
+/// Caps on what a scene may list, so a hostile file cannot ask for huge allocations.
+inline constexpr size_t kMaxSceneUnits = 10000;
+inline constexpr size_t kMaxSceneDoors = 4096;
+inline constexpr size_t kMaxSceneMovingObstacles = 4096;
+inline constexpr size_t kMaxScenePoints = 100000;  ///< door toggle times + route points
 
 /// Largest scene file load_scene reads; larger files are refused before reading. [Units: bytes]
 inline constexpr size_t kMaxSceneFileBytes = size_t{128} << 20;
@@ -87,6 +110,19 @@ Status save_scene(const Scene& scene, const std::string& path);
 
 /// The scene as JSON text (what save_scene writes).
 std::string scene_to_json(const Scene& scene);
+
+/// The scene's units as crowd agents: each unit's core preset, its pose, and its own goal (or
+/// the scene's goal) with the goal's heading. Errors name the unit ("units[2]: unknown unit
+/// preset ...").
+Result<std::vector<CrowdAgentDef>> crowd_agents(const Scene& scene);
+
+/// A core Crowd of the scene: its map, doors, moving obstacles and units (crowd_agents).
+/// Errors name the entry the core refused ("units[1]: ...", "doors[0]: ...").
+Result<Crowd> build_crowd(const Scene& scene, const CrowdDef& def = default_crowd_def());
+
+/// Loads a scene file and builds its crowd. An entry the core refuses is reported at its line:
+/// "FILE:LINE: units[1]: ...". `scene`, when given, receives the scene.
+Result<Crowd> load_scene_crowd(const std::string& path, const CrowdDef& def, Scene* scene = nullptr);
 
 /// Writes text to `path` atomically (temporary file + rename).
 Status write_file_atomic(const std::string& path, const std::string& text);

@@ -104,7 +104,8 @@ ToolContext Sandbox::tool_context() {
                      terrain_cost_,
                      [this] { map_changed(); },
                      [this] { plan_dirty_ = true; },
-                     [this](Vec2 w) { return world_to_screen(w); }};
+                     [this](Vec2 w) { return world_to_screen(w); },
+                     &dynamic_edit_};
 }
 
 void Sandbox::handle_canvas_input(float x0, float y0, float w, float h) {
@@ -336,6 +337,7 @@ void Sandbox::draw_canvas() {
                  IM_COL32(70, 110, 220, 110));
     }
   }
+  draw_scene_dynamic(dl, scene_, [this](Vec2 p) { return world_to_screen(p); }, dynamic_edit_.selection());
   draw_path(dl);
   inspector_->draw_over_path(*this, dl);
   crowd_ui_->draw(*this, dl);

@@ -1,5 +1,7 @@
 #include "canvas_tools.hpp"
 
+#include "door_tools.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -95,6 +97,8 @@ std::unique_ptr<CanvasTool> make_tool(Tool t) {
     case Tool::rect: return std::make_unique<RectTool>();
     case Tool::start: return std::make_unique<PoseTool>(true);
     case Tool::goal: return std::make_unique<PoseTool>(false);
+    case Tool::door: return make_door_tool();
+    case Tool::truck: return make_truck_tool();
     default: return std::make_unique<BrushTool>(t);
   }
 }

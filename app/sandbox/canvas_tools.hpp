@@ -15,8 +15,11 @@
 namespace pathlab::sandbox {
 
 /// `terrain` paints cells with the cost chosen in the panel (default 3, the classic swamp).
-/// `select` and `spawn_area` are the crowd's (crowd_ui.hpp).
-enum class Tool { paint, erase, terrain, rect, start, goal, select, spawn_area };
+/// `select` and `spawn_area` are the crowd's (crowd_ui.hpp); `door` drags a rectangle of door
+/// cells, `truck` clicks a moving obstacle's route (door_tools.hpp).
+enum class Tool { paint, erase, terrain, rect, start, goal, select, spawn_area, door, truck };
+
+struct DynamicEdit;  // door_tools.hpp
 
 /// What a tool may touch.
 struct ToolContext {
@@ -27,6 +30,7 @@ struct ToolContext {
   std::function<void()> map_changed;   ///< after cells changed
   std::function<void()> poses_changed; ///< after start/goal moved or turned
   std::function<ImVec2(Vec2)> to_screen;
+  DynamicEdit* dynamic = nullptr;      ///< selection and draft of the door and truck tools
 };
 
 class CanvasTool {

@@ -1,5 +1,6 @@
 #include "edit_history.hpp"
 
+#include <algorithm>
 #include <tuple>
 
 namespace pathlab::sandbox {
@@ -13,6 +14,23 @@ auto tie_settings(const io::PlanSettingsData& s) {
 
 bool same_pose(const Pose& a, const Pose& b) { return a.pos == b.pos && a.heading == b.heading; }
 
+bool same_goal(const std::optional<Pose>& a, const std::optional<Pose>& b) {
+  return a.has_value() == b.has_value() && (!a || same_pose(*a, *b));
+}
+
+bool same_doors(const std::vector<DoorDef>& a, const std::vector<DoorDef>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const DoorDef& x, const DoorDef& y) {
+    return x.lo == y.lo && x.hi == y.hi && x.open_at_start == y.open_at_start && x.toggle_times == y.toggle_times;
+  });
+}
+
+bool same_movers(const std::vector<MovingObstacleDef>& a, const std::vector<MovingObstacleDef>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const MovingObstacleDef& x, const MovingObstacleDef& y) {
+    return x.half_extents == y.half_extents && x.route == y.route && x.speed == y.speed &&
+           x.start_time == y.start_time && x.loop == y.loop;
+  });
+}
+
 void apply(Grid& grid, int64_t index, float cost) {
   grid.set_cost(static_cast<int>(index % grid.width()), static_cast<int>(index / grid.width()), cost);
 }
@@ -22,13 +40,14 @@ void apply(Grid& grid, int64_t index, float cost) {
 bool same_units(const std::vector<io::UnitData>& a, const std::vector<io::UnitData>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].preset != b[i].preset || !same_pose(a[i].pose, b[i].pose)) return false;
+    if (a[i].preset != b[i].preset || !same_pose(a[i].pose, b[i].pose) || !same_goal(a[i].goal, b[i].goal)) return false;
   return true;
 }
 
 bool operator==(const SceneState& a, const SceneState& b) {
   if (!same_pose(a.start, b.start) || !same_pose(a.goal, b.goal) || a.sim_speed != b.sim_speed) return false;
-  return tie_settings(a.settings) == tie_settings(b.settings) && same_units(a.units, b.units);
+  return tie_settings(a.settings) == tie_settings(b.settings) && same_units(a.units, b.units) &&
+         same_doors(a.doors, b.doors) && same_movers(a.moving_obstacles, b.moving_obstacles);
 }
 
 void EditHistory::begin() {

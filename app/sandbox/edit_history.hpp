@@ -20,6 +20,8 @@ struct SceneState {
   io::PlanSettingsData settings;
   std::vector<io::UnitData> units;
   double sim_speed = 1.0;
+  std::vector<DoorDef> doors;
+  std::vector<MovingObstacleDef> moving_obstacles;
 };
 bool operator==(const SceneState& a, const SceneState& b);
 bool same_units(const std::vector<io::UnitData>& a, const std::vector<io::UnitData>& b);

@@ -41,6 +41,7 @@ Sandbox::Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path
   sdl_layer_ = std::make_unique<SdlLayer>(renderer_);
   panels_.push_back(make_scene_panel());
   panels_.push_back(make_edit_panel());
+  panels_.push_back(make_dynamic_panel());
   panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_plan_panel(); }));
   panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_stats_panel(); }));
   panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_units_panel(); }));
@@ -75,6 +76,7 @@ void Sandbox::touched() { doc_.mark_dirty(SDL_GetTicks64()); }
 void Sandbox::set_scene(io::Scene scene) {
   scene_ = std::move(scene);
   history_.clear();
+  dynamic_edit_ = DynamicEdit{};
   view_fitted_ = false;
   user_zoomed_ = false;
   map_changed();
@@ -158,6 +160,8 @@ SceneState Sandbox::scene_state() const {
   s.settings = scene_.settings;
   s.units = units_->spawn_list();
   s.sim_speed = units_->speed();
+  s.doors = scene_.doors;
+  s.moving_obstacles = scene_.moving_obstacles;
   return s;
 }
 
@@ -167,6 +171,9 @@ void Sandbox::apply_state(const SceneState& s) {
   scene_.start = s.start;
   scene_.goal = s.goal;
   scene_.settings = s.settings;
+  scene_.doors = s.doors;
+  scene_.moving_obstacles = s.moving_obstacles;
+  dynamic_edit_.clamp_to(scene_);
   units_->set_speed(s.sim_speed);
   if (!same_units(s.units, units_->spawn_list())) {
     scene_.units = s.units;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "canvas_tools.hpp"
+#include "door_tools.hpp"
 #include "document.hpp"
 #include "edit_history.hpp"
 #include "gallery.hpp"
@@ -168,6 +169,8 @@ class Sandbox {
   bool undo();
   bool redo();
   EditHistory& history() { return history_; }
+  /// The door and truck tools' selection, route draft and next-object settings (door_tools.hpp).
+  DynamicEdit& dynamic_edit() { return dynamic_edit_; }
 
  private:
   void draw_panel();
@@ -241,6 +244,7 @@ class Sandbox {
 
   // Interaction.
   Tool tool_ = Tool::paint;
+  DynamicEdit dynamic_edit_;
   std::unique_ptr<CanvasTool> active_tool_;
   int brush_ = 1;
   float terrain_cost_ = 3.0f;  // what the terrain brush paints (3: the swamp of the scene format)

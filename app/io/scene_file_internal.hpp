@@ -1,0 +1,40 @@
+#pragma once
+// Internal to app/io: the pieces of the scene reader and writer shared by scene_file.cpp and
+// scene_file_crowd.cpp (units with goals, doors, moving obstacles). Not installed.
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "scene_file.hpp"
+
+namespace pathlab::io::detail {
+
+/// Thrown by the readers, caught in parse_scene. With a `key` (e.g. "doors[2].toggles[1]"),
+/// parse_scene finds the key's line in the text and reports "FILE:LINE: KEY WHAT".
+struct SceneError {
+  std::string message;  ///< the whole message when `key` is empty
+  std::string key;
+  std::string what;
+};
+
+[[noreturn]] void bad_key(std::string key, std::string what);
+
+/// A heading in degrees for the file: rad_to_deg(rad), moved by a few ulps when that makes
+/// deg_to_rad give back exactly `rad`. Without this, about 2 in 100 headings change their last
+/// digit on every save, load and save; with it, the bytes stay the same.
+double stable_degrees(double rad);
+
+/// Byte offset of the value at `key` (a path like `doors[2].cells` as nlohmann sees the
+/// document: the last of duplicate keys is not tracked, the first wins); when the full path is
+/// absent, the offset of its longest present prefix; 0 when none is present. Iterative.
+size_t offset_of_key(std::string_view text, std::string_view key);
+
+/// Reads "units", "doors" and "moving_obstacles" of `root` into `scene` (whose grid is read).
+void read_crowd_parts(const nlohmann::json& root, const std::string& source, Scene& scene);
+
+/// Writes "units", "doors" and "moving_obstacles" of `scene` into `j`.
+void write_crowd_parts(const Scene& scene, nlohmann::ordered_json& j);
+
+}  // namespace pathlab::io::detail

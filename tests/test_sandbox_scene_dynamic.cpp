@@ -1,0 +1,232 @@
+// Issue 13, the scene side of crowds: the gallery's crowd presets run on the core Crowd, and
+// the sandbox's door and truck tools edit, undo and save them.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "crowd_support.hpp"
+#include "door_tools.hpp"
+#include "sandbox_ui.hpp"
+#include "gallery.hpp"
+#include "scene_file.hpp"
+
+using namespace pathlab;
+
+namespace {
+
+const std::string kCrowdPresets = std::string(PATHLAB_ASSETS_DIR) + "/scenes/crowds";
+
+test::CrowdScenario scenario_of(const io::Scene& s, double max_time) {
+  test::CrowdScenario sc{s.name, s.grid, io::crowd_agents(s).value(), s.doors, s.moving_obstacles, max_time};
+  return sc;
+}
+
+}  // namespace
+
+TEST_CASE("crowd presets: the gallery lists the five, and each runs on the core Crowd") {
+  const auto gallery = sandbox::scan_gallery(std::string(PATHLAB_ASSETS_DIR) + "/scenes");
+  std::vector<std::string> titles;
+  for (const auto& e : gallery)
+    if (e.category == "crowds") titles.push_back(e.title);
+  CHECK(titles == std::vector<std::string>{"circle swap", "doorway", "corridor head-on", "door closing", "garbage truck"});
+
+  for (const char* file : {"circle-swap.json", "doorway.json", "corridor-head-on.json", "door-closing.json", "garbage-truck.json"}) {
+    CAPTURE(file);
+    auto scene = io::load_scene(kCrowdPresets + "/" + file);
+    REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
+    REQUIRE(scene->units.size() >= 2);
+    for (const auto& u : scene->units) CHECK(u.goal.has_value());  // each unit has its own goal
+    REQUIRE(io::build_crowd(*scene).ok());
+    const test::CrowdScenario sc = scenario_of(*scene, 90.0);
+    const test::CrowdOutcome a = test::run_crowd(sc);
+    CHECK_MESSAGE(a.all_arrived, file << ": arrived " << a.metrics.arrived << " of " << sc.agents.size() << " by "
+                                      << a.time << " s");
+    CHECK(a.worst_ratio >= 0.95);  // no pair closer than 0.95 x the sum of their radii, any step
+    CHECK(a.worst_wall == 0.0);
+    CHECK(a.worst_mover >= -1e-9);
+    const test::CrowdOutcome b = test::run_crowd(sc, false);
+    CHECK(a.bytes == b.bytes);  // deterministic: the same bytes twice
+  }
+}
+
+TEST_CASE("crowd presets: the door closes and the truck drives, as the scenes say") {
+  auto door = io::load_scene(kCrowdPresets + "/door-closing.json").value();
+  REQUIRE(door.doors.size() == 1);
+  Crowd c = io::build_crowd(door).value();
+  CHECK(c.door_open(0));
+  while (c.time() < 2.0) c.step();
+  CHECK_FALSE(c.door_open(0));  // closed at 1.5 s, in front of the units
+  auto truck = io::load_scene(kCrowdPresets + "/garbage-truck.json").value();
+  REQUIRE(truck.moving_obstacles.size() == 1);
+  Crowd t = io::build_crowd(truck).value();
+  const Vec2 from = t.moving_obstacle(0).pose.pos;
+  while (t.time() < 2.0) t.step();
+  CHECK(glm::length(t.moving_obstacle(0).pose.pos - from) > 1.0);
+}
+
+TEST_CASE("build_crowd: errors name the scene entry") {
+  io::Scene s;
+  s.grid = Grid::create(10, 10).value();
+  s.goal = Pose{Vec2(8.5, 8.5), 0.0};
+  s.units = {io::UnitData{"person", Pose{Vec2(1.5, 1.5), 0.0}, std::nullopt},
+             io::UnitData{"dragon", Pose{Vec2(3.5, 1.5), 0.0}, std::nullopt}};
+  auto bad = io::build_crowd(s);
+  REQUIRE_FALSE(bad.ok());
+  CHECK_MESSAGE(bad.error().message.find("units[1]") != std::string::npos, bad.error().message);
+  s.units.pop_back();
+  s.units.push_back(io::UnitData{"person", Pose{Vec2(1.6, 1.5), 0.0}, std::nullopt});  // on top of unit 0
+  auto overlap = io::build_crowd(s);
+  REQUIRE_FALSE(overlap.ok());
+  CHECK_MESSAGE(overlap.error().message.find("units[1]") != std::string::npos, overlap.error().message);
+  // No goal of its own: the scene's goal.
+  s.units.pop_back();
+  auto agents = io::crowd_agents(s).value();
+  REQUIRE(agents.size() == 1);
+  CHECK(agents[0].goal == Vec2(8.5, 8.5));
+}
+
+namespace {
+
+io::Scene open_room(int w, int h) {
+  io::Scene s;
+  s.name = "room";
+  s.grid = Grid::create(w, h).value();
+  s.start = Pose{Vec2(1.5, 1.5), 0.0};
+  s.goal = Pose{Vec2(w - 1.5, h - 1.5), 0.0};
+  return s;
+}
+
+/// A drag on the canvas from one world point to another, the left button held.
+void drag(test::SandboxUi& ui, Vec2 a, Vec2 b) {
+  ui.mouse_at(ui.sb().world_to_screen(a), false);
+  ui.mouse_at(ui.sb().world_to_screen(a), true);
+  ui.mouse_at(ui.sb().world_to_screen((a + b) * 0.5), true);
+  ui.mouse_at(ui.sb().world_to_screen(b), true);
+  ui.mouse_at(ui.sb().world_to_screen(b), false);
+}
+
+}  // namespace
+
+TEST_CASE("door tool: drag a door, select it, edit it, undo, redo, delete") {
+  test::SandboxUi ui(open_room(30, 20), 2);
+  auto& sb = ui.sb();
+  ui.click_widget("door tool");
+  CHECK(sb.tool() == sandbox::Tool::door);
+  drag(ui, Vec2(10.5, 3.5), Vec2(11.5, 8.5));
+  ui.idle(1);
+  REQUIRE(sb.scene().doors.size() == 1);
+  CHECK(sb.scene().doors[0].lo == Cell{10, 3});
+  CHECK(sb.scene().doors[0].hi == Cell{11, 8});
+  CHECK(sb.scene().doors[0].open_at_start);
+  CHECK(sb.dynamic_edit().door == 0);
+  CHECK(sb.unsaved());
+  // Panel fields: closed at the start, toggling at 2 and 5.5 s.
+  ui.click_widget("door open");
+  ui.idle(1);
+  CHECK_FALSE(sb.scene().doors[0].open_at_start);
+  std::vector<double> times;
+  CHECK(sandbox::parse_toggle_times("2, 5.5", times).empty());
+  sb.scene().doors[0].toggle_times = times;
+  ui.idle(1);
+  // Each is one undo step, in order.
+  sb.undo();
+  CHECK(sb.scene().doors[0].toggle_times.empty());
+  sb.undo();
+  CHECK(sb.scene().doors[0].open_at_start);
+  sb.undo();
+  CHECK(sb.scene().doors.empty());
+  CHECK(sb.dynamic_edit().door == -1);  // the selection went with the door
+  sb.redo();
+  REQUIRE(sb.scene().doors.size() == 1);
+  // A press on a door selects it and adds nothing; Delete removes it.
+  sb.dynamic_edit().door = -1;
+  ui.click(sb.world_to_screen(Vec2(11.5, 5.5)));
+  ui.idle(1);
+  CHECK(sb.scene().doors.size() == 1);
+  CHECK(sb.dynamic_edit().door == 0);
+  ui.key(ImGui::GetKeyIndex(ImGuiKey_Delete));
+  ui.idle(1);
+  CHECK(sb.scene().doors.empty());
+  sb.undo();
+  CHECK(sb.scene().doors.size() == 1);
+}
+
+TEST_CASE("truck tool: click a route, Enter ends it; panel fields; saved with the scene") {
+  test::ScratchDir tmp("truck_tool");
+  test::SandboxUi ui(open_room(30, 20), 2);
+  auto& sb = ui.sb();
+  ui.click_widget("truck tool");
+  CHECK(sb.tool() == sandbox::Tool::truck);
+  for (const Vec2 p : {Vec2(3.5, 10.5), Vec2(25.5, 10.5), Vec2(25.5, 17.5)}) {
+    ui.click(sb.world_to_screen(p));
+    ui.idle(1);  // no double-click
+    ui.idle(30);
+  }
+  CHECK(sb.dynamic_edit().draft.size() == 3);
+  CHECK(sb.scene().moving_obstacles.empty());
+  ui.key(SDL_SCANCODE_RETURN);
+  ui.idle(1);
+  REQUIRE(sb.scene().moving_obstacles.size() == 1);
+  const MovingObstacleDef& m = sb.scene().moving_obstacles[0];
+  REQUIRE(m.route.size() == 3);
+  CHECK(glm::length(m.route[0] - Vec2(3.5, 10.5)) < 0.2);
+  CHECK(glm::length(m.route[2] - Vec2(25.5, 17.5)) < 0.2);
+  CHECK(sb.dynamic_edit().truck == 0);
+  CHECK(sb.dynamic_edit().draft.empty());
+  ui.click_widget("truck loop");
+  ui.idle(1);
+  CHECK(sb.scene().moving_obstacles[0].loop);
+  // Clicking the truck's box with no route started selects it, and adds no point.
+  sb.dynamic_edit().truck = -1;
+  ui.click(sb.world_to_screen(Vec2(3.5, 10.5)));
+  ui.idle(1);
+  CHECK(sb.dynamic_edit().truck == 0);
+  CHECK(sb.dynamic_edit().draft.empty());
+  // One point is not a route.
+  ui.click(sb.world_to_screen(Vec2(5.5, 3.5)));
+  ui.idle(1);
+  ui.key(SDL_SCANCODE_RETURN);
+  CHECK(sb.scene().moving_obstacles.size() == 1);
+  CHECK_FALSE(sb.dynamic_edit().error.empty());
+  ui.key(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  CHECK(sb.dynamic_edit().draft.empty());
+  // Saved (Ctrl+S path) and read back the same; saving again gives the same bytes.
+  REQUIRE(sb.save(tmp / "trucks.json"));
+  CHECK_FALSE(sb.unsaved());
+  auto back = io::load_scene(tmp / "trucks.json");
+  REQUIRE_MESSAGE(back.ok(), (back.ok() ? "" : back.error().message));
+  REQUIRE(back->moving_obstacles.size() == 1);
+  CHECK(back->moving_obstacles[0].route == sb.scene().moving_obstacles[0].route);
+  CHECK(back->moving_obstacles[0].loop);
+  CHECK(io::scene_to_json(*back) == test::file_bytes(tmp / "trucks.json"));
+  CHECK(io::build_crowd(*back).ok());  // what the tools make, the core accepts
+}
+
+TEST_CASE("truck tool: a double-click ends the route") {
+  test::SandboxUi ui(open_room(30, 20), 2);
+  auto& sb = ui.sb();
+  sb.set_tool(sandbox::Tool::truck);
+  ui.click(sb.world_to_screen(Vec2(3.5, 4.5)));
+  ui.idle(30);
+  ui.click(sb.world_to_screen(Vec2(20.5, 4.5)));
+  ui.click(sb.world_to_screen(Vec2(20.5, 4.5)));  // the second click of a double-click
+  ui.idle(1);
+  REQUIRE(sb.scene().moving_obstacles.size() == 1);
+  CHECK(sb.scene().moving_obstacles[0].route.size() == 2);
+}
+
+TEST_CASE("toggle times: parsed, increasing, finite, capped") {
+  std::vector<double> t{9.0};
+  CHECK(sandbox::parse_toggle_times("", t).empty());
+  CHECK(t.empty());
+  CHECK(sandbox::parse_toggle_times(" 1, 2.5;4 ", t).empty());
+  CHECK(t == std::vector<double>{1.0, 2.5, 4.0});
+  CHECK_FALSE(sandbox::parse_toggle_times("3, 2", t).empty());
+  CHECK_FALSE(sandbox::parse_toggle_times("-1", t).empty());
+  CHECK_FALSE(sandbox::parse_toggle_times("1, x", t).empty());
+  CHECK_FALSE(sandbox::parse_toggle_times("inf", t).empty());
+  CHECK(t == std::vector<double>{1.0, 2.5, 4.0});  // unchanged on error
+  std::string many;
+  for (int i = 0; i < 65; ++i) many += std::to_string(i) + ",";
+  CHECK_FALSE(sandbox::parse_toggle_times(many, t).empty());
+}
