@@ -79,7 +79,7 @@ inline __attribute__((always_inline)) Vec2 at(Vec2 u, Vec2 w, double s, double l
 double NavmeshSearchWorkspace::f_of(const INode& n) const {
   // g plus the exact shortest length from the root through the interval to the goal (p0 -> p1
   // runs along the entry edge of n.poly's ring). One formula for the open list and the trace.
-  return n.g + through_length(n.root, goal_, n.p0, n.p1, pedges_[static_cast<size_t>(n.entry)].dir);
+  return n.g + through_length(n.root, goal_, n.p0, n.p1, pedge_dir_[static_cast<size_t>(n.entry)]);
 }
 
 // Pushes the node (root, [q0, q1] on portal edge pe of the polygon being expanded, u -> w).
@@ -96,15 +96,14 @@ __attribute__((always_inline)) inline void NavmeshSearchWorkspace::push(int pare
   n.parent = parent;
   n.poly = pe.poly;
   n.entry = pe.across;
-  n.portal = pe.portal;
   // f waits for the open list (successors_to_heap): a lone successor walked through on the
-  // spot needs none.
-  if (trace_) n.f = f_of(n);
+  // spot needs none. Room for the pushes of one expansion was reserved (expand_chain), so
+  // references into inodes_ stay valid while it runs.
   succ_.push_back(static_cast<int>(inodes_.size()));
   inodes_.push_back(n);
   ++r.generated;
   if (trace_) {
-    r.trace.push_back(NavTraceEvent{pe.poly, pe.portal, NavTraceEvent::open, static_cast<float>(g), static_cast<float>(n.f)});
+    r.trace.push_back(NavTraceEvent{pe.poly, portal_of(pe), NavTraceEvent::open, static_cast<float>(g), static_cast<float>(f_of(n))});
   }
 }
 
@@ -122,7 +121,7 @@ void NavmeshSearchWorkspace::push_all(int parent, int poly, const PortalEdge* sk
                                       NavSearchResult& r) {
   const auto [first, last] = portal_edges(poly);
   for (const PortalEdge* pe = first; pe != last; ++pe) {
-    if (pe == skip || leads_nowhere(poly, pe->poly, goal_poly_)) continue;
+    if (pe == skip || leads_nowhere(*pe)) continue;
     // From the start, an edge through the start leads into a polygon the search started in.
     if (g == 0.0 && detail::on_segment(root, pe->u, pe->w)) continue;
     push(parent, root, root_vid, g, pe->u, pe->w, *pe, r);
@@ -143,7 +142,7 @@ void NavmeshSearchWorkspace::seed_start(NavSearchResult& r) {
 }
 
 void NavmeshSearchWorkspace::expand(int id, NavSearchResult& r) {
-  const INode n = inodes_[static_cast<size_t>(id)];  // a copy: push() may grow inodes_
+  const INode& n = inodes_[static_cast<size_t>(id)];  // stays put: expand_chain reserved room
   const PortalEdge& entry = pedges_[static_cast<size_t>(n.entry)];
   const Vec2 ab = entry.w - entry.u, ra = n.root - entry.u;
   const double side = cross(ab, ra);  // < 0: the root is behind the entry edge, as it should be
@@ -170,8 +169,8 @@ void NavmeshSearchWorkspace::expand_collinear(int id, const INode& n, const Port
   }
   const bool before = tr < t0;
   const Vec2 x = before ? n.p0 : n.p1;
-  const int xv = before ? entry.u_vid : entry.w_vid;
-  if (x == (before ? a : b) && (before ? entry.u_wall : entry.w_wall)) {
+  const int xv = before ? entry.u_corner : entry.w_corner;
+  if (x == (before ? a : b) && xv >= 0) {
     const double g = n.g + glm::length(x - rt);
     if (root_improves(xv, g)) push_all(id, n.poly, &entry, x, xv, g, r);
   }
@@ -190,8 +189,8 @@ void NavmeshSearchWorkspace::expand_cone(int id, const INode& n, const PortalEdg
     double g = 0.0;
     bool checked = false, improves = false;
   };
-  Bend bend_a{entry.u_wall && n.p0 == entry.u, entry.u, entry.u_vid};
-  Bend bend_b{entry.w_wall && n.p1 == entry.w, entry.w, entry.w_vid};
+  Bend bend_a{entry.u_corner >= 0 && n.p0 == entry.u, entry.u, entry.u_corner};
+  Bend bend_b{entry.w_corner >= 0 && n.p1 == entry.w, entry.w, entry.w_corner};
   // The part of edge [u, w] beyond the ray through one interval end (the side where
   // A + t B < 0), seen only by bending at that end's corner.
   auto push_beyond = [&](Bend& c, double A, double B, const PortalEdge& pe) __attribute__((always_inline)) {
@@ -213,7 +212,7 @@ void NavmeshSearchWorkspace::expand_cone(int id, const INode& n, const PortalEdg
   for (ptrdiff_t i = 1, count = last - first; i < count; ++i) {
     if (++pe_ptr == last) pe_ptr = first;
     const PortalEdge& pe = *pe_ptr;
-    if (leads_nowhere(n.poly, pe.poly, goal_poly_)) continue;
+    if (leads_nowhere(pe)) continue;
     const Vec2 u = pe.u, w = pe.w;
     const double A1 = cross(d1, u - rt), B1 = cross(d1, w - u);
     const double A0 = -cross(d0, u - rt), B0 = -cross(d0, w - u);
@@ -229,12 +228,9 @@ void NavmeshSearchWorkspace::expand_cone(int id, const INode& n, const PortalEdg
 }
 
 void NavmeshSearchWorkspace::successors_to_heap() {
-  open_pos_.resize(inodes_.size(), -1);  // a slot per interval node; may move, so bound again
-  open_.bind(open_pos_.data());
   for (const int c : succ_) {
-    INode& n = inodes_[static_cast<size_t>(c)];
-    if (!trace_) n.f = f_of(n);
-    open_.push(detail::HeapEntry(n.f, n.g, c));
+    const INode& n = inodes_[static_cast<size_t>(c)];
+    open_.push(detail::HeapEntry(f_of(n), n.g, c));
   }
 }
 
@@ -248,13 +244,15 @@ bool NavmeshSearchWorkspace::expand_chain(int id, NavSearchResult& r) {
     ++r.expanded;
     if (over_budget(r)) return false;
     succ_.clear();
+    if (inodes_.capacity() - inodes_.size() < max_pushes_) inodes_.reserve(2 * inodes_.capacity() + max_pushes_);
     expand(id, r);
     if (succ_.size() != 1) return true;
     const INode& c = inodes_[static_cast<size_t>(succ_.front())];
     if (is_goal_polygon(c.poly) || c.root_vid != inodes_[static_cast<size_t>(id)].root_vid) return true;
     id = succ_.front();
     if (trace_) {
-      r.trace.push_back(NavTraceEvent{c.poly, c.portal, NavTraceEvent::close, static_cast<float>(c.g), static_cast<float>(c.f)});
+      r.trace.push_back(NavTraceEvent{c.poly, pedge_portal_[static_cast<size_t>(c.entry)], NavTraceEvent::close,
+                                      static_cast<float>(c.g), static_cast<float>(f_of(c))});
     }
   }
 }
@@ -274,10 +272,11 @@ void NavmeshSearchWorkspace::search_exact(NavSearchResult& r) {
       continue;
     }
     if (trace_) {
-      r.trace.push_back(NavTraceEvent{n.poly, n.portal, NavTraceEvent::close, static_cast<float>(n.g), static_cast<float>(n.f)});
+      r.trace.push_back(NavTraceEvent{n.poly, pedge_portal_[static_cast<size_t>(n.entry)], NavTraceEvent::close,
+                                      static_cast<float>(n.g), static_cast<float>(f_of(n))});
     }
     if (is_goal_polygon(n.poly)) {  // f is exact here: root, the taut point of the interval, goal
-      r.length = n.f;
+      r.length = f_of(n);
       exact_corridor(id, r);
       return;
     }
@@ -290,7 +289,8 @@ void NavmeshSearchWorkspace::search_exact(NavSearchResult& r) {
 void NavmeshSearchWorkspace::exact_corridor(int goal_node, NavSearchResult& r) {
   chain_.clear();
   for (int id = goal_node; id >= 0; id = inodes_[static_cast<size_t>(id)].parent) {
-    chain_.emplace_back(inodes_[static_cast<size_t>(id)].portal, inodes_[static_cast<size_t>(id)].poly);
+    const INode& n = inodes_[static_cast<size_t>(id)];
+    chain_.emplace_back(pedge_portal_[static_cast<size_t>(n.entry)], n.poly);
   }
   std::reverse(chain_.begin(), chain_.end());
   // The polygon the first crossing leaves: one of the polygons around the start.
