@@ -41,27 +41,18 @@ double through_length(Vec2 r, Vec2 t, Vec2 q0, Vec2 q1, Vec2 d) {
   return glm::length(x - r) + glm::length(t - x);
 }
 
-/// The sub-range of [lo, hi] within [0, 1] where A + s B >= 0 (empty when lo > hi on return).
-/// The sign at s = 0 and s = 1 settles most edges (wholly inside or outside the cone) without
-/// the division.
+/// The sub-range of [lo, hi] within [0, 1] where A + s B >= 0; empty when hi - lo <= 0 on
+/// return (with lo, hi starting within [0, 1]). Without branches: which side of a ray an edge
+/// lies on is a coin toss to the branch predictor, and a mispredicted branch costs more than
+/// the division. Whenever the range is not empty, lo and hi are exactly what the branching
+/// form (return early when s = 0 and s = 1 agree) gives: for B > 0 and A >= 0, -A / B <= 0
+/// leaves lo alone; for B < 0 and A + B >= 0, -A / B >= 1 leaves hi alone (division rounds
+/// monotonically); B == 0 with A < 0 empties the range.
 inline __attribute__((always_inline)) void keep_nonnegative(double A, double B, double& lo, double& hi) {
-  if (B > 0.0) {
-    if (A >= 0.0) return;
-    if (A + B < 0.0) {
-      hi = lo - 1.0;
-      return;
-    }
-    lo = std::max(lo, -A / B);
-  } else if (B < 0.0) {
-    if (A + B >= 0.0) return;
-    if (A < 0.0) {
-      hi = lo - 1.0;
-      return;
-    }
-    hi = std::min(hi, -A / B);
-  } else if (A < 0.0) {
-    hi = lo - 1.0;
-  }
+  const double s = -A / B;  // inf or NaN when B == 0: then neither end moves
+  lo = B > 0.0 && s > lo ? s : lo;
+  hi = B < 0.0 && s < hi ? s : hi;
+  hi = B == 0.0 && A < 0.0 ? lo - 1.0 : hi;
 }
 
 /// The point at parameter s of u -> w, exactly u or w at (and within rounding of) the ends, so
