@@ -87,11 +87,9 @@ __attribute__((always_inline)) inline void NavmeshSearchWorkspace::push(int pare
   n.parent = parent;
   n.poly = pe.poly;
   n.entry = pe.across;
-  // f waits for the open list (successors_to_heap): a lone successor walked through on the
-  // spot needs none. Room for the pushes of one expansion was reserved (expand_chain), so
-  // references into inodes_ stay valid while it runs.
-  succ_.push_back(static_cast<int>(inodes_.size()));
-  inodes_.push_back(n);
+  // Into the successor buffer, small and hot: a lone successor walked through on the spot
+  // (expand_chain) never reaches inodes_, and f waits for the open list (successors_to_heap).
+  succ_.push_back(n);
   ++r.generated;
   if (trace_) {
     r.trace.push_back(NavTraceEvent{pe.poly, portal_of(pe), NavTraceEvent::open, static_cast<float>(g), static_cast<float>(f_of(n))});
@@ -132,8 +130,7 @@ void NavmeshSearchWorkspace::seed_start(NavSearchResult& r) {
   for (const int p : start_polys_) push_all(-1, p, nullptr, r.start, start_vid, 0.0, r);
 }
 
-void NavmeshSearchWorkspace::expand(int id, NavSearchResult& r) {
-  const INode& n = inodes_[static_cast<size_t>(id)];  // stays put: expand_chain reserved room
+void NavmeshSearchWorkspace::expand(int id, const INode& n, NavSearchResult& r) {
   const PortalEdge& entry = pedges_[static_cast<size_t>(n.entry)];
   const Vec2 ab = entry.w - entry.u, ra = n.root - entry.u;
   const double side = cross(ab, ra);  // < 0: the root is behind the entry edge, as it should be
@@ -219,44 +216,48 @@ void NavmeshSearchWorkspace::expand_cone(int id, const INode& n, const PortalEdg
 }
 
 void NavmeshSearchWorkspace::successors_to_heap() {
-  for (const int c : succ_) {
-    const INode& n = inodes_[static_cast<size_t>(c)];
-    open_.push(detail::HeapEntry(f_of(n), n.g, c));
+  for (const INode& n : succ_) {
+    const int id = static_cast<int>(inodes_.size());
+    inodes_.push_back(n);
+    open_.push(detail::HeapEntry(f_of(n), n.g, id));
   }
 }
 
-bool NavmeshSearchWorkspace::expand_chain(int id, NavSearchResult& r) {
+bool NavmeshSearchWorkspace::expand_chain(INode n, NavSearchResult& r) {
   // Walk on without the open list while a node has exactly one successor with the same root
   // (Polyanya's intermediate pruning; corridors are mostly chains of such nodes). Expanding a
   // node early cannot cost optimality: the goal is accepted only off the open list, with the
   // smallest f, so a successor in a goal polygon always goes there; and a corner reached
-  // early at a higher g is taken over (root_improves) when a cheaper route arrives.
+  // early at a higher g is taken over (root_improves) when a cheaper route arrives. Each node
+  // expanded leaves a crumb (parent crumb, portal edge, polygon) for the corridor; the node
+  // itself stays in a local.
   for (;;) {
     ++r.expanded;
     if (over_budget(r)) return false;
+    const int crumb = static_cast<int>(crumbs_.size());
+    crumbs_.push_back(Crumb{n.parent, n.entry, n.poly});
     succ_.clear();
-    if (inodes_.capacity() - inodes_.size() < max_pushes_) inodes_.reserve(2 * inodes_.capacity() + max_pushes_);
-    expand(id, r);
+    expand(crumb, n, r);
     if (succ_.size() != 1) return true;
-    const INode& c = inodes_[static_cast<size_t>(succ_.front())];
-    if (is_goal_polygon(c.poly) || c.root_vid != inodes_[static_cast<size_t>(id)].root_vid) return true;
-    id = succ_.front();
+    const INode& c = succ_.front();
+    if (is_goal_polygon(c.poly) || c.root_vid != n.root_vid) return true;
     if (trace_) {
       r.trace.push_back(NavTraceEvent{c.poly, pedge_portal_[static_cast<size_t>(c.entry)], NavTraceEvent::close,
                                       static_cast<float>(c.g), static_cast<float>(f_of(c))});
     }
+    n = c;
   }
 }
 
 void NavmeshSearchWorkspace::search_exact(NavSearchResult& r) {
   inodes_.clear();
+  crumbs_.clear();
   open_.clear();
   succ_.clear();
   seed_start(r);
   successors_to_heap();
   while (!open_.empty()) {
-    const int id = open_.pop().node();
-    const INode& n = inodes_[static_cast<size_t>(id)];
+    const INode n = inodes_[static_cast<size_t>(open_.pop().node())];
     // A root reached more cheaply since this node was pushed.
     if (n.root_vid >= 0 && root_stamp_[static_cast<size_t>(n.root_vid)] == stamp_ &&
         root_g_[static_cast<size_t>(n.root_vid)] < n.g) {
@@ -268,20 +269,21 @@ void NavmeshSearchWorkspace::search_exact(NavSearchResult& r) {
     }
     if (is_goal_polygon(n.poly)) {  // f is exact here: root, the taut point of the interval, goal
       r.length = f_of(n);
-      exact_corridor(id, r);
+      exact_corridor(n, r);
       return;
     }
-    if (!expand_chain(id, r)) return;
+    if (!expand_chain(n, r)) return;
     successors_to_heap();
   }
   r.reason = unreachable_reason();
 }
 
-void NavmeshSearchWorkspace::exact_corridor(int goal_node, NavSearchResult& r) {
+void NavmeshSearchWorkspace::exact_corridor(const INode& goal_node, NavSearchResult& r) {
   chain_.clear();
-  for (int id = goal_node; id >= 0; id = inodes_[static_cast<size_t>(id)].parent) {
-    const INode& n = inodes_[static_cast<size_t>(id)];
-    chain_.emplace_back(pedge_portal_[static_cast<size_t>(n.entry)], n.poly);
+  chain_.emplace_back(pedge_portal_[static_cast<size_t>(goal_node.entry)], goal_node.poly);
+  for (int id = goal_node.parent; id >= 0; id = crumbs_[static_cast<size_t>(id)].parent) {
+    const Crumb& c = crumbs_[static_cast<size_t>(id)];
+    chain_.emplace_back(pedge_portal_[static_cast<size_t>(c.entry)], c.poly);
   }
   std::reverse(chain_.begin(), chain_.end());
   // The polygon the first crossing leaves: one of the polygons around the start.

@@ -118,10 +118,16 @@ class NavmeshSearchWorkspace {
     Vec2 root{0, 0};
     Vec2 p0{0, 0}, p1{0, 0};
     double g = 0.0;
-    int parent = -1;
+    int parent = -1;  // the crumb of the node it came from (crumbs_), -1 for a seed
     int poly = -1;
     int entry = -1;
     int root_vid = -1;  // vertex id of the root, -1 for a start off the mesh's vertices
+  };
+  /// What the corridor needs of an expanded exact node: where it came from and what it crossed.
+  struct Crumb {
+    int parent = -1;  // the parent's crumb, -1 for a seed
+    int entry = -1;   // the portal edge crossed (pedges_), into polygon `poly`
+    int poly = -1;
   };
 
   /// Portal-points search node: a portal crossed in one direction, with its point.
@@ -196,8 +202,9 @@ class NavmeshSearchWorkspace {
   void seed_start(NavSearchResult& r);
   /// Expands node `id` and the chain of lone successors on the same root after it; false
   /// when a limit stopped the search.
-  bool expand_chain(int id, NavSearchResult& r);
-  void expand(int id, NavSearchResult& r);
+  bool expand_chain(INode n, NavSearchResult& r);
+  /// Pushes the successors of n, whose crumb is `id`, into succ_.
+  void expand(int id, const INode& n, NavSearchResult& r);
   void expand_collinear(int id, const INode& n, const PortalEdge& entry, NavSearchResult& r);
   void expand_cone(int id, const INode& n, const PortalEdge& entry, NavSearchResult& r);
   void push(int parent, Vec2 root, int root_vid, double g, Vec2 q0, Vec2 q1, const PortalEdge& pe,
@@ -208,7 +215,7 @@ class NavmeshSearchWorkspace {
   bool root_improves(int v, double g);
   double f_of(const INode& n) const;
   void successors_to_heap();
-  void exact_corridor(int goal_node, NavSearchResult& r);
+  void exact_corridor(const INode& goal_node, NavSearchResult& r);
 
   const Navmesh* mesh_ = nullptr;
   // Mesh tables.
@@ -217,7 +224,6 @@ class NavmeshSearchWorkspace {
   std::vector<int> pedge_first_;  // per polygon, then one past the end: its range in pedges_
   std::vector<Vec2> pedge_dir_;   // per portal edge: unit vector u -> w
   std::vector<int> pedge_portal_;  // per portal edge: the portal id
-  size_t max_pushes_ = 0;         // most nodes one expansion can push (3 per portal edge)
   // Per polygon: the neighbour it was peeled off towards (-1: not peeled, or a tree's last),
   // and its pre-order interval in the peeled forest (-1 when not peeled).
   std::vector<int> tree_parent_, tree_in_, tree_out_;
@@ -236,8 +242,9 @@ class NavmeshSearchWorkspace {
   std::vector<std::pair<int, int>> chain_;     // corridor reconstruction: (portal, polygon entered)
 
   // Exact search buffers.
-  std::vector<INode> inodes_;
-  std::vector<int> succ_;  // the successors of the node being expanded (reused)
+  std::vector<INode> inodes_;  // the nodes on the open list, by the open list's node id
+  std::vector<Crumb> crumbs_;  // one per expansion
+  std::vector<INode> succ_;    // the successors of the node being expanded (reused)
   std::vector<double> root_g_;  // per vertex id: best g seen (valid when root_stamp_ matches)
   std::vector<uint32_t> root_stamp_;
   NodeHeap open_;

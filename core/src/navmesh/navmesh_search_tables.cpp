@@ -41,7 +41,6 @@ void NavmeshSearchWorkspace::build_portal_edges() {
   pedge_portal_.clear();
   pedge_first_.reserve(mesh.polygons().size() + 1);
   std::vector<int> ring_edge;  // per portal edge: its ring edge, for `across` below
-  max_pushes_ = 0;
   auto corner = [&](int e) {
     const int v = vids[static_cast<size_t>(e)];
     return mesh.vertex_on_wall()[static_cast<size_t>(v)] != 0 ? v : -1;
@@ -72,7 +71,6 @@ void NavmeshSearchWorkspace::build_portal_edges() {
       pedge_portal_.push_back(pid);
       ring_edge.push_back(e);
     }
-    max_pushes_ = std::max(max_pushes_, 3 * (pedges_.size() - static_cast<size_t>(pedge_first_.back())));
   }
   pedge_first_.push_back(static_cast<int>(pedges_.size()));
   std::vector<int> of_ring_edge(rv.size(), -1);
