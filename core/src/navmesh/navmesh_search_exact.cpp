@@ -130,7 +130,7 @@ void NavmeshSearchWorkspace::seed_start(NavSearchResult& r) {
   for (const int p : start_polys_) push_all(-1, p, nullptr, r.start, start_vid, 0.0, r);
 }
 
-void NavmeshSearchWorkspace::expand(int id, const INode& n, NavSearchResult& r) {
+__attribute__((always_inline)) inline void NavmeshSearchWorkspace::expand(int id, const INode& n, NavSearchResult& r) {
   const PortalEdge& entry = pedges_[static_cast<size_t>(n.entry)];
   const Vec2 ab = entry.w - entry.u, ra = n.root - entry.u;
   const double side = cross(ab, ra);  // < 0: the root is behind the entry edge, as it should be
@@ -164,7 +164,8 @@ void NavmeshSearchWorkspace::expand_collinear(int id, const INode& n, const Port
   }
 }
 
-void NavmeshSearchWorkspace::expand_cone(int id, const INode& n, const PortalEdge& entry, NavSearchResult& r) {
+__attribute__((always_inline)) inline void NavmeshSearchWorkspace::expand_cone(int id, const INode& n, const PortalEdge& entry,
+                                                                               NavSearchResult& r) {
   // The cone from the root through [p0, p1]: q is inside when it is counter-clockwise of
   // root -> p1 and clockwise of root -> p0 (the polygon lies on the left of u -> w).
   const Vec2 rt = n.root, d1 = n.p1 - rt, d0 = n.p0 - rt;
