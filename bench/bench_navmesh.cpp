@@ -25,6 +25,14 @@
 // the exact navmesh search, with an expansion budget (default 1,000,000) on top of the
 // default node cap, and prints per map how many answer, the largest expansion and node
 // counts and the time (issue 19's proof; a tool, not a benchmark: run it under nice).
+//
+//   bench_navmesh --speed-check OUT_DIR [REPS=5] [MAP]
+//
+// instead times the exact search + funnel (what `--planner navmesh` runs) on a fixed set of
+// 10,000 queries per Moving AI map (the scenario problems on cell corners, then seeded random
+// points inside cells): median CPU us per query over REPS rounds, the sum of the lengths, the
+// mesh build time, and every query's length in OUT_DIR/<map>.len, so that two builds can be
+// compared query by query (issue 18's proof; run them interleaved, pinned with taskset).
 
 #include <benchmark/benchmark.h>
 
