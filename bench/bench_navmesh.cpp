@@ -25,6 +25,14 @@
 // the exact navmesh search, with an expansion budget (default 1,000,000) on top of the
 // default node cap, and prints per map how many answer, the largest expansion and node
 // counts and the time (issue 19's proof; a tool, not a benchmark: run it under nice).
+//
+//   bench_navmesh --speed-check OUT_DIR [REPS=5] [MAP]
+//
+// instead times the exact search + funnel (what `--planner navmesh` runs) on a fixed set of
+// 10,000 queries per Moving AI map (the scenario problems on cell corners, then seeded random
+// points inside cells): median CPU us per query over REPS rounds, the sum of the lengths, the
+// mesh build time, and every query's length in OUT_DIR/<map>.len, so that two builds can be
+// compared query by query (issue 18's proof; run them interleaved, pinned with taskset).
 
 #include <benchmark/benchmark.h>
 
@@ -38,6 +46,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -314,11 +323,120 @@ int movingai_corner_sweep(int64_t max_expansions) {
   return 0;
 }
 
+/// The speed check of issue 18: per map, a fixed set of 10,000 exact queries (the scenario
+/// file's problems with both ends on cell corners, the competition's convention, then seeded
+/// random free points inside cells), searched + funnelled `reps` times. Prints per map the
+/// median CPU us/query of each part, the length checksum, and the mesh build time (median ms);
+/// writes every query's length (%.17g, -1 when not found) to OUT_DIR/<map>.len, for
+/// comparing two builds query by query (lengths must match to 1e-9 relative).
+struct SpeedSet {
+  std::vector<std::pair<Vec2, Vec2>> queries;
+  size_t scen = 0;  // the first `scen` queries come from the scenario file
+};
+
+SpeedSet speed_queries(const std::string& name, const Grid& grid, const Navmesh& mesh) {
+  SpeedSet set;
+  NavmeshQuery q(mesh);
+  const size_t want = 10000;
+  std::ifstream in(std::string(PATHLAB_MOVINGAI_DIR) + "/" + name + ".map.scen");
+  std::string line;
+  std::getline(in, line);  // "version 1"
+  while (set.queries.size() < want && std::getline(in, line)) {
+    std::istringstream ss(line);
+    int bucket = 0, w = 0, h = 0, sx = 0, sy = 0, gx = 0, gy = 0;
+    std::string map;
+    if (!(ss >> bucket >> map >> w >> h >> sx >> sy >> gx >> gy)) continue;
+    if (q.resolve(Vec2(sx, sy), "start") && q.resolve(Vec2(gx, gy), "goal")) set.queries.emplace_back(Vec2(sx, sy), Vec2(gx, gy));
+  }
+  set.scen = set.queries.size();
+  std::mt19937 rng(18);
+  while (set.queries.size() < want) set.queries.emplace_back(random_free_point(grid, rng), random_free_point(grid, rng));
+  return set;
+}
+
+/// CPU time of this thread (the machine is shared: wall time would count other processes).
+struct CpuClock {
+  using duration = std::chrono::nanoseconds;
+  using rep = duration::rep;
+  using period = duration::period;
+  using time_point = std::chrono::time_point<CpuClock>;
+  static time_point now() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return time_point(duration(static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec));
+  }
+};
+
+int speed_check(const std::string& out_dir, int reps, const std::string& only) {
+  const char* maps[] = {"arena", "arena2", "den520d", "lak303d", "brc202d", "Berlin_0_256", "Berlin_0_512",
+                        "Archipelago", "8room_000", "maze512-1-0", "random512-10-0"};
+  using Clock = CpuClock;
+  std::printf("%-15s %6s %6s %10s %10s %10s %22s %8s\n", "map", "scen", "total", "us_scen", "us_random", "us_all",
+              "sum_len", "build_ms");
+  std::printf("  (then: expanded and generated per query, polygons, portals)\n");
+  for (const char* name : maps) {
+    if (!only.empty() && only != name) continue;
+    auto grid = load_movingai_map(std::string(PATHLAB_MOVINGAI_DIR) + "/" + name + ".map");
+    if (!grid) {
+      std::printf("%-15s missing\n", name);
+      continue;
+    }
+    std::vector<double> build_ms;
+    Navmesh mesh;
+    for (int k = 0; k < std::max(3, reps); ++k) {
+      const auto t0 = Clock::now();
+      mesh = std::move(Navmesh::build(*grid).value());
+      build_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    }
+    const SpeedSet set = speed_queries(name, *grid, mesh);
+    NavmeshQuery q(mesh);
+    std::vector<double> len(set.queries.size(), -1.0), t_scen, t_rand;
+    int64_t expanded = 0, generated = 0;
+    for (int rep = 0; rep < reps; ++rep) {
+      auto t0 = Clock::now(), t1 = t0;
+      for (size_t i = 0; i < set.queries.size(); ++i) {
+        if (i == set.scen) t1 = Clock::now();
+        auto r = q.find_corridor(set.queries[i].first, set.queries[i].second);
+        if (r && r->found) len[i] = funnel_corridor(*r)->length;
+        if (r && rep == 0) expanded += r->expanded, generated += r->generated;
+      }
+      if (set.scen == set.queries.size()) t1 = Clock::now();
+      const auto t2 = Clock::now();
+      t_scen.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / std::max<double>(1.0, static_cast<double>(set.scen)));
+      t_rand.push_back(std::chrono::duration<double, std::micro>(t2 - t1).count() /
+                       std::max<double>(1.0, static_cast<double>(set.queries.size() - set.scen)));
+    }
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    double sum = 0.0;
+    std::ofstream out(out_dir + "/" + name + ".len");
+    char buf[64];
+    for (const double l : len) {
+      if (l > 0.0) sum += l;
+      std::snprintf(buf, sizeof buf, "%.17g\n", l);
+      out << buf;
+    }
+    const double n = static_cast<double>(set.queries.size()), ns = static_cast<double>(set.scen);
+    const double ms = median(t_scen), mr = median(t_rand);
+    std::printf("%-15s %6zu %6zu %10.2f %10.2f %10.2f %22.12f %8.2f %8.1f %8.1f %7zu %7zu\n", name, set.scen,
+                set.queries.size(), ms, mr, (ms * ns + mr * (n - ns)) / n, sum, median(build_ms),
+                static_cast<double>(expanded) / n, static_cast<double>(generated) / n, mesh.polygons().size(),
+                mesh.portals().size());
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "--movingai-corners") == 0) {
     return movingai_corner_sweep(argc >= 3 ? std::atoll(argv[2]) : 1000000);
+  }
+  if (argc >= 3 && std::strcmp(argv[1], "--speed-check") == 0) {
+    return speed_check(argv[2], argc >= 4 ? std::atoi(argv[3]) : 5, argc >= 5 ? argv[4] : "");
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -190,6 +190,7 @@ void NavmeshSearchWorkspace::begin_query(const NavPoint& s, const NavPoint& t, N
   heap_.clear();
   goal_ = r.goal;
   goal_poly_ = t.polygon;
+  goal_tree_ = tree_in_[static_cast<size_t>(t.polygon)];
   // An end on a polygon's edge or vertex lies in every polygon around that point: the search
   // starts from all of them and ends in any of them.
   touching_polygons(r.start, s.polygon, start_polys_);

@@ -41,27 +41,18 @@ double through_length(Vec2 r, Vec2 t, Vec2 q0, Vec2 q1, Vec2 d) {
   return glm::length(x - r) + glm::length(t - x);
 }
 
-/// The sub-range of [lo, hi] within [0, 1] where A + s B >= 0 (empty when lo > hi on return).
-/// The sign at s = 0 and s = 1 settles most edges (wholly inside or outside the cone) without
-/// the division.
+/// The sub-range of [lo, hi] within [0, 1] where A + s B >= 0; empty when hi - lo <= 0 on
+/// return (with lo, hi starting within [0, 1]). Without branches: which side of a ray an edge
+/// lies on is a coin toss to the branch predictor, and a mispredicted branch costs more than
+/// the division. Whenever the range is not empty, lo and hi are exactly what the branching
+/// form (return early when s = 0 and s = 1 agree) gives: for B > 0 and A >= 0, -A / B <= 0
+/// leaves lo alone; for B < 0 and A + B >= 0, -A / B >= 1 leaves hi alone (division rounds
+/// monotonically); B == 0 with A < 0 empties the range.
 inline __attribute__((always_inline)) void keep_nonnegative(double A, double B, double& lo, double& hi) {
-  if (B > 0.0) {
-    if (A >= 0.0) return;
-    if (A + B < 0.0) {
-      hi = lo - 1.0;
-      return;
-    }
-    lo = std::max(lo, -A / B);
-  } else if (B < 0.0) {
-    if (A + B >= 0.0) return;
-    if (A < 0.0) {
-      hi = lo - 1.0;
-      return;
-    }
-    hi = std::min(hi, -A / B);
-  } else if (A < 0.0) {
-    hi = lo - 1.0;
-  }
+  const double s = -A / B;  // inf or NaN when B == 0: then neither end moves
+  lo = B > 0.0 && s > lo ? s : lo;
+  hi = B < 0.0 && s < hi ? s : hi;
+  hi = B == 0.0 && A < 0.0 ? lo - 1.0 : hi;
 }
 
 /// The point at parameter s of u -> w, exactly u or w at (and within rounding of) the ends, so
@@ -79,7 +70,7 @@ inline __attribute__((always_inline)) Vec2 at(Vec2 u, Vec2 w, double s, double l
 double NavmeshSearchWorkspace::f_of(const INode& n) const {
   // g plus the exact shortest length from the root through the interval to the goal (p0 -> p1
   // runs along the entry edge of n.poly's ring). One formula for the open list and the trace.
-  return n.g + through_length(n.root, goal_, n.p0, n.p1, pedges_[static_cast<size_t>(n.entry)].dir);
+  return n.g + through_length(n.root, goal_, n.p0, n.p1, pedge_dir_[static_cast<size_t>(n.entry)]);
 }
 
 // Pushes the node (root, [q0, q1] on portal edge pe of the polygon being expanded, u -> w).
@@ -96,15 +87,12 @@ __attribute__((always_inline)) inline void NavmeshSearchWorkspace::push(int pare
   n.parent = parent;
   n.poly = pe.poly;
   n.entry = pe.across;
-  n.portal = pe.portal;
-  // f waits for the open list (successors_to_heap): a lone successor walked through on the
-  // spot needs none.
-  if (trace_) n.f = f_of(n);
-  succ_.push_back(static_cast<int>(inodes_.size()));
-  inodes_.push_back(n);
+  // Into the successor buffer, small and hot: a lone successor walked through on the spot
+  // (expand_chain) never reaches inodes_, and f waits for the open list (successors_to_heap).
+  succ_.push_back(n);
   ++r.generated;
   if (trace_) {
-    r.trace.push_back(NavTraceEvent{pe.poly, pe.portal, NavTraceEvent::open, static_cast<float>(g), static_cast<float>(n.f)});
+    r.trace.push_back(NavTraceEvent{pe.poly, portal_of(pe), NavTraceEvent::open, static_cast<float>(g), static_cast<float>(f_of(n))});
   }
 }
 
@@ -122,7 +110,7 @@ void NavmeshSearchWorkspace::push_all(int parent, int poly, const PortalEdge* sk
                                       NavSearchResult& r) {
   const auto [first, last] = portal_edges(poly);
   for (const PortalEdge* pe = first; pe != last; ++pe) {
-    if (pe == skip || leads_nowhere(poly, pe->poly, goal_poly_)) continue;
+    if (pe == skip || leads_nowhere(*pe)) continue;
     // From the start, an edge through the start leads into a polygon the search started in.
     if (g == 0.0 && detail::on_segment(root, pe->u, pe->w)) continue;
     push(parent, root, root_vid, g, pe->u, pe->w, *pe, r);
@@ -142,8 +130,7 @@ void NavmeshSearchWorkspace::seed_start(NavSearchResult& r) {
   for (const int p : start_polys_) push_all(-1, p, nullptr, r.start, start_vid, 0.0, r);
 }
 
-void NavmeshSearchWorkspace::expand(int id, NavSearchResult& r) {
-  const INode n = inodes_[static_cast<size_t>(id)];  // a copy: push() may grow inodes_
+__attribute__((always_inline)) inline void NavmeshSearchWorkspace::expand(int id, const INode& n, NavSearchResult& r) {
   const PortalEdge& entry = pedges_[static_cast<size_t>(n.entry)];
   const Vec2 ab = entry.w - entry.u, ra = n.root - entry.u;
   const double side = cross(ab, ra);  // < 0: the root is behind the entry edge, as it should be
@@ -170,14 +157,15 @@ void NavmeshSearchWorkspace::expand_collinear(int id, const INode& n, const Port
   }
   const bool before = tr < t0;
   const Vec2 x = before ? n.p0 : n.p1;
-  const int xv = before ? entry.u_vid : entry.w_vid;
-  if (x == (before ? a : b) && (before ? entry.u_wall : entry.w_wall)) {
+  const int xv = before ? entry.u_corner : entry.w_corner;
+  if (x == (before ? a : b) && xv >= 0) {
     const double g = n.g + glm::length(x - rt);
     if (root_improves(xv, g)) push_all(id, n.poly, &entry, x, xv, g, r);
   }
 }
 
-void NavmeshSearchWorkspace::expand_cone(int id, const INode& n, const PortalEdge& entry, NavSearchResult& r) {
+__attribute__((always_inline)) inline void NavmeshSearchWorkspace::expand_cone(int id, const INode& n, const PortalEdge& entry,
+                                                                               NavSearchResult& r) {
   // The cone from the root through [p0, p1]: q is inside when it is counter-clockwise of
   // root -> p1 and clockwise of root -> p0 (the polygon lies on the left of u -> w).
   const Vec2 rt = n.root, d1 = n.p1 - rt, d0 = n.p0 - rt;
@@ -190,8 +178,8 @@ void NavmeshSearchWorkspace::expand_cone(int id, const INode& n, const PortalEdg
     double g = 0.0;
     bool checked = false, improves = false;
   };
-  Bend bend_a{entry.u_wall && n.p0 == entry.u, entry.u, entry.u_vid};
-  Bend bend_b{entry.w_wall && n.p1 == entry.w, entry.w, entry.w_vid};
+  Bend bend_a{entry.u_corner >= 0 && n.p0 == entry.u, entry.u, entry.u_corner};
+  Bend bend_b{entry.w_corner >= 0 && n.p1 == entry.w, entry.w, entry.w_corner};
   // The part of edge [u, w] beyond the ray through one interval end (the side where
   // A + t B < 0), seen only by bending at that end's corner.
   auto push_beyond = [&](Bend& c, double A, double B, const PortalEdge& pe) __attribute__((always_inline)) {
@@ -213,7 +201,7 @@ void NavmeshSearchWorkspace::expand_cone(int id, const INode& n, const PortalEdg
   for (ptrdiff_t i = 1, count = last - first; i < count; ++i) {
     if (++pe_ptr == last) pe_ptr = first;
     const PortalEdge& pe = *pe_ptr;
-    if (leads_nowhere(n.poly, pe.poly, goal_poly_)) continue;
+    if (leads_nowhere(pe)) continue;
     const Vec2 u = pe.u, w = pe.w;
     const double A1 = cross(d1, u - rt), B1 = cross(d1, w - u);
     const double A0 = -cross(d0, u - rt), B0 = -cross(d0, w - u);
@@ -229,68 +217,74 @@ void NavmeshSearchWorkspace::expand_cone(int id, const INode& n, const PortalEdg
 }
 
 void NavmeshSearchWorkspace::successors_to_heap() {
-  open_pos_.resize(inodes_.size(), -1);  // a slot per interval node; may move, so bound again
-  open_.bind(open_pos_.data());
-  for (const int c : succ_) {
-    INode& n = inodes_[static_cast<size_t>(c)];
-    if (!trace_) n.f = f_of(n);
-    open_.push(detail::HeapEntry(n.f, n.g, c));
+  for (const INode& n : succ_) {
+    const int id = static_cast<int>(inodes_.size());
+    inodes_.push_back(n);
+    open_.push(detail::HeapEntry(f_of(n), n.g, id));
   }
 }
 
-bool NavmeshSearchWorkspace::expand_chain(int id, NavSearchResult& r) {
+bool NavmeshSearchWorkspace::expand_chain(INode n, NavSearchResult& r) {
   // Walk on without the open list while a node has exactly one successor with the same root
   // (Polyanya's intermediate pruning; corridors are mostly chains of such nodes). Expanding a
   // node early cannot cost optimality: the goal is accepted only off the open list, with the
   // smallest f, so a successor in a goal polygon always goes there; and a corner reached
-  // early at a higher g is taken over (root_improves) when a cheaper route arrives.
+  // early at a higher g is taken over (root_improves) when a cheaper route arrives. Each node
+  // expanded leaves a crumb (parent crumb, portal edge, polygon) for the corridor; the node
+  // itself stays in a local.
   for (;;) {
     ++r.expanded;
     if (over_budget(r)) return false;
+    const int crumb = static_cast<int>(crumbs_.size());
+    crumbs_.push_back(Crumb{n.parent, n.entry, n.poly});
     succ_.clear();
-    expand(id, r);
+    expand(crumb, n, r);
     if (succ_.size() != 1) return true;
-    const INode& c = inodes_[static_cast<size_t>(succ_.front())];
-    if (is_goal_polygon(c.poly) || c.root_vid != inodes_[static_cast<size_t>(id)].root_vid) return true;
-    id = succ_.front();
+    const INode& c = succ_.front();
+    if (is_goal_polygon(c.poly) || c.root_vid != n.root_vid) return true;
     if (trace_) {
-      r.trace.push_back(NavTraceEvent{c.poly, c.portal, NavTraceEvent::close, static_cast<float>(c.g), static_cast<float>(c.f)});
+      r.trace.push_back(NavTraceEvent{c.poly, pedge_portal_[static_cast<size_t>(c.entry)], NavTraceEvent::close,
+                                      static_cast<float>(c.g), static_cast<float>(f_of(c))});
     }
+    n = c;
   }
 }
 
 void NavmeshSearchWorkspace::search_exact(NavSearchResult& r) {
   inodes_.clear();
+  crumbs_.clear();
   open_.clear();
   succ_.clear();
   seed_start(r);
   successors_to_heap();
   while (!open_.empty()) {
-    const int id = open_.pop().node();
-    const INode& n = inodes_[static_cast<size_t>(id)];
+    const INode n = inodes_[static_cast<size_t>(open_.pop().node())];
     // A root reached more cheaply since this node was pushed.
     if (n.root_vid >= 0 && root_stamp_[static_cast<size_t>(n.root_vid)] == stamp_ &&
         root_g_[static_cast<size_t>(n.root_vid)] < n.g) {
       continue;
     }
     if (trace_) {
-      r.trace.push_back(NavTraceEvent{n.poly, n.portal, NavTraceEvent::close, static_cast<float>(n.g), static_cast<float>(n.f)});
+      r.trace.push_back(NavTraceEvent{n.poly, pedge_portal_[static_cast<size_t>(n.entry)], NavTraceEvent::close,
+                                      static_cast<float>(n.g), static_cast<float>(f_of(n))});
     }
     if (is_goal_polygon(n.poly)) {  // f is exact here: root, the taut point of the interval, goal
-      r.length = n.f;
-      exact_corridor(id, r);
+      r.length = f_of(n);
+      exact_corridor(n, r);
       return;
     }
-    if (!expand_chain(id, r)) return;
+    if (!expand_chain(n, r)) return;
     successors_to_heap();
   }
   r.reason = unreachable_reason();
 }
 
-void NavmeshSearchWorkspace::exact_corridor(int goal_node, NavSearchResult& r) {
+void NavmeshSearchWorkspace::exact_corridor(const INode& goal_node, NavSearchResult& r) {
   chain_.clear();
-  for (int id = goal_node; id >= 0; id = inodes_[static_cast<size_t>(id)].parent) {
-    chain_.emplace_back(inodes_[static_cast<size_t>(id)].portal, inodes_[static_cast<size_t>(id)].poly);
+  chain_.emplace_back(pedge_portal_[static_cast<size_t>(goal_node.entry)], goal_node.poly);
+  for (int id = goal_node.parent; id >= 0; id = crumbs_[static_cast<size_t>(id)].parent) {
+    const Crumb& c = crumbs_[static_cast<size_t>(id)];
+    chain_.emplace_back(pedge_portal_[static_cast<size_t>(c.entry)], c.poly);
   }
   std::reverse(chain_.begin(), chain_.end());
   // The polygon the first crossing leaves: one of the polygons around the start.

@@ -34,6 +34,57 @@ inline bool on_segment(Vec2 p, Vec2 u, Vec2 w) {
 
 }  // namespace detail
 
+/// The exact search's open list: a 4-ary min-heap of the grid searches' 128-bit keys
+/// (open_list.hpp: f, larger g first, node id), without their slot index: an interval node
+/// is pushed once and never decreased, so no position table needs growing and writing per
+/// push. Keys are unique, so nodes pop in the same order as from detail::OpenList.
+class NodeHeap {
+ public:
+  void clear() { h_.clear(); }
+  bool empty() const { return h_.empty(); }
+  void push(detail::HeapEntry e) {
+    size_t i = h_.size();
+    h_.push_back(e);
+    detail::HeapEntry* h = h_.data();
+    while (i > 0) {
+      const size_t p = (i - 1) / 4;
+      if (!(e.key < h[p].key)) break;
+      h[i] = h[p];
+      i = p;
+    }
+    h[i] = e;
+  }
+  detail::HeapEntry pop() {
+    detail::HeapEntry* h = h_.data();
+    const detail::HeapEntry top = h[0], last = h_.back();
+    h_.pop_back();
+    const size_t n = h_.size();
+    if (n == 0) return top;
+    size_t i = 0;
+    for (;;) {  // the hole goes down along the smallest children, then `last` drops into it
+      const size_t c = 4 * i + 1;
+      if (c >= n) break;
+      size_t best = c;
+      if (c + 3 < n) {
+        const size_t a = c + static_cast<size_t>(h[c + 1].key < h[c].key);
+        const size_t b = c + 2 + static_cast<size_t>(h[c + 3].key < h[c + 2].key);
+        best = h[b].key < h[a].key ? b : a;
+      } else {
+        for (size_t k = c + 1; k < n; ++k)
+          if (h[k].key < h[best].key) best = k;
+      }
+      if (!(h[best].key < last.key)) break;
+      h[i] = h[best];
+      i = best;
+    }
+    h[i] = last;
+    return top;
+  }
+
+ private:
+  std::vector<detail::HeapEntry> h_;
+};
+
 class NavmeshSearchWorkspace {
  public:
   explicit NavmeshSearchWorkspace(const Navmesh& mesh) { reset(mesh); }
@@ -43,32 +94,40 @@ class NavmeshSearchWorkspace {
 
   /// A ring edge with a polygon across it, with what the exact search reads when it crosses:
   /// kept per polygon in ring order, back to back, so an expansion walks one short array
-  /// instead of the whole ring and the portal table.
+  /// instead of the whole ring and the portal table. 64 bytes, one cache line: what only the
+  /// open list, the trace and the corridor read (the unit direction, the portal id) lives in
+  /// pedge_dir_ and pedge_portal_.
   struct PortalEdge {
     Vec2 u{0, 0}, w{0, 0};  // the edge, in its polygon's ring order
-    Vec2 dir{1, 0};         // unit vector u -> w
     double len = 0.0;
-    int ring_edge = -1;
     int across = -1;  // the same edge in the far polygon's list (index into pedges_)
     int poly = -1;    // the far polygon
-    int portal = -1;
-    int u_vid = -1, w_vid = -1;           // mesh-wide vertex ids of u and w
-    bool u_wall = false, w_wall = false;  // whether a path may bend at u / w (a wall corner)
+    // Mesh-wide vertex ids of u and w when a path may bend there (a wall corner), else -1.
+    int u_corner = -1, w_corner = -1;
+    // Dead trees: crossing leads nowhere unless the goal polygon's pre-order number in the
+    // peeled forest (tree_in_) lies in [dead_lo, dead_hi); the whole int range when the far
+    // polygon is not a dead tree hanging off this one.
+    int dead_lo = 0, dead_hi = 0;
   };
 
-  /// Exact search node: a root (a wall corner or the start), an interval [p0, p1] of the
-  /// portal `portal`, and the polygon `poly` on its far side, entered through portal edge
-  /// `entry` (an index into pedges_; p0 lies towards its u, p1 towards its w).
+  /// Exact search node: a root (a wall corner or the start), an interval [p0, p1] of a
+  /// portal, and the polygon `poly` on its far side, entered through portal edge `entry` (an
+  /// index into pedges_; p0 lies towards its u, p1 towards its w; the portal is
+  /// pedge_portal_[entry]). f lives in the open list only.
   struct INode {
     Vec2 root{0, 0};
     Vec2 p0{0, 0}, p1{0, 0};
     double g = 0.0;
-    double f = 0.0;
-    int parent = -1;
+    int parent = -1;  // the crumb of the node it came from (crumbs_), -1 for a seed
     int poly = -1;
     int entry = -1;
-    int portal = -1;
     int root_vid = -1;  // vertex id of the root, -1 for a start off the mesh's vertices
+  };
+  /// What the corridor needs of an expanded exact node: where it came from and what it crossed.
+  struct Crumb {
+    int parent = -1;  // the parent's crumb, -1 for a seed
+    int entry = -1;   // the portal edge crossed (pedges_), into polygon `poly`
+    int poly = -1;
   };
 
   /// Portal-points search node: a portal crossed in one direction, with its point.
@@ -103,6 +162,9 @@ class NavmeshSearchWorkspace {
     const int t = tree_in_[static_cast<size_t>(goal_poly)];
     return !(t >= tree_in_[i] && t < tree_out_[i]);
   }
+  /// leads_nowhere for a portal edge of the polygon being expanded (goal_tree_ is the goal
+  /// polygon's tree_in_, set per query).
+  bool leads_nowhere(const PortalEdge& pe) const noexcept { return !(goal_tree_ >= pe.dead_lo && goal_tree_ < pe.dead_hi); }
   std::pair<const PortalEdge*, const PortalEdge*> portal_edges(int poly) const {
     const PortalEdge* base = pedges_.data();
     return {base + pedge_first_[static_cast<size_t>(poly)], base + pedge_first_[static_cast<size_t>(poly) + 1]};
@@ -140,24 +202,28 @@ class NavmeshSearchWorkspace {
   void seed_start(NavSearchResult& r);
   /// Expands node `id` and the chain of lone successors on the same root after it; false
   /// when a limit stopped the search.
-  bool expand_chain(int id, NavSearchResult& r);
-  void expand(int id, NavSearchResult& r);
+  bool expand_chain(INode n, NavSearchResult& r);
+  /// Pushes the successors of n, whose crumb is `id`, into succ_.
+  void expand(int id, const INode& n, NavSearchResult& r);
   void expand_collinear(int id, const INode& n, const PortalEdge& entry, NavSearchResult& r);
   void expand_cone(int id, const INode& n, const PortalEdge& entry, NavSearchResult& r);
   void push(int parent, Vec2 root, int root_vid, double g, Vec2 q0, Vec2 q1, const PortalEdge& pe,
             NavSearchResult& r);
+  int portal_of(const PortalEdge& pe) const { return pedge_portal_[static_cast<size_t>(&pe - pedges_.data())]; }
   void push_all(int parent, int poly, const PortalEdge* skip, Vec2 root, int root_vid, double g, NavSearchResult& r);
   /// Root-level pruning: false when corner v was already reached at no higher cost.
   bool root_improves(int v, double g);
   double f_of(const INode& n) const;
   void successors_to_heap();
-  void exact_corridor(int goal_node, NavSearchResult& r);
+  void exact_corridor(const INode& goal_node, NavSearchResult& r);
 
   const Navmesh* mesh_ = nullptr;
   // Mesh tables.
   size_t ring_edges_ = 0;  // ring edges of the mesh reset() last saw
   std::vector<PortalEdge> pedges_;
   std::vector<int> pedge_first_;  // per polygon, then one past the end: its range in pedges_
+  std::vector<Vec2> pedge_dir_;   // per portal edge: unit vector u -> w
+  std::vector<int> pedge_portal_;  // per portal edge: the portal id
   // Per polygon: the neighbour it was peeled off towards (-1: not peeled, or a tree's last),
   // and its pre-order interval in the peeled forest (-1 when not peeled).
   std::vector<int> tree_parent_, tree_in_, tree_out_;
@@ -166,6 +232,7 @@ class NavmeshSearchWorkspace {
   // The query being answered.
   Vec2 goal_{0, 0};
   int goal_poly_ = -1;
+  int goal_tree_ = -1;  // tree_in_ of goal_poly_
   bool trace_ = false;
   BudgetMeter meter_{SearchBudget{}};
   int64_t node_cap_ = 0;
@@ -175,13 +242,12 @@ class NavmeshSearchWorkspace {
   std::vector<std::pair<int, int>> chain_;     // corridor reconstruction: (portal, polygon entered)
 
   // Exact search buffers.
-  std::vector<INode> inodes_;
-  std::vector<int> succ_;  // the successors of the node being expanded (reused)
+  std::vector<INode> inodes_;  // the nodes on the open list, by the open list's node id
+  std::vector<Crumb> crumbs_;  // one per expansion
+  std::vector<INode> succ_;    // the successors of the node being expanded (reused)
   std::vector<double> root_g_;  // per vertex id: best g seen (valid when root_stamp_ matches)
   std::vector<uint32_t> root_stamp_;
-  // The open list: the grid searches' (open_list.hpp), with each interval node's slot in open_pos_.
-  detail::OpenList open_;
-  std::vector<int32_t> open_pos_;
+  NodeHeap open_;
 
   // Portal-points search buffers.
   std::vector<Node> nodes_;

@@ -1,5 +1,7 @@
 // NavmeshQuery's per-mesh tables: portal edges per polygon, dead trees, components.
 
+#include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "navmesh/navmesh_search_internal.hpp"
@@ -28,13 +30,23 @@ bool NavmeshSearchWorkspace::stale() const {
 }
 
 void NavmeshSearchWorkspace::build_portal_edges() {
+  // Needs the dead trees (build_dead_trees) for each edge's dead range.
   const Navmesh& mesh = *mesh_;
   const auto& rv = mesh.ring_vertices();
+  const auto& vids = mesh.ring_vertex_ids();
   ring_edges_ = rv.size();
   pedges_.clear();
   pedge_first_.clear();
+  pedge_dir_.clear();
+  pedge_portal_.clear();
   pedge_first_.reserve(mesh.polygons().size() + 1);
-  for (const NavPolygon& P : mesh.polygons()) {
+  std::vector<int> ring_edge;  // per portal edge: its ring edge, for `across` below
+  auto corner = [&](int e) {
+    const int v = vids[static_cast<size_t>(e)];
+    return mesh.vertex_on_wall()[static_cast<size_t>(v)] != 0 ? v : -1;
+  };
+  for (size_t poly = 0; poly < mesh.polygons().size(); ++poly) {
+    const NavPolygon& P = mesh.polygons()[poly];
     pedge_first_.push_back(static_cast<int>(pedges_.size()));
     for (int e = P.first; e < P.first + P.count; ++e) {
       const int pid = mesh.ring_portals()[static_cast<size_t>(e)];
@@ -46,21 +58,23 @@ void NavmeshSearchWorkspace::build_portal_edges() {
       pe.u = rv[static_cast<size_t>(e)];
       pe.w = rv[static_cast<size_t>(e1)];
       pe.len = glm::length(pe.w - pe.u);
-      pe.dir = pe.len > 0.0 ? (pe.w - pe.u) / pe.len : Vec2(1.0, 0.0);
-      pe.ring_edge = e;
       pe.across = from_a ? pt.edge_b : pt.edge_a;  // a ring edge for now, made an index below
       pe.poly = from_a ? pt.poly_b : pt.poly_a;
-      pe.portal = pid;
-      pe.u_vid = mesh.ring_vertex_ids()[static_cast<size_t>(e)];
-      pe.w_vid = mesh.ring_vertex_ids()[static_cast<size_t>(e1)];
-      pe.u_wall = mesh.vertex_on_wall()[static_cast<size_t>(pe.u_vid)] != 0;
-      pe.w_wall = mesh.vertex_on_wall()[static_cast<size_t>(pe.w_vid)] != 0;
+      pe.u_corner = corner(e);
+      pe.w_corner = corner(e1);
+      const size_t q = static_cast<size_t>(pe.poly);
+      const bool dead = tree_parent_[q] == static_cast<int>(poly);  // a dead tree hangs off poly here
+      pe.dead_lo = dead ? tree_in_[q] : std::numeric_limits<int>::min();
+      pe.dead_hi = dead ? tree_out_[q] : std::numeric_limits<int>::max();
       pedges_.push_back(pe);
+      pedge_dir_.push_back(pe.len > 0.0 ? (pe.w - pe.u) / pe.len : Vec2(1.0, 0.0));
+      pedge_portal_.push_back(pid);
+      ring_edge.push_back(e);
     }
   }
   pedge_first_.push_back(static_cast<int>(pedges_.size()));
   std::vector<int> of_ring_edge(rv.size(), -1);
-  for (size_t i = 0; i < pedges_.size(); ++i) of_ring_edge[static_cast<size_t>(pedges_[i].ring_edge)] = static_cast<int>(i);
+  for (size_t i = 0; i < pedges_.size(); ++i) of_ring_edge[static_cast<size_t>(ring_edge[i])] = static_cast<int>(i);
   for (PortalEdge& pe : pedges_) pe.across = of_ring_edge[static_cast<size_t>(pe.across)];
 }
 
