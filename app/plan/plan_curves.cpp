@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "pathlab/dubins.hpp"
+#include "pathlab/pose_smoother.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/swept_check.hpp"
 #include "pathlab/turn_to_point.hpp"
@@ -85,6 +86,31 @@ void note_heading_path(const PlanRequest& request, const HeadingPath& path, Plan
   if (cusps > 0) out.notes.push_back(std::to_string(cusps) + " change(s) of gear");
 }
 
+/// The vehicle smoother's settings from the request (pose_smoother.hpp).
+PoseSmoothDef vehicle_def(const PlanRequest& request) {
+  const io::PlanSettingsData& s = request.settings;
+  PoseSmoothDef def = default_pose_smooth_def();
+  def.turning_radius = s.turning_radius;
+  def.agent_radius = s.agent_radius;
+  def.allow_reverse = s.reverse;
+  def.reverse_penalty = s.reverse_penalty;
+  def.gear_change_penalty = s.gear_change_penalty;
+  return def;
+}
+
+/// Runs the vehicle smoother on `path` in place; "" or the error. Counts shortcuts in `shortcuts`.
+std::string vehicle_smooth(const Grid& grid, const PlanRequest& request, SegmentPath& path, int& shortcuts) {
+  auto smoothed = smooth_pose_path(grid, path, vehicle_def(request));
+  if (!smoothed) return smoothed.error().message;
+  shortcuts += smoothed->shortcuts;
+  path = std::move(smoothed->path);
+  return "";
+}
+
+void note_shortcuts(int shortcuts, PlanResult& out) {
+  if (shortcuts > 0) out.notes.push_back("vehicle smoother: " + std::to_string(shortcuts) + " shortcut(s)");
+}
+
 /// The exact curve of a curve planner and its word; false (with the error set) when none exists.
 bool solve_curve(const PlanRequest& request, PlannerId planner, PlanResult& out) {
   const Pose& from = request.start;
@@ -149,9 +175,17 @@ void plan_heading(PlanService::Cache& cache, const Grid& grid, const PlanRequest
   out.expanded = path->expanded;
   out.pose_trace = std::move(path->trace);
   if (!out.found) return;
+  const SmootherInfo* smoother = find_smoother(request.settings.smoother, PlannerFamily::heading);
+  int shortcuts = 0;
+  if (smoother && smoother->id == SmootherId::vehicle) {
+    if (std::string e = vehicle_smooth(grid, request, path->path, shortcuts); !e.empty())
+      return (void)fail(out, PlanStage::smooth, e);
+    path->length = path->path.length();
+  }
   if (std::string e = append_curve_samples(path->path, curve_step_of(request), out); !e.empty())
     return (void)fail(out, PlanStage::smooth, e);
   note_heading_path(request, *path, out);
+  note_shortcuts(shortcuts, out);
   out.length = path->length;
   out.segments = std::move(path->path);
 }
@@ -175,7 +209,7 @@ void plan_curve(const Grid& grid, const PlanRequest& request, const PlannerInfo&
   }
 }
 
-void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanResult& out) {
+void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanResult& out, bool vehicle) {
   const io::PlanSettingsData& s = request.settings;
   TurningSmoothDef def = default_turning_smooth_def();
   def.turning_radius = s.turning_radius;
@@ -192,6 +226,15 @@ void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanRe
     out.violations.push_back("turning smoother: " + out.smoother_error);
     return;
   }
+  int shortcuts = 0;
+  if (vehicle) {
+    turned->length = 0.0;
+    for (SegmentPath& piece : turned->pieces) {
+      if (std::string e = vehicle_smooth(grid, request, piece, shortcuts); !e.empty())
+        return (void)fail(out, PlanStage::smooth, e);
+      turned->length += piece.length();
+    }
+  }
   out.points.clear();
   for (const SegmentPath& piece : turned->pieces) {
     if (std::string e = append_curve_samples(piece, curve_step_of(request), out); !e.empty())
@@ -204,6 +247,7 @@ void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanRe
   for (TurnMethod m : {TurnMethod::fillet, TurnMethod::shrink, TurnMethod::three_point, TurnMethod::rotate})
     if (const int n = turned->count(m); n > 0) how += (how.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(m);
   if (!how.empty()) out.notes.push_back("turns: " + how);
+  note_shortcuts(shortcuts, out);
 }
 
 }  // namespace pathlab::plan

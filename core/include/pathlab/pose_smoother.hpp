@@ -1,0 +1,68 @@
+#pragma once
+/// @file pose_smoother.hpp
+/// The vehicle smoother: makes the path of a heading-aware planner (Hybrid A*, Directional A*,
+/// the turning smoother) into one a driver would drive, without the search's wobble.
+///
+/// The input path is sampled into poses every `pose_step` (plus every segment end, so cusps
+/// are kept). From the first pose, the smoother tries to reach the farthest later pose with an
+/// analytic curve of the turning radius: the Dubins words (forward only, shortest first) and,
+/// with `allow_reverse`, the shortest Reeds-Shepp path. A connection replaces the stretch it
+/// skips when the unit's disc swept along it is clear (check_swept_path(), the referee of
+/// collision.hpp), it is strictly cheaper (length, reversed length times `reverse_penalty`,
+/// `gear_change_penalty` per change of gear, also where it joins its neighbours), no longer,
+/// and every gear segment it starts is at least `min_gear_length` long. Then it moves on from
+/// the pose it reached (greedy, farthest first). Rounds repeat on the new path until one
+/// changes nothing or `max_rounds` is reached. This is the shortcut stage of the smoother of
+/// Dolgov, Thrun, Montemerlo and Diebel ("Path Planning for Autonomous Vehicles in Unknown
+/// Semi-structured Environments", IJRR 2010), with analytic curves in place of their
+/// gradient-descent relaxation, so the result stays exact lines and arcs.
+///
+/// Guarantees: the result starts and ends exactly at the input's poses, every arc it adds has
+/// exactly the turning radius (arcs kept from the input keep theirs), its swept disc is clear
+/// wherever the input's was, and its cost and length are never above the input's.
+
+#include <cstdint>
+
+#include "pathlab/grid.hpp"
+#include "pathlab/segment_path.hpp"
+#include "pathlab/status.hpp"
+
+namespace pathlab {
+
+struct PoseSmoothDef {
+  double turning_radius = 2.0;       ///< Radius of every connection. [Units: cells] [Limit: > 0, <= 1000]
+  double agent_radius = 0.0;         ///< [Units: cells] [Limit: 0 .. kMaxAgentRadius]
+  bool allow_reverse = false;        ///< Reeds-Shepp connections (reversing) as well as Dubins.
+  double reverse_penalty = 2.0;      ///< Cost multiplier on reversed length. [Limit: >= 1, finite]
+  double gear_change_penalty = 2.0;  ///< Cost per change of gear. [Units: cells] [Limit: >= 0, finite]
+  /// A connection may not start a gear segment shorter than this (no 0.3-cell reversals).
+  /// [Units: cells] [Limit: >= 0, finite]
+  double min_gear_length = 1.0;
+  /// Spacing of the poses the shortcuts connect. [Units: cells] [Limit: >= 0.05, finite]
+  double pose_step = 0.5;
+  int max_rounds = 8;  ///< [Limit: 1 .. 100]
+  /// Swept check of the connections (swept_check.hpp). [Units: cells] [Limit: > 0, finite]
+  double max_sagitta = 1e-3;
+};
+
+inline PoseSmoothDef default_pose_smooth_def() { return PoseSmoothDef{}; }
+
+struct PoseSmoothResult {
+  SegmentPath path;
+  int rounds = 0;          ///< Rounds run (the last one changed nothing unless max_rounds stopped it).
+  int shortcuts = 0;       ///< Connections accepted over all rounds.
+  int gear_changes = 0;    ///< Cusps of the result.
+  int short_gear_runs = 0; ///< Gear segments of the result shorter than min_gear_length (kept from the input).
+  double cost = 0.0;       ///< Length plus penalties, as defined above. [Units: cells]
+};
+
+/// Smooths `path` (lines and arcs in any gear). Errors: a field of `def` out of range
+/// (invalid_argument naming it), or more than 1e6 poses (too_large). An empty path is
+/// returned as it is.
+Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& path,
+                                          const PoseSmoothDef& def = default_pose_smooth_def());
+
+/// Cost of a path under `def`'s penalties. [Units: cells]
+double pose_path_cost(const SegmentPath& path, const PoseSmoothDef& def);
+
+}  // namespace pathlab
