@@ -72,17 +72,42 @@ std::vector<double> gear_runs(std::span<const Segment> segs, std::vector<int>& g
   return runs;
 }
 
-/// True when every gear segment the connection starts is at least min_gear_length long: runs
-/// between two cusps, and its first / last run when it changes gear against the neighbour.
-bool gear_runs_ok(std::span<const Segment> segs, int prev_gear, int next_gear, const PoseSmoothDef& d) {
+/// The ends of a connection: the gear and gear-run length of what comes before and after it.
+struct Neighbours {
+  int prev_gear = 0;      // 0: the connection starts the path
+  double prev_run = 0.0;  // length of the gear run that ends where the connection starts [cells]
+  int next_gear = 0;      // 0: the connection ends the path
+  double next_run = 0.0;  // length of the gear run that starts where the connection ends [cells]
+};
+
+/// True when the connection leaves no gear segment shorter than min_gear_length: each of its
+/// runs counts together with the neighbour run it continues, and a neighbour run it cuts off
+/// with a cusp must itself be long enough.
+bool gear_runs_ok(std::span<const Segment> segs, const Neighbours& nb, const PoseSmoothDef& d) {
   std::vector<int> gears;
-  const std::vector<double> runs = gear_runs(segs, gears);
-  for (size_t k = 0; k < runs.size(); ++k) {
-    const bool first = k == 0, last = k + 1 == runs.size();
-    const bool continues = (first && gears[k] == prev_gear) || (last && gears[k] == next_gear);
-    if (!continues && runs[k] < d.min_gear_length - kEps) return false;
+  std::vector<double> runs = gear_runs(segs, gears);
+  if (runs.empty()) return true;
+  const double min = d.min_gear_length - kEps;
+  if (nb.prev_gear != 0) {
+    if (gears.front() == nb.prev_gear) runs.front() += nb.prev_run;
+    else if (nb.prev_run < min) return false;
   }
-  return true;
+  if (nb.next_gear != 0) {
+    if (gears.back() == nb.next_gear) runs.back() += nb.next_run;
+    else if (nb.next_run < min) return false;
+  }
+  return std::all_of(runs.begin(), runs.end(), [&](double r) { return r >= min; });
+}
+
+/// Length of the last gear run of `path`. [Units: cells]
+double trailing_run(const SegmentPath& path) {
+  const auto segs = path.segments();
+  double run = 0.0;
+  for (size_t k = segs.size(); k-- > 0;) {
+    if (segs[k].gear != segs.back().gear) break;
+    run += segs[k].length;
+  }
+  return run;
 }
 
 /// The poses of the current path and the cost of driving it up to each of them.
@@ -92,6 +117,7 @@ struct PoseTable {
   std::vector<double> cost;     // cost from the start, gear changes between intervals included
   std::vector<double> length;   // == s, kept for clarity of the acceptance test
   std::vector<int> gear;        // gear of the interval leaving pose k (last: 0)
+  std::vector<double> run_ahead;  // distance from pose k to the next change of gear or the end
 };
 
 Result<PoseTable> pose_table(const SegmentPath& path, const PoseSmoothDef& d) {
@@ -114,6 +140,11 @@ Result<PoseTable> pose_table(const SegmentPath& path, const PoseSmoothDef& d) {
       if (k >= 2 && t.gear[k - 2] != g) c += d.gear_change_penalty;
     }
     t.cost.push_back(c);
+  }
+  t.run_ahead.assign(n, 0.0);
+  for (size_t k = n - 1; k-- > 0;) {
+    const bool same = k + 2 < n && t.gear[k + 1] == t.gear[k];
+    t.run_ahead[k] = (t.s[k + 1] - t.s[k]) + (same ? t.run_ahead[k + 1] : 0.0);
   }
   t.pose.front() = path.start();
   t.pose.back() = path.end();
@@ -165,10 +196,11 @@ struct Round {
 int last_gear(const SegmentPath& p) { return p.empty() ? 0 : gear_of(p.segments().back().gear); }
 
 /// The connection from pose i to pose j when one is clear, cheaper and no longer, else empty.
-std::optional<SegmentPath> try_shortcut(const Grid& grid, const PoseTable& t, size_t i, size_t j, int prev_gear,
-                                        const PoseSmoothDef& d) {
+std::optional<SegmentPath> try_shortcut(const Grid& grid, const PoseTable& t, size_t i, size_t j,
+                                        const SegmentPath& done, const PoseSmoothDef& d) {
   const double orig_length = t.length[j] - t.length[i];
-  const int next_gear = t.gear[j];
+  const int prev_gear = last_gear(done), next_gear = t.gear[j];
+  const Neighbours nb{prev_gear, trailing_run(done), next_gear, t.run_ahead[j]};
   double orig_cost = t.cost[j] - t.cost[i];
   if (prev_gear != 0 && prev_gear != t.gear[i]) orig_cost += d.gear_change_penalty;
   if (next_gear != 0 && j >= 1 && t.gear[j - 1] != next_gear) orig_cost += d.gear_change_penalty;
@@ -177,7 +209,7 @@ std::optional<SegmentPath> try_shortcut(const Grid& grid, const PoseTable& t, si
   check.max_sagitta = d.max_sagitta;
   for (SegmentPath& c : connections(t.pose[i], t.pose[j], orig_length, d)) {
     if (segments_cost(c.segments(), prev_gear, next_gear, d) >= orig_cost - kEps) continue;
-    if (!gear_runs_ok(c.segments(), prev_gear, next_gear, d)) continue;
+    if (!gear_runs_ok(c.segments(), nb, d)) continue;
     auto swept = check_swept_path(grid, c, check);
     if (swept && swept->clear) return std::move(c);
   }
@@ -195,7 +227,7 @@ Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const Po
     size_t reached = i + 1;
     std::optional<SegmentPath> link;
     for (size_t j = n - 1; j > i + 1 && !link; --j) {
-      link = try_shortcut(grid, t, i, j, last_gear(r.path), d);
+      link = try_shortcut(grid, t, i, j, r.path, d);
       if (link) reached = j;
     }
     if (link) {
