@@ -113,6 +113,25 @@ void read_search_options(Args& args, io::PlanSettingsData& d) {
   }
 }
 
+/// --reverse-penalty and --gear-change-penalty: for the planner or smoother whose registry row
+/// lists them (Hybrid A*, the vehicle smoother), in the registry's range.
+void read_penalties(Args& args, const plan::PlannerInfo& planner, PlanSettings& s) {
+  io::PlanSettingsData& d = s.data;
+  const plan::SmootherInfo* smoother = plan::find_smoother(d.smoother, planner.family);
+  for (OptionId id : {OptionId::reverse_penalty, OptionId::gear_change_penalty}) {
+    const plan::OptionInfo& o = plan::option_info(id);
+    const auto value = args.number(o.flag);
+    if (!value) continue;
+    const plan::OptionMask bit = plan::option_bit(id);
+    if ((planner.options & bit) == 0 && !(smoother && (smoother->options & bit) != 0))
+      throw UsageError(flag(id) + " is used by --planner hybrid and --smoother vehicle only");
+    if (!(*value >= o.min && *value <= o.max))
+      throw UsageError(flag(id) + " must be in [" + std::to_string(static_cast<int>(o.min)) + ", " +
+                       std::to_string(static_cast<int>(o.max)) + "]");
+    (id == OptionId::reverse_penalty ? d.reverse_penalty : d.gear_change_penalty) = *value;
+  }
+}
+
 }  // namespace
 
 PlanSettings read_plan_settings(Args& args) {
@@ -145,6 +164,7 @@ PlanSettings read_plan_settings(Args& args) {
     throw UsageError("--radius (turning radius) is used by --planner directional|hybrid and --smoother turning|vehicle only");
   if (raw.reverse && planner->id != plan::PlannerId::hybrid) throw UsageError("--reverse is used by --planner hybrid only");
   if (s.sample_step && !(*s.sample_step > 0)) throw UsageError("--sample-step must be > 0");
+  read_penalties(args, *planner, s);
   return s;
 }
 

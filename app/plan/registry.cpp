@@ -130,10 +130,10 @@ const std::array<OptionInfo, 14> kOptions = {{
      "More bins find paths through tighter places; the search grows with them."},
     {O::reverse, "reverse", "reverse", "reverse", 0, 1, 0, 1, false, "%.0f",
      "Hybrid A* may drive backwards (three-point turns). For the curve planners pick reeds-shepp."},
-    {O::reverse_penalty, "reverse_penalty", "", "reverse penalty", 1, 1000, 1, 20, true, "%.2fx",
-     "Cost multiplier on reversed length."},
-    {O::gear_change_penalty, "gear_change_penalty", "", "gear change", 0, 1000, 0, 50, true, "%.2f cells",
-     "Extra cost for each change between forward and reverse."},
+    {O::reverse_penalty, "reverse_penalty", "reverse-penalty", "reverse penalty", 1, 1000, 1, 20, true, "%.2fx",
+     "Cost multiplier on reversed length (Hybrid A* and the vehicle smoother)."},
+    {O::gear_change_penalty, "gear_change_penalty", "gear-change-penalty", "gear change", 0, 1000, 0, 50, true,
+     "%.2f cells", "Extra cost for each change between forward and reverse (Hybrid A* and the vehicle smoother)."},
 }};
 
 std::string join_names(std::span<const SmootherInfo> rows) {
