@@ -188,6 +188,17 @@ std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_le
   return out;
 }
 
+/// False when the unit's disc overlaps a wall at one of the points every 0.5 cells along `path`
+/// (then the swept check would fail too); true says nothing.
+bool points_clear(const Grid& grid, const SegmentPath& path, double agent_radius) {
+  const double step = 0.5;
+  for (double s = step; s < path.length(); s += step) {
+    auto st = path.at_distance(s);
+    if (st && !point_clear(grid, st->pos, agent_radius)) return false;
+  }
+  return true;
+}
+
 struct Round {
   SegmentPath path;
   int shortcuts = 0;
@@ -210,6 +221,7 @@ std::optional<SegmentPath> try_shortcut(const Grid& grid, const PoseTable& t, si
   for (SegmentPath& c : connections(t.pose[i], t.pose[j], orig_length, d)) {
     if (segments_cost(c.segments(), prev_gear, next_gear, d) >= orig_cost - kEps) continue;
     if (!gear_runs_ok(c.segments(), nb, d)) continue;
+    if (!points_clear(grid, c, d.agent_radius)) continue;  // cheap and exact rejection first
     auto swept = check_swept_path(grid, c, check);
     if (swept && swept->clear) return std::move(c);
   }
