@@ -12,7 +12,8 @@
 //    its last leg; the shortest path is the navmesh funnel path for the agent radius, exact in
 //    its corridor), median over queries; the denominator is floored at 0.1 rad so a query whose
 //    shortest path is straight and already aligned does not divide by zero;
-//  - median length, the largest length ratio AFTER / BEFORE of one query, median plan time.
+//  - median length, the changes of gear (cusps) of all queries together, median plan time
+//    (thread CPU time: the machine may be shared).
 // This is a measuring program, not a Google Benchmark: it prints one table and exits.
 // Usage: bench_vehicle_paths [--maps N] [--queries N]
 
@@ -93,6 +94,7 @@ std::vector<Query> make_queries(const Grid& g, int count, uint32_t seed) {
 struct Measure {
   bool found = false;
   double length = 0.0, changes_per_100 = 0.0, turning = 0.0, ms = 0.0;
+  int cusps = 0;
 };
 
 Measure measure(const plan::PlanResult& r, double ms) {
@@ -109,6 +111,10 @@ Measure measure(const plan::PlanResult& r, double ms) {
   }
   for (size_t i = 1; i < r.headings.size(); ++i) m.turning += std::abs(wrap_angle(r.headings[i] - r.headings[i - 1]));
   m.changes_per_100 = r.length > 1e-9 ? 100.0 * changes / r.length : 0.0;
+  if (r.segments) {
+    const auto segs = r.segments->segments();
+    for (size_t i = 1; i < segs.size(); ++i) m.cusps += segs[i].gear != segs[i - 1].gear;
+  }
   return m;
 }
 
@@ -179,6 +185,7 @@ void report_map(const char* map_name, const Grid& g, int queries, uint32_t seed)
   for (const Variant& v : variants) {
     for (const std::string& smoother : {std::string("none"), after}) {
       std::vector<double> changes, ratio, length, ms;
+      int cusps = 0;
       int found = 0;
       for (size_t i = 0; i < qs.size(); ++i) {
         const Measure m = run_one(service, g, qs[i], v, smoother);
@@ -188,9 +195,10 @@ void report_map(const char* map_name, const Grid& g, int queries, uint32_t seed)
         changes.push_back(m.changes_per_100);
         ratio.push_back(m.turning / std::max(need[i], 0.1));
         length.push_back(m.length);
+        cusps += m.cusps;
       }
-      std::printf("%-10s %-12s %-8s %3d/%-3zu %8.1f %8.2f %9.1f %9.2f\n", map_name, v.label, smoother.c_str(), found,
-                  qs.size(), median(changes), median(ratio), median(length), median(ms));
+      std::printf("%-10s %-12s %-8s %3d/%-3zu %8.1f %8.2f %9.1f %6d %9.2f\n", map_name, v.label, smoother.c_str(), found,
+                  qs.size(), median(changes), median(ratio), median(length), cusps, median(ms));
       std::fflush(stdout);
       if (after == "none") break;
     }
@@ -207,8 +215,8 @@ int main(int argc, char** argv) {
   }
   std::printf("turning radius %.1f, agent radius %.1f, sample step %.1f, %d queries per map\n", kTurningRadius,
               kAgentRadius, kSampleStep, queries);
-  std::printf("%-10s %-12s %-8s %7s %8s %8s %9s %9s\n", "map", "planner", "smoother", "found", "chg/100", "turn x",
-              "length", "ms");
+  std::printf("%-10s %-12s %-8s %7s %8s %8s %9s %6s %9s\n", "map", "planner", "smoother", "found", "chg/100", "turn x",
+              "length", "cusps", "ms");
   for (int m = 0; m < maps; ++m) {
     const uint32_t seed = 1000u + static_cast<uint32_t>(m);
     char name[32];

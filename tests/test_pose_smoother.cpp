@@ -198,7 +198,8 @@ TEST_CASE("pose smoother: random parking-lot and room queries stay legal, no lon
         REQUIRE(planned.ok());
         if (!planned->found) continue;
         ++q;
-        const PoseSmoothDef d = def_for(reverse);
+        PoseSmoothDef d = def_for(reverse);
+        d.relax = q % 2 == 1;  // the relaxation keeps every guarantee too
         auto a = smooth_pose_path(g, planned->path, d);
         auto b = smooth_pose_path(g, planned->path, d);
         REQUIRE(a.ok());

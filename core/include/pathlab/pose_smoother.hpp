@@ -11,11 +11,17 @@
 /// collision.hpp), it is strictly cheaper (length, reversed length times `reverse_penalty`,
 /// `gear_change_penalty` per change of gear, also where it joins its neighbours), no longer,
 /// and every gear segment it starts is at least `min_gear_length` long. Then it moves on from
-/// the pose it reached (greedy, farthest first). Rounds repeat on the new path until one
-/// changes nothing or `max_rounds` is reached. This is the shortcut stage of the smoother of
-/// Dolgov, Thrun, Montemerlo and Diebel ("Path Planning for Autonomous Vehicles in Unknown
-/// Semi-structured Environments", IJRR 2010), with analytic curves in place of their
-/// gradient-descent relaxation, so the result stays exact lines and arcs.
+/// the pose it reached (greedy, farthest first). With `relax`, each pose where two connections
+/// meet is then nudged (its heading by 0.2, 0.05 and 0.01 rad, its position sideways by 0.25
+/// and 0.05 cells, coordinate descent) while both reconnected legs stay clear and together get
+/// strictly cheaper and no longer: the junctions inherit the search's heading errors, and this
+/// takes out the S-bends they cause. Rounds repeat on the new path until one changes nothing
+/// or `max_rounds` is reached. This follows the smoother of Dolgov, Thrun, Montemerlo and
+/// Diebel ("Path Planning for Autonomous Vehicles in Unknown Semi-structured Environments",
+/// IJRR 2010): their shortcut stage, and in place of their gradient-descent relaxation of a
+/// polyline (smoothness, obstacle and curvature terms) a derivative-free relaxation of the
+/// junction poses, so the result stays exact lines and arcs of the turning radius and the
+/// curvature and clearance limits hold by construction instead of by a check afterwards.
 ///
 /// Guarantees: the result starts and ends exactly at the input's poses, every arc it adds has
 /// exactly the turning radius (arcs kept from the input keep theirs), its swept disc is clear
@@ -41,6 +47,11 @@ struct PoseSmoothDef {
   /// Spacing of the poses the shortcuts connect. [Units: cells] [Limit: >= 0.05, finite]
   double pose_step = 0.5;
   int max_rounds = 8;  ///< [Limit: 1 .. 100]
+  /// After each round, move the poses where two connections meet (see above) while that makes
+  /// the path strictly cheaper and no longer. Off by default: on the generated parking lots and
+  /// rooms of bench_vehicle_paths it changed the medians by under 0.3 steering changes per 100
+  /// cells and 0.01 of turning ratio, either way, for up to twice the time.
+  bool relax = false;
   /// Swept check of the connections (swept_check.hpp). [Units: cells] [Limit: > 0, finite]
   double max_sagitta = 1e-3;
 };
@@ -51,6 +62,7 @@ struct PoseSmoothResult {
   SegmentPath path;
   int rounds = 0;          ///< Rounds run (the last one changed nothing unless max_rounds stopped it).
   int shortcuts = 0;       ///< Connections accepted over all rounds.
+  int relaxed = 0;         ///< Junction moves accepted by the relaxation over all rounds.
   int gear_changes = 0;    ///< Cusps of the result.
   int short_gear_runs = 0; ///< Gear segments of the result shorter than min_gear_length (kept from the input).
   double cost = 0.0;       ///< Length plus penalties, as defined above. [Units: cells]

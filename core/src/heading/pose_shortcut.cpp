@@ -16,32 +16,11 @@
 #include "pathlab/pose_smoother.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/swept_check.hpp"
+#include "heading/pose_smoother_internal.hpp"
 
 namespace pathlab {
-namespace {
+namespace detail {
 
-constexpr double kEps = 1e-9;
-constexpr size_t kMaxPoses = 1000000;
-
-Status check_def(const PoseSmoothDef& d) {
-  const auto bad = [](const char* what, const char* limit) {
-    return fail(StatusCode::invalid_argument, std::string("pose smoother: ") + what + " must be " + limit);
-  };
-  if (!(d.turning_radius > 0.0 && d.turning_radius <= kMaxTurningRadius)) return bad("turning_radius", "in (0, 1000]");
-  if (Status s = check_agent_radius(d.agent_radius); !s) return s;
-  if (!(d.reverse_penalty >= 1.0 && std::isfinite(d.reverse_penalty))) return bad("reverse_penalty", ">= 1 and finite");
-  if (!(d.gear_change_penalty >= 0.0 && std::isfinite(d.gear_change_penalty)))
-    return bad("gear_change_penalty", ">= 0 and finite");
-  if (!(d.min_gear_length >= 0.0 && std::isfinite(d.min_gear_length))) return bad("min_gear_length", ">= 0 and finite");
-  if (!(d.pose_step >= 0.05 && std::isfinite(d.pose_step))) return bad("pose_step", ">= 0.05 and finite");
-  if (d.max_rounds < 1 || d.max_rounds > 100) return bad("max_rounds", "in [1, 100]");
-  if (!(d.max_sagitta > 0.0 && std::isfinite(d.max_sagitta))) return bad("max_sagitta", "> 0 and finite");
-  return ok_status();
-}
-
-int gear_of(Gear g) { return g == Gear::reverse ? -1 : 1; }
-
-/// Cost of segments between a neighbour driven in `prev_gear` and one in `next_gear` (0: none).
 double segments_cost(std::span<const Segment> segs, int prev_gear, int next_gear, const PoseSmoothDef& d) {
   double cost = 0.0;
   int gear = prev_gear;
@@ -57,7 +36,7 @@ double segments_cost(std::span<const Segment> segs, int prev_gear, int next_gear
 }
 
 /// Lengths of the gear runs of `segs`, in order.
-std::vector<double> gear_runs(std::span<const Segment> segs, std::vector<int>& gears) {
+static std::vector<double> gear_runs(std::span<const Segment> segs, std::vector<int>& gears) {
   std::vector<double> runs;
   gears.clear();
   for (const Segment& s : segs) {
@@ -72,14 +51,6 @@ std::vector<double> gear_runs(std::span<const Segment> segs, std::vector<int>& g
   return runs;
 }
 
-/// The ends of a connection: the gear and gear-run length of what comes before and after it.
-struct Neighbours {
-  int prev_gear = 0;      // 0: the connection starts the path
-  double prev_run = 0.0;  // length of the gear run that ends where the connection starts [cells]
-  int next_gear = 0;      // 0: the connection ends the path
-  double next_run = 0.0;  // length of the gear run that starts where the connection ends [cells]
-};
-
 /// True when the connection leaves no gear segment shorter than min_gear_length: each of its
 /// runs counts together with the neighbour run it continues, and a neighbour run it cuts off
 /// with a cusp must itself be long enough.
@@ -87,7 +58,7 @@ bool gear_runs_ok(std::span<const Segment> segs, const Neighbours& nb, const Pos
   std::vector<int> gears;
   std::vector<double> runs = gear_runs(segs, gears);
   if (runs.empty()) return true;
-  const double min = d.min_gear_length - kEps;
+  const double min = d.min_gear_length - kPoseSmoothEps;
   if (nb.prev_gear != 0) {
     if (gears.front() == nb.prev_gear) runs.front() += nb.prev_run;
     else if (nb.prev_run < min) return false;
@@ -108,6 +79,81 @@ double trailing_run(const SegmentPath& path) {
     run += segs[k].length;
   }
   return run;
+}
+
+double leading_run(const SegmentPath& path) {
+  const auto segs = path.segments();
+  double run = 0.0;
+  for (const Segment& seg : segs) {
+    if (seg.gear != segs.front().gear) break;
+    run += seg.length;
+  }
+  return run;
+}
+
+int last_gear(const SegmentPath& p) { return p.empty() ? 0 : gear_of(p.segments().back().gear); }
+int first_gear(const SegmentPath& p) { return p.empty() ? 0 : gear_of(p.segments().front().gear); }
+
+std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_length, const PoseSmoothDef& d) {
+  std::vector<SegmentPath> out;
+  if (d.allow_reverse) {
+    auto rs = reeds_shepp_shortest(a, b, d.turning_radius);
+    if (rs && rs->length <= max_length + kPoseSmoothEps)
+      if (auto p = reeds_shepp_to_path(a, b, d.turning_radius, *rs)) out.push_back(std::move(*p));
+  }
+  auto all = dubins_all(a, b, d.turning_radius);
+  if (!all) return out;
+  std::array<DubinsSolution, 6> words = *all;
+  std::sort(words.begin(), words.end(), [](const auto& x, const auto& y) { return x.length < y.length; });
+  for (const DubinsSolution& w : words) {
+    if (!(w.length <= max_length + kPoseSmoothEps)) break;
+    if (auto p = dubins_to_path(a, b, d.turning_radius, w)) out.push_back(std::move(*p));
+  }
+  return out;
+}
+
+/// False when the unit's disc overlaps a wall at one of the points every 0.5 cells along `path`
+/// (then the swept check would fail too); true says nothing.
+static bool points_clear(const Grid& grid, const SegmentPath& path, double agent_radius) {
+  const double step = 0.5;
+  for (double s = step; s < path.length(); s += step) {
+    auto st = path.at_distance(s);
+    if (st && !point_clear(grid, st->pos, agent_radius)) return false;
+  }
+  return true;
+}
+
+bool connection_clear(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d) {
+  if (!points_clear(grid, path, d.agent_radius)) return false;  // cheap and exact rejection first
+  SweptCheckDef check = default_swept_check_def();
+  check.agent_radius = d.agent_radius;
+  check.max_sagitta = d.max_sagitta;
+  auto swept = check_swept_path(grid, path, check);
+  return swept && swept->clear;
+}
+
+}  // namespace detail
+
+namespace {
+
+using namespace detail;
+
+constexpr size_t kMaxPoses = 1000000;
+
+Status check_def(const PoseSmoothDef& d) {
+  const auto bad = [](const char* what, const char* limit) {
+    return fail(StatusCode::invalid_argument, std::string("pose smoother: ") + what + " must be " + limit);
+  };
+  if (!(d.turning_radius > 0.0 && d.turning_radius <= kMaxTurningRadius)) return bad("turning_radius", "in (0, 1000]");
+  if (Status s = check_agent_radius(d.agent_radius); !s) return s;
+  if (!(d.reverse_penalty >= 1.0 && std::isfinite(d.reverse_penalty))) return bad("reverse_penalty", ">= 1 and finite");
+  if (!(d.gear_change_penalty >= 0.0 && std::isfinite(d.gear_change_penalty)))
+    return bad("gear_change_penalty", ">= 0 and finite");
+  if (!(d.min_gear_length >= 0.0 && std::isfinite(d.min_gear_length))) return bad("min_gear_length", ">= 0 and finite");
+  if (!(d.pose_step >= 0.05 && std::isfinite(d.pose_step))) return bad("pose_step", ">= 0.05 and finite");
+  if (d.max_rounds < 1 || d.max_rounds > 100) return bad("max_rounds", "in [1, 100]");
+  if (!(d.max_sagitta > 0.0 && std::isfinite(d.max_sagitta))) return bad("max_sagitta", "> 0 and finite");
+  return ok_status();
 }
 
 /// The poses of the current path and the cost of driving it up to each of them.
@@ -169,42 +215,26 @@ Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out)
   return ok_status();
 }
 
-/// Candidate connections from `a` to `b` no longer than `max_length`, shortest first.
-std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_length, const PoseSmoothDef& d) {
-  std::vector<SegmentPath> out;
-  if (d.allow_reverse) {
-    auto rs = reeds_shepp_shortest(a, b, d.turning_radius);
-    if (rs && rs->length <= max_length + kEps)
-      if (auto p = reeds_shepp_to_path(a, b, d.turning_radius, *rs)) out.push_back(std::move(*p));
-  }
-  auto all = dubins_all(a, b, d.turning_radius);
-  if (!all) return out;
-  std::array<DubinsSolution, 6> words = *all;
-  std::sort(words.begin(), words.end(), [](const auto& x, const auto& y) { return x.length < y.length; });
-  for (const DubinsSolution& w : words) {
-    if (!(w.length <= max_length + kEps)) break;
-    if (auto p = dubins_to_path(a, b, d.turning_radius, w)) out.push_back(std::move(*p));
-  }
-  return out;
-}
-
-/// False when the unit's disc overlaps a wall at one of the points every 0.5 cells along `path`
-/// (then the swept check would fail too); true says nothing.
-bool points_clear(const Grid& grid, const SegmentPath& path, double agent_radius) {
-  const double step = 0.5;
-  for (double s = step; s < path.length(); s += step) {
-    auto st = path.at_distance(s);
-    if (st && !point_clear(grid, st->pos, agent_radius)) return false;
-  }
-  return true;
-}
-
 struct Round {
   SegmentPath path;
+  std::vector<Leg> legs;  // the same path cut where shortcuts begin and end
   int shortcuts = 0;
+  int relaxed = 0;
 };
 
-int last_gear(const SegmentPath& p) { return p.empty() ? 0 : gear_of(p.segments().back().gear); }
+/// Appends a stretch of the input to the legs, joining it to a preceding stretch.
+Status add_cut_leg(const SegmentPath& path, double a, double b, std::vector<Leg>& legs, const Pose& at) {
+  if (legs.empty() || legs.back().shortcut) legs.push_back(Leg{SegmentPath(at), false});
+  return append_cut(path, a, b, legs.back().piece);
+}
+
+/// The legs end to end, from `start`.
+Result<SegmentPath> join_legs(const Pose& start, const std::vector<Leg>& legs) {
+  SegmentPath out(start);
+  for (const Leg& leg : legs)
+    if (Status s = out.append(leg.piece); !s) return s.error();
+  return out;
+}
 
 /// The connection from pose i to pose j when one is clear, cheaper and no longer, else empty.
 std::optional<SegmentPath> try_shortcut(const Grid& grid, const PoseTable& t, size_t i, size_t j,
@@ -215,15 +245,10 @@ std::optional<SegmentPath> try_shortcut(const Grid& grid, const PoseTable& t, si
   double orig_cost = t.cost[j] - t.cost[i];
   if (prev_gear != 0 && prev_gear != t.gear[i]) orig_cost += d.gear_change_penalty;
   if (next_gear != 0 && j >= 1 && t.gear[j - 1] != next_gear) orig_cost += d.gear_change_penalty;
-  SweptCheckDef check = default_swept_check_def();
-  check.agent_radius = d.agent_radius;
-  check.max_sagitta = d.max_sagitta;
   for (SegmentPath& c : connections(t.pose[i], t.pose[j], orig_length, d)) {
-    if (segments_cost(c.segments(), prev_gear, next_gear, d) >= orig_cost - kEps) continue;
+    if (segments_cost(c.segments(), prev_gear, next_gear, d) >= orig_cost - kPoseSmoothEps) continue;
     if (!gear_runs_ok(c.segments(), nb, d)) continue;
-    if (!points_clear(grid, c, d.agent_radius)) continue;  // cheap and exact rejection first
-    auto swept = check_swept_path(grid, c, check);
-    if (swept && swept->clear) return std::move(c);
+    if (connection_clear(grid, c, d)) return std::move(c);
   }
   return std::nullopt;
 }
@@ -232,7 +257,7 @@ Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const Po
   auto table = pose_table(path, d);
   if (!table) return table.error();
   const PoseTable& t = *table;
-  Round r{SegmentPath(path.start()), 0};
+  Round r{SegmentPath(path.start()), {}, 0, 0};
   const size_t n = t.pose.size();
   size_t i = 0;
   while (i + 1 < n) {
@@ -245,10 +270,21 @@ Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const Po
     if (link) {
       ++r.shortcuts;
       if (Status s = r.path.append(*link); !s) return s.error();
-    } else if (Status s = append_cut(path, t.s[i], t.s[i + 1], r.path); !s) {
-      return s.error();
+      r.legs.push_back(Leg{std::move(*link), true});
+    } else {
+      const Pose at = r.path.end();
+      if (Status s = append_cut(path, t.s[i], t.s[i + 1], r.path); !s) return s.error();
+      if (Status s = add_cut_leg(path, t.s[i], t.s[i + 1], r.legs, at); !s) return s.error();
     }
     i = reached;
+  }
+  if (d.relax && r.shortcuts > 0) {
+    r.relaxed = relax_junctions(grid, r.legs, d);
+    if (r.relaxed > 0) {
+      auto joined = join_legs(path.start(), r.legs);
+      if (!joined) return joined.error();
+      r.path = std::move(*joined);
+    }
   }
   if (Status s = r.path.snap_end(path.end(), 1e-6); !s) return s.error();
   return r;
@@ -270,12 +306,13 @@ Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& p
     ++out.rounds;
     if (r->shortcuts == 0) break;
     out.shortcuts += r->shortcuts;
+    out.relaxed += r->relaxed;
     out.path = std::move(r->path);
   }
   std::vector<int> gears;
   const std::vector<double> runs = gear_runs(out.path.segments(), gears);
   out.gear_changes = runs.empty() ? 0 : static_cast<int>(runs.size()) - 1;
-  for (size_t k = 0; runs.size() > 1 && k < runs.size(); ++k) out.short_gear_runs += runs[k] < def.min_gear_length - kEps;
+  for (size_t k = 0; runs.size() > 1 && k < runs.size(); ++k) out.short_gear_runs += runs[k] < def.min_gear_length - kPoseSmoothEps;
   out.cost = pose_path_cost(out.path, def);
   return out;
 }
