@@ -98,17 +98,23 @@ PoseSmoothDef vehicle_def(const PlanRequest& request) {
   return def;
 }
 
-/// Runs the vehicle smoother on `path` in place; "" or the error. Counts shortcuts in `shortcuts`.
-std::string vehicle_smooth(const Grid& grid, const PlanRequest& request, SegmentPath& path, int& shortcuts) {
+/// Runs the vehicle smoother on `path` in place; "" or the error. Adds up the shortcuts made and
+/// the gear segments shorter than the smoother's minimum it had to keep.
+std::string vehicle_smooth(const Grid& grid, const PlanRequest& request, SegmentPath& path, int& shortcuts,
+                           int& short_runs) {
   auto smoothed = smooth_pose_path(grid, path, vehicle_def(request));
   if (!smoothed) return smoothed.error().message;
   shortcuts += smoothed->shortcuts;
+  short_runs += smoothed->short_gear_runs;
   path = std::move(smoothed->path);
   return "";
 }
 
-void note_shortcuts(int shortcuts, PlanResult& out) {
+void note_shortcuts(int shortcuts, int short_runs, PlanResult& out) {
   if (shortcuts > 0) out.notes.push_back("vehicle smoother: " + std::to_string(shortcuts) + " shortcut(s)");
+  if (short_runs > 0)
+    out.notes.push_back("vehicle smoother: " + std::to_string(short_runs) + " gear segment(s) shorter than " +
+                        std::to_string(default_pose_smooth_def().min_gear_length).substr(0, 4) + " cells kept");
 }
 
 /// The exact curve of a curve planner and its word; false (with the error set) when none exists.
@@ -176,16 +182,16 @@ void plan_heading(PlanService::Cache& cache, const Grid& grid, const PlanRequest
   out.pose_trace = std::move(path->trace);
   if (!out.found) return;
   const SmootherInfo* smoother = find_smoother(request.settings.smoother, PlannerFamily::heading);
-  int shortcuts = 0;
+  int shortcuts = 0, short_runs = 0;
   if (smoother && smoother->id == SmootherId::vehicle) {
-    if (std::string e = vehicle_smooth(grid, request, path->path, shortcuts); !e.empty())
+    if (std::string e = vehicle_smooth(grid, request, path->path, shortcuts, short_runs); !e.empty())
       return (void)fail(out, PlanStage::smooth, e);
     path->length = path->path.length();
   }
   if (std::string e = append_curve_samples(path->path, curve_step_of(request), out); !e.empty())
     return (void)fail(out, PlanStage::smooth, e);
   note_heading_path(request, *path, out);
-  note_shortcuts(shortcuts, out);
+  note_shortcuts(shortcuts, short_runs, out);
   out.length = path->length;
   out.segments = std::move(path->path);
 }
@@ -226,11 +232,11 @@ void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanRe
     out.violations.push_back("turning smoother: " + out.smoother_error);
     return;
   }
-  int shortcuts = 0;
+  int shortcuts = 0, short_runs = 0;
   if (vehicle) {
     turned->length = 0.0;
     for (SegmentPath& piece : turned->pieces) {
-      if (std::string e = vehicle_smooth(grid, request, piece, shortcuts); !e.empty())
+      if (std::string e = vehicle_smooth(grid, request, piece, shortcuts, short_runs); !e.empty())
         return (void)fail(out, PlanStage::smooth, e);
       turned->length += piece.length();
     }
@@ -247,7 +253,7 @@ void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanRe
   for (TurnMethod m : {TurnMethod::fillet, TurnMethod::shrink, TurnMethod::three_point, TurnMethod::rotate})
     if (const int n = turned->count(m); n > 0) how += (how.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(m);
   if (!how.empty()) out.notes.push_back("turns: " + how);
-  note_shortcuts(shortcuts, out);
+  note_shortcuts(shortcuts, short_runs, out);
 }
 
 }  // namespace pathlab::plan
