@@ -347,3 +347,47 @@ TEST_CASE("planning service: hybrid A* results are smoothed by default and never
   REQUIRE(smooth.segments.has_value());
   CHECK(smooth.segments->end().pos == req.goal.pos);
 }
+
+
+TEST_CASE("join_rotations: a turn on the spot becomes a manoeuvre where one fits, else stays") {
+  // Two straight pieces meeting at (20, 20) with a quarter-turn jump of heading in between.
+  const Pose corner_in{Vec2(20, 20), 0.0}, corner_out{Vec2(20, 20), kPi / 2};
+  SegmentPath a(Pose{Vec2(8, 20), 0.0}), b(corner_out);
+  REQUIRE(a.append(line_from_pose(a.start(), 12.0)).ok());
+  REQUIRE(b.append(line_from_pose(corner_out, 12.0)).ok());
+  REQUIRE(glm::length(a.end().pos - corner_in.pos) < 1e-12);
+  const Grid open = Grid::create(40, 40).value();
+  auto joined = join_rotations(open, {a, b}, def_for(false));
+  REQUIRE(joined.ok());
+  REQUIRE(joined->size() == 1);
+  const SegmentPath& p = joined->front();
+  CHECK(p.start().pos == a.start().pos);
+  CHECK(p.end().pos == b.end().pos);
+  CHECK(p.end().heading == b.end().heading);
+  for (const Segment& s : p.segments())
+    if (s.kind == SegmentKind::arc) CHECK(s.radius >= kR * (1.0 - 1e-12));
+  SweptCheckDef check;
+  check.agent_radius = kAgent;
+  auto swept = check_swept_path(open, p, check);
+  REQUIRE(swept.ok());
+  CHECK(swept->clear);
+  // Walled in: a 1-cell-wide L-shaped slot leaves no room for any manoeuvre of radius 2.
+  Grid slot = Grid::create(40, 40).value();
+  for (int y = 0; y < 40; ++y)
+    for (int x = 0; x < 40; ++x) {
+      const bool along = y == 20 && x >= 7 && x <= 20, down = x == 20 && y >= 20 && y <= 33;
+      slot.set_blocked(x, y, !(along || down));
+    }
+  SegmentPath a2(Pose{Vec2(8.5, 20.5), 0.0}), b2(Pose{Vec2(20.5, 20.5), kPi / 2});
+  REQUIRE(a2.append(line_from_pose(a2.start(), 12.0)).ok());
+  REQUIRE(b2.append(line_from_pose(b2.start(), 12.0)).ok());
+  PoseSmoothDef tight = def_for(false);
+  tight.agent_radius = 0.4;
+  auto kept = join_rotations(slot, {a2, b2}, tight);
+  REQUIRE(kept.ok());
+  CHECK(kept->size() == 2);
+  // Pieces that do not meet are an error naming the piece.
+  auto apart = join_rotations(open, {a, SegmentPath(Pose{Vec2(30, 30), 0.0})}, def_for(false));
+  REQUIRE_FALSE(apart.ok());
+  CHECK(apart.error().message.find("piece 1") != std::string::npos);
+}

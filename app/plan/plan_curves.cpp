@@ -234,6 +234,12 @@ void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanRe
   }
   int shortcuts = 0, short_runs = 0;
   if (vehicle) {
+    // A car cannot turn on the spot: bridge the rotations with manoeuvres where one fits.
+    auto joined = join_rotations(grid, turned->pieces, vehicle_def(request));
+    if (!joined) return (void)fail(out, PlanStage::smooth, joined.error().message);
+    if (const size_t bridged = turned->pieces.size() - joined->size(); bridged > 0)
+      out.notes.push_back("vehicle smoother: " + std::to_string(bridged) + " rotation(s) in place replaced by a manoeuvre");
+    turned->pieces = std::move(*joined);
     turned->length = 0.0;
     for (SegmentPath& piece : turned->pieces) {
       if (std::string e = vehicle_smooth(grid, request, piece, shortcuts, short_runs); !e.empty())

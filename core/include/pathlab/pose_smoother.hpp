@@ -28,6 +28,7 @@
 /// wherever the input's was, and its cost and length are never above the input's.
 
 #include <cstdint>
+#include <vector>
 
 #include "pathlab/grid.hpp"
 #include "pathlab/segment_path.hpp"
@@ -73,6 +74,18 @@ struct PoseSmoothResult {
 /// returned as it is.
 Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& path,
                                           const PoseSmoothDef& def = default_pose_smooth_def());
+
+/// Joins drivable pieces that meet at a rotation in place (the turning smoother's last resort, which
+/// a car cannot do): for each pair, the last poses of the first piece (every pose_step, up to 10
+/// cells back) and the first poses of the next (up to 10 cells on) are connected by the shortest
+/// Reeds-Shepp path (reversing is allowed here whatever `allow_reverse` says: the alternative is
+/// turning on the spot) or a Dubins word, nearest pairs first, until one is clear and keeps
+/// every gear segment at least min_gear_length long; when none is, the same is tried towards the
+/// pieces after the next while those skipped are at most 10 cells long together (two rotations
+/// close together). Pieces that cannot be joined stay apart.
+/// Errors: as smooth_pose_path(); consecutive pieces must meet (within 1e-6 cells).
+Result<std::vector<SegmentPath>> join_rotations(const Grid& grid, const std::vector<SegmentPath>& pieces,
+                                                const PoseSmoothDef& def = default_pose_smooth_def());
 
 /// Cost of a path under `def`'s penalties. [Units: cells]
 double pose_path_cost(const SegmentPath& path, const PoseSmoothDef& def);

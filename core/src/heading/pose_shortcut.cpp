@@ -132,6 +132,23 @@ bool connection_clear(const Grid& grid, const SegmentPath& path, const PoseSmoot
   return swept && swept->clear;
 }
 
+/// Appends the part of `path` between distances a and b (a < b) to `out`.
+Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out) {
+  double offset = 0.0;
+  for (const Segment& seg : path.segments()) {
+    const double lo = std::max(a, offset), hi = std::min(b, offset + seg.length);
+    offset += seg.length;
+    if (hi - lo <= 1e-12) continue;
+    const PathState st = segment_state(seg, lo - (offset - seg.length));
+    const Pose from{st.pos, st.heading};
+    const int steer = seg.kind == SegmentKind::line ? 0 : (st.curvature > 0.0 ? 1 : -1);
+    const Segment piece = steer == 0 ? line_from_pose(from, hi - lo, seg.gear)
+                                     : arc_from_pose(from, seg.radius, steer, hi - lo, seg.gear);
+    if (Status s = out.append(piece); !s) return s;
+  }
+  return ok_status();
+}
+
 }  // namespace detail
 
 namespace {
@@ -196,23 +213,6 @@ Result<PoseTable> pose_table(const SegmentPath& path, const PoseSmoothDef& d) {
   t.pose.back() = path.end();
   t.length = t.s;
   return t;
-}
-
-/// Appends the part of `path` between distances a and b (a < b) to `out`.
-Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out) {
-  double offset = 0.0;
-  for (const Segment& seg : path.segments()) {
-    const double lo = std::max(a, offset), hi = std::min(b, offset + seg.length);
-    offset += seg.length;
-    if (hi - lo <= 1e-12) continue;
-    const PathState st = segment_state(seg, lo - (offset - seg.length));
-    const Pose from{st.pos, st.heading};
-    const int steer = seg.kind == SegmentKind::line ? 0 : (st.curvature > 0.0 ? 1 : -1);
-    const Segment piece = steer == 0 ? line_from_pose(from, hi - lo, seg.gear)
-                                     : arc_from_pose(from, seg.radius, steer, hi - lo, seg.gear);
-    if (Status s = out.append(piece); !s) return s;
-  }
-  return ok_status();
 }
 
 struct Round {

@@ -42,6 +42,9 @@ std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_le
 /// The unit's disc swept along `path` is clear (cheap point rejection, then check_swept_path()).
 bool connection_clear(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d);
 
+/// Appends the part of `path` between distances a and b (a < b) to `out`.
+Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out);
+
 /// One piece of the smoothed path: a connection the smoother made, or a stretch of the input.
 struct Leg {
   SegmentPath piece;
