@@ -4,7 +4,8 @@
 /// the turning smoother) into one a driver would drive, without the search's wobble.
 ///
 /// The input path is sampled into poses every `pose_step` (plus every segment end, so cusps
-/// are kept). From the first pose, the smoother tries to reach the farthest later pose with an
+/// are kept). From the first pose, the smoother tries to reach the farthest later pose (at most
+/// 400 poses on, which bounds the work of a round to 400 tries a pose) with an
 /// analytic curve of the turning radius: the Dubins words (forward only, shortest first) and,
 /// with `allow_reverse`, the shortest Reeds-Shepp path. A connection replaces the stretch it
 /// skips when the unit's disc swept along it is clear (check_swept_path(), the referee of

@@ -156,6 +156,9 @@ namespace {
 using namespace detail;
 
 constexpr size_t kMaxPoses = 1000000;
+/// Farthest pose a shortcut from pose i may reach: i + kWindow (200 cells at the default step),
+/// so a round costs at most kWindow tries per pose however long the path is.
+constexpr size_t kWindow = 400;
 
 Status check_def(const PoseSmoothDef& d) {
   const auto bad = [](const char* what, const char* limit) {
@@ -263,7 +266,7 @@ Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const Po
   while (i + 1 < n) {
     size_t reached = i + 1;
     std::optional<SegmentPath> link;
-    for (size_t j = n - 1; j > i + 1 && !link; --j) {
+    for (size_t j = std::min(n - 1, i + kWindow); j > i + 1 && !link; --j) {
       link = try_shortcut(grid, t, i, j, r.path, d);
       if (link) reached = j;
     }
