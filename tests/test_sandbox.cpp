@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <array>
 #include <cstdlib>
@@ -332,7 +334,7 @@ TEST_CASE("sandbox: every planner and smoother runs through the pipeline and is 
           CAPTURE(why);
           CHECK(why.find("turning radius") != std::string::npos);
           // Splines may bend too tightly; the turning smoother may shrink a fillet that does not fit.
-          CHECK((is_spline_smoother(sm.name) || std::string(sm.name) == "turning"));
+          CHECK((is_spline_smoother(sm.name) || std::string(sm.name) == "turning" || std::string(sm.name) == "vehicle"));
         }
       }
       if (std::string(sm.name) == "turning") {
@@ -341,8 +343,11 @@ TEST_CASE("sandbox: every planner and smoother runs through the pipeline and is 
         CHECK(v.curvature.size() == v.points.size());
         CHECK(v.max_curvature > 0.0);
         CHECK(v.max_curvature <= 1.0 / 1.5 + 1e-6);
-        REQUIRE_FALSE(v.notes.empty());
-        CHECK(v.notes.back().find("fillet") != std::string::npos);
+        // Grid paths leave room for fillets; the navmesh funnel path touches the wall's end, where
+        // only spot turns fit.
+        const char* kind = planner_family(p.name) == PlannerFamily::grid ? "fillet" : "turns:";
+        CHECK(std::any_of(v.notes.begin(), v.notes.end(),
+                          [&](const std::string& n) { return n.find(kind) != std::string::npos; }));
       }
     }
   }

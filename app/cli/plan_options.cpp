@@ -25,6 +25,12 @@ struct RawOptions {
 
 std::string flag(OptionId id) { return std::string("--") + plan::option_info(id).flag; }
 
+/// True when the named smoother of the family drives circles of the turning radius (registry).
+bool smoother_turns(const std::string& name, PlannerFamily family) {
+  const plan::SmootherInfo* s = plan::find_smoother(name, family);
+  return s && (s->options & plan::option_bit(OptionId::turning_radius)) != 0;
+}
+
 void read_navmesh_options(Args& args, const RawOptions& raw, PlanSettings& s) {
   io::PlanSettingsData& d = s.data;
   if (!raw.smoother_given) d.smoother = plan::smoothers_for(PlannerFamily::navmesh).front().name;
@@ -54,14 +60,17 @@ void read_navmesh_options(Args& args, const RawOptions& raw, PlanSettings& s) {
   s.navmesh_cost = cost == "portal-points" ? NavSearchCost::portal_points : NavSearchCost::exact;
   if (raw.subdivisions) throw UsageError("--subdivisions is used by spline smoothers only");
   if (d.turn_penalty != 0.0) throw UsageError("--turn-penalty is used by grid planners only");
+  if (smoother_turns(d.smoother, PlannerFamily::navmesh) && !raw.turning_radius)
+    throw UsageError("--smoother " + d.smoother + " needs --radius R (the turning radius in cells)");
 }
 
 void read_heading_options(Args& args, const RawOptions& raw, const plan::PlannerInfo& planner, PlanSettings& s) {
   io::PlanSettingsData& d = s.data;
   if (!raw.turning_radius) throw UsageError("--planner " + d.planner + " needs --radius R (the turning radius in cells)");
-  if (d.smoother != plan::smoother_name(plan::SmootherId::none))
-    throw UsageError("--smoother: the " + d.planner + " planner makes curves itself; use --smoother " +
-                     plan::smoother_name(plan::SmootherId::none));
+  if (!raw.smoother_given) d.smoother = plan::smoothers_for(PlannerFamily::heading).front().name;
+  if (!plan::find_smoother(d.smoother, PlannerFamily::heading))
+    throw UsageError("--smoother: unknown smoother '" + d.smoother + "' for the " + d.planner + " planner (" +
+                     plan::smoother_list(PlannerFamily::heading) + ")");
   if (raw.subdivisions) throw UsageError("--subdivisions is used by spline smoothers only");
   if (d.turn_penalty != 0.0) throw UsageError("--turn-penalty is used by grid planners only");
   if (raw.reverse && planner.id != plan::PlannerId::hybrid) throw UsageError("--reverse is used by --planner hybrid only");
@@ -82,8 +91,8 @@ void read_grid_options(const RawOptions& raw, PlanSettings& s) {
     throw UsageError("--subdivisions must be in [1, " + std::to_string(kMaxSubdivisions) + "]");
   }
   if (raw.subdivisions) d.subdivisions = static_cast<int>(*raw.subdivisions);
-  if (smoother->id == plan::SmootherId::turning && !raw.turning_radius)
-    throw UsageError("--smoother turning needs --radius R (the turning radius in cells)");
+  if (smoother_turns(d.smoother, PlannerFamily::grid) && !raw.turning_radius)
+    throw UsageError("--smoother " + d.smoother + " needs --radius R (the turning radius in cells)");
 }
 
 /// The options every planner shares: agent radius, turn penalty, connectivity.
@@ -101,6 +110,25 @@ void read_search_options(Args& args, io::PlanSettingsData& d) {
   if (auto c = args.integer("connectivity")) {
     if (*c != 4 && *c != 8) throw UsageError("--connectivity must be 4 or 8");
     d.connectivity = static_cast<int>(*c);
+  }
+}
+
+/// --reverse-penalty and --gear-change-penalty: for the planner or smoother whose registry row
+/// lists them (Hybrid A*, the vehicle smoother), in the registry's range.
+void read_penalties(Args& args, const plan::PlannerInfo& planner, PlanSettings& s) {
+  io::PlanSettingsData& d = s.data;
+  const plan::SmootherInfo* smoother = plan::find_smoother(d.smoother, planner.family);
+  for (OptionId id : {OptionId::reverse_penalty, OptionId::gear_change_penalty}) {
+    const plan::OptionInfo& o = plan::option_info(id);
+    const auto value = args.number(o.flag);
+    if (!value) continue;
+    const plan::OptionMask bit = plan::option_bit(id);
+    if ((planner.options & bit) == 0 && !(smoother && (smoother->options & bit) != 0))
+      throw UsageError(flag(id) + " is used by --planner hybrid and --smoother vehicle only");
+    if (!(*value >= o.min && *value <= o.max))
+      throw UsageError(flag(id) + " must be in [" + std::to_string(static_cast<int>(o.min)) + ", " +
+                       std::to_string(static_cast<int>(o.max)) + "]");
+    (id == OptionId::reverse_penalty ? d.reverse_penalty : d.gear_change_penalty) = *value;
   }
 }
 
@@ -140,18 +168,19 @@ PlanSettings read_plan_settings(Args& args) {
     case PlannerFamily::heading: read_heading_options(args, raw, *planner, s); break;
     default: read_grid_options(raw, s); break;
   }
-  const bool turning = d.smoother == plan::smoother_name(plan::SmootherId::turning);
+  const bool turning = smoother_turns(d.smoother, planner->family);
   if (raw.turning_radius && planner->family != PlannerFamily::heading && !turning)
-    throw UsageError("--radius (turning radius) is used by --planner directional|hybrid and --smoother turning only");
+    throw UsageError("--radius (turning radius) is used by --planner directional|hybrid and --smoother turning|vehicle only");
   if (raw.reverse && planner->id != plan::PlannerId::hybrid) throw UsageError("--reverse is used by --planner hybrid only");
   if (s.sample_step && !(*s.sample_step > 0)) throw UsageError("--sample-step must be > 0");
   s.time_budget_ms = read_time_budget(args);
+  read_penalties(args, *planner, s);
   return s;
 }
 
 void check_plan_settings(const PlanSettings& s) {
   const plan::PlannerInfo& planner = *plan::find_planner(s.data.planner);
-  const bool turning = s.data.smoother == plan::smoother_name(plan::SmootherId::turning);
+  const bool turning = smoother_turns(s.data.smoother, planner.family);
   if (planner.family != PlannerFamily::heading && !turning) return;
   const double r = s.data.turning_radius;
   if (!(r > 0.0 && r <= kMaxTurningRadius))

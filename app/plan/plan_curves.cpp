@@ -7,6 +7,7 @@
 
 #include "pathlab/cc_curves.hpp"
 #include "pathlab/dubins.hpp"
+#include "pathlab/pose_smoother.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/swept_check.hpp"
 #include "pathlab/turn_to_point.hpp"
@@ -86,6 +87,37 @@ void note_heading_path(const PlanRequest& request, const HeadingPath& path, Plan
   if (cusps > 0) out.notes.push_back(std::to_string(cusps) + " change(s) of gear");
 }
 
+/// The vehicle smoother's settings from the request (pose_smoother.hpp).
+PoseSmoothDef vehicle_def(const PlanRequest& request) {
+  const io::PlanSettingsData& s = request.settings;
+  PoseSmoothDef def = default_pose_smooth_def();
+  def.turning_radius = s.turning_radius;
+  def.agent_radius = s.agent_radius;
+  def.allow_reverse = s.reverse;
+  def.reverse_penalty = s.reverse_penalty;
+  def.gear_change_penalty = s.gear_change_penalty;
+  return def;
+}
+
+/// Runs the vehicle smoother on `path` in place; "" or the error. Adds up the shortcuts made and
+/// the gear segments shorter than the smoother's minimum it had to keep.
+std::string vehicle_smooth(const Grid& grid, const PlanRequest& request, SegmentPath& path, int& shortcuts,
+                           int& short_runs) {
+  auto smoothed = smooth_pose_path(grid, path, vehicle_def(request));
+  if (!smoothed) return smoothed.error().message;
+  shortcuts += smoothed->shortcuts;
+  short_runs += smoothed->short_gear_runs;
+  path = std::move(smoothed->path);
+  return "";
+}
+
+void note_shortcuts(int shortcuts, int short_runs, PlanResult& out) {
+  if (shortcuts > 0) out.notes.push_back("vehicle smoother: " + std::to_string(shortcuts) + " shortcut(s)");
+  if (short_runs > 0)
+    out.notes.push_back("vehicle smoother: " + std::to_string(short_runs) + " gear segment(s) shorter than " +
+                        std::to_string(default_pose_smooth_def().min_gear_length).substr(0, 4) + " cells kept");
+}
+
 /// The exact curve of a curve planner and its word; false (with the error set) when none exists.
 bool solve_curve(const PlanRequest& request, PlannerId planner, PlanResult& out) {
   const Pose& from = request.start;
@@ -160,9 +192,17 @@ void plan_heading(PlanService::Cache& cache, const Grid& grid, const PlanRequest
   out.budget_stop = path->budget_stop;
   out.partial = path->partial;
   if (!out.found && !out.partial) return;
+  const SmootherInfo* smoother = find_smoother(request.settings.smoother, PlannerFamily::heading);
+  int shortcuts = 0, short_runs = 0;
+  if (out.found && smoother && smoother->id == SmootherId::vehicle) {
+    if (std::string e = vehicle_smooth(grid, request, path->path, shortcuts, short_runs); !e.empty())
+      return (void)fail(out, PlanStage::smooth, e);
+    path->length = path->path.length();
+  }
   if (std::string e = append_curve_samples(path->path, curve_step_of(request), out); !e.empty())
     return (void)fail(out, PlanStage::smooth, e);
   if (out.found) note_heading_path(request, *path, out);
+  note_shortcuts(shortcuts, short_runs, out);
   out.length = path->length;
   out.segments = std::move(path->path);
 }
@@ -186,7 +226,7 @@ void plan_curve(const Grid& grid, const PlanRequest& request, const PlannerInfo&
   }
 }
 
-void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanResult& out) {
+void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanResult& out, bool vehicle) {
   const io::PlanSettingsData& s = request.settings;
   TurningSmoothDef def = default_turning_smooth_def();
   def.turning_radius = s.turning_radius;
@@ -203,6 +243,21 @@ void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanRe
     out.violations.push_back("turning smoother: " + out.smoother_error);
     return;
   }
+  int shortcuts = 0, short_runs = 0;
+  if (vehicle) {
+    // A car cannot turn on the spot: bridge the rotations with manoeuvres where one fits.
+    auto joined = join_rotations(grid, turned->pieces, vehicle_def(request));
+    if (!joined) return (void)fail(out, PlanStage::smooth, joined.error().message);
+    if (const size_t bridged = turned->pieces.size() - joined->size(); bridged > 0)
+      out.notes.push_back("vehicle smoother: " + std::to_string(bridged) + " rotation(s) in place replaced by a manoeuvre");
+    turned->pieces = std::move(*joined);
+    turned->length = 0.0;
+    for (SegmentPath& piece : turned->pieces) {
+      if (std::string e = vehicle_smooth(grid, request, piece, shortcuts, short_runs); !e.empty())
+        return (void)fail(out, PlanStage::smooth, e);
+      turned->length += piece.length();
+    }
+  }
   out.points.clear();
   for (const SegmentPath& piece : turned->pieces) {
     if (std::string e = append_curve_samples(piece, curve_step_of(request), out); !e.empty())
@@ -215,6 +270,7 @@ void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanRe
   for (TurnMethod m : {TurnMethod::fillet, TurnMethod::shrink, TurnMethod::three_point, TurnMethod::rotate})
     if (const int n = turned->count(m); n > 0) how += (how.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(m);
   if (!how.empty()) out.notes.push_back("turns: " + how);
+  note_shortcuts(shortcuts, short_runs, out);
 }
 
 }  // namespace pathlab::plan

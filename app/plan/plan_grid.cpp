@@ -64,7 +64,10 @@ bool apply_spline(const Grid& grid, const PlanRequest& request, SplineMethod met
 
 bool apply_smoother(const Grid& grid, const PlanRequest& request, const SmootherInfo& smoother, PlanResult& out) {
   switch (smoother.id) {
-    case SmootherId::turning: apply_turning_smoother(grid, request, out); return out.error.empty();
+    case SmootherId::turning:
+    case SmootherId::vehicle:
+      apply_turning_smoother(grid, request, out, smoother.id == SmootherId::vehicle);
+      return out.error.empty();
     case SmootherId::los: {
       auto cut = los_shortcut(grid, out.points, request.settings.agent_radius);
       if (!cut) return fail(out, PlanStage::smooth, cut.error().message);
@@ -117,7 +120,8 @@ void plan_grid(PlanService::Cache& cache, const Grid& grid, const PlanRequest& r
   out.points = out.raw_points;
   if (!out.found || !apply_smoother(grid, request, smoother, out)) return;
   // The turning smoother knows its curve's exact length; everything else is a polyline.
-  if (smoother.id != SmootherId::turning || !out.smoother_error.empty()) out.length = polyline_length(out.points);
+  const bool exact = smoother.id == SmootherId::turning || smoother.id == SmootherId::vehicle;
+  if (!exact || !out.smoother_error.empty()) out.length = polyline_length(out.points);
 }
 
 }  // namespace pathlab::plan

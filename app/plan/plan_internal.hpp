@@ -53,8 +53,9 @@ void plan_heading(PlanService::Cache& cache, const Grid& grid, const PlanRequest
                   PlanResult& out);
 void plan_curve(const Grid& grid, const PlanRequest& request, const PlannerInfo& planner, PlanResult& out);
 
-/// Rounds the grid path's corners for the turning radius (the turning smoother).
-void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanResult& out);
+/// Rounds the path's corners for the turning radius (the turning smoother); with `vehicle`
+/// the vehicle smoother (pose_smoother.hpp) then shortcuts each drivable piece.
+void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanResult& out, bool vehicle = false);
 /// Appends the samples of `path` to out.points/headings/curvature, skipping a sample equal to
 /// the last one there (pieces share their joints). Returns "" or the sampling error.
 std::string append_curve_samples(const SegmentPath& path, double step, PlanResult& out);

@@ -10,9 +10,17 @@ namespace pathlab::plan {
 namespace {
 
 /// Turns the corridor into the path with `smoother`; false (with the error set) when it fails.
-bool smooth_corridor(const Navmesh& mesh, const NavSearchResult& corridor, const PlanRequest& request,
+bool smooth_corridor(const Grid& grid, const Navmesh& mesh, const NavSearchResult& corridor, const PlanRequest& request,
                      const SmootherInfo& smoother, PlanResult& out) {
   switch (smoother.id) {
+    case SmootherId::turning:
+    case SmootherId::vehicle: {  // legal turns along the funnel path (the shortest in the corridor)
+      auto funnel = funnel_corridor(corridor, false);
+      if (!funnel) return fail(out, PlanStage::smooth, funnel.error().message);
+      out.points = std::move(funnel->points);
+      apply_turning_smoother(grid, request, out, smoother.id == SmootherId::vehicle);
+      return out.error.empty();
+    }
     case SmootherId::funnel: {
       auto funnel = funnel_corridor(corridor, request.keep_internals);
       if (!funnel) return fail(out, PlanStage::smooth, funnel.error().message);
@@ -72,8 +80,9 @@ void plan_navmesh(PlanService::Cache& cache, const Grid& grid, const PlanRequest
   out.start_snapped = corridor->start_snapped;
   out.goal_snapped = corridor->goal_snapped;
   if (request.keep_internals) out.raw_points = corridor_midpoints(*corridor);  // the sandbox's "raw path"
-  if (!smooth_corridor(*entry->mesh, *corridor, request, smoother, out)) return;
-  out.length = polyline_length(out.points);
+  if (!smooth_corridor(grid, *entry->mesh, *corridor, request, smoother, out)) return;
+  const bool exact = smoother.id == SmootherId::turning || smoother.id == SmootherId::vehicle;
+  if (!exact || !out.smoother_error.empty()) out.length = polyline_length(out.points);
   if (corridor->start_snapped) out.notes.push_back("the start was moved onto the mesh (too close to a wall for the radius)");
   if (corridor->goal_snapped) out.notes.push_back("the goal was moved onto the mesh (too close to a wall for the radius)");
   if (request.keep_internals) out.nav_corridor = std::move(*corridor);

@@ -61,9 +61,10 @@ const std::array<PlannerInfo, 12> kPlanners = {{
 }};
 
 constexpr OptionMask kSpline = bits({O::subdivisions, O::insert_min_chord});
+constexpr OptionMask kVehicle = bits({O::turning_radius, O::reverse_penalty, O::gear_change_penalty});
 
 // Menu order per family: the first row of a family is its default smoother.
-const std::array<SmootherInfo, 13> kSmoothers = {{
+const std::array<SmootherInfo, 17> kSmoothers = {{
     {SmootherId::none, "none", F::grid, false, 0, "The planner's waypoints as they are."},
     {SmootherId::los, "los", F::grid, false, 0,
      "Line-of-sight shortcuts (Pinter 2001's \"cheating\"): skip waypoints while the straight line is clear."},
@@ -78,13 +79,24 @@ const std::array<SmootherInfo, 13> kSmoothers = {{
     {SmootherId::turning, "turning", F::grid, false, bits({O::turning_radius}),
      "Legal turns (Pinter 2001): every corner rounded by an arc of the turning radius; where none fits, a "
      "smaller radius, a three-point turn or a turn on the spot. Meets the start and goal headings."},
+    {SmootherId::vehicle, "vehicle", F::grid, false, kVehicle,
+     "The turning smoother, then the vehicle smoother's Dubins / Reeds-Shepp shortcuts: fewer turns, no wobble."},
     {SmootherId::funnel, "funnel", F::navmesh, false, 0,
      "The exact shortest path inside the corridor (simple stupid funnel)."},
     {SmootherId::edge_shift, "edge-shift", F::navmesh, false, bits({O::shift_margin, O::shift_passes}),
      "String pulling by sliding each node along the edge it crosses."},
     {SmootherId::los, "los", F::navmesh, false, 0, "Portal midpoints, skipping nodes while the line stays on the mesh."},
     {SmootherId::none, "none", F::navmesh, false, 0, "Start, the middle of every portal, goal."},
-    {SmootherId::none, "none", F::heading, false, 0, "Heading-aware planners make the curve themselves; nothing to smooth."},
+    {SmootherId::turning, "turning", F::navmesh, false, bits({O::turning_radius}),
+     "The funnel path with legal turns of the turning radius (as the grid's turning smoother)."},
+    {SmootherId::vehicle, "vehicle", F::navmesh, false, kVehicle,
+     "The funnel path with legal turns, then the vehicle smoother's Dubins / Reeds-Shepp shortcuts."},
+    {SmootherId::vehicle, "vehicle", F::heading, false, kVehicle,
+     "Vehicle smoother (the shortcut stage of Dolgov, Thrun, Montemerlo and Diebel, 2010): replaces stretches of "
+     "the search's path by Dubins (forward) or Reeds-Shepp (with reverse) curves of the turning radius wherever the "
+     "unit's disc stays clear and the cost (reverse and gear-change penalties included) drops; farthest first, "
+     "repeated until nothing changes. No wobble on straight stretches, no gear segment under 1 cell."},
+    {SmootherId::none, "none", F::heading, false, 0, "The search's own curve, wobble and all."},
     {SmootherId::none, "none", F::curve, false, 0, "Curve planners produce the exact curve; nothing to smooth."},
 }};
 constexpr size_t kSmootherRows = kSmoothers.size();
@@ -125,10 +137,10 @@ const std::array<OptionInfo, 14> kOptions = {{
      "More bins find paths through tighter places; the search grows with them."},
     {O::reverse, "reverse", "reverse", "reverse", 0, 1, 0, 1, false, "%.0f",
      "Hybrid A* may drive backwards (three-point turns). For the curve planners pick reeds-shepp."},
-    {O::reverse_penalty, "reverse_penalty", "", "reverse penalty", 1, 1000, 1, 20, true, "%.2fx",
-     "Cost multiplier on reversed length."},
-    {O::gear_change_penalty, "gear_change_penalty", "", "gear change", 0, 1000, 0, 50, true, "%.2f cells",
-     "Extra cost for each change between forward and reverse."},
+    {O::reverse_penalty, "reverse_penalty", "reverse-penalty", "reverse penalty", 1, 1000, 1, 20, true, "%.2fx",
+     "Cost multiplier on reversed length (Hybrid A* and the vehicle smoother)."},
+    {O::gear_change_penalty, "gear_change_penalty", "gear-change-penalty", "gear change", 0, 1000, 0, 50, true,
+     "%.2f cells", "Extra cost for each change between forward and reverse (Hybrid A* and the vehicle smoother)."},
 }};
 
 std::string join_names(std::span<const SmootherInfo> rows) {

@@ -30,7 +30,7 @@ enum class PlannerId {
   astar, dijkstra, jps, theta, navmesh, directional, hybrid, dubins, reeds_shepp, turn_to_point, cc_dubins, cc_reeds_shepp
 };
 
-enum class SmootherId { none, los, catmull_rom, centripetal, chordal, hermite, turning, funnel, edge_shift };
+enum class SmootherId { none, los, catmull_rom, centripetal, chordal, hermite, turning, funnel, edge_shift, vehicle };
 
 /// The tunable options of planners and smoothers (the fields of io::PlanSettingsData).
 enum class OptionId : uint8_t {

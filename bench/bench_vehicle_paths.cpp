@@ -1,0 +1,233 @@
+// Paths a driver would drive (issue 16): how much do the heading-aware planners wiggle?
+//
+// Generated parking lots and rooms with wide doors (fixed seeds), 50 pose-to-pose queries per
+// map, turning radius 2, agent radius 0.5, curves sampled every 0.1 cells. For Directional A*,
+// Hybrid A* (forward only) and Hybrid A* with reverse, each planned once with the smoother
+// "none" (the raw search result, the BEFORE) and once with the family's default smoother (the
+// first registry row, the AFTER), it prints per map:
+//  - steering-direction changes per 100 cells: sign changes of the curvature (left <-> right,
+//    straight pieces in between do not reset the sign) per 100 cells of path, median over queries;
+//  - turning ratio: total |heading change| along the path divided by what the Euclidean shortest
+//    path needs (its corner angles plus the start and goal heading changes onto its first and off
+//    its last leg; the shortest path is the navmesh funnel path for the agent radius, exact in
+//    its corridor), median over queries; the denominator is floored at 0.1 rad so a query whose
+//    shortest path is straight and already aligned does not divide by zero;
+//  - median length, the changes of gear (cusps) of all queries together, median plan time
+//    (thread CPU time: the machine may be shared).
+// This is a measuring program, not a Google Benchmark: it prints one table and exits.
+// Usage: bench_vehicle_paths [--maps N] [--queries N]
+
+#include <time.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "pathlab/collision.hpp"
+#include "pathlab/map_generators.hpp"
+#include "plan_service.hpp"
+
+using namespace pathlab;
+
+namespace {
+
+constexpr double kTurningRadius = 2.0;
+constexpr double kAgentRadius = 0.5;
+constexpr double kSampleStep = 0.1;
+
+double thread_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
+/// A parking lot: outer wall, rows of parked cars (2 x 4 cells, nose to nose in double rows)
+/// with aisles 7 cells wide between the rows; a seeded share of the stalls is empty.
+Grid parking_lot(uint32_t seed) {
+  const int w = 64, h = 52;
+  Grid g = Grid::create(w, h).value();
+  for (int x = 0; x < w; ++x) g.set_blocked(x, 0, true), g.set_blocked(x, h - 1, true);
+  for (int y = 0; y < h; ++y) g.set_blocked(0, y, true), g.set_blocked(w - 1, y, true);
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> stall(0, 9);
+  for (int row = 8; row + 8 < h; row += 15) {      // double rows of 8 cells, aisles of 7
+    for (int x = 8; x + 2 < w - 8; x += 3) {       // stalls 3 cells apart: cars 2 wide, gap 1
+      for (int half = 0; half < 2; ++half) {
+        if (stall(rng) < 3) continue;              // 30% of the stalls are empty
+        for (int dy = 0; dy < 4; ++dy)
+          for (int dx = 0; dx < 2; ++dx) g.set_blocked(x + dx, row + half * 4 + dy, true);
+      }
+    }
+  }
+  return g;
+}
+
+Grid rooms(uint32_t seed) {
+  Grid g = Grid::create(64, 64).value();
+  generate_rooms(g, 16, 6, seed);
+  return g;
+}
+
+struct Query {
+  Pose start, goal;
+};
+
+std::vector<Query> make_queries(const Grid& g, int count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> ux(1.0, g.width() - 1.0), uy(1.0, g.height() - 1.0), uh(-kPi, kPi);
+  std::vector<Query> out;
+  while (static_cast<int>(out.size()) < count) {
+    const Query q{{Vec2(ux(rng), uy(rng)), uh(rng)}, {Vec2(ux(rng), uy(rng)), uh(rng)}};
+    // Room to turn around both ends (a radius-2 unit of radius 0.5), and a real trip.
+    if (!point_clear(g, q.start.pos, 1.5) || !point_clear(g, q.goal.pos, 1.5)) continue;
+    if (glm::length(q.start.pos - q.goal.pos) < 12.0) continue;
+    out.push_back(q);
+  }
+  return out;
+}
+
+struct Measure {
+  bool found = false;
+  double length = 0.0, changes_per_100 = 0.0, turning = 0.0, ms = 0.0;
+  int cusps = 0;
+};
+
+Measure measure(const plan::PlanResult& r, double ms) {
+  Measure m;
+  m.found = r.found && r.error.empty();
+  m.ms = ms;
+  if (!m.found) return m;
+  m.length = r.length;
+  int sign = 0, changes = 0;
+  for (double k : r.curvature) {
+    const int s = k > 1e-9 ? 1 : (k < -1e-9 ? -1 : 0);
+    if (s != 0 && sign != 0 && s != sign) ++changes;
+    if (s != 0) sign = s;
+  }
+  for (size_t i = 1; i < r.headings.size(); ++i) m.turning += std::abs(wrap_angle(r.headings[i] - r.headings[i - 1]));
+  m.changes_per_100 = r.length > 1e-9 ? 100.0 * changes / r.length : 0.0;
+  if (r.segments) {
+    const auto segs = r.segments->segments();
+    for (size_t i = 1; i < segs.size(); ++i) m.cusps += segs[i].gear != segs[i - 1].gear;
+  }
+  return m;
+}
+
+/// Turning the Euclidean shortest path needs: the funnel path's corners plus the start and goal
+/// heading changes. -1 when the funnel finds nothing.
+double needed_turning(plan::PlanService& service, const Grid& g, const Query& q) {
+  plan::PlanRequest req;
+  req.start = q.start;
+  req.goal = q.goal;
+  req.settings.planner = "navmesh";
+  req.settings.smoother = "funnel";
+  req.settings.agent_radius = kAgentRadius;
+  req.analyse = false;
+  req.keep_internals = false;
+  const plan::PlanResult r = service.plan(g, req);
+  if (!r.found || r.points.size() < 2) return -1.0;
+  std::vector<Vec2> p;
+  for (Vec2 v : r.points)
+    if (p.empty() || glm::length(v - p.back()) > 1e-9) p.push_back(v);
+  if (p.size() < 2) return -1.0;
+  double prev = q.start.heading, need = 0.0;
+  for (size_t i = 1; i < p.size(); ++i) {
+    const double dir = std::atan2(p[i].y - p[i - 1].y, p[i].x - p[i - 1].x);
+    need += std::abs(wrap_angle(dir - prev));
+    prev = dir;
+  }
+  return need + std::abs(wrap_angle(q.goal.heading - prev));
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+struct Variant {
+  const char* label;
+  const char* planner;
+  bool reverse;
+};
+
+Measure run_one(plan::PlanService& service, const Grid& g, const Query& q, const Variant& v, const std::string& smoother) {
+  plan::PlanRequest req;
+  req.start = q.start;
+  req.goal = q.goal;
+  req.settings.planner = v.planner;
+  req.settings.smoother = smoother;
+  req.settings.turning_radius = kTurningRadius;
+  req.settings.agent_radius = kAgentRadius;
+  req.settings.reverse = v.reverse;
+  req.curve_step = kSampleStep;
+  req.analyse = false;
+  req.keep_internals = false;
+  const double t0 = thread_ms();
+  const plan::PlanResult r = service.plan(g, req);
+  return measure(r, thread_ms() - t0);
+}
+
+void report_map(const char* map_name, const Grid& g, int queries, uint32_t seed) {
+  plan::PlanService service;
+  const std::vector<Query> qs = make_queries(g, queries, seed);
+  std::vector<double> need(qs.size());
+  for (size_t i = 0; i < qs.size(); ++i) need[i] = needed_turning(service, g, qs[i]);
+  const Variant variants[] = {{"directional", "directional", false}, {"hybrid", "hybrid", false},
+                              {"hybrid+rev", "hybrid", true}};
+  const std::string after = plan::smoothers_for(plan::PlannerFamily::heading).front().name;
+  for (const Variant& v : variants) {
+    for (const std::string& smoother : {std::string("none"), after}) {
+      std::vector<double> changes, ratio, length, ms;
+      int cusps = 0;
+      int found = 0;
+      for (size_t i = 0; i < qs.size(); ++i) {
+        const Measure m = run_one(service, g, qs[i], v, smoother);
+        ms.push_back(m.ms);
+        if (!m.found || need[i] < 0.0) continue;
+        ++found;
+        changes.push_back(m.changes_per_100);
+        ratio.push_back(m.turning / std::max(need[i], 0.1));
+        length.push_back(m.length);
+        cusps += m.cusps;
+      }
+      std::printf("%-10s %-12s %-8s %3d/%-3zu %8.1f %8.2f %9.1f %6d %9.2f\n", map_name, v.label, smoother.c_str(), found,
+                  qs.size(), median(changes), median(ratio), median(length), cusps, median(ms));
+      std::fflush(stdout);
+      if (after == "none") break;
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int maps = 3, queries = 50;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--maps") == 0) maps = std::clamp(std::atoi(argv[i + 1]), 1, 20);
+    else if (std::strcmp(argv[i], "--queries") == 0) queries = std::clamp(std::atoi(argv[i + 1]), 1, 1000);
+  }
+  std::printf("turning radius %.1f, agent radius %.1f, sample step %.1f, %d queries per map\n", kTurningRadius,
+              kAgentRadius, kSampleStep, queries);
+  std::printf("%-10s %-12s %-8s %7s %8s %8s %9s %6s %9s\n", "map", "planner", "smoother", "found", "chg/100", "turn x",
+              "length", "cusps", "ms");
+  for (int m = 0; m < maps; ++m) {
+    const uint32_t seed = 1000u + static_cast<uint32_t>(m);
+    char name[32];
+    std::snprintf(name, sizeof name, "parking%d", m + 1);
+    report_map(name, parking_lot(seed), queries, seed);
+  }
+  for (int m = 0; m < maps; ++m) {
+    const uint32_t seed = 2000u + static_cast<uint32_t>(m);
+    char name[32];
+    std::snprintf(name, sizeof name, "rooms%d", m + 1);
+    report_map(name, rooms(seed), queries, seed);
+  }
+  return 0;
+}

@@ -1,0 +1,323 @@
+// The vehicle smoother (pose_smoother.hpp): greedy farthest-first shortcuts of a pose sequence
+// with Dubins and Reeds-Shepp connections, repeated until a round changes nothing. The
+// shortcut stage of Dolgov, Thrun, Montemerlo and Diebel, "Path Planning for Autonomous
+// Vehicles in Unknown Semi-structured Environments" (IJRR 2010).
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pathlab/collision.hpp"
+#include "pathlab/directional_astar.hpp"
+#include "pathlab/dubins.hpp"
+#include "pathlab/pose_smoother.hpp"
+#include "pathlab/reeds_shepp.hpp"
+#include "pathlab/swept_check.hpp"
+#include "heading/pose_smoother_internal.hpp"
+
+namespace pathlab {
+namespace detail {
+
+double segments_cost(std::span<const Segment> segs, int prev_gear, int next_gear, const PoseSmoothDef& d) {
+  double cost = 0.0;
+  int gear = prev_gear;
+  for (const Segment& s : segs) {
+    if (s.length <= 0.0) continue;
+    const int g = gear_of(s.gear);
+    if (gear != 0 && g != gear) cost += d.gear_change_penalty;
+    gear = g;
+    cost += s.length * (g < 0 ? d.reverse_penalty : 1.0);
+  }
+  if (next_gear != 0 && gear != 0 && gear != next_gear) cost += d.gear_change_penalty;
+  return cost;
+}
+
+/// Lengths of the gear runs of `segs`, in order.
+static std::vector<double> gear_runs(std::span<const Segment> segs, std::vector<int>& gears) {
+  std::vector<double> runs;
+  gears.clear();
+  for (const Segment& s : segs) {
+    if (s.length <= 0.0) continue;
+    const int g = gear_of(s.gear);
+    if (gears.empty() || gears.back() != g) {
+      gears.push_back(g);
+      runs.push_back(0.0);
+    }
+    runs.back() += s.length;
+  }
+  return runs;
+}
+
+/// True when the connection leaves no gear segment shorter than min_gear_length: each of its
+/// runs counts together with the neighbour run it continues, and a neighbour run it cuts off
+/// with a cusp must itself be long enough.
+bool gear_runs_ok(std::span<const Segment> segs, const Neighbours& nb, const PoseSmoothDef& d) {
+  std::vector<int> gears;
+  std::vector<double> runs = gear_runs(segs, gears);
+  if (runs.empty()) return true;
+  const double min = d.min_gear_length - kPoseSmoothEps;
+  if (nb.prev_gear != 0) {
+    if (gears.front() == nb.prev_gear) runs.front() += nb.prev_run;
+    else if (nb.prev_run < min) return false;
+  }
+  if (nb.next_gear != 0) {
+    if (gears.back() == nb.next_gear) runs.back() += nb.next_run;
+    else if (nb.next_run < min) return false;
+  }
+  return std::all_of(runs.begin(), runs.end(), [&](double r) { return r >= min; });
+}
+
+/// Length of the last gear run of `path`. [Units: cells]
+double trailing_run(const SegmentPath& path) {
+  const auto segs = path.segments();
+  double run = 0.0;
+  for (size_t k = segs.size(); k-- > 0;) {
+    if (segs[k].gear != segs.back().gear) break;
+    run += segs[k].length;
+  }
+  return run;
+}
+
+double leading_run(const SegmentPath& path) {
+  const auto segs = path.segments();
+  double run = 0.0;
+  for (const Segment& seg : segs) {
+    if (seg.gear != segs.front().gear) break;
+    run += seg.length;
+  }
+  return run;
+}
+
+int last_gear(const SegmentPath& p) { return p.empty() ? 0 : gear_of(p.segments().back().gear); }
+int first_gear(const SegmentPath& p) { return p.empty() ? 0 : gear_of(p.segments().front().gear); }
+
+std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_length, const PoseSmoothDef& d) {
+  std::vector<SegmentPath> out;
+  if (d.allow_reverse) {
+    auto rs = reeds_shepp_shortest(a, b, d.turning_radius);
+    if (rs && rs->length <= max_length + kPoseSmoothEps)
+      if (auto p = reeds_shepp_to_path(a, b, d.turning_radius, *rs)) out.push_back(std::move(*p));
+  }
+  auto all = dubins_all(a, b, d.turning_radius);
+  if (!all) return out;
+  std::array<DubinsSolution, 6> words = *all;
+  std::sort(words.begin(), words.end(), [](const auto& x, const auto& y) { return x.length < y.length; });
+  for (const DubinsSolution& w : words) {
+    if (!(w.length <= max_length + kPoseSmoothEps)) break;
+    if (auto p = dubins_to_path(a, b, d.turning_radius, w)) out.push_back(std::move(*p));
+  }
+  return out;
+}
+
+/// False when the unit's disc overlaps a wall at one of the points every 0.5 cells along `path`
+/// (then the swept check would fail too); true says nothing.
+static bool points_clear(const Grid& grid, const SegmentPath& path, double agent_radius) {
+  const double step = 0.5;
+  for (double s = step; s < path.length(); s += step) {
+    auto st = path.at_distance(s);
+    if (st && !point_clear(grid, st->pos, agent_radius)) return false;
+  }
+  return true;
+}
+
+bool connection_clear(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d) {
+  if (!points_clear(grid, path, d.agent_radius)) return false;  // cheap and exact rejection first
+  SweptCheckDef check = default_swept_check_def();
+  check.agent_radius = d.agent_radius;
+  check.max_sagitta = d.max_sagitta;
+  auto swept = check_swept_path(grid, path, check);
+  return swept && swept->clear;
+}
+
+/// Appends the part of `path` between distances a and b (a < b) to `out`.
+Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out) {
+  double offset = 0.0;
+  for (const Segment& seg : path.segments()) {
+    const double lo = std::max(a, offset), hi = std::min(b, offset + seg.length);
+    offset += seg.length;
+    if (hi - lo <= 1e-12) continue;
+    const PathState st = segment_state(seg, lo - (offset - seg.length));
+    const Pose from{st.pos, st.heading};
+    const int steer = seg.kind == SegmentKind::line ? 0 : (st.curvature > 0.0 ? 1 : -1);
+    const Segment piece = steer == 0 ? line_from_pose(from, hi - lo, seg.gear)
+                                     : arc_from_pose(from, seg.radius, steer, hi - lo, seg.gear);
+    if (Status s = out.append(piece); !s) return s;
+  }
+  return ok_status();
+}
+
+}  // namespace detail
+
+namespace {
+
+using namespace detail;
+
+constexpr size_t kMaxPoses = 1000000;
+/// Farthest pose a shortcut from pose i may reach: i + kWindow (200 cells at the default step),
+/// so a round costs at most kWindow tries per pose however long the path is.
+constexpr size_t kWindow = 400;
+
+Status check_def(const PoseSmoothDef& d) {
+  const auto bad = [](const char* what, const char* limit) {
+    return fail(StatusCode::invalid_argument, std::string("pose smoother: ") + what + " must be " + limit);
+  };
+  if (!(d.turning_radius > 0.0 && d.turning_radius <= kMaxTurningRadius)) return bad("turning_radius", "in (0, 1000]");
+  if (Status s = check_agent_radius(d.agent_radius); !s) return s;
+  if (!(d.reverse_penalty >= 1.0 && std::isfinite(d.reverse_penalty))) return bad("reverse_penalty", ">= 1 and finite");
+  if (!(d.gear_change_penalty >= 0.0 && std::isfinite(d.gear_change_penalty)))
+    return bad("gear_change_penalty", ">= 0 and finite");
+  if (!(d.min_gear_length >= 0.0 && std::isfinite(d.min_gear_length))) return bad("min_gear_length", ">= 0 and finite");
+  if (!(d.pose_step >= 0.05 && std::isfinite(d.pose_step))) return bad("pose_step", ">= 0.05 and finite");
+  if (d.max_rounds < 1 || d.max_rounds > 100) return bad("max_rounds", "in [1, 100]");
+  if (!(d.max_sagitta > 0.0 && std::isfinite(d.max_sagitta))) return bad("max_sagitta", "> 0 and finite");
+  return ok_status();
+}
+
+/// The poses of the current path and the cost of driving it up to each of them.
+struct PoseTable {
+  std::vector<Pose> pose;
+  std::vector<double> s;        // distance along the path [cells]
+  std::vector<double> cost;     // cost from the start, gear changes between intervals included
+  std::vector<double> length;   // == s, kept for clarity of the acceptance test
+  std::vector<int> gear;        // gear of the interval leaving pose k (last: 0)
+  std::vector<double> run_ahead;  // distance from pose k to the next change of gear or the end
+};
+
+Result<PoseTable> pose_table(const SegmentPath& path, const PoseSmoothDef& d) {
+  if (path.length() / d.pose_step > static_cast<double>(kMaxPoses))
+    return fail(StatusCode::too_large, "pose smoother: the path would give more than 1e6 poses at pose_step " +
+                                           std::to_string(d.pose_step));
+  auto samples = path.sample(d.pose_step);
+  if (!samples) return samples.error();
+  PoseTable t;
+  const size_t n = samples->size();
+  for (size_t k = 0; k < n; ++k) {
+    const PathSample& p = (*samples)[k];
+    t.pose.push_back(Pose{p.state.pos, p.state.heading});
+    t.s.push_back(p.s);
+    t.gear.push_back(k + 1 < n ? gear_of(p.state.gear) : 0);
+    double c = 0.0;
+    if (k > 0) {
+      const int g = t.gear[k - 1];
+      c = t.cost[k - 1] + (p.s - t.s[k - 1]) * (g < 0 ? d.reverse_penalty : 1.0);
+      if (k >= 2 && t.gear[k - 2] != g) c += d.gear_change_penalty;
+    }
+    t.cost.push_back(c);
+  }
+  t.run_ahead.assign(n, 0.0);
+  for (size_t k = n - 1; k-- > 0;) {
+    const bool same = k + 2 < n && t.gear[k + 1] == t.gear[k];
+    t.run_ahead[k] = (t.s[k + 1] - t.s[k]) + (same ? t.run_ahead[k + 1] : 0.0);
+  }
+  t.pose.front() = path.start();
+  t.pose.back() = path.end();
+  t.length = t.s;
+  return t;
+}
+
+struct Round {
+  SegmentPath path;
+  std::vector<Leg> legs;  // the same path cut where shortcuts begin and end
+  int shortcuts = 0;
+  int relaxed = 0;
+};
+
+/// Appends a stretch of the input to the legs, joining it to a preceding stretch.
+Status add_cut_leg(const SegmentPath& path, double a, double b, std::vector<Leg>& legs, const Pose& at) {
+  if (legs.empty() || legs.back().shortcut) legs.push_back(Leg{SegmentPath(at), false});
+  return append_cut(path, a, b, legs.back().piece);
+}
+
+/// The legs end to end, from `start`.
+Result<SegmentPath> join_legs(const Pose& start, const std::vector<Leg>& legs) {
+  SegmentPath out(start);
+  for (const Leg& leg : legs)
+    if (Status s = out.append(leg.piece); !s) return s.error();
+  return out;
+}
+
+/// The connection from pose i to pose j when one is clear, cheaper and no longer, else empty.
+std::optional<SegmentPath> try_shortcut(const Grid& grid, const PoseTable& t, size_t i, size_t j,
+                                        const SegmentPath& done, const PoseSmoothDef& d) {
+  const double orig_length = t.length[j] - t.length[i];
+  const int prev_gear = last_gear(done), next_gear = t.gear[j];
+  const Neighbours nb{prev_gear, trailing_run(done), next_gear, t.run_ahead[j]};
+  double orig_cost = t.cost[j] - t.cost[i];
+  if (prev_gear != 0 && prev_gear != t.gear[i]) orig_cost += d.gear_change_penalty;
+  if (next_gear != 0 && j >= 1 && t.gear[j - 1] != next_gear) orig_cost += d.gear_change_penalty;
+  for (SegmentPath& c : connections(t.pose[i], t.pose[j], orig_length, d)) {
+    if (segments_cost(c.segments(), prev_gear, next_gear, d) >= orig_cost - kPoseSmoothEps) continue;
+    if (!gear_runs_ok(c.segments(), nb, d)) continue;
+    if (connection_clear(grid, c, d)) return std::move(c);
+  }
+  return std::nullopt;
+}
+
+Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d) {
+  auto table = pose_table(path, d);
+  if (!table) return table.error();
+  const PoseTable& t = *table;
+  Round r{SegmentPath(path.start()), {}, 0, 0};
+  const size_t n = t.pose.size();
+  size_t i = 0;
+  while (i + 1 < n) {
+    size_t reached = i + 1;
+    std::optional<SegmentPath> link;
+    for (size_t j = std::min(n - 1, i + kWindow); j > i + 1 && !link; --j) {
+      link = try_shortcut(grid, t, i, j, r.path, d);
+      if (link) reached = j;
+    }
+    if (link) {
+      ++r.shortcuts;
+      if (Status s = r.path.append(*link); !s) return s.error();
+      r.legs.push_back(Leg{std::move(*link), true});
+    } else {
+      const Pose at = r.path.end();
+      if (Status s = append_cut(path, t.s[i], t.s[i + 1], r.path); !s) return s.error();
+      if (Status s = add_cut_leg(path, t.s[i], t.s[i + 1], r.legs, at); !s) return s.error();
+    }
+    i = reached;
+  }
+  if (d.relax && r.shortcuts > 0) {
+    r.relaxed = relax_junctions(grid, r.legs, d);
+    if (r.relaxed > 0) {
+      auto joined = join_legs(path.start(), r.legs);
+      if (!joined) return joined.error();
+      r.path = std::move(*joined);
+    }
+  }
+  if (Status s = r.path.snap_end(path.end(), 1e-6); !s) return s.error();
+  return r;
+}
+
+}  // namespace
+
+double pose_path_cost(const SegmentPath& path, const PoseSmoothDef& def) {
+  return segments_cost(path.segments(), 0, 0, def);
+}
+
+Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& def) {
+  if (Status s = check_def(def); !s) return s.error();
+  PoseSmoothResult out;
+  out.path = path;
+  for (int round = 0; round < def.max_rounds && !path.empty(); ++round) {
+    auto r = shortcut_round(grid, out.path, def);
+    if (!r) return r.error();
+    ++out.rounds;
+    if (r->shortcuts == 0) break;
+    out.shortcuts += r->shortcuts;
+    out.relaxed += r->relaxed;
+    out.path = std::move(r->path);
+  }
+  std::vector<int> gears;
+  const std::vector<double> runs = gear_runs(out.path.segments(), gears);
+  out.gear_changes = runs.empty() ? 0 : static_cast<int>(runs.size()) - 1;
+  for (size_t k = 0; runs.size() > 1 && k < runs.size(); ++k) out.short_gear_runs += runs[k] < def.min_gear_length - kPoseSmoothEps;
+  out.cost = pose_path_cost(out.path, def);
+  return out;
+}
+
+}  // namespace pathlab

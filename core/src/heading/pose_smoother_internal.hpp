@@ -1,0 +1,59 @@
+#pragma once
+// Shared by the vehicle smoother's two stages (pose_shortcut.cpp: shortcuts, pose_relax.cpp:
+// junction relaxation). Internal to the core; never installed.
+
+#include <span>
+#include <vector>
+
+#include "pathlab/grid.hpp"
+#include "pathlab/pose_smoother.hpp"
+#include "pathlab/segment_path.hpp"
+
+namespace pathlab::detail {
+
+inline constexpr double kPoseSmoothEps = 1e-9;
+
+inline int gear_of(Gear g) { return g == Gear::reverse ? -1 : 1; }
+
+/// Cost of segments between a neighbour driven in `prev_gear` and one in `next_gear` (0: none).
+double segments_cost(std::span<const Segment> segs, int prev_gear, int next_gear, const PoseSmoothDef& d);
+
+/// The ends of a connection: the gear and gear-run length of what comes before and after it.
+struct Neighbours {
+  int prev_gear = 0;      // 0: the connection starts the path
+  double prev_run = 0.0;  // length of the gear run that ends where the connection starts [cells]
+  int next_gear = 0;      // 0: the connection ends the path
+  double next_run = 0.0;  // length of the gear run that starts where the connection ends [cells]
+};
+
+/// True when the connection leaves no gear segment shorter than min_gear_length.
+bool gear_runs_ok(std::span<const Segment> segs, const Neighbours& nb, const PoseSmoothDef& d);
+
+/// Length of the last / first gear run of `path`. [Units: cells]
+double trailing_run(const SegmentPath& path);
+double leading_run(const SegmentPath& path);
+int last_gear(const SegmentPath& p);
+int first_gear(const SegmentPath& p);
+
+/// Candidate connections from `a` to `b` no longer than `max_length`, shortest first: Dubins
+/// words, and the shortest Reeds-Shepp path when reversing is allowed.
+std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_length, const PoseSmoothDef& d);
+
+/// The unit's disc swept along `path` is clear (cheap point rejection, then check_swept_path()).
+bool connection_clear(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d);
+
+/// Appends the part of `path` between distances a and b (a < b) to `out`.
+Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out);
+
+/// One piece of the smoothed path: a connection the smoother made, or a stretch of the input.
+struct Leg {
+  SegmentPath piece;
+  bool shortcut = false;
+};
+
+/// Moves the poses where two shortcut legs meet (heading and sideways offset, a few fixed
+/// trial steps) while both new connections are clear and together strictly cheaper and no
+/// longer. Returns how many junctions moved.
+int relax_junctions(const Grid& grid, std::vector<Leg>& legs, const PoseSmoothDef& d);
+
+}  // namespace pathlab::detail
