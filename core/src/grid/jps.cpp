@@ -216,6 +216,7 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
       ws.set(m, ng, n);
       const double f = ng + hxy(mx, my);
       ws.open_at(m, f, ng, seen, fcur);
+      __builtin_prefetch(jp.jc + m);  // read when m is expanded, often soon (the bypass)
       ++out.generated;
       if (trace) rec(m, TraceEvent::open, ng, f);
     }

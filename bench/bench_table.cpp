@@ -1,0 +1,402 @@
+// The per-map speed table (issue 18): for every Moving AI map with a scenario file, microseconds
+// per query for A*, JPS, Theta*, the exact navmesh search (agent radius 0, corridor + funnel)
+// and Detour (findNearestPoly x2 + findPath + findStraightPath on the same polygons, as in
+// bench_navmesh), on one fixed sample of the map's scenario problems (cell centre to cell
+// centre), in one process. Each round runs every planner once over the whole sample, planners
+// interleaved; a cell of the table is the median over the rounds of thread CPU time / queries.
+//
+//   bench_table [--rounds N] [--queries N] [--maps a,b,...] [--save FILE.csv] [--baseline FILE.csv]
+//   bench_table --lengths
+//
+// --save writes the figures as CSV; --baseline reads such a CSV back and adds "now / before"
+// ratios to the table (below 1 = faster now). --lengths runs every problem of every scenario
+// file with A* and JPS instead, checks each length against the file's optimum and prints a
+// checksum of the lengths' bit patterns per map: equal checksums before and after a change to
+// the searches mean bit-identical lengths.
+//
+// Not a Google Benchmark program: the table needs its own layout and a saved-run comparison.
+
+#include <DetourNavMeshQuery.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "detour_mesh.hpp"
+#include "pathlab/grid_search.hpp"
+#include "pathlab/map_io.hpp"
+#include "pathlab/navmesh.hpp"
+#include "pathlab/navmesh_search.hpp"
+#include "pathlab/navmesh_smooth.hpp"
+
+using namespace pathlab;
+
+namespace {
+
+enum Planner { kAstar, kJps, kTheta, kNavmesh, kDetour, kPlanners };
+const char* const kPlannerNames[kPlanners] = {"astar", "jps", "theta", "navmesh", "detour"};
+const char* const kPlannerTitles[kPlanners] = {"A*", "JPS", "Theta*", "navmesh exact", "Detour"};
+
+struct Args {
+  int rounds = 5;
+  size_t queries = 200;
+  std::vector<std::string> maps;  // empty = every map with a .scen
+  bool use[kPlanners] = {true, true, true, true, true};
+  std::string save, baseline;
+  bool lengths = false;
+};
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  std::fprintf(stderr,
+               "bench_table: %s\nusage: bench_table [--rounds N] [--queries N] [--maps a,b] [--planners a,b] "
+               "[--save FILE.csv] [--baseline FILE.csv] | --lengths [--maps a,b]\n",
+               msg.c_str());
+  std::exit(2);
+}
+
+long parse_count(const char* opt, const char* text, long lo, long hi) {
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || v < lo || v > hi) {
+    usage_error(std::string(opt) + " wants a whole number in " + std::to_string(lo) + ".." + std::to_string(hi) +
+                ", got '" + text + "'");
+  }
+  return v;
+}
+
+Args parse_args(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string o = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) usage_error(o + " needs a value");
+      return argv[++i];
+    };
+    if (o == "--rounds") a.rounds = static_cast<int>(parse_count("--rounds", value(), 1, 1000));
+    else if (o == "--queries") a.queries = static_cast<size_t>(parse_count("--queries", value(), 1, 100000));
+    else if (o == "--save") a.save = value();
+    else if (o == "--baseline") a.baseline = value();
+    else if (o == "--lengths") a.lengths = true;
+    else if (o == "--maps") {
+      std::stringstream ss(value());
+      for (std::string m; std::getline(ss, m, ',');)
+        if (!m.empty()) a.maps.push_back(m);
+    } else if (o == "--planners") {
+      std::fill(std::begin(a.use), std::end(a.use), false);
+      std::stringstream ss(value());
+      for (std::string m; std::getline(ss, m, ',');) {
+        const auto* it = std::find_if(std::begin(kPlannerNames), std::end(kPlannerNames),
+                                      [&](const char* n) { return m == n; });
+        if (it == std::end(kPlannerNames)) usage_error("unknown planner '" + m + "' (astar, jps, theta, navmesh, detour)");
+        a.use[it - std::begin(kPlannerNames)] = true;
+      }
+    } else {
+      usage_error("unknown argument '" + o + "'");
+    }
+  }
+  return a;
+}
+
+/// Every map of the Moving AI folder that has a scenario file, sorted by name.
+std::vector<std::string> all_maps() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(PATHLAB_MOVINGAI_DIR)) {
+    const std::string f = e.path().filename().string();
+    const std::string suffix = ".map.scen";
+    if (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0)
+      out.push_back(f.substr(0, f.size() - suffix.size()));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct MapData {
+  Grid grid;
+  std::vector<Scenario> scen;
+};
+
+MapData load_map(const std::string& name) {
+  const std::string base = std::string(PATHLAB_MOVINGAI_DIR) + "/" + name;
+  auto grid = load_movingai_map(base + ".map");
+  auto scen = load_scenarios(base + ".map.scen");
+  if (!grid) usage_error(base + ".map: " + grid.error().message);
+  if (!scen) usage_error(base + ".map.scen: " + scen.error().message);
+  if (scen->empty()) usage_error(base + ".map.scen: no problems");
+  return MapData{std::move(*grid), std::move(*scen)};
+}
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+constexpr int kMaxPath = 4096;
+
+/// One Detour query between two points; the path length, or -1 when Detour does not reach
+/// the goal (its node pool or path buffer ran out, or no polygon under a point).
+double detour_query(bench::DetourMesh& d, Vec2 s, Vec2 t, std::vector<dtPolyRef>& path, std::vector<float>& pts) {
+  const float sp[3] = {static_cast<float>(s.x), 0.0f, static_cast<float>(s.y)};
+  const float tp[3] = {static_cast<float>(t.x), 0.0f, static_cast<float>(t.y)};
+  const float ext[3] = {0.5f, 1.0f, 0.5f};
+  dtPolyRef sr = 0, tr = 0;
+  float sn[3], tn[3];
+  d.query->findNearestPoly(sp, ext, &d.filter, &sr, sn);
+  d.query->findNearestPoly(tp, ext, &d.filter, &tr, tn);
+  if (!sr || !tr) return -1;
+  int npath = 0, nstraight = 0;
+  d.query->findPath(sr, tr, sn, tn, &d.filter, path.data(), &npath, kMaxPath);
+  if (npath == 0 || path[static_cast<size_t>(npath - 1)] != tr) return -1;
+  d.query->findStraightPath(sn, tn, path.data(), npath, pts.data(), nullptr, nullptr, &nstraight, kMaxPath);
+  double len = 0;
+  for (int i = 1; i < nstraight; ++i) {
+    const size_t k = static_cast<size_t>(3 * i);
+    len += std::hypot(pts[k] - pts[k - 3], pts[k + 2] - pts[k - 1]);
+  }
+  return len;
+}
+
+/// Everything one map's table row needs: the searches with their preprocessing done.
+struct Runner {
+  const MapData& md;
+  std::vector<size_t> sample;  // scenario indices, evenly spaced
+  GridPathfinder grid_pf;
+  Navmesh mesh;
+  std::unique_ptr<NavmeshQuery> nav;
+  std::unique_ptr<bench::DetourMesh> detour;
+  std::vector<dtPolyRef> dpath = std::vector<dtPolyRef>(kMaxPath);
+  std::vector<float> dpts = std::vector<float>(3 * kMaxPath);
+
+  Runner(const MapData& m, size_t queries, bool need_mesh) : md(m), grid_pf(m.grid) {
+    const size_t n = std::min(queries, md.scen.size());
+    for (size_t i = 0; i < n; ++i) sample.push_back(i * md.scen.size() / n);
+    if (!need_mesh) return;
+    auto built = Navmesh::build(md.grid);
+    if (!built) usage_error("navmesh build failed: " + built.error().message);
+    mesh = std::move(*built);
+    nav = std::make_unique<NavmeshQuery>(mesh);
+    detour = bench::build_detour(mesh);
+  }
+
+  /// One query; its length, or -1 when the planner did not find the path.
+  double query(Planner p, const Scenario& s) {
+    const Vec2 a(s.start.x + 0.5, s.start.y + 0.5), b(s.goal.x + 0.5, s.goal.y + 0.5);
+    switch (p) {
+      case kAstar:
+      case kJps:
+      case kTheta: {
+        const GridPlanner gp = p == kAstar ? GridPlanner::astar : p == kJps ? GridPlanner::jps : GridPlanner::theta;
+        auto r = grid_pf.find_path(gp, s.start, s.goal);
+        return r && r->found ? r->length : -1.0;
+      }
+      case kNavmesh: {
+        auto r = nav->find_corridor(a, b);
+        if (!r || !r->found) return -1.0;
+        auto f = funnel_corridor(*r);
+        return f ? f->length : -1.0;
+      }
+      case kDetour: return detour_query(*detour, a, b, dpath, dpts);
+      case kPlanners: break;
+    }
+    return -1.0;
+  }
+};
+
+struct Row {
+  std::string map;
+  size_t queries = 0;
+  double us[kPlanners] = {};
+  int failed[kPlanners] = {};  // queries the planner did not answer (Detour's limits)
+  bool measured[kPlanners] = {};
+};
+
+Row measure_map(const std::string& name, const Args& args) {
+  const MapData md = load_map(name);
+  Runner run(md, args.queries, args.use[kNavmesh] || args.use[kDetour]);
+  Row row;
+  row.map = name;
+  row.queries = run.sample.size();
+  for (int p = 0; p < kPlanners; ++p)  // warm-up round: preprocessing (JPS tables) and caches
+    for (size_t i : run.sample)
+      if (args.use[p]) row.failed[p] += run.query(static_cast<Planner>(p), md.scen[i]) < 0.0;
+  std::vector<double> times[kPlanners];
+  for (int r = 0; r < args.rounds; ++r) {
+    for (int p = 0; p < kPlanners; ++p) {
+      if (!args.use[p]) continue;
+      double sink = 0.0;
+      const double t0 = thread_cpu_seconds();
+      for (size_t i : run.sample) sink += run.query(static_cast<Planner>(p), md.scen[i]);
+      const double t1 = thread_cpu_seconds();
+      if (sink == -12345.678) std::fprintf(stderr, " ");  // keeps the queries' results alive
+      times[p].push_back((t1 - t0) * 1e6 / static_cast<double>(row.queries));
+    }
+  }
+  for (int p = 0; p < kPlanners; ++p) {
+    std::vector<double>& v = times[p];
+    if (v.empty()) continue;
+    row.measured[p] = true;
+    std::sort(v.begin(), v.end());
+    row.us[p] = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+  }
+  std::fprintf(stderr, "%s: %zu queries x %d rounds done\n", name.c_str(), row.queries, args.rounds);
+  return row;
+}
+
+using Baseline = std::map<std::pair<std::string, std::string>, double>;  // (map, planner) -> us
+
+Baseline read_baseline(const std::string& path) {
+  Baseline b;
+  std::ifstream in(path);
+  if (!in) usage_error("cannot read baseline '" + path + "'");
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (lineno == 1 || line.empty()) continue;  // header
+    std::stringstream ss(line);
+    std::string map, planner, us;
+    if (!std::getline(ss, map, ',') || !std::getline(ss, planner, ',') || !std::getline(ss, us, ',')) {
+      usage_error(path + ":" + std::to_string(lineno) + ": expected map,planner,us_per_query");
+    }
+    char* end = nullptr;
+    const double v = std::strtod(us.c_str(), &end);
+    if (end == us.c_str() || !(v > 0.0) || !std::isfinite(v))
+      usage_error(path + ":" + std::to_string(lineno) + ": bad us_per_query '" + us + "'");
+    b[{map, planner}] = v;
+  }
+  return b;
+}
+
+void save_csv(const std::string& path, const std::vector<Row>& rows) {
+  std::ofstream out(path);
+  if (!out) usage_error("cannot write '" + path + "'");
+  out << "map,planner,us_per_query,queries\n";
+  char buf[64];
+  for (const Row& r : rows) {
+    for (int p = 0; p < kPlanners; ++p) {
+      if (!r.measured[p]) continue;
+      std::snprintf(buf, sizeof buf, "%.4g", r.us[p]);
+      out << r.map << ',' << kPlannerNames[p] << ',' << buf << ',' << r.queries << '\n';
+    }
+  }
+}
+
+std::string first_line_of(const char* path, const char* key) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(key, 0) == 0) return line.substr(line.find(':') + 1);
+  return "";
+}
+
+std::string fmt_us(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v >= 100.0 ? "%.0f" : v >= 10.0 ? "%.1f" : "%.2f", v);
+  return buf;
+}
+
+void print_table(const std::vector<Row>& rows, const Args& args, const Baseline& base) {
+  std::string load;
+  std::ifstream la("/proc/loadavg");
+  la >> load;
+  std::printf("Microseconds per query (thread CPU time, median of %d rounds) on up to %zu evenly spaced problems of "
+              "each scenario file, cell centre to cell centre.\nMachine:%s, %u cores online, load average %s at the "
+              "end.%s\n\n",
+              args.rounds, args.queries, first_line_of("/proc/cpuinfo", "model name").c_str(),
+              static_cast<unsigned>(sysconf(_SC_NPROCESSORS_ONLN)), load.c_str(),
+              base.empty() ? "" : " In brackets: now / before (below 1 = faster now).");
+  std::printf("| map | queries |");
+  for (int p = 0; p < kPlanners; ++p)
+    if (args.use[p]) std::printf(" %s |", kPlannerTitles[p]);
+  std::printf("\n|---|---:|");
+  for (int p = 0; p < kPlanners; ++p)
+    if (args.use[p]) std::printf("---:|");
+  std::printf("\n");
+  std::string notes;
+  for (const Row& r : rows) {
+    std::printf("| %s | %zu |", r.map.c_str(), r.queries);
+    for (int p = 0; p < kPlanners; ++p) {
+      if (!r.measured[p]) continue;
+      std::string cell = fmt_us(r.us[p]);
+      if (auto it = base.find({r.map, kPlannerNames[p]}); it != base.end()) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, " (%.2f)", r.us[p] / it->second);
+        cell += buf;
+      }
+      if (r.failed[p] > 0) {
+        cell += " *";
+        notes += "* " + r.map + ", " + kPlannerTitles[p] + ": " + std::to_string(r.failed[p]) + " of " +
+                 std::to_string(r.queries) + " queries not answered.\n";
+      }
+      std::printf(" %s |", cell.c_str());
+    }
+    std::printf("\n");
+  }
+  if (!notes.empty()) std::printf("\n%s", notes.c_str());
+}
+
+/// FNV-1a over the bit patterns of lengths: equal checksums mean bit-identical lengths.
+struct Checksum {
+  uint64_t h = 1469598103934665603ull;
+  void add(double v) {
+    const uint64_t b = std::bit_cast<uint64_t>(v);
+    for (int i = 0; i < 8; ++i) h = (h ^ ((b >> (8 * i)) & 0xffu)) * 1099511628211ull;
+  }
+};
+
+/// Every problem of every scenario file with A* and JPS: lengths against the files' optima
+/// (the tolerance of tests/test_scenarios.cpp) and a checksum of the lengths per planner.
+int run_lengths(const Args& args) {
+  const std::vector<std::string> maps = args.maps.empty() ? all_maps() : args.maps;
+  size_t total = 0, bad = 0;
+  Checksum all_a, all_j;
+  std::printf("| map | problems | A* checksum | JPS checksum | mismatches |\n|---|---:|---|---|---:|\n");
+  for (const std::string& name : maps) {
+    const MapData md = load_map(name);
+    GridPathfinder pf(md.grid);
+    Checksum ca, cj;
+    size_t mismatches = 0;
+    for (const Scenario& s : md.scen) {
+      const double tol = 1e-5 * std::max(1.0, s.optimal_length) + 1e-6;
+      auto a = pf.find_path(GridPlanner::astar, s.start, s.goal);
+      auto j = pf.find_path(GridPlanner::jps, s.start, s.goal);
+      const double la = a && a->found ? a->length : -1.0, lj = j && j->found ? j->length : -1.0;
+      mismatches += std::abs(la - s.optimal_length) > tol || std::abs(lj - s.optimal_length) > tol;
+      ca.add(la), cj.add(lj), all_a.add(la), all_j.add(lj);
+    }
+    std::printf("| %s | %zu | %016llx | %016llx | %zu |\n", name.c_str(), md.scen.size(),
+                static_cast<unsigned long long>(ca.h), static_cast<unsigned long long>(cj.h), mismatches);
+    std::fflush(stdout);
+    total += md.scen.size();
+    bad += mismatches;
+  }
+  std::printf("| all | %zu | %016llx | %016llx | %zu |\n", total, static_cast<unsigned long long>(all_a.h),
+              static_cast<unsigned long long>(all_j.h), bad);
+  return bad == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args args = parse_args(argc, argv);
+  if (args.lengths) return run_lengths(args);
+  const Baseline base = args.baseline.empty() ? Baseline{} : read_baseline(args.baseline);
+  std::vector<Row> rows;
+  for (const std::string& m : args.maps.empty() ? all_maps() : args.maps) rows.push_back(measure_map(m, args));
+  if (!args.save.empty()) save_csv(args.save, rows);
+  print_table(rows, args, base);
+  return 0;
+}
