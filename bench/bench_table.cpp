@@ -58,12 +58,13 @@ struct Args {
   bool use[kPlanners] = {true, true, true, true, true};
   std::string save, baseline;
   bool lengths = false;
+  std::string dump;  // --lengths: every length, one a line, to this file
 };
 
 [[noreturn]] void usage_error(const std::string& msg) {
   std::fprintf(stderr,
                "bench_table: %s\nusage: bench_table [--rounds N] [--queries N] [--maps a,b] [--planners a,b] "
-               "[--save FILE.csv] [--baseline FILE.csv] | --lengths [--maps a,b]\n",
+               "[--save FILE.csv] [--baseline FILE.csv] | --lengths [--maps a,b] [--dump FILE]\n",
                msg.c_str());
   std::exit(2);
 }
@@ -91,6 +92,7 @@ Args parse_args(int argc, char** argv) {
     else if (o == "--save") a.save = value();
     else if (o == "--baseline") a.baseline = value();
     else if (o == "--lengths") a.lengths = true;
+    else if (o == "--dump") a.dump = value();
     else if (o == "--maps") {
       std::stringstream ss(value());
       for (std::string m; std::getline(ss, m, ',');)
@@ -363,6 +365,12 @@ int run_lengths(const Args& args) {
   const std::vector<std::string> maps = args.maps.empty() ? all_maps() : args.maps;
   size_t total = 0, bad = 0;
   Checksum all_a, all_j;
+  std::ofstream dump;
+  if (!args.dump.empty()) {
+    dump.open(args.dump);
+    if (!dump) usage_error("cannot write '" + args.dump + "'");
+    dump.precision(17);
+  }
   std::printf("| map | problems | A* checksum | JPS checksum | mismatches |\n|---|---:|---|---|---:|\n");
   for (const std::string& name : maps) {
     const MapData md = load_map(name);
@@ -376,6 +384,7 @@ int run_lengths(const Args& args) {
       const double la = a && a->found ? a->length : -1.0, lj = j && j->found ? j->length : -1.0;
       mismatches += std::abs(la - s.optimal_length) > tol || std::abs(lj - s.optimal_length) > tol;
       ca.add(la), cj.add(lj), all_a.add(la), all_j.add(lj);
+      if (dump) dump << name << ' ' << s.line << ' ' << la << ' ' << lj << '\n';
     }
     std::printf("| %s | %zu | %016llx | %016llx | %zu |\n", name.c_str(), md.scen.size(),
                 static_cast<unsigned long long>(ca.h), static_cast<unsigned long long>(cj.h), mismatches);
