@@ -291,20 +291,29 @@ class JpsSearch {
 /// The path from the start to node t: parent links, with the turning cell of each link made
 /// of a diagonal run and a straight one put back (see JpsSearch).
 void finish_jps_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorkspace::NodeData* nodes, int t) {
-  std::vector<Cell>& cells = out.cells;
-  cells.clear();
+  // The turning cell of a link from parent p to c, or false when the link is one run.
+  auto turn = [&](int c, int p, Cell& at) {
+    const Cell cc = pg.cell(c), pc = pg.cell(p);
+    const int ex = cc.x - pc.x, ey = cc.y - pc.y, k = std::min(std::abs(ex), std::abs(ey));
+    if (k == 0 || std::abs(ex) == std::abs(ey)) return false;
+    at = Cell{pc.x + k * ((ex > 0) - (ex < 0)), pc.y + k * ((ey > 0) - (ey < 0))};
+    return true;
+  };
+  size_t count = 0;
+  Cell at;
+  for (int n = t; n != -1; n = nodes[n].parent) count += 1 + (nodes[n].parent >= 0 && turn(n, nodes[n].parent, at));
+  out.cells.resize(count);
+  out.points.resize(count);
+  size_t i = count;
+  auto put = [&](Cell c) {
+    --i;
+    out.cells[i] = c;
+    out.points[i] = cell_center(c);
+  };
   for (int n = t; n != -1; n = nodes[n].parent) {
-    const Cell c = pg.cell(n);
-    cells.push_back(c);
-    if (nodes[n].parent < 0) break;
-    const Cell p = pg.cell(nodes[n].parent);
-    const int ex = c.x - p.x, ey = c.y - p.y, k = std::min(std::abs(ex), std::abs(ey));
-    if (k != 0 && std::abs(ex) != std::abs(ey))
-      cells.push_back(Cell{p.x + k * ((ex > 0) - (ex < 0)), p.y + k * ((ey > 0) - (ey < 0))});
+    put(pg.cell(n));
+    if (nodes[n].parent >= 0 && turn(n, nodes[n].parent, at)) put(at);
   }
-  std::reverse(cells.begin(), cells.end());
-  out.points.resize(cells.size());
-  for (size_t i = 0; i < cells.size(); ++i) out.points[i] = cell_center(cells[i]);
   out.found = true;
   out.cost = nodes[t].g;
   out.length = out.cost;  // the cost of straight and diagonal runs is their length
