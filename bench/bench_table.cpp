@@ -53,7 +53,7 @@ const char* const kPlannerTitles[kPlanners] = {"A*", "JPS", "Theta*", "navmesh e
 
 struct Args {
   int rounds = 5;
-  size_t queries = 200;
+  size_t queries = 100;
   std::vector<std::string> maps;  // empty = every map with a .scen
   bool use[kPlanners] = {true, true, true, true, true};
   std::string save, baseline;
@@ -232,17 +232,22 @@ Row measure_map(const std::string& name, const Args& args) {
   Row row;
   row.map = name;
   row.queries = run.sample.size();
-  for (int p = 0; p < kPlanners; ++p)  // warm-up round: preprocessing (JPS tables) and caches
-    for (size_t i : run.sample)
-      if (args.use[p]) row.failed[p] += run.query(static_cast<Planner>(p), md.scen[i]) < 0.0;
+  for (int p = 0; p < kPlanners; ++p)  // one query each first: one-time preprocessing (JPS's tables)
+    if (args.use[p]) run.query(static_cast<Planner>(p), md.scen[run.sample.front()]);
   std::vector<double> times[kPlanners];
   for (int r = 0; r < args.rounds; ++r) {
     for (int p = 0; p < kPlanners; ++p) {
       if (!args.use[p]) continue;
       double sink = 0.0;
       const double t0 = thread_cpu_seconds();
-      for (size_t i : run.sample) sink += run.query(static_cast<Planner>(p), md.scen[i]);
+      int failed = 0;
+      for (size_t i : run.sample) {
+        const double len = run.query(static_cast<Planner>(p), md.scen[i]);
+        sink += len;
+        failed += len < 0.0;
+      }
       const double t1 = thread_cpu_seconds();
+      row.failed[p] = failed;
       if (sink == -12345.678) std::fprintf(stderr, " ");  // keeps the queries' results alive
       times[p].push_back((t1 - t0) * 1e6 / static_cast<double>(row.queries));
     }
@@ -258,7 +263,11 @@ Row measure_map(const std::string& name, const Args& args) {
   return row;
 }
 
-using Baseline = std::map<std::pair<std::string, std::string>, double>;  // (map, planner) -> us
+struct Before {
+  double us = 0.0;
+  size_t queries = 0;
+};
+using Baseline = std::map<std::pair<std::string, std::string>, Before>;  // (map, planner) -> figures
 
 Baseline read_baseline(const std::string& path) {
   Baseline b;
@@ -270,15 +279,16 @@ Baseline read_baseline(const std::string& path) {
     ++lineno;
     if (lineno == 1 || line.empty()) continue;  // header
     std::stringstream ss(line);
-    std::string map, planner, us;
-    if (!std::getline(ss, map, ',') || !std::getline(ss, planner, ',') || !std::getline(ss, us, ',')) {
-      usage_error(path + ":" + std::to_string(lineno) + ": expected map,planner,us_per_query");
+    std::string map, planner, us, queries;
+    if (!std::getline(ss, map, ',') || !std::getline(ss, planner, ',') || !std::getline(ss, us, ',') ||
+        !std::getline(ss, queries, ',')) {
+      usage_error(path + ":" + std::to_string(lineno) + ": expected map,planner,us_per_query,queries");
     }
     char* end = nullptr;
     const double v = std::strtod(us.c_str(), &end);
     if (end == us.c_str() || !(v > 0.0) || !std::isfinite(v))
       usage_error(path + ":" + std::to_string(lineno) + ": bad us_per_query '" + us + "'");
-    b[{map, planner}] = v;
+    b[{map, planner}] = Before{v, static_cast<size_t>(std::strtoul(queries.c_str(), nullptr, 10))};
   }
   return b;
 }
@@ -306,7 +316,7 @@ std::string first_line_of(const char* path, const char* key) {
 
 std::string fmt_us(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, v >= 100.0 ? "%.0f" : v >= 10.0 ? "%.1f" : "%.2f", v);
+  std::snprintf(buf, sizeof buf, v >= 100.0 ? "%.0f" : v >= 10.0 ? "%.1f" : v >= 1.0 ? "%.2f" : "%.3f", v);
   return buf;
 }
 
@@ -335,8 +345,13 @@ void print_table(const std::vector<Row>& rows, const Args& args, const Baseline&
       std::string cell = fmt_us(r.us[p]);
       if (auto it = base.find({r.map, kPlannerNames[p]}); it != base.end()) {
         char buf[32];
-        std::snprintf(buf, sizeof buf, " (%.2f)", r.us[p] / it->second);
+        std::snprintf(buf, sizeof buf, " (%.2f)", r.us[p] / it->second.us);
         cell += buf;
+        if (it->second.queries != r.queries) {
+          cell += " !";
+          notes += "! " + r.map + ", " + kPlannerTitles[p] + ": the baseline timed " +
+                   std::to_string(it->second.queries) + " queries, this run " + std::to_string(r.queries) + ".\n";
+        }
       }
       if (r.failed[p] > 0) {
         cell += " *";
@@ -359,41 +374,56 @@ struct Checksum {
   }
 };
 
-/// Every problem of every scenario file with A* and JPS: lengths against the files' optima
-/// (the tolerance of tests/test_scenarios.cpp) and a checksum of the lengths per planner.
+/// Lengths rounded to 1e-9 (far above rounding noise, far below any real difference), for a
+/// checksum that does not depend on the order in which a path's runs were summed.
+int64_t nano(double v) { return v < 0.0 ? -1 : std::llround(v * 1e9); }
+
+/// Every problem of every scenario file with A* and JPS (--planners astar,jps picks): lengths
+/// against the files' optima (the tolerance of tests/test_scenarios.cpp) and checksums of the
+/// lengths per planner, of their bits and of their values rounded to 1e-9.
 int run_lengths(const Args& args) {
   const std::vector<std::string> maps = args.maps.empty() ? all_maps() : args.maps;
+  const bool use[2] = {args.use[kAstar], args.use[kJps]};
   size_t total = 0, bad = 0;
-  Checksum all_a, all_j;
+  Checksum all[2], all_round[2];
   std::ofstream dump;
   if (!args.dump.empty()) {
     dump.open(args.dump);
     if (!dump) usage_error("cannot write '" + args.dump + "'");
     dump.precision(17);
   }
-  std::printf("| map | problems | A* checksum | JPS checksum | mismatches |\n|---|---:|---|---|---:|\n");
+  std::printf("| map | problems | A* bits | A* 1e-9 | JPS bits | JPS 1e-9 | mismatches |\n|---|---:|---|---|---|---|---:|\n");
+  auto hex = [](const Checksum& c) {
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(c.h));
+    return std::string(buf);
+  };
   for (const std::string& name : maps) {
     const MapData md = load_map(name);
     GridPathfinder pf(md.grid);
-    Checksum ca, cj;
+    Checksum c[2], cr[2];
     size_t mismatches = 0;
     for (const Scenario& s : md.scen) {
       const double tol = 1e-5 * std::max(1.0, s.optimal_length) + 1e-6;
-      auto a = pf.find_path(GridPlanner::astar, s.start, s.goal);
-      auto j = pf.find_path(GridPlanner::jps, s.start, s.goal);
-      const double la = a && a->found ? a->length : -1.0, lj = j && j->found ? j->length : -1.0;
-      mismatches += std::abs(la - s.optimal_length) > tol || std::abs(lj - s.optimal_length) > tol;
-      ca.add(la), cj.add(lj), all_a.add(la), all_j.add(lj);
-      if (dump) dump << name << ' ' << s.line << ' ' << la << ' ' << lj << '\n';
+      double len[2] = {-1.0, -1.0};
+      for (int k = 0; k < 2; ++k) {
+        if (!use[k]) continue;
+        auto r = pf.find_path(k == 0 ? GridPlanner::astar : GridPlanner::jps, s.start, s.goal);
+        len[k] = r && r->found ? r->length : -1.0;
+        mismatches += std::abs(len[k] - s.optimal_length) > tol;
+        c[k].add(len[k]), all[k].add(len[k]);
+        cr[k].add(static_cast<double>(nano(len[k]))), all_round[k].add(static_cast<double>(nano(len[k])));
+      }
+      if (dump) dump << name << ' ' << s.line << ' ' << len[0] << ' ' << len[1] << '\n';
     }
-    std::printf("| %s | %zu | %016llx | %016llx | %zu |\n", name.c_str(), md.scen.size(),
-                static_cast<unsigned long long>(ca.h), static_cast<unsigned long long>(cj.h), mismatches);
+    std::printf("| %s | %zu | %s | %s | %s | %s | %zu |\n", name.c_str(), md.scen.size(), hex(c[0]).c_str(),
+                hex(cr[0]).c_str(), hex(c[1]).c_str(), hex(cr[1]).c_str(), mismatches);
     std::fflush(stdout);
     total += md.scen.size();
     bad += mismatches;
   }
-  std::printf("| all | %zu | %016llx | %016llx | %zu |\n", total, static_cast<unsigned long long>(all_a.h),
-              static_cast<unsigned long long>(all_j.h), bad);
+  std::printf("| all | %zu | %s | %s | %s | %s | %zu |\n", total, hex(all[0]).c_str(), hex(all_round[0]).c_str(),
+              hex(all[1]).c_str(), hex(all_round[1]).c_str(), bad);
   return bad == 0 ? 0 : 1;
 }
 
