@@ -56,7 +56,7 @@ struct Args {
   size_t queries = 100;
   std::vector<std::string> maps;  // empty = every map with a .scen
   bool use[kPlanners] = {true, true, true, true, true};
-  std::string save, baseline;
+  std::string save, baseline, load;
   bool lengths = false;
   std::string dump;  // --lengths: every length, one a line, to this file
 };
@@ -64,7 +64,7 @@ struct Args {
 [[noreturn]] void usage_error(const std::string& msg) {
   std::fprintf(stderr,
                "bench_table: %s\nusage: bench_table [--rounds N] [--queries N] [--maps a,b] [--planners a,b] "
-               "[--save FILE.csv] [--baseline FILE.csv] | --lengths [--maps a,b] [--dump FILE]\n",
+               "[--save FILE.csv] [--baseline FILE.csv] [--load FILE.csv] | --lengths [--maps a,b] [--dump FILE]\n",
                msg.c_str());
   std::exit(2);
 }
@@ -91,6 +91,7 @@ Args parse_args(int argc, char** argv) {
     else if (o == "--queries") a.queries = static_cast<size_t>(parse_count("--queries", value(), 1, 100000));
     else if (o == "--save") a.save = value();
     else if (o == "--baseline") a.baseline = value();
+    else if (o == "--load") a.load = value();
     else if (o == "--lengths") a.lengths = true;
     else if (o == "--dump") a.dump = value();
     else if (o == "--maps") {
@@ -293,16 +294,39 @@ Baseline read_baseline(const std::string& path) {
   return b;
 }
 
-void save_csv(const std::string& path, const std::vector<Row>& rows) {
+/// The rows of a saved run (--load), maps in the file's order; marks the planners it holds.
+std::vector<Row> load_rows(const std::string& path, Args& args) {
+  const Baseline b = read_baseline(path);
+  std::vector<Row> rows;
+  std::fill(std::begin(args.use), std::end(args.use), false);
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    const std::string map = line.substr(0, line.find(','));
+    if (map.empty() || (!rows.empty() && rows.back().map == map)) continue;
+    Row r;
+    r.map = map;
+    for (int p = 0; p < kPlanners; ++p) {
+      if (auto it = b.find({map, kPlannerNames[p]}); it != b.end()) {
+        r.us[p] = it->second.us, r.queries = it->second.queries, r.measured[p] = true, args.use[p] = true;
+      }
+    }
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+void save_csv(const std::string& path, const std::vector<Row>& rows, int rounds) {
   std::ofstream out(path);
   if (!out) usage_error("cannot write '" + path + "'");
-  out << "map,planner,us_per_query,queries\n";
+  out << "map,planner,us_per_query,queries,rounds\n";
   char buf[64];
   for (const Row& r : rows) {
     for (int p = 0; p < kPlanners; ++p) {
       if (!r.measured[p]) continue;
       std::snprintf(buf, sizeof buf, "%.4g", r.us[p]);
-      out << r.map << ',' << kPlannerNames[p] << ',' << buf << ',' << r.queries << '\n';
+      out << r.map << ',' << kPlannerNames[p] << ',' << buf << ',' << r.queries << ',' << rounds << '\n';
     }
   }
 }
@@ -321,15 +345,19 @@ std::string fmt_us(double v) {
 }
 
 void print_table(const std::vector<Row>& rows, const Args& args, const Baseline& base) {
-  std::string load;
-  std::ifstream la("/proc/loadavg");
-  la >> load;
-  std::printf("Microseconds per query (thread CPU time, median of %d rounds) on up to %zu evenly spaced problems of "
-              "each scenario file, cell centre to cell centre.\nMachine:%s, %u cores online, load average %s at the "
-              "end.%s\n\n",
-              args.rounds, args.queries, first_line_of("/proc/cpuinfo", "model name").c_str(),
-              static_cast<unsigned>(sysconf(_SC_NPROCESSORS_ONLN)), load.c_str(),
-              base.empty() ? "" : " In brackets: now / before (below 1 = faster now).");
+  const char* ratio_note = base.empty() ? "" : " In brackets: now / before (below 1 = faster now).";
+  if (!args.load.empty()) {
+    std::printf("Microseconds per query, from the saved run %s.%s\n\n", args.load.c_str(), ratio_note);
+  } else {
+    std::string load;
+    std::ifstream la("/proc/loadavg");
+    la >> load;
+    std::printf("Microseconds per query (thread CPU time, median of %d rounds) on up to %zu evenly spaced problems "
+                "of each scenario file, cell centre to cell centre.\nMachine:%s, %u cores online, load average %s at "
+                "the end.%s\n\n",
+                args.rounds, args.queries, first_line_of("/proc/cpuinfo", "model name").c_str(),
+                static_cast<unsigned>(sysconf(_SC_NPROCESSORS_ONLN)), load.c_str(), ratio_note);
+  }
   std::printf("| map | queries |");
   for (int p = 0; p < kPlanners; ++p)
     if (args.use[p]) std::printf(" %s |", kPlannerTitles[p]);
@@ -430,12 +458,16 @@ int run_lengths(const Args& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Args args = parse_args(argc, argv);
+  Args args = parse_args(argc, argv);
   if (args.lengths) return run_lengths(args);
   const Baseline base = args.baseline.empty() ? Baseline{} : read_baseline(args.baseline);
   std::vector<Row> rows;
-  for (const std::string& m : args.maps.empty() ? all_maps() : args.maps) rows.push_back(measure_map(m, args));
-  if (!args.save.empty()) save_csv(args.save, rows);
+  if (!args.load.empty()) {
+    rows = load_rows(args.load, args);
+  } else {
+    for (const std::string& m : args.maps.empty() ? all_maps() : args.maps) rows.push_back(measure_map(m, args));
+  }
+  if (!args.save.empty()) save_csv(args.save, rows, args.rounds);
   print_table(rows, args, base);
   return 0;
 }
