@@ -173,6 +173,24 @@ double detour_query(bench::DetourMesh& d, Vec2 s, Vec2 t, std::vector<dtPolyRef>
   return len;
 }
 
+/// Whether build_detour can take the mesh: Detour numbers vertices and polygons with 16 bits
+/// (a ring longer than DT_VERTS_PER_POLYGON becomes at most one chunk per edge plus a centre).
+bool detour_fits(const Navmesh& m) {
+  std::vector<char> used(static_cast<size_t>(m.vertex_id_count()), 0);
+  size_t verts = 0, polys = 0;
+  for (const NavPolygon& P : m.polygons()) {
+    for (int e = P.first; e < P.first + P.count; ++e) {
+      char& u = used[static_cast<size_t>(m.ring_vertex_ids()[static_cast<size_t>(e)])];
+      verts += u == 0;
+      u = 1;
+    }
+    const bool split = P.count > DT_VERTS_PER_POLYGON;
+    verts += split;
+    polys += split ? static_cast<size_t>(P.count) : 1;
+  }
+  return verts < 0xffff && polys < 0xffff;
+}
+
 /// Everything one map's table row needs: the searches with their preprocessing done.
 struct Runner {
   const MapData& md;
@@ -192,7 +210,7 @@ struct Runner {
     if (!built) usage_error("navmesh build failed: " + built.error().message);
     mesh = std::move(*built);
     nav = std::make_unique<NavmeshQuery>(mesh);
-    detour = bench::build_detour(mesh);
+    if (detour_fits(mesh)) detour = bench::build_detour(mesh);
   }
 
   /// One query; its length, or -1 when the planner did not find the path.
@@ -212,7 +230,7 @@ struct Runner {
         auto f = funnel_corridor(*r);
         return f ? f->length : -1.0;
       }
-      case kDetour: return detour_query(*detour, a, b, dpath, dpts);
+      case kDetour: return detour ? detour_query(*detour, a, b, dpath, dpts) : -1.0;
       case kPlanners: break;
     }
     return -1.0;
@@ -225,6 +243,7 @@ struct Row {
   double us[kPlanners] = {};
   int failed[kPlanners] = {};  // queries the planner did not answer (Detour's limits)
   bool measured[kPlanners] = {};
+  bool no_detour = false;  // the mesh is too large for Detour's 16-bit indices
 };
 
 Row measure_map(const std::string& name, const Args& args) {
@@ -233,12 +252,13 @@ Row measure_map(const std::string& name, const Args& args) {
   Row row;
   row.map = name;
   row.queries = run.sample.size();
+  row.no_detour = (args.use[kNavmesh] || args.use[kDetour]) && !run.detour;
   for (int p = 0; p < kPlanners; ++p)  // one query each first: one-time preprocessing (JPS's tables)
     if (args.use[p]) run.query(static_cast<Planner>(p), md.scen[run.sample.front()]);
   std::vector<double> times[kPlanners];
   for (int r = 0; r < args.rounds; ++r) {
     for (int p = 0; p < kPlanners; ++p) {
-      if (!args.use[p]) continue;
+      if (!args.use[p] || (p == kDetour && row.no_detour)) continue;
       double sink = 0.0;
       const double t0 = thread_cpu_seconds();
       int failed = 0;
@@ -369,7 +389,12 @@ void print_table(const std::vector<Row>& rows, const Args& args, const Baseline&
   for (const Row& r : rows) {
     std::printf("| %s | %zu |", r.map.c_str(), r.queries);
     for (int p = 0; p < kPlanners; ++p) {
-      if (!r.measured[p]) continue;
+      if (!args.use[p]) continue;
+      if (!r.measured[p]) {
+        std::printf(" - |");
+        if (p == kDetour) notes += "- " + r.map + ": the mesh is too large for Detour's 16-bit indices.\n";
+        continue;
+      }
       std::string cell = fmt_us(r.us[p]);
       if (auto it = base.find({r.map, kPlannerNames[p]}); it != base.end()) {
         char buf[32];
@@ -465,9 +490,11 @@ int main(int argc, char** argv) {
   if (!args.load.empty()) {
     rows = load_rows(args.load, args);
   } else {
-    for (const std::string& m : args.maps.empty() ? all_maps() : args.maps) rows.push_back(measure_map(m, args));
+    for (const std::string& m : args.maps.empty() ? all_maps() : args.maps) {
+      rows.push_back(measure_map(m, args));
+      if (!args.save.empty()) save_csv(args.save, rows, args.rounds);  // after each map: a long run keeps what it has
+    }
   }
-  if (!args.save.empty()) save_csv(args.save, rows, args.rounds);
   print_table(rows, args, base);
   return 0;
 }
