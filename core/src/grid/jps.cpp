@@ -4,7 +4,8 @@
 // query) every cell's goal-free jump in each of the 8 directions is tabulated, as in JPS+
 // (Harabor & Grastien 2014): a straight jump is one table read, and a diagonal jump is one read
 // plus full checks only at the (at most two) steps whose row or column holds the goal, the
-// only places where the goal can change the answer.
+// only places where the goal can change the answer. The cells where a diagonal jump stops are
+// not searched themselves (see JpsSearch).
 
 #include <algorithm>
 #include <cmath>
@@ -124,7 +125,6 @@ void build_jump_tables(GridSearchWorkspace& ws) {
   }
   ws.jump_tables_ready = true;
 }
-
 
 /// One JPS query. Diagonal jump points are pruned (Harabor & Grastien 2014, "Improving Jump
 /// Point Search"): where a diagonal jump stops only because a straight scan from its stop cell
