@@ -345,7 +345,7 @@ void save_csv(const std::string& path, const std::vector<Row>& rows, int rounds)
   for (const Row& r : rows) {
     for (int p = 0; p < kPlanners; ++p) {
       if (!r.measured[p]) continue;
-      std::snprintf(buf, sizeof buf, "%.4g", r.us[p]);
+      std::snprintf(buf, sizeof buf, "%.6g", r.us[p]);
       out << r.map << ',' << kPlannerNames[p] << ',' << buf << ',' << r.queries << ',' << rounds << '\n';
     }
   }
