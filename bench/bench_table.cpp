@@ -5,14 +5,18 @@
 // centre), in one process. Each round runs every planner once over the whole sample, planners
 // interleaved; a cell of the table is the median over the rounds of thread CPU time / queries.
 //
-//   bench_table [--rounds N] [--queries N] [--maps a,b,...] [--save FILE.csv] [--baseline FILE.csv]
-//   bench_table --lengths
+//   bench_table [--rounds N] [--queries N] [--maps a,b,...] [--planners a,b,...] [--save FILE.csv]
+//               [--baseline FILE.csv] [--load FILE.csv]
+//   bench_table --lengths [--maps a,b,...] [--planners astar,jps] [--dump FILE]
 //
-// --save writes the figures as CSV; --baseline reads such a CSV back and adds "now / before"
-// ratios to the table (below 1 = faster now). --lengths runs every problem of every scenario
-// file with A* and JPS instead, checks each length against the file's optimum and prints a
-// checksum of the lengths' bit patterns per map: equal checksums before and after a change to
-// the searches mean bit-identical lengths.
+// Defaults: 5 rounds, 100 queries a map, every map, every planner. --save writes the figures as
+// CSV (after each map); --baseline reads such a CSV back and adds "now / before" ratios to the
+// table (below 1 = faster now); --load prints a saved CSV instead of measuring.
+//
+// --lengths runs every problem of every scenario file with A* and JPS instead, checks each
+// length against the file's optimum and prints per map two checksums of the lengths: of their
+// bits (equal = bit-identical lengths) and of their values rounded to 1e-9 (equal = the same
+// lengths, whatever order a path's runs were summed in).
 //
 // Not a Google Benchmark program: the table needs its own layout and a saved-run comparison.
 
@@ -136,8 +140,8 @@ MapData load_map(const std::string& name) {
   const std::string base = std::string(PATHLAB_MOVINGAI_DIR) + "/" + name;
   auto grid = load_movingai_map(base + ".map");
   auto scen = load_scenarios(base + ".map.scen");
-  if (!grid) usage_error(base + ".map: " + grid.error().message);
-  if (!scen) usage_error(base + ".map.scen: " + scen.error().message);
+  if (!grid) usage_error(grid.error().message);
+  if (!scen) usage_error(scen.error().message);
   if (scen->empty()) usage_error(base + ".map.scen: no problems");
   return MapData{std::move(*grid), std::move(*scen)};
 }
