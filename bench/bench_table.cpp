@@ -108,7 +108,8 @@ Args parse_args(int argc, char** argv) {
       for (std::string m; std::getline(ss, m, ',');) {
         const auto* it = std::find_if(std::begin(kPlannerNames), std::end(kPlannerNames),
                                       [&](const char* n) { return m == n; });
-        if (it == std::end(kPlannerNames)) usage_error("unknown planner '" + m + "' (astar, jps, theta, navmesh, detour)");
+        if (it == std::end(kPlannerNames))
+          usage_error("unknown planner '" + m + "' (astar, jps, theta, navmesh, detour)");
         a.use[it - std::begin(kPlannerNames)] = true;
       }
     } else {
@@ -449,7 +450,8 @@ int run_lengths(const Args& args) {
     if (!dump) usage_error("cannot write '" + args.dump + "'");
     dump.precision(17);
   }
-  std::printf("| map | problems | A* bits | A* 1e-9 | JPS bits | JPS 1e-9 | mismatches |\n|---|---:|---|---|---|---|---:|\n");
+  std::printf("| map | problems | A* bits | A* 1e-9 | JPS bits | JPS 1e-9 | mismatches |\n"
+              "|---|---:|---|---|---|---|---:|\n");
   auto hex = [](const Checksum& c) {
     char buf[20];
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(c.h));
