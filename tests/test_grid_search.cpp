@@ -86,6 +86,43 @@ TEST_CASE("grid search: A* and JPS lengths equal Dijkstra's on random grids") {
   }
 }
 
+TEST_CASE("grid search: JPS's long diagonal walks keep A*'s lengths and straight or 45-degree links") {
+  // Pillars at x % 4 == 1, y % 4 == 3 leave every x == y + c diagonal with c % 4 == 0 free and
+  // give each straight scan a jump point within a few cells, so one diagonal walk of JPS passes
+  // dozens of stop cells (more successors than one batch holds) whose scans all find jump points.
+  Grid g = Grid::create(160, 150).value();
+  for (int y = 0; y < g.height(); ++y)
+    for (int x = 0; x < g.width(); ++x)
+      if (x % 4 == 1 && y % 4 == 3) g.set_blocked(x, y, true);
+  GridPathfinder pf(g);
+  std::vector<Query> queries = random_queries(g, sanitized() ? 10 : 40, 18);
+  queries.push_back({Cell{0, 0}, Cell{149, 149}});
+  queries.push_back({Cell{0, 0}, Cell{159, 120}});
+  queries.push_back({Cell{159, 0}, Cell{0, 140}});
+  for (const Query& q : queries) {
+    CAPTURE(q.s.x);
+    CAPTURE(q.s.y);
+    CAPTURE(q.t.x);
+    CAPTURE(q.t.y);
+    auto a = pf.find_path(GridPlanner::astar, q.s, q.t);
+    auto j = pf.find_path(GridPlanner::jps, q.s, q.t);
+    REQUIRE(a.ok());
+    REQUIRE(j.ok());
+    REQUIRE(a->found);
+    REQUIRE(j->found);
+    CHECK(j->length == doctest::Approx(a->length).epsilon(1e-12));
+    CHECK(j->expanded <= a->expanded);
+    CHECK(j->cells.front() == q.s);
+    CHECK(j->cells.back() == q.t);
+    for (size_t i = 1; i < j->cells.size(); ++i) {
+      const int dx = std::abs(j->cells[i].x - j->cells[i - 1].x), dy = std::abs(j->cells[i].y - j->cells[i - 1].y);
+      CHECK((dx == 0 || dy == 0 || dx == dy));
+      CHECK((dx | dy) != 0);
+    }
+    CHECK(polyline_clear(g, j->points));
+  }
+}
+
 TEST_CASE("grid search: 4-connected A* equals 4-connected Dijkstra") {
   const Grid g = test::random_grid(35, 35, 0.3, 77);
   GridPathfinder pf(g);

@@ -436,12 +436,16 @@ TEST_CASE("gallery: every preset scene parses, plans, and opens in one click wit
     if (!v.found) continue;
     // Some pixel along the path is drawn in a strong colour (the path, a compare path or the ramp).
     int coloured = 0;
+    // Points about a cell apart along each segment: JPS's waypoints can be few and far apart.
     for (size_t i = 1; i < v.points.size(); ++i) {
-      const Vec2 p = (v.points[i - 1] + v.points[i]) * 0.5;
-      const ImVec2 s = ui.sb().world_to_screen(p);
-      if (s.x < 0 || s.y < 0 || s.x >= static_cast<float>(ui.host->width()) || s.y >= 560) continue;
-      const auto rgb = ui.pixel(px, s);
-      if (std::max({rgb[0], rgb[1], rgb[2]}) - std::min({rgb[0], rgb[1], rgb[2]}) > 80) ++coloured;
+      const int n = std::max(1, static_cast<int>(glm::length(v.points[i] - v.points[i - 1])));
+      for (int k = 0; k < n; ++k) {
+        const Vec2 p = v.points[i - 1] + (v.points[i] - v.points[i - 1]) * ((k + 0.5) / n);
+        const ImVec2 s = ui.sb().world_to_screen(p);
+        if (s.x < 0 || s.y < 0 || s.x >= static_cast<float>(ui.host->width()) || s.y >= 560) continue;
+        const auto rgb = ui.pixel(px, s);
+        if (std::max({rgb[0], rgb[1], rgb[2]}) - std::min({rgb[0], rgb[1], rgb[2]}) > 80) ++coloured;
+      }
     }
     CHECK(coloured > 0);
   }

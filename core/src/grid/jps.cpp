@@ -4,7 +4,8 @@
 // query) every cell's goal-free jump in each of the 8 directions is tabulated, as in JPS+
 // (Harabor & Grastien 2014): a straight jump is one table read, and a diagonal jump is one read
 // plus full checks only at the (at most two) steps whose row or column holds the goal, the
-// only places where the goal can change the answer.
+// only places where the goal can change the answer. The cells where a diagonal jump stops are
+// not searched themselves (see JpsSearch).
 
 #include <algorithm>
 #include <cmath>
@@ -64,8 +65,6 @@ struct Jumper {
     return dx != 0 ? straight(x, y, dx, true) : straight(x, y, dy, false);
   }
 };
-
-inline int sgn(int v) { return (v > 0) - (v < 0); }
 
 /// Fills the goal-free jump tables. Each cell's result follows from its successor's in the
 /// same direction. A straight scan stops at a blocked cell or at one with a forced neighbour
@@ -127,6 +126,199 @@ void build_jump_tables(GridSearchWorkspace& ws) {
   ws.jump_tables_ready = true;
 }
 
+/// One JPS query. Diagonal jump points are pruned (Harabor & Grastien 2014, "Improving Jump
+/// Point Search"): where a diagonal jump stops only because a straight scan from its stop cell
+/// finds a jump point, that stop cell is not put on the open list; the straight scans' jump
+/// points are generated at once, with the expanded node as their parent, and the diagonal
+/// carries on from the stop cell. Every g is summed in the same order as when the stop cell was
+/// a node (g(stop) = g + k sqrt2, then + the straight run). A parent link is then either a
+/// straight or diagonal run, or a diagonal run followed by a straight one; the path rebuild
+/// puts the turning cell back.
+class JpsSearch {
+ public:
+  JpsSearch(GridSearchWorkspace& ws, Cell goal, bool trace, GridPath& out)
+      : ws_(ws), pg_(ws.pg), jp_{ws.pg.pass.data(), ws.jumps.data(), ws.pg.pw, goal.x + 1, goal.y + 1},
+        nodes_(ws.nodes.data()), pw_(ws.pg.pw), trace_(trace), out_(out) {}
+
+  /// Runs the search from node s; returns whether the goal node t was closed.
+  bool run(int s, int t) {
+    const int sy = pg_.row(s), sx = s - sy * pw_;
+    ws_.set(static_cast<size_t>(s), 0.0, -1);
+    ws_.open.push({hxy(sx, sy), 0.0, s});
+    ++out_.generated;
+    if (trace_) rec(s, TraceEvent::open, 0.0, hxy(sx, sy));
+    // As in A*, a jump point generated with exactly the f being expanded skips the heap (on open
+    // maps most jump points on the way lie on one f): next_open / open_at.
+    ws_.bypass.clear();
+    for (;;) {
+      const int n = ws_.next_open(fcur_);
+      if (n < 0) return false;
+      if (ws_.is_closed(static_cast<size_t>(n))) continue;
+      ws_.close(static_cast<size_t>(n));
+      const double gn = nodes_[n].g;
+      if (trace_) rec(n, TraceEvent::close, gn, fcur_);
+      if (n == t) return true;
+      if (ws_.budget.exhausted(out_.expanded)) {
+        out_.details |= kDetailBudgetExhausted;
+        return false;
+      }
+      ++out_.expanded;
+      expand(n, gn);
+    }
+  }
+
+ private:
+  struct Succ {
+    int m, mx, my;
+    double g;
+  };
+
+  double hxy(int x, int y) const {
+    const int dx = std::abs(x - jp_.gx), dy = std::abs(y - jp_.gy);
+    return dx < dy ? (dy - dx) + kSqrt2 * dx : (dx - dy) + kSqrt2 * dy;
+  }
+  void rec(int n, TraceEvent::Kind kind, double g, double f) {
+    out_.trace.push_back(TraceEvent{pg_.cell(n), kind, static_cast<float>(g), static_cast<float>(f)});
+  }
+
+  /// Queues the straight jump from (x, y) (node id b, cost gb) in direction (dx, dy).
+  __attribute__((always_inline)) void straight(int b, int x, int y, double gb, int dx, int dy) {
+    const int steps = dx != 0 ? jp_.straight(x, y, dx, true) : jp_.straight(x, y, dy, false);
+    if (steps < 0) return;
+    if (count_ == kMaxSucc) flush();
+    const int m = b + steps * (dy * pw_ + dx);
+    __builtin_prefetch(nodes_ + m);  // read when relaxed, after the other jumps
+    succ_[count_++] = Succ{m, x + steps * dx, y + steps * dy, gb + steps * 1.0};
+  }
+
+  /// Walks the diagonal (dx, dy) from (x, y), queueing the straight jump points seen from each
+  /// stop cell (and the goal when the diagonal reaches it).
+  void diagonal(int n, int x, int y, double gn, int dx, int dy) {
+    int b = n;  // the stop cell
+    double g = gn;
+    for (;;) {
+      const int k = jp_.diagonal(x, y, dx, dy);
+      if (k < 0) return;
+      b += k * (dy * pw_ + dx), x += k * dx, y += k * dy;
+      g = g + k * kSqrt2;
+      if (x == jp_.gx && y == jp_.gy) {
+        if (count_ == kMaxSucc) flush();
+        succ_[count_++] = Succ{b, x, y, g};
+        return;
+      }
+      if (ws_.is_closed(static_cast<size_t>(b))) return;  // its successors were generated from it, no later
+      straight(b, x, y, g, dx, 0);
+      straight(b, x, y, g, 0, dy);
+    }
+  }
+
+  void expand(int n, double gn) {
+    const int y = pg_.row(n), x = n - y * pw_;
+    n_ = n;
+    count_ = 0;
+    const int p = nodes_[n].parent;
+    if (p < 0) {
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          if (dx == 0 && dy == 0) continue;
+          if (dx != 0 && dy != 0) diagonal(n, x, y, gn, dx, dy);
+          else straight(n, x, y, gn, dx, dy);
+        }
+      flush();
+      return;
+    }
+    // Direction of arrival: that of the last run of the link from the parent (a straight run
+    // after a pruned diagonal one is the longer component).
+    const int py = pg_.row(p), ex = x - (p - py * pw_), ey = y - py;
+    const int ax = std::abs(ex), ay = std::abs(ey);
+    const int dx = ax >= ay ? (ex > 0) - (ex < 0) : 0, dy = ay >= ax ? (ey > 0) - (ey < 0) : 0;
+    if (dx && dy) {
+      straight(n, x, y, gn, dx, 0);
+      straight(n, x, y, gn, 0, dy);
+      diagonal(n, x, y, gn, dx, dy);
+    } else if (dx) {
+      straight(n, x, y, gn, dx, 0);
+      for (int side = -1; side <= 1; side += 2) {
+        if (jp_.passable(x, y + side) && !jp_.passable(x - dx, y + side)) {
+          straight(n, x, y, gn, 0, side);
+          diagonal(n, x, y, gn, dx, side);
+        }
+      }
+    } else {
+      straight(n, x, y, gn, 0, dy);
+      for (int side = -1; side <= 1; side += 2) {
+        if (jp_.passable(x + side, y) && !jp_.passable(x + side, y - dy)) {
+          straight(n, x, y, gn, side, 0);
+          diagonal(n, x, y, gn, side, dy);
+        }
+      }
+    }
+    flush();
+  }
+
+  /// Relaxes the queued successors of the node being expanded, in the order they were found.
+  void flush() {
+    const int n = n_;
+    for (int i = 0; i < count_; ++i) {
+      const Succ& c = succ_[i];
+      if (ws_.is_closed(static_cast<size_t>(c.m))) continue;
+      const bool seen = ws_.seen(static_cast<size_t>(c.m));
+      if (seen && c.g >= nodes_[c.m].g) continue;
+      ws_.set(static_cast<size_t>(c.m), c.g, n);
+      const double f = c.g + hxy(c.mx, c.my);
+      ws_.open_at(c.m, f, c.g, seen, fcur_);
+      __builtin_prefetch(jp_.jc + c.m);  // read when m is expanded, often soon (the bypass)
+      ++out_.generated;
+      if (trace_) rec(c.m, TraceEvent::open, c.g, f);
+    }
+    count_ = 0;
+  }
+
+  static constexpr int kMaxSucc = 64;
+  GridSearchWorkspace& ws_;
+  const PaddedGrid& pg_;
+  const Jumper jp_;
+  GridSearchWorkspace::NodeData* nodes_;
+  int pw_;
+  bool trace_;
+  GridPath& out_;
+  double fcur_ = 0.0;
+  int n_ = -1;  // the node being expanded
+  int count_ = 0;
+  Succ succ_[kMaxSucc];
+};
+
+/// The path from the start to node t: parent links, with the turning cell of each link made
+/// of a diagonal run and a straight one put back (see JpsSearch).
+void finish_jps_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorkspace::NodeData* nodes, int t) {
+  // The turning cell of a link from parent p to c, or false when the link is one run.
+  auto turn = [&](int c, int p, Cell& at) {
+    const Cell cc = pg.cell(c), pc = pg.cell(p);
+    const int ex = cc.x - pc.x, ey = cc.y - pc.y, k = std::min(std::abs(ex), std::abs(ey));
+    if (k == 0 || std::abs(ex) == std::abs(ey)) return false;
+    at = Cell{pc.x + k * ((ex > 0) - (ex < 0)), pc.y + k * ((ey > 0) - (ey < 0))};
+    return true;
+  };
+  size_t count = 0;
+  Cell at;
+  for (int n = t; n != -1; n = nodes[n].parent) count += 1 + (nodes[n].parent >= 0 && turn(n, nodes[n].parent, at));
+  out.cells.resize(count);
+  out.points.resize(count);
+  size_t i = count;
+  auto put = [&](Cell c) {
+    --i;
+    out.cells[i] = c;
+    out.points[i] = cell_center(c);
+  };
+  for (int n = t; n != -1; n = nodes[n].parent) {
+    put(pg.cell(n));
+    if (nodes[n].parent >= 0 && turn(n, nodes[n].parent, at)) put(at);
+  }
+  out.found = true;
+  out.cost = nodes[t].g;
+  out.length = out.cost;  // the cost of straight and diagonal runs is their length
+}
+
 }  // namespace
 
 void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, GridPath& out) {
@@ -134,95 +326,8 @@ void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearch
   if (!ws.jump_tables_ready) build_jump_tables(ws);
   ws.begin_search(pg.pass.size());
   const int s = pg.id(start), t = pg.id(goal);
-  const Jumper jp{pg.pass.data(), ws.jumps.data(), pg.pw, goal.x + 1, goal.y + 1};
-  const bool trace = opt.record_trace;
-  const int pw = pg.pw;
-  auto hxy = [&](int x, int y) {
-    const int dx = std::abs(x - jp.gx), dy = std::abs(y - jp.gy);
-    return dx < dy ? (dy - dx) + kSqrt2 * dx : (dx - dy) + kSqrt2 * dy;
-  };
-  auto h = [&](int n) {
-    const int y = pg.row(n);
-    return hxy(n - y * pw, y);
-  };
-  auto rec = [&](int n, TraceEvent::Kind kind, double g, double f) {
-    out.trace.push_back(TraceEvent{pg.cell(n), kind, static_cast<float>(g), static_cast<float>(f)});
-  };
-
-  ws.set(s, 0.0, -1);
-  ws.open.push({h(s), 0.0, s});
-  ++out.generated;
-  if (trace) rec(s, TraceEvent::open, 0.0, h(s));
-  // As in A*, a jump point generated with exactly the f being expanded skips the heap (on open
-  // maps most jump points on the way lie on one f): next_open / open_at.
-  ws.bypass.clear();
-  double fcur = 0.0;
-  int dirs[8][2];
-  for (;;) {
-    const int n = ws.next_open(fcur);
-    if (n < 0) break;
-    if (ws.is_closed(n)) continue;
-    ws.close(n);
-    const double gn = ws.nodes[n].g;
-    if (trace) rec(n, TraceEvent::close, gn, fcur);
-    if (n == t) break;
-    if (ws.budget.exhausted(out.expanded)) {
-      out.details |= kDetailBudgetExhausted;
-      break;
-    }
-    ++out.expanded;
-    const int y = pg.row(n), x = n - y * pw;
-    int nd = 0;
-    const int p = ws.nodes[n].parent;
-    if (p < 0) {
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx)
-          if (dx || dy) dirs[nd][0] = dx, dirs[nd][1] = dy, ++nd;
-    } else {
-      const int py = pg.row(p);
-      const int dx = sgn(x - (p - py * pw)), dy = sgn(y - py);
-      if (dx && dy) {
-        dirs[nd][0] = dx, dirs[nd][1] = 0, ++nd;
-        dirs[nd][0] = 0, dirs[nd][1] = dy, ++nd;
-        dirs[nd][0] = dx, dirs[nd][1] = dy, ++nd;
-      } else if (dx) {
-        dirs[nd][0] = dx, dirs[nd][1] = 0, ++nd;
-        for (int side = -1; side <= 1; side += 2) {
-          if (jp.passable(x, y + side) && !jp.passable(x - dx, y + side)) {
-            dirs[nd][0] = 0, dirs[nd][1] = side, ++nd;
-            dirs[nd][0] = dx, dirs[nd][1] = side, ++nd;
-          }
-        }
-      } else {
-        dirs[nd][0] = 0, dirs[nd][1] = dy, ++nd;
-        for (int side = -1; side <= 1; side += 2) {
-          if (jp.passable(x + side, y) && !jp.passable(x + side, y - dy)) {
-            dirs[nd][0] = side, dirs[nd][1] = 0, ++nd;
-            dirs[nd][0] = side, dirs[nd][1] = dy, ++nd;
-          }
-        }
-      }
-    }
-    for (int i = 0; i < nd; ++i) {
-      const int ddx = dirs[i][0], ddy = dirs[i][1];
-      const int steps = jp.jump(x, y, ddx, ddy);
-      if (steps < 0) continue;
-      const int m = n + steps * (ddy * pw + ddx);
-      if (ws.is_closed(m)) continue;
-      const int mx = x + steps * ddx, my = y + steps * ddy;
-      const double ng = gn + steps * ((ddx && ddy) ? kSqrt2 : 1.0);
-      const bool seen = ws.seen(m);
-      if (seen && ng >= ws.nodes[m].g) continue;
-      ws.set(m, ng, n);
-      const double f = ng + hxy(mx, my);
-      ws.open_at(m, f, ng, seen, fcur);
-      ++out.generated;
-      if (trace) rec(m, TraceEvent::open, ng, f);
-    }
-  }
-  if (!ws.is_closed(t)) return;
-  out.cost = ws.nodes[t].g;
-  finish_node_path(out, pg, ws.nodes.data(), t, out.cost);
+  JpsSearch search(ws, goal, opt.record_trace, out);
+  if (search.run(s, t)) finish_jps_path(out, pg, ws.nodes.data(), t);
 }
 
 }  // namespace pathlab
