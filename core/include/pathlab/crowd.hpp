@@ -69,9 +69,9 @@ struct CrowdDef {
   /// Who plans the units' routes. Empty (the default): the crowd's own grid A* with each
   /// unit's radius (windowed, line-of-sight shortcut). Set: called for every plan and re-plan
   /// of a unit's route (added, new goal, door toggled, a slot claimed near a shared goal,
-  /// stuck); the crowd follows the returned points as a polyline, preceded by the unit's
-  /// position when the first point is not it (a grid planner starts at the cell centre) and
-  /// followed by query.to when the last point is not it and the segment is clear. An error,
+  /// stuck); the crowd follows the returned points as a polyline from the unit's position to
+  /// query.to: an end point less than a cell from them (a grid planner's cell centre) is moved
+  /// onto them when the way stays clear, else they are added (query.to only when clear). An error,
   /// no points or a point that is not finite is "no route": the unit waits, re-plans later and
   /// its CrowdAgentState::why says "no route to the goal: " and the error. Detours around units
   /// blocking the way (deadlock resolution) still use the built-in search: they block cells

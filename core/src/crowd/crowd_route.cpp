@@ -159,11 +159,24 @@ void CrowdImpl::plan_provided_route(int id) {
   }
   std::vector<Vec2>& route = a.st.route;
   route = std::move(*got);
-  // The route starts where the unit is (a grid planner starts at its cell's centre) and ends
-  // at its target when the planner stopped short and the way there is clear.
-  if (glm::length(route.front() - pos) > 1e-9) route.insert(route.begin(), pos);
-  if (glm::length(route.back() - target) > 1e-9 && segment_clear(grid_, route.back(), target, a.def.unit.radius)) {
-    route.push_back(target);
+  // The route starts where the unit is and ends at its target: a grid planner starts and ends
+  // at cell centres, an end point less than a cell off is moved when the way stays clear
+  // (not added: a car would loop back for a step of a tenth of a cell).
+  const double r = a.def.unit.radius;
+  if (glm::length(route.front() - pos) > 1e-9) {
+    if (route.size() >= 2 && glm::length(route.front() - pos) < 1.0 && segment_clear(grid_, pos, route[1], r)) {
+      route.front() = pos;
+    } else {
+      route.insert(route.begin(), pos);
+    }
+  }
+  if (glm::length(route.back() - target) > 1e-9) {
+    const size_t n = route.size();
+    if (n >= 2 && glm::length(route.back() - target) < 1.0 && segment_clear(grid_, route[n - 2], target, r)) {
+      route.back() = target;
+    } else if (segment_clear(grid_, route.back(), target, r)) {
+      route.push_back(target);
+    }
   }
   a.st.next_waypoint = route.size() < 2 ? 0 : 1;
   a.st.waiting = false;
