@@ -50,9 +50,13 @@ plan::PlanRequest unit_plan_request(const io::PlanSettingsData& scene_settings, 
 }
 
 Result<std::vector<Vec2>> plan_unit_route(UnitRouting& routing, const CrowdRouteQuery& q) {
-  if (q.agent >= 0 && static_cast<size_t>(q.agent) >= routing.notes.size()) routing.notes.resize(static_cast<size_t>(q.agent) + 1);
-  std::string* note = q.agent >= 0 ? &routing.notes[static_cast<size_t>(q.agent)] : nullptr;
-  if (note) note->clear();
+  std::string* note = nullptr;
+  if (q.agent >= 0) {
+    const size_t i = static_cast<size_t>(q.agent);
+    if (i >= routing.notes.size()) routing.notes.resize(i + 1);
+    note = &routing.notes[i];
+    note->clear();
+  }
   // The service keeps preprocessing per grid object; doors edit the crowd's grid in place.
   if (!same_cells(routing.planned_on, q.grid)) {
     routing.service.map_changed();
