@@ -4,8 +4,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "crowd_support.hpp"
 
@@ -126,4 +128,55 @@ TEST_CASE("crowd: a unit that can pivot turns to its goal heading after arriving
   for (int k = 0; k < 60 * 20; ++k) crowd.step();
   CHECK(crowd.metrics(0).arrived);
   CHECK(std::abs(crowd.state(0).pose.heading - deg_to_rad(90.0)) < 1e-6);
+}
+
+TEST_CASE("crowd: a route_planner's route is followed (a detour via a waypoint)") {
+  // Open 20x20: the built-in search would walk straight; the provider sends the unit via
+  // (10.5, 15.5), and it passes near there on its way.
+  const Vec2 via(10.5, 15.5);
+  CrowdDef def;
+  int calls = 0;
+  def.route_planner = [&](const CrowdRouteQuery& q) -> Result<std::vector<Vec2>> {
+    ++calls;
+    CHECK(q.grid.width() == 20);
+    CHECK(q.unit.radius > 0.0);
+    CHECK(q.agent == 0);
+    return std::vector<Vec2>{q.from.pos, via, q.to};
+  };
+  Crowd crowd = Crowd::create(Grid::create(20, 20).value(), def).value();
+  REQUIRE(crowd.add_agent(crowd_agent("person", 2.5, 5.5, 0, 17.5, 5.5)));
+  CHECK(calls == 1);
+  REQUIRE(crowd.state(0).route.size() == 3);
+  CHECK(crowd.state(0).route[1] == via);
+  double nearest = 1e300;
+  for (int k = 0; k < 60 * 30 && !crowd.all_arrived(); ++k) {
+    crowd.step();
+    nearest = std::min(nearest, glm::length(crowd.state(0).pose.pos - via));
+  }
+  CHECK(crowd.all_arrived());
+  CHECK(nearest < 1.0);
+  CHECK(crowd.state(0).why == "");
+}
+
+TEST_CASE("crowd: a failing route_planner makes the unit wait and say why") {
+  CrowdDef def;
+  def.route_planner = [](const CrowdRouteQuery&) -> Result<std::vector<Vec2>> {
+    return fail(StatusCode::blocked, "the planner is out of ideas");
+  };
+  Crowd crowd = Crowd::create(Grid::create(12, 12).value(), def).value();
+  REQUIRE(crowd.add_agent(crowd_agent("person", 2.5, 2.5, 0, 9.5, 2.5)));
+  for (int k = 0; k < 120; ++k) crowd.step();
+  CHECK_FALSE(crowd.all_arrived());
+  CHECK(crowd.state(0).waiting);
+  CHECK(crowd.state(0).why == "no route to the goal: the planner is out of ideas");
+  CHECK(glm::length(crowd.state(0).pose.pos - Vec2(2.5, 2.5)) < 1e-12);  // it does not wander
+
+  // No points at all is "no route" too.
+  CrowdDef empty;
+  empty.route_planner = [](const CrowdRouteQuery&) -> Result<std::vector<Vec2>> { return std::vector<Vec2>{}; };
+  Crowd c2 = Crowd::create(Grid::create(12, 12).value(), empty).value();
+  REQUIRE(c2.add_agent(crowd_agent("person", 2.5, 2.5, 0, 9.5, 2.5)));
+  c2.step();
+  CHECK(c2.state(0).waiting);
+  CHECK(c2.state(0).why.find("no route") != std::string::npos);
 }

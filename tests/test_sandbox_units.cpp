@@ -29,6 +29,8 @@ io::Scene open_scene() {
   s.start = Pose{Vec2(6.5, 16.5), 0.0};
   s.goal = Pose{Vec2(40.5, 16.5), 0.0};
   s.settings.planner = plan::planner_name(plan::PlannerId::astar);
+  // Units plan with the scene's planner and smoother; "los" is what the crowd's own search did.
+  s.settings.smoother = "los";
   return s;
 }
 
@@ -285,4 +287,78 @@ TEST_CASE("sandbox: a scene naming an unknown planner is refused with the key, t
   CHECK(ui.sb().scene().settings.planner == plan::planner_name(plan::PlannerId::theta));
   CHECK(ui.sb().scene().grid.width() == 48);
   std::filesystem::remove(path);
+}
+
+namespace {
+
+/// 30x20 with a wall across x = 15 but for a gap at the bottom: a route must turn.
+io::Scene wall_scene(const std::string& planner, const std::string& smoother) {
+  io::Scene s;
+  s.name = "route";
+  s.grid = Grid::create(30, 20).value();
+  for (int y = 0; y < 15; ++y) s.grid.set_blocked(15, y, true);
+  s.start = Pose{Vec2(3.5, 5.5), 0.0};
+  s.goal = Pose{Vec2(26.5, 5.5), 0.0};
+  s.settings.planner = planner;
+  s.settings.smoother = smoother;
+  return s;
+}
+
+/// The unit's route in the crowd against the planning service's path for the same query.
+void check_route_is_service_path(const std::string& planner, const std::string& smoother) {
+  CAPTURE(planner);
+  const io::Scene s = wall_scene(planner, smoother);
+  UnitSwarm swarm(s.grid);
+  REQUIRE(swarm.spawn(s, "person", s.start) == "");
+  const UnitDef def = unit_preset("person").value();
+  plan::PlanRequest req;
+  req.start = s.start;
+  req.goal = Pose{s.goal.pos, 0.0};
+  req.settings = s.settings;
+  req.settings.agent_radius = def.radius;
+  plan::PlanService service;
+  const plan::PlanResult want = service.plan(s.grid, req);
+  REQUIRE(want.found);
+  REQUIRE(want.points.size() > 2);  // it goes round the wall
+  const std::vector<Vec2>& got = swarm.crowd().state(0).route;
+  REQUIRE(got.size() == want.points.size());
+  for (size_t k = 0; k < got.size(); ++k) {
+    CAPTURE(k);
+    CHECK(std::abs(got[k].x - want.points[k].x) < 1e-9);
+    CHECK(std::abs(got[k].y - want.points[k].y) < 1e-9);
+  }
+  CHECK(swarm.unit_message(0) == "");
+}
+
+}  // namespace
+
+TEST_CASE("sandbox units: a unit's route is the planning service's path with the scene's planner") {
+  check_route_is_service_path("theta", "none");
+  check_route_is_service_path("astar", "none");
+  check_route_is_service_path("astar", "los");
+}
+
+TEST_CASE("sandbox units: a pose planner that cannot route a unit falls back to grid A* and says so") {
+  // Dubins ignores walls: its curve meets the wall, so the unit takes grid A* (through the
+  // service) and its hover text says why.
+  io::Scene s = wall_scene("dubins", "none");
+  UnitSwarm swarm(s.grid);
+  REQUIRE(swarm.spawn(s, "car", s.start) == "");
+  const CrowdAgentState& st = swarm.crowd().state(0);
+  CHECK_FALSE(st.waiting);
+  CHECK(st.route.size() > 2);
+  CHECK(swarm.unit_message(0).find("grid A* instead") != std::string::npos);
+  for (int k = 0; k < 60; ++k) swarm.step(s);  // and it drives without trouble
+  CHECK(swarm.crowd().state(0).route.size() >= 1);
+}
+
+TEST_CASE("sandbox units: another planner in the scene re-plans every unit with it") {
+  io::Scene s = wall_scene("astar", "none");
+  UnitSwarm swarm(s.grid);
+  REQUIRE(swarm.spawn(s, "person", s.start) == "");
+  const size_t astar_points = swarm.crowd().state(0).route.size();
+  s.settings.planner = "theta";
+  swarm.request_replan();
+  swarm.step(s);
+  CHECK(swarm.crowd().state(0).route.size() < astar_points);  // any-angle: fewer corners
 }

@@ -76,6 +76,7 @@ struct PlanSettingsData {
   int neighborhood = 0;          ///< directional A*: cells a move may reach (4, 8, 24, 48; 0 = sized to the turning radius)
   double reverse_penalty = 2.0;  ///< hybrid A*: cost multiplier on reversed length [Limit: >= 1]
   double gear_change_penalty = 2.0;  ///< hybrid A*: cost per change of gear [Units: cells] [Limit: >= 0]
+  bool operator==(const PlanSettingsData&) const = default;
 };
 
 /// A unit placed in the scene: which core preset it is and where it starts.

@@ -12,9 +12,13 @@
 namespace pathlab::sandbox {
 namespace {
 
-std::unique_ptr<Crowd> make_crowd(const Grid& grid) {
+std::unique_ptr<Crowd> make_crowd(const Grid& grid, const std::shared_ptr<UnitRouting>& routing) {
+  // Units plan through the planning service like everything else in the app.
+  CrowdDef def = default_crowd_def();
+  def.route_planner = [routing](const CrowdRouteQuery& q) { return plan_unit_route(*routing, q); };
+  routing->notes.clear();  // per agent id of the crowd being replaced
   // default_crowd_def() is always valid; create() only fails on a bad def.
-  return std::make_unique<Crowd>(Crowd::create(grid, default_crowd_def()).value());
+  return std::make_unique<Crowd>(Crowd::create(grid, def).value());
 }
 
 /// The nearest point to `p` (rings of candidates `step` apart, at most `rings` rings) where
@@ -115,11 +119,13 @@ const char* activity_name(UnitActivity a) {
   return "?";
 }
 
-UnitSwarm::UnitSwarm(const Grid& grid) : built_on_(grid), crowd_(make_crowd(grid)) {
+UnitSwarm::UnitSwarm(const Grid& grid)
+    : built_on_(grid), routing_(std::make_shared<UnitRouting>()), crowd_(make_crowd(grid, routing_)) {
   carried_.min_separation = std::numeric_limits<double>::infinity();
 }
 
 Result<CrowdAgentId> UnitSwarm::place(const io::Scene& scene, Unit& u, Pose at, bool stay) {
+  routing_->settings = scene.settings;  // the route planner plans with the scene's settings
   const Grid& g = crowd_->grid();
   const double r = u.def.radius;
   CrowdAgentDef a;
@@ -225,7 +231,8 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
   built_doors_ = scene.doors;
   built_trucks_ = scene.moving_obstacles;
   scene_goal_ = scene.goal;
-  crowd_ = make_crowd(scene.grid);
+  routing_->settings = scene.settings;
+  crowd_ = make_crowd(scene.grid, routing_);
   for (size_t d = 0; d < scene.doors.size(); ++d) {
     DoorDef door = scene.doors[d];
     if (d < door_open.size()) {
@@ -279,7 +286,9 @@ std::vector<io::UnitData> UnitSwarm::spawn_list() const {
 }
 
 void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {
-  if (!same_grid(scene.grid, built_on_) || !same_dynamic(scene)) {
+  // Another planner or setting: every unit re-plans with it (a rebuild from where they are).
+  const bool settings_changed = !(scene.settings == routing_->settings);
+  if (!same_grid(scene.grid, built_on_) || !same_dynamic(scene) || settings_changed) {
     if (defer_rebuild) return;  // still pending: the units walk the old map until the stroke ends
     replan_pending_ = false;
     rebuild(scene, true);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "pathlab/crowd.hpp"
+#include "plan_service.hpp"
 #include "scene_file.hpp"
 
 namespace pathlab::sandbox {
@@ -32,6 +33,34 @@ inline constexpr int kMaxStepsPerFrame = 16;
 /// The nearest point to `p` where a disc of `radius` fits on `grid` (rings `radius` apart, up
 /// to 12 rings); none when there is no room nearby.
 std::optional<Vec2> fit_goal(const Grid& grid, Vec2 p, double radius);
+
+/// Wall-clock budget of one unit's (re-)plan (units plan on the UI thread, several per frame
+/// at most): a search that needs longer gives up with budget_exhausted. [Units: ms]
+inline constexpr double kUnitPlanBudgetMs = 12.0;
+
+/// The scene's settings for one unit: its own radius as clearance when larger, its own
+/// turning radius when it has one (a car and a bear turn differently).
+io::PlanSettingsData unit_plan_settings(const io::PlanSettingsData& scene_settings, const UnitDef& def);
+
+/// The planning service request for one crowd route question: the unit's pose to its target
+/// (the goal heading when the unit has one, else the heading from start to target) with
+/// unit_plan_settings, the budget kUnitPlanBudgetMs, curves sampled every 0.25 cells.
+plan::PlanRequest unit_plan_request(const io::PlanSettingsData& scene_settings, const CrowdRouteQuery& q);
+
+/// How the sandbox's crowd plans units' routes: through the planning service with the
+/// scene's planner and smoother (the project rule: one place knows each planner).
+struct UnitRouting {
+  io::PlanSettingsData settings;   ///< the scene's, as last given
+  plan::PlanService service;
+  Grid planned_on;                 ///< the grid the service's cache was built for (doors edit the crowd's)
+  std::vector<std::string> notes;  ///< per crowd agent id: a fallback taken, or ""
+};
+
+/// Plans one crowd route through `routing.service` and returns the path's points. A heading
+/// or curve planner that cannot route the unit (budget, no curve clear of walls) falls back
+/// to grid A* through the same service and leaves a note for the unit; any other failure is
+/// an error (the crowd makes the unit wait and shows it).
+Result<std::vector<Vec2>> plan_unit_route(UnitRouting& routing, const CrowdRouteQuery& q);
 
 /// What a unit is doing, for labels and colours.
 enum class UnitActivity { moving, arrived, stuck, yielding, waiting };
@@ -140,6 +169,7 @@ class UnitSwarm {
   Grid built_on_;  ///< the map the crowd was built from (to tell a map edit from a goal move)
   std::vector<DoorDef> built_doors_;              ///< the scene's doors when built
   std::vector<MovingObstacleDef> built_trucks_;   ///< the scene's trucks when built
+  std::shared_ptr<UnitRouting> routing_;  ///< shared with the crowd's route_planner
   std::unique_ptr<Crowd> crowd_;
   std::vector<Unit> units_;
   SwarmMetrics carried_;  ///< from crowds before the last rebuild

@@ -26,7 +26,11 @@ UnitActivity UnitSwarm::activity(int id) const {
 
 const std::string& UnitSwarm::unit_message(int id) const {
   const std::string& why = crowd_->state(id).why;
-  return why.empty() ? units_[static_cast<size_t>(id)].message : why;
+  if (!why.empty()) return why;
+  const auto& notes = routing_->notes;  // e.g. the scene's planner could not route it
+  const size_t i = static_cast<size_t>(id);
+  if (i < notes.size() && !notes[i].empty()) return notes[i];
+  return units_[i].message;
 }
 
 Pose UnitSwarm::goal_of(int id, const io::Scene& scene) const {

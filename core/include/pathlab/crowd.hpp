@@ -20,6 +20,7 @@
 /// trajectories bit for bit.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +32,21 @@
 #include "pathlab/unit.hpp"
 
 namespace pathlab {
+
+/// One route question the crowd asks CrowdDef::route_planner. The references live for the
+/// call only.
+struct CrowdRouteQuery {
+  const Grid& grid;                   ///< The grid as the units see it now (closed doors are walls).
+  Pose from;                          ///< The unit's pose now. [Units: cells, radians]
+  Vec2 to;                            ///< Where it settles: its goal, or its free slot near a shared goal. [Units: cells]
+  std::optional<double> goal_heading; ///< The agent's goal heading, when it has one. [Units: radians]
+  const UnitDef& unit;                ///< Radius, turning radius, whether it may reverse, ...
+  int agent = 0;                      ///< The unit's id (CrowdAgentId), in the order added.
+};
+
+/// Plans a route for a unit: waypoints in cells from (about) query.from.pos to (about)
+/// query.to. See CrowdDef::route_planner.
+using CrowdRoutePlanner = std::function<Result<std::vector<Vec2>>(const CrowdRouteQuery&)>;
 
 /// Tuning of the crowd. Start from default_crowd_def().
 struct CrowdDef {
@@ -50,6 +66,21 @@ struct CrowdDef {
   double give_up_time = 60.0;
   /// Planner expansion budget per (re-)plan; 0 = no limit. Deterministic. [Limit: >= 0]
   int64_t plan_expansions = 200000;
+  /// Who plans the units' routes. Empty (the default): the crowd's own grid A* with each
+  /// unit's radius (windowed, line-of-sight shortcut). Set: called for every plan and re-plan
+  /// of a unit's route (added, new goal, door toggled, a slot claimed near a shared goal,
+  /// stuck); the crowd follows the returned points as a polyline from the unit's position to
+  /// query.to: an end point less than a cell from them (a grid planner's cell centre) is moved
+  /// onto them when the way stays clear, else they are added (query.to only when clear). An error,
+  /// no points or a point that is not finite is "no route": the unit waits, re-plans later and
+  /// its CrowdAgentState::why says "no route to the goal: " and the error. Detours around units
+  /// blocking the way (deadlock resolution) still use the built-in search: they block cells
+  /// only the crowd knows about. Called on the thread that calls step(), add_agent(),
+  /// set_goal() or set_door_open(), never concurrently. Points in cells, expected inside the
+  /// map and clear of walls for the unit's radius (the crowd's move check keeps bodies off
+  /// walls whatever the route). The crowd is deterministic if the planner is (a wall-clock
+  /// budget is not). The expansion budget plan_expansions applies to the built-in search only.
+  CrowdRoutePlanner route_planner;
 };
 
 inline CrowdDef default_crowd_def() { return CrowdDef{}; }

@@ -113,6 +113,8 @@ class CrowdImpl {
   /// Plans from the unit's position to its target; with `extra_blocked` cells (units in the
   /// way) a failure leaves the route as it was.
   void plan_route(int id, const std::vector<Cell>& extra_blocked = {});
+  /// plan_route with CrowdDef::route_planner (set): asks it, "no route" on an error.
+  void plan_provided_route(int id);
   Result<GridPath> search_cells(Cell start, Cell goal, double radius, const std::vector<Cell>& extra);
   void claim_slot(int id);
   Vec2 preferred_velocity(int id);

@@ -93,6 +93,10 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
   const Vec2 target = a.st.target;
   ++a.m.replans;
   a.st.next_waypoint = 1;
+  if (!avoiding && def_.route_planner) {
+    plan_provided_route(id);
+    return;
+  }
   if (!avoiding && segment_clear(grid_, pos, target, r)) {
     a.st.route = {pos, target};
     a.st.waiting = false;
@@ -131,6 +135,52 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
   if (!a.gave_up) a.st.why.clear();
   // Progress is measured on the new route from here on; a unit that was stuck stays stuck
   // until the new route shows progress.
+  a.best_remaining = remaining_route(a);
+}
+
+void CrowdImpl::plan_provided_route(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const Vec2 pos = a.st.pose.pos;
+  const Vec2 target = a.st.target;
+  const CrowdRouteQuery query{grid_, a.st.pose, target, a.def.goal_heading, a.def.unit, id};
+  Result<std::vector<Vec2>> got = def_.route_planner(query);
+  std::string why;
+  if (!got) why = got.error().message;
+  else if (got->empty()) why = "the route planner returned no points";
+  else if (!std::all_of(got->begin(), got->end(), [](Vec2 q) { return is_finite(q); })) {
+    why = "the route planner returned a point that is not finite";
+  }
+  if (!why.empty()) {
+    a.st.route = {pos};
+    a.st.next_waypoint = 0;
+    a.st.waiting = true;
+    a.st.why = "no route to the goal: " + why;
+    return;
+  }
+  std::vector<Vec2>& route = a.st.route;
+  route = std::move(*got);
+  // The route starts where the unit is and ends at its target: a grid planner starts and ends
+  // at cell centres, an end point less than a cell off is moved when the way stays clear
+  // (not added: a car would loop back for a step of a tenth of a cell).
+  const double r = a.def.unit.radius;
+  if (glm::length(route.front() - pos) > 1e-9) {
+    if (route.size() >= 2 && glm::length(route.front() - pos) < 1.0 && segment_clear(grid_, pos, route[1], r)) {
+      route.front() = pos;
+    } else {
+      route.insert(route.begin(), pos);
+    }
+  }
+  if (glm::length(route.back() - target) > 1e-9) {
+    const size_t n = route.size();
+    if (n >= 2 && glm::length(route.back() - target) < 1.0 && segment_clear(grid_, route[n - 2], target, r)) {
+      route.back() = target;
+    } else if (segment_clear(grid_, route.back(), target, r)) {
+      route.push_back(target);
+    }
+  }
+  a.st.next_waypoint = route.size() < 2 ? 0 : 1;
+  a.st.waiting = false;
+  if (!a.gave_up) a.st.why.clear();
   a.best_remaining = remaining_route(a);
 }
 
