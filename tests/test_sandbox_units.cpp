@@ -362,3 +362,23 @@ TEST_CASE("sandbox units: another planner in the scene re-plans every unit with 
   swarm.step(s);
   CHECK(swarm.crowd().state(0).route.size() < astar_points);  // any-angle: fewer corners
 }
+
+TEST_CASE("sandbox units: every crowd preset of the gallery arrives in the sandbox, with its own planner") {
+  // The core-only run of these presets is in test_sandbox_scene_dynamic.cpp; here the units plan
+  // through the planning service with each preset's planner and smoother, as on screen.
+  const std::filesystem::path dir = std::filesystem::path(PATHLAB_ASSETS_DIR) / "scenes" / "crowds";
+  int presets = 0;
+  for (const char* name : {"circle-swap", "doorway", "corridor-head-on", "door-closing", "garbage-truck"}) {
+    CAPTURE(name);
+    auto scene = io::load_scene((dir / (std::string(name) + ".json")).string());
+    REQUIRE(scene.ok());
+    UnitSwarm units(scene->grid);
+    REQUIRE(units.load(*scene) == "");
+    REQUIRE(units.count() > 0);
+    const double worst = run(units, *scene, 60 * 90);  // 90 simulated seconds at most
+    CHECK(units.arrived() == units.count());
+    CHECK(worst >= 0.95);
+    ++presets;
+  }
+  CHECK(presets == 5);
+}
