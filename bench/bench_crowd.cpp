@@ -275,6 +275,7 @@ void BM_detour(benchmark::State& state, MakeScenario make) {
 
 CrowdScenario circle_swap_10() { return circle_swap(10); }
 CrowdScenario circle_swap_24() { return circle_swap(24); }
+CrowdScenario counterflow_200() { return doorways_counterflow(100); }
 
 #define PATHLAB_CROWD_CASE(name)                                                              \
   BENCHMARK_CAPTURE(BM_ours, name, name)->Unit(benchmark::kMillisecond)->Iterations(1);      \
@@ -288,6 +289,7 @@ PATHLAB_CROWD_CASE(circle_swap_10)
 PATHLAB_CROWD_CASE(circle_swap_24)
 PATHLAB_CROWD_CASE(truck_crossing)
 PATHLAB_CROWD_CASE(car_gives_way)
+PATHLAB_CROWD_CASE(counterflow_200)
 
 // ---- 1,000 units on a 512x512 map with 20% walls, at 60 Hz ----
 

@@ -212,3 +212,32 @@ inline CrowdScenario goal_occupied() {
 }
 
 }  // namespace pathlab::test
+
+namespace pathlab::test {
+
+/// Two blocks of `per_side` mixed units (10 a row, 2.2 cells apart) facing each other across a
+/// wall with three doorways 8 cells wide; each unit's goal is its mirror place, so the blocks
+/// must pass through each other (the sandbox's --bench-crowd scenario, on a smaller map).
+inline CrowdScenario doorways_counterflow(int per_side = 100) {
+  constexpr int kW = 160, kH = 120, kWallX = 79;
+  Grid g = Grid::create(kW, kH).value();
+  auto doorway = [](int y) { return (y >= 36 && y < 44) || (y >= 56 && y < 64) || (y >= 76 && y < 84); };
+  for (int y = 0; y < kH; ++y) {
+    if (doorway(y)) continue;
+    g.set_blocked(kWallX, y, true);
+    g.set_blocked(kWallX + 1, y, true);
+  }
+  CrowdScenario s{"doorways, counterflow", std::move(g), {}, {}, {}, 120.0};
+  static const char* const kMix[] = {"person", "person", "person", "bear", "car", "person", "tank", "person"};
+  const int rows = (per_side + 9) / 10;
+  for (int i = 0; i < 2 * per_side; ++i) {
+    const int k = i % per_side;
+    const double x = 70.5 - 2.2 * (k % 10), y = 60.0 - 1.1 * (rows - 1) + 2.2 * (k / 10);
+    const double mx = 2.0 * (kWallX + 1) - x;
+    if (i < per_side) s.agents.push_back(crowd_agent(kMix[i % 8], x, y, 0, mx, y));
+    else s.agents.push_back(crowd_agent(kMix[i % 8], mx, y, 180, x, y));
+  }
+  return s;
+}
+
+}  // namespace pathlab::test

@@ -42,6 +42,10 @@ struct CrowdRouteQuery {
   std::optional<double> goal_heading; ///< The agent's goal heading, when it has one. [Units: radians]
   const UnitDef& unit;                ///< Radius, turning radius, whether it may reverse, ...
   int agent = 0;                      ///< The unit's id (CrowdAgentId), in the order added.
+  /// `grid` with extra cost where other units' routes come the other way (the same walls): a
+  /// planner that honours terrain costs spreads the traffic over doorways and lanes with it.
+  /// Null when no other unit has a route.
+  const Grid* traffic = nullptr;
 };
 
 /// Plans a route for a unit: waypoints in cells from (about) query.from.pos to (about)

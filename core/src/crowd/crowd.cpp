@@ -51,6 +51,7 @@ CrowdImpl::CrowdImpl(const Grid& grid, const CrowdDef& def)
   min_separation_ = std::numeric_limits<double>::infinity();
   min_ratio_ = std::numeric_limits<double>::infinity();
   min_obstacle_gap_ = std::numeric_limits<double>::infinity();
+  flow_.assign(static_cast<size_t>(grid.cell_count()), Vec2(0.0));
 }
 
 Result<CrowdAgentId> CrowdImpl::add_agent(const CrowdAgentDef& agent) {

@@ -12,6 +12,8 @@ namespace pathlab {
 namespace {
 
 constexpr int kBucketSide = 4;  ///< Cells per neighbour bucket side.
+constexpr double kFollowOrcaSpeed = 0.2;  ///< ORCA's velocity counts above this fraction of the top speed.
+constexpr double kFollowOrcaCos = 0.7;    ///< ... and when it turns more than about 45 degrees from the route.
 
 /// The angle in [-pi, pi] (a remainder, not a loop: a start heading of 1e300 must not hang).
 double wrap_angle(double a) { return std::remainder(a, 2.0 * kPi); }
@@ -68,10 +70,19 @@ void CrowdImpl::find_neighbors(int id) {
   for (size_t k = 0; k < keep; ++k) a.st.neighbors.push_back(found[k].second);
 }
 
-void CrowdImpl::add_wall_line(const crowd::Agent& a, Vec2 q, double range) {
+void CrowdImpl::add_wall_line(const crowd::Agent& a, Vec2 q, double range, bool corner) {
   const Vec2 d = q - a.st.pose.pos;
   const double dist = glm::length(d);
   if (dist > range || dist < 1e-9) return;
+  if (corner && dist > a.def.unit.radius) {
+    // The end of a wall run is a point: its velocity obstacle is the cone of the disc around it
+    // (a static neighbour of radius 0, full responsibility). The half-plane through the point
+    // would also forbid sliding past it: a car 0.003 cells off the wall at the mouth of a
+    // one-cell corridor could not drive in.
+    lines_.push_back(crowd::agent_line(a.st.pose.pos, a.st.velocity, q, Vec2(0.0), a.def.unit.radius,
+                                       def_.obstacle_horizon, def_.dt, 1.0));
+    return;
+  }
   lines_.push_back(crowd::half_plane(d / dist, (dist - a.def.unit.radius) / def_.obstacle_horizon));
 }
 
@@ -92,7 +103,7 @@ void CrowdImpl::add_wall_lines(const crowd::Agent& a, double range) {
                                                : !grid_.is_free(x, e - 1) && grid_.is_free(x, e));
       if (edge && run < 0) run = x;
       if (!edge && run >= 0) {
-        add_wall_line(a, Vec2(std::clamp(p.x, double(run), double(x)), double(e)), range);
+        add_wall_line(a, Vec2(std::clamp(p.x, double(run), double(x)), double(e)), range, p.x < run || p.x > x);
         run = -1;
       }
     }
@@ -106,7 +117,7 @@ void CrowdImpl::add_wall_lines(const crowd::Agent& a, double range) {
                                               : !grid_.is_free(e - 1, y) && grid_.is_free(e, y));
       if (edge && run < 0) run = y;
       if (!edge && run >= 0) {
-        add_wall_line(a, Vec2(double(e), std::clamp(p.y, double(run), double(y))), range);
+        add_wall_line(a, Vec2(double(e), std::clamp(p.y, double(run), double(y))), range, p.y < run || p.y > y);
         run = -1;
       }
     }
@@ -167,7 +178,12 @@ void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca) {
   // The nose should point along the route (backwards when the route is close behind and the
   // unit may reverse): this is what makes a backing-up unit steer into line.
   const bool has_route = glm::dot(a.route_dir, a.route_dir) > 0.5;
-  double nose_goal = has_route ? std::atan2(a.route_dir.y, a.route_dir.x) : std::atan2(v_orca.y, v_orca.x);
+  // Where ORCA sends the unit well off its route's direction (round a wall corner, out of
+  // another unit's way), the nose follows ORCA: a bear that kept its nose on a route point
+  // behind a corner stood still for two minutes, every move along its nose blocked.
+  const bool follow_orca = !has_route || (want > kFollowOrcaSpeed * u.max_speed && time() >= a.maneuver_until &&
+                                          glm::dot(v_orca / want, a.route_dir) < kFollowOrcaCos);
+  double nose_goal = follow_orca ? std::atan2(v_orca.y, v_orca.x) : std::atan2(a.route_dir.y, a.route_dir.x);
   const bool back_to_it = u.can_reverse && has_route && std::cos(wrap_angle(nose_goal - h0)) < -0.5 &&
                           glm::length(a.st.route[static_cast<size_t>(a.st.next_waypoint)] - a.st.pose.pos) < 3.0;
   if (back_to_it) nose_goal += kPi;

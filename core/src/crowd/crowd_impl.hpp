@@ -1,9 +1,12 @@
 #pragma once
 // The inside of pathlab::Crowd (crowd.hpp), split over the crowd_*.cpp files by concern:
-// routes and deadlocks (crowd_route.cpp, crowd_stuck.cpp), avoidance (crowd_avoid.cpp), moving and measuring
-// (crowd_move.cpp), doors and moving obstacles (crowd_dynamic.cpp).
+// routes and deadlocks (crowd_route.cpp, crowd_stuck.cpp), traffic on the routes and settled
+// units (crowd_flow.cpp), keeping right in passages (crowd_passage.cpp), avoidance
+// (crowd_avoid.cpp), moving and measuring (crowd_move.cpp), doors and moving obstacles
+// (crowd_dynamic.cpp).
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "crowd/orca.hpp"
@@ -32,6 +35,7 @@ struct Agent {
   bool gave_up = false;
   double maneuver_until = -1.0;  ///< Backing up to line up with the route (units that cannot pivot). [Units: s]
   Vec2 route_dir{0.0, 0.0};      ///< Unit vector to the current waypoint (0 when there is none).
+  std::vector<std::pair<int, Vec2>> flow_marks;  ///< What its route added to CrowdImpl::flow_ (cell, direction).
   // Decided in the avoidance pass, applied in the move pass.
   Vec2 new_velocity{0.0, 0.0};  ///< Holonomic units.
   double target_speed = 0.0;    ///< Heading units.
@@ -88,6 +92,10 @@ class CrowdImpl {
   Cell window_origin_;        ///< Where the last search's grid starts on the map.
   bool window_used_ = false;  ///< The last search ran on local_grid_.
   std::vector<crowd::Agent> agents_;
+  std::vector<Vec2> flow_;  ///< Per cell: the sum of the directions of the routes through it.
+  std::vector<uint16_t> settled_;   ///< Per cell: how many arrived units stand on it (mark_settled).
+  std::vector<int> settled_cells_;  ///< The cells where settled_ is not 0.
+  int64_t settled_step_ = -1;       ///< The step settled_ was made for.
   std::vector<crowd::GoalGroup> groups_;
   std::vector<crowd::Door> doors_;
   std::vector<crowd::Mover> movers_;
@@ -107,7 +115,7 @@ class CrowdImpl {
 
   double time() const { return static_cast<double>(steps_) * def_.dt; }
 
-  // crowd_route.cpp
+  // crowd_route.cpp (and crowd_passage.cpp: keep_right_in_passages, cross_section, passage_right_half)
   Status check_goal(const UnitDef& unit, Vec2 goal, const std::string& what) const;
   void join_group(int id);
   /// Plans from the unit's position to its target; with `extra_blocked` cells (units in the
@@ -117,17 +125,43 @@ class CrowdImpl {
   void plan_provided_route(int id);
   Result<GridPath> search_cells(Cell start, Cell goal, double radius, const std::vector<Cell>& extra);
   void claim_slot(int id);
+  /// Whether a unit of another goal group has settled on, or claimed a slot at, about `p`.
+  bool slot_blocked_by_other_group(int id, Vec2 p) const;
   Vec2 preferred_velocity(int id);
   Vec2 lookahead_point(const crowd::Agent& a) const;
+  /// Moves the route's corners in doorways and corridors to the right half of the passage.
+  void keep_right_in_passages(std::vector<Vec2>& route, double radius) const;
+  /// The cross-section at q along `axis`: free room towards +axis (dr) and -axis (dl); false
+  /// in the open or in a passage too narrow for two.
+  bool cross_section(Vec2 q, Vec2 axis, double radius, double& dl, double& dr) const;
+  /// Where route[k] moves to be in the right half of the passage next to it; none in the open.
+  std::optional<Vec2> passage_right_half(const std::vector<Vec2>& route, size_t k, double radius) const;
   double remaining_route(const crowd::Agent& a) const;
+  /// The fastest a heading unit may go for its target at `d` (`dist` away) without circling it.
+  double turn_limited_speed(const crowd::Agent& a, Vec2 d, double dist) const;
+  /// Moves next_waypoint past waypoints within reach whose successor is in sight.
+  void advance_waypoints(crowd::Agent& a) const;
   void track_progress(int id);
   void resolve_deadlock(int id);
+  // crowd_flow.cpp
+  /// Replaces the unit's marks in flow_ by its current route's (none once arrived or waiting).
+  void mark_flow(int id);
+  /// A cell's cost multiplier for a search going `dir`: its own, plus the oncoming traffic.
+  float traffic_cost(int x, int y, Vec2 dir) const;
+  /// Refreshes settled_ for this step (once per step, on demand).
+  void mark_settled();
+  /// Whether the straight way from `from` to `to` runs over a settled unit (away from `to`) or
+  /// against another unit's route: then the search, with its traffic costs, decides.
+  bool straight_way_busy(Vec2 from, Vec2 to);
+  /// avoid_grid_ := grid_ with traffic costs for a trip going `dir` (unit `id`'s own route
+  /// aside; -1: every route). False, and avoid_grid_ untouched, when there is no other traffic.
+  bool fill_traffic_grid(int id, Vec2 dir);
   // crowd_avoid.cpp
   void rebuild_buckets();
   void find_neighbors(int id);
   void decide(int id);
   void add_wall_lines(const crowd::Agent& a, double range);
-  void add_wall_line(const crowd::Agent& a, Vec2 closest, double range);
+  void add_wall_line(const crowd::Agent& a, Vec2 closest, double range, bool corner);
   void add_mover_lines(const crowd::Agent& a);
   void choose_heading_motion(crowd::Agent& a, Vec2 v_orca);
   // crowd_move.cpp

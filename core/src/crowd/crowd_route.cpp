@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "crowd/crowd_impl.hpp"
@@ -18,6 +19,7 @@ constexpr size_t kSpareSlots = 6;         ///< Free slots beyond one per unit, t
 constexpr double kLookahead = 0.75;       ///< Pursuit distance along the route. [Units: cells]
 constexpr double kKeepRight = 0.3;        ///< Bias to the right near others. [Units: radians]
 constexpr int kWindowMargin = 16;         ///< Planning window beyond start and goal. [Units: cells]
+constexpr double kOnSpotDistance = 0.25;  ///< An arrived unit this close to its target is on its spot. [Units: cells]
 constexpr double kKeepRightRange = 3.0;   ///< Gap within which the bias applies. [Units: cells]
 
 }  // namespace
@@ -54,6 +56,11 @@ Result<GridPath> CrowdImpl::search_cells(Cell start, Cell goal, double radius, c
   GridSearchOptions opt;
   opt.agent_radius = radius;
   opt.max_expansions = def_.plan_expansions;
+  mark_settled();
+  // Traffic costs for the direction of the whole trip (crowd_flow.cpp).
+  Vec2 dir(goal.x - start.x, goal.y - start.y);
+  const double dlen = glm::length(dir);
+  dir = dlen > 0.0 ? dir / dlen : Vec2(0.0);
   const int margin = kWindowMargin + std::max(std::abs(start.x - goal.x), std::abs(start.y - goal.y)) / 2;
   const Cell lo{std::max(0, std::min(start.x, goal.x) - margin), std::max(0, std::min(start.y, goal.y) - margin)};
   const Cell hi{std::min(grid_.width() - 1, std::max(start.x, goal.x) + margin),
@@ -62,7 +69,7 @@ Result<GridPath> CrowdImpl::search_cells(Cell start, Cell goal, double radius, c
   if (2 * static_cast<int64_t>(w) * h < grid_.cell_count()) {
     if (local_grid_.width() != w || local_grid_.height() != h) local_grid_ = Grid::create(w, h).value();
     for (int y = 0; y < h; ++y) {
-      for (int x = 0; x < w; ++x) local_grid_.set_cost(x, y, grid_.cost(lo.x + x, lo.y + y));
+      for (int x = 0; x < w; ++x) local_grid_.set_cost(x, y, traffic_cost(lo.x + x, lo.y + y, dir));
     }
     for (const Cell& c : extra) {
       if (c.x >= lo.x && c.y >= lo.y && c.x <= hi.x && c.y <= hi.y) local_grid_.set_blocked(c.x - lo.x, c.y - lo.y, true);
@@ -78,8 +85,8 @@ Result<GridPath> CrowdImpl::search_cells(Cell start, Cell goal, double radius, c
   }
   window_origin_ = Cell{0, 0};
   window_used_ = false;
-  if (extra.empty()) return finder_.find_path(GridPlanner::astar, start, goal, opt);
   avoid_grid_ = grid_;  // copied into the same storage
+  fill_traffic_grid(-1, dir);
   for (const Cell& c : extra) avoid_grid_.set_blocked(c.x, c.y, true);
   avoid_finder_.reset(avoid_grid_);
   return avoid_finder_.find_path(GridPlanner::astar, start, goal, opt);
@@ -97,11 +104,12 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
     plan_provided_route(id);
     return;
   }
-  if (!avoiding && segment_clear(grid_, pos, target, r)) {
+  if (!avoiding && segment_clear(grid_, pos, target, r) && !straight_way_busy(pos, target)) {
     a.st.route = {pos, target};
     a.st.waiting = false;
     if (!a.gave_up) a.st.why.clear();
     a.best_remaining = remaining_route(a);
+    mark_flow(id);
     return;
   }
   auto path = search_cells(cell_of(pos), cell_of(target), r, extra_blocked);
@@ -111,6 +119,7 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
     a.st.next_waypoint = 0;
     a.st.waiting = true;
     a.st.why = "no route to the goal: " + (path ? path->reason : path.error().message);
+    mark_flow(id);
     return;
   }
   if (avoiding) {
@@ -122,27 +131,31 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
   } else {
     // Smoothed on the grid the path was found on (the window: the shortcut pass also reads
     // its whole grid), then moved back to map coordinates.
-    const Grid& g = window_used_ ? local_grid_ : grid_;
+    const Grid& g = window_used_ ? local_grid_ : avoid_grid_;  // with the traffic costs the search saw
     const Vec2 off(window_origin_.x, window_origin_.y);
     std::vector<Vec2> pts = splice_start(g, pos - off, path->points, r);
     if (pts.back() != target - off && segment_clear(g, pts.back(), target - off, r)) pts.push_back(target - off);
     auto cut = los_shortcut(g, pts, r);
     a.st.route = cut ? std::move(cut->points) : std::move(pts);
     for (Vec2& q : a.st.route) q += off;
+    keep_right_in_passages(a.st.route, r);
   }
   if (a.st.route.size() < 2) a.st.next_waypoint = 0;
   a.st.waiting = false;
   if (!a.gave_up) a.st.why.clear();
   // Progress is measured on the new route from here on; a unit that was stuck stays stuck
   // until the new route shows progress.
+  advance_waypoints(a);  // as the next step will: skipping a waypoint is not progress
   a.best_remaining = remaining_route(a);
+  mark_flow(id);
 }
 
 void CrowdImpl::plan_provided_route(int id) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   const Vec2 pos = a.st.pose.pos;
   const Vec2 target = a.st.target;
-  const CrowdRouteQuery query{grid_, a.st.pose, target, a.def.goal_heading, a.def.unit, id};
+  CrowdRouteQuery query{grid_, a.st.pose, target, a.def.goal_heading, a.def.unit, id};
+  if (fill_traffic_grid(id, target - pos)) query.traffic = &avoid_grid_;
   Result<std::vector<Vec2>> got = def_.route_planner(query);
   std::string why;
   if (!got) why = got.error().message;
@@ -155,6 +168,7 @@ void CrowdImpl::plan_provided_route(int id) {
     a.st.next_waypoint = 0;
     a.st.waiting = true;
     a.st.why = "no route to the goal: " + why;
+    mark_flow(id);
     return;
   }
   std::vector<Vec2>& route = a.st.route;
@@ -178,10 +192,28 @@ void CrowdImpl::plan_provided_route(int id) {
       route.push_back(target);
     }
   }
+  keep_right_in_passages(route, r);
   a.st.next_waypoint = route.size() < 2 ? 0 : 1;
   a.st.waiting = false;
   if (!a.gave_up) a.st.why.clear();
+  advance_waypoints(a);  // as the next step will: skipping a waypoint is not progress
   a.best_remaining = remaining_route(a);
+  mark_flow(id);
+}
+
+bool CrowdImpl::slot_blocked_by_other_group(int id, Vec2 p) const {
+  // Goals a little apart make slot rings that overlap: a slot where a unit of another group
+  // has settled, or has its own slot, can never be reached (a bear waited a minute 0.25 cells
+  // from a slot 0.55 cells from another bear's).
+  const crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  for (size_t j = 0; j < agents_.size(); ++j) {
+    const crowd::Agent& o = agents_[j];
+    if (static_cast<int>(j) == id || o.group == a.group) continue;
+    const double clear = a.def.unit.radius + o.def.unit.radius + 0.05;
+    if (o.m.arrived && glm::length(o.st.pose.pos - p) < clear) return true;
+    if (o.slot >= 0 && glm::length(o.st.target - p) < clear) return true;
+  }
+  return false;
 }
 
 void CrowdImpl::claim_slot(int id) {
@@ -214,7 +246,7 @@ void CrowdImpl::claim_slot(int id) {
     }
   }
   for (size_t s = 0; s < g.slots.size(); ++s) {
-    if (g.claimed_by[s] >= 0) continue;
+    if (g.claimed_by[s] >= 0 || slot_blocked_by_other_group(id, g.slots[s])) continue;
     g.claimed_by[s] = id;
     a.slot = static_cast<int>(s);
     a.st.target = g.slots[s];
@@ -258,13 +290,15 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
   double dist = 0.0;
   Vec2 d(0.0);
   if (!a.st.waiting && last >= 1) {
-    const double pass = std::max(0.35, a.def.unit.radius);
-    while (a.st.next_waypoint < last && glm::length(route[static_cast<size_t>(a.st.next_waypoint)] - pos) < pass) {
-      ++a.st.next_waypoint;
-    }
+    advance_waypoints(a);
     // Towards an intermediate waypoint (a corner, a passage) pursue the route line; the last
     // leg goes straight for the target (an open-field detour should not swing back).
-    const Vec2 aim = a.st.next_waypoint < last ? lookahead_point(a) : route[static_cast<size_t>(last)];
+    Vec2 aim = a.st.next_waypoint < last ? lookahead_point(a) : route[static_cast<size_t>(last)];
+    // The pursuit point lies past a corner: when the straight way to it is not clear (it cuts
+    // the corner through the wall), aim at the corner itself. A tank steering its nose at such a
+    // point stood frozen in a gap for two minutes, every move along its nose blocked.
+    const Vec2 corner = route[static_cast<size_t>(a.st.next_waypoint)];
+    if (aim != corner && !segment_clear(grid_, pos, aim, a.def.unit.radius)) aim = corner;
     d = aim - pos;
     dist = glm::length(d);
     if (dist > 1e-6) a.route_dir = d / dist;
@@ -285,6 +319,10 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
     d = route.back() - pos;
     dist = std::max(to_end, 1e-9);
   }
+  // An arrived unit pushed off its spot (it gave way) comes back; on the spot it turns to its
+  // goal heading instead (crowd_move.cpp).
+  const bool on_spot = a.m.arrived && to_end < kOnSpotDistance;
+  if (!a.holonomic && !on_spot && a.st.next_waypoint == last) speed = std::min(speed, turn_limited_speed(a, d, dist));
   Vec2 v = d * (speed / dist);
   if (!a.st.neighbors.empty() && dist > 1.0) {
     // Keep right: with others around, aim slightly to the right of the waypoint (y down, so
@@ -297,6 +335,33 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
     }
   }
   return v;
+}
+
+void CrowdImpl::advance_waypoints(crowd::Agent& a) const {
+  // A waypoint within reach is passed when the one after it is in sight: a bear squeezed
+  // 0.3 cells past a corner point, aiming at the next corner behind a wall, stood still.
+  const auto& route = a.st.route;
+  const int last = static_cast<int>(route.size()) - 1;
+  const Vec2 pos = a.st.pose.pos;
+  const double pass = std::max(0.35, a.def.unit.radius);
+  while (a.st.next_waypoint < last && glm::length(route[static_cast<size_t>(a.st.next_waypoint)] - pos) < pass &&
+         segment_clear(grid_, pos, route[static_cast<size_t>(a.st.next_waypoint) + 1], a.def.unit.radius)) {
+    ++a.st.next_waypoint;
+  }
+}
+
+double CrowdImpl::turn_limited_speed(const crowd::Agent& a, Vec2 d, double dist) const {
+  // A unit that turns at a limited rate circles a target that lies inside its turning circle
+  // (a tank 0.4 cells beside its goal orbited it for a minute). The circle through the target
+  // tangent to the heading has radius dist / (2 sin(bearing)): no faster than the turn rate
+  // allows on it, and a target behind is turned to on the spot first. A unit that cannot turn
+  // on the spot (a car) is left alone: it backs up instead (crowd_stuck.cpp).
+  if (a.def.unit.pivot_turn_rate <= 0.0) return std::numeric_limits<double>::infinity();
+  const double bearing = std::remainder(std::atan2(d.y, d.x) - a.st.pose.heading, 2.0 * kPi);
+  if (std::cos(bearing) <= 0.0) return 0.0;
+  const double sin_b = std::abs(std::sin(bearing));
+  if (sin_b <= 1e-9) return std::numeric_limits<double>::infinity();
+  return max_heading_rate(a.def.unit, 0.0) * dist / (2.0 * sin_b);
 }
 
 double CrowdImpl::remaining_route(const crowd::Agent& a) const {

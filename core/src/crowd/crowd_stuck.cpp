@@ -12,7 +12,8 @@
 namespace pathlab {
 namespace {
 
-constexpr double kArriveDistance = 0.1;  ///< A unit this close to its target has arrived. [Units: cells]
+constexpr double kArriveDistance = 0.1;  ///< A unit this close to its target has arrived (or its preset's arrive_distance, if larger). [Units: cells]
+constexpr double kSettleFraction = 0.5;  ///< A stuck unit this close to its target (in radii) has arrived.
 constexpr double kYieldTime = 1.5;       ///< How long a unit gives way. [Units: s]
 constexpr double kVisibilityPeriod = 0.5;///< How often a unit checks it still sees its waypoint. [Units: s]
 constexpr double kBlockerGap = 0.5;       ///< Bodies this close count as "in the way". [Units: cells]
@@ -24,13 +25,19 @@ void CrowdImpl::track_progress(int id) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   const double t = time();
   const Vec2 pos = a.st.pose.pos;
-  if (glm::length(a.st.target - pos) < kArriveDistance && !a.m.arrived) {
+  // A car parks near the spot (its preset says how near): landing on a point takes manoeuvres.
+  // A unit stuck within half its radius of the spot has arrived too: a bear 0.13 cells from
+  // its slot, hemmed in by a person it would have to turn into, waited there for a minute.
+  const double arrive = std::max(kArriveDistance, a.def.unit.follower.arrive_distance);
+  const double settle = a.st.stuck ? std::max(arrive, kSettleFraction * a.def.unit.radius) : arrive;
+  if (glm::length(a.st.target - pos) < settle && !a.m.arrived) {
     a.m.arrived = true;
     a.m.time_to_goal = t;
     a.st.arrived = true;
+    mark_flow(id);  // an arrived unit is no longer traffic
   }
   if (a.group >= 0) claim_slot(id);
-  if (a.m.arrived || (a.st.route.size() >= 2 && glm::length(a.st.target - pos) < kArriveDistance)) {
+  if (a.m.arrived || (a.st.route.size() >= 2 && glm::length(a.st.target - pos) < arrive)) {
     a.st.stuck = false;
     a.progress_time = t;
     return;
@@ -107,7 +114,7 @@ void CrowdImpl::resolve_deadlock(int id) {
     double best_d = std::numeric_limits<double>::infinity();
     for (size_t k = 0; k < g.slots.size(); ++k) {
       const double dk = glm::length(g.slots[k] - pos);
-      if (g.claimed_by[k] < 0 && dk < best_d) {
+      if (g.claimed_by[k] < 0 && dk < best_d && !slot_blocked_by_other_group(id, g.slots[k])) {
         best_d = dk;
         best = static_cast<int>(k);
       }
