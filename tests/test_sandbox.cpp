@@ -390,9 +390,12 @@ TEST_CASE("sandbox: units follow the path, and re-plan when a wall is painted un
     CHECK(units.arrived() == 2);
     CHECK(units.metrics().min_separation >= 0.0);  // the bodies never overlapped
     for (int u = 0; u < 2; ++u) {
-      // Two units share the goal: they settle next to it, not on one point.
-      CHECK(glm::length(units.crowd().state(u).pose.pos - ui.sb().scene().goal.pos) < 1.5);
+      // Two units share the goal: they settle next to it (in the first or second ring of
+      // slots, 1.15 and 2.3 cells out: a tank that cannot line up with its slot takes another).
+      CHECK(glm::length(units.crowd().state(u).pose.pos - ui.sb().scene().goal.pos) < 2.5);
     }
+    const double apart = glm::length(units.crowd().state(0).pose.pos - units.crowd().state(1).pose.pos);
+    CHECK(apart >= units.crowd().agent_def(0).unit.radius + units.crowd().agent_def(1).unit.radius);  // not on one point
     // The units are saved with the scene and come back from it.
     REQUIRE(ui.sb().save(path));
   }

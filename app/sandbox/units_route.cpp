@@ -57,13 +57,19 @@ Result<std::vector<Vec2>> plan_unit_route(UnitRouting& routing, const CrowdRoute
     note = &routing.notes[i];
     note->clear();
   }
-  // The service keeps preprocessing per grid object; doors edit the crowd's grid in place.
-  if (!same_cells(routing.planned_on, q.grid)) {
-    routing.service.map_changed();
-    routing.planned_on = q.grid;
-  }
   plan::PlanRequest req = unit_plan_request(routing.settings, q);
-  plan::PlanResult res = routing.service.plan(q.grid, req);
+  // Grid searches honour terrain costs, so they plan on the crowd's traffic grid: routes then
+  // spread over the doorways instead of meeting the oncoming stream (crowd.hpp). A navmesh or
+  // a pose planner ignores costs (and the navmesh would be rebuilt for every unit).
+  const plan::PlannerInfo* planner = plan::find_planner(req.settings.planner);
+  const bool costs_count = planner && planner->family == plan::PlannerFamily::grid;
+  const Grid& grid = q.traffic && costs_count ? *q.traffic : q.grid;
+  // The service keeps preprocessing per grid object; doors edit the crowd's grid in place.
+  if (!same_cells(routing.planned_on, grid)) {
+    routing.service.map_changed();
+    routing.planned_on = grid;
+  }
+  plan::PlanResult res = routing.service.plan(grid, req);
   // Curve planners ignore walls: a curve into one is no route for a unit.
   if (res.found && res.curve_blocked_at) {
     res.found = false;
