@@ -114,6 +114,42 @@ TEST_CASE("hybrid A*: in the open the analytic expansion finishes at once with t
   CHECK(out->length == doctest::Approx(dubins_length(s, g, 4.0).value()).epsilon(1e-12));
 }
 
+TEST_CASE("hybrid A*: with reverse, the finish is the cheapest curve, not the shortest one") {
+  // The goal 12 cells straight behind the start, same heading: the shortest Reeds-Shepp curve
+  // is a 12-cell straight reverse. At reverse_penalty 3 it costs 36, while the forward Dubins
+  // loop (about 12 + 2 pi r = 24.6 cells at r = 2) costs about 25: the search must drive forward.
+  const Grid grid = Grid::create(40, 40).value();
+  const Pose s{Vec2(20.5, 20.5), 0.0}, g{Vec2(8.5, 20.5), 0.0};
+  HybridAStarOptions o = default_hybrid_astar_options();
+  o.turning_radius = 2.0;
+  o.allow_reverse = true;
+  o.reverse_penalty = 3.0;
+  const auto reversed_length = [](const SegmentPath& p) {
+    double l = 0.0;
+    for (const Segment& seg : p.segments()) l += seg.gear == Gear::reverse ? seg.length : 0.0;
+    return l;
+  };
+  auto planner = HybridAStar::create(grid, o);
+  REQUIRE(planner.ok());
+  auto out = planner->plan(s, g);
+  REQUIRE(out.ok());
+  REQUIRE(out->found);
+  test::check_legal(grid, *out, o.turning_radius, o.agent_radius, s, g);
+  CHECK(reversed_length(out->path) == 0.0);
+  CHECK(out->cost < 3.0 * 12.0 - 5.0);
+  CHECK(out->cost == doctest::Approx(out->length).epsilon(1e-12));  // forward only: cost is length
+  // Cheap reversing (penalty 1, no gear change): the straight reverse is the cheapest finish.
+  o.reverse_penalty = 1.0;
+  auto cheap = HybridAStar::create(grid, o);
+  REQUIRE(cheap.ok());
+  auto back = cheap->plan(s, g);
+  REQUIRE(back.ok());
+  REQUIRE(back->found);
+  CHECK(back->length == doctest::Approx(12.0).epsilon(1e-12));
+  CHECK(reversed_length(back->path) == doctest::Approx(12.0).epsilon(1e-12));
+  CHECK(back->expanded == 1);
+}
+
 TEST_CASE("hybrid A*: failure reasons") {
   const Grid grid = test::grid_from_rows({
       "......#.........",

@@ -126,6 +126,7 @@ struct HybridAStar::Search {
   }
 
   bool check_ends(HeadingPath& out);
+  std::vector<SegmentPath> finishing_curves(const Node& n, bool near) const;
   std::optional<SegmentPath> try_analytic(const Node& n, bool near, HeadingPath& out) const;
   void expand(int32_t node, HeadingPath& out);
   int32_t run(std::optional<SegmentPath>& finish, HeadingPath& out);
@@ -180,31 +181,46 @@ bool HybridAStar::Search::check_ends(HeadingPath& out) {
   return true;
 }
 
-/// Finishing curves from a node to the goal, clear of walls, best first; empty when none.
-std::optional<SegmentPath> HybridAStar::Search::try_analytic(const Node& n, bool near, HeadingPath& out) const {
-  ++out.analytic_tries;
-  if (o.cc_sharpness > 0.0) {  // continuous curvature: the one shortest CC curve
+/// Finishing curves from a node to the goal, walls not checked: the one shortest CC curve; else
+/// the shortest Dubins curve (every Dubins word near the goal) and, with reverse, the shortest
+/// Reeds-Shepp curve. The Reeds-Shepp curve is the shortest, not the cheapest: with the reverse
+/// penalty a forward Dubins curve often costs less (a long straight reverse costs twice its
+/// length), so try_analytic() ranks them by cost.
+std::vector<SegmentPath> HybridAStar::Search::finishing_curves(const Node& n, bool near) const {
+  std::vector<SegmentPath> out;
+  if (o.cc_sharpness > 0.0) {
     auto cc = o.allow_reverse ? cc_reeds_shepp(n.pose, goal, r, o.cc_sharpness)
                               : cc_dubins(n.pose, goal, r, o.cc_sharpness);
-    if (cc && checker.clear(cc->path)) return std::move(cc->path);
-    return std::nullopt;
+    if (cc) out.push_back(std::move(cc->path));
+    return out;
   }
-  if (o.allow_reverse) {
-    if (auto rs = reeds_shepp_path(n.pose, goal, r); rs && checker.clear(*rs)) return std::move(*rs);
-    if (!near) return std::nullopt;
-  }
+  if (o.allow_reverse)
+    if (auto rs = reeds_shepp_path(n.pose, goal, r)) out.push_back(std::move(*rs));
   if (!near) {
-    if (auto d = dubins_path(n.pose, goal, r); d && checker.clear(*d)) return std::move(*d);
-    return std::nullopt;
+    if (auto d = dubins_path(n.pose, goal, r)) out.push_back(std::move(*d));
+    return out;
   }
   auto all = dubins_all(n.pose, goal, r);
-  if (!all) return std::nullopt;
-  std::array<DubinsSolution, 6> words = *all;
-  std::sort(words.begin(), words.end(), [](const auto& a, const auto& b) { return a.length < b.length; });
-  for (const DubinsSolution& w : words) {
-    if (!std::isfinite(w.length)) break;
-    if (auto d = dubins_to_path(n.pose, goal, r, w); d && checker.clear(*d)) return std::move(*d);
+  if (!all) return out;
+  for (const DubinsSolution& w : *all)
+    if (std::isfinite(w.length))
+      if (auto d = dubins_to_path(n.pose, goal, r, w)) out.push_back(std::move(*d));
+  return out;
+}
+
+/// The cheapest clear finishing curve from `n` by cost (length, reverse penalty, gear changes,
+/// also the one where it joins the node's gear), or nothing.
+std::optional<SegmentPath> HybridAStar::Search::try_analytic(const Node& n, bool near, HeadingPath& out) const {
+  ++out.analytic_tries;
+  std::vector<std::pair<double, SegmentPath>> ranked;
+  for (SegmentPath& c : finishing_curves(n, near)) {
+    const double cost = analytic_cost(c, n.gear);
+    ranked.emplace_back(cost, std::move(c));
   }
+  // Stable: equal costs keep the order above (Reeds-Shepp first, then Dubins by word).
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& candidate : ranked)
+    if (checker.clear(candidate.second)) return std::move(candidate.second);
   return std::nullopt;
 }
 
