@@ -9,6 +9,7 @@
 #include <random>
 
 #include "heading_support.hpp"
+#include "pathlab/directional_astar.hpp"
 #include "pathlab/dubins.hpp"
 #include "pathlab/hybrid_astar.hpp"
 #include "pathlab/map_io.hpp"
@@ -363,4 +364,43 @@ TEST_CASE("hybrid A*: a raised cancel flag stops the search with a partial path"
   test::check_partial_legal(grid, *r, o.turning_radius, o.agent_radius, s);
   o.budget.time_ms = -1.0;
   CHECK_FALSE(HybridAStar::create(grid, o).ok());
+}
+
+TEST_CASE("heading planners: a budget spent before the search begins stops the query there") {
+  // A 160 x 160 room cut in two by a wall, the goal on the far side: the goal's distance field
+  // (the fixed cost of a query, 2-5 ms on 256 x 256, that a small time budget used to overrun
+  // by) would find the goal unreachable, but it reads the clock every 4096 cells, so a cancel
+  // flag raised beforehand stops the query inside it: no verdict, no expansion, the start alone
+  // as the partial path.
+  Grid grid = Grid::create(160, 160).value();
+  for (int y = 0; y < 160; ++y) grid.set_blocked(80, y, true);
+  const Pose s{Vec2(10.5, 10.5), 0.0}, g{Vec2(150.5, 150.5), kPi};
+  std::atomic<bool> cancel{true};
+  HybridAStarOptions h;
+  h.turning_radius = 2.0;
+  h.budget.cancel = &cancel;
+  DirectionalAStarOptions d;
+  d.turning_radius = 2.0;
+  d.budget.cancel = &cancel;
+  auto hybrid = HybridAStar::create(grid, h);
+  auto directional = DirectionalAStar::create(grid, d);
+  REQUIRE(hybrid.ok());
+  REQUIRE(directional.ok());
+  for (auto r : {hybrid->plan(s, g), directional->plan(s, g)}) {
+    REQUIRE(r.ok());
+    CHECK(r->budget_stop == BudgetStop::cancelled);
+    CHECK(r->expanded == 0);
+    CHECK(r->path.segments().empty());
+    CHECK(r->length == 0.0);
+    test::check_partial_legal(grid, *r, 2.0, 0.0, s);
+  }
+  // Lowered again: the field completes and says the goal cannot be reached, still before any
+  // expansion.
+  cancel = false;
+  for (auto r : {hybrid->plan(s, g), directional->plan(s, g)}) {
+    REQUIRE(r.ok());
+    CHECK(r->failure == HeadingFailure::unreachable);
+    CHECK(r->budget_stop == BudgetStop::none);
+    CHECK(r->expanded == 0);
+  }
 }

@@ -126,6 +126,11 @@ struct HybridAStar::Search {
   }
 
   bool check_ends(HeadingPath& out);
+  /// The budget ran out before the search began: the partial path is the start alone.
+  bool stopped_in_setup(HeadingPath& out) const {
+    detail::mark_budget_stop(out, meter.stopped(), budget, "");
+    return false;
+  }
   std::vector<SegmentPath> finishing_curves(const Node& n, bool near) const;
   std::optional<SegmentPath> try_analytic(const Node& n, bool near, HeadingPath& out) const;
   void expand(int32_t node, HeadingPath& out);
@@ -159,7 +164,10 @@ bool HybridAStar::Search::check_ends(HeadingPath& out) {
     out.reason = "goal " + detail::pose_text_deg(goal) + ": the unit's disc overlaps a wall";
     return false;
   }
-  detail::goal_distance_field(grid, cell_of(goal.pos), o.agent_radius, p.field_, p.field_work_);
+  // The field and the goal check are the fixed cost of a query: a time budget spent on them
+  // stops the query there, with the start alone as its partial path.
+  if (!detail::goal_distance_field(grid, cell_of(goal.pos), o.agent_radius, p.field_, p.field_work_, &meter))
+    return stopped_in_setup(out);
   if (!std::isfinite(field_at(start.pos))) {
     out.failure = HeadingFailure::unreachable;
     out.reason = "the goal cannot be reached from the start by a unit of this size, even ignoring its turning radius";
@@ -171,7 +179,10 @@ bool HybridAStar::Search::check_ends(HeadingPath& out) {
   pocket.step = 0.5 * p.step_;
   pocket.allow_reverse = o.allow_reverse;
   pocket.start = start.pos;
-  if (detail::goal_pocket(grid, checker, goal, pocket).boxed_in) {
+  pocket.meter = &meter;
+  const detail::GoalPocket found = detail::goal_pocket(grid, checker, goal, pocket);
+  if (found.stopped) return stopped_in_setup(out);
+  if (found.boxed_in) {
     out.failure = HeadingFailure::unreachable;
     out.reason = "goal " + detail::pose_text_deg(goal) + " cannot be entered with turning radius " +
                  detail::fmt_number(r) + (o.allow_reverse ? "" : " driving forward") +
