@@ -398,6 +398,20 @@ TEST_CASE("planning service: hybrid A* results are smoothed by default and never
   CHECK(smooth.length <= raw.length + 1e-9);
   REQUIRE(smooth.segments.has_value());
   CHECK(smooth.segments->end().pos == req.goal.pos);
+  // settings.cc: the finish and the smoother's connections are CC curves of sharpness 1 / R^2.
+  req.settings.cc = true;
+  const PlanResult cc = service.plan(g, req);
+  REQUIRE(cc.found);
+  REQUIRE(cc.segments.has_value());
+  int clothoids = 0;
+  for (const Segment& s : cc.segments->segments()) clothoids += s.kind == SegmentKind::clothoid;
+  CHECK(clothoids >= 2);
+  for (double k : cc.curvature) CHECK(std::abs(k) <= 1.0 / kR + 1e-9);
+  CHECK(cc.segments->end().pos == req.goal.pos);
+  req.settings.smoother = "none";
+  const PlanResult cc_raw = service.plan(g, req);
+  REQUIRE(cc_raw.found);
+  CHECK(cc.length <= cc_raw.length + 1e-9);
 }
 
 
