@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -149,6 +150,77 @@ TEST_CASE("hybrid A*: with reverse, the finish is the cheapest curve, not the sh
   CHECK(back->length == doctest::Approx(12.0).epsilon(1e-12));
   CHECK(reversed_length(back->path) == doctest::Approx(12.0).epsilon(1e-12));
   CHECK(back->expanded == 1);
+}
+
+namespace {
+
+/// Lengths of the gear runs of a path, in order. [cells]
+std::vector<double> gear_run_lengths(const SegmentPath& p) {
+  std::vector<double> runs;
+  Gear gear = Gear::forward;
+  for (const Segment& seg : p.segments()) {
+    if (seg.length <= 0.0) continue;
+    if (runs.empty() || seg.gear != gear) runs.push_back(0.0);
+    gear = seg.gear;
+    runs.back() += seg.length;
+  }
+  return runs;
+}
+
+}  // namespace
+
+TEST_CASE("hybrid A*: with reverse, no gear segment shorter than min_gear_length where the gear changes") {
+  // Short manoeuvres in an open lot: the shortest Reeds-Shepp curve between such poses often
+  // holds a gear segment of a few tenths of a cell (a 0.3-cell reversal); the search passes
+  // over finishing curves like that.
+  const Grid grid = Grid::create(40, 40).value();
+  HybridAStarOptions o = default_hybrid_astar_options();
+  o.turning_radius = 2.0;
+  o.allow_reverse = true;
+  o.reverse_penalty = 1.0;  // reversing is cheap: the search would take every short reversal
+  o.gear_change_penalty = 0.0;
+  auto planner = HybridAStar::create(grid, o);
+  REQUIRE(planner.ok());
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<double> off(-4.0, 4.0), uh(-kPi, kPi);
+  int short_in_rs = 0, with_cusps = 0;
+  for (int q = 0; q < 150; ++q) {
+    const Pose s{Vec2(20.0, 20.0), uh(rng)}, g{Vec2(20.0 + off(rng), 20.0 + off(rng)), uh(rng)};
+    const std::vector<double> rs = gear_run_lengths(reeds_shepp_path(s, g, o.turning_radius).value());
+    short_in_rs += rs.size() > 1 && *std::min_element(rs.begin(), rs.end()) < o.min_gear_length;
+    auto out = planner->plan(s, g);
+    REQUIRE(out.ok());
+    REQUIRE(out->found);
+    test::check_legal(grid, *out, o.turning_radius, o.agent_radius, s, g);
+    const std::vector<double> runs = gear_run_lengths(out->path);
+    CAPTURE(q);
+    if (runs.size() > 1) {
+      ++with_cusps;
+      for (double run : runs) CHECK(run >= o.min_gear_length - 1e-9);
+    }
+  }
+  MESSAGE(short_in_rs, " of 150 shortest Reeds-Shepp curves had a gear segment under 1 cell; ", with_cusps,
+          " planned paths change gear");
+  CHECK(short_in_rs >= 10);  // the case really comes up
+  CHECK(with_cusps >= 10);
+  // min_gear_length 0 lets the search finish with the shortest curve again, short runs and all.
+  o.min_gear_length = 0.0;
+  auto any = HybridAStar::create(grid, o);
+  REQUIRE(any.ok());
+  std::mt19937 again(21);
+  int short_runs = 0;
+  for (int q = 0; q < 150; ++q) {
+    const Pose s{Vec2(20.0, 20.0), uh(again)}, g{Vec2(20.0 + off(again), 20.0 + off(again)), uh(again)};
+    auto out = any->plan(s, g);
+    REQUIRE(out.ok());
+    const std::vector<double> runs = gear_run_lengths(out->path);
+    short_runs += runs.size() > 1 && *std::min_element(runs.begin(), runs.end()) < 1.0;
+  }
+  CHECK(short_runs >= 10);
+  o.min_gear_length = -1.0;
+  auto bad = HybridAStar::create(grid, o);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("min_gear_length") != std::string::npos);
 }
 
 TEST_CASE("hybrid A*: failure reasons") {

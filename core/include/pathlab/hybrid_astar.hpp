@@ -16,7 +16,8 @@
 ///   counts them), not the shortest: the shortest Reeds-Shepp curve is often a long straight
 ///   reverse costing twice its length, and taking it first made the search reverse where
 ///   driving forward was cheaper (bench_vehicle_paths: 30-35 cusps in 50 queries per map before,
-///   12-25 after).
+///   12-25 after). A finishing curve that would leave a gear segment shorter than
+///   `min_gear_length` is passed over.
 /// - Heuristic: the larger of the obstacle-aware 2D distance (Dijkstra from the goal cell
 ///   over the cells the unit's centre can be in) and the obstacle-free Dubins / Reeds-Shepp
 ///   length. The first is not strictly admissible (grid distances overestimate straight
@@ -51,6 +52,12 @@ struct HybridAStarOptions {
   bool allow_reverse = false;   ///< Reverse primitives and Reeds-Shepp analytic expansion.
   double reverse_penalty = 2.0;      ///< Cost multiplier on reversed length. [Limit: >= 1, finite]
   double gear_change_penalty = 2.0;  ///< Cost added per change of gear. [Units: cells] [Limit: >= 0, finite]
+  /// A finishing curve may not make a gear segment shorter than this where the path changes
+  /// gear (no 0.3-cell reversals inside a Reeds-Shepp word): the whole run it belongs to counts,
+  /// primitives before it included. A path in one gear throughout may be shorter. Runs of the
+  /// search's own primitives are at least one primitive long (primitive_length(): 1.5 cells or
+  /// more unless a quarter turn of the radius is shorter). [Units: cells] [Limit: >= 0, finite]
+  double min_gear_length = 1.0;
   /// Analytic expansion is tried every max(1, h / analytic_ratio) expansions, h the
   /// heuristic of the pose just expanded. [Units: cells] [Limit: > 0, finite]
   double analytic_ratio = 3.5;

@@ -39,6 +39,8 @@ Result<HybridAStar> HybridAStar::create(const Grid& grid, const HybridAStarOptio
     return fail(StatusCode::invalid_argument, "reverse_penalty must be a finite number >= 1");
   if (!(o.gear_change_penalty >= 0.0) || !std::isfinite(o.gear_change_penalty))
     return fail(StatusCode::invalid_argument, "gear_change_penalty must be a finite number >= 0");
+  if (!(o.min_gear_length >= 0.0) || !std::isfinite(o.min_gear_length))
+    return fail(StatusCode::invalid_argument, "min_gear_length must be a finite number >= 0");
   if (!(o.analytic_ratio > 0.0) || !std::isfinite(o.analytic_ratio))
     return fail(StatusCode::invalid_argument, "analytic_ratio must be a finite number > 0");
   if (auto ok = detail::check_budget(o.max_expansions, o.budget); !ok) return ok.error();
@@ -132,7 +134,8 @@ struct HybridAStar::Search {
     return false;
   }
   std::vector<SegmentPath> finishing_curves(const Node& n, bool near) const;
-  std::optional<SegmentPath> try_analytic(const Node& n, bool near, HeadingPath& out) const;
+  bool gear_runs_ok(const SegmentPath& curve, int32_t node) const;
+  std::optional<SegmentPath> try_analytic(int32_t node, bool near, HeadingPath& out) const;
   void expand(int32_t node, HeadingPath& out);
   int32_t run(std::optional<SegmentPath>& finish, HeadingPath& out);
   Status chain_path(int32_t last, HeadingPath& out) const;
@@ -219,10 +222,49 @@ std::vector<SegmentPath> HybridAStar::Search::finishing_curves(const Node& n, bo
   return out;
 }
 
-/// The cheapest clear finishing curve from `n` by cost (length, reverse penalty, gear changes,
-/// also the one where it joins the node's gear), or nothing.
-std::optional<SegmentPath> HybridAStar::Search::try_analytic(const Node& n, bool near, HeadingPath& out) const {
+/// True when finishing from `node` with `curve` leaves no gear segment shorter than
+/// min_gear_length where the path changes gear: each run of the curve (the first one together
+/// with the node's own run when it goes on in the same gear), and the node's run when the curve
+/// starts with a change of gear (there at least one primitive, which may be shorter).
+bool HybridAStar::Search::gear_runs_ok(const SegmentPath& curve, int32_t node) const {
+  std::vector<std::pair<int, double>> runs;  // (gear, length) of the curve's runs
+  for (const Segment& seg : curve.segments()) {
+    if (seg.length <= 0.0) continue;
+    const int gear = seg.gear == Gear::reverse ? -1 : 1;
+    if (runs.empty() || runs.back().first != gear) runs.emplace_back(gear, 0.0);
+    runs.back().second += seg.length;
+  }
+  if (runs.empty()) return true;
+  // The node's run: its primitives back to the last change of gear, and whether there was one.
+  const int node_gear = p.nodes_[static_cast<size_t>(node)].gear;
+  double node_run = 0.0;
+  int32_t i = node;
+  while (i > 0 && p.nodes_[static_cast<size_t>(i)].gear == node_gear) {
+    node_run += p.step_;
+    i = p.nodes_[static_cast<size_t>(i)].parent;
+  }
+  const bool earlier_change = node_gear != 0 && i > 0;
+  const double min = o.min_gear_length - 1e-9;
+  bool change_before = earlier_change;
+  if (node_gear != 0 && runs.front().first == node_gear) {
+    runs.front().second += node_run;
+  } else if (node_gear != 0) {
+    if (node_run < std::min(min, p.step_ - 1e-9)) return false;
+    change_before = true;
+  }
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const bool bounded = k > 0 || k + 1 < runs.size() || change_before;
+    if (bounded && runs[k].second < min) return false;
+  }
+  return true;
+}
+
+/// The cheapest clear finishing curve from `node` by cost (length, reverse penalty, gear
+/// changes, also the one where it joins the node's gear) that keeps every gear segment at least
+/// min_gear_length long, or nothing.
+std::optional<SegmentPath> HybridAStar::Search::try_analytic(int32_t node, bool near, HeadingPath& out) const {
   ++out.analytic_tries;
+  const Node& n = p.nodes_[static_cast<size_t>(node)];
   std::vector<std::pair<double, SegmentPath>> ranked;
   for (SegmentPath& c : finishing_curves(n, near)) {
     const double cost = analytic_cost(c, n.gear);
@@ -231,7 +273,7 @@ std::optional<SegmentPath> HybridAStar::Search::try_analytic(const Node& n, bool
   // Stable: equal costs keep the order above (Reeds-Shepp first, then Dubins by word).
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& candidate : ranked)
-    if (checker.clear(candidate.second)) return std::move(candidate.second);
+    if (gear_runs_ok(candidate.second, node) && checker.clear(candidate.second)) return std::move(candidate.second);
   return std::nullopt;
 }
 
@@ -299,7 +341,7 @@ int32_t HybridAStar::Search::run(std::optional<SegmentPath>& finish, HeadingPath
     const bool near = glm::length(goal.pos - cur.pose.pos) < 4.0 * r;
     if (--countdown <= 0 || near) {
       countdown = std::max(1, static_cast<int>(h / o.analytic_ratio));
-      if (auto f = try_analytic(cur, near, out)) {
+      if (auto f = try_analytic(it.node, near, out)) {
         finish = std::move(f);
         return it.node;
       }
