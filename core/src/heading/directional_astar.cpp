@@ -338,6 +338,8 @@ void DirectionalAStar::Search::expand(const Item& it, Cell c, int h, HeadingPath
 /// The main loop. Returns goal_node when it is expanded, -1 when the open list runs out, -2
 /// when the budget stops the search.
 int64_t DirectionalAStar::Search::run(int64_t start_node, int64_t goal_node, HeadingPath& out) {
+  // Filling the tables below takes about 1 ms on 256 x 256: not when the budget is spent.
+  if (meter.check_clock() != BudgetStop::none) return -2;
   const size_t n = static_cast<size_t>(grid.cell_count()) * kHeadings;
   p.g_.assign(n, std::numeric_limits<double>::infinity());
   p.parent_move_.assign(n, -1);
