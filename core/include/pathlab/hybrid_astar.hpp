@@ -15,8 +15,8 @@
 ///   cheapest clear one by cost (reverse and gear-change penalties included, as the search
 ///   counts them), not the shortest: the shortest Reeds-Shepp curve is often a long straight
 ///   reverse costing twice its length, and taking it first made the search reverse where
-///   driving forward was cheaper (bench_vehicle_paths: 30-35 cusps in 50 queries per map before,
-///   12-25 after). A finishing curve that would leave a gear segment shorter than
+///   driving forward was cheaper (bench_vehicle_paths, the search alone: 26-35 cusps in 50 queries
+///   per map before, 11-22 after). A finishing curve that would leave a gear segment shorter than
 ///   `min_gear_length` is passed over.
 /// - Heuristic: the larger of the obstacle-aware 2D distance (Dijkstra from the goal cell
 ///   over the cells the unit's centre can be in) and the obstacle-free Dubins / Reeds-Shepp
