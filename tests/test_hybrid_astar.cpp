@@ -375,7 +375,7 @@ TEST_CASE("hybrid A*: a time budget stops a failing query early with a legal par
   MESSAGE("hybrid A* with a 20 ms time budget returned after ", ms, " ms, ", r->expanded, " expansions");
   CHECK(r->budget_stop == BudgetStop::time);
   CHECK(r->reason.find("time budget") != std::string::npos);
-  // Generous bound for a loaded machine (the target is 1.5 x 20 ms; see the benchmark).
+  // Generous bound for a loaded machine (the target is 1.5 x 20 ms: measured by bench_budget).
   CHECK(ms < 500.0);
   test::check_partial_legal(grid, *r, o.turning_radius, o.agent_radius, s);
   // How far it got depends on the machine (on a loaded one the setup alone may use the
