@@ -116,6 +116,12 @@ TEST_CASE("cli heading: errors name the argument") {
   r = run_cli("plan --map " + map_path() + " --planner directional --neighborhood 5 --radius 2 --from 1.5,10.5 --to 3.5,2.5");
   CHECK(r.status == 2);
   CHECK(r.err.find("--neighborhood") != std::string::npos);
+  r = run_cli("plan --map " + map_path() + " --planner directional --smoother none --cc --radius 2 --from 1.5,10.5 --to 3.5,2.5");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--cc is used by --planner hybrid and --smoother vehicle only") != std::string::npos);
+  // With the vehicle smoother (the heading planners' default) it applies to its connections.
+  r = run_cli("plan --map " + map_path() + " --planner directional --cc --radius 2 --from 1.5,10.5 --to 3.5,2.5");
+  CHECK(r.status == 0);
 }
 
 TEST_CASE("cli heading: --reverse lets hybrid back out of the pocket; no path is not an error") {

@@ -98,6 +98,16 @@ TEST_CASE("cli navmesh: agent radius, snapping, a gap too narrow, edge-shift opt
   // The gap's portals are one cell wide: the 0.2 margin keeps the nodes at y <= 2.8 and >= 2.2.
   for (const Vec2 p : points_of(j))
     if (p.x == 5.0 || p.x == 6.0) CHECK(p.y >= 2.2 - 1e-12);
+  // The passes run are reported (issue 16): 3 asked for, 3 run; by default, until converged.
+  CHECK(j.at("shift_passes").get<int>() == 3);
+  r = run_cli("plan --map " + map_path() + " --planner navmesh --smoother edge-shift --from 0.5,0.5 --to 10.5,0.5 --json");
+  REQUIRE(r.status == 0);
+  const auto converged = nlohmann::json::parse(r.out);
+  CHECK(converged.at("shift_passes").get<int>() >= 1);
+  CHECK(converged.at("length").get<double>() <= j.at("length").get<double>() + 1e-9);
+  r = run_cli("plan --map " + map_path() + " --planner navmesh --smoother edge-shift --from 0.5,0.5 --to 10.5,0.5");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("shift_passes: ") != std::string::npos);
 }
 
 TEST_CASE("cli navmesh: --navmesh-cost picks the corridor search's cost model") {

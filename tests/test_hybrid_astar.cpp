@@ -3,12 +3,14 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <random>
 
 #include "heading_support.hpp"
+#include "pathlab/directional_astar.hpp"
 #include "pathlab/dubins.hpp"
 #include "pathlab/hybrid_astar.hpp"
 #include "pathlab/map_io.hpp"
@@ -112,6 +114,113 @@ TEST_CASE("hybrid A*: in the open the analytic expansion finishes at once with t
   test::check_legal(grid, *out, 4.0, 0.0, s, g);
   CHECK(out->expanded == 1);
   CHECK(out->length == doctest::Approx(dubins_length(s, g, 4.0).value()).epsilon(1e-12));
+}
+
+TEST_CASE("hybrid A*: with reverse, the finish is the cheapest curve, not the shortest one") {
+  // The goal 12 cells straight behind the start, same heading: the shortest Reeds-Shepp curve
+  // is a 12-cell straight reverse. At reverse_penalty 3 it costs 36, while the forward Dubins
+  // loop (about 12 + 2 pi r = 24.6 cells at r = 2) costs about 25: the search must drive forward.
+  const Grid grid = Grid::create(40, 40).value();
+  const Pose s{Vec2(20.5, 20.5), 0.0}, g{Vec2(8.5, 20.5), 0.0};
+  HybridAStarOptions o = default_hybrid_astar_options();
+  o.turning_radius = 2.0;
+  o.allow_reverse = true;
+  o.reverse_penalty = 3.0;
+  const auto reversed_length = [](const SegmentPath& p) {
+    double l = 0.0;
+    for (const Segment& seg : p.segments()) l += seg.gear == Gear::reverse ? seg.length : 0.0;
+    return l;
+  };
+  auto planner = HybridAStar::create(grid, o);
+  REQUIRE(planner.ok());
+  auto out = planner->plan(s, g);
+  REQUIRE(out.ok());
+  REQUIRE(out->found);
+  test::check_legal(grid, *out, o.turning_radius, o.agent_radius, s, g);
+  CHECK(reversed_length(out->path) == 0.0);
+  CHECK(out->cost < 3.0 * 12.0 - 5.0);
+  CHECK(out->cost == doctest::Approx(out->length).epsilon(1e-12));  // forward only: cost is length
+  // Cheap reversing (penalty 1, no gear change): the straight reverse is the cheapest finish.
+  o.reverse_penalty = 1.0;
+  auto cheap = HybridAStar::create(grid, o);
+  REQUIRE(cheap.ok());
+  auto back = cheap->plan(s, g);
+  REQUIRE(back.ok());
+  REQUIRE(back->found);
+  CHECK(back->length == doctest::Approx(12.0).epsilon(1e-12));
+  CHECK(reversed_length(back->path) == doctest::Approx(12.0).epsilon(1e-12));
+  CHECK(back->expanded == 1);
+}
+
+namespace {
+
+/// Lengths of the gear runs of a path, in order. [cells]
+std::vector<double> gear_run_lengths(const SegmentPath& p) {
+  std::vector<double> runs;
+  Gear gear = Gear::forward;
+  for (const Segment& seg : p.segments()) {
+    if (seg.length <= 0.0) continue;
+    if (runs.empty() || seg.gear != gear) runs.push_back(0.0);
+    gear = seg.gear;
+    runs.back() += seg.length;
+  }
+  return runs;
+}
+
+}  // namespace
+
+TEST_CASE("hybrid A*: with reverse, no gear segment shorter than min_gear_length where the gear changes") {
+  // Short manoeuvres in an open lot: the shortest Reeds-Shepp curve between such poses often
+  // holds a gear segment of a few tenths of a cell (a 0.3-cell reversal); the search passes
+  // over finishing curves like that.
+  const Grid grid = Grid::create(40, 40).value();
+  HybridAStarOptions o = default_hybrid_astar_options();
+  o.turning_radius = 2.0;
+  o.allow_reverse = true;
+  o.reverse_penalty = 1.0;  // reversing is cheap: the search would take every short reversal
+  o.gear_change_penalty = 0.0;
+  auto planner = HybridAStar::create(grid, o);
+  REQUIRE(planner.ok());
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<double> off(-4.0, 4.0), uh(-kPi, kPi);
+  int short_in_rs = 0, with_cusps = 0;
+  for (int q = 0; q < 150; ++q) {
+    const Pose s{Vec2(20.0, 20.0), uh(rng)}, g{Vec2(20.0 + off(rng), 20.0 + off(rng)), uh(rng)};
+    const std::vector<double> rs = gear_run_lengths(reeds_shepp_path(s, g, o.turning_radius).value());
+    short_in_rs += rs.size() > 1 && *std::min_element(rs.begin(), rs.end()) < o.min_gear_length;
+    auto out = planner->plan(s, g);
+    REQUIRE(out.ok());
+    REQUIRE(out->found);
+    test::check_legal(grid, *out, o.turning_radius, o.agent_radius, s, g);
+    const std::vector<double> runs = gear_run_lengths(out->path);
+    CAPTURE(q);
+    if (runs.size() > 1) {
+      ++with_cusps;
+      for (double run : runs) CHECK(run >= o.min_gear_length - 1e-9);
+    }
+  }
+  MESSAGE(short_in_rs, " of 150 shortest Reeds-Shepp curves had a gear segment under 1 cell; ", with_cusps,
+          " planned paths change gear");
+  CHECK(short_in_rs >= 10);  // the case really comes up
+  CHECK(with_cusps >= 10);
+  // min_gear_length 0 lets the search finish with the shortest curve again, short runs and all.
+  o.min_gear_length = 0.0;
+  auto any = HybridAStar::create(grid, o);
+  REQUIRE(any.ok());
+  std::mt19937 again(21);
+  int short_runs = 0;
+  for (int q = 0; q < 150; ++q) {
+    const Pose s{Vec2(20.0, 20.0), uh(again)}, g{Vec2(20.0 + off(again), 20.0 + off(again)), uh(again)};
+    auto out = any->plan(s, g);
+    REQUIRE(out.ok());
+    const std::vector<double> runs = gear_run_lengths(out->path);
+    short_runs += runs.size() > 1 && *std::min_element(runs.begin(), runs.end()) < 1.0;
+  }
+  CHECK(short_runs >= 10);
+  o.min_gear_length = -1.0;
+  auto bad = HybridAStar::create(grid, o);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("min_gear_length") != std::string::npos);
 }
 
 TEST_CASE("hybrid A*: failure reasons") {
@@ -266,7 +375,7 @@ TEST_CASE("hybrid A*: a time budget stops a failing query early with a legal par
   MESSAGE("hybrid A* with a 20 ms time budget returned after ", ms, " ms, ", r->expanded, " expansions");
   CHECK(r->budget_stop == BudgetStop::time);
   CHECK(r->reason.find("time budget") != std::string::npos);
-  // Generous bound for a loaded machine (the target is 1.5 x 20 ms; see the benchmark).
+  // Generous bound for a loaded machine (the target is 1.5 x 20 ms: measured by bench_budget).
   CHECK(ms < 500.0);
   test::check_partial_legal(grid, *r, o.turning_radius, o.agent_radius, s);
   // How far it got depends on the machine (on a loaded one the setup alone may use the
@@ -327,4 +436,43 @@ TEST_CASE("hybrid A*: a raised cancel flag stops the search with a partial path"
   test::check_partial_legal(grid, *r, o.turning_radius, o.agent_radius, s);
   o.budget.time_ms = -1.0;
   CHECK_FALSE(HybridAStar::create(grid, o).ok());
+}
+
+TEST_CASE("heading planners: a budget spent before the search begins stops the query there") {
+  // A 160 x 160 room cut in two by a wall, the goal on the far side: the goal's distance field
+  // (the fixed cost of a query, 2-5 ms on 256 x 256, that a small time budget used to overrun
+  // by) would find the goal unreachable, but it reads the clock every 4096 cells, so a cancel
+  // flag raised beforehand stops the query inside it: no verdict, no expansion, the start alone
+  // as the partial path.
+  Grid grid = Grid::create(160, 160).value();
+  for (int y = 0; y < 160; ++y) grid.set_blocked(80, y, true);
+  const Pose s{Vec2(10.5, 10.5), 0.0}, g{Vec2(150.5, 150.5), kPi};
+  std::atomic<bool> cancel{true};
+  HybridAStarOptions h;
+  h.turning_radius = 2.0;
+  h.budget.cancel = &cancel;
+  DirectionalAStarOptions d;
+  d.turning_radius = 2.0;
+  d.budget.cancel = &cancel;
+  auto hybrid = HybridAStar::create(grid, h);
+  auto directional = DirectionalAStar::create(grid, d);
+  REQUIRE(hybrid.ok());
+  REQUIRE(directional.ok());
+  for (auto r : {hybrid->plan(s, g), directional->plan(s, g)}) {
+    REQUIRE(r.ok());
+    CHECK(r->budget_stop == BudgetStop::cancelled);
+    CHECK(r->expanded == 0);
+    CHECK(r->path.segments().empty());
+    CHECK(r->length == 0.0);
+    test::check_partial_legal(grid, *r, 2.0, 0.0, s);
+  }
+  // Lowered again: the field completes and says the goal cannot be reached, still before any
+  // expansion.
+  cancel = false;
+  for (auto r : {hybrid->plan(s, g), directional->plan(s, g)}) {
+    REQUIRE(r.ok());
+    CHECK(r->failure == HeadingFailure::unreachable);
+    CHECK(r->budget_stop == BudgetStop::none);
+    CHECK(r->expanded == 0);
+  }
 }

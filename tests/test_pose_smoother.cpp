@@ -9,6 +9,7 @@
 #include <random>
 
 #include "heading_support.hpp"
+#include "pathlab/cc_curves.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/dubins.hpp"
@@ -71,7 +72,7 @@ void check_drivable(const Grid& g, const SegmentPath& in, const SegmentPath& out
   CHECK(out.end().pos == in.end().pos);
   CHECK(out.end().heading == in.end().heading);
   for (const Segment& s : out.segments())
-    if (s.kind == SegmentKind::arc) CHECK(s.radius >= kR * (1.0 - 1e-12));
+    if (s.kind != SegmentKind::line) CHECK(s.radius >= kR * (1.0 - 1e-12));  // clothoids: their tightest radius
   SweptCheckDef fine;
   fine.agent_radius = kAgent;
   fine.max_sagitta = 1e-4;
@@ -200,6 +201,7 @@ TEST_CASE("pose smoother: random parking-lot and room queries stay legal, no lon
         ++q;
         PoseSmoothDef d = def_for(reverse);
         d.relax = q % 2 == 1;  // the relaxation keeps every guarantee too
+        if (q % 4 == 2) d.cc_sharpness = 1.0 / (kR * kR);  // and so do CC connections
         auto a = smooth_pose_path(g, planned->path, d);
         auto b = smooth_pose_path(g, planned->path, d);
         REQUIRE(a.ok());
@@ -252,6 +254,56 @@ TEST_CASE("pose smoother: the gear-change and reverse penalties decide whether i
   auto d = smooth_pose_path(g, *loop, long_runs);
   REQUIRE(d.ok());
   CHECK(d->short_gear_runs == 0);
+}
+
+TEST_CASE("pose smoother: with cc_sharpness the connections are CC curves, steering never jumps") {
+  // A wobbling path across an open lot that ends a quarter turn to the left: one CC-Dubins
+  // curve from its start to its end is clear and shorter, so it replaces the whole path.
+  const Grid g = Grid::create(60, 40).value();
+  SegmentPath wobbly(Pose{Vec2(5.0, 10.0), 0.0});
+  for (int k = 0; k < 4; ++k)
+    REQUIRE(wobbly.append(arc_from_pose(wobbly.end(), 6.0, k % 3 == 0 ? 1 : -1, 1.8)).ok());
+  REQUIRE(wobbly.append(arc_from_pose(wobbly.end(), 3.0, 1, 3.0 * (kPi / 2 - wobbly.end().heading))).ok());
+  REQUIRE(wobbly.append(line_from_pose(wobbly.end(), 12.0)).ok());
+  const double sharpness = 1.0 / (kR * kR);
+  auto cc = cc_dubins(wobbly.start(), wobbly.end(), kR, sharpness);
+  REQUIRE(cc.ok());
+  REQUIRE(cc->length < wobbly.length());
+  PoseSmoothDef d = def_for(false);
+  d.cc_sharpness = sharpness;
+  auto r = smooth_pose_path(g, wobbly, d);
+  REQUIRE(r.ok());
+  check_drivable(g, wobbly, r->path);
+  CHECK(r->path.length() == doctest::Approx(cc->length).epsilon(1e-9));
+  int clothoids = 0;
+  for (const Segment& seg : r->path.segments()) clothoids += seg.kind == SegmentKind::clothoid;
+  CHECK(clothoids >= 2);
+  // The issue's curve checks over the whole result: |curvature| <= 1/R, its change between
+  // samples <= sharpness x ds (+1e-6), wheels straight at both ends.
+  auto samples = r->path.sample(0.05);
+  REQUIRE(samples.ok());
+  double worst_k = 0.0, worst_dk = 0.0;
+  for (size_t i = 0; i < samples->size(); ++i) {
+    const PathSample& p = (*samples)[i];
+    worst_k = std::max(worst_k, std::abs(p.state.curvature) - 1.0 / kR);
+    if (i > 0) {
+      const PathSample& q = (*samples)[i - 1];
+      worst_dk = std::max(worst_dk, std::abs(p.state.curvature - q.state.curvature) - sharpness * (p.s - q.s));
+    }
+  }
+  CHECK(worst_k <= 1e-9);
+  CHECK(worst_dk <= 1e-6);
+  CHECK(std::abs(samples->front().state.curvature) <= 1e-9);
+  CHECK(std::abs(samples->back().state.curvature) <= 1e-9);
+  // The plain smoother makes the same path from Dubins arcs, shorter, with steering jumps.
+  auto plain = smooth_pose_path(g, wobbly, def_for(false));
+  REQUIRE(plain.ok());
+  CHECK(plain->path.length() < r->path.length());
+  // A sharpness below 1 / (pi R^2) is refused, naming the field.
+  d.cc_sharpness = 0.5 / (kPi * kR * kR);
+  auto bad = smooth_pose_path(g, wobbly, d);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("cc_sharpness") != std::string::npos);
 }
 
 TEST_CASE("pose smoother: bad definitions are errors naming the field") {
@@ -346,6 +398,20 @@ TEST_CASE("planning service: hybrid A* results are smoothed by default and never
   CHECK(smooth.length <= raw.length + 1e-9);
   REQUIRE(smooth.segments.has_value());
   CHECK(smooth.segments->end().pos == req.goal.pos);
+  // settings.cc: the finish and the smoother's connections are CC curves of sharpness 1 / R^2.
+  req.settings.cc = true;
+  const PlanResult cc = service.plan(g, req);
+  REQUIRE(cc.found);
+  REQUIRE(cc.segments.has_value());
+  int clothoids = 0;
+  for (const Segment& s : cc.segments->segments()) clothoids += s.kind == SegmentKind::clothoid;
+  CHECK(clothoids >= 2);
+  for (double k : cc.curvature) CHECK(std::abs(k) <= 1.0 / kR + 1e-9);
+  CHECK(cc.segments->end().pos == req.goal.pos);
+  req.settings.smoother = "none";
+  const PlanResult cc_raw = service.plan(g, req);
+  REQUIRE(cc_raw.found);
+  CHECK(cc.length <= cc_raw.length + 1e-9);
 }
 
 

@@ -496,3 +496,36 @@ TEST_CASE("plots: hovering a plot probes a distance along the path; leaving it h
   ui.idle(1);
   CHECK(ui.in().probe() < 0.0);
 }
+
+TEST_CASE("plots: the steering angle ramps on a CC-Dubins curve and jumps on a Dubins one (issue 16)") {
+  // The gallery's CC-Dubins preset (turning radius 3): its steering plot changes by a few
+  // degrees between samples; the same scene with the plain Dubins curve jumps from straight
+  // to full lock, atan(wheelbase / radius) = 18.4 degrees for the plot's 1-cell wheelbase.
+  auto scene = io::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/vehicles/cc-dubins-steering.json");
+  REQUIRE(scene.ok());
+  REQUIRE(scene->settings.planner == "cc-dubins");
+  const double full_lock = rad_to_deg(std::atan(1.0 / scene->settings.turning_radius));
+  const auto largest_step = [](const std::vector<float>& v) {
+    double worst = 0.0;
+    for (size_t i = 1; i < v.size(); ++i) worst = std::max(worst, static_cast<double>(std::abs(v[i] - v[i - 1])));
+    return worst;
+  };
+  double steps[2] = {0.0, 0.0};
+  for (int k = 0; k < 2; ++k) {
+    io::Scene sc = *scene;
+    if (k == 1) sc.settings.planner = "dubins";
+    Ui ui(std::move(sc));
+    ui.show(Inspector::Tab::plots);
+    REQUIRE(ui.sb().plan().found);
+    CHECK(ui.sb().plan().violations.empty());  // the preset's curve misses the parked block
+    const auto [a, b] = ui.in().widget("plot_steering");
+    CHECK(b.x > a.x);
+    const std::vector<float>& steer = ui.in().steering_plot();
+    REQUIRE(steer.size() > 100);
+    const auto [lo, hi] = std::minmax_element(steer.begin(), steer.end());
+    CHECK(std::max(std::abs(*lo), std::abs(*hi)) == doctest::Approx(full_lock).epsilon(1e-3));  // full lock reached
+    steps[k] = largest_step(steer);
+  }
+  CHECK(steps[0] < 0.25 * full_lock);
+  CHECK(steps[1] > 0.9 * full_lock);
+}

@@ -153,6 +153,14 @@ TEST_CASE("scene file: version 2 keeps units and the new settings; version 1 sti
   CHECK(back->settings.neighborhood == 48);
   CHECK(back->settings.shift_passes == 3);
   CHECK_FALSE(back->settings.navmesh_convex);
+  CHECK_FALSE(back->settings.cc);
+  // "cc" (issue 16) is written only when set, so files without it keep their bytes.
+  CHECK(io::scene_to_json(s).find("\"cc\"") == std::string::npos);
+  s.settings.cc = true;
+  auto with_cc = io::parse_scene(io::scene_to_json(s), "mem", ".");
+  REQUIRE(with_cc.ok());
+  CHECK(with_cc->settings.cc);
+  s.settings.cc = false;
   REQUIRE(back->units.size() == 2);
   CHECK(back->units[0].preset == "car");
   CHECK(back->units[0].pose.heading == doctest::Approx(deg_to_rad(45.0)));

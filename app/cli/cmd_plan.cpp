@@ -78,7 +78,7 @@ int run_plan(int argc, char** argv) {
     argc = static_cast<int>(scene_ptrs.size());
     argv = scene_ptrs.data();
   }
-  Args args(argc, argv, 2, {"json", "reverse", "ascii"});
+  Args args(argc, argv, 2, {"json", "reverse", "cc", "ascii"});
   const std::string map_path = args.required("map");
   const auto queries_path = args.str("queries");
   const auto from = args.point("from");

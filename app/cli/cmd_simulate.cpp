@@ -144,8 +144,8 @@ void print_run(const SingleRun& run, const UnitDef& unit, const std::string& pla
 }  // namespace
 
 int run_simulate(int argc, char** argv) {
-  // "reverse" is a switch of the shared planning options (read_plan_settings).
-  Args args(argc, argv, 2, {"json", "reverse"});
+  // "reverse" and "cc" are switches of the shared planning options (read_plan_settings).
+  Args args(argc, argv, 2, {"json", "reverse", "cc"});
   const std::string map_path = args.required("map");
   const auto from = args.point("from");
   const auto to = args.point("to");

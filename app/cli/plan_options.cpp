@@ -157,6 +157,7 @@ PlanSettings read_plan_settings(Args& args) {
   raw.subdivisions = args.integer("subdivisions");
   s.sample_step = args.number("sample-step");
   raw.reverse = d.reverse = args.flag("reverse");
+  d.cc = args.flag("cc");
   if (raw.turning_radius) d.turning_radius = *raw.turning_radius;
 
   const plan::PlannerInfo* planner = plan::find_planner(d.planner);
@@ -172,6 +173,12 @@ PlanSettings read_plan_settings(Args& args) {
   if (raw.turning_radius && planner->family != PlannerFamily::heading && !turning)
     throw UsageError("--radius (turning radius) is used by --planner directional|hybrid and --smoother turning|vehicle only");
   if (raw.reverse && planner->id != plan::PlannerId::hybrid) throw UsageError("--reverse is used by --planner hybrid only");
+  if (d.cc) {
+    const plan::SmootherInfo* smoother = plan::find_smoother(d.smoother, planner->family);
+    const plan::OptionMask bit = plan::option_bit(OptionId::cc);
+    if ((planner->options & bit) == 0 && !(smoother && (smoother->options & bit) != 0))
+      throw UsageError("--cc is used by --planner hybrid and --smoother vehicle only");
+  }
   if (s.sample_step && !(*s.sample_step > 0)) throw UsageError("--sample-step must be > 0");
   s.time_budget_ms = read_time_budget(args);
   read_penalties(args, *planner, s);

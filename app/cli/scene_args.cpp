@@ -80,6 +80,9 @@ std::vector<std::string> with_scene_defaults(int argc, char** argv, const io::Sc
     add("radius", num(s.turning_radius));
     if (s.reverse) add("reverse", "");
   }
+  if (s.cc && ((planner && (planner->options & plan::option_bit(plan::OptionId::cc)) != 0) ||
+               (sm && (sm->options & plan::option_bit(plan::OptionId::cc)) != 0)))
+    add("cc", "");
   return out;
 }
 

@@ -159,6 +159,10 @@ PlanSettingsData read_settings(const json& s, const std::string& source) {
     if (!s["reverse"].is_boolean()) bad(source, "settings.reverse must be true or false");
     d.reverse = s["reverse"].get<bool>();
   }
+  if (s.contains("cc")) {
+    if (!s["cc"].is_boolean()) bad(source, "settings.cc must be true or false");
+    d.cc = s["cc"].get<bool>();
+  }
   return d;
 }
 
@@ -254,6 +258,7 @@ std::string scene_to_json(const Scene& scene) {
                    {"headings", s.headings},
                    {"neighborhood", s.neighborhood}, {"reverse_penalty", s.reverse_penalty},
                    {"gear_change_penalty", s.gear_change_penalty}};
+  if (s.cc) j["settings"]["cc"] = true;
   detail::write_crowd_parts(scene, j);
   j["simulation"] = {{"speed", scene.sim_speed}};
   return j.dump(1) + "\n";

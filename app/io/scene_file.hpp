@@ -68,6 +68,9 @@ struct PlanSettingsData {
   int subdivisions = 8;          ///< spline points per segment [Limit: 1..1000]
   double turning_radius = 2.0;   ///< [Units: cells] [Limit: > 0]
   bool reverse = false;          ///< heading-aware planners may drive backwards
+  /// Hybrid A*'s finish and the vehicle smoother's connections are continuous-curvature curves
+  /// of sharpness 1 / turning_radius^2. Written only when true (older files keep their bytes).
+  bool cc = false;
   double insert_min_chord = 2.0; ///< spline repair: chords this long get control points [Limit: 0 or >= 1]
   double shift_margin = 0.01;    ///< navmesh edge-shift: distance kept from edge ends [Units: cells]
   int shift_passes = 0;          ///< navmesh edge-shift passes, 0 = until converged [Limit: 0..64]

@@ -22,13 +22,19 @@ std::string point_text(Vec2 p) {
   return buf;
 }
 
+/// The sharpness of the settings' CC curves: full lock over one turning radius, as the curve
+/// planners cc-dubins / cc-reeds-shepp use; 0 when `cc` is off. [Units: 1/cells^2]
+double cc_sharpness_of(const io::PlanSettingsData& s) {
+  return s.cc ? 1.0 / (s.turning_radius * s.turning_radius) : 0.0;
+}
+
 /// The key of the heading planners' cached tables: every option they are built with.
 std::string heading_key(const Grid& grid, const PlanRequest& request) {
   const io::PlanSettingsData& s = request.settings;
   char key[360];
-  std::snprintf(key, sizeof key, "%s %.17g %.17g %d %d %d %.17g %.17g %p %d %lld", s.planner.c_str(), s.turning_radius,
-                s.agent_radius, s.neighborhood, s.headings, s.reverse ? 1 : 0, s.reverse_penalty, s.gear_change_penalty,
-                static_cast<const void*>(&grid), request.record_trace ? 1 : 0,
+  std::snprintf(key, sizeof key, "%s %.17g %.17g %d %d %d %d %.17g %.17g %p %d %lld", s.planner.c_str(), s.turning_radius,
+                s.agent_radius, s.neighborhood, s.headings, s.reverse ? 1 : 0, s.cc ? 1 : 0, s.reverse_penalty,
+                s.gear_change_penalty, static_cast<const void*>(&grid), request.record_trace ? 1 : 0,
                 static_cast<long long>(request.budget.max_expansions));
   return key;
 }
@@ -61,6 +67,7 @@ std::string prepare_heading_planner(PlanService::Cache& cache, const Grid& grid,
     o.allow_reverse = s.reverse;
     o.reverse_penalty = s.reverse_penalty;
     o.gear_change_penalty = s.gear_change_penalty;
+    o.cc_sharpness = cc_sharpness_of(s);
     o.record_trace = request.record_trace;
     if (request.budget.max_expansions > 0) o.max_expansions = request.budget.max_expansions;
     auto built = HybridAStar::create(grid, o);
@@ -96,6 +103,7 @@ PoseSmoothDef vehicle_def(const PlanRequest& request) {
   def.allow_reverse = s.reverse;
   def.reverse_penalty = s.reverse_penalty;
   def.gear_change_penalty = s.gear_change_penalty;
+  def.cc_sharpness = cc_sharpness_of(s);
   return def;
 }
 

@@ -41,7 +41,7 @@ const std::array<PlannerInfo, 12> kPlanners = {{
      "with Dubins moves of the turning radius; only turns the unit can make, swept clear of walls for the agent "
      "radius."},
     {PlannerId::hybrid, "hybrid", F::heading, true,
-     kHeading | bits({O::heading_bins, O::reverse, O::reverse_penalty, O::gear_change_penalty}),
+     kHeading | bits({O::heading_bins, O::reverse, O::reverse_penalty, O::gear_change_penalty, O::cc}),
      "Hybrid A* (Dolgov, Thrun, Montemerlo and Diebel, 2008): continuous poses binned by cell and heading, arcs "
      "of the turning radius, Dubins/Reeds-Shepp finish; may reverse. Legal for a car, not guaranteed shortest."},
     {PlannerId::dubins, "dubins", F::curve, false, kHeading,
@@ -61,7 +61,7 @@ const std::array<PlannerInfo, 12> kPlanners = {{
 }};
 
 constexpr OptionMask kSpline = bits({O::subdivisions, O::insert_min_chord});
-constexpr OptionMask kVehicle = bits({O::turning_radius, O::reverse_penalty, O::gear_change_penalty});
+constexpr OptionMask kVehicle = bits({O::turning_radius, O::reverse_penalty, O::gear_change_penalty, O::cc});
 
 // Menu order per family: the first row of a family is its default smoother.
 const std::array<SmootherInfo, 17> kSmoothers = {{
@@ -101,7 +101,7 @@ const std::array<SmootherInfo, 17> kSmoothers = {{
 }};
 constexpr size_t kSmootherRows = kSmoothers.size();
 
-const std::array<OptionInfo, 14> kOptions = {{
+const std::array<OptionInfo, 15> kOptions = {{
     {O::connectivity, "connectivity", "connectivity", "4-connected", 4, 8, 4, 8, false, "%.0f",
      "Moves along rows and columns only, no diagonals (A* and Dijkstra; JPS and Theta* are 8-connected)."},
     {O::turn_penalty, "turn_penalty", "turn-penalty", "turn penalty", 0, 1000, 0, 4, true, "%.3f",
@@ -141,6 +141,10 @@ const std::array<OptionInfo, 14> kOptions = {{
      "Cost multiplier on reversed length (Hybrid A* and the vehicle smoother)."},
     {O::gear_change_penalty, "gear_change_penalty", "gear-change-penalty", "gear change", 0, 1000, 0, 50, true,
      "%.2f cells", "Extra cost for each change between forward and reverse (Hybrid A* and the vehicle smoother)."},
+    {O::cc, "cc", "cc", "continuous curvature", 0, 1, 0, 1, false, "%.0f",
+     "Hybrid A* finishes, and the vehicle smoother connects, with CC-Dubins / CC-Reeds-Shepp curves (Fraichard and "
+     "Scheuer 2004) of sharpness 1 / radius^2 (full lock over one turning radius), so the steering ramps instead of "
+     "jumping there: slightly longer curves. The search's own arcs still switch at once."},
 }};
 
 std::string join_names(std::span<const SmootherInfo> rows) {

@@ -48,6 +48,7 @@ enum class OptionId : uint8_t {
   reverse,
   reverse_penalty,
   gear_change_penalty,
+  cc,
 };
 
 /// A set of OptionId, as bits.

@@ -109,6 +109,8 @@ class Inspector {
   void run_compare(Sandbox& sb);
   /// The distance along the path a plot is hovered at [cells]; -1 when no plot is hovered.
   double probe() const { return probe_s_; }
+  /// The steering plot's values, evenly spaced along the path (built when the Plots tab shows). [degrees]
+  const std::vector<float>& steering_plot() const { return plot_steer_; }
   const std::vector<GalleryEntry>& gallery() const { return gallery_; }
   /// Scans the gallery now (the Gallery tab does it when first shown).
   void scan() { gallery_ = scan_gallery(assets_dir() + "/scenes"), gallery_scanned_ = true; }

@@ -171,6 +171,13 @@ void Sandbox::draw_plan_panel() {
   changed |= option_slider(OptionId::turning_radius, s.turning_radius);
   if (applies(*planner, OptionId::neighborhood)) changed |= directional_rows(s, remember);
   if (applies(*planner, OptionId::heading_bins)) changed |= hybrid_rows(s, remember);
+  const plan::SmootherInfo* smoother = plan::find_smoother(s.smoother, planner->family);
+  if (applies(*planner, OptionId::cc) || (smoother && (smoother->options & plan::option_bit(OptionId::cc)) != 0)) {
+    const plan::OptionInfo& cc = plan::option_info(OptionId::cc);
+    if (ImGui::Checkbox(cc.label, &s.cc)) changed = true;
+    remember(cc.label);
+    help_marker(cc.help);
+  }
 
   if (ImGui::Checkbox("show search", &show_search_)) changed = true;
   help_marker("Grid searches: closed cells in blue, the open frontier in yellow. Navmesh: the corridor's polygons.");

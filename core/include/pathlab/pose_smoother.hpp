@@ -24,9 +24,18 @@
 /// junction poses, so the result stays exact lines and arcs of the turning radius and the
 /// curvature and clearance limits hold by construction instead of by a check afterwards.
 ///
+/// With `cc_sharpness` > 0 the connections are continuous-curvature curves instead
+/// (CC-Dubins, and CC-Reeds-Shepp with `allow_reverse`; Fraichard and Scheuer, "From Reeds and
+/// Shepp's to continuous-curvature paths", 2004, cc_curves.hpp): the steering never jumps
+/// inside a connection, nor between two connections (both end with the wheels straight); where
+/// a connection meets a stretch kept from the input (the search's arcs) it still may, as at
+/// the arc primitives of Hybrid A*'s own CC finish. CC curves are longer than Dubins curves,
+/// so fewer connections are no longer than what they replace.
+///
 /// Guarantees: the result starts and ends exactly at the input's poses, every arc it adds has
-/// exactly the turning radius (arcs kept from the input keep theirs), its swept disc is clear
-/// wherever the input's was, and its cost and length are never above the input's.
+/// exactly the turning radius (arcs kept from the input keep theirs) and every clothoid stays
+/// within it, its swept disc is clear wherever the input's was, and its cost and length are
+/// never above the input's.
 
 #include <cstdint>
 #include <vector>
@@ -56,6 +65,10 @@ struct PoseSmoothDef {
   bool relax = false;
   /// Swept check of the connections (swept_check.hpp). [Units: cells] [Limit: > 0, finite]
   double max_sagitta = 1e-3;
+  /// 0: Dubins / Reeds-Shepp connections. > 0: CC-Dubins / CC-Reeds-Shepp connections whose
+  /// curvature changes by at most this per cell travelled (see above).
+  /// [Units: 1/cells^2] [Limit: 0, or check_cc_sharpness(turning_radius, .) of cc_curves.hpp]
+  double cc_sharpness = 0.0;
 };
 
 inline PoseSmoothDef default_pose_smooth_def() { return PoseSmoothDef{}; }

@@ -248,6 +248,11 @@ struct DirectionalAStar::Search {
   }
 
   bool check_ends(HeadingPath& out, Cell sc, Cell gc);
+  /// The budget ran out before the search began: the partial path is the (snapped) start alone.
+  bool stopped_in_setup(HeadingPath& out) const {
+    detail::mark_budget_stop(out, meter.stopped(), budget, "");
+    return false;
+  }
   void expand(const Item& it, Cell c, int h, HeadingPath& out);
   int64_t run(int64_t start_node, int64_t goal_node, HeadingPath& out);
   Status replay(int64_t start_node, int64_t end_node, HeadingPath& out) const;
@@ -278,7 +283,9 @@ bool DirectionalAStar::Search::check_ends(HeadingPath& out, Cell sc, Cell gc) {
     out.reason = "goal " + detail::pose_text_deg(out.goal) + ": the unit's disc overlaps a wall";
     return false;
   }
-  detail::goal_distance_field(grid, gc, radius, p.field_, p.field_work_);
+  // The field and the goal check are the fixed cost of a query: a time budget spent on them
+  // stops the query there, with the start alone as its partial path.
+  if (!detail::goal_distance_field(grid, gc, radius, p.field_, p.field_work_, &meter)) return stopped_in_setup(out);
   if (!std::isfinite(p.field_[static_cast<size_t>(grid.index(sc.x, sc.y))])) {
     out.failure = HeadingFailure::unreachable;
     out.reason = "the goal cell cannot be reached from the start cell by a unit of this size";
@@ -290,7 +297,10 @@ bool DirectionalAStar::Search::check_ends(HeadingPath& out, Cell sc, Cell gc) {
   pocket.turning_radius = r;
   pocket.step = std::clamp(r * kPi / 8.0, 0.5, 1.5);
   pocket.start = out.start.pos;
-  if (detail::goal_pocket(grid, checker, out.goal, pocket).boxed_in) {
+  pocket.meter = &meter;
+  const detail::GoalPocket found = detail::goal_pocket(grid, checker, out.goal, pocket);
+  if (found.stopped) return stopped_in_setup(out);
+  if (found.boxed_in) {
     out.failure = HeadingFailure::unreachable;
     out.reason = "goal " + detail::pose_text_deg(out.goal) + " cannot be entered with turning radius " +
                  detail::fmt_number(r) + ": every way into it ends against a wall within a few steps";
@@ -328,6 +338,8 @@ void DirectionalAStar::Search::expand(const Item& it, Cell c, int h, HeadingPath
 /// The main loop. Returns goal_node when it is expanded, -1 when the open list runs out, -2
 /// when the budget stops the search.
 int64_t DirectionalAStar::Search::run(int64_t start_node, int64_t goal_node, HeadingPath& out) {
+  // Filling the tables below takes about 1 ms on 256 x 256: not when the budget is spent.
+  if (meter.check_clock() != BudgetStop::none) return -2;
   const size_t n = static_cast<size_t>(grid.cell_count()) * kHeadings;
   p.g_.assign(n, std::numeric_limits<double>::infinity());
   p.parent_move_.assign(n, -1);

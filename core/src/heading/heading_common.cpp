@@ -21,14 +21,14 @@ const char* to_string(HeadingFailure failure) noexcept {
 
 namespace detail {
 
-void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out,
-                         std::vector<int32_t>& work) {
+bool goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out,
+                         std::vector<int32_t>& work, BudgetMeter* meter) {
   const int w = grid.width(), h = grid.height();
   const double relaxed = std::max(0.0, agent_radius - 0.5 * kSqrt2 - 1e-9);
   const std::vector<uint8_t> pass = passable_cells(grid, relaxed);
   const float inf = std::numeric_limits<float>::infinity();
   out.assign(static_cast<size_t>(w) * static_cast<size_t>(h), inf);
-  if (!grid.in_bounds(goal)) return;
+  if (!grid.in_bounds(goal)) return true;
   auto ok = [&](int x, int y) { return x >= 0 && y >= 0 && x < w && y < h && pass[static_cast<size_t>(y) * w + x]; };
   // Dial's bucket queue with integer steps 10 (orthogonal) and 14 (diagonal, a slight
   // underestimate of 10 sqrt 2): linear time, the field is recomputed for every goal.
@@ -43,11 +43,17 @@ void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::
   static constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
   size_t pending = 1;
   std::vector<int32_t> current;
+  constexpr uint32_t kClockEvery = 4096;  // cells between reads of the meter's clock
+  uint32_t until_clock = kClockEvery;
   for (int32_t d = 0; pending > 0; ++d) {
     current.swap(buckets[static_cast<size_t>(d % kBuckets)]);
     buckets[static_cast<size_t>(d % kBuckets)].clear();
     pending -= current.size();
     for (const int32_t id : current) {
+      if (meter != nullptr && --until_clock == 0) {
+        until_clock = kClockEvery;
+        if (meter->check_clock() != BudgetStop::none) return false;
+      }
       if (dist[static_cast<size_t>(id)] != d) continue;
       const int x = id % w, y = id / w;
       for (int k = 0; k < 8; ++k) {
@@ -67,6 +73,7 @@ void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::
   }
   for (size_t i = 0; i < out.size(); ++i)
     if (dist[i] != std::numeric_limits<int32_t>::max()) out[i] = 0.1f * static_cast<float>(dist[i]);
+  return true;
 }
 
 SearchBudget combined_budget(int64_t max_expansions, const SearchBudget& budget) {

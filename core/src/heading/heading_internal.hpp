@@ -29,8 +29,12 @@ inline constexpr double kArcChordSagitta = 0.02;
 /// centre is clear: a relaxation, so no drivable route is cut off). A diagonal step needs one
 /// of its two orthogonal cells passable. Unreachable cells get +infinity. `work` is scratch
 /// memory kept by the caller between queries (its pages are touched once, not per query).
-void goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out,
-                         std::vector<int32_t>& work);
+/// With a `meter`, its clock is read every 4096 cells (about 0.1 ms of work): it returns false
+/// when the time budget or the cancel flag stopped it (`out` is then incomplete), else true.
+/// The field is the largest fixed cost of a heading query (2-3 ms on 256 x 256), so a search
+/// whose budget is about that small would otherwise overrun it here.
+bool goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out,
+                         std::vector<int32_t>& work, BudgetMeter* meter = nullptr);
 
 /// Sweeps a disc along single segments against a grid.
 class SegmentChecker {
@@ -74,12 +78,14 @@ struct PocketDef {
   bool allow_reverse = false;   ///< the unit may arrive driving backwards
   Vec2 start{0, 0};             ///< reaching the start's cell ends the flood (not boxed in)
   int max_states = 2000;        ///< flood states before giving up (not boxed in)
+  BudgetMeter* meter = nullptr; ///< read every 256 states: a time budget or cancel stops the flood
 };
 
 /// What goal_pocket() found.
 struct GoalPocket {
   bool boxed_in = false;  ///< no way into the goal leads out of its pocket
   int states = 0;         ///< flood states taken
+  bool stopped = false;   ///< the meter stopped the flood (boxed_in is then false)
 };
 
 /// Fast failure of goals that cannot be entered: floods backwards from `goal` (the poses from

@@ -39,6 +39,8 @@ Result<HybridAStar> HybridAStar::create(const Grid& grid, const HybridAStarOptio
     return fail(StatusCode::invalid_argument, "reverse_penalty must be a finite number >= 1");
   if (!(o.gear_change_penalty >= 0.0) || !std::isfinite(o.gear_change_penalty))
     return fail(StatusCode::invalid_argument, "gear_change_penalty must be a finite number >= 0");
+  if (!(o.min_gear_length >= 0.0) || !std::isfinite(o.min_gear_length))
+    return fail(StatusCode::invalid_argument, "min_gear_length must be a finite number >= 0");
   if (!(o.analytic_ratio > 0.0) || !std::isfinite(o.analytic_ratio))
     return fail(StatusCode::invalid_argument, "analytic_ratio must be a finite number > 0");
   if (auto ok = detail::check_budget(o.max_expansions, o.budget); !ok) return ok.error();
@@ -126,7 +128,14 @@ struct HybridAStar::Search {
   }
 
   bool check_ends(HeadingPath& out);
-  std::optional<SegmentPath> try_analytic(const Node& n, bool near, HeadingPath& out) const;
+  /// The budget ran out before the search began: the partial path is the start alone.
+  bool stopped_in_setup(HeadingPath& out) const {
+    detail::mark_budget_stop(out, meter.stopped(), budget, "");
+    return false;
+  }
+  std::vector<SegmentPath> finishing_curves(const Node& n, bool near) const;
+  bool gear_runs_ok(const SegmentPath& curve, int32_t node) const;
+  std::optional<SegmentPath> try_analytic(int32_t node, bool near, HeadingPath& out) const;
   void expand(int32_t node, HeadingPath& out);
   int32_t run(std::optional<SegmentPath>& finish, HeadingPath& out);
   Status chain_path(int32_t last, HeadingPath& out) const;
@@ -158,7 +167,10 @@ bool HybridAStar::Search::check_ends(HeadingPath& out) {
     out.reason = "goal " + detail::pose_text_deg(goal) + ": the unit's disc overlaps a wall";
     return false;
   }
-  detail::goal_distance_field(grid, cell_of(goal.pos), o.agent_radius, p.field_, p.field_work_);
+  // The field and the goal check are the fixed cost of a query: a time budget spent on them
+  // stops the query there, with the start alone as its partial path.
+  if (!detail::goal_distance_field(grid, cell_of(goal.pos), o.agent_radius, p.field_, p.field_work_, &meter))
+    return stopped_in_setup(out);
   if (!std::isfinite(field_at(start.pos))) {
     out.failure = HeadingFailure::unreachable;
     out.reason = "the goal cannot be reached from the start by a unit of this size, even ignoring its turning radius";
@@ -170,7 +182,10 @@ bool HybridAStar::Search::check_ends(HeadingPath& out) {
   pocket.step = 0.5 * p.step_;
   pocket.allow_reverse = o.allow_reverse;
   pocket.start = start.pos;
-  if (detail::goal_pocket(grid, checker, goal, pocket).boxed_in) {
+  pocket.meter = &meter;
+  const detail::GoalPocket found = detail::goal_pocket(grid, checker, goal, pocket);
+  if (found.stopped) return stopped_in_setup(out);
+  if (found.boxed_in) {
     out.failure = HeadingFailure::unreachable;
     out.reason = "goal " + detail::pose_text_deg(goal) + " cannot be entered with turning radius " +
                  detail::fmt_number(r) + (o.allow_reverse ? "" : " driving forward") +
@@ -180,31 +195,85 @@ bool HybridAStar::Search::check_ends(HeadingPath& out) {
   return true;
 }
 
-/// Finishing curves from a node to the goal, clear of walls, best first; empty when none.
-std::optional<SegmentPath> HybridAStar::Search::try_analytic(const Node& n, bool near, HeadingPath& out) const {
-  ++out.analytic_tries;
-  if (o.cc_sharpness > 0.0) {  // continuous curvature: the one shortest CC curve
+/// Finishing curves from a node to the goal, walls not checked: the one shortest CC curve; else
+/// the shortest Dubins curve (every Dubins word near the goal) and, with reverse, the shortest
+/// Reeds-Shepp curve. The Reeds-Shepp curve is the shortest, not the cheapest: with the reverse
+/// penalty a forward Dubins curve often costs less (a long straight reverse costs twice its
+/// length), so try_analytic() ranks them by cost.
+std::vector<SegmentPath> HybridAStar::Search::finishing_curves(const Node& n, bool near) const {
+  std::vector<SegmentPath> out;
+  if (o.cc_sharpness > 0.0) {
     auto cc = o.allow_reverse ? cc_reeds_shepp(n.pose, goal, r, o.cc_sharpness)
                               : cc_dubins(n.pose, goal, r, o.cc_sharpness);
-    if (cc && checker.clear(cc->path)) return std::move(cc->path);
-    return std::nullopt;
+    if (cc) out.push_back(std::move(cc->path));
+    return out;
   }
-  if (o.allow_reverse) {
-    if (auto rs = reeds_shepp_path(n.pose, goal, r); rs && checker.clear(*rs)) return std::move(*rs);
-    if (!near) return std::nullopt;
-  }
+  if (o.allow_reverse)
+    if (auto rs = reeds_shepp_path(n.pose, goal, r)) out.push_back(std::move(*rs));
   if (!near) {
-    if (auto d = dubins_path(n.pose, goal, r); d && checker.clear(*d)) return std::move(*d);
-    return std::nullopt;
+    if (auto d = dubins_path(n.pose, goal, r)) out.push_back(std::move(*d));
+    return out;
   }
   auto all = dubins_all(n.pose, goal, r);
-  if (!all) return std::nullopt;
-  std::array<DubinsSolution, 6> words = *all;
-  std::sort(words.begin(), words.end(), [](const auto& a, const auto& b) { return a.length < b.length; });
-  for (const DubinsSolution& w : words) {
-    if (!std::isfinite(w.length)) break;
-    if (auto d = dubins_to_path(n.pose, goal, r, w); d && checker.clear(*d)) return std::move(*d);
+  if (!all) return out;
+  for (const DubinsSolution& w : *all)
+    if (std::isfinite(w.length))
+      if (auto d = dubins_to_path(n.pose, goal, r, w)) out.push_back(std::move(*d));
+  return out;
+}
+
+/// True when finishing from `node` with `curve` leaves no gear segment shorter than
+/// min_gear_length where the path changes gear: each run of the curve (the first one together
+/// with the node's own run when it goes on in the same gear), and the node's run when the curve
+/// starts with a change of gear (there at least one primitive, which may be shorter).
+bool HybridAStar::Search::gear_runs_ok(const SegmentPath& curve, int32_t node) const {
+  std::vector<std::pair<int, double>> runs;  // (gear, length) of the curve's runs
+  for (const Segment& seg : curve.segments()) {
+    if (seg.length <= 0.0) continue;
+    const int gear = seg.gear == Gear::reverse ? -1 : 1;
+    if (runs.empty() || runs.back().first != gear) runs.emplace_back(gear, 0.0);
+    runs.back().second += seg.length;
   }
+  if (runs.empty()) return true;
+  // The node's run: its primitives back to the last change of gear, and whether there was one.
+  const int node_gear = p.nodes_[static_cast<size_t>(node)].gear;
+  double node_run = 0.0;
+  int32_t i = node;
+  while (i > 0 && p.nodes_[static_cast<size_t>(i)].gear == node_gear) {
+    node_run += p.step_;
+    i = p.nodes_[static_cast<size_t>(i)].parent;
+  }
+  const bool earlier_change = node_gear != 0 && i > 0;
+  const double min = o.min_gear_length - 1e-9;
+  bool change_before = earlier_change;
+  if (node_gear != 0 && runs.front().first == node_gear) {
+    runs.front().second += node_run;
+  } else if (node_gear != 0) {
+    if (node_run < std::min(min, p.step_ - 1e-9)) return false;
+    change_before = true;
+  }
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const bool bounded = k > 0 || k + 1 < runs.size() || change_before;
+    if (bounded && runs[k].second < min) return false;
+  }
+  return true;
+}
+
+/// The cheapest clear finishing curve from `node` by cost (length, reverse penalty, gear
+/// changes, also the one where it joins the node's gear) that keeps every gear segment at least
+/// min_gear_length long, or nothing.
+std::optional<SegmentPath> HybridAStar::Search::try_analytic(int32_t node, bool near, HeadingPath& out) const {
+  ++out.analytic_tries;
+  const Node& n = p.nodes_[static_cast<size_t>(node)];
+  std::vector<std::pair<double, SegmentPath>> ranked;
+  for (SegmentPath& c : finishing_curves(n, near)) {
+    const double cost = analytic_cost(c, n.gear);
+    ranked.emplace_back(cost, std::move(c));
+  }
+  // Stable: equal costs keep the order above (Reeds-Shepp first, then Dubins by word).
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& candidate : ranked)
+    if (gear_runs_ok(candidate.second, node) && checker.clear(candidate.second)) return std::move(candidate.second);
   return std::nullopt;
 }
 
@@ -272,7 +341,7 @@ int32_t HybridAStar::Search::run(std::optional<SegmentPath>& finish, HeadingPath
     const bool near = glm::length(goal.pos - cur.pose.pos) < 4.0 * r;
     if (--countdown <= 0 || near) {
       countdown = std::max(1, static_cast<int>(h / o.analytic_ratio));
-      if (auto f = try_analytic(cur, near, out)) {
+      if (auto f = try_analytic(it.node, near, out)) {
         finish = std::move(f);
         return it.node;
       }

@@ -52,6 +52,10 @@ GoalPocket goal_pocket(const Grid& grid, const SegmentChecker& checker, const Po
     const FloodState s = open.top();
     open.pop();
     ++out.states;
+    if (def.meter != nullptr && out.states % 256 == 0 && def.meter->check_clock() != BudgetStop::none) {
+      out.stopped = true;
+      return out;
+    }
     if (s.room >= open_room || glm::length(s.pose.pos - goal.pos) > far || cell_of(s.pose.pos) == start_cell ||
         out.states > def.max_states)
       return out;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pathlab/cc_curves.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/dubins.hpp"
@@ -94,7 +95,23 @@ double leading_run(const SegmentPath& path) {
 int last_gear(const SegmentPath& p) { return p.empty() ? 0 : gear_of(p.segments().back().gear); }
 int first_gear(const SegmentPath& p) { return p.empty() ? 0 : gear_of(p.segments().front().gear); }
 
+/// The CC connections: the shortest CC-Reeds-Shepp curve (with reverse) and the CC-Dubins
+/// curve, shortest first, those no longer than max_length.
+static std::vector<SegmentPath> cc_connections(const Pose& a, const Pose& b, double max_length, const PoseSmoothDef& d) {
+  std::vector<SegmentPath> out;
+  for (const bool reverse : {true, false}) {
+    if (reverse && !d.allow_reverse) continue;
+    auto c = reverse ? cc_reeds_shepp(a, b, d.turning_radius, d.cc_sharpness)
+                     : cc_dubins(a, b, d.turning_radius, d.cc_sharpness);
+    if (c && c->length <= max_length + kPoseSmoothEps) out.push_back(std::move(c->path));
+  }
+  // The CC-Reeds-Shepp curve is never longer than the CC-Dubins one (it may drive forward).
+  if (out.size() == 2 && out[1].length() < out[0].length()) std::swap(out[0], out[1]);
+  return out;
+}
+
 std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_length, const PoseSmoothDef& d) {
+  if (d.cc_sharpness > 0.0) return cc_connections(a, b, max_length, d);
   std::vector<SegmentPath> out;
   if (d.allow_reverse) {
     auto rs = reeds_shepp_shortest(a, b, d.turning_radius);
@@ -142,8 +159,10 @@ Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out)
     const PathState st = segment_state(seg, lo - (offset - seg.length));
     const Pose from{st.pos, st.heading};
     const int steer = seg.kind == SegmentKind::line ? 0 : (st.curvature > 0.0 ? 1 : -1);
-    const Segment piece = steer == 0 ? line_from_pose(from, hi - lo, seg.gear)
-                                     : arc_from_pose(from, seg.radius, steer, hi - lo, seg.gear);
+    Segment piece;
+    if (seg.kind == SegmentKind::clothoid) piece = make_clothoid(from, st.curvature, seg.sharpness, hi - lo, seg.gear);
+    else if (steer == 0) piece = line_from_pose(from, hi - lo, seg.gear);
+    else piece = arc_from_pose(from, seg.radius, steer, hi - lo, seg.gear);
     if (Status s = out.append(piece); !s) return s;
   }
   return ok_status();
@@ -173,6 +192,9 @@ Status check_def(const PoseSmoothDef& d) {
   if (!(d.pose_step >= 0.05 && std::isfinite(d.pose_step))) return bad("pose_step", ">= 0.05 and finite");
   if (d.max_rounds < 1 || d.max_rounds > 100) return bad("max_rounds", "in [1, 100]");
   if (!(d.max_sagitta > 0.0 && std::isfinite(d.max_sagitta))) return bad("max_sagitta", "> 0 and finite");
+  if (d.cc_sharpness != 0.0)
+    if (Status s = check_cc_sharpness(d.turning_radius, d.cc_sharpness); !s)
+      return fail(StatusCode::invalid_argument, "pose smoother: cc_" + s.error().message);  // "cc_sharpness ..."
   return ok_status();
 }
 
