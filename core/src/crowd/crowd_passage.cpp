@@ -24,13 +24,19 @@ constexpr double kCornerWallGap = 1.0;    ///< ... and a wall within this gap of
 }  // namespace
 
 bool CrowdImpl::cross_section(Vec2 q, Vec2 axis, double radius, double& dl, double& dr) const {
-  // How far the unit's disc can move from q along +axis (dr) and -axis (dl). False in the open
-  // (dl + dr at least 2 kPassageProbe) or where two could not pass (narrower than
-  // kPassageMinWidth).
+  // How far the unit's disc can move from q along +axis (dr) and -axis (dl), to within a probe
+  // step: the first blocked cell along the ray, less the radius. (A cell lookup per step, not a
+  // disc test: this runs for every corner of every plan, and the corner it moves is checked
+  // with the referee afterwards.) False in the open (dl + dr at least 2 kPassageProbe) or where
+  // two could not pass (narrower than kPassageMinWidth).
   auto free_to = [&](Vec2 side) {
     double d = 0.0;
-    while (d < 2.0 * kPassageProbe && point_clear(grid_, q + side * (d + kPassageStep), radius)) d += kPassageStep;
-    return d;
+    while (d < 2.0 * kPassageProbe + radius) {
+      const Cell c = cell_of(q + side * (d + kPassageStep));
+      if (!grid_.is_free(c.x, c.y)) break;
+      d += kPassageStep;
+    }
+    return std::max(0.0, d - radius);
   };
   dr = free_to(axis);
   dl = free_to(-axis);
@@ -49,7 +55,7 @@ std::optional<Vec2> CrowdImpl::passage_right_half(const std::vector<Vec2>& route
   const Vec2 axes[] = {right, Vec2(-in.y, in.x) / li, Vec2(-out.y, out.x) / lo, Vec2(1.0, 0.0), Vec2(0.0, 1.0)};
   double best = std::numeric_limits<double>::infinity();
   Vec2 goal(0.0);
-  for (double t = -kPassageReach; t <= kPassageReach + 1e-9; t += 0.5) {
+  for (double t = -kPassageReach; t <= kPassageReach + 1e-9; t += 1.0) {
     const Vec2 q = t < 0.0 ? route[k] + in * (std::max(t, -li) / li) : route[k] + out * (std::min(t, lo) / lo);
     for (Vec2 axis : axes) {
       if (glm::dot(axis, right) < 0.0) axis = -axis;  // measure towards the right of travel

@@ -298,7 +298,10 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
     // the corner through the wall), aim at the corner itself. A tank steering its nose at such a
     // point stood frozen in a gap for two minutes, every move along its nose blocked.
     const Vec2 corner = route[static_cast<size_t>(a.st.next_waypoint)];
-    if (aim != corner && !segment_clear(grid_, pos, aim, a.def.unit.radius)) aim = corner;
+    const double ahead = std::max(kLookahead, 2.0 * a.def.unit.radius);
+    if (aim != corner && glm::length(corner - pos) < 1.5 * ahead && !segment_clear(grid_, pos, aim, a.def.unit.radius)) {
+      aim = corner;  // (only a point past the corner can be behind its wall)
+    }
     d = aim - pos;
     dist = glm::length(d);
     if (dist > 1e-6) a.route_dir = d / dist;
