@@ -28,13 +28,14 @@ Grid doorway_map() {
   return g;
 }
 
-/// The route's points inside the doorway's columns (x in [13, 17]).
-std::vector<Vec2> points_in_doorway(const std::vector<Vec2>& route) {
-  std::vector<Vec2> out;
-  for (const Vec2& p : route) {
-    if (p.x >= 13.0 && p.x <= 17.0) out.push_back(p);
+/// The y where the route crosses the vertical line at x (NaN when it does not).
+double crossing_y(const std::vector<Vec2>& route, double x) {
+  for (size_t k = 0; k + 1 < route.size(); ++k) {
+    const Vec2 a = route[k], b = route[k + 1];
+    if ((a.x - x) * (b.x - x) > 0.0 || a.x == b.x) continue;
+    return a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x);
   }
-  return out;
+  return std::nan("");
 }
 
 /// Distance from q to the segment a-b.
@@ -56,20 +57,24 @@ struct Lcg {
 
 }  // namespace
 
-TEST_CASE("crowd: routes through a doorway keep to the right half, each way") {
-  // Both routes bend at the doorway's upper corners (their ends are above it); a taut string
-  // would put both on the upper edge, nose to nose. Eastbound, the right is down (y grows
-  // down): the middle of the lower half; westbound, the upper half.
+TEST_CASE("crowd: against oncoming routes, a route keeps to the right half of a doorway") {
+  // All three routes bend round the doorway's upper corners (their ends are above it). The
+  // first unit has the doorway to itself and keeps the taut line along the upper edge. The
+  // second, going west, meets its route: it passes in its own right half (the upper one, y
+  // grows down), a body's width off the first. The third, going east again, meets the second:
+  // the lower half.
   Crowd crowd = Crowd::create(doorway_map()).value();
-  const CrowdAgentId east = crowd.add_agent(crowd_agent("person", 3.5, 4.5, 0, 26.5, 4.5)).value();
+  const CrowdAgentId first = crowd.add_agent(crowd_agent("person", 3.5, 4.5, 0, 26.5, 4.5)).value();
   const CrowdAgentId west = crowd.add_agent(crowd_agent("person", 26.5, 2.5, 180, 3.5, 2.5)).value();
-  const std::vector<Vec2> e = points_in_doorway(crowd.state(east).route);
-  const std::vector<Vec2> w = points_in_doorway(crowd.state(west).route);
-  REQUIRE(!e.empty());
-  REQUIRE(!w.empty());
-  for (const Vec2& p : e) CHECK(p.y > 11.0);  // the doorway's middle is y = 11
-  for (const Vec2& p : w) CHECK(p.y < 11.0);
-  for (const Vec2& p : w) CHECK(p.y > 8.5);   // ... and not on the corner line either
+  const CrowdAgentId east = crowd.add_agent(crowd_agent("person", 3.5, 3.0, 0, 26.5, 3.0)).value();
+  const double y_first = crossing_y(crowd.state(first).route, 15.0);
+  const double y_west = crossing_y(crowd.state(west).route, 15.0);
+  const double y_east = crossing_y(crowd.state(east).route, 15.0);
+  MESSAGE("doorway rows 8..14: first " << y_first << ", west " << y_west << ", east " << y_east);
+  CHECK(y_first < 9.0);  // the taut line along the upper edge (8 + radius)
+  CHECK(y_west < 11.0);  // the doorway's middle is y = 11
+  CHECK(y_west > y_first + 0.6);
+  CHECK(y_east > 11.0);
 }
 
 TEST_CASE("crowd: a route keeps off the lanes of oncoming units") {

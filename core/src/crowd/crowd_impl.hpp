@@ -136,6 +136,8 @@ class CrowdImpl {
   bool cross_section(Vec2 q, Vec2 axis, double radius, double& dl, double& dr) const;
   /// Where route[k] moves to be in the right half of the passage next to it; none in the open.
   std::optional<Vec2> passage_right_half(const std::vector<Vec2>& route, size_t k, double radius) const;
+  /// Whether other routes cross the segment from-to going against `dir`.
+  bool oncoming_across(Vec2 from, Vec2 to, Vec2 dir) const;
   double remaining_route(const crowd::Agent& a) const;
   /// The fastest a heading unit may go for its target at `d` (`dist` away) without circling it.
   double turn_limited_speed(const crowd::Agent& a, Vec2 d, double dist) const;

@@ -1,6 +1,7 @@
-// Keeping right in passages: the corners of a unit's route next to a doorway or a corridor move
-// to the right half of it (seen in the direction of travel), as people keep right, so that two
-// streams pass side by side instead of meeting nose to nose on the corner line.
+// Keeping right in passages: where other units' routes come the other way through a doorway or
+// a corridor, the corners of a unit's route next to it move to its right half (seen in the
+// direction of travel), as people keep right, so that two streams pass side by side instead of
+// meeting nose to nose on the corner line.
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,7 @@ constexpr double kPassageProbe = 6.0;     ///< A way narrower than twice this is
 constexpr double kPassageStep = 0.25;     ///< Step of the cross-section probe. [Units: cells]
 constexpr double kPassageMinWidth = 1.5;  ///< Narrower passages (room for the centre) keep their line. [Units: cells]
 constexpr double kPassageReach = 2.0;     ///< How far along its legs a corner looks for a passage. [Units: cells]
+constexpr double kPassageOncoming = 0.5;  ///< Oncoming flow across a passage (about one route) that makes units keep right.
 constexpr double kCornerTurn = 0.02;      ///< Route bends sharper than this are corners. [Units: radians]
 constexpr double kCornerLeg = 0.75;       ///< ... with legs at least this long (not a sampled curve). [Units: cells]
 constexpr double kCornerWallGap = 1.0;    ///< ... and a wall within this gap of the unit's disc. [Units: cells]
@@ -54,7 +56,7 @@ std::optional<Vec2> CrowdImpl::passage_right_half(const std::vector<Vec2>& route
   const Vec2 right(-dir.y, dir.x);  // y grows down: the right-hand side of the direction of travel
   const Vec2 axes[] = {right, Vec2(-in.y, in.x) / li, Vec2(-out.y, out.x) / lo, Vec2(1.0, 0.0), Vec2(0.0, 1.0)};
   double best = std::numeric_limits<double>::infinity();
-  Vec2 goal(0.0);
+  Vec2 goal(0.0), across_from(0.0), across_to(0.0);
   for (double t = -kPassageReach; t <= kPassageReach + 1e-9; t += 1.0) {
     const Vec2 q = t < 0.0 ? route[k] + in * (std::max(t, -li) / li) : route[k] + out * (std::min(t, lo) / lo);
     for (Vec2 axis : axes) {
@@ -67,10 +69,25 @@ std::optional<Vec2> CrowdImpl::passage_right_half(const std::vector<Vec2>& route
       // position across it.
       const Vec2 spot = q + axis * (0.5 * (dr - dl) + 0.25 * (dl + dr));
       goal = route[k] + axis * glm::dot(spot - route[k], axis);
+      across_from = q - axis * dl;
+      across_to = q + axis * dr;
     }
   }
-  if (!std::isfinite(best)) return std::nullopt;
+  // Only against oncoming traffic: a stream going one way uses the whole passage, and a lone
+  // unit would otherwise swing out from the corner for nobody.
+  if (!std::isfinite(best) || !oncoming_across(across_from, across_to, dir)) return std::nullopt;
   return goal;
+}
+
+bool CrowdImpl::oncoming_across(Vec2 from, Vec2 to, Vec2 dir) const {
+  const Vec2 seg = to - from;
+  const int n = static_cast<int>(std::ceil(glm::length(seg) / kPassageStep));
+  for (int i = 0; i <= n; ++i) {
+    const Cell c = cell_of(from + seg * (n > 0 ? static_cast<double>(i) / n : 0.0));
+    if (!grid_.in_bounds(c)) continue;
+    if (-glm::dot(flow_[static_cast<size_t>(c.y * grid_.width() + c.x)], dir) >= kPassageOncoming) return true;
+  }
+  return false;
 }
 
 void CrowdImpl::keep_right_in_passages(std::vector<Vec2>& route, double radius) const {
@@ -78,8 +95,8 @@ void CrowdImpl::keep_right_in_passages(std::vector<Vec2>& route, double radius) 
   // doorway it bends at the corners, so every unit aims at the same corner line and the two
   // directions meet nose to nose there, where reciprocal avoidance jams (two blocks of 100
   // swapping through three doorways: 88 units still stuck after 120 s). Each corner of the
-  // route next to a passage moves to the middle of the passage's right half, where the way
-  // on both sides stays clear; corners in the open stay.
+  // route next to a passage with oncoming traffic moves to the middle of the passage's right
+  // half, where the way on both sides stays clear; corners in the open stay.
   for (size_t k = 1; k + 1 < route.size(); ++k) {
     const Vec2 in = route[k] - route[k - 1], out = route[k + 1] - route[k];
     const double li = glm::length(in), lo = glm::length(out);
