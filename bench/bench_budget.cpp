@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "../tests/generated_maps.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/map_generators.hpp"
 #include "pathlab/map_io.hpp"
@@ -56,18 +57,6 @@ double percentile(std::vector<double> v, double p) {
 }
 double median(const std::vector<double>& v) { return percentile(v, 0.5); }
 double worst(const std::vector<double>& v) { return v.empty() ? std::nan("") : *std::max_element(v.begin(), v.end()); }
-
-/// bench_heading's clutter: 2 x 2 blocks with the given density.
-Grid random_map(double density, uint32_t seed) {
-  Grid g = Grid::create(256, 256).value();
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  for (int y = 0; y < 256; y += 2)
-    for (int x = 0; x < 256; x += 2)
-      if (u(rng) < density)
-        for (int k = 0; k < 4; ++k) g.set_blocked(x + k % 2, y + k / 2, true);
-  return g;
-}
 
 /// A room whose right half holds a one-cell corridor along the bottom, closed by the map edge
 /// (tests' dead_end_room): a goal facing out of it deeper than the fast check looks cannot be
@@ -217,7 +206,7 @@ int main(int argc, char** argv) {
     maps.push_back({"Berlin_0_256", std::move(*berlin), 4.0, 0.5});
   else
     std::fprintf(stderr, "skipping Berlin_0_256: %s\n", berlin.error().message.c_str());
-  maps.push_back({"random256-10%", random_map(0.10, 3), 4.0, 0.5});
+  maps.push_back({"random256-10%", test::block_clutter_map(0.10, 3), 4.0, 0.5});
   Grid rooms = Grid::create(64, 64).value();
   generate_rooms(rooms, 16, 6, 2001);
   maps.push_back({"rooms64", std::move(rooms), 2.0, 0.5});

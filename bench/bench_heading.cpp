@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../tests/generated_maps.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/hybrid_astar.hpp"
@@ -27,18 +28,6 @@ double thread_ms() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
-}
-
-Grid random_map(double density, uint32_t seed) {
-  Grid g = Grid::create(256, 256).value();
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  // Blocks of 2x2 cells: clutter a unit of radius 4 must weave through.
-  for (int y = 0; y < 256; y += 2)
-    for (int x = 0; x < 256; x += 2)
-      if (u(rng) < density)
-        for (int k = 0; k < 4; ++k) g.set_blocked(x + k % 2, y + k / 2, true);
-  return g;
 }
 
 std::vector<std::pair<Pose, Pose>> queries(const Grid& g, double agent, uint32_t seed) {
@@ -84,7 +73,7 @@ void run(benchmark::State& state, const Grid& grid, Planner& planner, double age
 }
 
 void BM_HybridRandom(benchmark::State& state) {
-  const Grid grid = random_map(static_cast<double>(state.range(0)) / 100.0, 3);
+  const Grid grid = test::block_clutter_map(static_cast<double>(state.range(0)) / 100.0, 3);
   HybridAStarOptions o;
   o.turning_radius = 4.0;
   o.agent_radius = 0.5;
@@ -113,7 +102,7 @@ BENCHMARK(BM_HybridMovingAI)->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMi
 // Args: neighborhood (0 = auto), fill density in percent. The fixed 5x5 and 7x7
 // neighbourhoods have no turning move at radius 4 (kept to show it); auto is the default.
 void BM_DirectionalRandom(benchmark::State& state) {
-  const Grid grid = random_map(static_cast<double>(state.range(1)) / 100.0, 3);
+  const Grid grid = test::block_clutter_map(static_cast<double>(state.range(1)) / 100.0, 3);
   DirectionalAStarOptions o;
   o.turning_radius = 4.0;
   o.agent_radius = 0.5;

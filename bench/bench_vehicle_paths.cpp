@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "../tests/generated_maps.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/map_generators.hpp"
 #include "plan_service.hpp"
@@ -44,27 +45,6 @@ double thread_ms() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
-}
-
-/// A parking lot: outer wall, rows of parked cars (2 x 4 cells, nose to nose in double rows)
-/// with aisles 7 cells wide between the rows; a seeded share of the stalls is empty.
-Grid parking_lot(uint32_t seed) {
-  const int w = 64, h = 52;
-  Grid g = Grid::create(w, h).value();
-  for (int x = 0; x < w; ++x) g.set_blocked(x, 0, true), g.set_blocked(x, h - 1, true);
-  for (int y = 0; y < h; ++y) g.set_blocked(0, y, true), g.set_blocked(w - 1, y, true);
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> stall(0, 9);
-  for (int row = 8; row + 8 < h; row += 15) {      // double rows of 8 cells, aisles of 7
-    for (int x = 8; x + 2 < w - 8; x += 3) {       // stalls 3 cells apart: cars 2 wide, gap 1
-      for (int half = 0; half < 2; ++half) {
-        if (stall(rng) < 3) continue;              // 30% of the stalls are empty
-        for (int dy = 0; dy < 4; ++dy)
-          for (int dx = 0; dx < 2; ++dx) g.set_blocked(x + dx, row + half * 4 + dy, true);
-      }
-    }
-  }
-  return g;
 }
 
 Grid rooms(uint32_t seed) {
@@ -221,7 +201,7 @@ int main(int argc, char** argv) {
     const uint32_t seed = 1000u + static_cast<uint32_t>(m);
     char name[32];
     std::snprintf(name, sizeof name, "parking%d", m + 1);
-    report_map(name, parking_lot(seed), queries, seed);
+    report_map(name, test::parking_lot(seed), queries, seed);
   }
   for (int m = 0; m < maps; ++m) {
     const uint32_t seed = 2000u + static_cast<uint32_t>(m);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 
+#include "generated_maps.hpp"
 #include "heading_support.hpp"
 #include "pathlab/cc_curves.hpp"
 #include "pathlab/collision.hpp"
@@ -29,24 +30,6 @@ constexpr double kAgent = 0.5;  // agent radius [cells]
 Grid corridor(int length) {
   Grid g = Grid::create(length, 7).value();
   for (int x = 0; x < length; ++x) g.set_blocked(x, 0, true), g.set_blocked(x, 6, true);
-  return g;
-}
-
-/// A parking lot like bench_vehicle_paths': rows of 2 x 4 cars, aisles 7 wide, 30% empty stalls.
-Grid parking_lot(uint32_t seed) {
-  const int w = 64, h = 52;
-  Grid g = Grid::create(w, h).value();
-  for (int x = 0; x < w; ++x) g.set_blocked(x, 0, true), g.set_blocked(x, h - 1, true);
-  for (int y = 0; y < h; ++y) g.set_blocked(0, y, true), g.set_blocked(w - 1, y, true);
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> stall(0, 9);
-  for (int row = 8; row + 8 < h; row += 15)
-    for (int x = 8; x + 2 < w - 8; x += 3)
-      for (int half = 0; half < 2; ++half) {
-        if (stall(rng) < 3) continue;
-        for (int dy = 0; dy < 4; ++dy)
-          for (int dx = 0; dx < 2; ++dx) g.set_blocked(x + dx, row + half * 4 + dy, true);
-      }
   return g;
 }
 
@@ -180,7 +163,7 @@ TEST_CASE("pose smoother: a U-turn in a narrow parking lane takes at most one th
 TEST_CASE("pose smoother: random parking-lot and room queries stay legal, no longer, no dearer, deterministic") {
   Grid rooms = Grid::create(64, 64).value();
   generate_rooms(rooms, 16, 6, 2001);
-  const Grid maps[] = {parking_lot(1001), rooms};
+  const Grid maps[] = {test::parking_lot(1001), rooms};
   int smoothed = 0;
   for (const Grid& g : maps) {
     for (bool reverse : {false, true}) {
@@ -341,7 +324,7 @@ TEST_CASE("planning service: vehicle is the heading family's default; turning an
   CHECK(find_smoother("turning", PlannerFamily::navmesh) != nullptr);
   CHECK(find_smoother("vehicle", PlannerFamily::navmesh) != nullptr);
   CHECK(find_smoother("vehicle", PlannerFamily::grid) != nullptr);
-  const Grid g = parking_lot(1002);
+  const Grid g = test::parking_lot(1002);
   PlanService service;
   for (const char* smoother : {"turning", "vehicle"}) {
     PlanRequest req;
@@ -380,7 +363,7 @@ TEST_CASE("planning service: vehicle is the heading family's default; turning an
 
 TEST_CASE("planning service: hybrid A* results are smoothed by default and never get longer") {
   using namespace pathlab::plan;
-  const Grid g = parking_lot(1003);
+  const Grid g = test::parking_lot(1003);
   PlanService service;
   PlanRequest req;
   req.start = Pose{Vec2(4.0, 4.0), 0.0};

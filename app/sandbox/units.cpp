@@ -88,14 +88,6 @@ bool same_list(const std::vector<T>& a, const std::vector<T>& b, Same same) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), same);
 }
 
-bool same_grid(const Grid& a, const Grid& b) {
-  if (a.width() != b.width() || a.height() != b.height()) return false;
-  for (int y = 0; y < a.height(); ++y)
-    for (int x = 0; x < a.width(); ++x)
-      if (a.cost(x, y) != b.cost(x, y)) return false;
-  return true;
-}
-
 }  // namespace
 
 std::optional<Vec2> fit_goal(const Grid& g, Vec2 p, double radius) {
@@ -288,7 +280,7 @@ std::vector<io::UnitData> UnitSwarm::spawn_list() const {
 void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {
   // Another planner or setting: every unit re-plans with it (a rebuild from where they are).
   const bool settings_changed = !(scene.settings == routing_->settings);
-  if (!same_grid(scene.grid, built_on_) || !same_dynamic(scene) || settings_changed) {
+  if (!(scene.grid == built_on_) || !same_dynamic(scene) || settings_changed) {
     if (defer_rebuild) return;  // still pending: the units walk the old map until the stroke ends
     replan_pending_ = false;
     rebuild(scene, true);

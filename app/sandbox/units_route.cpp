@@ -11,14 +11,6 @@ namespace {
 
 constexpr double kUnitCurveStep = 0.25;  ///< Spacing of sampled curve points. [Units: cells]
 
-bool same_cells(const Grid& a, const Grid& b) {
-  if (a.width() != b.width() || a.height() != b.height()) return false;
-  for (int y = 0; y < a.height(); ++y)
-    for (int x = 0; x < a.width(); ++x)
-      if (a.cost(x, y) != b.cost(x, y)) return false;
-  return true;
-}
-
 std::string failure_of(const plan::PlanResult& r) {
   if (!r.error.empty()) return r.error;
   return r.reason.empty() ? "no path" : r.reason;
@@ -65,7 +57,7 @@ Result<std::vector<Vec2>> plan_unit_route(UnitRouting& routing, const CrowdRoute
   const bool costs_count = planner && planner->family == plan::PlannerFamily::grid;
   const Grid& grid = q.traffic && costs_count ? *q.traffic : q.grid;
   // The service keeps preprocessing per grid object; doors edit the crowd's grid in place.
-  if (!same_cells(routing.planned_on, grid)) {
+  if (!(routing.planned_on == grid)) {
     routing.service.map_changed();
     routing.planned_on = grid;
   }

@@ -65,6 +65,9 @@ class Grid {
   int64_t index(int x, int y) const noexcept { return static_cast<int64_t>(y) * width_ + x; }
   const std::vector<float>& costs() const noexcept { return cost_; }
 
+  /// Same size and the same cost (or wall) in every cell.
+  bool operator==(const Grid& other) const noexcept = default;
+
  private:
   int width_ = 0;
   int height_ = 0;
