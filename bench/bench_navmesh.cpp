@@ -26,7 +26,7 @@
 // default node cap, and prints per map how many answer, the largest expansion and node
 // counts and the time (issue 19's proof; a tool, not a benchmark: run it under nice).
 //
-//   bench_navmesh --speed-check OUT_DIR [REPS=5] [MAP]
+//   bench_navmesh --speed-check OUT_DIR [REPS=5] [MAP|all] [KIND=corners]
 //
 // instead times the exact search + funnel (what `--planner navmesh` runs) on a fixed set of
 // 10,000 queries per Moving AI map (the scenario problems on cell corners, then seeded random
@@ -367,7 +367,7 @@ struct CpuClock {
   }
 };
 
-int speed_check(const std::string& out_dir, int reps, const std::string& only) {
+int speed_check(const std::string& out_dir, int reps, const std::string& only, const NavmeshDef& def) {
   const char* maps[] = {"arena", "arena2", "den520d", "lak303d", "brc202d", "Berlin_0_256", "Berlin_0_512",
                         "Archipelago", "8room_000", "maze512-1-0", "random512-10-0"};
   using Clock = CpuClock;
@@ -375,7 +375,7 @@ int speed_check(const std::string& out_dir, int reps, const std::string& only) {
               "sum_len", "build_ms");
   std::printf("  (then: expanded and generated per query, polygons, portals)\n");
   for (const char* name : maps) {
-    if (!only.empty() && only != name) continue;
+    if (!only.empty() && only != "all" && only != name) continue;
     auto grid = load_movingai_map(std::string(PATHLAB_MOVINGAI_DIR) + "/" + name + ".map");
     if (!grid) {
       std::printf("%-15s missing\n", name);
@@ -385,7 +385,7 @@ int speed_check(const std::string& out_dir, int reps, const std::string& only) {
     Navmesh mesh;
     for (int k = 0; k < std::max(3, reps); ++k) {
       const auto t0 = Clock::now();
-      mesh = std::move(Navmesh::build(*grid).value());
+      mesh = std::move(Navmesh::build(*grid, def).value());
       build_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
     }
     const SpeedSet set = speed_queries(name, *grid, mesh);
@@ -436,7 +436,11 @@ int main(int argc, char** argv) {
     return movingai_corner_sweep(argc >= 3 ? std::atoll(argv[2]) : 1000000);
   }
   if (argc >= 3 && std::strcmp(argv[1], "--speed-check") == 0) {
-    return speed_check(argv[2], argc >= 4 ? std::atoi(argv[3]) : 5, argc >= 5 ? argv[4] : "");
+    NavmeshDef def = default_navmesh_def();
+    const std::string kind = argc >= 6 ? argv[5] : "corners";
+    def.merge_convex = kind != "rectangles";
+    def.corners_only = kind == "corners";
+    return speed_check(argv[2], argc >= 4 ? std::atoi(argv[3]) : 5, argc >= 5 ? argv[4] : "", def);
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
