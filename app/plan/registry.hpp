@@ -48,6 +48,7 @@ enum class OptionId : uint8_t {
   reverse,
   reverse_penalty,
   gear_change_penalty,
+  navmesh_corners,
 };
 
 /// A set of OptionId, as bits.

@@ -8,7 +8,7 @@ namespace {
 
 auto tie_settings(const io::PlanSettingsData& s) {
   return std::tie(s.planner, s.smoother, s.connectivity, s.turn_penalty, s.agent_radius, s.subdivisions,
-                  s.turning_radius, s.reverse, s.insert_min_chord, s.shift_margin, s.shift_passes, s.navmesh_convex,
+                  s.turning_radius, s.reverse, s.insert_min_chord, s.shift_margin, s.shift_passes, s.navmesh_convex, s.navmesh_corners,
                   s.headings, s.neighborhood, s.reverse_penalty, s.gear_change_penalty);
 }
 

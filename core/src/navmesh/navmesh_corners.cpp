@@ -16,6 +16,39 @@
 namespace pathlab::detail {
 namespace {
 
+/// a + b as an unevaluated sum hi + lo, exactly (Knuth's two-sum).
+inline void two_sum(double a, double b, double& hi, double& lo) {
+  hi = a + b;
+  const double bv = hi - a, av = hi - bv;
+  lo = (a - av) + (b - bv);
+}
+
+/// c0 + c1 s + c2 s^2 for integers c0, c1, c2 (below 2^53): the plain value when it is clearly
+/// away from 0, else a value of the exact sign, from an exact expansion of the sum (products
+/// split by fma, then Shewchuk's grow-expansion: "Adaptive Precision Floating-Point Arithmetic
+/// and Fast Robust Geometric Predicates", 1997). 0 exactly when the true value is 0.
+double exact_value(double c0, double c1, double c2, double s) {
+  const double approx = c0 + s * (c1 + s * c2);
+  const double bound = 1e-14 * (std::abs(c0) + std::abs(s * c1) + std::abs(s * s * c2));
+  if (std::abs(approx) > bound) return approx;
+  const double p1 = c1 * s, e1 = std::fma(c1, s, -p1);
+  const double ss = s * s, es = std::fma(s, s, -ss);
+  const double p2 = c2 * ss, e2 = std::fma(c2, ss, -p2);
+  const double p3 = c2 * es, e3 = std::fma(c2, es, -p3);
+  const double terms[] = {c0, p1, e1, p2, e2, p3, e3};
+  // A nonoverlapping expansion in increasing magnitude: its largest nonzero part has the sign.
+  double h[8] = {};
+  size_t n = 0;
+  for (const double b : terms) {
+    double q = b;
+    for (size_t i = 0; i < n; ++i) two_sum(q, h[i], q, h[i]);
+    h[n++] = q;
+  }
+  for (size_t i = n; i-- > 0;)
+    if (h[i] != 0.0) return h[i];
+  return 0.0;
+}
+
 /// A triangulation with adjacency: triangle t has vertices v[t] counter-clockwise and, across
 /// edge i (v[t][i] -> v[t][i + 1]), the triangle n[t][i] or -1 for a wall.
 class Triangulation {
@@ -35,14 +68,14 @@ class Triangulation {
 
  private:
   /// Orientation of a -> b -> c, exactly (> 0: counter-clockwise). k + sigma s differences
-  /// multiply into c0 + c1 s + c2 s^2 with integer c0, c1, c2, so the value's sign comes from
-  /// exact integers, evaluated at s once: equal inputs give equal (or exactly opposite) results.
+  /// multiply into c0 + c1 s + c2 s^2 with integer c0, c1, c2; its sign comes from
+  /// exact_value: a 1e-9 lane (an agent that exactly fits a gap) has orientations of 1e-18.
   double orient(int a, int b, int c) const {
     const ExactCoord &A = ex_[static_cast<size_t>(a)], &B = ex_[static_cast<size_t>(b)], &C = ex_[static_cast<size_t>(c)];
     const int64_t x1 = B.kx - A.kx, y1 = B.ky - A.ky, x2 = C.kx - A.kx, y2 = C.ky - A.ky;
     const int64_t u1 = B.sx - A.sx, v1 = B.sy - A.sy, u2 = C.sx - A.sx, v2 = C.sy - A.sy;
     const int64_t c0 = x1 * y2 - y1 * x2, c1 = x1 * v2 + u1 * y2 - y1 * u2 - v1 * x2, c2 = u1 * v2 - v1 * u2;
-    return static_cast<double>(c0) + s_ * (static_cast<double>(c1) + s_ * static_cast<double>(c2));
+    return exact_value(static_cast<double>(c0), static_cast<double>(c1), static_cast<double>(c2), s_);
   }
   /// d lies inside the circle through a, b, c (counter-clockwise) by more than rounding: a flip
   /// is made only when it surely improves, so the flips end.
