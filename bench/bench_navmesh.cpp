@@ -16,9 +16,9 @@
 //                  reference), computed once at setup over the same queries
 //   worst_ratio    worst of those ratios
 // plus BM_build: a full navmesh rebuild of a 256x256 map (the live-painting target), with and
-// without the convex merge.
+// without the convex merge, and the wall-corner mesh (NavmeshDef::corners_only).
 //
-//   bench_navmesh --movingai-corners [MAX_EXPANSIONS]
+//   bench_navmesh --movingai-corners [MAX_EXPANSIONS] [KIND=corners]
 //
 // instead runs every problem of the 11 Moving AI scenario files with start and goal on the
 // top-left corner of their cells (the competition's convention: integer coordinates) through
@@ -26,13 +26,15 @@
 // default node cap, and prints per map how many answer, the largest expansion and node
 // counts and the time (issue 19's proof; a tool, not a benchmark: run it under nice).
 //
-//   bench_navmesh --speed-check OUT_DIR [REPS=5] [MAP]
+//   bench_navmesh --speed-check OUT_DIR [REPS=5] [MAP|all] [KIND=corners]
 //
 // instead times the exact search + funnel (what `--planner navmesh` runs) on a fixed set of
 // 10,000 queries per Moving AI map (the scenario problems on cell corners, then seeded random
 // points inside cells): median CPU us per query over REPS rounds, the sum of the lengths, the
 // mesh build time, and every query's length in OUT_DIR/<map>.len, so that two builds can be
 // compared query by query (issue 18's proof; run them interleaved, pinned with taskset).
+// KIND is the mesh, as `--navmesh-polygons` names it: corners (the CLI's default), convex (the
+// sandbox's) or rectangles.
 
 #include <benchmark/benchmark.h>
 
@@ -216,11 +218,12 @@ void BM_detour(benchmark::State& state, const std::string& map, bool rectangles)
   report(state, c, rectangles ? 3 : 2, n);
 }
 
-void BM_build(benchmark::State& state, const std::string& map, double radius, bool merge) {
+void BM_build(benchmark::State& state, const std::string& map, double radius, bool merge, bool corners = false) {
   Case& c = get_case(map);
   NavmeshDef def = default_navmesh_def();
   def.agent_radius = radius;
   def.merge_convex = merge;
+  def.corners_only = corners;
   size_t polys = 0;
   for (auto _ : state) {
     auto m = Navmesh::build(c.grid, def);
@@ -247,6 +250,8 @@ BENCHMARK_CAPTURE(BM_build, Berlin_0_256_r0, "Berlin_0_256", 0.0, true)->Unit(be
 BENCHMARK_CAPTURE(BM_build, Berlin_0_256_r04, "Berlin_0_256", 0.4, true)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_build, rect_Berlin_0_256_r0, "Berlin_0_256", 0.0, false)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_build, rect_Berlin_0_256_r04, "Berlin_0_256", 0.4, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_build, corners_Berlin_0_256_r0, "Berlin_0_256", 0.0, true, true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_build, corners_Berlin_0_256_r04, "Berlin_0_256", 0.4, true, true)->Unit(benchmark::kMicrosecond);
 
 namespace {
 
@@ -270,11 +275,11 @@ struct SweepTally {
 };
 
 /// One map's scenario file, corner points, through the exact search.
-SweepTally sweep_map(const std::string& name, int64_t max_expansions) {
+SweepTally sweep_map(const std::string& name, int64_t max_expansions, const NavmeshDef& def) {
   SweepTally t;
   const std::string dir = std::string(PATHLAB_MOVINGAI_DIR) + "/";
   auto grid = load_movingai_map(dir + name + ".map");
-  auto mesh = grid ? Navmesh::build(*grid) : Result<Navmesh>(grid.error());
+  auto mesh = grid ? Navmesh::build(*grid, def) : Result<Navmesh>(grid.error());
   std::ifstream in(dir + name + ".map.scen");
   if (!mesh || !in) {
     std::fprintf(stderr, "cannot load %s\n", name.c_str());
@@ -309,12 +314,12 @@ SweepTally sweep_map(const std::string& name, int64_t max_expansions) {
   return t;
 }
 
-int movingai_corner_sweep(int64_t max_expansions) {
+int movingai_corner_sweep(int64_t max_expansions, const NavmeshDef& def) {
   const char* maps[] = {"arena", "arena2", "brc202d", "den520d", "lak303d", "Berlin_0_256", "Berlin_0_512",
                         "Archipelago", "8room_000", "maze512-1-0", "random512-10-0"};
   SweepTally all;
   for (const char* name : maps) {
-    const SweepTally t = sweep_map(name, max_expansions);
+    const SweepTally t = sweep_map(name, max_expansions, def);
     t.print(name);
     std::fflush(stdout);
     all.add(t);
@@ -367,7 +372,7 @@ struct CpuClock {
   }
 };
 
-int speed_check(const std::string& out_dir, int reps, const std::string& only) {
+int speed_check(const std::string& out_dir, int reps, const std::string& only, const NavmeshDef& def) {
   const char* maps[] = {"arena", "arena2", "den520d", "lak303d", "brc202d", "Berlin_0_256", "Berlin_0_512",
                         "Archipelago", "8room_000", "maze512-1-0", "random512-10-0"};
   using Clock = CpuClock;
@@ -375,7 +380,7 @@ int speed_check(const std::string& out_dir, int reps, const std::string& only) {
               "sum_len", "build_ms");
   std::printf("  (then: expanded and generated per query, polygons, portals)\n");
   for (const char* name : maps) {
-    if (!only.empty() && only != name) continue;
+    if (!only.empty() && only != "all" && only != name) continue;
     auto grid = load_movingai_map(std::string(PATHLAB_MOVINGAI_DIR) + "/" + name + ".map");
     if (!grid) {
       std::printf("%-15s missing\n", name);
@@ -385,7 +390,7 @@ int speed_check(const std::string& out_dir, int reps, const std::string& only) {
     Navmesh mesh;
     for (int k = 0; k < std::max(3, reps); ++k) {
       const auto t0 = Clock::now();
-      mesh = std::move(Navmesh::build(*grid).value());
+      mesh = std::move(Navmesh::build(*grid, def).value());
       build_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
     }
     const SpeedSet set = speed_queries(name, *grid, mesh);
@@ -429,14 +434,24 @@ int speed_check(const std::string& out_dir, int reps, const std::string& only) {
   return 0;
 }
 
+
+/// The mesh kind named as `--navmesh-polygons` names it (corners, convex, rectangles).
+NavmeshDef mesh_kind(const char* kind) {
+  NavmeshDef def = default_navmesh_def();
+  def.merge_convex = std::strcmp(kind, "rectangles") != 0;
+  def.corners_only = std::strcmp(kind, "corners") == 0;
+  return def;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "--movingai-corners") == 0) {
-    return movingai_corner_sweep(argc >= 3 ? std::atoll(argv[2]) : 1000000);
+    return movingai_corner_sweep(argc >= 3 ? std::atoll(argv[2]) : 1000000, mesh_kind(argc >= 4 ? argv[3] : "corners"));
   }
   if (argc >= 3 && std::strcmp(argv[1], "--speed-check") == 0) {
-    return speed_check(argv[2], argc >= 4 ? std::atoi(argv[3]) : 5, argc >= 5 ? argv[4] : "");
+    return speed_check(argv[2], argc >= 4 ? std::atoi(argv[3]) : 5, argc >= 5 ? argv[4] : "",
+                       mesh_kind(argc >= 6 ? argv[5] : "corners"));
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -1,7 +1,7 @@
 // The per-map speed table (issue 18): for every Moving AI map with a scenario file, microseconds
-// per query for A*, JPS, Theta*, the exact navmesh search (agent radius 0, corridor + funnel)
-// and Detour (findNearestPoly x2 + findPath + findStraightPath on the same polygons, as in
-// bench_navmesh), on one fixed sample of the map's scenario problems (cell centre to cell
+// per query for A*, JPS, Theta*, the exact navmesh search (agent radius 0, corridor + funnel,
+// on the wall-corner mesh `--planner navmesh` uses) and Detour (findNearestPoly x2 + findPath +
+// findStraightPath on the convex mesh's polygons, as in bench_navmesh), on one fixed sample of the map's scenario problems (cell centre to cell
 // centre), in one process. Each round runs every planner once over the whole sample, planners
 // interleaved; a cell of the table is the median over the rounds of thread CPU time / queries.
 //
@@ -201,7 +201,8 @@ struct Runner {
   const MapData& md;
   std::vector<size_t> sample;  // scenario indices, evenly spaced
   GridPathfinder grid_pf;
-  Navmesh mesh;
+  Navmesh mesh;         // what `--planner navmesh` searches: wall-corner polygons
+  Navmesh convex_mesh;  // Detour's: the convex mesh, as bench_navmesh gives it
   std::unique_ptr<NavmeshQuery> nav;
   std::unique_ptr<bench::DetourMesh> detour;
   std::vector<dtPolyRef> dpath = std::vector<dtPolyRef>(kMaxPath);
@@ -211,11 +212,15 @@ struct Runner {
     const size_t n = std::min(queries, md.scen.size());
     for (size_t i = 0; i < n; ++i) sample.push_back(i * md.scen.size() / n);
     if (!need_mesh) return;
-    auto built = Navmesh::build(md.grid);
-    if (!built) usage_error("navmesh build failed: " + built.error().message);
+    NavmeshDef corners = default_navmesh_def();
+    corners.corners_only = true;
+    auto built = Navmesh::build(md.grid, corners);
+    auto convex = Navmesh::build(md.grid);
+    if (!built || !convex) usage_error("navmesh build failed: " + (built ? convex : built).error().message);
     mesh = std::move(*built);
+    convex_mesh = std::move(*convex);
     nav = std::make_unique<NavmeshQuery>(mesh);
-    if (detour_fits(mesh)) detour = bench::build_detour(mesh);
+    if (detour_fits(convex_mesh)) detour = bench::build_detour(convex_mesh);
   }
 
   /// One query; its length, or -1 when the planner did not find the path.

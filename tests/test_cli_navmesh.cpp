@@ -142,8 +142,11 @@ TEST_CASE("cli navmesh: --navmesh-cost picks the corridor search's cost model") 
   REQUIRE(exact.size() == queries.size());
   REQUIRE(portal.size() == queries.size());
   CHECK(dflt == exact);
-  // The CLI runs the core's search with the named model, query by query.
-  const Navmesh mesh = Navmesh::build(g).value();
+  // The CLI runs the core's search with the named model, query by query, on its default mesh
+  // (wall-corner polygons).
+  NavmeshDef corners = default_navmesh_def();
+  corners.corners_only = true;
+  const Navmesh mesh = Navmesh::build(g, corners).value();
   NavmeshQuery q(mesh);
   NavQueryOptions o = default_nav_query_options();
   o.cost = NavSearchCost::portal_points;
@@ -164,14 +167,19 @@ TEST_CASE("cli navmesh: --navmesh-cost picks the corridor search's cost model") 
   CHECK(longer > 0);
   check_usage_error("plan --map " + map + " --planner navmesh --from 0.5,0.5 --to 1.5,0.5 --navmesh-cost fast",
                     "exact, portal-points");
-  // Either mesh, the exact search finds the same (shortest) paths.
+  // Any mesh, the exact search finds the same (shortest) paths; corners is the default.
   const auto rects = lengths(" --navmesh-polygons rectangles");
   const auto convex = lengths(" --navmesh-polygons convex");
+  const auto corner = lengths(" --navmesh-polygons corners");
   REQUIRE(rects.size() == queries.size());
-  CHECK(convex == dflt);
-  for (size_t i = 0; i < queries.size(); ++i) CHECK(rects[i] == doctest::Approx(exact[i]).epsilon(1e-9));
+  REQUIRE(convex.size() == queries.size());
+  CHECK(corner == dflt);
+  for (size_t i = 0; i < queries.size(); ++i) {
+    CHECK(rects[i] == doctest::Approx(exact[i]).epsilon(1e-9));
+    CHECK(convex[i] == doctest::Approx(exact[i]).epsilon(1e-9));
+  }
   check_usage_error("plan --map " + map + " --planner navmesh --from 0.5,0.5 --to 1.5,0.5 --navmesh-polygons hex",
-                    "convex, rectangles");
+                    "corners, convex, rectangles");
 }
 
 TEST_CASE("cli navmesh: errors name the argument and list the valid names") {

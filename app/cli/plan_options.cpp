@@ -48,11 +48,13 @@ void read_navmesh_options(Args& args, const RawOptions& raw, PlanSettings& s) {
   if (passes && (*passes < 0 || *passes > 64)) throw UsageError("--shift-passes must be in [0, 64]");
   if (margin) d.shift_margin = *margin;
   if (passes) d.shift_passes = static_cast<int>(*passes);
-  const std::string kind = args.str("navmesh-polygons").value_or("convex");
-  if (kind != "convex" && kind != "rectangles") {
-    throw UsageError("--navmesh-polygons: unknown mesh kind '" + kind + "' (convex, rectangles)");
+  // corners by default: the exact search is 1.5-3x faster on it than on convex (README, Navmesh).
+  const std::string kind = args.str("navmesh-polygons").value_or("corners");
+  if (kind != "convex" && kind != "rectangles" && kind != "corners") {
+    throw UsageError("--navmesh-polygons: unknown mesh kind '" + kind + "' (corners, convex, rectangles)");
   }
-  d.navmesh_convex = kind == "convex";
+  d.navmesh_convex = kind != "rectangles";
+  d.navmesh_corners = kind == "corners";
   const std::string cost = args.str("navmesh-cost").value_or("exact");
   if (cost != "exact" && cost != "portal-points") {
     throw UsageError("--navmesh-cost: unknown cost model '" + cost + "' (exact, portal-points)");

@@ -71,7 +71,8 @@ std::vector<std::string> with_scene_defaults(int argc, char** argv, const io::Sc
   const plan::SmootherInfo* sm = plan::find_any_smoother(smoother);
   const bool spline = sm && sm->spline;
   if (grid && spline && !given.count("smoother")) add("subdivisions", std::to_string(s.subdivisions));
-  if (navmesh && !s.navmesh_convex) add("navmesh-polygons", "rectangles");
+  // The CLI's default is corners; the sandbox's is convex.
+  if (navmesh && !s.navmesh_corners) add("navmesh-polygons", s.navmesh_convex ? "convex" : "rectangles");
   if (navmesh && sm && sm->id == plan::SmootherId::edge_shift && !given.count("smoother")) {
     add("shift-margin", num(s.shift_margin));
     add("shift-passes", std::to_string(s.shift_passes));

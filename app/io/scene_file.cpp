@@ -140,8 +140,11 @@ PlanSettingsData read_settings(const json& s, const std::string& source) {
   if (s.contains("navmesh_polygons")) {
     std::string kind;
     str("navmesh_polygons", kind);
-    if (kind != "convex" && kind != "rectangles") bad(source, "settings.navmesh_polygons must be \"convex\" or \"rectangles\"");
-    d.navmesh_convex = kind == "convex";
+    if (kind != "convex" && kind != "rectangles" && kind != "corners") {
+      bad(source, "settings.navmesh_polygons must be \"convex\", \"rectangles\" or \"corners\"");
+    }
+    d.navmesh_convex = kind != "rectangles";
+    d.navmesh_corners = kind == "corners";
   }
   double passes = d.shift_passes, headings = d.headings;
   num("shift_passes", passes, 0, 64);
@@ -254,7 +257,7 @@ std::string scene_to_json(const Scene& scene) {
                    {"agent_radius", s.agent_radius}, {"subdivisions", s.subdivisions},
                    {"turning_radius", s.turning_radius}, {"reverse", s.reverse},
                    {"insert_min_chord", s.insert_min_chord}, {"shift_margin", s.shift_margin},
-                   {"shift_passes", s.shift_passes}, {"navmesh_polygons", s.navmesh_convex ? "convex" : "rectangles"},
+                   {"shift_passes", s.shift_passes}, {"navmesh_polygons", s.navmesh_corners ? "corners" : (s.navmesh_convex ? "convex" : "rectangles")},
                    {"headings", s.headings},
                    {"neighborhood", s.neighborhood}, {"reverse_penalty", s.reverse_penalty},
                    {"gear_change_penalty", s.gear_change_penalty}};

@@ -23,8 +23,9 @@ struct MeshEntry {
 struct PlanService::Cache {
   const Grid* grid = nullptr;
   std::unique_ptr<GridPathfinder> finder;  // built on the first grid plan
-  /// Navmeshes by (agent radius, convex): units of different sizes share one service.
-  std::map<std::pair<double, bool>, MeshEntry> meshes;
+  /// Navmeshes by (agent radius, mesh kind: 0 rectangles, 1 convex, 2 wall corners): units of
+  /// different sizes share one service.
+  std::map<std::pair<double, int>, MeshEntry> meshes;
   // Heading-aware planners precompute tables for their options and the grid; kept while
   // neither changes (the key is the options as text).
   std::unique_ptr<DirectionalAStar> directional;
@@ -36,7 +37,7 @@ struct PlanService::Cache {
   void bind(const Grid& g);
   void clear();
   /// The mesh for the radius and kind, built when missing; sets `error` when the build fails.
-  MeshEntry* mesh_for(const Grid& g, double agent_radius, bool convex, std::string& error);
+  MeshEntry* mesh_for(const Grid& g, double agent_radius, bool convex, bool corners, std::string& error);
 };
 
 /// Adds the time since `t0` to the cache's preprocessing time of the current plan.

@@ -62,7 +62,7 @@ void plan_navmesh(PlanService::Cache& cache, const Grid& grid, const PlanRequest
                   PlanResult& out) {
   const io::PlanSettingsData& s = request.settings;
   std::string error;
-  MeshEntry* entry = cache.mesh_for(grid, s.agent_radius, s.navmesh_convex, error);
+  MeshEntry* entry = cache.mesh_for(grid, s.agent_radius, s.navmesh_convex, s.navmesh_corners, error);
   if (!entry) return (void)fail(out, PlanStage::preprocess, error);
   NavQueryOptions options = default_nav_query_options();
   options.cost = request.navmesh_cost;

@@ -100,14 +100,16 @@ void PlanService::Cache::bind(const Grid& g) {
   grid = &g;
 }
 
-MeshEntry* PlanService::Cache::mesh_for(const Grid& g, double agent_radius, bool convex, std::string& error) {
+MeshEntry* PlanService::Cache::mesh_for(const Grid& g, double agent_radius, bool convex, bool corners,
+                                        std::string& error) {
   bind(g);
-  const auto key = std::make_pair(agent_radius, convex);
+  const auto key = std::make_pair(agent_radius, corners ? 2 : (convex ? 1 : 0));
   if (auto it = meshes.find(key); it != meshes.end()) return &it->second;
   const auto t0 = std::chrono::steady_clock::now();
   NavmeshDef def = default_navmesh_def();
   def.agent_radius = agent_radius;
   def.merge_convex = convex;
+  def.corners_only = corners;
   auto built = Navmesh::build(g, def);
   if (!built) {
     error = built.error().message;
@@ -135,9 +137,9 @@ PlanService::~PlanService() = default;
 
 void PlanService::map_changed() { cache_->clear(); }
 
-std::shared_ptr<const Navmesh> PlanService::navmesh(const Grid& grid, double agent_radius, bool convex) {
+std::shared_ptr<const Navmesh> PlanService::navmesh(const Grid& grid, double agent_radius, bool convex, bool corners) {
   std::string error;
-  MeshEntry* entry = cache_->mesh_for(grid, agent_radius, convex, error);
+  MeshEntry* entry = cache_->mesh_for(grid, agent_radius, convex, corners, error);
   return entry ? entry->mesh : nullptr;
 }
 

@@ -128,7 +128,8 @@ class PlanService {
   void map_changed();
   /// The navmesh for `grid` with these settings, built (and kept) if needed; null when the
   /// build fails. For drawing the mesh when the planner is not the navmesh.
-  std::shared_ptr<const Navmesh> navmesh(const Grid& grid, double agent_radius, bool convex);
+  /// `corners`: NavmeshDef::corners_only (then `convex` is not used).
+  std::shared_ptr<const Navmesh> navmesh(const Grid& grid, double agent_radius, bool convex, bool corners = false);
 
   struct Cache;  // per-map preprocessing (plan_service.cpp)
 

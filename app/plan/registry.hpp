@@ -49,6 +49,7 @@ enum class OptionId : uint8_t {
   reverse_penalty,
   gear_change_penalty,
   cc,
+  navmesh_corners,
 };
 
 /// A set of OptionId, as bits.

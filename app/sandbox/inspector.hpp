@@ -174,6 +174,7 @@ class Inspector {
   std::unique_ptr<Navmesh> mesh_;
   uint64_t mesh_map_version_ = 0;  // the sandbox's map version mesh_ was built for
   bool mesh_convex_ = true;
+  bool mesh_corners_ = false;
   std::optional<NavSearchResult> corridor_;
   std::optional<FunnelResult> funnel_;
   int funnel_step_ = -1;  // -1 = the finished funnel

@@ -68,14 +68,16 @@ void Inspector::ensure_internals(const Sandbox& sb) {
   } else if (ov_.navmesh) {
     // The mesh depends on the map and two settings only: dragging a pose keeps it.
     if (!mesh_ || mesh_map_version_ != sb.map_version() || mesh_->agent_radius() != s.agent_radius ||
-        mesh_convex_ != s.navmesh_convex) {
+        mesh_convex_ != s.navmesh_convex || mesh_corners_ != s.navmesh_corners) {
       NavmeshDef def = default_navmesh_def();
       def.agent_radius = s.agent_radius;
       def.merge_convex = s.navmesh_convex;
+      def.corners_only = s.navmesh_corners;
       if (auto m = Navmesh::build(sc.grid, def)) mesh_ = std::make_unique<Navmesh>(std::move(*m));
       else mesh_.reset();
       mesh_map_version_ = sb.map_version();
       mesh_convex_ = s.navmesh_convex;
+      mesh_corners_ = s.navmesh_corners;
     }
   } else {
     mesh_.reset();

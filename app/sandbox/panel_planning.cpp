@@ -108,9 +108,13 @@ bool smoother_rows(const plan::SmootherInfo& smoother, io::PlanSettingsData& s, 
 
 bool navmesh_rows(io::PlanSettingsData& s, const Remember& remember) {
   const plan::OptionInfo& o = plan::option_info(OptionId::navmesh_convex);
-  const bool changed = ImGui::Checkbox(o.label, &s.navmesh_convex);
+  bool changed = ImGui::Checkbox(o.label, &s.navmesh_convex);
   remember(o.label);
   help_marker(o.help);
+  const plan::OptionInfo& c = plan::option_info(OptionId::navmesh_corners);
+  changed |= ImGui::Checkbox(c.label, &s.navmesh_corners);
+  remember(c.label);
+  help_marker(c.help);
   return changed;
 }
 

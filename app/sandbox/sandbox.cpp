@@ -168,7 +168,8 @@ SceneState Sandbox::scene_state() const {
 
 void Sandbox::apply_state(const SceneState& s) {
   const bool radius_changed = s.settings.agent_radius != scene_.settings.agent_radius ||
-                              s.settings.navmesh_convex != scene_.settings.navmesh_convex;
+                              s.settings.navmesh_convex != scene_.settings.navmesh_convex ||
+                              s.settings.navmesh_corners != scene_.settings.navmesh_corners;
   scene_.start = s.start;
   scene_.goal = s.goal;
   scene_.settings = s.settings;

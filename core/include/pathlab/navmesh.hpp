@@ -19,7 +19,8 @@
 ///
 /// Polygon rings carry every vertex where a neighbour starts or ends (T-junctions), so each
 /// ring edge faces exactly one neighbour or a wall, and a long edge touching several
-/// neighbours has one portal per neighbour.
+/// neighbours has one portal per neighbour. With NavmeshDef::corners_only the polygons are
+/// instead triangles between wall corners merged into convex polygons (no T-junctions).
 ///
 /// The mesh is plain data for the sandbox to draw: polygons, their rings, portals.
 
@@ -46,6 +47,14 @@ struct NavmeshDef {
   /// row of thin slabs, so corridors cross fewer polygons. Off: the Tower22 post's grid-shaped
   /// mesh.
   bool merge_convex = true;
+  /// Polygons whose vertices are wall corners only, as in Polyanya's meshes (Cui, Harabor,
+  /// Grastien 2017): the rectangles are cut into triangles, every vertex that is not a wall
+  /// corner (T-junctions inside the free area, points along a straight wall) is removed, the
+  /// triangles are made Delaunay by edge flips and merged into convex polygons. No T-junctions:
+  /// a portal always runs wall corner to wall corner, and a path crosses fewer polygons, so the
+  /// exact search expands fewer nodes; the build takes longer than merge_convex's. When set,
+  /// merge_convex is not used.
+  bool corners_only = false;
 };
 
 inline NavmeshDef default_navmesh_def() { return NavmeshDef{}; }
@@ -141,8 +150,13 @@ class Navmesh {
   std::vector<double> xs_, ys_;
   std::vector<int> sub_poly_;
   std::vector<int> rect_first_, rect_polys_;
+  // corners_only meshes locate through grid cells instead: per cell (row-major), the polygons
+  // touching it, cell_polys_[cell_first_[c] .. cell_first_[c + 1]).
+  std::vector<int> cell_first_, cell_polys_;
 
-  static void merge_into_convex(Navmesh& m, int nx);
+  static void merge_into_convex(Navmesh& m, int nx, bool corners_only);
+  void index_cells();
+  int locate_in_cells(Vec2 p) const noexcept;
   friend struct NavmeshBuilder;  // the build steps (navmesh.cpp)
 };
 

@@ -12,7 +12,8 @@
 ///   path found, so the corridor returned is always the one a shortest path runs through and
 ///   its funnel path is the Euclidean shortest path on the mesh. Roots are wall corners of the
 ///   mesh; a root reached again at no smaller cost is pruned. A node with a single successor
-///   on the same root is expanded on the spot instead of going through the open list.
+///   (on the same root or bending at a new one) is expanded on the spot instead of going
+///   through the open list.
 /// - portal_points: one node per portal and direction, carrying one point on its portal (the
 ///   point that minimises |from - x| + |x - goal|); g is the polyline through those points.
 ///   Cheaper per node but only near-optimal (each portal keeps the first corridor that reached

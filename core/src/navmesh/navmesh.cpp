@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "navmesh/navmesh_corners.hpp"
 #include "navmesh/navmesh_merge.hpp"
 #include "pathlab/collision.hpp"
 
@@ -43,13 +44,35 @@ void covering_cells(const std::vector<double>& lines, int n, double s, std::vect
   }
 }
 
+/// Each line of sub_lines(n, s) as k + sigma * s, found by redoing sub_lines' own arithmetic,
+/// so that the corner triangulation can test orientations exactly.
+std::vector<std::pair<int32_t, int8_t>> line_tags(const std::vector<double>& lines, double s) {
+  std::vector<std::pair<int32_t, int8_t>> tags(lines.size(), {0, 0});
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const double x = lines[i];
+    if (s == 0.0) {
+      tags[i] = {static_cast<int32_t>(std::lround(x)), 0};
+      continue;
+    }
+    // x = k - s (k near x + s) or x = k + s (k near x - s); the border lines s and n - s too.
+    for (const double base : {x - s, x + s}) {
+      const int k0 = static_cast<int>(std::floor(base));
+      for (int k = k0 - 1; k <= k0 + 1; ++k) {
+        if (k - s == x) tags[i] = {k, -1};
+        if (k + s == x) tags[i] = {k, 1};
+      }
+    }
+  }
+  return tags;
+}
+
 struct Rect {
   int x0, y0, x1, y1;  // sub-cell index range [x0, x1) x [y0, y1)
 };
 
 }  // namespace
 
-void Navmesh::merge_into_convex(Navmesh& m, int nx) {
+void Navmesh::merge_into_convex(Navmesh& m, int nx, bool corners_only) {
   // The merge works on the ring vertices only, numbered compactly (the lattice has many more).
   std::vector<int> used, compact_of(static_cast<size_t>(m.vid_count_), -1);
   for (const int vid : m.ring_vid_) {
@@ -77,7 +100,19 @@ void Navmesh::merge_into_convex(Navmesh& m, int nx) {
     }
     rects.rings.first.push_back(static_cast<int>(rects.rings.verts.size()));
   }
-  detail::ConvexPieces pieces = detail::merge_convex(rects, pos, on_wall);
+  detail::ConvexPieces pieces;
+  if (corners_only) {
+    const auto tx = line_tags(m.xs_, m.shrink_), ty = line_tags(m.ys_, m.shrink_);
+    std::vector<detail::ExactCoord> exact(used.size());
+    for (size_t i = 0; i < used.size(); ++i) {
+      const auto [kx, sx] = tx[static_cast<size_t>(used[i]) % static_cast<size_t>(nx + 1)];
+      const auto [ky, sy] = ty[static_cast<size_t>(used[i]) / static_cast<size_t>(nx + 1)];
+      exact[i] = detail::ExactCoord{kx, ky, sx, sy};
+    }
+    pieces = detail::merge_convex_rings(detail::corner_triangles(rects, pos, exact, m.shrink_), pos);
+  } else {
+    pieces = detail::merge_convex(rects, pos, on_wall);
+  }
 
   const size_t npoly = pieces.rings.first.size() - 1;
   m.polys_.assign(npoly, NavPolygon{});
@@ -106,8 +141,12 @@ void Navmesh::merge_into_convex(Navmesh& m, int nx) {
     }
     P.centre = origin + (area2 != 0.0 ? c / (3.0 * area2) : Vec2(0.0, 0.0));
   }
-  m.rect_first_ = std::move(pieces.rect_first);
-  m.rect_polys_ = std::move(pieces.rect_polys);
+  if (corners_only) {  // the pieces came from triangles, not rectangles: locate by grid cell
+    m.index_cells();
+  } else {
+    m.rect_first_ = std::move(pieces.rect_first);
+    m.rect_polys_ = std::move(pieces.rect_polys);
+  }
 }
 
 /// The steps of Navmesh::build, each on its own (as Recast exposes each build step and only
@@ -314,9 +353,9 @@ Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
   const std::vector<Rect> rects = NavmeshBuilder::greedy_rects(m, open, def.best_of_two_growths);
   NavmeshBuilder::rect_rings(m, rects);
   const int nx = static_cast<int>(m.xs_.size()) - 1;
-  if (def.merge_convex) merge_into_convex(m, nx);
-  m.rect_first_.resize(rects.size() + 1);
-  if (!def.merge_convex) {  // each rectangle is its own polygon
+  if (def.merge_convex || def.corners_only) merge_into_convex(m, nx, def.corners_only);
+  if (!def.merge_convex && !def.corners_only) {  // each rectangle is its own polygon
+    m.rect_first_.resize(rects.size() + 1);
     m.rect_polys_.resize(rects.size());
     for (size_t r = 0; r < rects.size(); ++r) {
       m.rect_first_[r] = static_cast<int>(r);
@@ -331,6 +370,7 @@ Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
 int Navmesh::locate(Vec2 p) const noexcept {
   if (xs_.size() < 2 || !is_finite(p)) return -1;
   if (p.x < xs_.front() || p.x > xs_.back() || p.y < ys_.front() || p.y > ys_.back()) return -1;
+  if (!cell_first_.empty()) return locate_in_cells(p);
   const int nx = static_cast<int>(xs_.size()) - 1, ny = static_cast<int>(ys_.size()) - 1;
   const int j = std::min(nx - 1, static_cast<int>(std::upper_bound(xs_.begin(), xs_.end(), p.x) - xs_.begin()) - 1);
   const int k = std::min(ny - 1, static_cast<int>(std::upper_bound(ys_.begin(), ys_.end(), p.y) - ys_.begin()) - 1);

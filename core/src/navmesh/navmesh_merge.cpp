@@ -116,6 +116,8 @@ class Merger {
   explicit Merger(const std::vector<Vec2>& pos) : pos_(pos) {}
 
   void split_all(const RectRings& rects, const std::vector<uint8_t>& on_wall);
+  /// Takes convex rings as they are, one piece each (no rectangles: any two may merge).
+  void load(const RingSet& rings);
   void link_twins();
   std::vector<Cand> candidates() const;
   void merge_passes(const std::vector<Cand>& cands);
@@ -143,6 +145,7 @@ class Merger {
   const std::vector<Vec2>& pos_;
   Pieces pc_;
   size_t nrect_ = 0;
+  bool rects_ = true;  // the input pieces came from rectangles (split_all)
   std::vector<int> rect_first_;  // per rect, its first piece; pieces of a rect are consecutive
   std::vector<int> parent_;
   std::vector<int> merged_, merged_twins_;  // scratch of try_merge
@@ -160,6 +163,21 @@ void Merger::split_all(const RectRings& rects, const std::vector<uint8_t>& on_wa
   }
   rect_first_.push_back(static_cast<int>(pc_.off.size()));
   parent_.resize(pc_.off.size());
+  for (size_t i = 0; i < parent_.size(); ++i) parent_[i] = static_cast<int>(i);
+}
+
+void Merger::load(const RingSet& rings) {
+  rects_ = false;
+  nrect_ = rings.first.size() - 1;
+  pc_.verts.reserve(rings.verts.size() * 2);
+  rect_first_.reserve(nrect_ + 1);
+  for (size_t r = 0; r < nrect_; ++r) {
+    rect_first_.push_back(static_cast<int>(r));
+    const size_t f = static_cast<size_t>(rings.first[r]), n = static_cast<size_t>(rings.first[r + 1]) - f;
+    pc_.add(rings.verts.data() + f, n);
+  }
+  rect_first_.push_back(static_cast<int>(nrect_));
+  parent_.resize(nrect_);
   for (size_t i = 0; i < parent_.size(); ++i) parent_[i] = static_cast<int>(i);
 }
 
@@ -280,7 +298,7 @@ std::vector<Cand> Merger::candidates() const {
 void Merger::merge_passes(const std::vector<Cand>& cands) {
   const size_t np = pc_.off.size();
   std::vector<uint8_t> grew(np, 1), grew_next(np, 0), plain(np, 0);
-  for (size_t r = 0; r < nrect_; ++r)
+  for (size_t r = 0; r < nrect_ && rects_; ++r)
     if (rect_first_[r + 1] - rect_first_[r] == 1) plain[static_cast<size_t>(rect_first_[r])] = 1;
   for (int pass = 0; pass < 4; ++pass) {
     bool changed = false;
@@ -344,6 +362,14 @@ ConvexPieces Merger::collect() {
 ConvexPieces merge_convex(const RectRings& rects, const std::vector<Vec2>& pos, const std::vector<uint8_t>& on_wall) {
   Merger m(pos);
   m.split_all(rects, on_wall);
+  m.link_twins();
+  m.merge_passes(m.candidates());
+  return m.collect();
+}
+
+ConvexPieces merge_convex_rings(const RingSet& rings, const std::vector<Vec2>& pos) {
+  Merger m(pos);
+  m.load(rings);
   m.link_twins();
   m.merge_passes(m.candidates());
   return m.collect();

@@ -200,7 +200,7 @@ class NavmeshSearchWorkspace {
   // --- Exact cost (navmesh_search_exact.cpp) ---
   void search_exact(NavSearchResult& r);
   void seed_start(NavSearchResult& r);
-  /// Expands node `id` and the chain of lone successors on the same root after it; false
+  /// Expands node `id` and the chain of lone successors after it; false
   /// when a limit stopped the search.
   bool expand_chain(INode n, NavSearchResult& r);
   /// Pushes the successors of n, whose crumb is `id`, into succ_.
