@@ -229,6 +229,12 @@ TEST_CASE("scene file: numbers outside a double and other JSON exceptions name f
   REQUIRE_FALSE(ctrl.ok());
   CHECK(ctrl.error().message.find('\n') == std::string::npos);
   CHECK(ctrl.error().message.find('\x01') == std::string::npos);
+  // A map row quoting a non-ASCII letter: the unknown cell is named by its byte, \xDB, not raw
+  // (found by fuzz_scene_json in CI).
+  auto utf8 = io::parse_scene(R"({"pathlab_scene":1,"map":{"width":2,"height":1,"rows":["\u06c0"]}})", "utf8.json", ".");
+  REQUIRE_FALSE(utf8.ok());
+  CHECK_MESSAGE(contains(utf8.error().message, "unknown cell '\\xDB'"), utf8.error().message);
+  for (const char c : utf8.error().message) CHECK(static_cast<unsigned char>(c) < 127);
 }
 
 namespace {

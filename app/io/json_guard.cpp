@@ -25,8 +25,8 @@ std::string key_path(const std::vector<Level>& stack) {
       path += l.key;
     }
   }
-  if (path.size() > 200) path = path.substr(0, 200) + "...";
-  return path.empty() ? std::string("the top level") : path;
+  // Keys are quoted from the file as written: raw bytes become \xNN, long paths are cut.
+  return path.empty() ? std::string("the top level") : printable_text(path, 200);
 }
 
 /// Scans a string starting at the opening quote; returns the index after the closing quote

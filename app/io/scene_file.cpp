@@ -22,7 +22,11 @@ constexpr float kSwampCost = 3.0f;
 
 using detail::SceneError;
 
-[[noreturn]] void bad(const std::string& source, const std::string& what) { throw SceneError{source + ": " + what, {}, {}}; }
+// Messages may quote the file's own bytes (an unknown cell, a preset name): printable_text keeps
+// the error one printable line whatever the file holds.
+[[noreturn]] void bad(const std::string& source, const std::string& what) {
+  throw SceneError{source + ": " + printable_text(what, 300), {}, {}};
+}
 
 /// "FILE:LINE: KEY what" for an error raised with a key, else the message as raised.
 std::string located(const SceneError& e, const std::string& text, const std::string& source) {
