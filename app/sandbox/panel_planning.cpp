@@ -206,7 +206,13 @@ void Sandbox::draw_stats_panel() {
   } else {
     ImGui::Text("length      %.3f cells", p.length);
     ImGui::Text("points      %zu", p.points.size());
-    if (!p.word.empty()) ImGui::Text("curve       %s", p.word.c_str());
+    if (!p.word.empty()) {
+      ImGui::Text("curve       %s", p.word.c_str());
+      // The words keep the maths frame (OMPL's and the CLI's), which the y-down map mirrors.
+      help_marker("The curve's pieces in order: L and R turns, S straight, + forward, - reverse. As in the "
+                  "CLI and OMPL, L and R are named in the maths frame: the map's y grows down, so on screen "
+                  "an L piece turns clockwise (right, seen from the driver) and an R piece anticlockwise.");
+    }
     if (p.max_curvature > 0) {
       ImGui::Text("max curv.   %.3f /cell (r %.2f)", p.max_curvature, 1.0 / p.max_curvature);
     } else {
