@@ -8,6 +8,9 @@
 //   detour          findNearestPoly x2 + findPath + findStraightPath, on the same mesh
 //   detour/rect_*   the same on the rectangles-only mesh (NavmeshDef::merge_convex off),
 //                   Detour's faster input: its fixed edge-midpoint cost suits small polygons
+//   ours/corners_*  exact search + funnel on the wall-corner mesh (NavmeshDef::corners_only),
+//                   what `pathlab-cli --planner navmesh` uses since issue 18
+//   detour/corners_* Detour on that same wall-corner mesh
 // Detour gets the very same convex polygons (ring vertices, T-junctions and all; a ring with
 // more than DT_VERTS_PER_POLYGON vertices is cut into a fan of chunks, the only change)
 // and no detail mesh (Detour triangulates the flat polygons itself). Counters:
@@ -112,12 +115,80 @@ struct Case {
   Grid grid;
   Navmesh mesh;       // the default mesh (rectangles merged into convex polygons)
   Navmesh rect_mesh;  // rectangles only: Detour's faster input (fewer vertices per polygon)
-  std::unique_ptr<DetourMesh> detour, detour_rect;
+  Navmesh corner_mesh;  // wall corners only: the CLI's mesh
+  std::unique_ptr<DetourMesh> detour, detour_rect, detour_corners;
   std::vector<std::pair<Vec2, Vec2>> queries;  // all connected, all found by both
   std::vector<double> optimum;
-  // Length statistics, filled at setup.
-  double ratio_sum[4] = {0, 0, 0, 0}, ratio_worst[4] = {1, 1, 1, 1};
+  // Length statistics, filled at setup: ours exact, ours portal points, Detour convex, Detour
+  // rectangles, ours exact on the corner mesh, Detour on the corner mesh.
+  double ratio_sum[6] = {0, 0, 0, 0, 0, 0}, ratio_worst[6] = {1, 1, 1, 1, 1, 1};
 };
+
+/// The map's grid, its three meshes and their Detour copies.
+void build_meshes(Case& c) {
+  if (c.name.rfind("random64", 0) == 0) {
+    c.grid = Grid::create(64, 64).value();
+    generate_random(c.grid, 0.2, 64);
+  } else {
+    auto g = load_movingai_map(std::string(PATHLAB_MOVINGAI_DIR) + "/" + c.name + ".map");
+    if (!g) {
+      std::fprintf(stderr, "cannot load %s\n", c.name.c_str());
+      std::exit(1);
+    }
+    c.grid = std::move(*g);
+  }
+  c.mesh = std::move(Navmesh::build(c.grid).value());
+  NavmeshDef rect_def = default_navmesh_def();
+  rect_def.merge_convex = false;
+  c.rect_mesh = std::move(Navmesh::build(c.grid, rect_def).value());
+  NavmeshDef corner_def = default_navmesh_def();
+  corner_def.corners_only = true;
+  c.corner_mesh = std::move(Navmesh::build(c.grid, corner_def).value());
+  c.detour = build_detour(c.mesh);
+  c.detour_rect = build_detour(c.rect_mesh);
+  c.detour_corners = build_detour(c.corner_mesh);
+}
+
+double ours_length(NavmeshQuery& q, Vec2 s, Vec2 t, NavSearchCost cost) {
+  NavQueryOptions o = default_nav_query_options();
+  o.cost = cost;
+  auto r = q.find_corridor(s, t, o);
+  return (r && r->found) ? funnel_corridor(*r)->length : -1;
+}
+
+/// 200 seeded random queries that every contestant answers, with their lengths against the
+/// exact optimum (the tests' visibility-graph reference).
+void sample_queries(Case& c) {
+  const test::VisibilityReference ref(c.grid);
+  NavmeshQuery q(c.mesh), corner_query(c.corner_mesh);
+  DetourScratch w;
+  std::mt19937 rng(2024);
+  const int want = 200;
+  for (int tries = 0; static_cast<int>(c.queries.size()) < want && tries < 20 * want; ++tries) {
+    const Vec2 s = random_free_point(c.grid, rng), t = random_free_point(c.grid, rng);
+    const double best = ref.shortest(s, t);
+    if (!std::isfinite(best) || best < 1.0) continue;
+    // In the order of Case::ratio_sum.
+    const double len[6] = {ours_length(q, s, t, NavSearchCost::exact),
+                           ours_length(q, s, t, NavSearchCost::portal_points),
+                           detour_query(*c.detour, s, t, w),
+                           detour_query(*c.detour_rect, s, t, w),
+                           ours_length(corner_query, s, t, NavSearchCost::exact),
+                           detour_query(*c.detour_corners, s, t, w)};
+    if (*std::min_element(len, len + 6) < 0) {
+      std::fprintf(stderr, "%s: a query not found (ours %g/%g/%g, detour %g/%g/%g)\n", c.name.c_str(), len[0], len[1],
+                   len[4], len[2], len[3], len[5]);
+      continue;
+    }
+    c.queries.emplace_back(s, t);
+    c.optimum.push_back(best);
+    for (int k = 0; k < 6; ++k) {
+      const double ratio = len[k] / best;
+      c.ratio_sum[k] += ratio;
+      c.ratio_worst[k] = std::max(c.ratio_worst[k], ratio);
+    }
+  }
+}
 
 Case& get_case(const std::string& name) {
   static std::vector<std::unique_ptr<Case>> cache;
@@ -125,57 +196,14 @@ Case& get_case(const std::string& name) {
     if (c->name == name) return *c;
   auto c = std::make_unique<Case>();
   c->name = name;
-  if (name.rfind("random64", 0) == 0) {
-    c->grid = Grid::create(64, 64).value();
-    generate_random(c->grid, 0.2, 64);
-  } else {
-    auto g = load_movingai_map(std::string(PATHLAB_MOVINGAI_DIR) + "/" + name + ".map");
-    if (!g) {
-      std::fprintf(stderr, "cannot load %s\n", name.c_str());
-      std::exit(1);
-    }
-    c->grid = std::move(*g);
-  }
-  c->mesh = std::move(Navmesh::build(c->grid).value());
-  NavmeshDef rect_def = default_navmesh_def();
-  rect_def.merge_convex = false;
-  c->rect_mesh = std::move(Navmesh::build(c->grid, rect_def).value());
-  c->detour = build_detour(c->mesh);
-  c->detour_rect = build_detour(c->rect_mesh);
-  const test::VisibilityReference ref(c->grid);
-  NavmeshQuery q(c->mesh);
-  DetourScratch w;
-  std::mt19937 rng(2024);
-  const int want = 200;
-  for (int tries = 0; static_cast<int>(c->queries.size()) < want && tries < 20 * want; ++tries) {
-    const Vec2 s = random_free_point(c->grid, rng), t = random_free_point(c->grid, rng);
-    const double best = ref.shortest(s, t);
-    if (!std::isfinite(best) || best < 1.0) continue;
-    double len[4];
-    for (int k = 0; k < 2; ++k) {
-      NavQueryOptions o = default_nav_query_options();
-      o.cost = k == 0 ? NavSearchCost::exact : NavSearchCost::portal_points;
-      auto r = q.find_corridor(s, t, o);
-      len[k] = (r && r->found) ? funnel_corridor(*r)->length : -1;
-    }
-    len[2] = detour_query(*c->detour, s, t, w);
-    len[3] = detour_query(*c->detour_rect, s, t, w);
-    if (len[0] < 0 || len[1] < 0 || len[2] < 0 || len[3] < 0) {
-      std::fprintf(stderr, "%s: a query not found (ours %g/%g, detour %g/%g)\n", name.c_str(), len[0], len[1], len[2],
-                   len[3]);
-      continue;
-    }
-    c->queries.emplace_back(s, t);
-    c->optimum.push_back(best);
-    for (int k = 0; k < 4; ++k) {
-      const double ratio = len[k] / best;
-      c->ratio_sum[k] += ratio;
-      c->ratio_worst[k] = std::max(c->ratio_worst[k], ratio);
-    }
-  }
-  std::fprintf(stderr, "%s: %zu polygons (%d cut into several for Detour), rectangles only %zu (%d), %zu queries\n",
+  build_meshes(*c);
+  sample_queries(*c);
+  std::fprintf(stderr,
+               "%s: %zu polygons (%d cut into several for Detour), rectangles only %zu (%d), wall corners %zu (%d), "
+               "%zu queries\n",
                name.c_str(), c->mesh.polygons().size(), c->detour->split_polys, c->rect_mesh.polygons().size(),
-               c->detour_rect->split_polys, c->queries.size());
+               c->detour_rect->split_polys, c->corner_mesh.polygons().size(), c->detour_corners->split_polys,
+               c->queries.size());
   cache.push_back(std::move(c));
   return *cache.back();
 }
@@ -187,9 +215,9 @@ void report(benchmark::State& state, const Case& c, int k, int64_t queries) {
   state.counters["worst_ratio"] = c.ratio_worst[k];
 }
 
-void BM_ours(benchmark::State& state, const std::string& map, NavSearchCost cost) {
+void BM_ours(benchmark::State& state, const std::string& map, NavSearchCost cost, bool corners = false) {
   Case& c = get_case(map);
-  NavmeshQuery q(c.mesh);
+  NavmeshQuery q(corners ? c.corner_mesh : c.mesh);
   NavQueryOptions o = default_nav_query_options();
   o.cost = cost;
   int64_t n = 0;
@@ -201,13 +229,17 @@ void BM_ours(benchmark::State& state, const std::string& map, NavSearchCost cost
       ++n;
     }
   }
-  report(state, c, cost == NavSearchCost::exact ? 0 : 1, n);
+  report(state, c, corners ? 4 : cost == NavSearchCost::exact ? 0 : 1, n);
 }
 
-void BM_detour(benchmark::State& state, const std::string& map, bool rectangles) {
+enum class DetourInput { convex, rectangles, corners };
+
+void BM_detour(benchmark::State& state, const std::string& map, DetourInput input) {
   Case& c = get_case(map);
   DetourScratch w;
-  DetourMesh& d = rectangles ? *c.detour_rect : *c.detour;
+  DetourMesh& d = input == DetourInput::rectangles ? *c.detour_rect
+                  : input == DetourInput::corners  ? *c.detour_corners
+                                                   : *c.detour;
   int64_t n = 0;
   for (auto _ : state) {
     for (const auto& [s, t] : c.queries) {
@@ -215,7 +247,7 @@ void BM_detour(benchmark::State& state, const std::string& map, bool rectangles)
       ++n;
     }
   }
-  report(state, c, rectangles ? 3 : 2, n);
+  report(state, c, input == DetourInput::rectangles ? 3 : input == DetourInput::corners ? 5 : 2, n);
 }
 
 void BM_build(benchmark::State& state, const std::string& map, double radius, bool merge, bool corners = false) {
@@ -238,8 +270,10 @@ void BM_build(benchmark::State& state, const std::string& map, double radius, bo
 #define PATHLAB_NAV_MAP(m)                                                                          \
   BENCHMARK_CAPTURE(BM_ours, exact_##m, #m, NavSearchCost::exact)->Unit(benchmark::kMillisecond);   \
   BENCHMARK_CAPTURE(BM_ours, portal_##m, #m, NavSearchCost::portal_points)->Unit(benchmark::kMillisecond); \
-  BENCHMARK_CAPTURE(BM_detour, m, #m, false)->Unit(benchmark::kMillisecond);                        \
-  BENCHMARK_CAPTURE(BM_detour, rect_##m, #m, true)->Unit(benchmark::kMillisecond);
+  BENCHMARK_CAPTURE(BM_detour, m, #m, DetourInput::convex)->Unit(benchmark::kMillisecond);          \
+  BENCHMARK_CAPTURE(BM_detour, rect_##m, #m, DetourInput::rectangles)->Unit(benchmark::kMillisecond); \
+  BENCHMARK_CAPTURE(BM_ours, corners_##m, #m, NavSearchCost::exact, true)->Unit(benchmark::kMillisecond); \
+  BENCHMARK_CAPTURE(BM_detour, corners_##m, #m, DetourInput::corners)->Unit(benchmark::kMillisecond);
 
 PATHLAB_NAV_MAP(random64)
 PATHLAB_NAV_MAP(arena2)
