@@ -4,6 +4,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
@@ -132,6 +136,55 @@ TEST_CASE("cli heading: --reverse lets hybrid back out of the pocket; no path is
   CHECK(stuck.at("reason").get<std::string>().find("unreachable") != std::string::npos);
   const auto back = plan_json("--planner hybrid --reverse --radius 2 --from 2.5,10.5,180 --to 15.5,10.5,0");
   CHECK(back.at("found").get<bool>());
+}
+
+namespace {
+
+/// Lengths of the runs in one gear of a sampled heading path (points [x, y, deg], deg the
+/// nose): a step against the nose is reversing. [Units: cells]
+std::vector<double> gear_runs(const nlohmann::json& points) {
+  std::vector<double> runs;
+  int gear = 0;
+  for (size_t i = 1; i < points.size(); ++i) {
+    const double dx = points[i].at(0).get<double>() - points[i - 1].at(0).get<double>();
+    const double dy = points[i].at(1).get<double>() - points[i - 1].at(1).get<double>();
+    const double step = std::hypot(dx, dy);
+    if (step < 1e-12) continue;
+    const double nose = deg_to_rad(points[i - 1].at(2).get<double>());
+    const int g = dx * std::cos(nose) + dy * std::sin(nose) >= 0 ? 1 : -1;
+    if (g != gear) runs.push_back(0.0);
+    runs.back() += step;
+    gear = g;
+  }
+  return runs;
+}
+
+}  // namespace
+
+TEST_CASE("cli heading: --min-gear-length keeps every run between changes of gear at least that long") {
+  // Backing out of the pocket: by default the last forward run is a quarter turn (pi cells at
+  // radius 2); with --min-gear-length 4 the planner must find a longer manoeuvre.
+  const std::string query = "--planner hybrid --reverse --radius 2 --from 2.5,10.5,180 --to 15.5,10.5,0";
+  const auto plain = plan_json(query);
+  REQUIRE(plain.at("found").get<bool>());
+  const auto plain_runs = gear_runs(plain.at("points"));
+  REQUIRE(plain_runs.size() >= 2);
+  CHECK(*std::min_element(plain_runs.begin(), plain_runs.end()) < 4.0);
+  const auto longer = plan_json(query + " --min-gear-length 4");
+  REQUIRE(longer.at("found").get<bool>());
+  const auto runs = gear_runs(longer.at("points"));
+  REQUIRE(runs.size() >= 2);
+  // 0.01 cells: the points are samples every 0.25 cells, so a run is measured along chords of
+  // its arcs, up to about 3e-3 short of its true length over 4 cells at radius 2.
+  for (double r : runs) CHECK(r >= 4.0 - 0.01);
+  // The flag is the registry's: range-checked and refused where it does not apply.
+  auto r = run_cli("plan --map " + map_path() + " " + query + " --min-gear-length 200");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--min-gear-length must be in [0, 100]") != std::string::npos);
+  r = run_cli("plan --map " + map_path() + " --planner directional --smoother none --radius 2 --from 1.5,10.5 "
+              "--to 3.5,2.5 --min-gear-length 2");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--min-gear-length is used by --planner hybrid and --smoother vehicle only") != std::string::npos);
 }
 
 TEST_CASE("cli heading: Pinter's tank scene plans the legal route round through the room") {

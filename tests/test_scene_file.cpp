@@ -42,6 +42,7 @@ TEST_CASE("scene file: round trip keeps map, poses and settings") {
   s.settings.subdivisions = 5;
   s.settings.turning_radius = 3.5;
   s.settings.reverse = true;
+  s.settings.min_gear_length = 2.5;
   const std::string path = tmp("pathlab_scene_rt.json");
   REQUIRE(io::save_scene(s, path).ok());
   auto back = io::load_scene(path);
@@ -59,6 +60,7 @@ TEST_CASE("scene file: round trip keeps map, poses and settings") {
   CHECK(back->settings.subdivisions == 5);
   CHECK(back->settings.turning_radius == 3.5);
   CHECK(back->settings.reverse);
+  CHECK(back->settings.min_gear_length == 2.5);
   // The atomic write leaves no temporary file behind.
   for (const auto& e : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
     CHECK_FALSE(contains(e.path().filename().string(), "pathlab_scene_rt.json.tmp"));

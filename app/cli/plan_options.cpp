@@ -115,12 +115,12 @@ void read_search_options(Args& args, io::PlanSettingsData& d) {
   }
 }
 
-/// --reverse-penalty and --gear-change-penalty: for the planner or smoother whose registry row
-/// lists them (Hybrid A*, the vehicle smoother), in the registry's range.
+/// --reverse-penalty, --gear-change-penalty and --min-gear-length: for the planner or smoother
+/// whose registry row lists them (Hybrid A*, the vehicle smoother), in the registry's range.
 void read_penalties(Args& args, const plan::PlannerInfo& planner, PlanSettings& s) {
   io::PlanSettingsData& d = s.data;
   const plan::SmootherInfo* smoother = plan::find_smoother(d.smoother, planner.family);
-  for (OptionId id : {OptionId::reverse_penalty, OptionId::gear_change_penalty}) {
+  for (OptionId id : {OptionId::reverse_penalty, OptionId::gear_change_penalty, OptionId::min_gear_length}) {
     const plan::OptionInfo& o = plan::option_info(id);
     const auto value = args.number(o.flag);
     if (!value) continue;
@@ -130,7 +130,9 @@ void read_penalties(Args& args, const plan::PlannerInfo& planner, PlanSettings& 
     if (!(*value >= o.min && *value <= o.max))
       throw UsageError(flag(id) + " must be in [" + std::to_string(static_cast<int>(o.min)) + ", " +
                        std::to_string(static_cast<int>(o.max)) + "]");
-    (id == OptionId::reverse_penalty ? d.reverse_penalty : d.gear_change_penalty) = *value;
+    (id == OptionId::reverse_penalty       ? d.reverse_penalty
+     : id == OptionId::gear_change_penalty ? d.gear_change_penalty
+                                           : d.min_gear_length) = *value;
   }
 }
 

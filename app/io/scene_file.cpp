@@ -162,6 +162,7 @@ PlanSettingsData read_settings(const json& s, const std::string& source) {
   d.neighborhood = static_cast<int>(hood);
   num("reverse_penalty", d.reverse_penalty, 1, 1e6);
   num("gear_change_penalty", d.gear_change_penalty, 0, 1e6);
+  num("min_gear_length", d.min_gear_length, 0, 100);
   if (s.contains("reverse")) {
     if (!s["reverse"].is_boolean()) bad(source, "settings.reverse must be true or false");
     d.reverse = s["reverse"].get<bool>();
@@ -266,6 +267,7 @@ std::string scene_to_json(const Scene& scene) {
                    {"neighborhood", s.neighborhood}, {"reverse_penalty", s.reverse_penalty},
                    {"gear_change_penalty", s.gear_change_penalty}};
   if (s.cc) j["settings"]["cc"] = true;
+  if (s.min_gear_length != PlanSettingsData{}.min_gear_length) j["settings"]["min_gear_length"] = s.min_gear_length;
   detail::write_crowd_parts(scene, j);
   j["simulation"] = {{"speed", scene.sim_speed}};
   return j.dump(1) + "\n";

@@ -80,6 +80,9 @@ struct PlanSettingsData {
   int neighborhood = 0;          ///< directional A*: cells a move may reach (4, 8, 24, 48; 0 = sized to the turning radius)
   double reverse_penalty = 2.0;  ///< hybrid A*: cost multiplier on reversed length [Limit: >= 1]
   double gear_change_penalty = 2.0;  ///< hybrid A*: cost per change of gear [Units: cells] [Limit: >= 0]
+  /// Hybrid A*'s finish and the vehicle smoother: shortest run in one gear between changes of
+  /// gear. Written only when not 1 (older files keep their bytes). [Units: cells] [Limit: 0..100]
+  double min_gear_length = 1.0;
   bool operator==(const PlanSettingsData&) const = default;
 };
 

@@ -31,10 +31,11 @@ double cc_sharpness_of(const io::PlanSettingsData& s) {
 /// The key of the heading planners' cached tables: every option they are built with.
 std::string heading_key(const Grid& grid, const PlanRequest& request) {
   const io::PlanSettingsData& s = request.settings;
-  char key[360];
-  std::snprintf(key, sizeof key, "%s %.17g %.17g %d %d %d %d %.17g %.17g %p %d %lld", s.planner.c_str(), s.turning_radius,
-                s.agent_radius, s.neighborhood, s.headings, s.reverse ? 1 : 0, s.cc ? 1 : 0, s.reverse_penalty,
-                s.gear_change_penalty, static_cast<const void*>(&grid), request.record_trace ? 1 : 0,
+  char key[400];
+  std::snprintf(key, sizeof key, "%s %.17g %.17g %d %d %d %d %.17g %.17g %.17g %p %d %lld", s.planner.c_str(),
+                s.turning_radius, s.agent_radius, s.neighborhood, s.headings, s.reverse ? 1 : 0, s.cc ? 1 : 0,
+                s.reverse_penalty, s.gear_change_penalty, s.min_gear_length, static_cast<const void*>(&grid),
+                request.record_trace ? 1 : 0,
                 static_cast<long long>(request.budget.max_expansions));
   return key;
 }
@@ -67,6 +68,7 @@ std::string prepare_heading_planner(PlanService::Cache& cache, const Grid& grid,
     o.allow_reverse = s.reverse;
     o.reverse_penalty = s.reverse_penalty;
     o.gear_change_penalty = s.gear_change_penalty;
+    o.min_gear_length = s.min_gear_length;
     o.cc_sharpness = cc_sharpness_of(s);
     o.record_trace = request.record_trace;
     if (request.budget.max_expansions > 0) o.max_expansions = request.budget.max_expansions;
@@ -103,6 +105,7 @@ PoseSmoothDef vehicle_def(const PlanRequest& request) {
   def.allow_reverse = s.reverse;
   def.reverse_penalty = s.reverse_penalty;
   def.gear_change_penalty = s.gear_change_penalty;
+  def.min_gear_length = s.min_gear_length;
   def.cc_sharpness = cc_sharpness_of(s);
   return def;
 }
@@ -119,11 +122,14 @@ std::string vehicle_smooth(const Grid& grid, const PlanRequest& request, Segment
   return "";
 }
 
-void note_shortcuts(int shortcuts, int short_runs, PlanResult& out) {
+void note_shortcuts(const PlanRequest& request, int shortcuts, int short_runs, PlanResult& out) {
   if (shortcuts > 0) out.notes.push_back("vehicle smoother: " + std::to_string(shortcuts) + " shortcut(s)");
-  if (short_runs > 0)
-    out.notes.push_back("vehicle smoother: " + std::to_string(short_runs) + " gear segment(s) shorter than " +
-                        std::to_string(default_pose_smooth_def().min_gear_length).substr(0, 4) + " cells kept");
+  if (short_runs > 0) {
+    char min[32];
+    std::snprintf(min, sizeof min, "%g", request.settings.min_gear_length);
+    out.notes.push_back("vehicle smoother: " + std::to_string(short_runs) + " gear segment(s) shorter than " + min +
+                        " cells kept");
+  }
 }
 
 /// The exact curve of a curve planner and its word; false (with the error set) when none exists.
@@ -210,7 +216,7 @@ void plan_heading(PlanService::Cache& cache, const Grid& grid, const PlanRequest
   if (std::string e = append_curve_samples(path->path, curve_step_of(request), out); !e.empty())
     return (void)fail(out, PlanStage::smooth, e);
   if (out.found) note_heading_path(request, *path, out);
-  note_shortcuts(shortcuts, short_runs, out);
+  note_shortcuts(request, shortcuts, short_runs, out);
   out.length = path->length;
   out.segments = std::move(path->path);
 }
@@ -278,7 +284,7 @@ void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanRe
   for (TurnMethod m : {TurnMethod::fillet, TurnMethod::shrink, TurnMethod::three_point, TurnMethod::rotate})
     if (const int n = turned->count(m); n > 0) how += (how.empty() ? "" : ", ") + std::to_string(n) + " " + to_string(m);
   if (!how.empty()) out.notes.push_back("turns: " + how);
-  note_shortcuts(shortcuts, short_runs, out);
+  note_shortcuts(request, shortcuts, short_runs, out);
 }
 
 }  // namespace pathlab::plan

@@ -41,7 +41,7 @@ const std::array<PlannerInfo, 12> kPlanners = {{
      "with Dubins moves of the turning radius; only turns the unit can make, swept clear of walls for the agent "
      "radius."},
     {PlannerId::hybrid, "hybrid", F::heading, true,
-     kHeading | bits({O::heading_bins, O::reverse, O::reverse_penalty, O::gear_change_penalty, O::cc}),
+     kHeading | bits({O::heading_bins, O::reverse, O::reverse_penalty, O::gear_change_penalty, O::min_gear_length, O::cc}),
      "Hybrid A* (Dolgov, Thrun, Montemerlo and Diebel, 2008): continuous poses binned by cell and heading, arcs "
      "of the turning radius, Dubins/Reeds-Shepp finish; may reverse. Legal for a car, not guaranteed shortest."},
     {PlannerId::dubins, "dubins", F::curve, false, kHeading,
@@ -61,7 +61,8 @@ const std::array<PlannerInfo, 12> kPlanners = {{
 }};
 
 constexpr OptionMask kSpline = bits({O::subdivisions, O::insert_min_chord});
-constexpr OptionMask kVehicle = bits({O::turning_radius, O::reverse_penalty, O::gear_change_penalty, O::cc});
+constexpr OptionMask kVehicle =
+    bits({O::turning_radius, O::reverse_penalty, O::gear_change_penalty, O::min_gear_length, O::cc});
 
 // Menu order per family: the first row of a family is its default smoother.
 const std::array<SmootherInfo, 17> kSmoothers = {{
@@ -101,7 +102,7 @@ const std::array<SmootherInfo, 17> kSmoothers = {{
 }};
 constexpr size_t kSmootherRows = kSmoothers.size();
 
-const std::array<OptionInfo, 16> kOptions = {{
+const std::array<OptionInfo, 17> kOptions = {{
     {O::connectivity, "connectivity", "connectivity", "4-connected", 4, 8, 4, 8, false, "%.0f",
      "Moves along rows and columns only, no diagonals (A* and Dijkstra; JPS and Theta* are 8-connected)."},
     {O::turn_penalty, "turn_penalty", "turn-penalty", "turn penalty", 0, 1000, 0, 4, true, "%.3f",
@@ -151,6 +152,10 @@ const std::array<OptionInfo, 16> kOptions = {{
      "On: polygons whose vertices are wall corners only (triangles between wall corners, made Delaunay and merged "
      "into convex polygons, as in Polyanya's meshes): no T-junctions, so a path crosses far fewer polygons and the "
      "exact search is 1.5-3x faster; the mesh builds 2-4x slower. Overrides convex polygons."},
+    {O::min_gear_length, "min_gear_length", "min-gear-length", "min gear length", 0, 100, 0, 10, false, "%.2f cells",
+     "Shortest stretch driven in one gear between two changes of gear (Hybrid A*'s finishing curve and the vehicle "
+     "smoother's connections): no 0.3-cell shuffles back and forth. Larger: fewer, longer manoeuvres, and a path "
+     "may not be found where only short ones fit. A path in one gear throughout may be shorter."},
 }};
 
 std::string join_names(std::span<const SmootherInfo> rows) {

@@ -50,6 +50,7 @@ enum class OptionId : uint8_t {
   gear_change_penalty,
   cc,
   navmesh_corners,
+  min_gear_length,
 };
 
 /// A set of OptionId, as bits.

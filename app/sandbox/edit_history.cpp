@@ -9,7 +9,8 @@ namespace {
 auto tie_settings(const io::PlanSettingsData& s) {
   return std::tie(s.planner, s.smoother, s.connectivity, s.turn_penalty, s.agent_radius, s.subdivisions,
                   s.turning_radius, s.reverse, s.insert_min_chord, s.shift_margin, s.shift_passes, s.navmesh_convex,
-                  s.navmesh_corners, s.headings, s.neighborhood, s.reverse_penalty, s.gear_change_penalty, s.cc);
+                  s.navmesh_corners, s.headings, s.neighborhood, s.reverse_penalty, s.gear_change_penalty, s.cc,
+                  s.min_gear_length);
 }
 
 bool same_pose(const Pose& a, const Pose& b) { return a.pos == b.pos && a.heading == b.heading; }

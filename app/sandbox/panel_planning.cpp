@@ -145,6 +145,7 @@ bool hybrid_rows(io::PlanSettingsData& s, const Remember& remember) {
   if (s.reverse) {
     changed |= option_slider(OptionId::reverse_penalty, s.reverse_penalty);
     changed |= option_slider(OptionId::gear_change_penalty, s.gear_change_penalty);
+    changed |= option_slider(OptionId::min_gear_length, s.min_gear_length);
   }
   return changed;
 }

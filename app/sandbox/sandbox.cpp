@@ -143,12 +143,13 @@ std::string Sandbox::units_key() const {
   // (not the start, which only matters for spawning).
   const io::PlanSettingsData& s = scene_.settings;
   char key[512];
-  std::snprintf(key, sizeof key, "%llu %.9g %.9g %.9g %s %s %d %.9g %.9g %d %.9g %d %.9g %.9g %d %d %d %.9g %.9g %d",
+  std::snprintf(key, sizeof key,
+                "%llu %.9g %.9g %.9g %s %s %d %.9g %.9g %d %.9g %d %.9g %.9g %d %d %d %.9g %.9g %d %.9g %d %d",
                 static_cast<unsigned long long>(map_version_), scene_.goal.pos.x, scene_.goal.pos.y,
                 scene_.goal.heading, s.planner.c_str(), s.smoother.c_str(), s.connectivity, s.turn_penalty,
                 s.agent_radius, s.subdivisions, s.turning_radius, s.reverse ? 1 : 0, s.insert_min_chord,
                 s.shift_margin, s.shift_passes, s.headings, s.neighborhood, s.reverse_penalty, s.gear_change_penalty,
-                s.cc ? 1 : 0);
+                s.cc ? 1 : 0, s.min_gear_length, s.navmesh_convex ? 1 : 0, s.navmesh_corners ? 1 : 0);
   return key;
 }
 
