@@ -230,3 +230,35 @@ TEST_CASE("toggle times: parsed, increasing, finite, capped") {
   for (int i = 0; i < 65; ++i) many += std::to_string(i) + ",";
   CHECK_FALSE(sandbox::parse_toggle_times(many, t).empty());
 }
+
+TEST_CASE("the start -> goal plan treats a shut door as a wall, and re-plans when it opens") {
+  // A wall across the room at row 10 with two gaps: a door at x = 4 on the straight line from
+  // start to goal, and an open gap at x = 25 far to the right.
+  io::Scene s = open_room(30, 20);
+  s.start = Pose{Vec2(4.5, 2.5), 0.0};
+  s.goal = Pose{Vec2(4.5, 17.5), 0.0};
+  for (int x = 0; x < 30; ++x)
+    if (x != 4 && x != 25) s.grid.set_blocked(x, 10, true);
+  DoorDef door;
+  door.lo = door.hi = Cell{4, 10};
+  door.open_at_start = false;
+  s.doors.push_back(door);
+  test::SandboxUi ui(s, 2);
+  auto& sb = ui.sb();
+  const auto has_note = [&] {
+    for (const std::string& n : sb.plan().notes)
+      if (n.find("shut door(s) count as walls") != std::string::npos) return true;
+    return false;
+  };
+  REQUIRE(sb.plan().found);
+  CHECK(sb.plan().length > 30.0);  // round through the gap at x = 25
+  CHECK(has_note());
+  // The door opens (the panel's "open at start"): the next frame plans straight through it.
+  sb.scene().doors[0].open_at_start = true;
+  ui.idle(2);
+  REQUIRE(sb.plan().found);
+  CHECK(sb.plan().length == doctest::Approx(15.0).epsilon(1e-9));
+  CHECK_FALSE(has_note());
+  // The scene's map itself never holds the door as a wall.
+  CHECK(sb.scene().grid.is_free(4, 10));
+}

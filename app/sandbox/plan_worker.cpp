@@ -75,6 +75,8 @@ void PlanWorker::run() {
     budget.time_ms = kWorkerPlanBudgetMs;
     budget.cancel = req.cancel.get();
     PlanView view = pipeline_.plan(req.scene, req.record_trace, budget);
+    if (req.shut_doors > 0)
+      view.notes.push_back(std::to_string(req.shut_doors) + " shut door(s) count as walls for this path");
     std::unique_ptr<ReplayModel> replay;
     if (!view.trace.empty()) {
       replay = std::make_unique<ReplayModel>();

@@ -28,6 +28,7 @@ struct PlanRequest {
   io::Scene scene;  ///< a copy: the UI may edit its own while this one is planned
   bool record_trace = true;
   uint64_t map_version = 0;  ///< the pipeline forgets its per-map caches when this changes
+  int shut_doors = 0;        ///< doors drawn into scene.grid as walls (the result notes them)
   uint64_t serial = 0;       ///< set by submit()
   /// Raised when a newer request supersedes this one.
   std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);

@@ -89,13 +89,38 @@ void Sandbox::set_scene(io::Scene scene) {
 
 // ---- Planning ----
 
+std::vector<bool> Sandbox::shut_doors() const {
+  std::vector<bool> shut(scene_.doors.size());
+  const Crowd& c = units_->crowd();
+  const bool live = c.time() > 0.0 && c.door_count() == static_cast<int>(scene_.doors.size());
+  for (size_t d = 0; d < shut.size(); ++d)
+    shut[d] = live ? !c.door_open(static_cast<int>(d)) : !scene_.doors[d].open_at_start;
+  return shut;
+}
+
 void Sandbox::submit_plan() {
   plan_dirty_ = false;
   PlanRequest req;
   req.scene = scene_;
   req.scene.units.clear();  // the pipeline plans start -> goal only
   req.record_trace = show_search_;
-  req.map_version = map_version_;
+  // A shut door is a wall for the path drawn, as it is for the units: a line through a shut
+  // door read as a way the units refused to take.
+  std::vector<bool> shut = shut_doors();
+  int walls = 0;
+  for (size_t d = 0; d < shut.size(); ++d) {
+    if (!shut[d]) continue;
+    ++walls;
+    const DoorDef& door = scene_.doors[d];
+    for (int y = door.lo.y; y <= door.hi.y; ++y)
+      for (int x = door.lo.x; x <= door.hi.x; ++x)
+        if (req.scene.grid.in_bounds(x, y)) req.scene.grid.set_blocked(x, y, true);
+  }
+  if (shut != planned_shut_doors_ || map_version_ != planned_map_version_) ++plan_grid_version_;
+  planned_shut_doors_ = std::move(shut);
+  planned_map_version_ = map_version_;
+  req.map_version = plan_grid_version_;
+  req.shut_doors = walls;
   worker_->submit(std::move(req));
   planning_ = true;
 }
@@ -120,6 +145,8 @@ void Sandbox::apply_plan(PlanView view) {
 }
 
 void Sandbox::plan_step() {
+  // A door that opens or shuts (on its schedule, by a click or an edit) changes the plan's map.
+  if (!plan_dirty_ && shut_doors() != planned_shut_doors_) plan_dirty_ = true;
   if (plan_dirty_) submit_plan();
   if (planning_ && plan_wait_ms_ > 0) worker_->wait(plan_wait_ms_);
   take_plan();

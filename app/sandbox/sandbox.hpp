@@ -187,6 +187,7 @@ class Sandbox {
   void set_scene(io::Scene scene);
   void plan_step();  // submits a plan when inputs changed, takes a finished one
   void submit_plan();
+  std::vector<bool> shut_doors() const;  // per scene door: shut now (the running crowd's state, else at t = 0)
   void take_plan();
   void apply_plan(PlanView view);
   SceneState scene_state() const;
@@ -228,6 +229,11 @@ class Sandbox {
   int unit_preset_ = 0;
   bool show_unit_paths_ = true;
   uint64_t map_version_ = 0;  // bumped by map_changed(): units re-plan when it, the goal or a setting moves
+  // The start -> goal plan treats shut doors as walls: the doors it was planned with, and a
+  // version of its grid (the map's and the doors') for the pipeline's per-map caches.
+  std::vector<bool> planned_shut_doors_;
+  uint64_t planned_map_version_ = 0;
+  uint64_t plan_grid_version_ = 0;
   std::string units_key_;  // what the units' routes were planned for (units_key())
   std::string units_key() const;
   std::map<std::string, std::pair<ImVec2, ImVec2>> widget_rects_;
