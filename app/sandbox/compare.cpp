@@ -136,7 +136,7 @@ void Inspector::run_compare(Sandbox& sb) {
   }
   if (!compare_pipeline_) compare_pipeline_ = std::make_unique<PlanPipeline>();
   compare_pipeline_->map_changed();  // the map may have been edited since the last run
-  io::Scene sc = sb.scene();         // one copy: the pipeline keys its cache on the grid's address
+  io::Scene sc = sb.plan_scene();    // one copy: the pipeline keys its cache on the grid's address
   for (CompareRun& r : compare_) {
     r.view = PlanView{};
     r.clearance = 0.0;

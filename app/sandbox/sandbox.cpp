@@ -98,15 +98,12 @@ std::vector<bool> Sandbox::shut_doors() const {
   return shut;
 }
 
-void Sandbox::submit_plan() {
-  plan_dirty_ = false;
-  PlanRequest req;
-  req.scene = scene_;
-  req.scene.units.clear();  // the pipeline plans start -> goal only
-  req.record_trace = show_search_;
+io::Scene Sandbox::plan_scene(int* shut_count) const {
+  io::Scene sc = scene_;
+  sc.units.clear();  // the pipeline plans start -> goal only
   // A shut door is a wall for the path drawn, as it is for the units: a line through a shut
   // door read as a way the units refused to take.
-  std::vector<bool> shut = shut_doors();
+  const std::vector<bool> shut = shut_doors();
   int walls = 0;
   for (size_t d = 0; d < shut.size(); ++d) {
     if (!shut[d]) continue;
@@ -114,8 +111,19 @@ void Sandbox::submit_plan() {
     const DoorDef& door = scene_.doors[d];
     for (int y = door.lo.y; y <= door.hi.y; ++y)
       for (int x = door.lo.x; x <= door.hi.x; ++x)
-        if (req.scene.grid.in_bounds(x, y)) req.scene.grid.set_blocked(x, y, true);
+        if (sc.grid.in_bounds(x, y)) sc.grid.set_blocked(x, y, true);
   }
+  if (shut_count != nullptr) *shut_count = walls;
+  return sc;
+}
+
+void Sandbox::submit_plan() {
+  plan_dirty_ = false;
+  PlanRequest req;
+  int walls = 0;
+  req.scene = plan_scene(&walls);
+  req.record_trace = show_search_;
+  std::vector<bool> shut = shut_doors();
   if (shut != planned_shut_doors_ || map_version_ != planned_map_version_) ++plan_grid_version_;
   planned_shut_doors_ = std::move(shut);
   planned_map_version_ = map_version_;

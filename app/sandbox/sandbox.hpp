@@ -70,6 +70,10 @@ class Sandbox {
   io::Scene& scene() { return scene_; }
   const io::Scene& scene() const { return scene_; }
   const PlanView& plan() const { return plan_; }
+  /// The scene as the start -> goal plan and compare mode plan it: no units, and each door
+  /// shut at the moment (shut_doors()) drawn into the map as a wall, as the units see it.
+  /// `shut` (optional) receives how many doors were drawn in.
+  io::Scene plan_scene(int* shut = nullptr) const;
   /// Bumped on every map edit (and load): what depends on the map alone can be kept until it moves.
   uint64_t map_version() const { return map_version_; }
   UnitSwarm& units() { return *units_; }
