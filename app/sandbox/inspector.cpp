@@ -28,11 +28,14 @@ float em() { return ImGui::GetFontSize() / 14.0f; }
 
 ImU32 im(std::array<uint8_t, 4> c) { return IM_COL32(c[0], c[1], c[2], c[3]); }
 
-const char* state_name(ReplayModel::State s) {
+/// What the search did with a node by the replay's step. A node it never touched is a wall
+/// (blocked cells are never searched), not reached yet (the replay has steps to go), or not
+/// reached at all (the search found the goal, or gave up, before it).
+const char* state_name(ReplayModel::State s, bool wall, bool replay_at_end) {
   switch (s) {
     case ReplayModel::open: return "open (frontier)";
     case ReplayModel::closed: return "closed (expanded)";
-    default: return "not reached yet";
+    default: return wall ? "wall (never searched)" : replay_at_end ? "not reached by this search" : "not reached yet";
   }
 }
 
@@ -465,11 +468,13 @@ void Inspector::draw_replay_hover(const Sandbox& sb, ImDrawList* dl) {
   if (m.x < lo.x || m.y < lo.y || m.x >= hi.x || m.y >= hi.y) return;
   const Vec2 w = sb.screen_to_world(m.x, m.y);
   int node = -1;
+  bool wall = false;
   char where[64] = "";
   if (replay_.source() == ReplayModel::Source::grid) {
     if (!sb.scene().grid.contains(w) || replay_.node_count() != sb.scene().grid.cell_count()) return;
     const Cell c = cell_of(w);
     node = static_cast<int>(sb.scene().grid.index(c.x, c.y));
+    wall = sb.scene().grid.is_blocked(c.x, c.y);
     std::snprintf(where, sizeof where, "cell (%d, %d)", c.x, c.y);
   } else if (const Navmesh* mesh = sb.plan().navmesh.get(); replay_.source() == ReplayModel::Source::navmesh && mesh) {
     node = mesh->locate(w);
@@ -480,7 +485,7 @@ void Inspector::draw_replay_hover(const Sandbox& sb, ImDrawList* dl) {
   }
   const auto st = replay_.state(node);
   ImGui::BeginTooltip();
-  ImGui::Text("%s: %s", where, state_name(st));
+  ImGui::Text("%s: %s", where, state_name(st, wall, replay_.step() >= replay_.steps()));
   if (st != ReplayModel::unseen) {
     const double gv = static_cast<double>(replay_.g(node)), fv = static_cast<double>(replay_.f(node));
     ImGui::Text("g = %.3f  (cost from the start)", gv);
