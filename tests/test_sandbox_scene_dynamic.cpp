@@ -261,4 +261,10 @@ TEST_CASE("the start -> goal plan treats a shut door as a wall, and re-plans whe
   CHECK_FALSE(has_note());
   // The scene's map itself never holds the door as a wall.
   CHECK(sb.scene().grid.is_free(4, 10));
+  // A goal in the doorway of a shut door: the error says why the free-looking cell is a wall.
+  sb.scene().doors[0].open_at_start = false;
+  sb.scene().goal.pos = Vec2(4.5, 10.5);
+  ui.idle(2);
+  CHECK_FALSE(sb.plan().found);
+  CHECK_MESSAGE(sb.plan().error.find("shut door(s) count as walls") != std::string::npos, sb.plan().error);
 }

@@ -1,6 +1,7 @@
 #include "plan_worker.hpp"
 
 #include <chrono>
+#include <string>
 
 namespace pathlab::sandbox {
 
@@ -75,8 +76,11 @@ void PlanWorker::run() {
     budget.time_ms = kWorkerPlanBudgetMs;
     budget.cancel = req.cancel.get();
     PlanView view = pipeline_.plan(req.scene, req.record_trace, budget);
-    if (req.shut_doors > 0)
-      view.notes.push_back(std::to_string(req.shut_doors) + " shut door(s) count as walls for this path");
+    if (req.shut_doors > 0) {
+      const std::string doors = std::to_string(req.shut_doors) + " shut door(s) count as walls for this path";
+      if (view.error.empty()) view.notes.push_back(doors);
+      else view.error += " (" + doors + ")";  // a start or goal in a shut door reads "in a wall"
+    }
     std::unique_ptr<ReplayModel> replay;
     if (!view.trace.empty()) {
       replay = std::make_unique<ReplayModel>();
