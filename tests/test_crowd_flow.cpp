@@ -163,3 +163,22 @@ TEST_CASE("crowd: mixed units cross a map of rooms and all arrive") {
   CHECK(o.worst_ratio >= 0.95);
   CHECK(o.worst_wall == 0.0);
 }
+
+TEST_CASE("crowd: a lone car whose route turns too tightly for it drives a detour it can make") {
+  // 15% random walls. The grid route, planned for the car's radius but not its turning radius
+  // (2 cells), turns where a car cannot; before the drivable detour (crowd_drive.cpp) this car
+  // shunted back and forth for a minute and said "no progress for 61 s: blocked".
+  Grid g = Grid::create(64, 64).value();
+  generate_random(g, 0.15, 7);
+  CrowdScenario sc{"car in clutter", g, {}, {}, {}, 120.0};
+  CrowdAgentDef car;
+  car.unit = unit_preset("car").value();
+  car.start = Pose{Vec2(22.229293, 43.622457), 4.466841};
+  car.goal = Vec2(20.459483, 1.969212);
+  sc.agents.push_back(car);
+  const CrowdOutcome a = run_crowd(sc);
+  CHECK_MESSAGE(a.all_arrived, "why: " << a.why[0] << ", t " << a.time);
+  CHECK(a.worst_wall == 0.0);
+  const CrowdOutcome b = run_crowd(sc, false);
+  CHECK(a.bytes == b.bytes);  // the detour's search is deterministic too
+}

@@ -34,6 +34,7 @@ struct Agent {
   double next_visibility_check = 0.0;
   bool gave_up = false;
   double maneuver_until = -1.0;  ///< Backing up to line up with the route (units that cannot pivot). [Units: s]
+  double next_drive = 0.0;       ///< No drivable detour planned before then (crowd_drive.cpp). [Units: s]
   Vec2 route_dir{0.0, 0.0};      ///< Unit vector to the current waypoint (0 when there is none).
   std::vector<std::pair<int, Vec2>> flow_marks;  ///< What its route added to CrowdImpl::flow_ (cell, direction).
   // Decided in the avoidance pass, applied in the move pass.
@@ -100,6 +101,7 @@ class CrowdImpl {
   std::vector<crowd::Door> doors_;
   std::vector<crowd::Mover> movers_;
   int64_t steps_ = 0;
+  double next_drive_plan_ = 0.0;  ///< No drivable detour planned in the crowd before then (crowd_drive.cpp). [Units: s]
   double min_separation_ = 0.0;
   double min_ratio_ = 0.0;
   double min_obstacle_gap_ = 0.0;
@@ -145,6 +147,13 @@ class CrowdImpl {
   void advance_waypoints(crowd::Agent& a) const;
   void track_progress(int id);
   void resolve_deadlock(int id);
+  // crowd_drive.cpp
+  /// For a unit that cannot pivot: replaces the route up to its last waypoint within reach by
+  /// a path it can drive (Hybrid A*, reversing where the preset may). False, and the route
+  /// untouched, when it is not such a unit or no such path is found within the budget.
+  bool plan_drivable_route(int id);
+  /// Whether the unit is one that plan_drivable_route() is for, alone, and due for a plan.
+  bool may_plan_drivable_route(const crowd::Agent& a) const;
   // crowd_flow.cpp
   /// Replaces the unit's marks in flow_ by its current route's (none once arrived or waiting).
   void mark_flow(int id);

@@ -18,6 +18,7 @@ constexpr double kYieldTime = 1.5;       ///< How long a unit gives way. [Units:
 constexpr double kVisibilityPeriod = 0.5;///< How often a unit checks it still sees its waypoint. [Units: s]
 constexpr double kBlockerGap = 0.5;       ///< Bodies this close count as "in the way". [Units: cells]
 constexpr double kSlotSwitchDistance = 3.0;  ///< A stuck unit this close to its slot may take another. [Units: cells]
+constexpr double kDriveAfter = 10.0;  ///< Stuck this long with nothing in the way: a car plans a drivable detour. [Units: s]
 
 }  // namespace
 
@@ -128,7 +129,10 @@ void CrowdImpl::resolve_deadlock(int id) {
   }
   const std::vector<Vec2> old = a.st.route;
   if (!blockers.empty()) plan_route(id, blockers);
-  if (a.st.route == old) plan_route(id);
+  // Nothing in the way and still stuck after a round of the usual remedies: a car's route
+  // has a turn it cannot make there; drive a detour it can (crowd_drive.cpp).
+  const bool drove = nearest < 0 && a.stuck_total >= kDriveAfter && plan_drivable_route(id);
+  if (!drove && a.st.route == old) plan_route(id);
   const UnitDef& u = a.def.unit;
   if (!a.holonomic && u.pivot_turn_rate == 0.0 && u.can_reverse && nearest < 0) {
     a.maneuver_until = t + 1.0;  // cannot turn on the spot: back up and come at it again
