@@ -98,37 +98,34 @@ std::vector<bool> Sandbox::shut_doors() const {
   return shut;
 }
 
-io::Scene Sandbox::plan_scene(int* shut_count) const {
+io::Scene Sandbox::scene_with_shut_doors(const std::vector<bool>& shut) const {
   io::Scene sc = scene_;
   sc.units.clear();  // the pipeline plans start -> goal only
   // A shut door is a wall for the path drawn, as it is for the units: a line through a shut
   // door read as a way the units refused to take.
-  const std::vector<bool> shut = shut_doors();
-  int walls = 0;
   for (size_t d = 0; d < shut.size(); ++d) {
     if (!shut[d]) continue;
-    ++walls;
     const DoorDef& door = scene_.doors[d];
     for (int y = door.lo.y; y <= door.hi.y; ++y)
       for (int x = door.lo.x; x <= door.hi.x; ++x)
         if (sc.grid.in_bounds(x, y)) sc.grid.set_blocked(x, y, true);
   }
-  if (shut_count != nullptr) *shut_count = walls;
   return sc;
 }
+
+io::Scene Sandbox::plan_scene() const { return scene_with_shut_doors(shut_doors()); }
 
 void Sandbox::submit_plan() {
   plan_dirty_ = false;
   PlanRequest req;
-  int walls = 0;
-  req.scene = plan_scene(&walls);
-  req.record_trace = show_search_;
   std::vector<bool> shut = shut_doors();
+  req.scene = scene_with_shut_doors(shut);
+  req.shut_doors = static_cast<int>(std::count(shut.begin(), shut.end(), true));
+  req.record_trace = show_search_;
   if (shut != planned_shut_doors_ || map_version_ != planned_map_version_) ++plan_grid_version_;
   planned_shut_doors_ = std::move(shut);
   planned_map_version_ = map_version_;
   req.map_version = plan_grid_version_;
-  req.shut_doors = walls;
   worker_->submit(std::move(req));
   planning_ = true;
 }

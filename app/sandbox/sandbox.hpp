@@ -72,8 +72,7 @@ class Sandbox {
   const PlanView& plan() const { return plan_; }
   /// The scene as the start -> goal plan and compare mode plan it: no units, and each door
   /// shut at the moment (shut_doors()) drawn into the map as a wall, as the units see it.
-  /// `shut` (optional) receives how many doors were drawn in.
-  io::Scene plan_scene(int* shut = nullptr) const;
+  io::Scene plan_scene() const;
   /// Bumped on every map edit (and load): what depends on the map alone can be kept until it moves.
   uint64_t map_version() const { return map_version_; }
   UnitSwarm& units() { return *units_; }
@@ -192,6 +191,7 @@ class Sandbox {
   void plan_step();  // submits a plan when inputs changed, takes a finished one
   void submit_plan();
   std::vector<bool> shut_doors() const;  // per scene door: shut now (the running crowd's state, else at t = 0)
+  io::Scene scene_with_shut_doors(const std::vector<bool>& shut) const;  // plan_scene() for given doors
   void take_plan();
   void apply_plan(PlanView view);
   SceneState scene_state() const;
