@@ -38,7 +38,7 @@
 #include "pathlab/collision.hpp"
 #include "pathlab/map_generators.hpp"
 #include "pathlab/map_io.hpp"
-#include "plan_service.hpp"
+#include "pathlab/plan/plan_service.hpp"
 
 using namespace pathlab;
 

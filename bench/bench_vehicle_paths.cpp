@@ -31,7 +31,7 @@
 #include "../tests/generated_maps.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/map_generators.hpp"
-#include "plan_service.hpp"
+#include "pathlab/plan/plan_service.hpp"
 
 using namespace pathlab;
 

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "map_files.hpp"
+#include "pathlab/io/map_files.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

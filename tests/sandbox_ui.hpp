@@ -12,8 +12,8 @@
 #include <string>
 #include <unistd.h>
 
-#include "host.hpp"
-#include "scene_file.hpp"
+#include "host/host.hpp"
+#include "pathlab/io/scene_file.hpp"
 
 namespace pathlab::test {
 

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-#include "map_files.hpp"
+#include "pathlab/io/map_files.hpp"
 #include "pathlab/map_io.hpp"
 #include "test_support.hpp"
 

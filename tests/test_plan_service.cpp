@@ -11,8 +11,8 @@
 #include "pathlab/hybrid_astar.hpp"
 #include "pathlab/navmesh.hpp"
 #include "pathlab/navmesh_search.hpp"
-#include "plan_service.hpp"
-#include "registry.hpp"
+#include "pathlab/plan/plan_service.hpp"
+#include "pathlab/plan/registry.hpp"
 
 using namespace pathlab;
 using namespace pathlab::plan;

@@ -17,7 +17,7 @@
 #include "pathlab/hybrid_astar.hpp"
 #include "pathlab/map_generators.hpp"
 #include "pathlab/pose_smoother.hpp"
-#include "plan_service.hpp"
+#include "pathlab/plan/plan_service.hpp"
 
 using namespace pathlab;
 

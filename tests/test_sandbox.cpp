@@ -13,10 +13,10 @@
 #include <string>
 #include <sys/wait.h>
 
-#include "host.hpp"
+#include "host/host.hpp"
 #include "sandbox_ui.hpp"
-#include "inspector.hpp"
-#include "scene_file.hpp"
+#include "inspect/inspector.hpp"
+#include "pathlab/io/scene_file.hpp"
 
 using namespace pathlab;
 using namespace pathlab::sandbox;

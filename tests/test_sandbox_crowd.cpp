@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "crowd_ui.hpp"
-#include "map_files.hpp"
+#include "canvas/crowd_ui.hpp"
+#include "pathlab/io/map_files.hpp"
 #include "sandbox_ui.hpp"
-#include "units_draw.hpp"
+#include "units/units_draw.hpp"
 
 using namespace pathlab;
 using namespace pathlab::sandbox;

@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <cmath>
 
-#include "canvas_tools.hpp"
-#include "plan_worker.hpp"
-#include "inspector.hpp"
+#include "canvas/canvas_tools.hpp"
+#include "planning/plan_worker.hpp"
+#include "inspect/inspector.hpp"
 #include "sandbox_ui.hpp"
 
 using namespace pathlab;

@@ -8,8 +8,8 @@
 
 #include <filesystem>
 
-#include "gallery.hpp"
-#include "map_files.hpp"
+#include "panels/gallery.hpp"
+#include "pathlab/io/map_files.hpp"
 #include "sandbox_ui.hpp"
 
 using namespace pathlab;

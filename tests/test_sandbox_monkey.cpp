@@ -11,8 +11,8 @@
 #include <map>
 #include <random>
 
-#include "gallery.hpp"
-#include "inspector.hpp"
+#include "panels/gallery.hpp"
+#include "inspect/inspector.hpp"
 #include "sandbox_ui.hpp"
 
 using namespace pathlab;

@@ -5,10 +5,10 @@
 #include <filesystem>
 
 #include "crowd_support.hpp"
-#include "door_tools.hpp"
+#include "canvas/door_tools.hpp"
 #include "sandbox_ui.hpp"
-#include "gallery.hpp"
-#include "scene_file.hpp"
+#include "panels/gallery.hpp"
+#include "pathlab/io/scene_file.hpp"
 
 using namespace pathlab;
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "registry.hpp"
+#include "pathlab/plan/registry.hpp"
 #include "sandbox_ui.hpp"
-#include "units.hpp"
+#include "units/units.hpp"
 
 using namespace pathlab;
 using namespace pathlab::sandbox;

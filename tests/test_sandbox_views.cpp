@@ -13,14 +13,14 @@
 #include <set>
 #include <sstream>
 
-#include "export.hpp"
-#include "gallery.hpp"
-#include "host.hpp"
-#include "inspector.hpp"
+#include "document/export.hpp"
+#include "panels/gallery.hpp"
+#include "host/host.hpp"
+#include "inspect/inspector.hpp"
 #include "pathlab/collision.hpp"
-#include "replay.hpp"
+#include "inspect/replay.hpp"
 #include "sandbox_ui.hpp"
-#include "scene_file.hpp"
+#include "pathlab/io/scene_file.hpp"
 
 using namespace pathlab;
 using namespace pathlab::sandbox;

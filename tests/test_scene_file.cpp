@@ -6,9 +6,9 @@
 #include <limits>
 #include <fstream>
 
-#include "map_files.hpp"
-#include "json_guard.hpp"
-#include "scene_file.hpp"
+#include "pathlab/io/map_files.hpp"
+#include "pathlab/io/json_guard.hpp"
+#include "pathlab/io/scene_file.hpp"
 #include "scene_file_internal.hpp"
 #include "test_support.hpp"
 

@@ -59,7 +59,7 @@ TEST_CASE("the time budget stops a search once the time has passed") {
 
 #include "cli_support.hpp"
 #include "pathlab/map_io.hpp"
-#include "plan_service.hpp"
+#include "pathlab/plan/plan_service.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
 #include "args.hpp"
 
-#include "json_guard.hpp"
+#include "pathlab/io/json_guard.hpp"
 #include "pathlab/map_io.hpp"
 
 #include <charconv>

@@ -15,9 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "map_files.hpp"
+#include "pathlab/io/map_files.hpp"
 #include "pathlab/crowd.hpp"
-#include "scene_file.hpp"
+#include "pathlab/io/scene_file.hpp"
 #include "planning.hpp"
 
 namespace pathlab::cli {

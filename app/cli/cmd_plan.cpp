@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "map_files.hpp"
+#include "pathlab/io/map_files.hpp"
 #include "planning.hpp"
 #include "scene_args.hpp"
 

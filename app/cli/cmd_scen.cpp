@@ -8,8 +8,8 @@
 #include <utility>
 
 #include "commands.hpp"
-#include "registry.hpp"
-#include "map_files.hpp"
+#include "pathlab/plan/registry.hpp"
+#include "pathlab/io/map_files.hpp"
 #include "pathlab/grid_search.hpp"
 #include "pathlab/map_io.hpp"
 #include "planning.hpp"

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "map_files.hpp"
+#include "pathlab/io/map_files.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/follow_path.hpp"
 #include "pathlab/simulation.hpp"

@@ -10,7 +10,7 @@
 
 #include "args.hpp"
 #include "pathlab/grid.hpp"
-#include "plan_service.hpp"
+#include "pathlab/plan/plan_service.hpp"
 
 namespace pathlab::cli {
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "commands.hpp"
-#include "registry.hpp"
+#include "pathlab/plan/registry.hpp"
 #include "scene_args.hpp"
 
 namespace pathlab::cli {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "scene_file.hpp"
+#include "pathlab/io/scene_file.hpp"
 
 namespace pathlab::cli {
 

@@ -1,4 +1,4 @@
-#include "json_guard.hpp"
+#include "pathlab/io/json_guard.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "map_files.hpp"
+#include "pathlab/io/map_files.hpp"
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "json_guard.hpp"
+#include "pathlab/io/json_guard.hpp"
 
 namespace pathlab::io {
 namespace {

@@ -1,6 +1,6 @@
-#include "scene_file.hpp"
+#include "pathlab/io/scene_file.hpp"
 
-#include "registry.hpp"
+#include "pathlab/plan/registry.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -8,8 +8,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "json_guard.hpp"
-#include "map_files.hpp"
+#include "pathlab/io/json_guard.hpp"
+#include "pathlab/io/map_files.hpp"
 #include "scene_file_internal.hpp"
 #include "pathlab/map_io.hpp"
 

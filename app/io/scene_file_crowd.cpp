@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-#include "json_guard.hpp"
+#include "pathlab/io/json_guard.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/map_io.hpp"
 #include "scene_file_internal.hpp"

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scene_file.hpp"
+#include "pathlab/io/scene_file.hpp"
 
 namespace pathlab::io::detail {
 

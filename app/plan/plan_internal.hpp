@@ -10,7 +10,7 @@
 
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/hybrid_astar.hpp"
-#include "plan_service.hpp"
+#include "pathlab/plan/plan_service.hpp"
 
 namespace pathlab::plan {
 

@@ -1,7 +1,7 @@
 // The planning service: checks a request, dispatches it to its planner family and measures
 // the result. The family steps live in plan_grid.cpp, plan_navmesh.cpp and plan_curves.cpp.
 
-#include "plan_service.hpp"
+#include "pathlab/plan/plan_service.hpp"
 
 #include <algorithm>
 #include <chrono>

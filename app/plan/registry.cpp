@@ -1,6 +1,6 @@
 // The planner and smoother table: the only file that spells their names.
 
-#include "registry.hpp"
+#include "pathlab/plan/registry.hpp"
 
 #include <algorithm>
 #include <array>

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "crowd_ui.hpp"
-#include "inspector.hpp"
-#include "plan_worker.hpp"
+#include "canvas/crowd_ui.hpp"
+#include "inspect/inspector.hpp"
+#include "planning/plan_worker.hpp"
 
 namespace pathlab::sandbox {
 

@@ -23,17 +23,17 @@
 #include <utility>
 #include <vector>
 
-#include "canvas_tools.hpp"
-#include "door_tools.hpp"
-#include "document.hpp"
-#include "edit_history.hpp"
-#include "gallery.hpp"
-#include "panel.hpp"
-#include "plan_pipeline.hpp"
-#include "replay.hpp"
-#include "scene_file.hpp"
-#include "sdl_layer.hpp"
-#include "units.hpp"
+#include "canvas/canvas_tools.hpp"
+#include "canvas/door_tools.hpp"
+#include "document/document.hpp"
+#include "document/edit_history.hpp"
+#include "panels/gallery.hpp"
+#include "panels/panel.hpp"
+#include "planning/plan_pipeline.hpp"
+#include "inspect/replay.hpp"
+#include "pathlab/io/scene_file.hpp"
+#include "canvas/sdl_layer.hpp"
+#include "units/units.hpp"
 
 #include <imgui.h>
 

@@ -1,0 +1,247 @@
+// pathlab: the sandbox.
+//
+//   pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays]
+//           [--ui-scale PCT] [--bench-crowd]
+//
+// SCENE is a scene .json, a Moving AI .map or a PNG map (default: the demo scene).
+// --screenshot renders N frames (default 3) and saves the last as a PNG, then exits.
+// --frames N alone renders N frames headless, prints what the last plan found, then exits.
+// --bench-frames renders N frames and prints frame-time statistics, then exits.
+// --bench-replan (with --bench-frames) marks the map edited before every frame, as painting
+//   does, so the figures include a full re-plan each frame.
+// --all-overlays switches on every canvas layer: the search, the raw path, curvature colours,
+//   unit routes and look-ahead points, and every overlay of the inspector (the frame-time
+//   target is measured with them all on).
+// --bench-crowd replaces the scene by the crowd scenario (crowd_bench.hpp: 200 units crowding
+//   through doorways on a 256x256 map), for --bench-frames or --screenshot.
+// --ui-scale PCT (100..250) sets the UI scale for this run (otherwise the remembered one).
+// Headless: SDL_VIDEODRIVER=dummy SDL_RENDER_DRIVER=software.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "units/crowd_bench.hpp"
+#include "host/host.hpp"
+#include "pathlab/io/map_files.hpp"
+#include "pathlab/io/scene_file.hpp"
+
+using namespace pathlab;
+
+namespace {
+
+int usage_error(const std::string& msg) {
+  std::fprintf(stderr, "error: %s\nusage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd]\n",
+               msg.c_str());
+  return 2;
+}
+
+bool parse_count(const char* s, long& out) {
+  char* end = nullptr;
+  out = std::strtol(s, &end, 10);
+  return end && *end == '\0' && out > 0 && out <= 1000000;
+}
+
+io::Scene empty_scene() {
+  io::Scene s;
+  s.name = "empty";
+  s.grid = Grid::create(64, 40).value();
+  s.start.pos = Vec2(4.5, 20.5);
+  s.goal.pos = Vec2(59.5, 20.5);
+  return s;
+}
+
+struct Options {
+  std::string scene_path, screenshot;
+  long frames = 3, bench_frames = 0, ui_scale_pct = 0;
+  bool frames_given = false, bench_replan = false, all_overlays = false, bench_crowd = false;
+};
+
+/// Reads the command line into `o`. Returns -1 to go on, else the exit status.
+int parse_args(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    if (a == "--screenshot") {
+      const char* v = value();
+      if (!v) return usage_error("--screenshot needs a file name");
+      o.screenshot = v;
+    } else if (a == "--frames") {
+      const char* v = value();
+      if (!v || !parse_count(v, o.frames)) return usage_error("--frames needs a count from 1 to 1000000");
+      o.frames_given = true;
+    } else if (a == "--ui-scale") {
+      const char* v = value();
+      if (!v || !parse_count(v, o.ui_scale_pct) || o.ui_scale_pct < 100 || o.ui_scale_pct > 250)
+        return usage_error("--ui-scale needs a percentage from 100 to 250");
+    } else if (a == "--bench-replan") {
+      o.bench_replan = true;
+    } else if (a == "--bench-crowd") {
+      o.bench_crowd = true;
+    } else if (a == "--all-overlays") {
+      o.all_overlays = true;
+    } else if (a == "--bench-frames") {
+      const char* v = value();
+      if (!v || !parse_count(v, o.bench_frames)) return usage_error("--bench-frames needs a count from 1 to 1000000");
+    } else if (a == "--help" || a == "-h") {
+      std::printf("usage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd]\n");
+      return 0;
+    } else if (!a.empty() && a[0] == '-') {
+      return usage_error("unknown option " + a);
+    } else if (o.scene_path.empty()) {
+      o.scene_path = a;
+    } else {
+      return usage_error("more than one scene given");
+    }
+  }
+  if (o.bench_replan && o.bench_frames == 0) return usage_error("--bench-replan needs --bench-frames N");
+  return -1;
+}
+
+/// The scene to start with: the one named, else the demo. Sets `path` to the file it came
+/// from ("" for the built-in empty map) and `is_scene` false for an imported map. Returns -1 to
+/// go on, else the exit status.
+int load_initial(std::string& path, io::Scene& scene, bool& is_scene) {
+  const bool explicit_scene = !path.empty();
+  if (!explicit_scene) path = std::string(PATHLAB_ASSETS_DIR) + "/scenes/demo.json";
+  is_scene = path.size() > 5 && path.substr(path.size() - 5) == ".json";
+  if (is_scene) {
+    auto s = io::load_scene(path);
+    if (!s) {
+      if (explicit_scene) return usage_error(s.error().message);
+      std::fprintf(stderr, "warning: %s; starting with an empty map\n", s.error().message.c_str());
+      scene = empty_scene();
+      path.clear();
+    } else {
+      scene = std::move(*s);
+    }
+    return -1;
+  }
+  auto g = io::load_map_file(path);
+  if (!g) return usage_error(g.error().message);
+  scene = empty_scene();
+  scene.grid = std::move(*g);
+  scene.name = path;
+  sandbox::place_default_poses(scene);
+  return -1;
+}
+
+// Headless runs advance the frame clock by 1/60 s a frame, as a 60 Hz display would, so N
+// frames are N/60 s of simulation on any machine and a screenshot after N frames is the same
+// picture every time: a fast headless frame would otherwise step the units a few ms only, and
+// the crowd bench would never reach the crowding it is meant to time.
+void sixty_hz_clock(ImGuiIO& io) { io.DeltaTime = 1.0f / 60.0f; }
+
+int run_bench(sandbox::Host& host, const Options& o) {
+  // Wall time is what the user sees; CPU time of this thread is what the frame costs, and
+  // stays meaningful on a loaded machine (CI, a shared build box) where wall time is not.
+  sandbox::Sandbox& sb = host.sandbox();
+  std::vector<double> ms, cpu, build, map, raster;
+  auto cpu_ms = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+  };
+  for (long i = 0; i < o.bench_frames; ++i) {
+    if (o.bench_replan) sb.map_changed();
+    const auto t0 = std::chrono::steady_clock::now();
+    const double c0 = cpu_ms();
+    host.pump_events();
+    host.frame(sixty_hz_clock);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    cpu.push_back(cpu_ms() - c0);
+    const sandbox::Host::FrameTimes& t = host.last_times();
+    build.push_back(t.build);
+    map.push_back(t.map);
+    raster.push_back(t.imgui + t.present);  // SDL may defer drawing to the present
+  }
+  std::sort(ms.begin(), ms.end());
+  for (auto* v : {&cpu, &build, &map, &raster}) std::sort(v->begin(), v->end());
+  auto pct_of = [](const std::vector<double>& v, double p) {
+    return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
+  };
+  auto pct = [&](double p) { return pct_of(ms, p); };
+  std::printf("%ld frames at %dx%d, map %dx%d, %d units%s: wall median %.2f ms, p95 %.2f ms, max %.2f ms; "
+              "cpu median %.2f ms, p95 %.2f ms; last plan %.2f ms; %d/%d units arrived\n",
+              o.bench_frames, host.width(), host.height(), sb.scene().grid.width(), sb.scene().grid.height(),
+              sb.units().count(), o.bench_replan ? ", re-plan every frame" : "", pct(0.5), pct(0.95), ms.back(),
+              pct_of(cpu, 0.5), pct_of(cpu, 0.95), sb.plan().time_ms, sb.units().arrived(), sb.units().count());
+  // Planning runs on the worker thread: the UI thread's CPU no longer includes it.
+  std::printf("cpu medians: ui %.2f ms, map blit %.2f ms, imgui raster + present %.2f ms%s\n",
+              pct_of(build, 0.5), pct_of(map, 0.5), pct_of(raster, 0.5), o.all_overlays ? " (all overlays on)" : "");
+  return 0;
+}
+
+int run_frames(sandbox::Host& host, const Options& o) {
+  std::vector<uint8_t> pixels;
+  const bool shot = !o.screenshot.empty();
+  for (long i = 0; i < o.frames; ++i) {
+    host.pump_events();
+    host.frame(sixty_hz_clock, shot && i + 1 == o.frames ? &pixels : nullptr);
+  }
+  if (shot) {
+    auto st = sandbox::save_capture(o.screenshot, host.width(), host.height(), pixels);
+    if (!st) return usage_error(st.error().message);
+    std::printf("saved %s\n", o.screenshot.c_str());
+    return 0;
+  }
+  const sandbox::PlanView& p = host.sandbox().plan();
+  if (!p.error.empty()) std::printf("%ld frames; cannot plan: %s\n", o.frames, p.error.c_str());
+  else if (!p.found) std::printf("%ld frames; no path: %s\n", o.frames, p.reason.c_str());
+  else std::printf("%ld frames; path length %.6f, %zu violation(s), %d/%d units arrived\n", o.frames, p.length,
+                   p.violations.size(), host.sandbox().units().arrived(), host.sandbox().units().count());
+  return 0;
+}
+
+int run_interactive(sandbox::Host& host) {
+  // Idle frame-rate cap: full speed while something moves or input arrives, otherwise sleep
+  // in the event wait (a frame every 250 ms keeps toasts and the autosave timely).
+  sandbox::Sandbox& sb = host.sandbox();
+  int calm = 0;
+  int wait_ms = 0;
+  while (host.pump_events(wait_ms)) {
+    host.frame();
+    calm = (host.events() > 0 || sb.animating()) ? 0 : calm + 1;
+    wait_ms = calm < 4 ? 0 : 250;
+  }
+  sb.finish();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (const int rc = parse_args(argc, argv, o); rc >= 0) return rc;
+  io::Scene scene;
+  bool is_scene = true;
+  if (o.bench_crowd) {
+    scene = sandbox::crowd_bench_scene();
+    o.scene_path.clear();
+  } else if (const int rc = load_initial(o.scene_path, scene, is_scene); rc >= 0) return rc;
+  const bool headless = !o.screenshot.empty() || o.bench_frames > 0 || o.frames_given;
+  // Unsaved work is autosaved per scene under the state folder; a crash copy newer than the
+  // scene being opened is offered for restore (interactive runs only).
+  std::string state_dir;
+  if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg && *xdg) state_dir = std::string(xdg) + "/pathlab";
+  else if (const char* home = std::getenv("HOME"); home && *home) state_dir = std::string(home) + "/.local/state/pathlab";
+  auto host = sandbox::Host::create(1280, 800, headless);
+  if (!host) return usage_error((*host.error().message.c_str()) ? host.error().message : "cannot start");
+  (*host)->set_sandbox(std::make_unique<sandbox::Sandbox>((*host)->renderer(), std::move(scene), o.scene_path, is_scene));
+  sandbox::Sandbox& sb = (*host)->sandbox();
+  if (headless) sb.set_plan_wait_ms(60000);  // scripted runs show the plan of their own inputs
+  else sb.set_state_dir(state_dir);
+  if (o.all_overlays) sb.show_all_overlays();
+  if (o.bench_crowd) {
+    if (std::string e = sandbox::spawn_crowd_bench(sb); !e.empty()) std::fprintf(stderr, "warning: %s\n", e.c_str());
+  }
+  if (o.ui_scale_pct > 0) sb.set_ui_scale(static_cast<float>(o.ui_scale_pct) / 100.0f);
+  if (o.bench_frames > 0) return run_bench(**host, o);
+  if (headless) return run_frames(**host, o);
+  return run_interactive(**host);
+}

@@ -1,0 +1,498 @@
+#include "inspect/inspector.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "sandbox.hpp"
+#include "panels/ui_widgets.hpp"
+
+namespace pathlab::sandbox {
+namespace {
+
+// Replay colours (RGBA). Closed and open match the sandbox's search layer so switching between
+// the finished search and its replay does not change what a colour means.
+constexpr std::array<uint8_t, 4> kClosedRgba{80, 130, 230, 110};
+constexpr std::array<uint8_t, 4> kOpenRgba{250, 190, 40, 150};
+constexpr std::array<uint8_t, 4> kCurrentRgba{230, 40, 40, 230};
+
+uint32_t abgr(std::array<uint8_t, 4> c) {
+  // SDL_PIXELFORMAT_ABGR8888 stores R, G, B, A in memory order on little-endian machines.
+  return static_cast<uint32_t>(c[0]) | static_cast<uint32_t>(c[1]) << 8 | static_cast<uint32_t>(c[2]) << 16 |
+         static_cast<uint32_t>(c[3]) << 24;
+}
+
+/// One "em" of the UI scale: 1 at the 14 px font of 100%.
+float em() { return ImGui::GetFontSize() / 14.0f; }
+
+ImU32 im(std::array<uint8_t, 4> c) { return IM_COL32(c[0], c[1], c[2], c[3]); }
+
+/// What the search did with a node by the replay's step. A node it never touched is a wall
+/// (blocked cells are never searched), not reached yet (the replay has steps to go), or not
+/// reached at all (the search found the goal, or gave up, before it).
+const char* state_name(ReplayModel::State s, bool wall, bool replay_at_end) {
+  switch (s) {
+    case ReplayModel::open: return "open (frontier)";
+    case ReplayModel::closed: return "closed (expanded)";
+    default: return wall ? "wall (never searched)" : replay_at_end ? "not reached by this search" : "not reached yet";
+  }
+}
+
+bool key_pressed(int scancode_or_index) {
+  return scancode_or_index >= 0 && scancode_or_index < IM_ARRAYSIZE(ImGui::GetIO().KeysDown) &&
+         ImGui::IsKeyPressed(scancode_or_index, true);
+}
+
+}  // namespace
+
+std::array<uint8_t, 4> Inspector::replay_colour(ReplayModel::State s, bool current) {
+  if (current) return kCurrentRgba;
+  if (s == ReplayModel::closed) return kClosedRgba;
+  if (s == ReplayModel::open) return kOpenRgba;
+  return {0, 0, 0, 0};
+}
+
+Inspector::Inspector(SDL_Renderer* renderer) : renderer_(renderer) {
+  std::error_code ec;
+  export_dir_ = std::filesystem::current_path(ec).string();
+}
+
+Inspector::~Inspector() = default;
+
+void Inspector::all_overlays_on() {
+  ov_.navmesh = ov_.corridor = ov_.portals = ov_.funnel = true;
+  ov_.spline = ov_.tangents = true;
+  ov_.circles = ov_.dubins = ov_.reeds_shepp = true;
+  ov_.curvature_ramp = true;
+  ov_.lookahead = true;
+  internals_plans_ = -1;  // the whole navmesh is only built when asked for
+}
+
+std::pair<ImVec2, ImVec2> Inspector::widget(const std::string& name) const {
+  for (const auto& [n, r] : widgets_)
+    if (n == name) return r;
+  return {ImVec2(0, 0), ImVec2(0, 0)};
+}
+
+void Inspector::remember(const char* name) {
+  const std::pair<ImVec2, ImVec2> r{ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
+  for (auto& [n, rect] : widgets_)
+    if (n == name) {
+      rect = r;
+      return;
+    }
+  widgets_.emplace_back(name, r);
+}
+
+void Inspector::refresh(Sandbox& sb) {
+  seen_plans_ = sb.plan().plans;
+  const PlanView& p = sb.plan();
+  const Grid& g = sb.scene().grid;
+  internals_plans_ = -1;
+  plot_plans_ = -1;
+  probe_s_ = -1.0;
+  funnel_step_ = -1;
+  const float speed = replay_.speed;
+  if (auto prepared = sb.take_prepared_replay()) {
+    replay_ = std::move(*prepared);  // built on the planning worker
+    replay_.speed = speed;
+    replay_px_version_ = ~uint64_t{0};  // its version counts from its own start: repaint
+  } else if (!p.trace.empty()) {
+    replay_.load_grid(p.trace, g.width(), g.height());
+  } else if (!p.nav_trace.empty()) {
+    // Polygon ids index the mesh the plan searched, which the plan carries.
+    ensure_internals(sb);
+    if (p.navmesh) replay_.load_navmesh(p.nav_trace, static_cast<int>(p.navmesh->polygons().size()));
+    else replay_.clear();
+  } else if (!p.pose_trace.empty()) {
+    replay_.load_poses(p.pose_trace);
+  } else {
+    replay_.clear();
+  }
+  // Compare results belong to the scene they ran on; a new plan means the scene changed.
+  if (compare_visible_ && compare_plans_ != seen_plans_) run_compare(sb);
+}
+
+void Inspector::update_replay_pixels(const Sandbox& sb) {
+  if (replay_.source() != ReplayModel::Source::grid || replay_px_version_ == replay_.version()) return;
+  if (replay_.node_count() != sb.scene().grid.cell_count()) return;  // the map changed under an old trace
+  replay_px_.resize(static_cast<size_t>(replay_.node_count()));
+  for (int n = 0; n < replay_.node_count(); ++n)
+    replay_px_[static_cast<size_t>(n)] = abgr(replay_colour(replay_.state(n), n == replay_.current()));
+  replay_px_version_ = replay_.version();
+  ++replay_px_serial_;
+}
+
+const std::vector<uint32_t>* Inspector::search_pixels(const Sandbox& sb, uint64_t& version) {
+  version = 0;
+  if (replay_.empty() || replay_.source() != ReplayModel::Source::grid) return nullptr;
+  if (replay_.node_count() != sb.scene().grid.cell_count()) return nullptr;
+  update_replay_pixels(sb);
+  version = replay_px_serial_;
+  return &replay_px_;
+}
+
+void Inspector::frame(Sandbox& sb) {
+  if (sb.plan().plans != seen_plans_) refresh(sb);
+  replay_.tick(static_cast<double>(ImGui::GetIO().DeltaTime));
+  shortcuts(sb);
+  probe_s_ = -1.0;  // the probe marker shows only while a plot is hovered (tab_plots sets it)
+
+  const ImGuiIO& io = ImGui::GetIO();
+  // The strip spans the canvas's width (the sandbox's panel keeps the right edge; the canvas's
+  // right edge was seen when drawing on it this frame). Collapsed, its title bar sits at the
+  // bottom edge, where the canvas stops.
+  const float width = canvas_right_ > 0 ? canvas_right_ : io.DisplaySize.x * 0.7f;
+  ImGui::SetNextWindowPos(ImVec2(0, io.DisplaySize.y - strip_height()), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, strip_height()), ImGuiCond_Always);
+  ImGui::SetNextWindowCollapsed(strip_collapsed_, ImGuiCond_Always);
+  // No ImGui background: the sandbox clears the screen to the window colour (see render()).
+  const bool open = ImGui::Begin("Inspect: see inside the method (F1 for help)", nullptr,
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoBackground);
+  strip_collapsed_ = ImGui::IsWindowCollapsed();
+  if (open) {
+    // Taken before the bar: a tab's body (the gallery opening a preset) may ask for the next one.
+    const std::optional<Tab> requested = requested_tab_;
+    requested_tab_.reset();
+    if (ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) {
+      auto tab = [&](const char* label, Tab t, void (Inspector::*body)(Sandbox&)) {
+        const ImGuiTabItemFlags f = requested == t ? ImGuiTabItemFlags_SetSelected : 0;
+        if (ImGui::BeginTabItem(label, nullptr, f)) {
+          tab_ = t;
+          (this->*body)(sb);
+          ImGui::EndTabItem();
+        }
+      };
+      tab("Replay", Tab::replay, &Inspector::tab_replay);
+      tab("Overlays", Tab::overlays, &Inspector::tab_overlays);
+      tab("Plots", Tab::plots, &Inspector::tab_plots);
+      tab("Compare", Tab::compare, &Inspector::tab_compare);
+      tab("Gallery", Tab::gallery, &Inspector::tab_gallery);
+      tab("Export", Tab::export_, &Inspector::tab_export);
+      ImGui::EndTabBar();
+    }
+  }
+  ImGui::End();
+  help_window();
+}
+
+void Inspector::shortcuts(Sandbox& sb) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureKeyboard || io.KeyCtrl || io.KeyAlt) return;
+  if (key_pressed(SDL_SCANCODE_F1)) help_open_ = !help_open_;
+  if (key_pressed(ImGui::GetKeyIndex(ImGuiKey_Space)) && !replay_.empty()) {
+    if (replay_.step() >= replay_.steps()) replay_.set_step(0);  // play again from the start
+    replay_.playing = !replay_.playing;
+  }
+  if (key_pressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) replay_.set_step(replay_.step() + (io.KeyShift ? 10 : 1));
+  if (key_pressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) replay_.set_step(replay_.step() - (io.KeyShift ? 10 : 1));
+  if (key_pressed(ImGui::GetKeyIndex(ImGuiKey_Home))) replay_.set_step(0);
+  if (key_pressed(ImGui::GetKeyIndex(ImGuiKey_End))) replay_.set_step(replay_.steps());
+  const int tab_keys[] = {SDL_SCANCODE_1, SDL_SCANCODE_2, SDL_SCANCODE_3, SDL_SCANCODE_4, SDL_SCANCODE_5, SDL_SCANCODE_6};
+  for (int i = 0; i < 6; ++i)
+    if (key_pressed(tab_keys[i])) {
+      requested_tab_ = static_cast<Tab>(i);
+      strip_collapsed_ = false;
+    }
+  if (key_pressed(SDL_SCANCODE_M)) {
+    compare_visible_ = !compare_visible_;
+    if (compare_visible_) run_compare(sb);
+  }
+}
+
+void Inspector::tab_replay(Sandbox& sb) {
+  if (replay_.empty()) {
+    ImGui::TextWrapped("Nothing to replay: this planner records no search (curve planners), the plan failed, or "
+                       "\"show search\" is off in the Plan panel.");
+    return;
+  }
+  const char* what = replay_.source() == ReplayModel::Source::grid      ? "grid cells"
+                     : replay_.source() == ReplayModel::Source::navmesh ? "navmesh polygons (entered through a portal)"
+                                                                        : "heading-aware poses";
+  // Wrapped: on a narrow window one line of this would run off the strip.
+  ImGui::TextWrapped("Search over %s: %lld steps (a found search ends by taking the goal off the open list). Red: expanded at "
+                     "this step; yellow: frontier; blue: closed.",
+                     what, static_cast<long long>(replay_.steps()));
+  if (ImGui::Button(replay_.playing ? "Pause" : "Play", ImVec2(60 * em(), 0))) {
+    if (!replay_.playing && replay_.step() >= replay_.steps()) replay_.set_step(0);
+    replay_.playing = !replay_.playing;
+  }
+  remember("play");
+  ImGui::SameLine();
+  if (ImGui::Button("|<")) replay_.set_step(0);
+  remember("first");
+  ImGui::SameLine();
+  if (ImGui::Button("< back")) replay_.set_step(replay_.step() - 1);
+  remember("back");
+  ImGui::SameLine();
+  if (ImGui::Button("step >")) replay_.set_step(replay_.step() + 1);
+  remember("step");
+  ImGui::SameLine();
+  if (ImGui::Button(">|")) replay_.set_step(replay_.steps());
+  remember("last");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(180 * em());
+  ImGui::SliderFloat("speed", &replay_.speed, 1.0f, 20000.0f, "%.0f exp/s", ImGuiSliderFlags_Logarithmic);
+  remember("speed");
+  help_marker("Expansions per second while playing. Logarithmic: drag right for big searches.");
+
+  // ImGui's int slider is 32-bit; a search larger than that is out of reach of the screen anyway.
+  int k = static_cast<int>(std::min<int64_t>(replay_.step(), INT32_MAX));
+  const int kmax = static_cast<int>(std::min<int64_t>(replay_.steps(), INT32_MAX));
+  ImGui::SetNextItemWidth(-160 * em());
+  if (ImGui::SliderInt("step", &k, 0, kmax, "step %d")) {
+    replay_.playing = false;
+    replay_.set_step(k);
+  }
+  remember("scrub");
+  help_marker("Scrub through the search. Step k shows the first k expansions and the nodes they opened. "
+              "Keys: Space play/pause, Left/Right step (Shift: 10), Home/End. Hover a cell for its costs.");
+  ImGui::Text("shown: %lld expanded, %lld open, %lld closed", static_cast<long long>(replay_.expansions_shown()),
+              static_cast<long long>(replay_.open_count()), static_cast<long long>(replay_.closed_count()));
+  help_marker("\"closed\" counts nodes whose latest event is a close. With a turn penalty a cell is searched once per "
+              "direction, and Theta* can reopen nodes, so closed nodes may be fewer than expansions.");
+  if (const int c = replay_.current(); c >= 0) {
+    if (replay_.source() == ReplayModel::Source::grid && replay_.grid_width() > 0) {
+      ImGui::TextWrapped("step %lld expanded cell (%d, %d): g = %.3f, h = %.3f, f = %.3f", static_cast<long long>(replay_.step()),
+                  c % replay_.grid_width(), c / replay_.grid_width(), static_cast<double>(replay_.g(c)),
+                  static_cast<double>(replay_.f(c) - replay_.g(c)), static_cast<double>(replay_.f(c)));
+    } else if (replay_.source() == ReplayModel::Source::navmesh) {
+      ImGui::Text("step %lld expanded polygon %d: g = %.3f, f = %.3f", static_cast<long long>(replay_.step()), c,
+                  static_cast<double>(replay_.g(c)), static_cast<double>(replay_.f(c)));
+    }
+  }
+  (void)sb;
+}
+
+void Inspector::tab_gallery(Sandbox& sb) {
+  if (!gallery_scanned_) {
+    gallery_ = scan_gallery(assets_dir() + "/scenes");
+    gallery_scanned_ = true;
+  }
+  if (ImGui::Button("Rescan")) gallery_ = scan_gallery(assets_dir() + "/scenes");
+  help_marker("Preset scenes from assets/scenes, grouped by what they teach. One click opens a scene; the note on the "
+              "right says what to look at. The \"issues\" category reproduces bug reports.");
+  ImGui::Columns(2, "gallery_cols", true);
+  std::string category;
+  const GalleryEntry* hovered = nullptr;
+  for (size_t i = 0; i < gallery_.size(); ++i) {
+    const GalleryEntry& e = gallery_[i];
+    if (e.category != category) {
+      category = e.category;
+      ImGui::TextDisabled("%s", category.c_str());
+    }
+    ImGui::PushID(static_cast<int>(i));
+    if (ImGui::Selectable(e.title.c_str(), sb.document().source() == e.path)) sb.request_preset(e);
+    if (ImGui::IsItemHovered()) hovered = &e;
+    remember(("gallery:" + std::filesystem::path(e.path).stem().string()).c_str());
+    ImGui::PopID();
+  }
+  ImGui::NextColumn();
+  // The note of the hovered preset, else of the open one.
+  const GalleryEntry* shown = hovered;
+  if (!shown)
+    for (const GalleryEntry& e : gallery_)
+      if (sb.document().source() == e.path) shown = &e;
+  if (shown) {
+    ImGui::TextWrapped("%s", shown->title.c_str());
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", shown->teaches.empty() ? "(no note)" : shown->teaches.c_str());
+  } else {
+    ImGui::TextWrapped("Hover a preset to read what it teaches.");
+  }
+  ImGui::Columns(1);
+}
+
+bool Inspector::open_preset(Sandbox& sb, const GalleryEntry& e) {
+  if (!sb.open(e.path)) return false;
+  // A preset opens with the views that show its lesson; everything else goes back to defaults
+  // so the previous preset's overlays do not clutter this one.
+  ov_ = Overlays{};
+  compare_visible_ = false;
+  for (const std::string& v : e.views) {
+    if (v == "navmesh") ov_.navmesh = true;
+    else if (v == "corridor") ov_.corridor = true;
+    else if (v == "portals") ov_.portals = true;
+    else if (v == "funnel") ov_.funnel = true;
+    else if (v == "spline") ov_.spline = true;
+    else if (v == "tangents") ov_.tangents = true;
+    else if (v == "circles") ov_.circles = true;
+    else if (v == "dubins") ov_.dubins = true;
+    else if (v == "reeds_shepp") ov_.reeds_shepp = true;
+    else if (v == "curvature_ramp") ov_.curvature_ramp = true;
+    else if (v == "compare") compare_visible_ = true;
+    else if (v == "tab:replay") requested_tab_ = Tab::replay;
+    else if (v == "tab:overlays") requested_tab_ = Tab::overlays;
+    else if (v == "tab:plots") requested_tab_ = Tab::plots;
+    else if (v == "tab:compare") requested_tab_ = Tab::compare;
+  }
+  internals_plans_ = -1;
+  compare_plans_ = -1;  // refresh() re-runs compare for the new scene when it is shown
+  return true;
+}
+
+ExportedPath Inspector::exported_path(const Sandbox& sb) const {
+  ExportedPath e;
+  const PlanView& p = sb.plan();
+  e.scene = sb.scene().name;
+  e.planner = sb.scene().settings.planner;
+  e.smoother = sb.scene().settings.smoother;
+  if (p.found) {
+    e.points = p.points;
+    e.curvature = p.curvature;
+    e.length = p.length;
+  }
+  return e;
+}
+
+void Inspector::tab_export(Sandbox& sb) {
+  static char dir_buf[512];
+  if (dir_buf[0] == '\0' || export_dir_ != dir_buf) std::snprintf(dir_buf, sizeof dir_buf, "%s", export_dir_.c_str());
+  ImGui::SetNextItemWidth(std::min(420 * em(), ImGui::GetContentRegionAvail().x * 0.6f));
+  if (ImGui::InputText("folder", dir_buf, sizeof dir_buf)) export_dir_ = dir_buf;
+  ImGui::SetNextItemWidth(200 * em());
+  ImGui::InputText("file name", export_stem_, sizeof export_stem_);
+  help_marker("Written as <folder>/<file name>.csv or .json. CSV columns: index, x, y, s (distance along the path), "
+              "heading_deg, curvature. Numbers keep 17 digits so they read back exactly.");
+  const ExportedPath e = exported_path(sb);
+  auto write = [&](const std::string& ext, const std::string& text) {
+    const std::string path = (std::filesystem::path(export_dir_) / (std::string(export_stem_) + ext)).string();
+    auto st = io::write_file_atomic(path, text);
+    message_ = st ? "wrote " + path : st.error().message;
+    if (st) last_export_ = path;
+  };
+  ImGui::BeginDisabled(e.points.empty());
+  if (ImGui::Button("Save path CSV")) write(".csv", path_to_csv(e));
+  remember("export_csv");
+  ImGui::SameLine();
+  if (ImGui::Button("Save path JSON")) write(".json", path_to_json(e));
+  remember("export_json");
+  ImGui::SameLine();
+  if (ImGui::Button("Copy path CSV")) {
+    SDL_SetClipboardText(path_to_csv(e).c_str());
+    message_ = "path CSV copied to the clipboard";
+  }
+  remember("copy_path");
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("Copy scene to clipboard")) {
+    SDL_SetClipboardText(io::scene_to_json(sb.scene()).c_str());
+    message_ = "scene JSON copied: paste it into a file or a bug report; \"pathlab-cli plan\" and the sandbox read it";
+  }
+  remember("copy_scene");
+  help_marker("The whole scene (map, start, goal, settings) as scene JSON, to paste into a bug report.");
+  if (e.points.empty()) ImGui::TextDisabled("No path to export.");
+  else ImGui::Text("%zu points, length %.3f cells", e.points.size(), e.length);
+  if (!message_.empty()) ImGui::TextWrapped("%s", message_.c_str());
+}
+
+void Inspector::help_window() {
+  if (!help_open_) return;
+  ImGui::SetNextWindowSize(ImVec2(520, 420), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(200, 80), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Help: keyboard shortcuts", &help_open_)) {
+    static const char* const kKeys[][2] = {
+        {"F1", "show / hide this help"},
+        {"Ctrl+Z / Ctrl+Y", "undo / redo any edit (cells, start and goal, settings, units)"},
+        {"Ctrl+S", "save the scene to its own file (an import or a preset: to a new scene name)"},
+        {"F", "fit the whole map into the view"},
+        {"Space", "replay: play / pause (from the start when at the end)"},
+        {"Left / Right", "replay: one expansion back / forward (Shift: 10)"},
+        {"Home / End", "replay: first / last step"},
+        {"1 .. 6", "Replay, Overlays, Plots, Compare, Gallery, Export tab"},
+        {"M", "compare mode on / off (draws every chosen combination)"},
+        {"mouse wheel", "zoom about the cursor"},
+        {"right or middle drag", "pan"},
+        {"left drag", "paint with the current tool; drag start/goal markers and their arrow tips"},
+        {"hover a cell", "replay: its state and costs g, h, f"},
+    };
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+      ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed, 150 * em());
+      ImGui::TableSetupColumn("does");
+      ImGui::TableHeadersRow();
+      for (const auto& k : kKeys) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(k[0]);
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", k[1]);
+      }
+      ImGui::EndTable();
+    }
+    ImGui::Separator();
+    ImGui::TextWrapped("Shortcuts work when no text field has the keyboard. Every \"(?)\" explains the control before "
+                       "it.");
+  }
+  ImGui::End();
+}
+
+void Inspector::draw_under_path(Sandbox& sb, ImDrawList* dl) {
+  canvas_right_ = dl->GetClipRectMax().x;
+  if (sb.plan().plans != seen_plans_) refresh(sb);
+  if (replay_.empty()) return;
+  // A grid search is blended into the sandbox's map texture (search_pixels()); the other
+  // sources are drawn here.
+  if (replay_.source() == ReplayModel::Source::grid) {
+    return;
+  } else if (const Navmesh* mesh = sb.plan().navmesh.get(); replay_.source() == ReplayModel::Source::navmesh && mesh) {
+    const int n = std::min(replay_.node_count(), static_cast<int>(mesh->polygons().size()));
+    for (int p = 0; p < n; ++p) {
+      const auto st = replay_.state(p);
+      if (st == ReplayModel::unseen) continue;
+      std::vector<ImVec2> pts;
+      for (const Vec2& v : mesh->ring(p)) pts.push_back(sb.world_to_screen(v));
+      dl->AddConvexPolyFilled(pts.data(), static_cast<int>(pts.size()), im(replay_colour(st, p == replay_.current())));
+    }
+  } else if (replay_.source() == ReplayModel::Source::poses) {
+    const auto& poses = replay_.poses();
+    const int shown = static_cast<int>(std::min<int64_t>(replay_.expansions_shown(), static_cast<int64_t>(poses.size())));
+    // Every n-th pose when there are many (a failed Hybrid A* expands 200,000): a frame stays
+    // cheap, and the current pose is always drawn.
+    const int stride = std::max(1, shown / 6000);
+    auto tick = [&](int i) {
+      const Pose& p = poses[static_cast<size_t>(i)];
+      const Vec2 d(std::cos(p.heading), std::sin(p.heading));
+      dl->AddLine(sb.world_to_screen(p.pos - d * 0.3), sb.world_to_screen(p.pos + d * 0.3),
+                  im(replay_colour(ReplayModel::closed, i == replay_.current())), 2.0f);
+    };
+    for (int i = 0; i < shown; i += stride) tick(i);
+    if (shown > 0 && (shown - 1) % stride != 0) tick(shown - 1);
+  }
+}
+
+void Inspector::draw_replay_hover(const Sandbox& sb, ImDrawList* dl) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (replay_.empty() || io.WantCaptureMouse) return;
+  const ImVec2 m = io.MousePos, lo = dl->GetClipRectMin(), hi = dl->GetClipRectMax();
+  if (m.x < lo.x || m.y < lo.y || m.x >= hi.x || m.y >= hi.y) return;
+  const Vec2 w = sb.screen_to_world(m.x, m.y);
+  int node = -1;
+  bool wall = false;
+  char where[64] = "";
+  if (replay_.source() == ReplayModel::Source::grid) {
+    if (!sb.scene().grid.contains(w) || replay_.node_count() != sb.scene().grid.cell_count()) return;
+    const Cell c = cell_of(w);
+    node = static_cast<int>(sb.scene().grid.index(c.x, c.y));
+    wall = sb.scene().grid.is_blocked(c.x, c.y);
+    std::snprintf(where, sizeof where, "cell (%d, %d)", c.x, c.y);
+  } else if (const Navmesh* mesh = sb.plan().navmesh.get(); replay_.source() == ReplayModel::Source::navmesh && mesh) {
+    node = mesh->locate(w);
+    if (node < 0 || node >= replay_.node_count()) return;
+    std::snprintf(where, sizeof where, "polygon %d", node);
+  } else {
+    return;
+  }
+  const auto st = replay_.state(node);
+  ImGui::BeginTooltip();
+  ImGui::Text("%s: %s", where, state_name(st, wall, replay_.step() >= replay_.steps()));
+  if (st != ReplayModel::unseen) {
+    const double gv = static_cast<double>(replay_.g(node)), fv = static_cast<double>(replay_.f(node));
+    ImGui::Text("g = %.3f  (cost from the start)", gv);
+    ImGui::Text("h = %.3f  (estimate to the goal)", fv - gv);
+    ImGui::Text("f = %.3f  (g + h: the open list's order)", fv);
+  }
+  ImGui::EndTooltip();
+}
+
+}  // namespace pathlab::sandbox

@@ -1,0 +1,76 @@
+// The "Scene" section: open or import a file, save, save as, recent files. Save always goes
+// to the scene's own file (or a new scene name for an import or a preset); the file field is
+// only read by Open and Save as, so a name typed there can never redirect Ctrl+S.
+
+#include <cstdio>
+#include <filesystem>
+
+#include "sandbox.hpp"
+#include "panels/ui_widgets.hpp"
+
+namespace pathlab::sandbox {
+namespace {
+
+const char* origin_text(Origin o) {
+  switch (o) {
+    case Origin::import: return "imported map (never written; Save makes a new scene)";
+    case Origin::bundled: return "bundled preset (never written; Save makes a copy)";
+    case Origin::untitled: return "not saved yet";
+    case Origin::scene: break;
+  }
+  return "scene file";
+}
+
+class ScenePanel final : public Panel {
+ public:
+  void draw(Sandbox& sb) override {
+    if (!ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    const SceneDocument& doc = sb.document();
+    ImGui::InputText("file", buf_, sizeof buf_);
+    sb.remember_widget("file");
+    help_marker("A scene (.json) to open, or a Moving AI .map / PNG map to import. \"Save as\" writes the scene to "
+                "this name (a .json). Imports and bundled presets are never written.");
+    if (ImGui::Button("Open / import")) sb.request_open(buf_);
+    sb.remember_widget("open");
+    ImGui::SameLine();
+    if (ImGui::Button("Save")) sb.save();
+    sb.remember_widget("save");
+    ImGui::SameLine();
+    if (ImGui::Button("Save as")) sb.save(buf_);
+    sb.remember_widget("save_as");
+    const auto& recent = sb.recent_files();
+    if (!recent.empty() && ImGui::BeginCombo("recent", "open a recent file")) {
+      for (const std::string& r : recent) {
+        if (ImGui::Selectable(r.c_str())) {
+          std::snprintf(buf_, sizeof buf_, "%s", r.c_str());
+          sb.request_open(r);
+          break;
+        }
+      }
+      ImGui::EndCombo();
+    }
+    const io::Scene& s = sb.scene();
+    ImGui::TextWrapped("%s%s  %dx%d", sb.unsaved() ? "* " : "", s.name.empty() ? "(unnamed)" : s.name.c_str(),
+                       s.grid.width(), s.grid.height());  // preset names are long
+    const std::string target = doc.save_path().empty() ? doc.suggested_save_path("") : doc.save_path();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", origin_text(doc.origin()));
+    ImGui::PopStyleColor();
+    ImGui::TextWrapped("Save (Ctrl+S) writes %s", std::filesystem::path(target).filename().string().c_str());
+    // The field follows the document when it changes (open, save), never the other way round.
+    if (doc.source() != seen_source_) {
+      seen_source_ = doc.source();
+      std::snprintf(buf_, sizeof buf_, "%s", target.c_str());
+    }
+  }
+
+ private:
+  char buf_[512] = "scene.json";
+  std::string seen_source_ = "\x01";  // never a path: the first frame fills the field
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> make_scene_panel() { return std::make_unique<ScenePanel>(); }
+
+}  // namespace pathlab::sandbox

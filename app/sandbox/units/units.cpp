@@ -1,0 +1,348 @@
+// The unit model: a core Crowd, spawning into it, rebuilding it after a map edit, the fixed
+// step. No drawing. (Selection, metrics and queries: units_query.cpp.)
+
+#include "units/units.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "pathlab/collision.hpp"
+
+namespace pathlab::sandbox {
+namespace {
+
+std::unique_ptr<Crowd> make_crowd(const Grid& grid, const std::shared_ptr<UnitRouting>& routing) {
+  // Units plan through the planning service like everything else in the app.
+  CrowdDef def = default_crowd_def();
+  def.route_planner = [routing](const CrowdRouteQuery& q) { return plan_unit_route(*routing, q); };
+  routing->notes.clear();  // per agent id of the crowd being replaced
+  // default_crowd_def() is always valid; create() only fails on a bad def.
+  return std::make_unique<Crowd>(Crowd::create(grid, def).value());
+}
+
+/// The nearest point to `p` (rings of candidates `step` apart, at most `rings` rings) where
+/// `fits` holds; none when no candidate does. Deterministic order: ring by ring, by angle.
+template <class Fits>
+std::optional<Vec2> nearest_fit(Vec2 p, double step, int rings, Fits fits) {
+  if (fits(p)) return p;
+  for (int k = 1; k <= rings; ++k) {
+    const int n = 6 * k;
+    for (int j = 0; j < n; ++j) {
+      const double a = 2.0 * kPi * j / n;
+      const Vec2 q = p + Vec2(std::cos(a), std::sin(a)) * (step * k);
+      if (fits(q)) return q;
+    }
+  }
+  return std::nullopt;
+}
+
+/// A truck's route from where it is now, so a rebuilt crowd drives it on from there.
+MovingObstacleDef remaining_route(const MovingObstacleDef& def, const MovingObstacleState& st, double t) {
+  MovingObstacleDef out = def;
+  if (t < def.start_time) {
+    out.start_time = def.start_time - t;
+    return out;
+  }
+  out.start_time = 0.0;
+  const std::vector<Vec2>& r = def.route;
+  const size_t legs = def.loop ? r.size() : r.size() - 1;
+  size_t best = 0;
+  double best_d = 1e300;
+  for (size_t k = 0; k < legs; ++k) {
+    const Vec2 a = r[k], b = r[(k + 1) % r.size()];
+    const Vec2 ab = b - a;
+    const double s = std::clamp(glm::dot(st.pose.pos - a, ab) / std::max(glm::dot(ab, ab), 1e-12), 0.0, 1.0);
+    const double d = glm::length(st.pose.pos - (a + ab * s));
+    if (d < best_d) best_d = d, best = k;
+  }
+  std::vector<Vec2> pts{st.pose.pos};
+  auto push = [&](Vec2 q) {
+    if (glm::length(q - pts.back()) > 1e-6) pts.push_back(q);
+  };
+  for (size_t k = best + 1; k < r.size(); ++k) push(r[k]);
+  if (def.loop) {
+    for (size_t k = 0; k <= best; ++k) push(r[k]);
+  }
+  if (pts.size() < 2 || st.finished) {
+    // At the end of its route: park it there, facing along its last leg.
+    const Vec2 end = r.back(), dir = glm::normalize(r.back() - r[r.size() - 2]);
+    pts = {end - dir * 1e-3, end};
+    out.start_time = 1e12;
+  }
+  out.route = std::move(pts);
+  return out;
+}
+
+bool same_door(const DoorDef& a, const DoorDef& b) {
+  return a.lo == b.lo && a.hi == b.hi && a.open_at_start == b.open_at_start && a.toggle_times == b.toggle_times;
+}
+
+bool same_truck(const MovingObstacleDef& a, const MovingObstacleDef& b) {
+  return a.half_extents == b.half_extents && a.route == b.route && a.speed == b.speed &&
+         a.start_time == b.start_time && a.loop == b.loop;
+}
+
+template <class T, class Same>
+bool same_list(const std::vector<T>& a, const std::vector<T>& b, Same same) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), same);
+}
+
+}  // namespace
+
+std::optional<Vec2> fit_goal(const Grid& g, Vec2 p, double radius) {
+  auto clear = [&](Vec2 q) { return g.contains(q) && point_clear(g, q, radius); };
+  return nearest_fit(p, std::max(0.25, radius), 12, clear);
+}
+
+const std::vector<std::string>& unit_preset_names() {
+  static const std::vector<std::string> names = {"person", "car", "tank", "bear"};
+  return names;
+}
+
+const char* activity_name(UnitActivity a) {
+  switch (a) {
+    case UnitActivity::moving: return "moving";
+    case UnitActivity::arrived: return "arrived";
+    case UnitActivity::stuck: return "stuck";
+    case UnitActivity::yielding: return "yielding";
+    case UnitActivity::waiting: return "waiting";
+  }
+  return "?";
+}
+
+UnitSwarm::UnitSwarm(const Grid& grid)
+    : built_on_(grid), routing_(std::make_shared<UnitRouting>()), crowd_(make_crowd(grid, routing_)) {
+  carried_.min_separation = std::numeric_limits<double>::infinity();
+}
+
+Result<CrowdAgentId> UnitSwarm::place(const io::Scene& scene, Unit& u, Pose at, bool stay) {
+  routing_->settings = scene.settings;  // the route planner plans with the scene's settings
+  const Grid& g = crowd_->grid();
+  const double r = u.def.radius;
+  CrowdAgentDef a;
+  a.unit = u.def;
+  const Pose goal = u.goal ? *u.goal : scene.goal;
+  a.goal_heading = u.goal ? std::optional<double>(goal.heading) : std::nullopt;
+  // A goal a big unit does not fit at (or outside the map): the nearest point where it fits.
+  auto clear = [&](Vec2 q) { return g.contains(q) && point_clear(g, q, r); };
+  const auto goal_fit = fit_goal(g, goal.pos, r);
+  a.goal = stay ? at.pos : goal_fit.value_or(at.pos);
+  u.message = !goal_fit && !stay ? "the goal has no room for this unit: it stays" : "";
+  // The start: the nearest spot clear of walls, units and trucks (the core refuses overlaps).
+  Result<CrowdAgentId> id = fail(StatusCode::blocked, "no free spot near " + std::to_string(at.pos.x) + ", " +
+                                                          std::to_string(at.pos.y));
+  (void)nearest_fit(at.pos, 2.0 * r + 0.05, 14, [&](Vec2 q) {
+    if (!clear(q)) return false;
+    a.start = Pose{q, at.heading};
+    id = crowd_->add_agent(a);
+    return id.ok();
+  });
+  return id;
+}
+
+std::string UnitSwarm::spawn(const io::Scene& scene, const std::string& preset, const Pose& pose,
+                             std::optional<Pose> goal) {
+  auto def = unit_preset(preset);
+  if (!def) return def.error().message;
+  Unit u{preset, *def, pose, goal, "", 0, false};
+  auto id = place(scene, u, pose);
+  if (!id) return preset + ": " + id.error().message;
+  u.spawn = crowd_->state(*id).pose;  // where it really stands (nudged off others)
+  units_.push_back(std::move(u));
+  return "";
+}
+
+std::string UnitSwarm::spawn_area(const io::Scene& scene, int n, const std::vector<int>& weights, Vec2 a, Vec2 b) {
+  const auto& names = unit_preset_names();
+  int total = 0;
+  for (size_t p = 0; p < names.size() && p < weights.size(); ++p) total += std::max(0, weights[p]);
+  if (total <= 0) return "choose at least one preset for the mix";
+  const Vec2 lo = glm::min(a, b), hi = glm::max(a, b);
+  double big = 0.0;  // the largest unit in the mix sets the spacing
+  for (size_t p = 0; p < names.size() && p < weights.size(); ++p)
+    if (weights[p] > 0) big = std::max(big, unit_preset(names[p])->radius);
+  const double spacing = 2.0 * big + 0.2;
+  const int cols = std::max(1, static_cast<int>((hi.x - lo.x) / spacing));
+  std::vector<int> made(names.size(), 0);
+  int placed = 0;
+  std::string first;
+  for (int i = 0; i < n; ++i) {
+    // The preset furthest behind its share so far (largest remainder): a fixed interleaving.
+    size_t pick = 0;
+    double behind = -1e300;
+    for (size_t p = 0; p < names.size() && p < weights.size(); ++p) {
+      if (weights[p] <= 0) continue;
+      const double d = static_cast<double>(weights[p]) * (i + 1) / total - made[p];
+      if (d > behind + 1e-12) behind = d, pick = p;
+    }
+    ++made[pick];
+    // Filled row by row from the area's corner, at the spacing of the largest unit; a unit
+    // whose spot is taken goes to the nearest free one.
+    const Vec2 at = lo + Vec2(spacing * (0.5 + i % cols), spacing * (0.5 + i / cols));
+    if (i > 0 && at.y > hi.y) break;  // the area is full
+    const std::string e = spawn(scene, names[pick], Pose{at, 0.0});
+    if (e.empty()) ++placed;
+    else if (first.empty()) first = e;
+  }
+  if (placed < n) return std::to_string(placed) + " of " + std::to_string(n) + " fit" + (first.empty() ? "" : ": " + first);
+  return "";
+}
+
+void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
+  const double t = from_current ? time() : 0.0;
+  std::vector<Pose> poses;
+  std::vector<bool> arrived;
+  std::vector<int> old_replans;
+  std::vector<bool> door_open;
+  std::vector<MovingObstacleDef> trucks = scene.moving_obstacles;
+  if (from_current) {
+    const SwarmMetrics m = metrics();
+    carried_ = m;
+    for (int i = 0; i < count(); ++i) {
+      poses.push_back(crowd_->state(i).pose);
+      arrived.push_back(crowd_->state(i).arrived);
+      old_replans.push_back(replans(i) + 1);  // the rebuild re-plans it
+    }
+    for (int d = 0; d < crowd_->door_count(); ++d) door_open.push_back(crowd_->door_open(d));
+    for (int k = 0; k < crowd_->moving_obstacle_count() && k < static_cast<int>(trucks.size()); ++k) {
+      const size_t i = static_cast<size_t>(k);
+      // A truck the user did not edit drives on from where it is; an edited one starts afresh.
+      if (i < built_trucks_.size() && same_truck(built_trucks_[i], trucks[i]))
+        trucks[i] = remaining_route(crowd_->moving_obstacle_def(k), crowd_->moving_obstacle(k), crowd_->time());
+    }
+  } else {
+    carried_ = SwarmMetrics{};
+    carried_.min_separation = std::numeric_limits<double>::infinity();
+  }
+  // Arrived units stay put unless their goal moved with this rebuild.
+  const bool scene_goal_same = scene_goal_.pos == scene.goal.pos && scene_goal_.heading == scene.goal.heading;
+  time_offset_ = t;
+  accumulator_ = 0.0;
+  built_on_ = scene.grid;
+  built_doors_ = scene.doors;
+  built_trucks_ = scene.moving_obstacles;
+  scene_goal_ = scene.goal;
+  routing_->settings = scene.settings;
+  crowd_ = make_crowd(scene.grid, routing_);
+  for (size_t d = 0; d < scene.doors.size(); ++d) {
+    DoorDef door = scene.doors[d];
+    if (d < door_open.size()) {
+      // Carry on from now: its state now, the toggles still to come, shifted to the new clock.
+      door.open_at_start = door_open[d];
+      std::erase_if(door.toggle_times, [&](double s) { return s <= t; });
+      for (double& s : door.toggle_times) s -= t;
+    }
+    (void)crowd_->add_door(door);  // the scene file checked it; a bad one is skipped
+  }
+  for (const MovingObstacleDef& m : trucks) (void)crowd_->add_moving_obstacle(m);
+  std::vector<Unit> old = std::move(units_);
+  units_.clear();
+  for (size_t i = 0; i < old.size(); ++i) {
+    Unit u = std::move(old[i]);
+    const bool stay = from_current && arrived[i] && (u.goal || scene_goal_same);
+    if (place(scene, u, from_current ? poses[i] : u.spawn, stay)) {
+      u.replans_before = from_current ? old_replans[i] : 0;
+      units_.push_back(std::move(u));
+    }
+  }
+}
+
+std::string UnitSwarm::load(const io::Scene& scene) {
+  units_.clear();
+  speed_ = std::clamp(scene.sim_speed, 0.05, 20.0);
+  rebuild(scene, false);
+  replan_pending_ = false;
+  std::string first;
+  for (const io::UnitData& u : scene.units) {
+    std::string e = spawn(scene, u.preset, u.pose, u.goal);
+    if (first.empty()) first = e;
+  }
+  return first;
+}
+
+void UnitSwarm::clear(const io::Scene& scene) {
+  units_.clear();
+  rebuild(scene, false);
+}
+
+void UnitSwarm::reset(const io::Scene& scene) {
+  rebuild(scene, false);
+  replan_pending_ = false;
+}
+
+std::vector<io::UnitData> UnitSwarm::spawn_list() const {
+  std::vector<io::UnitData> out;
+  for (const Unit& u : units_) out.push_back(io::UnitData{u.preset, u.spawn, u.goal});
+  return out;
+}
+
+void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {
+  // Another planner or setting: every unit re-plans with it (a rebuild from where they are).
+  const bool settings_changed = !(scene.settings == routing_->settings);
+  if (!(scene.grid == built_on_) || !same_dynamic(scene) || settings_changed) {
+    if (defer_rebuild) return;  // still pending: the units walk the old map until the stroke ends
+    replan_pending_ = false;
+    rebuild(scene, true);
+    return;
+  }
+  replan_pending_ = false;
+  if (scene_goal_.pos == scene.goal.pos && scene_goal_.heading == scene.goal.heading) return;
+  scene_goal_ = scene.goal;
+  for (int i = 0; i < count(); ++i) {
+    Unit& u = units_[static_cast<size_t>(i)];
+    if (u.goal) continue;  // has its own goal
+    const auto fit = fit_goal(crowd_->grid(), scene.goal.pos, u.def.radius);
+    const Status s = fit ? crowd_->set_goal(i, *fit) : Status(fail(StatusCode::blocked, "the goal has no room for this unit"));
+    u.message = s ? "" : s.error().message;
+  }
+}
+
+void UnitSwarm::run_steps(int n) {
+  for (int i = 0; i < n; ++i) crowd_->step();
+}
+
+bool UnitSwarm::same_dynamic(const io::Scene& scene) const {
+  return same_list(scene.doors, built_doors_, same_door) && same_list(scene.moving_obstacles, built_trucks_, same_truck);
+}
+
+void UnitSwarm::update(const io::Scene& scene, double real_seconds, bool defer_rebuild) {
+  if (!same_dynamic(scene)) replan_pending_ = true;  // a door or truck was placed or edited
+  if (replan_pending_) apply_replan(scene, defer_rebuild);
+  if (!playing_ || !std::isfinite(real_seconds) || real_seconds < 0) return;
+  accumulator_ += real_seconds * speed_;
+  const double dt = crowd_->dt();
+  int n = static_cast<int>(std::floor(accumulator_ / dt + 1e-9));
+  accumulator_ -= n * dt;
+  if (n > kMaxStepsPerFrame) {
+    n = kMaxStepsPerFrame;
+    accumulator_ = 0.0;  // behind the clock: drop the rest rather than fall further behind
+  }
+  run_steps(n);
+}
+
+void UnitSwarm::step(const io::Scene& scene) {
+  if (replan_pending_) apply_replan(scene, false);
+  run_steps(1);
+}
+
+std::string UnitSwarm::send(const std::vector<int>& ids, Vec2 goal, std::optional<double> heading) {
+  std::string first;
+  for (int id : ids) {
+    if (id < 0 || id >= count()) continue;
+    Unit& u = units_[static_cast<size_t>(id)];
+    u.goal = Pose{goal, heading.value_or(0.0)};
+    const auto fit = fit_goal(crowd_->grid(), goal, u.def.radius);
+    const Status s = fit ? crowd_->set_goal(id, *fit, heading) : Status(fail(StatusCode::blocked, "no room there"));
+    u.message = s ? "" : s.error().message;
+    if (!s && first.empty()) first = u.preset + " " + std::to_string(id) + ": " + u.message;
+  }
+  return first;
+}
+
+void UnitSwarm::toggle_door(int door) {
+  if (door < 0 || door >= crowd_->door_count()) return;
+  (void)crowd_->set_door_open(door, !crowd_->door_open(door));
+}
+
+}  // namespace pathlab::sandbox

@@ -1,0 +1,184 @@
+#pragma once
+// The units of the sandbox (the model; no SDL, no ImGui): one core Crowd (crowd.hpp: ORCA
+// avoidance, doors, moving obstacles, stuck handling) holding every unit with its own
+// preset's radius and turning radius, the scene's doors and moving obstacles, driven by the
+// frame clock in fixed steps (CrowdDef::dt) through an accumulator.
+//
+// A unit goes to its own goal (io::UnitData::goal; a right-click sends the selection) or,
+// without one, to the scene's goal. A map edit rebuilds the Crowd from the units' current
+// poses (the Crowd keeps its own copy of the map); a move of the scene's goal re-targets the
+// units that follow it (Crowd::set_goal). Units that arrived stay next to the goal: the core
+// settles units sharing a goal around it. Drawing is units_draw.hpp, the panel
+// units_panel.cpp.
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pathlab/crowd.hpp"
+#include "pathlab/plan/plan_service.hpp"
+#include "pathlab/io/scene_file.hpp"
+
+namespace pathlab::sandbox {
+
+/// The presets the core offers, in menu order.
+const std::vector<std::string>& unit_preset_names();
+
+/// Most fixed steps one frame runs; a slow frame drops the rest instead of spiralling (the
+/// simulation then runs slower than the clock, never differently).
+inline constexpr int kMaxStepsPerFrame = 16;
+
+/// The nearest point to `p` where a disc of `radius` fits on `grid` (rings `radius` apart, up
+/// to 12 rings); none when there is no room nearby.
+std::optional<Vec2> fit_goal(const Grid& grid, Vec2 p, double radius);
+
+/// Wall-clock budget of one unit's (re-)plan (units plan on the UI thread, several per frame
+/// at most): a search that needs longer gives up with budget_exhausted. [Units: ms]
+inline constexpr double kUnitPlanBudgetMs = 12.0;
+
+/// The scene's settings for one unit: its own radius as clearance when larger, its own
+/// turning radius when it has one (a car and a bear turn differently).
+io::PlanSettingsData unit_plan_settings(const io::PlanSettingsData& scene_settings, const UnitDef& def);
+
+/// The planning service request for one crowd route question: the unit's pose to its target
+/// (the goal heading when the unit has one, else the heading from start to target) with
+/// unit_plan_settings, the budget kUnitPlanBudgetMs, curves sampled every 0.25 cells.
+plan::PlanRequest unit_plan_request(const io::PlanSettingsData& scene_settings, const CrowdRouteQuery& q);
+
+/// How the sandbox's crowd plans units' routes: through the planning service with the
+/// scene's planner and smoother (the project rule: one place knows each planner).
+struct UnitRouting {
+  io::PlanSettingsData settings;   ///< the scene's, as last given
+  plan::PlanService service;
+  Grid planned_on;                 ///< the grid the service's cache was built for (doors edit the crowd's)
+  std::vector<std::string> notes;  ///< per crowd agent id: a fallback taken, or ""
+};
+
+/// Plans one crowd route through `routing.service` and returns the path's points. A heading
+/// or curve planner that cannot route the unit (budget, no curve clear of walls) falls back
+/// to grid A* through the same service and leaves a note for the unit; any other failure is
+/// an error (the crowd makes the unit wait and shows it).
+Result<std::vector<Vec2>> plan_unit_route(UnitRouting& routing, const CrowdRouteQuery& q);
+
+/// What a unit is doing, for labels and colours.
+enum class UnitActivity { moving, arrived, stuck, yielding, waiting };
+const char* activity_name(UnitActivity a);
+
+/// Run metrics carried over crowd rebuilds (a map edit rebuilds the Crowd).
+struct SwarmMetrics {
+  int arrived = 0;
+  double min_separation = 0.0;  ///< Smallest gap between two bodies so far; infinity with < 2 units. [Units: cells]
+  int stuck = 0;                ///< Units stuck now.
+  int stuck_steps = 0;          ///< Steps units spent stuck, summed.
+  int replans = 0;              ///< Re-plans (the core's, plus one per unit and map edit).
+  int wall_contacts = 0;
+};
+
+class UnitSwarm {
+ public:
+  explicit UnitSwarm(const Grid& grid);
+
+  /// Adds a unit of `preset` near `pose` (the nearest free spot when units or walls are in the
+  /// way) going to `goal` (none: the scene's goal). Returns "" or why it could not.
+  std::string spawn(const io::Scene& scene, const std::string& preset, const Pose& pose,
+                    std::optional<Pose> goal = std::nullopt);
+  /// Spawns `n` units in the rectangle `a`-`b` (world cells, any corners), presets mixed by
+  /// `weights` (one per unit_preset_names() entry, >= 0) in a fixed interleaved order. Returns
+  /// "" or the first problem (e.g. only 12 of 40 fit).
+  std::string spawn_area(const io::Scene& scene, int n, const std::vector<int>& weights, Vec2 a, Vec2 b);
+  /// Removes every unit (the spawn list too); doors and trucks restart.
+  void clear(const io::Scene& scene);
+  /// Puts every unit back where it was spawned, at rest; time, doors and trucks restart.
+  void reset(const io::Scene& scene);
+  /// Replaces the units by the scene's list (after opening a scene). Returns the first error or "".
+  std::string load(const io::Scene& scene);
+  /// The spawn list, as the scene file stores it.
+  std::vector<io::UnitData> spawn_list() const;
+
+  /// The map, the goal or a setting changed: the next update or step re-targets (same map) or
+  /// rebuilds the crowd from the units' current states (map edited).
+  void request_replan() { replan_pending_ = true; }
+  /// Runs a pending re-plan, then advances by `real_seconds` times the speed in fixed steps
+  /// (nothing while paused; at most kMaxStepsPerFrame). `defer_rebuild` (a brush stroke in
+  /// progress) keeps a map edit's rebuild for the first frame without it: rebuilding re-plans
+  /// every unit (about 80 ms for 200 units on 256x256), once per stroke, not once per frame.
+  void update(const io::Scene& scene, double real_seconds, bool defer_rebuild = false);
+  /// Runs a pending re-plan and exactly one fixed step (the Step button; tests).
+  void step(const io::Scene& scene);
+
+  /// Sends units to `goal` (each its own goal; the core settles them around it).
+  std::string send(const std::vector<int>& ids, Vec2 goal, std::optional<double> heading);
+  /// A click on a door: opens or closes it (closing waits until no unit is in it).
+  void toggle_door(int door);
+
+  void set_playing(bool playing) { playing_ = playing; }
+  bool playing() const { return playing_; }
+  void set_speed(double speed) { speed_ = std::clamp(speed, 0.05, 20.0); }
+  double speed() const { return speed_; }
+  int count() const { return static_cast<int>(units_.size()); }
+  int arrived() const;
+  /// True when unit `id` has reached its goal (or its place next to a shared goal).
+  bool at_goal(int id) const { return crowd_->state(id).arrived; }
+  UnitActivity activity(int id) const;
+  /// Simulated time since load/reset, across rebuilds. [Units: s]
+  double time() const { return time_offset_ + crowd_->time(); }
+  int pending_replans() const { return replan_pending_ ? count() : 0; }
+  /// Something moves while playing: units, or trucks and doors on a schedule.
+  bool moving() const {
+    return playing_ && (count() > 0 || crowd_->moving_obstacle_count() > 0 || crowd_->door_count() > 0);
+  }
+  const Crowd& crowd() const { return *crowd_; }
+  const std::string& preset_of(int id) const { return units_[static_cast<size_t>(id)].preset; }
+  /// Why a unit cannot arrive or waits, or "" (for the panel and the label).
+  const std::string& unit_message(int id) const;
+  /// Where unit `id` is going (its own goal or the scene's).
+  Pose goal_of(int id, const io::Scene& scene) const;
+  int replans(int id) const;
+  SwarmMetrics metrics() const;
+  /// Units whose disc contains `p`, the nearest centre first; -1 when none.
+  int unit_at(Vec2 p, double slack = 0.0) const;
+
+  // Selection (box select, the right-click target).
+  bool selected(int id) const { return units_[static_cast<size_t>(id)].selected; }
+  void select(int id, bool on) { units_[static_cast<size_t>(id)].selected = on; }
+  void select_none();
+  /// Selects the units whose centres are in the rectangle `a`-`b`; `add` keeps the others.
+  int select_box(Vec2 a, Vec2 b, bool add);
+  std::vector<int> selection() const;
+
+ private:
+  struct Unit {
+    std::string preset;
+    UnitDef def;
+    Pose spawn;
+    std::optional<Pose> goal;  ///< its own goal; none = the scene's
+    std::string message;       ///< a goal moved to fit, or other notes
+    int replans_before = 0;    ///< re-plans in crowds since rebuilt
+    bool selected = false;
+  };
+  void rebuild(const io::Scene& scene, bool from_current);
+  void apply_replan(const io::Scene& scene, bool defer_rebuild);
+  bool same_dynamic(const io::Scene& scene) const;  ///< the scene's doors and trucks are the crowd's
+  /// Adds `u` to the crowd near `at`; `stay` (a unit that had arrived, rebuilt) keeps it where
+  /// it stands instead of sending it to its goal again (it would swap slots with its neighbours).
+  Result<CrowdAgentId> place(const io::Scene& scene, Unit& u, Pose at, bool stay = false);
+  void run_steps(int n);
+
+  Grid built_on_;  ///< the map the crowd was built from (to tell a map edit from a goal move)
+  std::vector<DoorDef> built_doors_;              ///< the scene's doors when built
+  std::vector<MovingObstacleDef> built_trucks_;   ///< the scene's trucks when built
+  std::shared_ptr<UnitRouting> routing_;  ///< shared with the crowd's route_planner
+  std::unique_ptr<Crowd> crowd_;
+  std::vector<Unit> units_;
+  SwarmMetrics carried_;  ///< from crowds before the last rebuild
+  double time_offset_ = 0.0;
+  double accumulator_ = 0.0;  ///< simulated time not yet stepped [s]
+  double speed_ = 1.0;
+  bool playing_ = true;
+  bool replan_pending_ = false;
+  Pose scene_goal_;  ///< the scene goal the crowd was last given
+};
+
+}  // namespace pathlab::sandbox

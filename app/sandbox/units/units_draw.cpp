@@ -1,0 +1,256 @@
+// Drawing the crowd: unit bodies of their true size with a shape per preset (SDL batches, so
+// 200 units stay cheap on the software renderer), doors, trucks, the overlays, the legend and
+// the hover label. Reads the model, never changes it.
+
+#include "units/units_draw.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+#include "canvas/crowd_ui.hpp"
+#include "inspect/inspector.hpp"
+#include "sandbox.hpp"
+
+namespace pathlab::sandbox {
+namespace {
+
+using ToScreen = std::function<ImVec2(Vec2)>;
+
+ImVec2 offset(ImVec2 c, double ang, float len) {
+  return ImVec2(c.x + static_cast<float>(std::cos(ang)) * len, c.y + static_cast<float>(std::sin(ang)) * len);
+}
+
+void ring(SdlBatch& b, ImVec2 c, float r, ImU32 col, int width) {
+  std::array<ImVec2, 21> pts;
+  for (size_t k = 0; k < pts.size(); ++k) pts[k] = offset(c, 2.0 * kPi * static_cast<double>(k) / 20.0, r);
+  b.thick_polyline(pts.data(), static_cast<int>(pts.size()), col, width);
+}
+
+/// An oriented rectangle `len` x `wid` pixels round `c` (the vehicle outline).
+void box(SdlBatch& b, ImVec2 c, double h, float len, float wid, ImU32 col, int width) {
+  const float ch = static_cast<float>(std::cos(h)), sh = static_cast<float>(std::sin(h));
+  auto at = [&](float f, float s) { return ImVec2(c.x + ch * f - sh * s, c.y + sh * f + ch * s); };
+  const std::array<ImVec2, 5> p = {at(len / 2, wid / 2), at(len / 2, -wid / 2), at(-len / 2, -wid / 2),
+                                   at(-len / 2, wid / 2), at(len / 2, wid / 2)};
+  b.thick_polyline(p.data(), 5, col, width);
+}
+
+void arrow(SdlBatch& b, ImVec2 from, ImVec2 to, ImU32 col) {
+  b.thick_polyline(std::array<ImVec2, 2>{from, to}.data(), 2, col, 2);
+  const double a = std::atan2(to.y - from.y, to.x - from.x);
+  const float len = std::min(6.0f, std::hypot(to.x - from.x, to.y - from.y) * 0.5f);
+  b.line(to, offset(to, a + kPi * 0.8, len), col);
+  b.line(to, offset(to, a - kPi * 0.8, len), col);
+}
+
+void draw_doors(const UnitSwarm& units, ImDrawList* dl, const ToScreen& to_screen) {
+  const Crowd& c = units.crowd();
+  for (int d = 0; d < c.door_count(); ++d) {
+    const DoorDef& def = c.door_def(d);
+    const ImVec2 lo = to_screen(Vec2(def.lo.x, def.lo.y)), hi = to_screen(Vec2(def.hi.x + 1.0, def.hi.y + 1.0));
+    if (c.door_open(d)) {
+      dl->AddRect(lo, hi, IM_COL32(90, 200, 110, 255), 0, 0, 2.0f);
+      continue;
+    }
+    dl->AddRectFilled(lo, hi, IM_COL32(150, 85, 40, 255));
+    dl->AddLine(lo, hi, IM_COL32(250, 210, 150, 255), 1.5f);  // a cross: "shut"
+    dl->AddLine(ImVec2(lo.x, hi.y), ImVec2(hi.x, lo.y), IM_COL32(250, 210, 150, 255), 1.5f);
+  }
+}
+
+void draw_trucks(const UnitSwarm& units, ImDrawList* dl, SdlBatch& b, const ToScreen& to_screen, bool routes) {
+  const Crowd& c = units.crowd();
+  for (int k = 0; k < c.moving_obstacle_count(); ++k) {
+    const MovingObstacleDef& def = c.moving_obstacle_def(k);
+    const MovingObstacleState& st = c.moving_obstacle(k);
+    if (routes) {
+      std::vector<ImVec2> pts;
+      for (const Vec2& p : def.route) pts.push_back(to_screen(p));
+      b.polyline(pts.data(), static_cast<int>(pts.size()), IM_COL32(240, 200, 40, 200), def.loop);
+      for (const ImVec2& p : pts) b.disc(p, 2.5f, IM_COL32(240, 200, 40, 255), IM_COL32(90, 70, 0, 255));
+    }
+    const Vec2 f(std::cos(st.pose.heading), std::sin(st.pose.heading)), s(-f.y, f.x);
+    const Vec2 hx = f * def.half_extents.x, hy = s * def.half_extents.y;
+    const ImVec2 q[4] = {to_screen(st.pose.pos + hx + hy), to_screen(st.pose.pos + hx - hy),
+                         to_screen(st.pose.pos - hx - hy), to_screen(st.pose.pos - hx + hy)};
+    dl->AddQuadFilled(q[0], q[1], q[2], q[3], IM_COL32(200, 170, 30, 255));
+    dl->AddQuad(q[0], q[1], q[2], q[3], st.waiting ? IM_COL32(255, 40, 40, 255) : IM_COL32(60, 50, 10, 255), 2.0f);
+    dl->AddLine(q[0], q[1], IM_COL32(60, 50, 10, 255), 3.0f);  // the cab end
+  }
+}
+
+void draw_overlays(const UnitSwarm& units, SdlBatch& b, const ToScreen& to_screen, const CrowdOverlays& ov,
+                   bool lookahead) {
+  const Crowd& c = units.crowd();
+  for (int i = 0; i < units.count(); ++i) {
+    const CrowdAgentState& st = c.state(i);
+    const ImVec2 p = to_screen(st.pose.pos);
+    if (ov.neighbours)
+      for (int j : st.neighbors) b.line(p, to_screen(c.state(j).pose.pos), IM_COL32(150, 230, 150, 140));
+    if (ov.velocities) {
+      // As RecastDemo's crowd tool: where the route wants to go, and what avoidance chose
+      // (one second of travel).
+      arrow(b, p, to_screen(st.pose.pos + st.preferred_velocity), IM_COL32(60, 200, 255, 230));
+      arrow(b, p, to_screen(st.pose.pos + st.avoidance_velocity), IM_COL32(255, 90, 160, 230));
+    }
+    if (lookahead && !st.arrived && st.route.size() >= 2) {
+      // Where the unit steers: the next waypoint of its route.
+      const ImVec2 la = to_screen(st.route[static_cast<size_t>(st.next_waypoint)]);
+      b.line(p, la, IM_COL32(255, 140, 0, 200));
+      b.disc(la, 3.0f, IM_COL32(255, 140, 0, 255), IM_COL32(120, 60, 0, 255));
+    }
+  }
+}
+
+void draw_routes(const UnitSwarm& units, SdlBatch& b, const ToScreen& to_screen) {
+  std::vector<ImVec2> pts;
+  for (int i = 0; i < units.count(); ++i) {
+    const CrowdAgentState& st = units.crowd().state(i);
+    if (st.arrived || st.route.size() < 2) continue;
+    pts.clear();
+    pts.push_back(to_screen(st.pose.pos));
+    for (size_t k = static_cast<size_t>(std::max(st.next_waypoint, 0)); k < st.route.size(); ++k)
+      pts.push_back(to_screen(st.route[k]));
+    b.polyline(pts.data(), static_cast<int>(pts.size()), (preset_colour(units.preset_of(i)) & 0x00FFFFFFu) | 0x70000000u);
+  }
+}
+
+void draw_label(const UnitSwarm& units, const io::Scene& scene, int i) {
+  const CrowdAgentState& st = units.crowd().state(i);
+  const UnitActivity a = units.activity(i);
+  const Pose g = units.goal_of(i, scene);
+  ImGui::BeginTooltip();
+  ImGui::Text("%s #%d  %s", units.preset_of(i).c_str(), i, activity_name(a));
+  ImGui::Text("speed %.2f cells/s, radius %.2f", st.speed, units.crowd().agent_def(i).unit.radius);
+  ImGui::Text("goal (%.1f, %.1f), re-plans %d", g.pos.x, g.pos.y, units.replans(i));
+  if (a == UnitActivity::yielding) ImGui::TextUnformatted("giving way to a unit of higher priority");
+  if (!units.unit_message(i).empty()) ImGui::TextWrapped("why: %s", units.unit_message(i).c_str());
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+ImU32 preset_colour(const std::string& preset) {
+  static const ImU32 colours[] = {IM_COL32(40, 120, 230, 255), IM_COL32(230, 140, 20, 255), IM_COL32(110, 130, 60, 255),
+                                  IM_COL32(140, 80, 40, 255)};
+  const auto& names = unit_preset_names();
+  const auto it = std::find(names.begin(), names.end(), preset);
+  return colours[it == names.end() ? 0 : static_cast<size_t>(it - names.begin()) % 4];
+}
+
+void draw_unit_disc(SdlBatch& b, ImDrawList* dl, const std::string& preset, ImVec2 c, float r, bool selected) {
+  const ImU32 edge = selected ? IM_COL32(255, 230, 60, 255) : IM_COL32(20, 20, 20, 230);
+  if (r <= 48.0f) {
+    b.disc(c, r, preset_colour(preset), edge);  // a sprite blit: cheap for hundreds of units
+    return;
+  }
+  // Zoomed in very far (the sprites stop at 48 pixels): a few units, drawn as polygons.
+  dl->AddCircleFilled(c, r, preset_colour(preset), 48);
+  dl->AddCircle(c, r, edge, 48, 1.0f);
+}
+
+void draw_unit_mark(SdlBatch& b, const std::string& preset, ImVec2 c, double heading, float r, bool selected) {
+  const ImU32 white = IM_COL32(255, 255, 255, 255);
+  if (selected) ring(b, c, r + 2.5f, IM_COL32(255, 230, 60, 255), 2);
+  if (r < 5.0f) {
+    // Too small for a shape: the heading as a line out of the body.
+    b.thick_polyline(std::array<ImVec2, 2>{c, offset(c, heading, r * 1.8f)}.data(), 2, white, 2);
+    return;
+  }
+  const int w = r > 14.0f ? 2 : 1;  // bolder marks on big bodies
+  if (preset == "car") {
+    box(b, c, heading, r * 1.7f, r * 1.0f, white, w);  // the vehicle outline, and its windscreen
+    b.line(offset(offset(c, heading, r * 0.45f), heading + kPi / 2, r * 0.5f),
+           offset(offset(c, heading, r * 0.45f), heading - kPi / 2, r * 0.5f), white);
+  } else if (preset == "tank") {
+    box(b, c, heading, r * 1.5f, r * 1.2f, white, w);  // hull and a barrel past the body
+    b.thick_polyline(std::array<ImVec2, 2>{c, offset(c, heading, r * 1.5f)}.data(), 2, white, 2);
+  } else if (preset == "bear") {
+    const std::array<ImVec2, 5> d = {offset(c, heading, r * 0.9f), offset(c, heading + kPi / 2, r * 0.55f),
+                                     offset(c, heading + kPi, r * 0.6f), offset(c, heading - kPi / 2, r * 0.55f),
+                                     offset(c, heading, r * 0.9f)};
+    b.thick_polyline(d.data(), 5, white, w);  // a diamond, longer at the nose
+  } else {
+    const std::array<ImVec2, 4> wedge = {offset(c, heading, r * 0.9f), offset(c, heading + kPi * 0.78, r * 0.7f),
+                                     offset(c, heading - kPi * 0.78, r * 0.7f), offset(c, heading, r * 0.9f)};
+    b.thick_polyline(wedge.data(), 4, white, w);  // a wedge pointing where the person faces
+  }
+}
+
+void draw_crowd(const UnitSwarm& units, const io::Scene& scene, ImDrawList* dl, SdlLayer& layer,
+                const ToScreen& to_screen, float scale, const CrowdDrawOptions& o) {
+  if (o.overlays.doors) draw_doors(units, dl, to_screen);
+  SdlBatch& under = layer.begin(dl);
+  draw_trucks(units, dl, under, to_screen, o.overlays.trucks);
+  if (o.routes) draw_routes(units, layer.begin(dl), to_screen);
+  draw_overlays(units, layer.begin(dl), to_screen, o.overlays, o.lookahead);
+  // Bodies in one batch, marks in the next: a batch draws its lines before its discs.
+  SdlBatch& bodies = layer.begin(dl);
+  auto radius_px = [&](int i) {
+    return std::max(3.0f, static_cast<float>(units.crowd().agent_def(i).unit.radius) * scale);
+  };
+  for (int i = 0; i < units.count(); ++i)
+    draw_unit_disc(bodies, dl, units.preset_of(i), to_screen(units.crowd().state(i).pose.pos), radius_px(i),
+                   units.selected(i));
+  SdlBatch& marks = layer.begin(dl);
+  for (int i = 0; i < units.count(); ++i) {
+    const CrowdAgentState& st = units.crowd().state(i);
+    const ImVec2 c = to_screen(st.pose.pos);
+    const float r = radius_px(i);
+    draw_unit_mark(marks, units.preset_of(i), c, st.pose.heading, r, units.selected(i));
+    if (o.overlays.stuck && (st.stuck || st.waiting))
+      ring(marks, c, r + 4.0f, st.stuck ? IM_COL32(255, 30, 30, 255) : IM_COL32(255, 170, 0, 255), 2);
+  }
+  (void)scene;
+}
+
+void draw_crowd_legend(const UnitSwarm& units, ImDrawList* dl, SdlLayer& layer, ImVec2 corner) {
+  const auto& names = unit_preset_names();
+  std::vector<int> n(names.size(), 0);
+  for (int i = 0; i < units.count(); ++i) {
+    const auto it = std::find(names.begin(), names.end(), units.preset_of(i));
+    if (it != names.end()) ++n[static_cast<size_t>(it - names.begin())];
+  }
+  const float line = ImGui::GetFontSize() + 6.0f;
+  int rows = 0;
+  for (int k : n) rows += k > 0 ? 1 : 0;
+  if (rows == 0) return;
+  const ImVec2 lo(corner.x + 8, corner.y - 8 - line * static_cast<float>(rows) - 6), hi(lo.x + line * 6.8f, corner.y - 8);
+  dl->AddRectFilled(lo, hi, IM_COL32(20, 22, 28, 210), 4.0f);
+  SdlBatch& b = layer.begin(dl);
+  SdlBatch& marks = layer.begin(dl);
+  float y = lo.y + 3 + line / 2;
+  for (size_t p = 0; p < names.size(); ++p) {
+    if (n[p] == 0) continue;
+    draw_unit_disc(b, dl, names[p], ImVec2(lo.x + line * 0.6f, y), line * 0.38f, false);
+    draw_unit_mark(marks, names[p], ImVec2(lo.x + line * 0.6f, y), -kPi / 2, line * 0.38f, false);
+    char text[64];
+    std::snprintf(text, sizeof text, "%s  %d", names[p].c_str(), n[p]);
+    dl->AddText(ImVec2(lo.x + line * 1.5f, y - ImGui::GetFontSize() / 2), IM_COL32(235, 235, 235, 255), text);
+    y += line;
+  }
+}
+
+void CrowdUi::draw(Sandbox& sb, ImDrawList* dl) {
+  const UnitSwarm& units = sb.units();
+  const auto to_screen = [&sb](Vec2 p) { return sb.world_to_screen(p); };
+  CrowdDrawOptions o{overlays, sb.show_unit_paths(), sb.inspector().overlays().lookahead};
+  draw_crowd(units, sb.scene(), dl, sb.sdl_layer(), to_screen, sb.scale(), o);
+  if (send_from_) {
+    const ImVec2 a = to_screen(*send_from_), b = to_screen(send_to_);
+    dl->AddCircle(a, 6.0f, IM_COL32(255, 230, 60, 255), 16, 2.0f);
+    if (std::hypot(b.x - a.x, b.y - a.y) > 8.0f) dl->AddLine(a, b, IM_COL32(255, 230, 60, 255), 2.0f);
+  }
+  if (overlays.legend) draw_crowd_legend(units, dl, sb.sdl_layer(), ImVec2(dl->GetClipRectMin().x, dl->GetClipRectMax().y));
+  // The label of the unit under the mouse.
+  const ImGuiIO& io = ImGui::GetIO();
+  hover_ = -1;
+  const ImVec2 m = io.MousePos, lo = dl->GetClipRectMin(), hi = dl->GetClipRectMax();
+  if (io.WantCaptureMouse || m.x < lo.x || m.y < lo.y || m.x >= hi.x || m.y >= hi.y) return;
+  hover_ = units.unit_at(sb.screen_to_world(m.x, m.y), 3.0 / std::max(1.0f, sb.scale()));
+  if (hover_ >= 0) draw_label(units, sb.scene(), hover_);
+}
+
+}  // namespace pathlab::sandbox

@@ -1,0 +1,92 @@
+// The unit model's questions: what a unit is doing, metrics across rebuilds, hit tests and
+// the selection. No drawing.
+
+#include <algorithm>
+#include <cmath>
+
+#include "units/units.hpp"
+
+namespace pathlab::sandbox {
+
+int UnitSwarm::arrived() const {
+  int n = 0;
+  for (int i = 0; i < count(); ++i) n += at_goal(i) ? 1 : 0;
+  return n;
+}
+
+UnitActivity UnitSwarm::activity(int id) const {
+  const CrowdAgentState& st = crowd_->state(id);
+  if (st.waiting) return UnitActivity::waiting;
+  if (st.stuck) return UnitActivity::stuck;
+  if (st.yielding) return UnitActivity::yielding;
+  // Arrived and at rest; a unit that arrived and was pushed aside is moving again.
+  if (st.arrived && std::abs(st.speed) < 1e-3) return UnitActivity::arrived;
+  return UnitActivity::moving;
+}
+
+const std::string& UnitSwarm::unit_message(int id) const {
+  const std::string& why = crowd_->state(id).why;
+  if (!why.empty()) return why;
+  const auto& notes = routing_->notes;  // e.g. the scene's planner could not route it
+  const size_t i = static_cast<size_t>(id);
+  if (i < notes.size() && !notes[i].empty()) return notes[i];
+  return units_[i].message;
+}
+
+Pose UnitSwarm::goal_of(int id, const io::Scene& scene) const {
+  const auto& g = units_[static_cast<size_t>(id)].goal;
+  return g ? *g : scene.goal;
+}
+
+int UnitSwarm::replans(int id) const {
+  return units_[static_cast<size_t>(id)].replans_before + crowd_->metrics(id).replans;
+}
+
+SwarmMetrics UnitSwarm::metrics() const {
+  const CrowdMetrics m = crowd_->run_metrics();
+  SwarmMetrics out;
+  out.arrived = arrived();
+  out.min_separation = std::min(carried_.min_separation, m.min_separation);
+  for (int i = 0; i < count(); ++i) out.stuck += crowd_->state(i).stuck ? 1 : 0;
+  out.stuck_steps = carried_.stuck_steps + m.stuck_steps;
+  out.wall_contacts = carried_.wall_contacts + m.wall_contacts;
+  out.replans = 0;
+  for (int i = 0; i < count(); ++i) out.replans += replans(i);
+  return out;
+}
+
+int UnitSwarm::unit_at(Vec2 p, double slack) const {
+  int best = -1;
+  double best_d = 1e300;
+  for (int i = 0; i < count(); ++i) {
+    const double d = glm::length(crowd_->state(i).pose.pos - p);
+    if (d <= units_[static_cast<size_t>(i)].def.radius + slack && d < best_d) best_d = d, best = i;
+  }
+  return best;
+}
+
+void UnitSwarm::select_none() {
+  for (Unit& u : units_) u.selected = false;
+}
+
+int UnitSwarm::select_box(Vec2 a, Vec2 b, bool add) {
+  const Vec2 lo = glm::min(a, b), hi = glm::max(a, b);
+  int n = 0;
+  for (int i = 0; i < count(); ++i) {
+    const Vec2 p = crowd_->state(i).pose.pos;
+    const bool in = p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y;
+    Unit& u = units_[static_cast<size_t>(i)];
+    u.selected = in || (add && u.selected);
+    n += u.selected ? 1 : 0;
+  }
+  return n;
+}
+
+std::vector<int> UnitSwarm::selection() const {
+  std::vector<int> out;
+  for (int i = 0; i < count(); ++i)
+    if (units_[static_cast<size_t>(i)].selected) out.push_back(i);
+  return out;
+}
+
+}  // namespace pathlab::sandbox
