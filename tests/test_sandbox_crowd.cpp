@@ -11,7 +11,7 @@
 #include "canvas/crowd_ui.hpp"
 #include "pathlab/io/map_files.hpp"
 #include "sandbox_ui.hpp"
-#include "units/units_draw.hpp"
+#include "canvas/units_draw.hpp"
 
 using namespace pathlab;
 using namespace pathlab::sandbox;

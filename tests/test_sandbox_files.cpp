@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "panels/gallery.hpp"
+#include "document/gallery.hpp"
 #include "pathlab/io/map_files.hpp"
 #include "sandbox_ui.hpp"
 

@@ -11,7 +11,7 @@
 #include <map>
 #include <random>
 
-#include "panels/gallery.hpp"
+#include "document/gallery.hpp"
 #include "inspect/inspector.hpp"
 #include "sandbox_ui.hpp"
 

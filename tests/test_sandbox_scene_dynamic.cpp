@@ -7,7 +7,7 @@
 #include "crowd_support.hpp"
 #include "canvas/door_tools.hpp"
 #include "sandbox_ui.hpp"
-#include "panels/gallery.hpp"
+#include "document/gallery.hpp"
 #include "pathlab/io/scene_file.hpp"
 
 using namespace pathlab;

@@ -14,11 +14,11 @@
 #include <sstream>
 
 #include "document/export.hpp"
-#include "panels/gallery.hpp"
+#include "document/gallery.hpp"
 #include "host/host.hpp"
 #include "inspect/inspector.hpp"
 #include "pathlab/collision.hpp"
-#include "inspect/replay.hpp"
+#include "planning/replay.hpp"
 #include "sandbox_ui.hpp"
 #include "pathlab/io/scene_file.hpp"
 

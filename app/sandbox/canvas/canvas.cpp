@@ -6,7 +6,7 @@
 #include "inspect/inspector.hpp"
 #include "sandbox.hpp"
 #include "canvas/crowd_ui.hpp"
-#include "units/units_draw.hpp"
+#include "canvas/units_draw.hpp"
 
 namespace pathlab::sandbox {
 namespace {
@@ -354,7 +354,7 @@ void Sandbox::draw_canvas() {
   }
   draw_path(dl);
   inspector_->draw_over_path(*this, dl);
-  crowd_ui_->draw(*this, dl);
+  crowd_ui_->draw(*this, dl, inspector_->overlays().lookahead);
   draw_poses(dl);
   if (drag_ == Drag::tool && active_tool_) {
     ToolContext ctx = tool_context();

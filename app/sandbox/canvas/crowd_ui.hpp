@@ -1,7 +1,7 @@
 #pragma once
 // The crowd's side of the canvas: the select and spawn-area tools, the right-click command
 // (send the selection to a point; drag to set the heading), what the crowd overlays show, and
-// the spawn settings of the Units panel. The model is units.hpp; drawing units_draw.hpp.
+// the spawn settings of the Units panel. The model is units/units.hpp; drawing units_draw.hpp.
 
 #include <memory>
 #include <optional>
@@ -35,8 +35,9 @@ class CrowdUi {
   /// The right mouse button with the select tool and a selection: press at the goal, drag to
   /// set the heading, release to send. Returns true while it owns the mouse (no panning).
   bool handle_right(Sandbox& sb, bool free_mouse, Vec2 world);
-  /// Draws doors, trucks, units, overlays, the legend, the hover label and the command preview.
-  void draw(Sandbox& sb, ImDrawList* dl);
+  /// Draws doors, trucks, units, overlays, the legend, the hover label and the command preview;
+  /// `steer_points`: a line from each unit to the waypoint it steers at (an inspector overlay).
+  void draw(Sandbox& sb, ImDrawList* dl, bool steer_points);
   /// The unit under the mouse last frame, or -1.
   int hovered() const { return hover_; }
 

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "canvas/canvas_tools.hpp"
-#include "panels/panel.hpp"
 #include "canvas/scene_dynamic_draw.hpp"
 
 namespace pathlab::sandbox {
@@ -46,9 +45,5 @@ bool delete_selected(io::Scene& scene, DynamicEdit& edit);
 /// Parses "1.5, 3, 7" into increasing times >= 0 (at most 64). Empty text: no toggles.
 /// Returns "" or what is wrong.
 std::string parse_toggle_times(const std::string& text, std::vector<double>& out);
-
-/// The "Doors and trucks" panel: the two tools, the selected door's or truck's fields, and the
-/// keys (Enter ends a route, Delete removes the selection, Esc drops the route).
-std::unique_ptr<Panel> make_dynamic_panel();
 
 }  // namespace pathlab::sandbox

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "panels/gallery.hpp"
+#include "document/gallery.hpp"
 
 namespace pathlab::sandbox {
 namespace fs = std::filesystem;

@@ -238,7 +238,7 @@ int main(int argc, char** argv) {
   else sb.set_state_dir(state_dir);
   if (o.all_overlays) sb.show_all_overlays();
   if (o.bench_crowd) {
-    if (std::string e = sandbox::spawn_crowd_bench(sb); !e.empty()) std::fprintf(stderr, "warning: %s\n", e.c_str());
+    if (std::string e = sandbox::spawn_crowd_bench(sb.units(), sb.scene()); !e.empty()) std::fprintf(stderr, "warning: %s\n", e.c_str());
   }
   if (o.ui_scale_pct > 0) sb.set_ui_scale(static_cast<float>(o.ui_scale_pct) / 100.0f);
   if (o.bench_frames > 0) return run_bench(**host, o);

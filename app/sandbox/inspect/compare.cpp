@@ -10,7 +10,7 @@
 #include "pathlab/collision.hpp"
 #include "pathlab/unit.hpp"
 #include "sandbox.hpp"
-#include "panels/ui_widgets.hpp"
+#include "inspect/ui_widgets.hpp"
 
 namespace pathlab::sandbox {
 namespace {

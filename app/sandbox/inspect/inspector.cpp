@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "sandbox.hpp"
-#include "panels/ui_widgets.hpp"
+#include "inspect/ui_widgets.hpp"
 
 namespace pathlab::sandbox {
 namespace {

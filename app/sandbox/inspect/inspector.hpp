@@ -22,13 +22,13 @@
 #include <imgui.h>
 
 #include "document/export.hpp"
-#include "panels/gallery.hpp"
+#include "document/gallery.hpp"
 #include "pathlab/funnel.hpp"
 #include "pathlab/navmesh.hpp"
 #include "pathlab/navmesh_search.hpp"
 #include "pathlab/segment_path.hpp"
 #include "planning/plan_pipeline.hpp"
-#include "inspect/replay.hpp"
+#include "planning/replay.hpp"
 
 namespace pathlab::sandbox {
 

@@ -11,7 +11,7 @@
 #include "pathlab/dubins.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "sandbox.hpp"
-#include "panels/ui_widgets.hpp"
+#include "inspect/ui_widgets.hpp"
 
 namespace pathlab::sandbox {
 namespace {

@@ -6,8 +6,9 @@
 #include <cstdio>
 
 #include "canvas/door_tools.hpp"
+#include "panels/panel.hpp"
 #include "sandbox.hpp"
-#include "panels/ui_widgets.hpp"
+#include "inspect/ui_widgets.hpp"
 
 namespace pathlab::sandbox {
 namespace {

@@ -35,5 +35,8 @@ float side_panel_width();
 
 std::unique_ptr<Panel> make_scene_panel();  // panel_scene.cpp: open, import, save, recent files
 std::unique_ptr<Panel> make_edit_panel();   // panel_edit.cpp: tools, brush, undo, generators, view
+/// The "Doors and trucks" panel (door_panel.cpp): the two tools, the selected door's or truck's
+/// fields, and the keys (Enter ends a route, Delete removes the selection, Esc drops the route).
+std::unique_ptr<Panel> make_dynamic_panel();
 
 }  // namespace pathlab::sandbox

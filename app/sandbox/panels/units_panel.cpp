@@ -7,7 +7,7 @@
 #include "canvas/crowd_ui.hpp"
 #include "inspect/inspector.hpp"
 #include "sandbox.hpp"
-#include "panels/ui_widgets.hpp"
+#include "inspect/ui_widgets.hpp"
 
 namespace pathlab::sandbox {
 namespace {

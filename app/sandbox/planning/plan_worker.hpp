@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "planning/plan_pipeline.hpp"
-#include "inspect/replay.hpp"
+#include "planning/replay.hpp"
 #include "pathlab/io/scene_file.hpp"
 
 namespace pathlab::sandbox {

@@ -3,7 +3,7 @@
 
 #include "units/crowd_bench.hpp"
 
-#include "sandbox.hpp"
+#include "units/units.hpp"
 
 namespace pathlab::sandbox {
 namespace {
@@ -30,7 +30,7 @@ io::Scene crowd_bench_scene() {
   return s;
 }
 
-std::string spawn_crowd_bench(Sandbox& sb) {
+std::string spawn_crowd_bench(UnitSwarm& units, const io::Scene& scene) {
   static const char* const kMix[] = {"person", "person", "person", "bear", "car", "person", "tank", "person"};
   std::string first;
   for (int i = 0; i < 2 * kPerSide; ++i) {
@@ -42,7 +42,7 @@ std::string spawn_crowd_bench(Sandbox& sb) {
     const double mx = 2.0 * (kWallX + 1) - x;
     const Pose from{Vec2(left ? x : mx, y), left ? 0.0 : kPi};
     const Pose to{Vec2(left ? mx : x, y), left ? 0.0 : kPi};
-    const std::string e = sb.units().spawn(sb.scene(), kMix[i % 8], from, to);
+    const std::string e = units.spawn(scene, kMix[i % 8], from, to);
     if (first.empty()) first = e;
   }
   return first;

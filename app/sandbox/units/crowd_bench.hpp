@@ -3,16 +3,18 @@
 // split by a wall with three doorways, 200 units of mixed presets in two blocks on either
 // side, each sent to the mirror of its place, so they crowd and queue at the doorways.
 
+#include <string>
+
 #include "pathlab/io/scene_file.hpp"
 
 namespace pathlab::sandbox {
 
-class Sandbox;
+class UnitSwarm;
 
 /// The map and poses of the scenario (no units yet).
 io::Scene crowd_bench_scene();
-/// Spawns the scenario's 200 units into `sb` (whose scene is crowd_bench_scene()). Returns ""
+/// Spawns the scenario's 200 units into `units` on `scene` (crowd_bench_scene()). Returns ""
 /// or the first unit that could not be placed.
-std::string spawn_crowd_bench(Sandbox& sb);
+std::string spawn_crowd_bench(UnitSwarm& units, const io::Scene& scene);
 
 }  // namespace pathlab::sandbox

@@ -8,8 +8,8 @@
 // without one, to the scene's goal. A map edit rebuilds the Crowd from the units' current
 // poses (the Crowd keeps its own copy of the map); a move of the scene's goal re-targets the
 // units that follow it (Crowd::set_goal). Units that arrived stay next to the goal: the core
-// settles units sharing a goal around it. Drawing is units_draw.hpp, the panel
-// units_panel.cpp.
+// settles units sharing a goal around it. Drawing is canvas/units_draw.hpp, the panel
+// panels/units_panel.cpp.
 
 #include <algorithm>
 #include <memory>

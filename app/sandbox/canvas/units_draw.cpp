@@ -2,7 +2,7 @@
 // 200 units stay cheap on the software renderer), doors, trucks, the overlays, the legend and
 // the hover label. Reads the model, never changes it.
 
-#include "units/units_draw.hpp"
+#include "canvas/units_draw.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,7 +10,6 @@
 #include <cstdio>
 
 #include "canvas/crowd_ui.hpp"
-#include "inspect/inspector.hpp"
 #include "sandbox.hpp"
 
 namespace pathlab::sandbox {
@@ -233,10 +232,10 @@ void draw_crowd_legend(const UnitSwarm& units, ImDrawList* dl, SdlLayer& layer, 
   }
 }
 
-void CrowdUi::draw(Sandbox& sb, ImDrawList* dl) {
+void CrowdUi::draw(Sandbox& sb, ImDrawList* dl, bool steer_points) {
   const UnitSwarm& units = sb.units();
   const auto to_screen = [&sb](Vec2 p) { return sb.world_to_screen(p); };
-  CrowdDrawOptions o{overlays, sb.show_unit_paths(), sb.inspector().overlays().lookahead};
+  CrowdDrawOptions o{overlays, sb.show_unit_paths(), steer_points};
   draw_crowd(units, sb.scene(), dl, sb.sdl_layer(), to_screen, sb.scale(), o);
   if (send_from_) {
     const ImVec2 a = to_screen(*send_from_), b = to_screen(send_to_);

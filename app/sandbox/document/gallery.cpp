@@ -1,4 +1,4 @@
-#include "panels/gallery.hpp"
+#include "document/gallery.hpp"
 
 #include <algorithm>
 #include <filesystem>

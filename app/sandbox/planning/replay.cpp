@@ -1,4 +1,4 @@
-#include "inspect/replay.hpp"
+#include "planning/replay.hpp"
 
 #include <algorithm>
 
