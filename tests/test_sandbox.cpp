@@ -78,8 +78,8 @@ bool crosses_column(const std::vector<Vec2>& pts, double x, double y0, double y1
 TEST_CASE("sandbox: painting a wall across the path re-plans around it, undo restores it") {
   Ui ui;
   const PlanView before = ui.sb().plan();
-  REQUIRE(before.found);
-  CHECK(before.length == doctest::Approx(35.0));
+  REQUIRE(before.result.found);
+  CHECK(before.result.length == doctest::Approx(35.0));
   // Paint a wall across the corridor at x = 20 from the top down to row 16.
   ui.sb().set_tool(Tool::paint);
   ui.drag(Vec2(20.5, 0.5), Vec2(20.5, 16.5), 32);
@@ -88,15 +88,15 @@ TEST_CASE("sandbox: painting a wall across the path re-plans around it, undo res
   for (int y = 0; y <= 16; ++y) CHECK(g.is_blocked(20, y));
   CHECK(g.is_free(20, 18));
   const PlanView& after = ui.sb().plan();
-  REQUIRE(after.found);
+  REQUIRE(after.result.found);
   CHECK(after.plans > before.plans);
-  CHECK(after.length > before.length + 5.0);  // it has to go round the wall's end
-  CHECK_FALSE(crosses_column(after.points, 20.5, 0.0, 17.0));
+  CHECK(after.result.length > before.result.length + 5.0);  // it has to go round the wall's end
+  CHECK_FALSE(crosses_column(after.result.points, 20.5, 0.0, 17.0));
   // Ctrl+Z takes the whole stroke back in one step.
   ui.key_ctrl(ImGuiKey_Z);
   ui.idle(1);
   for (int y = 0; y <= 16; ++y) CHECK(ui.sb().scene().grid.is_free(20, y));
-  CHECK(ui.sb().plan().length == doctest::Approx(35.0));
+  CHECK(ui.sb().plan().result.length == doctest::Approx(35.0));
   ui.key_ctrl(ImGuiKey_Y);
   ui.idle(1);
   CHECK(ui.sb().scene().grid.is_blocked(20, 5));
@@ -104,9 +104,9 @@ TEST_CASE("sandbox: painting a wall across the path re-plans around it, undo res
 
 TEST_CASE("sandbox: the free-hand terrain brush at the slider's cost re-routes the path, Ctrl+Z restores it") {
   Ui ui;
-  REQUIRE(ui.sb().plan().found);
-  const std::vector<Vec2> before = ui.sb().plan().points;
-  CHECK(ui.sb().plan().length == doctest::Approx(35.0));
+  REQUIRE(ui.sb().plan().result.found);
+  const std::vector<Vec2> before = ui.sb().plan().result.points;
+  CHECK(ui.sb().plan().result.length == doctest::Approx(35.0));
   // Set the cost with the panel's slider, as a person would: press at its left end, drag past
   // the right end (the dearest terrain, 20x).
   const auto [lo, hi] = ui.sb().widget_rect("terrain cost");
@@ -138,17 +138,17 @@ TEST_CASE("sandbox: the free-hand terrain brush at the slider's cost re-routes t
   // Crossing five cells at 20x costs far more than the detour through the open rows: the path
   // changes and goes round the painted band's end.
   const PlanView& after = ui.sb().plan();
-  REQUIRE(after.found);
-  CHECK(after.points != before);
-  CHECK(after.length > 35.0 + 5.0);
-  for (const Vec2& p : after.points) CHECK(g.cost(cell_of(p).x, cell_of(p).y) == doctest::Approx(1.0));
-  CHECK_FALSE(crosses_column(after.points, 20.5, 0.0, 17.0));
+  REQUIRE(after.result.found);
+  CHECK(after.result.points != before);
+  CHECK(after.result.length > 35.0 + 5.0);
+  for (const Vec2& p : after.result.points) CHECK(g.cost(cell_of(p).x, cell_of(p).y) == doctest::Approx(1.0));
+  CHECK_FALSE(crosses_column(after.result.points, 20.5, 0.0, 17.0));
   // Ctrl+Z takes the whole stroke back in one step, and with it the old path.
   ui.key_ctrl(ImGuiKey_Z);
   ui.idle(1);
   for (int yy = 0; yy < g.height(); ++yy)
     for (int x = 0; x < g.width(); ++x) CHECK(g.cost(x, yy) == doctest::Approx(1.0));
-  CHECK(ui.sb().plan().points == before);
+  CHECK(ui.sb().plan().result.points == before);
 }
 
 TEST_CASE("sandbox: start and goal are placed by press-and-drag and stay draggable") {
@@ -157,8 +157,8 @@ TEST_CASE("sandbox: start and goal are placed by press-and-drag and stay draggab
   ui.drag(Vec2(37.5, 10.5), Vec2(30.5, 3.5));
   ui.idle(1);
   CHECK(cell_of(ui.sb().scene().goal.pos) == Cell{30, 3});
-  REQUIRE(ui.sb().plan().found);
-  CHECK(cell_of(ui.sb().plan().points.back()) == Cell{30, 3});
+  REQUIRE(ui.sb().plan().result.found);
+  CHECK(cell_of(ui.sb().plan().result.points.back()) == Cell{30, 3});
   // The goal tool: press sets the position, dragging sets the heading (down the map = 90 deg).
   ui.sb().set_tool(Tool::goal);
   ui.drag(Vec2(10.5, 5.5), Vec2(10.5, 12.5));
@@ -184,8 +184,8 @@ TEST_CASE("sandbox: a wall that closes the map says why there is no path") {
   ui.drag(Vec2(20.5, 0.5), Vec2(21.5, 19.5));
   ui.idle(1);
   CHECK(ui.sb().scene().grid.is_blocked(21, 19));
-  CHECK_FALSE(ui.sb().plan().found);
-  CHECK_FALSE(ui.sb().plan().reason.empty());
+  CHECK_FALSE(ui.sb().plan().result.found);
+  CHECK_FALSE(ui.sb().plan().result.reason.empty());
 }
 
 TEST_CASE("sandbox: save and reopen a scene gives the same scene") {
@@ -204,7 +204,7 @@ TEST_CASE("sandbox: save and reopen a scene gives the same scene") {
     ui.idle(1);
     REQUIRE(ui.sb().save(path));
     saved = ui.sb().scene();
-    length = ui.sb().plan().length;
+    length = ui.sb().plan().result.length;
     CHECK(saved.grid.cost(12, 8) == doctest::Approx(3.0));
   }
   Ui other;  // a fresh sandbox (ImGui has one context at a time)
@@ -218,7 +218,7 @@ TEST_CASE("sandbox: save and reopen a scene gives the same scene") {
   CHECK(back.goal.pos == saved.goal.pos);
   CHECK(back.settings.planner == "theta");
   CHECK(back.settings.agent_radius == 0.3);
-  CHECK(other.sb().plan().length == length);
+  CHECK(other.sb().plan().result.length == length);
   // A broken scene file leaves the current scene untouched and says what is wrong.
   const std::string bad = (std::filesystem::temp_directory_path() / "pathlab_test_bad.json").string();
   REQUIRE(io::write_file_atomic(bad, "{\"pathlab_scene\": 1, \"map\": {\"width\": 3}}").ok());
@@ -236,7 +236,7 @@ TEST_CASE("sandbox: save and reopen a scene gives the same scene") {
   CHECK(other.sb().status().find(bad_png) != std::string::npos);
   other.idle(2);  // and the app keeps running on the scene it had
   CHECK(other.sb().scene().grid.width() == saved.grid.width());
-  CHECK(other.sb().plan().length == length);
+  CHECK(other.sb().plan().result.length == length);
   std::filesystem::remove(path);
   std::filesystem::remove(bad);
   std::filesystem::remove(bad_map);
@@ -270,8 +270,8 @@ TEST_CASE("sandbox: dragging the subdivisions slider re-plans with more spline p
   ui.drag(Vec2(20.5, 4.5), Vec2(21.5, 19.5));
   ui.sb().replan_now();
   ui.idle(2);
-  REQUIRE(ui.sb().plan().found);
-  const size_t before = ui.sb().plan().points.size();
+  REQUIRE(ui.sb().plan().result.found);
+  const size_t before = ui.sb().plan().result.points.size();
   const auto [lo, hi] = ui.sb().widget_rect("subdivisions");
   REQUIRE(hi.x > lo.x);
   // Press on the slider and drag to its right end: 64 subdivisions.
@@ -289,11 +289,11 @@ TEST_CASE("sandbox: dragging the subdivisions slider re-plans with more spline p
   at(b, false);
   ui.idle(1);
   CHECK(ui.sb().scene().settings.subdivisions == 64);
-  REQUIRE(ui.sb().plan().found);
-  CHECK(ui.sb().plan().points.size() > before * 8);
-  CHECK(ui.sb().plan().blocked_segment < 0);  // the repaired spline never cuts the wall
-  CHECK(ui.sb().plan().curvature_exact);
-  CHECK(ui.sb().plan().max_curvature > 0.0);
+  REQUIRE(ui.sb().plan().result.found);
+  CHECK(ui.sb().plan().result.points.size() > before * 8);
+  CHECK(ui.sb().plan().result.blocked_segment < 0);  // the repaired spline never cuts the wall
+  CHECK(ui.sb().plan().result.curvature_exact);
+  CHECK(ui.sb().plan().result.max_curvature > 0.0);
   // Undo covers settings too: the first takes the slider back, the second the wall; the spline
   // then runs straight again.
   ui.key_ctrl(ImGuiKey_Z);
@@ -303,7 +303,7 @@ TEST_CASE("sandbox: dragging the subdivisions slider re-plans with more spline p
   ui.key_ctrl(ImGuiKey_Z);
   ui.idle(1);
   CHECK(ui.sb().scene().grid.blocked_count() == 0);
-  CHECK(ui.sb().plan().length == doctest::Approx(35.0));
+  CHECK(ui.sb().plan().result.length == doctest::Approx(35.0));
 }
 
 TEST_CASE("sandbox: every planner and smoother runs through the pipeline and is measured") {
@@ -321,16 +321,16 @@ TEST_CASE("sandbox: every planner and smoother runs through the pipeline and is 
       const PlanView v = pipe.plan(s);
       ++runs;
       CHECK(v.error.empty());
-      REQUIRE(v.found);
-      CHECK(v.length >= 35.0 - 1e-9);
-      CHECK(v.time_ms >= 0.0);
+      REQUIRE(v.result.found);
+      CHECK(v.result.length >= 35.0 - 1e-9);
+      CHECK(v.result.time_ms >= 0.0);
       if (planner_family(p.name) == PlannerFamily::curve) {
         // Curve planners go straight through the wall, and say so.
-        CHECK_FALSE(v.violations.empty());
+        CHECK_FALSE(v.result.violations.empty());
       } else {
         // Walls are never crossed; a spline may turn tighter than the turning radius (and says so).
-        CHECK(v.blocked_segment < 0);
-        for (const std::string& why : v.violations) {
+        CHECK(v.result.blocked_segment < 0);
+        for (const std::string& why : v.result.violations) {
           CAPTURE(why);
           CHECK(why.find("turning radius") != std::string::npos);
           // Splines may bend too tightly; the turning smoother may shrink a fillet that does not fit.
@@ -339,14 +339,14 @@ TEST_CASE("sandbox: every planner and smoother runs through the pipeline and is 
       }
       if (std::string(sm.name) == "turning") {
         // Arcs, measured on the curve: the corners round the wall's end are fillets of the radius.
-        CHECK(v.curvature_exact);
-        CHECK(v.curvature.size() == v.points.size());
-        CHECK(v.max_curvature > 0.0);
-        CHECK(v.max_curvature <= 1.0 / 1.5 + 1e-6);
+        CHECK(v.result.curvature_exact);
+        CHECK(v.result.curvature.size() == v.result.points.size());
+        CHECK(v.result.max_curvature > 0.0);
+        CHECK(v.result.max_curvature <= 1.0 / 1.5 + 1e-6);
         // Grid paths leave room for fillets; the navmesh funnel path touches the wall's end, where
         // only spot turns fit.
         const char* kind = planner_family(p.name) == PlannerFamily::grid ? "fillet" : "turns:";
-        CHECK(std::any_of(v.notes.begin(), v.notes.end(),
+        CHECK(std::any_of(v.result.notes.begin(), v.result.notes.end(),
                           [&](const std::string& n) { return n.find(kind) != std::string::npos; }));
       }
     }
@@ -361,8 +361,8 @@ TEST_CASE("sandbox: every planner and smoother runs through the pipeline and is 
     CAPTURE(p);
     const PlanView v = pipe.plan(s);
     CHECK(v.error.empty());
-    CHECK_FALSE(v.found);
-    CHECK_FALSE(v.reason.empty());
+    CHECK_FALSE(v.result.found);
+    CHECK_FALSE(v.result.reason.empty());
   }
 }
 
@@ -449,7 +449,7 @@ TEST_CASE("sandbox: pathlab-cli plan --map scene.json plans the same scene headl
   REQUIRE(io::save_scene(s, path).ok());
   PlanPipeline pipe;
   const PlanView v = pipe.plan(s);
-  REQUIRE(v.found);
+  REQUIRE(v.result.found);
   const std::string out = (std::filesystem::temp_directory_path() / "pathlab_test_cli_scene.out").string();
   const std::string cmd = std::string(PATHLAB_CLI) + " plan --map " + path + " --json > " + out;
   REQUIRE(std::system(cmd.c_str()) == 0);
@@ -457,7 +457,7 @@ TEST_CASE("sandbox: pathlab-cli plan --map scene.json plans the same scene headl
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto pos = text.find("\"length\":");
   REQUIRE(pos != std::string::npos);
-  CHECK(std::stod(text.substr(pos + 9)) == doctest::Approx(v.length).epsilon(1e-12));
+  CHECK(std::stod(text.substr(pos + 9)) == doctest::Approx(v.result.length).epsilon(1e-12));
   // A broken scene is an error with the file's name, exit status 2.
   REQUIRE(io::write_file_atomic(path, "{\"pathlab_scene\": 2, \"map\": 3}").ok());
   const std::string bad = std::string(PATHLAB_CLI) + " plan --map " + path + " 2> " + out;
@@ -474,10 +474,10 @@ TEST_CASE("sandbox: the 'convex polygons' checkbox switches the navmesh to recta
   auto scene = io::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/maps/navmesh-convex-round-room.json");
   REQUIRE(scene.ok());
   test::SandboxUi ui(std::move(*scene), 2);
-  REQUIRE(ui.sb().plan().found);
+  REQUIRE(ui.sb().plan().result.found);
   REQUIRE(ui.sb().scene().settings.navmesh_convex);
-  const double length = ui.sb().plan().length;
-  const size_t convex_corridor = ui.sb().plan().corridor.size();
+  const double length = ui.sb().plan().result.length;
+  const size_t convex_corridor = corridor_rings(ui.sb().plan().result).size();
   const auto [lo, hi] = ui.sb().widget_rect("convex polygons");
   REQUIRE(hi.x > lo.x);
   const ImVec2 box(lo.x + 6, (lo.y + hi.y) / 2);
@@ -490,8 +490,8 @@ TEST_CASE("sandbox: the 'convex polygons' checkbox switches the navmesh to recta
   }
   ui.idle(2);
   CHECK_FALSE(ui.sb().scene().settings.navmesh_convex);
-  REQUIRE(ui.sb().plan().found);
-  CHECK(ui.sb().plan().length == doctest::Approx(length).epsilon(1e-9));  // exact on either mesh
-  MESSAGE("corridor polygons: convex " << convex_corridor << ", rectangles " << ui.sb().plan().corridor.size());
-  CHECK(ui.sb().plan().corridor.size() >= 2 * convex_corridor);
+  REQUIRE(ui.sb().plan().result.found);
+  CHECK(ui.sb().plan().result.length == doctest::Approx(length).epsilon(1e-9));  // exact on either mesh
+  MESSAGE("corridor polygons: convex " << convex_corridor << ", rectangles " << corridor_rings(ui.sb().plan().result).size());
+  CHECK(corridor_rings(ui.sb().plan().result).size() >= 2 * convex_corridor);
 }

@@ -61,11 +61,11 @@ TEST_CASE("worker: a failing Hybrid A* never blocks a frame longer than 16 ms") 
   while (ui.sb().planning() && frames < deadline) frame();
   REQUIRE_FALSE(ui.sb().planning());
   const PlanView& p = ui.sb().plan();
-  CHECK_FALSE(p.found);
+  CHECK_FALSE(p.result.found);
   CHECK(p.error.empty());
-  MESSAGE("failing plan took " << p.time_ms << " ms on the worker; slowest UI frame " << worst_ui_ms << " ms CPU (frame " << worst_frame << ") over "
+  MESSAGE("failing plan took " << p.result.time_ms << " ms on the worker; slowest UI frame " << worst_ui_ms << " ms CPU (frame " << worst_frame << ") over "
                                << frames << " frames, " << frames_planning << " of them showing planning...");
-  CHECK(p.time_ms > 16.0);        // on the UI thread it would have blocked
+  CHECK(p.result.time_ms > 16.0);        // on the UI thread it would have blocked
   // The UI thread's own work per frame (its CPU time). The 16 ms frame budget is for the
   // optimised build; a sanitizer or debug build is many times slower at everything, so there
   // the check is that no frame did a share of the search's work.
@@ -75,7 +75,7 @@ TEST_CASE("worker: a failing Hybrid A* never blocks a frame longer than 16 ms") 
   const bool optimised = false;
 #endif
   if (optimised) CHECK(worst_ui_ms < 16.0);
-  CHECK(worst_ui_ms < p.time_ms / 10.0);
+  CHECK(worst_ui_ms < p.result.time_ms / 10.0);
   CHECK(frames_planning >= 2);    // frames kept coming while the worker searched
   CHECK(ui.sb().plan().plans >= 1);
 }
@@ -86,7 +86,7 @@ TEST_CASE("worker: a newer request supersedes older ones; only its result is ret
   std::vector<std::shared_ptr<std::atomic<bool>>> flags;
   uint64_t last = 0;
   for (int i = 0; i < 4; ++i) {
-    PlanRequest r;
+    WorkerRequest r;
     r.scene = s;
     r.scene.goal.pos = Vec2(10.5 + i * 5, 10.5);
     flags.push_back(r.cancel);
@@ -96,7 +96,7 @@ TEST_CASE("worker: a newer request supersedes older ones; only its result is ret
   auto res = w.take();
   REQUIRE(res.has_value());
   CHECK(res->serial == last);
-  CHECK(res->view.length == doctest::Approx(23.0));  // (2.5, 10.5) to (25.5, 10.5)
+  CHECK(res->view.result.length == doctest::Approx(23.0));  // (2.5, 10.5) to (25.5, 10.5)
   for (size_t i = 0; i + 1 < flags.size(); ++i) CHECK(flags[i]->load());  // the older ones were told to stop
   CHECK_FALSE(flags.back()->load());
   CHECK_FALSE(w.take().has_value());  // once
@@ -105,16 +105,16 @@ TEST_CASE("worker: a newer request supersedes older ones; only its result is ret
 
 TEST_CASE("worker: the last result stays drawn while a newer plan runs") {
   SandboxUi ui(open_scene(40, 20), 2);
-  REQUIRE(ui.sb().plan().found);
-  const double before = ui.sb().plan().length;
+  REQUIRE(ui.sb().plan().result.found);
+  const double before = ui.sb().plan().result.length;
   ui.sb().set_plan_wait_ms(0);
   ui.sb().scene().goal.pos = Vec2(30.5, 10.5);
   ui.sb().map_changed();
   ui.idle(1);
   // Either the new plan already arrived or the old one is still shown: never an empty result.
-  CHECK(ui.sb().plan().found);
+  CHECK(ui.sb().plan().result.found);
   ui.sb().replan_now();
-  CHECK(ui.sb().plan().length < before);
+  CHECK(ui.sb().plan().result.length < before);
 }
 
 TEST_CASE("edit: a fast stroke paints every cell between two mouse samples") {
@@ -144,7 +144,7 @@ TEST_CASE("edit: a fast stroke paints every cell between two mouse samples") {
   ui.sb().scene().goal.pos = Vec2(4.5, 26.5);
   ui.sb().scene().settings.planner = "astar";
   ui.sb().replan_now();
-  CHECK_FALSE(ui.sb().plan().found);
+  CHECK_FALSE(ui.sb().plan().result.found);
 }
 
 TEST_CASE("edit: paint_segment covers every cell the segment enters, with the brush disc") {
@@ -180,7 +180,7 @@ TEST_CASE("undo: restores a moved goal, its heading, a setting and spawned units
   const Pose moved = ui.sb().scene().goal;
   ui.key(ImGui::GetKeyIndex(ImGuiKey_Z), true);
   CHECK(ui.sb().scene().goal.pos == goal.pos);
-  CHECK(ui.sb().plan().length == doctest::Approx(35.0));
+  CHECK(ui.sb().plan().result.length == doctest::Approx(35.0));
   ui.key(ImGui::GetKeyIndex(ImGuiKey_Y), true);
   CHECK(ui.sb().scene().goal.pos == moved.pos);
   // A heading and a setting are steps of their own.

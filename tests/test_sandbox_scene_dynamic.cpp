@@ -246,18 +246,18 @@ TEST_CASE("the start -> goal plan treats a shut door as a wall, and re-plans whe
   test::SandboxUi ui(s, 2);
   auto& sb = ui.sb();
   const auto has_note = [&] {
-    for (const std::string& n : sb.plan().notes)
+    for (const std::string& n : sb.plan().result.notes)
       if (n.find("shut door(s) count as walls") != std::string::npos) return true;
     return false;
   };
-  REQUIRE(sb.plan().found);
-  CHECK(sb.plan().length > 30.0);  // round through the gap at x = 25
+  REQUIRE(sb.plan().result.found);
+  CHECK(sb.plan().result.length > 30.0);  // round through the gap at x = 25
   CHECK(has_note());
   // The door opens (the panel's "open at start"): the next frame plans straight through it.
   sb.scene().doors[0].open_at_start = true;
   ui.idle(2);
-  REQUIRE(sb.plan().found);
-  CHECK(sb.plan().length == doctest::Approx(15.0).epsilon(1e-9));
+  REQUIRE(sb.plan().result.found);
+  CHECK(sb.plan().result.length == doctest::Approx(15.0).epsilon(1e-9));
   CHECK_FALSE(has_note());
   // The scene's map itself never holds the door as a wall.
   CHECK(sb.scene().grid.is_free(4, 10));
@@ -265,6 +265,6 @@ TEST_CASE("the start -> goal plan treats a shut door as a wall, and re-plans whe
   sb.scene().doors[0].open_at_start = false;
   sb.scene().goal.pos = Vec2(4.5, 10.5);
   ui.idle(2);
-  CHECK_FALSE(sb.plan().found);
+  CHECK_FALSE(sb.plan().result.found);
   CHECK_MESSAGE(sb.plan().error.find("shut door(s) count as walls") != std::string::npos, sb.plan().error);
 }

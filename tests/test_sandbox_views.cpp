@@ -105,15 +105,15 @@ TEST_CASE("replay: scrubbing to step k shows exactly k expansions") {
   Ui ui;
   ui.show(Inspector::Tab::replay);
   const PlanView& plan = ui.sb().plan();
-  REQUIRE(plan.found);
-  REQUIRE(!plan.trace.empty());
+  REQUIRE(plan.result.found);
+  REQUIRE(!plan.result.trace.empty());
   ReplayModel& r = ui.in().replay();
   REQUIRE(r.source() == ReplayModel::Source::grid);
   // The whole search is loaded: one step per close event of the trace. That is the planner's
   // expansion count plus the last step, which takes the goal off the open list.
-  const auto closes = std::count_if(plan.trace.begin(), plan.trace.end(), [](const TraceEvent& e) { return e.kind == TraceEvent::close; });
+  const auto closes = std::count_if(plan.result.trace.begin(), plan.result.trace.end(), [](const TraceEvent& e) { return e.kind == TraceEvent::close; });
   CHECK(r.steps() == closes);
-  CHECK(r.steps() == plan.expanded + 1);
+  CHECK(r.steps() == plan.result.expanded + 1);
   CHECK(r.step() == r.steps());  // a fresh search opens finished
 
   // Click the scrub slider at 30% of its width, the way a person scrubs.
@@ -128,7 +128,7 @@ TEST_CASE("replay: scrubbing to step k shows exactly k expansions") {
   // exactly the first k closed cells of the trace are closed on screen.
   CHECK(r.expansions_shown() == k);
   std::vector<Cell> order;
-  for (const TraceEvent& e : plan.trace)
+  for (const TraceEvent& e : plan.result.trace)
     if (e.kind == TraceEvent::close) order.push_back(e.cell);
   const Grid& g = ui.sb().scene().grid;
   int64_t closed = 0;
@@ -149,7 +149,7 @@ TEST_CASE("replay: scrubbing to step k shows exactly k expansions") {
   const auto px = ui.capture();
   auto clear_of_drawing = [&](Cell c) {
     const Vec2 p = cell_center(c);
-    return distance_to_polyline(p, plan.points) > 1.5 && glm::length(p - ui.sb().scene().start.pos) > 3 &&
+    return distance_to_polyline(p, plan.result.points) > 1.5 && glm::length(p - ui.sb().scene().start.pos) > 3 &&
            glm::length(p - ui.sb().scene().goal.pos) > 3;
   };
   int checked_closed = 0, checked_unseen = 0;
@@ -213,7 +213,7 @@ TEST_CASE("replay: step buttons, keys and playback move one expansion at a time"
   ui.sb().scene().goal.pos = Vec2(35.5, 18.5);
   ui.sb().replan_now();
   ui.idle(2);
-  CHECK(r.steps() == ui.sb().plan().expanded + 1);
+  CHECK(r.steps() == ui.sb().plan().result.expanded + 1);
   CHECK(r.steps() != before);
 }
 
@@ -248,17 +248,17 @@ TEST_CASE("compare mode: several combinations on one scene, with legend and tabl
   CompareRun& nav = find("navmesh", "funnel");
   for (CompareRun* c : {&astar, &los, &theta, &nav}) {
     REQUIRE(c->enabled);
-    REQUIRE(c->view.found);
-    CHECK(c->view.length > 30.0);
-    CHECK(polyline_clear(ui.sb().scene().grid, c->view.points));
+    REQUIRE(c->view.result.found);
+    CHECK(c->view.result.length > 30.0);
+    CHECK(polyline_clear(ui.sb().scene().grid, c->view.result.points));
   }
   // The same A* as the main plan; shortcuts and any-angle paths are never longer.
-  CHECK(astar.view.length == doctest::Approx(ui.sb().plan().length));
-  CHECK(los.view.length <= astar.view.length + 1e-9);
-  CHECK(theta.view.length <= astar.view.length + 1e-9);
-  CHECK(nav.view.length <= astar.view.length + 1e-9);
-  CHECK(astar.view.expanded > 0);
-  CHECK(astar.view.max_curvature > 0.0);
+  CHECK(astar.view.result.length == doctest::Approx(ui.sb().plan().result.length));
+  CHECK(los.view.result.length <= astar.view.result.length + 1e-9);
+  CHECK(theta.view.result.length <= astar.view.result.length + 1e-9);
+  CHECK(nav.view.result.length <= astar.view.result.length + 1e-9);
+  CHECK(astar.view.result.expanded > 0);
+  CHECK(astar.view.result.max_curvature > 0.0);
   // Clearance: the wall at x = 20 is passed round its end at (20..21, 16); a path touching a
   // corner has clearance 0, none can be more than the gap below the wall allows.
   for (CompareRun* c : {&astar, &los, &theta, &nav}) {
@@ -279,9 +279,9 @@ TEST_CASE("compare mode: several combinations on one scene, with legend and tabl
   const ImU32 col = nav.colour;
   const int cr = static_cast<int>(col & 0xFF), cg = static_cast<int>((col >> 8) & 0xFF), cb = static_cast<int>((col >> 16) & 0xFF);
   int hits = 0, probes = 0;
-  for (size_t i = 1; i < nav.view.points.size(); ++i) {
+  for (size_t i = 1; i < nav.view.result.points.size(); ++i) {
     for (double t = 0.2; t < 0.8; t += 0.1, ++probes) {
-      const Vec2 p = nav.view.points[i - 1] + (nav.view.points[i] - nav.view.points[i - 1]) * t;
+      const Vec2 p = nav.view.result.points[i - 1] + (nav.view.result.points[i] - nav.view.result.points[i - 1]) * t;
       const ImVec2 q = ui.sb().world_to_screen(p);
       bool hit = false;
       for (int dy = -3; dy <= 3 && !hit; ++dy)
@@ -311,8 +311,8 @@ TEST_CASE("export: path CSV and JSON round-trip through the Export tab's buttons
   ui.sb().replan_now();
   ui.show(Inspector::Tab::export_);
   const PlanView& plan = ui.sb().plan();
-  REQUIRE(plan.found);
-  REQUIRE(plan.points.size() > 10);
+  REQUIRE(plan.result.found);
+  REQUIRE(plan.result.points.size() > 10);
 
   ui.click_widget("export_csv");
   REQUIRE(ui.in().last_export() == dir + "/path.csv");
@@ -329,11 +329,11 @@ TEST_CASE("export: path CSV and JSON round-trip through the Export tab's buttons
   REQUIRE(csv.ok());
   REQUIRE(json.ok());
   for (const ExportedPath* e : {&*csv, &*json}) {
-    REQUIRE(e->points.size() == plan.points.size());
-    for (size_t i = 0; i < plan.points.size(); ++i) CHECK(e->points[i] == plan.points[i]);  // bit for bit
-    REQUIRE(e->curvature.size() == plan.curvature.size());
-    for (size_t i = 0; i < plan.curvature.size(); ++i) CHECK(e->curvature[i] == plan.curvature[i]);
-    CHECK(e->length == doctest::Approx(plan.length).epsilon(1e-9));
+    REQUIRE(e->points.size() == plan.result.points.size());
+    for (size_t i = 0; i < plan.result.points.size(); ++i) CHECK(e->points[i] == plan.result.points[i]);  // bit for bit
+    REQUIRE(e->curvature.size() == plan.result.curvature.size());
+    for (size_t i = 0; i < plan.result.curvature.size(); ++i) CHECK(e->curvature[i] == plan.result.curvature[i]);
+    CHECK(e->length == doctest::Approx(plan.result.length).epsilon(1e-9));
   }
   CHECK(json->planner == "astar");
   CHECK(json->smoother == "centripetal");
@@ -382,12 +382,12 @@ TEST_CASE("gallery: every preset scene parses, plans, and opens in one click wit
     pipeline.map_changed();
     const PlanView v = pipeline.plan(*sc, false);
     CHECK_MESSAGE(v.error.empty(), v.error);
-    with_path += v.found;
+    with_path += v.result.found;
     if (f.path().filename() == "radius-closes-the-door.json") {
-      CHECK_FALSE(v.found);  // the bug it reproduces: no path, and a reason
-      CHECK_FALSE(v.reason.empty());
+      CHECK_FALSE(v.result.found);  // the bug it reproduces: no path, and a reason
+      CHECK_FALSE(v.result.reason.empty());
     } else {
-      CHECK(v.found);
+      CHECK(v.result.found);
     }
   }
   CHECK(with_path >= 10);
@@ -405,8 +405,8 @@ TEST_CASE("gallery: every preset scene parses, plans, and opens in one click wit
     CHECK(sc->settings.subdivisions == 5);
     pipeline.map_changed();
     const PlanView v = pipeline.plan(*sc, false);
-    CHECK(v.raw_points.size() == 13);  // "this 13 point route"
-    CHECK(v.points.size() == 61);      // (13 - 1) * 5 + 1
+    CHECK(v.result.raw_points.size() == 13);  // "this 13 point route"
+    CHECK(v.result.points.size() == 61);      // (13 - 1) * 5 + 1
     CHECK(entry("000-catmull-rom-route").teaches.find("2.171875") != std::string::npos);
     CHECK(entry("000-catmull-rom-route").teaches.find("2.09375") != std::string::npos);
   }
@@ -421,7 +421,7 @@ TEST_CASE("gallery: every preset scene parses, plans, and opens in one click wit
   CHECK(ui.in().compare_shown());
   CHECK(ui.in().tab() == Inspector::Tab::overlays);
   CHECK(ui.in().replay().source() == ReplayModel::Source::navmesh);
-  CHECK(ui.in().replay().steps() == ui.sb().plan().expanded + 1);  // + the goal's pop
+  CHECK(ui.in().replay().steps() == ui.sb().plan().result.expanded + 1);  // + the goal's pop
 
   // A screenshot of each preset, as opened from the gallery: the path (or the search) shows.
   const char* shots = std::getenv("PATHLAB_SCREENSHOT_DIR");
@@ -433,14 +433,14 @@ TEST_CASE("gallery: every preset scene parses, plans, and opens in one click wit
     if (shots) (void)save_capture(std::string(shots) + "/" + std::filesystem::path(e.path).stem().string() + ".png",
                                   ui.host->width(), ui.host->height(), px);
     const PlanView& v = ui.sb().plan();
-    if (!v.found) continue;
+    if (!v.result.found) continue;
     // Some pixel along the path is drawn in a strong colour (the path, a compare path or the ramp).
     int coloured = 0;
     // Points about a cell apart along each segment: JPS's waypoints can be few and far apart.
-    for (size_t i = 1; i < v.points.size(); ++i) {
-      const int n = std::max(1, static_cast<int>(glm::length(v.points[i] - v.points[i - 1])));
+    for (size_t i = 1; i < v.result.points.size(); ++i) {
+      const int n = std::max(1, static_cast<int>(glm::length(v.result.points[i] - v.result.points[i - 1])));
       for (int k = 0; k < n; ++k) {
-        const Vec2 p = v.points[i - 1] + (v.points[i] - v.points[i - 1]) * ((k + 0.5) / n);
+        const Vec2 p = v.result.points[i - 1] + (v.result.points[i] - v.result.points[i - 1]) * ((k + 0.5) / n);
         const ImVec2 s = ui.sb().world_to_screen(p);
         if (s.x < 0 || s.y < 0 || s.x >= static_cast<float>(ui.host->width()) || s.y >= 560) continue;
         const auto rgb = ui.pixel(px, s);
@@ -490,7 +490,7 @@ TEST_CASE("plots: hovering a plot probes a distance along the path; leaving it h
   const ImVec2 mid((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
   ui.host->frame([&](ImGuiIO& io) { io.MousePos = mid; });
   ui.host->frame([&](ImGuiIO& io) { io.MousePos = mid; });
-  const double len = ui.sb().plan().length;
+  const double len = ui.sb().plan().result.length;
   CHECK(ui.in().probe() > 0.2 * len);
   CHECK(ui.in().probe() < 0.8 * len);
   ui.idle(1);
@@ -516,8 +516,8 @@ TEST_CASE("plots: the steering angle ramps on a CC-Dubins curve and jumps on a D
     if (k == 1) sc.settings.planner = "dubins";
     Ui ui(std::move(sc));
     ui.show(Inspector::Tab::plots);
-    REQUIRE(ui.sb().plan().found);
-    CHECK(ui.sb().plan().violations.empty());  // the preset's curve misses the parked block
+    REQUIRE(ui.sb().plan().result.found);
+    CHECK(ui.sb().plan().result.violations.empty());  // the preset's curve misses the parked block
     const auto [a, b] = ui.in().widget("plot_steering");
     CHECK(b.x > a.x);
     const std::vector<float>& steer = ui.in().steering_plot();

@@ -117,7 +117,7 @@ io::Scene Sandbox::plan_scene() const { return scene_with_shut_doors(shut_doors(
 
 void Sandbox::submit_plan() {
   plan_dirty_ = false;
-  PlanRequest req;
+  WorkerRequest req;
   std::vector<bool> shut = shut_doors();
   req.scene = scene_with_shut_doors(shut);
   req.shut_doors = static_cast<int>(std::count(shut.begin(), shut.end(), true));

@@ -204,16 +204,16 @@ void Sandbox::handle_keys() {
 
 void Sandbox::draw_path(ImDrawList* dl) {
   // Compare mode draws every combination in its own colour; the main path would be a second red.
-  if (!plan_.found || plan_.points.size() < 2 || inspector_->hides_path() || inspector_->compare_shown()) return;
+  if (!plan_.result.found || plan_.result.points.size() < 2 || inspector_->hides_path() || inspector_->compare_shown()) return;
   SdlBatch& batch = sdl_layer_->begin(dl);
-  if (show_raw_path_ && plan_.raw_points.size() >= 2) {
+  if (show_raw_path_ && plan_.result.raw_points.size() >= 2) {
     std::vector<ImVec2> raw;
-    for (const Vec2& p : plan_.raw_points) raw.push_back(world_to_screen(p));
+    for (const Vec2& p : plan_.result.raw_points) raw.push_back(world_to_screen(p));
     batch.polyline(raw.data(), static_cast<int>(raw.size()), IM_COL32(70, 70, 70, 255));
   }
   std::vector<ImVec2> pts;
-  pts.reserve(plan_.points.size());
-  for (const Vec2& p : plan_.points) pts.push_back(world_to_screen(p));
+  pts.reserve(plan_.result.points.size());
+  for (const Vec2& p : plan_.result.points) pts.push_back(world_to_screen(p));
   // SDL's lines are pixel-wide; up to 4 pixels the path is drawn as a few of them (cheap under
   // the software renderer), beyond that (zoomed far in, few segments on screen) by ImGui.
   const float width = std::max(2.0f, scale_ * 0.15f);
@@ -223,13 +223,13 @@ void Sandbox::draw_path(ImDrawList* dl) {
     if (px_width <= 4) batch.thick_polyline(&pts[from], n, col, px_width);
     else dl->AddPolyline(&pts[from], n, col, 0, width);
   };
-  const bool by_curvature = show_curvature_ && plan_.curvature.size() == plan_.points.size() && plan_.curvature_exact;
+  const bool by_curvature = show_curvature_ && plan_.result.curvature.size() == plan_.result.points.size() && plan_.result.curvature_exact;
   if (by_curvature) {
     // Green where the turn is gentle, red at the turning-radius limit (and beyond). The ramp
     // is cut into 16 steps so runs of segments share a colour and draw as one line.
     const double limit = 1.0 / std::max(1e-6, scene_.settings.turning_radius);
     auto colour = [&](size_t i) {
-      const double k = std::max(std::abs(plan_.curvature[i - 1]), std::abs(plan_.curvature[i]));
+      const double k = std::max(std::abs(plan_.result.curvature[i - 1]), std::abs(plan_.result.curvature[i]));
       const float t = std::round(static_cast<float>(std::clamp(k / limit, 0.0, 1.0)) * 15.0f) / 15.0f;
       return IM_COL32(static_cast<int>(60 + 180 * t), static_cast<int>(190 - 150 * t), 60, 255);
     };
@@ -243,12 +243,12 @@ void Sandbox::draw_path(ImDrawList* dl) {
   } else {
     stroke(0, pts.size() - 1, IM_COL32(220, 50, 50, 255));
   }
-  if (plan_.blocked_segment >= 0 && static_cast<size_t>(plan_.blocked_segment) + 1 < pts.size()) {
-    const size_t b = static_cast<size_t>(plan_.blocked_segment);
+  if (plan_.result.blocked_segment >= 0 && static_cast<size_t>(plan_.result.blocked_segment) + 1 < pts.size()) {
+    const size_t b = static_cast<size_t>(plan_.result.blocked_segment);
     dl->AddLine(pts[b], pts[b + 1], IM_COL32(255, 0, 255, 255), width * 2.0f);
   }
   // Waypoint dots only where they are few enough to mean something (not on sampled curves).
-  if (pts.size() <= 400 && !plan_.curvature_exact) {
+  if (pts.size() <= 400 && !plan_.result.curvature_exact) {
     const float r = std::max(2.0f, scale_ * 0.12f);
     for (const ImVec2& p : pts) batch.disc(p, r, IM_COL32(160, 20, 20, 255), IM_COL32(160, 20, 20, 255));
   }
@@ -317,7 +317,7 @@ void Sandbox::draw_canvas() {
     for (int y = y0; y <= y1; ++y) under.line(world_to_screen(Vec2(x0, y)), world_to_screen(Vec2(x1, y)), line);
   }
   if (show_search_) {
-    for (const auto& ring : plan_.corridor) {  // navmesh corridor: translucent polygons
+    for (const auto& ring : corridor_rings(plan_.result)) {  // navmesh corridor: translucent polygons
       std::vector<ImVec2> pts;
       for (const Vec2& v : ring) pts.push_back(world_to_screen(v));
       dl->AddConvexPolyFilled(pts.data(), static_cast<int>(pts.size()), IM_COL32(80, 130, 230, 60));
@@ -325,14 +325,14 @@ void Sandbox::draw_canvas() {
     }
   }
   inspector_->draw_under_path(*this, dl);  // the replayed search, under the path
-  if (show_search_ && !plan_.pose_trace.empty() && !inspector_->owns_search()) {
+  if (show_search_ && !plan_.result.pose_trace.empty() && !inspector_->owns_search()) {
     // Heading-aware searches: each expanded pose as a short tick in its heading (every n-th
     // when there are many, so a big search stays cheap to draw).
     SdlBatch& ticks = sdl_layer_->begin(dl);
-    const size_t stride = std::max<size_t>(1, plan_.pose_trace.size() / 6000);
+    const size_t stride = std::max<size_t>(1, plan_.result.pose_trace.size() / 6000);
     const double len = 5.0 / scale_;
-    for (size_t i = 0; i < plan_.pose_trace.size(); i += stride) {
-      const Pose& q = plan_.pose_trace[i];
+    for (size_t i = 0; i < plan_.result.pose_trace.size(); i += stride) {
+      const Pose& q = plan_.result.pose_trace[i];
       ticks.line(world_to_screen(q.pos), world_to_screen(q.pos + Vec2(std::cos(q.heading), std::sin(q.heading)) * len),
                  IM_COL32(70, 110, 220, 110));
     }

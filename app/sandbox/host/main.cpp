@@ -170,7 +170,7 @@ int run_bench(sandbox::Host& host, const Options& o) {
               "cpu median %.2f ms, p95 %.2f ms; last plan %.2f ms; %d/%d units arrived\n",
               o.bench_frames, host.width(), host.height(), sb.scene().grid.width(), sb.scene().grid.height(),
               sb.units().count(), o.bench_replan ? ", re-plan every frame" : "", pct(0.5), pct(0.95), ms.back(),
-              pct_of(cpu, 0.5), pct_of(cpu, 0.95), sb.plan().time_ms, sb.units().arrived(), sb.units().count());
+              pct_of(cpu, 0.5), pct_of(cpu, 0.95), sb.plan().result.time_ms, sb.units().arrived(), sb.units().count());
   // Planning runs on the worker thread: the UI thread's CPU no longer includes it.
   std::printf("cpu medians: ui %.2f ms, map blit %.2f ms, imgui raster + present %.2f ms%s\n",
               pct_of(build, 0.5), pct_of(map, 0.5), pct_of(raster, 0.5), o.all_overlays ? " (all overlays on)" : "");
@@ -192,9 +192,9 @@ int run_frames(sandbox::Host& host, const Options& o) {
   }
   const sandbox::PlanView& p = host.sandbox().plan();
   if (!p.error.empty()) std::printf("%ld frames; cannot plan: %s\n", o.frames, p.error.c_str());
-  else if (!p.found) std::printf("%ld frames; no path: %s\n", o.frames, p.reason.c_str());
-  else std::printf("%ld frames; path length %.6f, %zu violation(s), %d/%d units arrived\n", o.frames, p.length,
-                   p.violations.size(), host.sandbox().units().arrived(), host.sandbox().units().count());
+  else if (!p.result.found) std::printf("%ld frames; no path: %s\n", o.frames, p.result.reason.c_str());
+  else std::printf("%ld frames; path length %.6f, %zu violation(s), %d/%d units arrived\n", o.frames, p.result.length,
+                   p.result.violations.size(), host.sandbox().units().arrived(), host.sandbox().units().count());
   return 0;
 }
 

@@ -146,7 +146,7 @@ void Inspector::run_compare(Sandbox& sb) {
     sc.settings.smoother = r.smoother;
     normalize_settings(sc.settings);
     r.view = compare_pipeline_->plan(sc, false);
-    if (r.view.found) r.clearance = path_clearance(sc.grid, r.view.points, kClearanceCap);
+    if (r.view.result.found) r.clearance = path_clearance(sc.grid, r.view.result.points, kClearanceCap);
   }
   compare_plans_ = sb.plan().plans;
   compare_visible_ = true;
@@ -181,12 +181,12 @@ void Inspector::tab_compare(Sandbox& sb) {
     {
       std::vector<double> col[5];
       for (const CompareRun& r : compare_) {
-        const bool ok = r.enabled && r.view.found;
+        const bool ok = r.enabled && r.view.result.found;
         const double nan = std::nan("");
-        col[0].push_back(ok ? r.view.length : nan);
-        col[1].push_back(ok ? r.view.time_ms : nan);
-        col[2].push_back(ok ? static_cast<double>(r.view.expanded) : nan);
-        col[3].push_back(ok ? r.view.max_curvature : nan);
+        col[0].push_back(ok ? r.view.result.length : nan);
+        col[1].push_back(ok ? r.view.result.time_ms : nan);
+        col[2].push_back(ok ? static_cast<double>(r.view.result.expanded) : nan);
+        col[3].push_back(ok ? r.view.result.max_curvature : nan);
         col[4].push_back(ok ? r.clearance : nan);
       }
       for (int c = 0; c < 5; ++c)
@@ -207,12 +207,12 @@ void Inspector::tab_compare(Sandbox& sb) {
       ImGui::PopID();
       if (!r.enabled) continue;
       const PlanView& v = r.view;
-      if (!v.found) {
+      if (!v.result.found) {
         ImGui::TableNextColumn();
         ImGui::TextDisabled("no path");
         for (int c = 0; c < 4; ++c) ImGui::TableNextColumn();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(!v.error.empty() ? v.error.c_str() : v.reason.c_str());
+        ImGui::TextUnformatted(!v.error.empty() ? v.error.c_str() : v.result.reason.c_str());
         continue;
       }
       const bool* best = best_cols[i].data();
@@ -221,15 +221,15 @@ void Inspector::tab_compare(Sandbox& sb) {
         if (is_best) ImGui::TextColored(ImVec4(0.45f, 0.95f, 0.45f, 1.0f), fmt, args...);
         else ImGui::Text(fmt, args...);
       };
-      cell(best[0], "%.3f", v.length);
-      cell(best[1], "%.3f", v.time_ms);
-      cell(best[2], "%lld", static_cast<long long>(v.expanded));
-      cell(best[3], "%.3f%s", v.max_curvature, v.curvature_exact ? "" : "*");
+      cell(best[0], "%.3f", v.result.length);
+      cell(best[1], "%.3f", v.result.time_ms);
+      cell(best[2], "%lld", static_cast<long long>(v.result.expanded));
+      cell(best[3], "%.3f%s", v.result.max_curvature, v.result.curvature_exact ? "" : "*");
       cell(best[4], "%.3f", r.clearance);
       ImGui::TableNextColumn();
       std::string notes;
-      for (const auto& s : v.violations) notes += (notes.empty() ? "" : "; ") + s;
-      for (const auto& s : v.notes) notes += (notes.empty() ? "" : "; ") + s;
+      for (const auto& s : v.result.violations) notes += (notes.empty() ? "" : "; ") + s;
+      for (const auto& s : v.result.notes) notes += (notes.empty() ? "" : "; ") + s;
       ImGui::TextUnformatted(notes.c_str());
     }
     ImGui::EndTable();
@@ -248,10 +248,10 @@ void Inspector::draw_compare(const Sandbox& sb, ImDrawList* dl) {
   for (const CompareRun& r : compare_) {
     if (!r.enabled) continue;
     const int i = k++;
-    if (!r.view.found || r.view.points.size() < 2) continue;
+    if (!r.view.result.found || r.view.result.points.size() < 2) continue;
     const float dx = static_cast<float>(i % 3 - 1) * 2.0f * em(), dy = static_cast<float>(i / 3 % 3 - 1) * 2.0f * em();
     std::vector<ImVec2> pts;
-    for (const Vec2& p : r.view.points) {
+    for (const Vec2& p : r.view.result.points) {
       const ImVec2 q = sb.world_to_screen(p);
       pts.push_back(ImVec2(q.x + dx, q.y + dy));
     }
@@ -278,9 +278,9 @@ void Inspector::draw_compare(const Sandbox& sb, ImDrawList* dl) {
     else dashed_polyline(dl, {ImVec2(o.x + 6, mid), ImVec2(o.x + 6 + sw, mid)}, r.colour, 3.0f * em(), 8.0f * em(), 4.0f * em());
     ++i;
     char buf[128];
-    if (r.view.found)
-      std::snprintf(buf, sizeof buf, "%s / %s  %.2f  %lld", r.planner.c_str(), r.smoother.c_str(), r.view.length,
-                    static_cast<long long>(r.view.expanded));
+    if (r.view.result.found)
+      std::snprintf(buf, sizeof buf, "%s / %s  %.2f  %lld", r.planner.c_str(), r.smoother.c_str(), r.view.result.length,
+                    static_cast<long long>(r.view.result.expanded));
     else
       std::snprintf(buf, sizeof buf, "%s / %s  no path", r.planner.c_str(), r.smoother.c_str());
     dl->AddText(ImVec2(o.x + 12 + sw, y), IM_COL32(20, 20, 20, 255), buf);
@@ -293,7 +293,7 @@ constexpr double kPlotWheelbase = 1.0;
 
 void Inspector::rebuild_plot_data(const Sandbox& sb) {
   plot_plans_ = sb.plan().plans;
-  const PlanView& p = sb.plan();
+  const plan::PlanResult& p = sb.plan().result;
   plot_k_.clear();
   plot_v_.clear();
   plot_steer_.clear();

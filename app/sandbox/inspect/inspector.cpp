@@ -98,15 +98,15 @@ void Inspector::refresh(Sandbox& sb) {
     replay_ = std::move(*prepared);  // built on the planning worker
     replay_.speed = speed;
     replay_px_version_ = ~uint64_t{0};  // its version counts from its own start: repaint
-  } else if (!p.trace.empty()) {
-    replay_.load_grid(p.trace, g.width(), g.height());
-  } else if (!p.nav_trace.empty()) {
+  } else if (!p.result.trace.empty()) {
+    replay_.load_grid(p.result.trace, g.width(), g.height());
+  } else if (!p.result.nav_trace.empty()) {
     // Polygon ids index the mesh the plan searched, which the plan carries.
     ensure_internals(sb);
-    if (p.navmesh) replay_.load_navmesh(p.nav_trace, static_cast<int>(p.navmesh->polygons().size()));
+    if (p.result.navmesh) replay_.load_navmesh(p.result.nav_trace, static_cast<int>(p.result.navmesh->polygons().size()));
     else replay_.clear();
-  } else if (!p.pose_trace.empty()) {
-    replay_.load_poses(p.pose_trace);
+  } else if (!p.result.pose_trace.empty()) {
+    replay_.load_poses(p.result.pose_trace);
   } else {
     replay_.clear();
   }
@@ -338,10 +338,10 @@ ExportedPath Inspector::exported_path(const Sandbox& sb) const {
   e.scene = sb.scene().name;
   e.planner = sb.scene().settings.planner;
   e.smoother = sb.scene().settings.smoother;
-  if (p.found) {
-    e.points = p.points;
-    e.curvature = p.curvature;
-    e.length = p.length;
+  if (p.result.found) {
+    e.points = p.result.points;
+    e.curvature = p.result.curvature;
+    e.length = p.result.length;
   }
   return e;
 }
@@ -435,7 +435,7 @@ void Inspector::draw_under_path(Sandbox& sb, ImDrawList* dl) {
   // sources are drawn here.
   if (replay_.source() == ReplayModel::Source::grid) {
     return;
-  } else if (const Navmesh* mesh = sb.plan().navmesh.get(); replay_.source() == ReplayModel::Source::navmesh && mesh) {
+  } else if (const Navmesh* mesh = sb.plan().result.navmesh.get(); replay_.source() == ReplayModel::Source::navmesh && mesh) {
     const int n = std::min(replay_.node_count(), static_cast<int>(mesh->polygons().size()));
     for (int p = 0; p < n; ++p) {
       const auto st = replay_.state(p);
@@ -476,7 +476,7 @@ void Inspector::draw_replay_hover(const Sandbox& sb, ImDrawList* dl) {
     node = static_cast<int>(sb.scene().grid.index(c.x, c.y));
     wall = sb.scene().grid.is_blocked(c.x, c.y);
     std::snprintf(where, sizeof where, "cell (%d, %d)", c.x, c.y);
-  } else if (const Navmesh* mesh = sb.plan().navmesh.get(); replay_.source() == ReplayModel::Source::navmesh && mesh) {
+  } else if (const Navmesh* mesh = sb.plan().result.navmesh.get(); replay_.source() == ReplayModel::Source::navmesh && mesh) {
     node = mesh->locate(w);
     if (node < 0 || node >= replay_.node_count()) return;
     std::snprintf(where, sizeof where, "polygon %d", node);

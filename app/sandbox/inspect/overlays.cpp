@@ -61,10 +61,10 @@ void Inspector::ensure_internals(const Sandbox& sb) {
   // Navmesh, corridor and funnel: the plan's own. With another planner the mesh overlay needs
   // a mesh of its own (no plan built one).
   const PlanView& p = sb.plan();
-  if (p.navmesh) {
+  if (p.result.navmesh) {
     mesh_.reset();
-    if (p.found && p.nav_corridor) corridor_ = p.nav_corridor;
-    funnel_ = p.funnel;
+    if (p.result.found && p.result.nav_corridor) corridor_ = p.result.nav_corridor;
+    funnel_ = p.result.funnel;
   } else if (ov_.navmesh) {
     // The mesh depends on the map and two settings only: dragging a pose keeps it.
     if (!mesh_ || mesh_map_version_ != sb.map_version() || mesh_->agent_radius() != s.agent_radius ||
@@ -84,9 +84,9 @@ void Inspector::ensure_internals(const Sandbox& sb) {
   }
 
   // Spline: the control points after the smoother's repairs, and the tangent at each.
-  if (p.found && is_spline_smoother(s.smoother)) {
-    spline_controls_ = p.spline_controls;
-    spline_tangents_ = p.spline_tangents;
+  if (p.result.found && is_spline_smoother(s.smoother)) {
+    spline_controls_ = p.result.spline_controls;
+    spline_tangents_ = p.result.spline_tangents;
   }
 
   // Curves between the start and goal poses for the unit's turning radius.
@@ -156,7 +156,7 @@ void Inspector::tab_overlays(Sandbox& sb) {
 }
 
 void Inspector::draw_navmesh(const Sandbox& sb, ImDrawList* dl) {
-  const Navmesh* mesh = sb.plan().navmesh ? sb.plan().navmesh.get() : mesh_.get();
+  const Navmesh* mesh = sb.plan().result.navmesh ? sb.plan().result.navmesh.get() : mesh_.get();
   if (!mesh) return;
   if (ov_.navmesh) {
     // Thousands of outlines on a big map: SDL lines, not ImGui triangles (sdl_layer.hpp).
@@ -267,12 +267,12 @@ void Inspector::draw_curves(const Sandbox& sb, ImDrawList* dl) {
 
 void Inspector::draw_ramp_and_probe(const Sandbox& sb, ImDrawList* dl) {
   const PlanView& p = sb.plan();
-  if (!p.found || p.points.size() < 2) return;
-  if (ov_.curvature_ramp && p.curvature.size() == p.points.size()) {
+  if (!p.result.found || p.result.points.size() < 2) return;
+  if (ov_.curvature_ramp && p.result.curvature.size() == p.result.points.size()) {
     const double kmax = 1.0 / std::max(1e-6, sb.scene().settings.turning_radius);
-    for (size_t i = 1; i < p.points.size(); ++i) {
-      const double k = std::max(std::abs(p.curvature[i - 1]), std::abs(p.curvature[i]));
-      dl->AddLine(sb.world_to_screen(p.points[i - 1]), sb.world_to_screen(p.points[i]), ramp(k / kmax), 5.0f);
+    for (size_t i = 1; i < p.result.points.size(); ++i) {
+      const double k = std::max(std::abs(p.result.curvature[i - 1]), std::abs(p.result.curvature[i]));
+      dl->AddLine(sb.world_to_screen(p.result.points[i - 1]), sb.world_to_screen(p.result.points[i]), ramp(k / kmax), 5.0f);
     }
   }
   if (probe_s_ >= 0 && !profile_.s.empty()) {
@@ -280,10 +280,10 @@ void Inspector::draw_ramp_and_probe(const Sandbox& sb, ImDrawList* dl) {
     // there. (Where a follower actually steers is the units' look-ahead overlay, drawn from
     // the simulation's state, not estimated here.)
     const auto it = std::upper_bound(profile_.s.begin(), profile_.s.end(), probe_s_);
-    const size_t i = std::clamp<size_t>(static_cast<size_t>(it - profile_.s.begin()), 1, p.points.size() - 1);
+    const size_t i = std::clamp<size_t>(static_cast<size_t>(it - profile_.s.begin()), 1, p.result.points.size() - 1);
     const double span = profile_.s[i] - profile_.s[i - 1];
     const double t = span > 0 ? std::clamp((probe_s_ - profile_.s[i - 1]) / span, 0.0, 1.0) : 0.0;
-    const ImVec2 at = sb.world_to_screen(p.points[i - 1] + (p.points[i] - p.points[i - 1]) * t);
+    const ImVec2 at = sb.world_to_screen(p.result.points[i - 1] + (p.result.points[i] - p.result.points[i - 1]) * t);
     dl->AddCircleFilled(at, 6.0f, IM_COL32(20, 20, 20, 255));
     dl->AddCircle(at, 6.0f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
     char buf[64];

@@ -201,44 +201,44 @@ void Sandbox::draw_stats_panel() {
   if (!p.error.empty()) {
     ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "cannot plan:");
     ImGui::TextWrapped("%s", p.error.c_str());
-  } else if (!p.found) {
+  } else if (!p.result.found) {
     ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "no path:");
-    ImGui::TextWrapped("%s", p.reason.empty() ? "the goal cannot be reached" : p.reason.c_str());
+    ImGui::TextWrapped("%s", p.result.reason.empty() ? "the goal cannot be reached" : p.result.reason.c_str());
   } else {
-    ImGui::Text("length      %.3f cells", p.length);
-    ImGui::Text("points      %zu", p.points.size());
-    if (!p.word.empty()) {
-      ImGui::Text("curve       %s", p.word.c_str());
+    ImGui::Text("length      %.3f cells", p.result.length);
+    ImGui::Text("points      %zu", p.result.points.size());
+    if (!p.result.word.empty()) {
+      ImGui::Text("curve       %s", p.result.word.c_str());
       // The words keep the maths frame (OMPL's and the CLI's), which the y-down map mirrors.
       help_marker("The curve's pieces in order: L and R turns, S straight, + forward, - reverse. As in the "
                   "CLI and OMPL, L and R are named in the maths frame: the map's y grows down, so on screen "
                   "an L piece turns clockwise (right, seen from the driver) and an R piece anticlockwise.");
     }
-    if (p.max_curvature > 0) {
-      ImGui::Text("max curv.   %.3f /cell (r %.2f)", p.max_curvature, 1.0 / p.max_curvature);
+    if (p.result.max_curvature > 0) {
+      ImGui::Text("max curv.   %.3f /cell (r %.2f)", p.result.max_curvature, 1.0 / p.result.max_curvature);
     } else {
       ImGui::Text("max curv.   0 (straight)");
     }
-    help_marker(p.curvature_exact
+    help_marker(p.result.curvature_exact
                     ? "Measured on the curve itself (the spline or the arcs)."
                     : "A polyline's corners are sharp; this is the circle through each corner and its neighbours, "
                       "a comparison figure rather than a drivable radius.");
-    if (p.sharp_corners > 0) ImGui::Text("corners     %d sharper than 30 deg", p.sharp_corners);
+    if (p.result.sharp_corners > 0) ImGui::Text("corners     %d sharper than 30 deg", p.result.sharp_corners);
   }
-  ImGui::Text("expanded    %lld nodes", static_cast<long long>(p.expanded));
-  ImGui::Text("plan time   %.3f ms", p.time_ms);
-  if (p.found) {
-    if (p.violations.empty()) {
+  ImGui::Text("expanded    %lld nodes", static_cast<long long>(p.result.expanded));
+  ImGui::Text("plan time   %.3f ms", p.result.time_ms);
+  if (p.result.found) {
+    if (p.result.violations.empty()) {
       ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.4f, 1), "no violations");
     } else {
-      ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%zu violation(s):", p.violations.size());
-      for (const std::string& v : p.violations) {
+      ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%zu violation(s):", p.result.violations.size());
+      for (const std::string& v : p.result.violations) {
         ImGui::Bullet();
         ImGui::TextWrapped("%s", v.c_str());
       }
     }
   }
-  for (const std::string& n : p.notes) ImGui::TextDisabled("note: %s", n.c_str());
+  for (const std::string& n : p.result.notes) ImGui::TextDisabled("note: %s", n.c_str());
 }
 
 }  // namespace pathlab::sandbox

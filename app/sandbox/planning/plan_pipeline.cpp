@@ -68,40 +68,22 @@ std::string normalize_settings(io::PlanSettingsData& s) { return plan::normalize
 PlanView to_plan_view(plan::PlanResult r, const io::PlanSettingsData& settings) {
   PlanView v;
   v.valid = true;
-  if (!r.error.empty()) v.error = error_prefix(r, settings) + r.error;
-  v.found = r.found && r.error.empty();
-  v.reason = std::move(r.reason);
-  v.points = std::move(r.points);
-  v.raw_points = std::move(r.raw_points);
-  v.trace = std::move(r.trace);
-  v.nav_trace = std::move(r.nav_trace);
-  v.pose_trace = std::move(r.pose_trace);
-  if (r.navmesh && r.nav_corridor) {
-    for (int p : r.nav_corridor->corridor.polygons) {
-      auto ring = r.navmesh->ring(p);
-      v.corridor.emplace_back(ring.begin(), ring.end());
-    }
+  if (!r.error.empty()) {
+    v.error = error_prefix(r, settings) + r.error;
+    r.found = false;
   }
-  v.segments = std::move(r.segments);
-  v.word = std::move(r.word);
-  v.curvature = std::move(r.curvature);
-  v.length = r.length;
-  v.max_curvature = r.max_curvature;
-  v.curvature_exact = r.curvature_exact;
-  v.sharp_corners = r.sharp_corners;
-  v.expanded = r.expanded;
-  v.time_ms = r.time_ms;
-  v.violations = std::move(r.violations);
-  v.notes = std::move(r.notes);
-  v.blocked_segment = r.blocked_segment;
-  v.headings = std::move(r.headings);
-  v.turns = std::move(r.turns);
-  v.navmesh = std::move(r.navmesh);
-  v.nav_corridor = std::move(r.nav_corridor);
-  v.funnel = std::move(r.funnel);
-  v.spline_controls = std::move(r.spline_controls);
-  v.spline_tangents = std::move(r.spline_tangents);
+  v.result = std::move(r);
   return v;
+}
+
+std::vector<std::vector<Vec2>> corridor_rings(const plan::PlanResult& result) {
+  std::vector<std::vector<Vec2>> rings;
+  if (!result.navmesh || !result.nav_corridor) return rings;
+  for (int p : result.nav_corridor->corridor.polygons) {
+    auto ring = result.navmesh->ring(p);
+    rings.emplace_back(ring.begin(), ring.end());
+  }
+  return rings;
 }
 
 PlanPipeline::PlanPipeline() = default;
@@ -130,7 +112,7 @@ PlanView PlanPipeline::plan(const Grid& grid, const Pose& start, const Pose& goa
   request.record_trace = record_trace;
   request.budget = budget;
   PlanView v = to_plan_view(service_.plan(grid, request), s);
-  last_navmesh_ = v.navmesh;  // null after a plan of another family
+  last_navmesh_ = v.result.navmesh;  // null after a plan of another family
   return v;
 }
 

@@ -41,39 +41,21 @@ bool is_spline_smoother(const std::string& smoother);
 /// people when it changed something, else empty.
 std::string normalize_settings(io::PlanSettingsData& s);
 
-/// What one plan produced, for drawing, the stats panel and comparisons.
+/// What one plan produced, for drawing, the stats panel and comparisons: the service's result
+/// as it came (the CLI prints the same fields the canvas shows), plus the little the sandbox
+/// adds to it.
 struct PlanView {
-  bool valid = false;        ///< a plan was attempted with the current inputs
-  bool found = false;
-  std::string error;         ///< why planning could not run (bad start/goal, bad option), or empty
-  std::string reason;        ///< why no path exists, or empty
-  std::vector<Vec2> points;  ///< the final path, world coordinates [cells]
-  std::vector<Vec2> raw_points;  ///< the planner's waypoints before smoothing
-  std::vector<TraceEvent> trace;  ///< grid search open/close order
-  std::vector<NavTraceEvent> nav_trace;
-  std::vector<Pose> pose_trace;  ///< heading-aware searches: expanded poses in order
-  std::vector<std::vector<Vec2>> corridor;  ///< navmesh: the rings of the corridor's polygons
-  std::optional<SegmentPath> segments;      ///< heading-aware and curve planners: exact lines and arcs
-  std::string word;                         ///< curve planners: "LSL", "L+R-L+", ...
-  std::vector<double> curvature;            ///< signed, per point of `points` [1/cells]
-  double length = 0.0;                      ///< [cells]
-  double max_curvature = 0.0;               ///< largest |curvature| [1/cells]
-  bool curvature_exact = false;  ///< from the curve itself; otherwise a 3-point circle estimate
-  int sharp_corners = 0;         ///< polyline corners turning by more than 30 degrees
-  int64_t expanded = 0;
-  double time_ms = 0.0;          ///< search + smoothing, not the analysis
-  std::vector<std::string> violations;  ///< human-readable, empty when the path is fine
-  std::vector<std::string> notes;       ///< worth knowing but not wrong (repairs, snapped ends)
-  int blocked_segment = -1;      ///< first segment of `points` that overlaps a wall, or -1
-  int plans = 0;                 ///< how many plans the owner ran (tests use it)
-  std::vector<double> headings;  ///< per point of a sampled curve [radians]; empty for polylines
-  std::vector<TurnReport> turns; ///< turning smoother: how each corner was made
-  // What the overlays draw, from the plan itself (never recomputed).
-  std::shared_ptr<const Navmesh> navmesh;        ///< navmesh plans: the mesh searched
-  std::optional<NavSearchResult> nav_corridor;   ///< navmesh plans: the corridor with its portals
-  std::optional<FunnelResult> funnel;            ///< funnel smoother with record_trace: its events
-  std::vector<Vec2> spline_controls, spline_tangents;  ///< spline smoothers with record_trace
+  plan::PlanResult result;  ///< path, traces, exact curves, analysis and the overlays' internals
+  bool valid = false;       ///< a plan was attempted with the current inputs
+  /// Why planning could not run, in the sandbox's words: result.error with where it stopped
+  /// ("navmesh: ...", "smoother: "), an unknown name, the shut doors it met; empty when it ran.
+  std::string error;
+  int plans = 0;  ///< how many plans the owner ran (the inspector refreshes on it; tests use it)
 };
+
+/// The polygons of a navmesh plan's corridor, each as its ring of corners [cells]; empty for
+/// other plans. For drawing and counting; computed from the mesh the plan searched.
+std::vector<std::vector<Vec2>> corridor_rings(const plan::PlanResult& result);
 
 /// Plans scenes through the planning service (app/plan), which keeps the per-map
 /// preprocessing (the grid pathfinder's buffers, the navmesh per agent radius) between calls;
@@ -107,8 +89,8 @@ class PlanPipeline {
   std::shared_ptr<const Navmesh> last_navmesh_;
 };
 
-/// The sandbox's view of a service result: the error with the words people see
-/// ("navmesh: ...", "smoother: ...") and every field the canvas, stats and overlays read.
+/// The sandbox's view of a service result: the result itself, and its error in the words
+/// people see ("navmesh: ...", "smoother: ..."). A result with an error is never found.
 PlanView to_plan_view(plan::PlanResult result, const io::PlanSettingsData& settings);
 
 /// Signed discrete curvature at each point of a polyline: 1/radius of the circle through a

@@ -17,7 +17,7 @@ PlanWorker::~PlanWorker() {
   thread_.join();
 }
 
-uint64_t PlanWorker::submit(PlanRequest request) {
+uint64_t PlanWorker::submit(WorkerRequest request) {
   uint64_t serial = 0;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -32,9 +32,9 @@ uint64_t PlanWorker::submit(PlanRequest request) {
   return serial;
 }
 
-std::optional<PlanResult> PlanWorker::take() {
+std::optional<WorkerResult> PlanWorker::take() {
   std::lock_guard<std::mutex> lock(mu_);
-  std::optional<PlanResult> r = std::move(result_);
+  std::optional<WorkerResult> r = std::move(result_);
   result_.reset();
   return r;
 }
@@ -57,7 +57,7 @@ uint64_t PlanWorker::latest_serial() const {
 
 void PlanWorker::run() {
   for (;;) {
-    PlanRequest req;
+    WorkerRequest req;
     {
       std::unique_lock<std::mutex> lock(mu_);
       wake_.wait(lock, [this] { return quit_ || pending_.has_value(); });
@@ -78,16 +78,16 @@ void PlanWorker::run() {
     PlanView view = pipeline_.plan(req.scene, req.record_trace, budget);
     if (req.shut_doors > 0) {
       const std::string doors = std::to_string(req.shut_doors) + " shut door(s) count as walls for this path";
-      if (view.error.empty()) view.notes.push_back(doors);
+      if (view.error.empty()) view.result.notes.push_back(doors);
       else view.error += " (" + doors + ")";  // a start or goal in a shut door reads "in a wall"
     }
     std::unique_ptr<ReplayModel> replay;
-    if (!view.trace.empty()) {
+    if (!view.result.trace.empty()) {
       replay = std::make_unique<ReplayModel>();
-      replay->load_grid(view.trace, req.scene.grid.width(), req.scene.grid.height());
-    } else if (!view.pose_trace.empty()) {
+      replay->load_grid(view.result.trace, req.scene.grid.width(), req.scene.grid.height());
+    } else if (!view.result.pose_trace.empty()) {
       replay = std::make_unique<ReplayModel>();
-      replay->load_poses(view.pose_trace);
+      replay->load_poses(view.result.pose_trace);
     }
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     {
@@ -95,7 +95,7 @@ void PlanWorker::run() {
       running_ = false;
       running_cancel_.reset();
       if (req.serial == latest_) {  // a superseded result is never shown
-        result_ = PlanResult{std::move(view), req.serial, ms, std::move(replay)};
+        result_ = WorkerResult{std::move(view), req.serial, ms, std::move(replay)};
         finished_ = req.serial;
       }
     }

@@ -24,7 +24,7 @@ namespace pathlab::sandbox {
 /// [Units: ms]
 inline constexpr double kWorkerPlanBudgetMs = 1000.0;
 
-struct PlanRequest {
+struct WorkerRequest {
   io::Scene scene;  ///< a copy: the UI may edit its own while this one is planned
   bool record_trace = true;
   uint64_t map_version = 0;  ///< the pipeline forgets its per-map caches when this changes
@@ -34,7 +34,7 @@ struct PlanRequest {
   std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
 };
 
-struct PlanResult {
+struct WorkerResult {
   PlanView view;
   uint64_t serial = 0;
   double worker_ms = 0.0;  ///< wall time the worker spent on it [ms]
@@ -51,10 +51,10 @@ class PlanWorker {
   PlanWorker& operator=(const PlanWorker&) = delete;
 
   /// Queues a plan; returns its serial. Supersedes every earlier request.
-  uint64_t submit(PlanRequest request);
+  uint64_t submit(WorkerRequest request);
   /// The newest finished result, once (std::nullopt when none arrived since the last call).
   /// Results of superseded requests are never returned.
-  std::optional<PlanResult> take();
+  std::optional<WorkerResult> take();
   /// Waits up to `ms` for the latest request to finish; true when it has (take() has it).
   bool wait(double ms);
   /// A request is queued or running.
@@ -66,9 +66,9 @@ class PlanWorker {
 
   mutable std::mutex mu_;
   std::condition_variable wake_, done_;
-  std::optional<PlanRequest> pending_;
+  std::optional<WorkerRequest> pending_;
   std::shared_ptr<std::atomic<bool>> running_cancel_;
-  std::optional<PlanResult> result_;
+  std::optional<WorkerResult> result_;
   uint64_t next_serial_ = 0, latest_ = 0, finished_ = 0;
   bool running_ = false, quit_ = false;
   PlanPipeline pipeline_;  // used by the worker thread only
