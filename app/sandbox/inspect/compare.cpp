@@ -76,6 +76,26 @@ int best_of(const std::vector<double>& values, bool smallest) {
   return best;
 }
 
+/// Per run, which of its five numeric columns (length, time, nodes, max curvature, clearance)
+/// holds the best value among the enabled runs with a path: shortest, fastest, fewest nodes,
+/// gentlest, widest. The table draws those in green.
+std::vector<std::array<bool, 5>> best_columns(const std::vector<CompareRun>& runs) {
+  std::vector<std::array<bool, 5>> best(runs.size(), std::array<bool, 5>{});
+  std::vector<double> col[5];
+  for (const CompareRun& r : runs) {
+    const bool ok = r.enabled && r.view.result.found;
+    const double nan = std::nan("");
+    col[0].push_back(ok ? r.view.result.length : nan);
+    col[1].push_back(ok ? r.view.result.time_ms : nan);
+    col[2].push_back(ok ? static_cast<double>(r.view.result.expanded) : nan);
+    col[3].push_back(ok ? r.view.result.max_curvature : nan);
+    col[4].push_back(ok ? r.clearance : nan);
+  }
+  for (int c = 0; c < 5; ++c)
+    if (const int b = best_of(col[c], c != 4); b >= 0) best[static_cast<size_t>(b)][static_cast<size_t>(c)] = true;
+  return best;
+}
+
 }  // namespace
 
 double path_clearance(const Grid& grid, const std::vector<Vec2>& pts, double cap) {
@@ -176,22 +196,7 @@ void Inspector::tab_compare(Sandbox& sb) {
     ImGui::TableSetupColumn("clearance");
     ImGui::TableSetupColumn("notes", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
-    // The best value of each column in green: shortest, fastest, fewest nodes, gentlest, widest.
-    std::vector<std::array<bool, 5>> best_cols(compare_.size(), std::array<bool, 5>{});
-    {
-      std::vector<double> col[5];
-      for (const CompareRun& r : compare_) {
-        const bool ok = r.enabled && r.view.result.found;
-        const double nan = std::nan("");
-        col[0].push_back(ok ? r.view.result.length : nan);
-        col[1].push_back(ok ? r.view.result.time_ms : nan);
-        col[2].push_back(ok ? static_cast<double>(r.view.result.expanded) : nan);
-        col[3].push_back(ok ? r.view.result.max_curvature : nan);
-        col[4].push_back(ok ? r.clearance : nan);
-      }
-      for (int c = 0; c < 5; ++c)
-        if (const int b = best_of(col[c], c != 4); b >= 0) best_cols[static_cast<size_t>(b)][static_cast<size_t>(c)] = true;
-    }
+    const std::vector<std::array<bool, 5>> best_cols = best_columns(compare_);
     help_marker("Green: the best value of its column (shortest, fastest, fewest nodes, smallest curvature, most clearance).");
     for (size_t i = 0; i < compare_.size(); ++i) {
       CompareRun& r = compare_[i];
