@@ -201,7 +201,7 @@ TEST_CASE("file browser: places are the recent files' folders, the bundled scene
   auto places = recent_places(BrowseMode::open, recent, assets, t.dir / "home", t.dir / "home");
   std::vector<std::string> labels;
   for (const Place& p : places) labels.push_back(p.label);
-  CHECK(labels == std::vector<std::string>{"alpha", "Beta", "bundled scenes", "working folder"});  // home == work
+  CHECK(labels == std::vector<std::string>{"alpha", "Beta", "bundled scenes", "working folder, home"});
   CHECK(places[0].path == t.dir / "alpha");
   places = recent_places(BrowseMode::import, {}, assets, "", t.dir / "home");
   REQUIRE(places.size() == 3);
@@ -441,7 +441,7 @@ TEST_CASE("file dialog: at 100% and 200% UI scale in 1280x800 the listing and th
     const auto ok = ui.sb().widget_rect("dialog:ok");
     const auto name = ui.sb().widget_rect("dialog:name");
     const auto first = ui.sb().widget_rect("dialog:entry:levels");
-    const auto place = ui.sb().widget_rect("dialog:place:working folder");
+    const auto place = ui.sb().widget_rect("dialog:place:bundled scenes");
     CHECK(ok.second.x <= 1280.0f);
     CHECK(ok.second.y <= 800.0f);
     CHECK(name.second.y <= 800.0f);

@@ -108,8 +108,11 @@ std::vector<Place> recent_places(BrowseMode mode, const std::vector<std::string>
     std::error_code ec;
     const std::string path = tidy(fs::absolute(folder, ec));
     if (ec) return;
-    for (const Place& p : out)
-      if (p.path == path) return;
+    for (Place& p : out) {
+      if (p.path != path) continue;
+      if (!label.empty()) p.label += ", " + label;  // "working folder, home": both names stay findable
+      return;
+    }
     if (label.empty()) label = fs::path(path).filename().string();
     if (label.empty()) label = path;  // the root
     out.push_back(Place{std::move(label), path});

@@ -62,7 +62,7 @@ bool matches_kind(const std::string& name, const std::vector<std::string>& exten
 
 /// The places column: the folders of the recent files (newest first), the bundled scenes (and,
 /// for an import, the bundled maps), the working folder and home. Only folders that exist, each
-/// once; empty inputs are skipped.
+/// once (a folder that is two of them carries both names); empty inputs are skipped.
 std::vector<Place> recent_places(BrowseMode mode, const std::vector<std::string>& recent_files,
                                  const std::string& assets_dir, const std::string& work_dir, const std::string& home);
 

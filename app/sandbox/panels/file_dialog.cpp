@@ -398,7 +398,9 @@ void FileDialog::draw_message() const {
   else {
     const auto& entries = browser_.entries();
     const auto folders = std::count_if(entries.begin(), entries.end(), [](const FileEntry& e) { return e.is_folder; });
-    ImGui::TextWrapped("%zu folders, %zu files", static_cast<size_t>(folders), entries.size() - static_cast<size_t>(folders));
+    const size_t files = entries.size() - static_cast<size_t>(folders);
+    ImGui::TextWrapped("%zu folder%s, %zu file%s", static_cast<size_t>(folders), folders == 1 ? "" : "s", files,
+                       files == 1 ? "" : "s");
   }
   ImGui::PopStyleColor();
 }

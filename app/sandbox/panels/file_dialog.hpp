@@ -25,6 +25,8 @@ class FileDialog {
   void show(BrowseMode mode, const std::string& folder, const std::string& name, std::vector<Place> places,
             const std::string& work_dir);
   bool is_open() const { return open_; }
+  /// Closes the dialog without a choice (its Cancel button, Escape).
+  void close();
   /// Draws the dialog when it is open (call once a frame, outside any window). A confirmed
   /// choice is handed to `sb` and the dialog closes; a refused one keeps it open with the reason.
   void draw(Sandbox& sb);
@@ -62,7 +64,6 @@ class FileDialog {
   void open_file(Sandbox& sb, const std::string& path);
   void save_file(Sandbox& sb, const std::string& path);
   void refuse(std::string why);
-  void close();
 
   FileBrowser browser_;
   std::vector<Place> places_;
