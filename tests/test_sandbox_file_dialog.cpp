@@ -437,6 +437,11 @@ TEST_CASE("file dialog: at 100% and 200% UI scale in 1280x800 the listing and th
     ui.sb().show_file_dialog(BrowseMode::save_as);
     ui.idle(2);
     REQUIRE(ui.dialog().is_open());
+    // With a refusal on show: it wraps under the listing and pushes nothing off the window.
+    ui.click_widget("dialog:path");
+    ui.type("no such folder/with a rather long name/scene.json");
+    ui.press_enter();
+    CHECK(ui.dialog().message_is_error());
     ui.shot(scale > 1.5f ? "file_dialog_200" : "file_dialog_100");
     const auto ok = ui.sb().widget_rect("dialog:ok");
     const auto name = ui.sb().widget_rect("dialog:name");

@@ -5,6 +5,7 @@
 //
 // The Sandbox ties the parts together and owns the scene; the parts each have one job:
 //  - SceneDocument (document.hpp): which file the scene belongs to, the rules of saving;
+//  - FileDialog (file_dialog.hpp): the Open / Import / Save As dialog over FileBrowser;
 //  - PlanWorker (plan_worker.hpp): planning off the UI thread;
 //  - EditHistory (edit_history.hpp): undo/redo of every edit;
 //  - CanvasTool (canvas_tools.hpp): what a mouse press on the map does;
