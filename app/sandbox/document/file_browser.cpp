@@ -217,7 +217,8 @@ Status FileBrowser::refresh() {
 
 std::string FileBrowser::absolute(const std::string& typed) const {
   std::string t = trimmed(typed);
-  if (!home_.empty() && (t == "~" || t.rfind("~/", 0) == 0)) t = home_ + t.substr(1);
+  // "~" alone or followed by a separator is home ("~user" is taken as typed).
+  if (!home_.empty() && !t.empty() && t[0] == '~' && (t.size() == 1 || t[1] == '/')) t = home_ + t.substr(1);
   fs::path p(t);
   if (p.is_relative()) {
     std::error_code ec;

@@ -78,7 +78,8 @@ class FileBrowser {
                        size_t max_scanned = kDefaultMaxScanned);
 
   BrowseMode mode() const { return mode_; }
-  /// `~` in typed paths expands to this folder (default: $HOME; "" leaves `~` as typed).
+  /// A leading `~` in typed paths expands to this folder (default: the HOME environment
+  /// variable; "" leaves `~` as typed).
   void set_home(const std::string& home) { home_ = home; }
   const std::string& home() const { return home_; }
 
