@@ -13,6 +13,7 @@
 
 #include "document/gallery.hpp"
 #include "inspect/inspector.hpp"
+#include "panels/file_dialog.hpp"
 #include "sandbox_ui.hpp"
 
 using namespace pathlab;
@@ -67,10 +68,10 @@ TEST_CASE("monkey: random input for a few seconds, no crash, no file written out
                       ImGui::GetKeyIndex(ImGuiKey_End), ImGui::GetKeyIndex(ImGuiKey_Escape),
                       ImGui::GetKeyIndex(ImGuiKey_Enter), ImGui::GetKeyIndex(ImGuiKey_Tab), SDL_SCANCODE_1,
                       SDL_SCANCODE_2, SDL_SCANCODE_3, SDL_SCANCODE_4, SDL_SCANCODE_5, SDL_SCANCODE_6, SDL_SCANCODE_M,
-                      SDL_SCANCODE_F1, ImGui::GetKeyIndex(ImGuiKey_Backspace)};
+                      SDL_SCANCODE_F1, ImGui::GetKeyIndex(ImGuiKey_Backspace), SDL_SCANCODE_O};
   ImVec2 mouse(400, 300);
   bool down[3] = {false, false, false};
-  int inputs = 0;
+  int inputs = 0, dialog_frames = 0;
   const int frames = 1100;
   for (int f = 0; f < frames; ++f) {
     // Several inputs per frame: a move (small, as a drag, or a jump), maybe a button change,
@@ -101,8 +102,14 @@ TEST_CASE("monkey: random input for a few seconds, no crash, no file written out
     });
     // The file dialogs and the restore question get answered at random too, in time.
     if (f % 97 == 0) ui.sb().request_open((tmp.path / "nothing-here.json").string());
+    // The file dialog wanders at random too (Backspace, its up arrow, typed paths): it is closed
+    // once it leaves the scratch folder, before a random Enter could save a scene elsewhere.
+    FileDialog& dialog = ui.sb().file_dialog();
+    dialog_frames += dialog.is_open();
+    if (dialog.is_open() && dialog.browser().folder().rfind(tmp.path.string(), 0) != 0) dialog.close();
   }
-  MESSAGE(inputs << " random inputs over " << frames << " frames; " << ui.sb().plan().plans << " plans");
+  MESSAGE(inputs << " random inputs over " << frames << " frames; " << ui.sb().plan().plans << " plans; "
+                 << dialog_frames << " frames with the file dialog open");
   CHECK(inputs > 2000);
   ui.host.reset();  // the sandbox, its worker and SDL go before the checks
   CHECK(snapshot(PATHLAB_ASSETS_DIR) == assets_before);

@@ -5,6 +5,7 @@
 
 #include "canvas/crowd_ui.hpp"
 #include "inspect/inspector.hpp"
+#include "panels/file_dialog.hpp"
 #include "planning/plan_worker.hpp"
 
 namespace pathlab::sandbox {
@@ -39,6 +40,7 @@ Sandbox::Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path
   worker_ = std::make_unique<PlanWorker>();
   inspector_ = std::make_unique<Inspector>(renderer_);
   sdl_layer_ = std::make_unique<SdlLayer>(renderer_);
+  file_dialog_ = std::make_unique<FileDialog>();
   panels_.push_back(make_scene_panel());
   panels_.push_back(make_edit_panel());
   panels_.push_back(make_dynamic_panel());
@@ -277,6 +279,7 @@ void Sandbox::frame() {
   record_state_edits();
   draw_status();
   draw_dialogs();
+  file_dialog_->draw(*this);
   if (doc_.autosave_due(SDL_GetTicks64(), 1000)) autosave_now();
 }
 

@@ -5,6 +5,7 @@
 //
 // The Sandbox ties the parts together and owns the scene; the parts each have one job:
 //  - SceneDocument (document.hpp): which file the scene belongs to, the rules of saving;
+//  - FileDialog (file_dialog.hpp): the Open / Import / Save As dialog over FileBrowser;
 //  - PlanWorker (plan_worker.hpp): planning off the UI thread;
 //  - EditHistory (edit_history.hpp): undo/redo of every edit;
 //  - CanvasTool (canvas_tools.hpp): what a mouse press on the map does;
@@ -27,6 +28,7 @@
 #include "canvas/door_tools.hpp"
 #include "document/document.hpp"
 #include "document/edit_history.hpp"
+#include "document/file_browser.hpp"
 #include "document/gallery.hpp"
 #include "panels/panel.hpp"
 #include "planning/plan_pipeline.hpp"
@@ -42,6 +44,7 @@ namespace pathlab::sandbox {
 /// Puts start and goal on the free cells nearest to the map's top-left and bottom-right corners.
 void place_default_poses(io::Scene& scene);
 
+class FileDialog; // file_dialog.hpp: the Open / Import / Save As dialog
 class CrowdUi;    // crowd_ui.hpp: crowd tools, right-click command, crowd overlays
 class Inspector;  // inspector.hpp: replay, overlays, compare, plots, gallery, export, help
 class PlanWorker;
@@ -151,6 +154,10 @@ class Sandbox {
   void finish();
   const std::vector<std::string>& recent_files() const { return recent_; }
   void set_status(std::string text, bool error);
+  /// Opens the Open / Import / Save As dialog (file_dialog.cpp; Ctrl+O, Ctrl+Shift+S). What it
+  /// returns goes through request_open() and save(path). Not while another question is asked.
+  void show_file_dialog(BrowseMode mode);
+  FileDialog& file_dialog() { return *file_dialog_; }
 
   // ---- Planning (sandbox.cpp) ----
   /// Plans now and waits for the result.
@@ -273,6 +280,7 @@ class Sandbox {
   PendingAction pending_;
   bool pending_modal_open_ = false, quit_confirmed_ = false;
   std::string restore_offer_;
+  std::unique_ptr<FileDialog> file_dialog_;
 };
 
 }  // namespace pathlab::sandbox

@@ -196,7 +196,8 @@ void Sandbox::handle_keys() {
   if (io.KeyCtrl) {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z))) io.KeyShift ? redo() : undo();
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Y))) redo();
-    if (ImGui::IsKeyPressed(SDL_SCANCODE_S)) save();
+    if (ImGui::IsKeyPressed(SDL_SCANCODE_S)) io.KeyShift ? show_file_dialog(BrowseMode::save_as) : (void)save();
+    if (ImGui::IsKeyPressed(SDL_SCANCODE_O)) show_file_dialog(BrowseMode::open);
     return;
   }
   if (!io.KeyAlt && ImGui::IsKeyPressed(SDL_SCANCODE_F, false)) fit_view();

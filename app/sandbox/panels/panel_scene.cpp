@@ -1,6 +1,7 @@
-// The "Scene" section: open or import a file, save, save as, recent files. Save always goes
-// to the scene's own file (or a new scene name for an import or a preset); the file field is
-// only read by Open and Save as, so a name typed there can never redirect Ctrl+S.
+// The "Scene" section: open or import a file, save, save as (through the file dialog, or a
+// typed path), recent files. Save always goes to the scene's own file (or a new scene name for
+// an import or a preset); the file field is only read by its own two buttons, so a name typed
+// there can never redirect Ctrl+S.
 
 #include <cstdio>
 #include <filesystem>
@@ -26,17 +27,15 @@ class ScenePanel final : public Panel {
   void draw(Sandbox& sb) override {
     if (!ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const SceneDocument& doc = sb.document();
+    draw_dialog_buttons(sb);
     ImGui::InputText("file", buf_, sizeof buf_);
     sb.remember_widget("file");
-    help_marker("A scene (.json) to open, or a Moving AI .map / PNG map to import. \"Save as\" writes the scene to "
-                "this name (a .json). Imports and bundled presets are never written.");
-    if (ImGui::Button("Open / import")) sb.request_open(buf_);
+    help_marker("Or type a path: a scene (.json) to open, or a Moving AI .map / PNG map to import. \"Save to "
+                "path\" writes the scene to this name (a .json). Imports and bundled presets are never written.");
+    if (ImGui::Button("Open path")) sb.request_open(buf_);
     sb.remember_widget("open");
     ImGui::SameLine();
-    if (ImGui::Button("Save")) sb.save();
-    sb.remember_widget("save");
-    ImGui::SameLine();
-    if (ImGui::Button("Save as")) sb.save(buf_);
+    if (ImGui::Button("Save to path")) sb.save(buf_);
     sb.remember_widget("save_as");
     const auto& recent = sb.recent_files();
     if (!recent.empty() && ImGui::BeginCombo("recent", "open a recent file")) {
@@ -65,6 +64,25 @@ class ScenePanel final : public Panel {
   }
 
  private:
+  // The file dialog's buttons (file_dialog.hpp) and Save; Ctrl+O, Ctrl+S and Ctrl+Shift+S do the same.
+  static void draw_dialog_buttons(Sandbox& sb) {
+    if (ImGui::Button("Open...")) sb.show_file_dialog(BrowseMode::open);
+    sb.remember_widget("open_dialog");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open a scene (Ctrl+O)");
+    ImGui::SameLine();
+    if (ImGui::Button("Import...")) sb.show_file_dialog(BrowseMode::import);
+    sb.remember_widget("import_dialog");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Import a Moving AI .map or a PNG map (never written)");
+    ImGui::SameLine();
+    if (ImGui::Button("Save")) sb.save();
+    sb.remember_widget("save");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the scene to its own file (Ctrl+S)");
+    ImGui::SameLine();
+    if (ImGui::Button("Save As...")) sb.show_file_dialog(BrowseMode::save_as);
+    sb.remember_widget("save_as_dialog");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the scene under a new name (Ctrl+Shift+S)");
+  }
+
   char buf_[512] = "scene.json";
   std::string seen_source_ = "\x01";  // never a path: the first frame fills the field
 };
