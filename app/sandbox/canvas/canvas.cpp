@@ -197,6 +197,7 @@ void Sandbox::handle_keys() {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z))) io.KeyShift ? redo() : undo();
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Y))) redo();
     if (ImGui::IsKeyPressed(SDL_SCANCODE_S)) save();
+    if (ImGui::IsKeyPressed(SDL_SCANCODE_Q, false)) request_quit();  // asks when there are unsaved edits
     return;
   }
   if (!io.KeyAlt && ImGui::IsKeyPressed(SDL_SCANCODE_F, false)) fit_view();
