@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -131,14 +132,18 @@ struct AppHome {
     fs::last_write_time(scene, fs::last_write_time(scene) - std::chrono::hours(1));
   }
   std::vector<std::string> env() const {
-    return {"HOME=" + (dir / "home"),
-            "XDG_STATE_HOME=" + (dir / "state"),
-            "XDG_CONFIG_HOME=" + (dir / "config"),
-            "XDG_DATA_HOME=" + (dir / "data"),
-            "XDG_CACHE_HOME=" + (dir / "cache"),
-            "SDL_VIDEODRIVER=dummy",
-            "SDL_RENDER_DRIVER=software",
-            "SDL_AUDIODRIVER=dummy"};
+    std::vector<std::string> e = {"HOME=" + (dir / "home"),
+                                  "XDG_STATE_HOME=" + (dir / "state"),
+                                  "XDG_CONFIG_HOME=" + (dir / "config"),
+                                  "XDG_DATA_HOME=" + (dir / "data"),
+                                  "XDG_CACHE_HOME=" + (dir / "cache"),
+                                  "SDL_VIDEODRIVER=dummy",
+                                  "SDL_RENDER_DRIVER=software",
+                                  "SDL_AUDIODRIVER=dummy"};
+    // A sanitizer run (scripts/test.sh) configures the app as it does this test.
+    for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"})
+      if (const char* v = std::getenv(name)) e.push_back(std::string(name) + "=" + v);
+    return e;
   }
   /// Where the app keeps the crash copy of mine.json (document.hpp decides it).
   std::string autosave() const {
