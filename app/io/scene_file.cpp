@@ -2,8 +2,10 @@
 
 #include "pathlab/plan/registry.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -21,6 +23,16 @@ using json = nlohmann::json;
 constexpr float kSwampCost = 3.0f;
 
 using detail::SceneError;
+
+/// Cell costs are floats in the grid; the file gets the double of the float's shortest decimal
+/// (issue 23), so a cost typed as 3.3 reads 3.3 in the file, not the widened 3.299999952316284,
+/// and reads back as the same float.
+double cost_as_typed(float cost) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text - 1, cost).ptr;
+  *end = '\0';
+  return std::strtod(text, nullptr);
+}
 
 // Messages may quote the file's own bytes (an unknown cell, a preset name): printable_text keeps
 // the error one printable line whatever the file holds.
@@ -247,7 +259,7 @@ std::string scene_to_json(const Scene& scene) {
       const float c = g.cost(x, y);
       if (c == kBlocked) r[static_cast<size_t>(x)] = '@';
       else if (c == kSwampCost) r[static_cast<size_t>(x)] = 'S';
-      else if (c != 1.0f) weights.push_back({x, y, c});
+      else if (c != 1.0f) weights.push_back({x, y, cost_as_typed(c)});
     }
     rows.push_back(std::move(r));
   }

@@ -77,6 +77,7 @@ void Sandbox::touched() { doc_.mark_dirty(SDL_GetTicks64()); }
 
 void Sandbox::set_scene(io::Scene scene) {
   scene_ = std::move(scene);
+  forget_scene_messages();
   history_.clear();
   dynamic_edit_ = DynamicEdit{};
   view_fitted_ = false;

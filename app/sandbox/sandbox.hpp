@@ -150,8 +150,9 @@ class Sandbox {
   const std::string& restore_offer() const { return restore_offer_; }
   /// Restore (true) or drop (false) the crash copy on offer.
   void resolve_restore(bool restore);
-  /// Clean exit: drops the autosave when the user has nothing unsaved (saved or discarded).
-  void finish();
+  /// Exit: drops the autosave when the user has nothing unsaved (saved or discarded), else
+  /// writes it (a quit signal does not ask; the next start offers it). True when it wrote.
+  bool finish();
   const std::vector<std::string>& recent_files() const { return recent_; }
   void set_status(std::string text, bool error);
   /// Opens the Open / Import / Save As dialog (file_dialog.cpp; Ctrl+O, Ctrl+Shift+S). What it
@@ -215,6 +216,7 @@ class Sandbox {
   void sync_units_to_scene();  // the spawn list and speed go into scene_ before saving
   void touched();  // something the user would not want to lose changed
   void remember_recent(const std::string& path);
+  void forget_scene_messages();  // the status toast and the inspector's message, when a scene is replaced
 
   SDL_Renderer* renderer_;
   io::Scene scene_;

@@ -198,6 +198,7 @@ void Sandbox::handle_keys() {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Y))) redo();
     if (ImGui::IsKeyPressed(SDL_SCANCODE_S)) io.KeyShift ? show_file_dialog(BrowseMode::save_as) : (void)save();
     if (ImGui::IsKeyPressed(SDL_SCANCODE_O)) show_file_dialog(BrowseMode::open);
+    if (ImGui::IsKeyPressed(SDL_SCANCODE_Q, false)) request_quit();  // asks when there are unsaved edits
     return;
   }
   if (!io.KeyAlt && ImGui::IsKeyPressed(SDL_SCANCODE_F, false)) fit_view();

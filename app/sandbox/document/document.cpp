@@ -14,7 +14,7 @@ namespace {
 fs::path resolved(const std::string& path) {
   std::error_code ec;
   fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
-  return ec ? fs::absolute(path).lexically_normal() : p;
+  return ec ? fs::absolute(path, ec).lexically_normal() : p;
 }
 
 bool inside(const fs::path& child, const fs::path& dir) {
@@ -34,6 +34,8 @@ uint32_t fnv1a(const std::string& s) {
 }
 
 }  // namespace
+
+std::string normalized_path(const std::string& path) { return path.empty() ? path : resolved(path).string(); }
 
 bool is_pathlab_scene_file(const std::string& path) {
   std::error_code ec;

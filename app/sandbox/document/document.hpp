@@ -26,6 +26,9 @@ enum class Origin {
 /// True when `path` names an existing file whose content is a pathlab scene (a JSON object with
 /// a "pathlab_scene" version). Reads at most the first 16 MiB.
 bool is_pathlab_scene_file(const std::string& path);
+/// `path` absolute and in normal form, symbolic links resolved as far as the path exists: one
+/// spelling per file ("a.json", "./a.json" and a link to it give the same). "" stays "".
+std::string normalized_path(const std::string& path);
 /// True when `path` lies inside the bundled assets folder (assets_dir()), after resolving
 /// "..", symbolic links and relative parts.
 bool is_bundled_path(const std::string& path);

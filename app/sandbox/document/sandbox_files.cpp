@@ -37,6 +37,15 @@ void Sandbox::set_status(std::string text, bool error) {
   status_at_ms_ = SDL_GetTicks64();
 }
 
+void Sandbox::forget_scene_messages() {
+  // A message about the previous scene (an error, "saved ...", an export) would read as one
+  // about the scene now open (issue 23).
+  status_.clear();
+  shown_status_.clear();
+  status_error_ = false;
+  inspector_->forget_messages();
+}
+
 void Sandbox::set_state_dir(const std::string& dir) {
   state_dir_ = dir;
   recent_.clear();
@@ -45,8 +54,11 @@ void Sandbox::set_state_dir(const std::string& dir) {
   fs::create_directories(fs::path(dir) / "autosave", ec);
   std::ifstream in(fs::path(dir) / "recent.txt");
   std::string line;
-  while (std::getline(in, line) && recent_.size() < 8)
-    if (!line.empty()) recent_.push_back(line);
+  while (std::getline(in, line) && recent_.size() < 8) {
+    if (line.empty()) continue;
+    line = normalized_path(line);  // lists written before issue 23 may name a file twice
+    if (std::find(recent_.begin(), recent_.end(), line) == recent_.end()) recent_.push_back(line);
+  }
   std::ifstream ui(fs::path(dir) / "ui_scale.txt");
   float scale = 1.0f;
   if (ui >> scale && std::isfinite(scale)) ui_scale_ = std::clamp(scale, 1.0f, 2.5f);
@@ -64,8 +76,8 @@ void Sandbox::set_ui_scale(float s) {
 }
 
 void Sandbox::remember_recent(const std::string& path) {
-  std::error_code ec;
-  const std::string abs = fs::absolute(path, ec).string();
+  // One entry per file: "mylevel.json", "./mylevel.json" and a link to it are the same file.
+  const std::string abs = normalized_path(path);
   recent_.erase(std::remove(recent_.begin(), recent_.end(), abs), recent_.end());
   recent_.insert(recent_.begin(), abs);
   if (recent_.size() > 8) recent_.resize(8);
@@ -125,10 +137,13 @@ void Sandbox::resolve_restore(bool restore) {
   }
 }
 
-void Sandbox::finish() {
+bool Sandbox::finish() {
   // Nothing unsaved (saved or discarded by the user): the crash copy has served its purpose.
-  if (!doc_.dirty()) remove_autosave(autosave_path());
-  else autosave_now();
+  if (!doc_.dirty()) {
+    remove_autosave(autosave_path());
+    return false;
+  }
+  return autosave_now();
 }
 
 // ---- Save ----
@@ -194,15 +209,17 @@ bool Sandbox::open(const std::string& path) {
       set_status(g.error().message, true);
       return false;
     }
-    io::Scene sc = scene_;
+    // A fresh scene (issue 23): nothing of the previous one (its doors, trucks, units, poses,
+    // settings) carries over into the import or its first save; the view and UI preferences
+    // live in the Sandbox, not in the scene, and stay. The same as an import on the command line.
+    io::Scene sc;
     sc.grid = std::move(*g);
     sc.name = fs::path(path).filename().string();
-    sc.units.clear();
     place_default_poses(sc);
     set_scene(std::move(sc));
   }
   open_document(path, is_scene);
-  set_status("opened " + path, false);
+  if (!status_error_) set_status("opened " + path, false);  // an error about the new scene (its units) stays
   remember_recent(path);
   return true;
 }

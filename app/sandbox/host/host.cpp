@@ -9,6 +9,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "host/quit_signal.hpp"
 #include "pathlab/io/map_files.hpp"
 
 namespace pathlab::sandbox {
@@ -118,6 +119,8 @@ bool Host::pump_events(int wait_ms) {
     else if (close) quit_ = true;
     have = SDL_PollEvent(&e) == 1;
   }
+  // A quit signal ends the app without asking (quit_signal.hpp); the caller writes the autosave.
+  if (quit_signal() != 0) return false;
   return !quit_ && !(sandbox_ && sandbox_->quit_confirmed());
 }
 

@@ -31,7 +31,8 @@ class Host {
 
   /// Handles pending SDL events, first waiting up to `wait_ms` for one (0: no wait; the idle
   /// app sleeps here instead of drawing frames nobody needs). Returns false once the app
-  /// should exit: the window was closed and the sandbox had nothing unsaved or the user chose.
+  /// should exit: the window was closed and the sandbox had nothing unsaved or the user chose,
+  /// or a quit signal arrived (quit_signal.hpp: no asking, the caller autosaves).
   bool pump_events(int wait_ms = 0);
   /// How many events the last pump_events() handled.
   int events() const { return events_; }

@@ -1,7 +1,7 @@
 // pathlab: the sandbox.
 //
 //   pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays]
-//           [--ui-scale PCT] [--bench-crowd]
+//           [--ui-scale PCT] [--bench-crowd] [--planner NAME]
 //
 // SCENE is a scene .json, a Moving AI .map or a PNG map (default: the demo scene).
 // --screenshot renders N frames (default 3) and saves the last as a PNG, then exits.
@@ -15,6 +15,12 @@
 // --bench-crowd replaces the scene by the crowd scenario (crowd_bench.hpp: 200 units crowding
 //   through doorways on a 256x256 map), for --bench-frames or --screenshot.
 // --ui-scale PCT (100..250) sets the UI scale for this run (otherwise the remembered one).
+// --planner NAME opens the scene with another planner (its default smoother), as an unsaved
+//   edit: try a shared scene or bug report with theta or hybrid without editing its file first;
+//   Ctrl+S keeps the change, Ctrl+Z undoes it.
+// Interactive runs quit on SIGTERM, SIGINT and SIGHUP without asking: unsaved edits go to the
+// autosave, which the next start offers to restore (host/quit_signal.hpp). Ctrl+Q or closing
+// the window asks first when there are unsaved edits.
 // Headless: SDL_VIDEODRIVER=dummy SDL_RENDER_DRIVER=software.
 
 #include <algorithm>
@@ -29,14 +35,16 @@
 #include "units/crowd_bench.hpp"
 #include "host/host.hpp"
 #include "pathlab/io/map_files.hpp"
+#include "host/quit_signal.hpp"
 #include "pathlab/io/scene_file.hpp"
+#include "pathlab/plan/registry.hpp"
 
 using namespace pathlab;
 
 namespace {
 
 int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "error: %s\nusage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd]\n",
+  std::fprintf(stderr, "error: %s\nusage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd] [--planner NAME]\n",
                msg.c_str());
   return 2;
 }
@@ -56,8 +64,14 @@ io::Scene empty_scene() {
   return s;
 }
 
+std::string plan_names() {
+  std::string out;
+  for (const plan::PlannerInfo& p : plan::planners()) out += (out.empty() ? "" : ", ") + std::string(p.name);
+  return out;
+}
+
 struct Options {
-  std::string scene_path, screenshot;
+  std::string scene_path, screenshot, planner;
   long frames = 3, bench_frames = 0, ui_scale_pct = 0;
   bool frames_given = false, bench_replan = false, all_overlays = false, bench_crowd = false;
 };
@@ -79,6 +93,12 @@ int parse_args(int argc, char** argv, Options& o) {
       const char* v = value();
       if (!v || !parse_count(v, o.ui_scale_pct) || o.ui_scale_pct < 100 || o.ui_scale_pct > 250)
         return usage_error("--ui-scale needs a percentage from 100 to 250");
+    } else if (a == "--planner") {
+      const char* v = value();
+      if (!v || !plan::find_planner(v))
+        return usage_error(std::string("--planner needs a planner name: ") + (v ? "unknown planner '" + std::string(v) + "' (" : "(") +
+                           plan_names() + ")");
+      o.planner = v;
     } else if (a == "--bench-replan") {
       o.bench_replan = true;
     } else if (a == "--bench-crowd") {
@@ -89,7 +109,7 @@ int parse_args(int argc, char** argv, Options& o) {
       const char* v = value();
       if (!v || !parse_count(v, o.bench_frames)) return usage_error("--bench-frames needs a count from 1 to 1000000");
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd]\n");
+      std::printf("usage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd] [--planner NAME]\n");
       return 0;
     } else if (!a.empty() && a[0] == '-') {
       return usage_error("unknown option " + a);
@@ -207,10 +227,27 @@ int run_interactive(sandbox::Host& host) {
   while (host.pump_events(wait_ms)) {
     host.frame();
     calm = (host.events() > 0 || sb.animating()) ? 0 : calm + 1;
-    wait_ms = calm < 4 ? 0 : 250;
+    wait_ms = calm < 4 ? 0 : 250;  // at most 250 ms: a quit signal is noticed within that
   }
-  sb.finish();
+  const bool unsaved = sb.unsaved();
+  const bool kept = sb.finish();
+  if (const int sig = sandbox::quit_signal(); sig != 0 && unsaved) {
+    if (kept) std::fprintf(stderr, "pathlab: %s: unsaved edits kept in %s; the next start offers to restore them\n",
+                           sandbox::quit_signal_name(sig), sb.autosave_path().c_str());
+    else std::fprintf(stderr, "pathlab: %s: quitting; the unsaved edits could not be kept\n", sandbox::quit_signal_name(sig));
+  }
   return 0;
+}
+
+/// --planner: the scene's planner changes after it is open, as the planner combo would change
+/// it, so it is an unsaved edit (undoable, autosaved) and not a different file content. It is
+/// also how the signal test (tests/test_sandbox_signals.cpp) gets an unsaved edit into a
+/// running app without an input-injection backdoor: an option a user has a reason to type.
+void apply_planner_option(sandbox::Sandbox& sb, const std::string& planner) {
+  if (planner.empty() || planner == sb.scene().settings.planner) return;
+  sb.scene().settings.planner = planner;
+  (void)sandbox::normalize_settings(sb.scene().settings);  // its default smoother, as the combo does
+  sb.map_changed();  // re-plans (and rebuilds what depends on the settings), marks the scene edited
 }
 
 }  // namespace
@@ -230,12 +267,17 @@ int main(int argc, char** argv) {
   std::string state_dir;
   if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg && *xdg) state_dir = std::string(xdg) + "/pathlab";
   else if (const char* home = std::getenv("HOME"); home && *home) state_dir = std::string(home) + "/.local/state/pathlab";
+  if (!headless) sandbox::install_quit_signal_handlers();  // before SDL_Init, which would install its own
   auto host = sandbox::Host::create(1280, 800, headless);
   if (!host) return usage_error((*host.error().message.c_str()) ? host.error().message : "cannot start");
   (*host)->set_sandbox(std::make_unique<sandbox::Sandbox>((*host)->renderer(), std::move(scene), o.scene_path, is_scene));
   sandbox::Sandbox& sb = (*host)->sandbox();
   if (headless) sb.set_plan_wait_ms(60000);  // scripted runs show the plan of their own inputs
   else sb.set_state_dir(state_dir);
+  if (!sb.restore_offer().empty())  // also tells a terminal (and the signal test) what the dialog offers
+    std::printf("pathlab: unsaved work from the last session is offered for restore: %s\n", sb.restore_offer().c_str());
+  std::fflush(stdout);
+  apply_planner_option(sb, o.planner);
   if (o.all_overlays) sb.show_all_overlays();
   if (o.bench_crowd) {
     if (std::string e = sandbox::spawn_crowd_bench(sb.units(), sb.scene()); !e.empty()) std::fprintf(stderr, "warning: %s\n", e.c_str());

@@ -396,6 +396,7 @@ void Inspector::help_window() {
         {"F1", "show / hide this help"},
         {"Ctrl+Z / Ctrl+Y", "undo / redo any edit (cells, start and goal, settings, units)"},
         {"Ctrl+S", "save the scene to its own file (an import or a preset: to a new scene name)"},
+        {"Ctrl+Q", "quit (asks first when there are unsaved edits)"},
         {"F", "fit the whole map into the view"},
         {"Space", "replay: play / pause (from the start when at the end)"},
         {"Left / Right", "replay: one expansion back / forward (Shift: 10)"},

@@ -90,6 +90,10 @@ class Inspector {
   const std::vector<uint32_t>* search_pixels(const Sandbox& sb, uint64_t& version);
   /// Switches every overlay on (--all-overlays).
   void all_overlays_on();
+  /// Another scene replaced this one: the export tab's message was about the old one.
+  void forget_messages() { message_.clear(); }
+  /// The export tab's last message ("wrote ...", an error), "" when none.
+  const std::string& message() const { return message_; }
 
   // For the scripted tests and the keyboard shortcuts.
   ReplayModel& replay() { return replay_; }

@@ -24,16 +24,21 @@ std::string times_text(const std::vector<double>& times) {
 }
 
 /// Size, speed, start and loop of a truck (the selected one or the next one).
+/// The sliders edit doubles, the scene's own type (issue 23): a value typed as 2.3 is saved as 2.3.
 void truck_fields(Sandbox& sb, MovingObstacleDef& m) {
-  float size[2] = {static_cast<float>(m.half_extents.x * 2.0), static_cast<float>(m.half_extents.y * 2.0)};
-  if (ImGui::SliderFloat2("size (length, width)", size, 0.5f, 12.0f, "%.2f")) {
-    m.half_extents = Vec2(std::clamp(size[0], 0.5f, 12.0f) / 2.0, std::clamp(size[1], 0.5f, 12.0f) / 2.0);
+  static constexpr double kMinSize = 0.5, kMaxSize = 12.0, kMinSpeed = 0.1, kMaxSpeed = 20.0, kMinStart = 0.0, kMaxStart = 120.0;
+  double size[2] = {m.half_extents.x * 2.0, m.half_extents.y * 2.0};
+  if (ImGui::SliderScalarN("size (length, width)", ImGuiDataType_Double, size, 2, &kMinSize, &kMaxSize, "%.2f")) {
+    m.half_extents = Vec2(std::clamp(size[0], kMinSize, kMaxSize) / 2.0, std::clamp(size[1], kMinSize, kMaxSize) / 2.0);
   }
   sb.remember_widget("truck size");
-  float speed = static_cast<float>(m.speed), start = static_cast<float>(m.start_time);
-  if (ImGui::SliderFloat("speed", &speed, 0.1f, 20.0f, "%.2f cells/s")) m.speed = std::clamp(speed, 0.1f, 20.0f);
+  double speed = m.speed, start = m.start_time;
+  // "##truck": the Units section has a "speed" too; one ID for both made typing into one edit the other.
+  if (ImGui::SliderScalar("speed##truck", ImGuiDataType_Double, &speed, &kMinSpeed, &kMaxSpeed, "%.2f cells/s"))
+    m.speed = std::clamp(speed, kMinSpeed, kMaxSpeed);
   sb.remember_widget("truck speed");
-  if (ImGui::SliderFloat("start", &start, 0.0f, 120.0f, "%.1f s")) m.start_time = std::clamp(start, 0.0f, 120.0f);
+  if (ImGui::SliderScalar("start", ImGuiDataType_Double, &start, &kMinStart, &kMaxStart, "%.1f s"))
+    m.start_time = std::clamp(start, kMinStart, kMaxStart);
   sb.remember_widget("truck start");
   ImGui::Checkbox("loop", &m.loop);
   sb.remember_widget("truck loop");

@@ -52,16 +52,17 @@ void option_help(const plan::OptionInfo& o) {
 }
 
 /// A slider for a registry option (issue 14): the registry's span and scale, typed values
-/// (Ctrl+click) kept within the option's range, and its help marker.
-bool option_slider(OptionId id, double& value) {
+/// (Ctrl+click) kept within the option's range, and its help marker. It edits the double
+/// itself (issue 23): a float slider widened 0.45 into 0.44999998807907104 in the saved scene.
+bool option_slider(OptionId id, double& value, const Remember& remember) {
   const plan::OptionInfo& o = plan::option_info(id);
-  float f = static_cast<float>(value);
+  double v = value;
   const ImGuiSliderFlags flags = o.logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None;
-  const bool changed = ImGui::SliderFloat(o.label, &f, static_cast<float>(o.slider_min), static_cast<float>(o.slider_max),
-                                          o.format, flags);
+  const bool changed = ImGui::SliderScalar(o.label, ImGuiDataType_Double, &v, &o.slider_min, &o.slider_max, o.format, flags);
+  remember(o.label);
   option_help(o);
   if (!changed) return false;
-  value = std::clamp(static_cast<double>(f), o.min, o.max);
+  value = std::clamp(v, o.min, o.max);
   return true;
 }
 
@@ -78,7 +79,7 @@ bool option_slider(OptionId id, int& value, const Remember& remember) {
 
 bool applies(const plan::PlannerInfo& planner, OptionId id) { return (planner.options & plan::option_bit(id)) != 0; }
 
-bool grid_search_rows(const plan::PlannerInfo& planner, io::PlanSettingsData& s) {
+bool grid_search_rows(const plan::PlannerInfo& planner, io::PlanSettingsData& s, const Remember& remember) {
   bool changed = false;
   if (applies(planner, OptionId::connectivity)) {
     bool four = s.connectivity == 4;
@@ -88,7 +89,7 @@ bool grid_search_rows(const plan::PlannerInfo& planner, io::PlanSettingsData& s)
     }
     help_marker(plan::option_info(OptionId::connectivity).help);
   }
-  if (applies(planner, OptionId::turn_penalty)) changed |= option_slider(OptionId::turn_penalty, s.turn_penalty);
+  if (applies(planner, OptionId::turn_penalty)) changed |= option_slider(OptionId::turn_penalty, s.turn_penalty, remember);
   return changed;
 }
 
@@ -96,11 +97,11 @@ bool smoother_rows(const plan::SmootherInfo& smoother, io::PlanSettingsData& s, 
   bool changed = false;
   if (smoother.spline) {
     changed |= option_slider(OptionId::subdivisions, s.subdivisions, remember);
-    changed |= option_slider(OptionId::insert_min_chord, s.insert_min_chord);
+    changed |= option_slider(OptionId::insert_min_chord, s.insert_min_chord, remember);
     if (s.insert_min_chord > 0 && s.insert_min_chord < 1) s.insert_min_chord = 1;
   }
   if (smoother.id == plan::SmootherId::edge_shift) {
-    changed |= option_slider(OptionId::shift_margin, s.shift_margin);
+    changed |= option_slider(OptionId::shift_margin, s.shift_margin, remember);
     changed |= option_slider(OptionId::shift_passes, s.shift_passes, remember);
   }
   return changed;
@@ -143,9 +144,9 @@ bool hybrid_rows(io::PlanSettingsData& s, const Remember& remember) {
   if (ImGui::Checkbox(reverse.label, &s.reverse)) changed = true;
   help_marker(reverse.help);
   if (s.reverse) {
-    changed |= option_slider(OptionId::reverse_penalty, s.reverse_penalty);
-    changed |= option_slider(OptionId::gear_change_penalty, s.gear_change_penalty);
-    changed |= option_slider(OptionId::min_gear_length, s.min_gear_length);
+    changed |= option_slider(OptionId::reverse_penalty, s.reverse_penalty, remember);
+    changed |= option_slider(OptionId::gear_change_penalty, s.gear_change_penalty, remember);
+    changed |= option_slider(OptionId::min_gear_length, s.min_gear_length, remember);
   }
   return changed;
 }
@@ -168,12 +169,12 @@ void Sandbox::draw_plan_panel() {
     changed |= method_combo("smoother", s.smoother, smoother_methods(s.planner));
     help_marker(help_of(smoother_methods(s.planner), s.smoother));
   }
-  if (planner->family == plan::PlannerFamily::grid) changed |= grid_search_rows(*planner, s);
-  const bool radius_changed = option_slider(OptionId::agent_radius, s.agent_radius);
+  if (planner->family == plan::PlannerFamily::grid) changed |= grid_search_rows(*planner, s, remember);
+  const bool radius_changed = option_slider(OptionId::agent_radius, s.agent_radius, remember);
   if (const plan::SmootherInfo* smoother = plan::find_smoother(s.smoother, planner->family))
     changed |= smoother_rows(*smoother, s, remember);
   if (applies(*planner, OptionId::navmesh_convex)) changed |= navmesh_rows(s, remember);
-  changed |= option_slider(OptionId::turning_radius, s.turning_radius);
+  changed |= option_slider(OptionId::turning_radius, s.turning_radius, remember);
   if (applies(*planner, OptionId::neighborhood)) changed |= directional_rows(s, remember);
   if (applies(*planner, OptionId::heading_bins)) changed |= hybrid_rows(s, remember);
   const plan::SmootherInfo* smoother = plan::find_smoother(s.smoother, planner->family);

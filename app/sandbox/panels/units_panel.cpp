@@ -62,8 +62,12 @@ void play_controls(Sandbox& sb) {
     u.step(sb.scene());
   }
   help_marker("Step: pause and advance exactly one fixed step (1/60 s of simulated time).");
-  float speed = static_cast<float>(u.speed());
-  if (ImGui::SliderFloat("speed", &speed, 0.1f, 8.0f, "%.2fx", ImGuiSliderFlags_Logarithmic)) u.set_speed(speed);
+  // A double, the scene's own type (issue 23): a typed 1.3 is saved as 1.3.
+  static constexpr double kMinSpeed = 0.1, kMaxSpeed = 8.0;
+  double speed = u.speed();
+  if (ImGui::SliderScalar("speed##sim", ImGuiDataType_Double, &speed, &kMinSpeed, &kMaxSpeed, "%.2fx", ImGuiSliderFlags_Logarithmic))
+    u.set_speed(speed);
+  sb.remember_widget("sim speed");
   help_marker("Simulated seconds per real second. The crowd runs fixed 1/60 s steps, so the trajectories are "
               "the same at any speed.");
   if (ImGui::Button("Reset")) u.reset(sb.scene());
