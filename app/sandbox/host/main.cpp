@@ -30,6 +30,7 @@
 #include "host/host.hpp"
 #include "pathlab/io/map_files.hpp"
 #include "pathlab/io/scene_file.hpp"
+#include "pathlab/plan/scene.hpp"
 
 using namespace pathlab;
 
@@ -111,7 +112,7 @@ int load_initial(std::string& path, io::Scene& scene, bool& is_scene) {
   if (!explicit_scene) path = std::string(PATHLAB_ASSETS_DIR) + "/scenes/demo.json";
   is_scene = path.size() > 5 && path.substr(path.size() - 5) == ".json";
   if (is_scene) {
-    auto s = io::load_scene(path);
+    auto s = plan::load_scene(path);
     if (!s) {
       if (explicit_scene) return usage_error(s.error().message);
       std::fprintf(stderr, "warning: %s; starting with an empty map\n", s.error().message.c_str());
