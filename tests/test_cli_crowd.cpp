@@ -93,6 +93,31 @@ TEST_CASE("cli crowd: a unit that cannot arrive says why") {
   CHECK(s.at("why")[0].get<std::string>().find("no route") != std::string::npos);
 }
 
+TEST_CASE("cli crowd: one unit has no separation to measure: null in the human and the JSON summary") {
+  const std::string map = write_temp("crowd_alone.map", "type octile\nheight 3\nwidth 8\nmap\n........\n........\n........\n");
+  const std::string agents = write_temp("crowd_alone.agents", "person 1.5 1.5 0 6.5 1.5\n");
+  const std::string args = "crowd --map " + map + " --agents " + agents;
+  const auto human = run_cli(args);
+  REQUIRE(human.status == 0);
+  CHECK(human.out.find("\nmin_separation: null\n") != std::string::npos);
+  CHECK(human.out.find("inf") == std::string::npos);
+  const auto json = run_cli(args + " --json");
+  REQUIRE(json.status == 0);
+  const auto lines = json_lines(json.out);
+  const auto& s = lines.back().at("summary");
+  CHECK(s.at("arrived") == 1);
+  CHECK(s.at("min_separation").is_null());
+  // Two units have a gap: a number in both outputs.
+  const std::string two = write_temp("crowd_two.agents", "person 1.5 0.5 0 6.5 0.5\nperson 1.5 2.5 0 6.5 2.5\n");
+  const auto pair = run_cli("crowd --map " + map + " --agents " + two);
+  REQUIRE(pair.status == 0);
+  const size_t at = pair.out.find("\nmin_separation: ");
+  REQUIRE(at != std::string::npos);
+  const double gap = std::stod(pair.out.substr(at + 17));
+  CHECK(gap > 0.0);
+  CHECK(gap <= 1.4 + 1e-9);  // 2 cells apart at the start, radii 0.3
+}
+
 TEST_CASE("cli crowd: bad input is exit 2 with the file and line") {
   const std::string map = kDir + "doorway.map";
   const std::string base = "crowd --map " + map + " --agents ";

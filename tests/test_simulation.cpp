@@ -213,3 +213,23 @@ TEST_CASE("re-planning a track unit on a Reeds-Shepp path from its current pose 
   CHECK(sim.state(id).arrived);
   CHECK(glm::length(sim.state(id).pose.pos - Vec2(8, 22)) < 1e-9);
 }
+
+TEST_CASE("time_to_goal: none until the unit arrives, the arrival step's time after, none again on a new path") {
+  const Grid grid = Grid::create(20, 5).value();
+  Simulation sim = Simulation::create(grid).value();
+  const UnitDef person = unit_preset("person").value();
+  const std::vector<Vec2> line{{1.5, 2.5}, {8.5, 2.5}};
+  const UnitId id = sim.add_unit(person, FollowPath::from_polyline(line).value()).value();
+  CHECK_FALSE(sim.metrics(id).time_to_goal.has_value());
+  sim.step();
+  CHECK_FALSE(sim.metrics(id).time_to_goal.has_value());  // 7 cells take more than one step
+  while (!sim.state(id).arrived && sim.time() < 60) sim.step();
+  REQUIRE(sim.state(id).arrived);
+  REQUIRE(sim.metrics(id).time_to_goal.has_value());
+  // Stamped on the step that arrived: the simulation's clock now.
+  CHECK(*sim.metrics(id).time_to_goal == doctest::Approx(sim.time()).epsilon(1e-12));
+  const std::vector<Vec2> back{sim.state(id).pose.pos, {15.5, 2.5}};
+  REQUIRE(sim.set_path(id, FollowPath::from_polyline(back).value()).ok());
+  CHECK_FALSE(sim.metrics(id).arrived);
+  CHECK_FALSE(sim.metrics(id).time_to_goal.has_value());
+}

@@ -18,6 +18,7 @@
 #include "pathlab/io/map_files.hpp"
 #include "pathlab/crowd.hpp"
 #include "pathlab/io/scene_file.hpp"
+#include "pathlab/plan/scene.hpp"
 #include "planning.hpp"
 
 namespace pathlab::cli {
@@ -152,8 +153,11 @@ nlohmann::ordered_json summary_json(const Crowd& crowd) {
 
 void print_human(const Crowd& crowd) {
   const CrowdMetrics m = crowd.run_metrics();
-  std::printf("arrived: %d/%d\ntime: %.17g\nmin_separation: %.17g\nwall_contacts: %d\nstuck_steps: %d\nreplans: %d\n",
-              m.arrived, crowd.agent_count(), crowd.time(), m.min_separation, m.wall_contacts, m.stuck_steps, m.replans);
+  // With fewer than two units there is no gap to measure: null, as in the JSON summary.
+  char separation[32] = "null";
+  if (std::isfinite(m.min_separation)) std::snprintf(separation, sizeof separation, "%.17g", m.min_separation);
+  std::printf("arrived: %d/%d\ntime: %.17g\nmin_separation: %s\nwall_contacts: %d\nstuck_steps: %d\nreplans: %d\n",
+              m.arrived, crowd.agent_count(), crowd.time(), separation, m.wall_contacts, m.stuck_steps, m.replans);
   std::printf("# agent preset time_to_goal (or why not)\n");
   for (int i = 0; i < crowd.agent_count(); ++i) {
     const CrowdAgentMetrics& am = crowd.metrics(i);
@@ -207,7 +211,7 @@ CrowdInput read_input(Args& args, const CrowdDef& def) {
     for (const char* other : {"map", "agents", "doors", "obstacles"})
       if (args.str(other)) throw UsageError(std::string("--scene and --") + other + " cannot be combined (the scene has them)");
     io::Scene scene;
-    auto crowd = io::load_scene_crowd(*scene_path, def, &scene);
+    auto crowd = plan::load_scene_crowd(*scene_path, def, &scene);
     if (!crowd) throw UsageError(crowd.error().message);
     in.agents = io::crowd_agents(scene).value();  // build succeeded: every preset is known
     in.crowd.emplace(std::move(*crowd));

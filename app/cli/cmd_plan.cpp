@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "pathlab/io/map_files.hpp"
+#include "pathlab/plan/scene.hpp"
 #include "planning.hpp"
 #include "scene_args.hpp"
 
@@ -70,7 +71,7 @@ int run_plan(int argc, char** argv) {
   std::vector<std::string> scene_argv;
   std::vector<char*> scene_ptrs;
   if (auto scene_path = scene_map_arg(argc, argv, 2)) {
-    auto loaded = io::load_scene(*scene_path);
+    auto loaded = plan::load_scene(*scene_path);
     if (!loaded) throw UsageError(loaded.error().message);
     scene = std::move(*loaded);
     scene_argv = with_scene_defaults(argc, argv, *scene);

@@ -90,7 +90,7 @@ Planned plan_grid(const Grid& grid, const PlanSettings& settings, const UnitDef&
 nlohmann::ordered_json metrics_json(const RunMetrics& m) {
   nlohmann::ordered_json j;
   j["arrived"] = m.arrived;
-  j["time_to_goal"] = m.arrived ? nlohmann::ordered_json(m.time_to_goal) : nlohmann::ordered_json(nullptr);
+  j["time_to_goal"] = m.time_to_goal ? nlohmann::ordered_json(*m.time_to_goal) : nlohmann::ordered_json(nullptr);
   j["distance"] = m.distance;
   j["max_deviation"] = m.max_deviation;
   j["max_lateral_accel"] = m.max_lateral_accel;
@@ -127,7 +127,7 @@ void print_run(const SingleRun& run, const UnitDef& unit, const std::string& pla
   const RunMetrics& m = run.metrics;
   std::printf("found: yes\nunit: %s\nfollower: %s\npath_length: %.17g\n", unit.name.c_str(),
               to_string(unit.follower.kind), path_length);
-  if (m.arrived) std::printf("arrived: yes\ntime_to_goal: %.17g\n", m.time_to_goal);
+  if (m.time_to_goal) std::printf("arrived: yes\ntime_to_goal: %.17g\n", *m.time_to_goal);
   else std::printf("arrived: no (stopped after %.17g s)\n", smp.back().t);
   std::printf("distance: %.17g\nmax_deviation: %.17g\nmax_lateral_accel: %.17g\nmax_turn_rate_deg: %.17g\n"
               "stops: %d\nblocked_steps: %d\ncollisions: %d\n",

@@ -1,7 +1,5 @@
 #include "pathlab/io/scene_file.hpp"
 
-#include "pathlab/plan/registry.hpp"
-
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -45,6 +43,13 @@ std::string located(const SceneError& e, const std::string& text, const std::str
   if (e.key.empty()) return e.message;
   const int line = line_of_offset(text, detail::offset_of_key(text, e.key));
   return source + ":" + std::to_string(line) + ": " + printable_text(e.key + " " + e.what, 300);
+}
+
+/// "FILE:LINE: MESSAGE" for a refused name, at the line of the key the message begins with.
+std::string names_error(const std::string& message, const std::string& text, const std::string& source) {
+  const std::string key = message.substr(0, message.find(':'));
+  const int line = line_of_offset(text, detail::offset_of_key(text, key));
+  return source + ":" + std::to_string(line) + ": " + printable_text(message, 300);
 }
 
 double finite_number(const json& j, const std::string& source, const std::string& field) {
@@ -139,8 +144,6 @@ PlanSettingsData read_settings(const json& s, const std::string& source) {
   };
   str("planner", d.planner);
   str("smoother", d.smoother);
-  // Unknown names are rejected with the key (issue 14); the registry is the one list of them.
-  if (std::string e = plan::check_scene_names(d.planner, d.smoother); !e.empty()) bad(source, e);
   double conn = d.connectivity, subdiv = d.subdivisions;
   num("connectivity", conn, 4, 8);
   if (conn != 4 && conn != 8) bad(source, "settings.connectivity must be 4 or 8");
@@ -188,7 +191,8 @@ PlanSettingsData read_settings(const json& s, const std::string& source) {
 
 }  // namespace
 
-Result<Scene> parse_scene(const std::string& text, const std::string& source, const std::string& base_dir) {
+Result<Scene> parse_scene(const std::string& text, const std::string& source, const std::string& base_dir,
+                          const SceneReadOptions& options) {
   // Depth and number range first: nlohmann copies values recursively and throws on 1e400.
   if (auto checked = check_json_text(text, source); !checked) return checked.error();
   json root;
@@ -219,6 +223,12 @@ Result<Scene> parse_scene(const std::string& text, const std::string& source, co
     static const json kNoSettings;
     const auto settings_it = root.find("settings");
     scene.settings = read_settings(settings_it == root.end() ? kNoSettings : *settings_it, source);
+    // Unknown names are rejected with the key (issue 14) by the caller's check: the planning
+    // layer's registry is the one list of them, and io sits below it.
+    if (options.check_names) {
+      if (std::string e = options.check_names(scene.settings.planner, scene.settings.smoother); !e.empty())
+        return fail(StatusCode::parse_error, names_error(e, text, source));
+    }
     detail::read_crowd_parts(root, source, scene);
     if (root.contains("simulation")) {
       const json& sim = root["simulation"];
@@ -236,11 +246,11 @@ Result<Scene> parse_scene(const std::string& text, const std::string& source, co
   }
 }
 
-Result<Scene> load_scene(const std::string& path) {
+Result<Scene> load_scene(const std::string& path, const SceneReadOptions& options) {
   // 128 MiB: a 16384x4096 map inline is 64 MiB of rows; nlohmann's tree takes several times the text.
   auto text = read_text_file(path, kMaxSceneFileBytes);
   if (!text) return text.error();
-  return parse_scene(*text, path, std::filesystem::path(path).parent_path().string());
+  return parse_scene(*text, path, std::filesystem::path(path).parent_path().string(), options);
 }
 
 std::string scene_to_json(const Scene& scene) {

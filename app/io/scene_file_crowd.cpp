@@ -352,10 +352,11 @@ Result<Crowd> build_crowd(const Scene& scene, const CrowdDef& def) {
   return crowd;
 }
 
-Result<Crowd> load_scene_crowd(const std::string& path, const CrowdDef& def, Scene* scene_out) {
+Result<Crowd> load_scene_crowd(const std::string& path, const CrowdDef& def, Scene* scene_out,
+                               const SceneReadOptions& options) {
   auto text = read_text_file(path, kMaxSceneFileBytes);
   if (!text) return text.error();
-  auto scene = parse_scene(*text, path, std::filesystem::path(path).parent_path().string());
+  auto scene = parse_scene(*text, path, std::filesystem::path(path).parent_path().string(), options);
   if (!scene) return scene.error();
   auto crowd = build_crowd(*scene, def);
   if (!crowd) {

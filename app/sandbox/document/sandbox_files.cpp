@@ -10,6 +10,7 @@
 
 #include "inspect/inspector.hpp"
 #include "pathlab/io/map_files.hpp"
+#include "pathlab/plan/scene.hpp"
 #include "sandbox.hpp"
 
 namespace pathlab::sandbox {
@@ -120,7 +121,7 @@ void Sandbox::resolve_restore(bool restore) {
   restore_offer_.clear();
   if (copy.empty()) return;
   if (restore) {
-    auto sc = io::load_scene(copy);
+    auto sc = plan::load_scene(copy);
     if (!sc) {
       set_status("cannot restore: " + sc.error().message + " (the copy is kept)", true);
       return;
@@ -197,7 +198,7 @@ void Sandbox::open_document(const std::string& path, bool is_scene) {
 bool Sandbox::open(const std::string& path) {
   const bool is_scene = is_scene_name(path);
   if (is_scene) {
-    auto sc = io::load_scene(path);
+    auto sc = plan::load_scene(path);
     if (!sc) {
       set_status(sc.error().message, true);  // the scene and its file stay as they were
       return false;

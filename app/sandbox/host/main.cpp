@@ -38,6 +38,7 @@
 #include "host/quit_signal.hpp"
 #include "pathlab/io/scene_file.hpp"
 #include "pathlab/plan/registry.hpp"
+#include "pathlab/plan/scene.hpp"
 
 using namespace pathlab;
 
@@ -131,7 +132,7 @@ int load_initial(std::string& path, io::Scene& scene, bool& is_scene) {
   if (!explicit_scene) path = std::string(PATHLAB_ASSETS_DIR) + "/scenes/demo.json";
   is_scene = path.size() > 5 && path.substr(path.size() - 5) == ".json";
   if (is_scene) {
-    auto s = io::load_scene(path);
+    auto s = plan::load_scene(path);
     if (!s) {
       if (explicit_scene) return usage_error(s.error().message);
       std::fprintf(stderr, "warning: %s; starting with an empty map\n", s.error().message.c_str());

@@ -1,9 +1,12 @@
 #pragma once
 /// @file pathlab.hpp
-/// Everything of the pathlab core in one include.
+/// Everything of the pathlab core in one include: every public header of core/include/pathlab/
+/// (ctest: core_umbrella_header fails when one is missing).
 #include "pathlab/arc_length.hpp"
 #include "pathlab/catmull_rom.hpp"
+#include "pathlab/cc_curves.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/crowd.hpp"
 #include "pathlab/curve_input.hpp"
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/dubins.hpp"
@@ -22,6 +25,7 @@
 #include "pathlab/navmesh.hpp"
 #include "pathlab/navmesh_search.hpp"
 #include "pathlab/navmesh_smooth.hpp"
+#include "pathlab/pose_smoother.hpp"
 #include "pathlab/quadrature.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/sample_limit.hpp"

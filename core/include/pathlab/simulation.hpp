@@ -27,7 +27,8 @@ namespace pathlab {
 /// Per-run measurements of one unit, accumulated over its steps.
 struct RunMetrics {
   bool arrived = false;
-  double time_to_goal = 0.0;       ///< Simulated time at arrival (valid when arrived). [Units: s]
+  /// Simulated time at arrival; none until the unit arrives (and again after set_path()). [Units: s]
+  std::optional<double> time_to_goal;
   double distance = 0.0;           ///< Length travelled. [Units: cells]
   double max_deviation = 0.0;      ///< Largest distance from the path. [Units: cells]
   double max_lateral_accel = 0.0;  ///< Largest |speed x heading rate|. [Units: cells/s^2]

@@ -77,6 +77,7 @@ Status Simulation::set_path(UnitId id, FollowPath path) {
   u.state = fresh;
   u.path = std::move(path);
   u.metrics.arrived = false;
+  u.metrics.time_to_goal.reset();
   ++u.metrics.replans;
   return ok_status();
 }

@@ -37,8 +37,10 @@
 /// the map (0..31)". Writing is byte-stable: save, load and save again gives the same bytes.
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pathlab/crowd.hpp"
@@ -106,11 +108,26 @@ struct Scene {
   double sim_speed = 1.0;  ///< simulation time multiplier [Limit: 0.05..20]
 };
 
+/// A check of a scene's planner and smoother names. The reader has no list of them: the
+/// planning layer above io has (pathlab/plan/scene.hpp passes its registry's check). Returns ""
+/// when both names are known, else a message that begins with the key it is about:
+/// "settings.planner: unknown planner 'warp-drive' (astar, ...)".
+using SceneNamesCheck = std::function<std::string(std::string_view planner, std::string_view smoother)>;
+
+/// How a scene is read.
+struct SceneReadOptions {
+  /// Run on settings.planner and settings.smoother right after the settings are read; a
+  /// refusal is reported as "FILE:LINE: MESSAGE" at the key's line. Empty: names are not
+  /// checked while reading (the planning service still refuses unknown ones when it plans).
+  SceneNamesCheck check_names;
+};
+
 /// Reads a scene. Errors name the file and, for JSON syntax errors, the byte offset.
-Result<Scene> load_scene(const std::string& path);
+Result<Scene> load_scene(const std::string& path, const SceneReadOptions& options = {});
 
 /// Parses scene JSON text; `source` names it in messages, `base_dir` resolves "map.file".
-Result<Scene> parse_scene(const std::string& text, const std::string& source, const std::string& base_dir);
+Result<Scene> parse_scene(const std::string& text, const std::string& source, const std::string& base_dir,
+                          const SceneReadOptions& options = {});
 
 /// Writes a scene atomically: to a temporary file next to `path`, then renamed over it, so a
 /// crash or a full disk never leaves a half-written scene behind.
@@ -130,7 +147,8 @@ Result<Crowd> build_crowd(const Scene& scene, const CrowdDef& def = default_crow
 
 /// Loads a scene file and builds its crowd. An entry the core refuses is reported at its line:
 /// "FILE:LINE: units[1]: ...". `scene`, when given, receives the scene.
-Result<Crowd> load_scene_crowd(const std::string& path, const CrowdDef& def, Scene* scene = nullptr);
+Result<Crowd> load_scene_crowd(const std::string& path, const CrowdDef& def, Scene* scene = nullptr,
+                               const SceneReadOptions& options = {});
 
 /// Writes text to `path` atomically (temporary file + rename).
 Status write_file_atomic(const std::string& path, const std::string& text);

@@ -3,13 +3,14 @@
 /// The one table of planners and smoothers the app offers: their names (as scene files, the
 /// CLI and the sandbox spell them), their family, which options apply to them, the ranges and
 /// slider scales of those options, help text, and which smoothers follow which planner. The
-/// CLI's option parsing, the scene reader's validation, the sandbox's combos, compare mode,
+/// CLI's option parsing, the scene loaders' validation, the sandbox's combos, compare mode,
 /// overlays and units all ask this table; no other file spells a planner or smoother name.
 ///
 /// Adding a grid planner: the core search (named in the core's parse_grid_planner), one
 /// PlannerId and one row in registry.cpp. A planner of another family also needs its case in
 /// that family's step of the service (plan_navmesh.cpp, plan_curves.cpp), which builds it.
-/// Depends on the standard library only, so the scene reader (app/io) can link it.
+/// Part of pathlab::plan; the scene reader (app/io, below this layer) gets the names check
+/// through pathlab/plan/scene.hpp, never by including this file.
 
 #include <cstdint>
 #include <span>

@@ -1,0 +1,127 @@
+// Scenes through the planning layer (pathlab/plan/scene.hpp): the reader below it (app/io) knows
+// no planner names and checks them only when asked; plan::load_scene asks with the registry's
+// check, refusing unknown names at the key's line; scene_request plans a scene exactly as
+// `pathlab-cli plan --map SCENE.json` does.
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "cli_support.hpp"
+#include "pathlab/io/scene_file.hpp"
+#include "pathlab/plan/plan_service.hpp"
+#include "pathlab/plan/scene.hpp"
+
+using namespace pathlab;
+using pathlab::test::run_cli;
+using pathlab::test::write_temp;
+
+namespace {
+
+// Line 4 holds the planner, line 5 the smoother.
+std::string scene_text(const std::string& planner, const std::string& smoother) {
+  return "{\"pathlab_scene\": 3,\n \"map\": {\"width\": 4, \"height\": 2, \"rows\": [\"....\", \"....\"]},\n"
+         " \"start\": [0.5, 0.5, 0], \"goal\": [3.5, 1.5, 0],\n"
+         " \"settings\": {\"planner\": \"" + planner + "\",\n"
+         "              \"smoother\": \"" + smoother + "\"}}\n";
+}
+
+}  // namespace
+
+TEST_CASE("plan::parse_scene refuses unknown planner and smoother names at the key's line; io alone reads them") {
+  auto planner = plan::parse_scene(scene_text("warp-drive", "none"), "w.json", ".");
+  REQUIRE_FALSE(planner.ok());
+  CHECK(planner.error().message.rfind("w.json:4: settings.planner: unknown planner 'warp-drive' (astar, ", 0) == 0);
+  auto smoother = plan::parse_scene(scene_text("astar", "butter"), "b.json", ".");
+  REQUIRE_FALSE(smoother.ok());
+  CHECK(smoother.error().message.rfind("b.json:5: settings.smoother: unknown smoother 'butter' (", 0) == 0);
+  // Hostile bytes in a name stay one printable line.
+  auto hostile = plan::parse_scene(scene_text("a\\u0001b", "none"), "h.json", ".");
+  REQUIRE_FALSE(hostile.ok());
+  CHECK(hostile.error().message.find('\x01') == std::string::npos);
+  CHECK(hostile.error().message.find("\\x01") != std::string::npos);
+  // Known names load; io without a check reads any name (the service refuses it when it plans).
+  CHECK(plan::parse_scene(scene_text("jps", "los"), "ok.json", ".").ok());
+  auto unchecked = io::parse_scene(scene_text("warp-drive", "none"), "w.json", ".");
+  REQUIRE(unchecked.ok());
+  CHECK(unchecked->settings.planner == "warp-drive");
+  // Files and crowds go through the same check.
+  const std::string path = write_temp("plan_scene_warp.json", scene_text("warp-drive", "none"));
+  auto loaded = plan::load_scene(path);
+  REQUIRE_FALSE(loaded.ok());
+  CHECK(loaded.error().message.rfind(path + ":4: settings.planner: unknown planner", 0) == 0);
+  auto crowd = plan::load_scene_crowd(path, default_crowd_def());
+  REQUIRE_FALSE(crowd.ok());
+  CHECK(crowd.error().message == loaded.error().message);
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("scene_request plans every bundled scene exactly as pathlab-cli plan --map SCENE.json") {
+  int planned = 0, refused = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(PATHLAB_ASSETS_DIR) + "/scenes")) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string file = entry.path().string();
+    CAPTURE(file);
+    auto scene = plan::load_scene(file);
+    REQUIRE(scene.ok());
+    const auto cli = run_cli("plan --map " + file + " --json");
+    auto request = plan::scene_request(*scene);
+    if (!request) {  // the CLI refuses it too (a curve planner, a turning smoother without --radius)
+      CHECK(cli.status == 2);
+      ++refused;
+      continue;
+    }
+    REQUIRE(cli.status == 0);
+    const auto json = nlohmann::json::parse(cli.out);
+    plan::PlanService service;
+    const plan::PlanResult r = service.plan(scene->grid, *request);
+    REQUIRE(r.error.empty());
+    REQUIRE(json.at("found").get<bool>() == r.found);
+    if (!r.found) continue;
+    CHECK(json.at("length").get<double>() == r.length);  // exact: the same computation
+    const auto& points = json.at("points");
+    REQUIRE(points.size() == r.points.size());
+    for (size_t i = 0; i < r.points.size(); ++i) {
+      CHECK(points[i][0].get<double>() == r.points[i].x);
+      CHECK(points[i][1].get<double>() == r.points[i].y);
+      CHECK(points[i].size() == (request->start_has_heading && i < r.headings.size() ? 3u : 2u));
+      if (points[i].size() == 3) CHECK(points[i][2].get<double>() == rad_to_deg(r.headings[i]));
+    }
+    ++planned;
+  }
+  CHECK(planned >= 15);  // assets/scenes holds 22 scenes, most of them planned by `plan`
+  MESSAGE(planned << " scenes planned alike, " << refused << " refused by both");
+}
+
+TEST_CASE("scene_request: the CLI's view of a scene's settings") {
+  io::Scene scene;
+  scene.grid = Grid::create(8, 8).value();
+  scene.start = Pose{{0.5, 0.5}, 0.3};
+  scene.goal = Pose{{7.5, 7.5}, 1.2};
+  scene.settings.planner = "jps";
+  scene.settings.connectivity = 4;  // JPS needs 8: the CLI passes connectivity only where it applies
+  scene.settings.headings = 36;     // Hybrid A*'s: not passed on
+  auto grid = plan::scene_request(scene);
+  REQUIRE(grid.ok());
+  CHECK(grid->settings.connectivity == 8);
+  CHECK(grid->settings.headings == io::PlanSettingsData{}.headings);
+  CHECK_FALSE(grid->start_has_heading);
+  CHECK(grid->start.heading == 0.0);
+  scene.settings.planner = "hybrid";
+  scene.settings.turning_radius = 3.0;
+  auto heading = plan::scene_request(scene);
+  REQUIRE(heading.ok());
+  CHECK(heading->start_has_heading);
+  CHECK(heading->start.heading == doctest::Approx(0.3).epsilon(1e-15));
+  CHECK(heading->settings.turning_radius == 3.0);
+  scene.settings.planner = "dubins";  // the `curve` verb's, not `plan`'s
+  auto curve = plan::scene_request(scene);
+  REQUIRE_FALSE(curve.ok());
+  CHECK(curve.error().message.find("settings.planner") == 0);
+  scene.settings.planner = "astar";
+  scene.settings.smoother = "funnel";  // a navmesh smoother after a grid planner
+  auto mismatch = plan::scene_request(scene);
+  REQUIRE_FALSE(mismatch.ok());
+  CHECK(mismatch.error().message.find("settings.smoother") == 0);
+}
