@@ -126,6 +126,7 @@ struct Row {
   double need = -1;   // turning the shortest path needs [radians]
   bool unsafe = false;
   bool same = true;   // the direct smoother call gave the service's path
+  int rounds = 0;     // the smoother's rounds
 };
 
 Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid& g, const Query& q,
@@ -140,6 +141,7 @@ Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid&
   t0 = thread_ms();
   auto direct = smooth_pose_path(g, *raw.segments, service_smooth_def());
   row.smooth_ms = thread_ms() - t0;
+  row.rounds = direct ? direct->rounds : 0;
   t0 = thread_ms();
   const plan::PlanResult whole = service.plan(g, request_for(q, planner, "vehicle"));
   row.whole_ms = thread_ms() - t0;
@@ -199,9 +201,9 @@ void print_rows(const char* map, const char* planner, const std::vector<Row>& ro
 }
 
 void print_query(const char* map, const char* planner, size_t i, const Row& r) {
-  std::printf("  %s %s q%zu: search %.3f smoother %.3f whole %.3f ms, chg/100 %.2f, turn %.3f, length %.3f%s\n", map,
-              planner, i, r.search_ms, r.smooth_ms, r.whole_ms, r.smoothed.changes_per_100,
-              r.smoothed.turning / std::max(r.need, 0.1), r.smoothed.length, r.unsafe ? " UNSAFE" : "");
+  std::printf("  %s %s q%zu: search %.3f smoother %.3f whole %.3f ms, chg/100 %.2f, turn %.3f, length %.3f, rounds %d%s\n",
+              map, planner, i, r.search_ms, r.smooth_ms, r.whole_ms, r.smoothed.changes_per_100,
+              r.smoothed.turning / std::max(r.need, 0.1), r.smoothed.length, r.rounds, r.unsafe ? " UNSAFE" : "");
 }
 
 }  // namespace

@@ -58,6 +58,10 @@ struct PoseSmoothDef {
   /// Spacing of the poses the shortcuts connect. [Units: cells] [Limit: >= 0.05, finite]
   double pose_step = 0.5;
   int max_rounds = 8;  ///< [Limit: 1 .. 100]
+  /// Rounds stop after one that made the path cheaper by less than this: the later rounds
+  /// move junctions by hundredths of a cell, at the cost of a whole round each.
+  /// [Units: cells] [Limit: >= 0, finite]
+  double min_round_gain = 0.05;
   /// After each round, move the poses where two connections meet (see above) while that makes
   /// the path strictly cheaper and no longer. Off by default: on the generated parking lots and
   /// rooms of bench_vehicle_paths it changed the medians by under 0.3 steering changes per 100

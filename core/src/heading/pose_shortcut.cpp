@@ -215,6 +215,8 @@ constexpr size_t kMaxPoses = 1000000;
 constexpr size_t kWindow = 400;
 /// Up to this many poses on (8 cells at the default step) every pose is a shortcut target.
 constexpr size_t kDenseReach = 16;
+/// Outward probes past the dense reach stop after this many fail in a row.
+constexpr int kMissesAfterClear = 8;
 
 Status check_def(const PoseSmoothDef& d) {
   const auto bad = [](const char* what, const char* limit) {
@@ -229,6 +231,7 @@ Status check_def(const PoseSmoothDef& d) {
   if (!(d.pose_step >= 0.05 && std::isfinite(d.pose_step))) return bad("pose_step", ">= 0.05 and finite");
   if (d.max_rounds < 1 || d.max_rounds > 100) return bad("max_rounds", "in [1, 100]");
   if (!(d.max_sagitta > 0.0 && std::isfinite(d.max_sagitta))) return bad("max_sagitta", "> 0 and finite");
+  if (!(d.min_round_gain >= 0.0 && std::isfinite(d.min_round_gain))) return bad("min_round_gain", ">= 0 and finite");
   if (d.cc_sharpness != 0.0)
     if (Status s = check_cc_sharpness(d.turning_radius, d.cc_sharpness); !s)
       return fail(StatusCode::invalid_argument, "pose smoother: cc_" + s.error().message);  // "cc_sharpness ..."
@@ -358,9 +361,9 @@ std::optional<SegmentPath> try_shortcut(const Grid& grid, const PoseTable& t, si
   return first_clear(grid, connections(t.pose[i], t.pose[j], st.length, d), st, d);
 }
 
-/// The poses a shortcut from pose i first tries to reach, farthest first: every pose up to
-/// i + kDenseReach, then spaced by a factor of about 1.25 out to i + kWindow (about 30 tries
-/// instead of kWindow), so a round costs O(n log kWindow) connection tries. Sorted descending.
+/// The poses a shortcut from pose i tries to reach, nearest first: every pose up to
+/// i + kDenseReach, then spaced by a factor of about 1.25 out to i + kWindow (about 30 in all
+/// instead of kWindow).
 std::vector<size_t> probe_targets(size_t i, size_t last) {
   std::vector<size_t> out;
   const size_t far = std::min(last, i + kWindow);
@@ -369,38 +372,52 @@ std::vector<size_t> probe_targets(size_t i, size_t last) {
     step = step < kDenseReach ? step + 1 : step + std::max<size_t>(1, step / 4);
   }
   if (far > i + 1 && (out.empty() || out.back() != far)) out.push_back(far);
-  std::reverse(out.begin(), out.end());
   return out;
 }
 
 /// The farthest pose a connection from pose i reaches, and the connection; reached = i + 1 and
-/// no connection when none is clear. The farthest clear probe is then pushed out by bisection
-/// towards the nearest farther probe that failed (reachability is not monotone, so this finds
-/// a clear pose near, not always at, the farthest one; later rounds pick up what it misses).
+/// no connection when none is clear. The farthest probe is tried first; then probes go outwards and stop kMissesAfterClear probes past
+/// the farthest clear one beyond the dense reach (in a maze the walls end every long
+/// connection; in the open they keep reaching), then bisection pushes the farthest clear probe
+/// towards the next one out. Reachability is not monotone, so this finds a pose near, not
+/// always at, the farthest one; the next round picks up much of what it misses.
 std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Grid& grid, const PoseTable& t, size_t i,
                                                                  const SegmentPath& done, const PoseSmoothDef& d) {
   const std::vector<size_t> probes = probe_targets(i, t.pose.size() - 1);
   const double prev_run = trailing_run(done);
-  size_t failed = 0;  // nearest probe beyond the clear one that failed (0: none)
+  if (probes.empty()) return {i + 1, std::nullopt};
+  // The farthest pose first: in the open (and near the goal) it is often reached at once.
+  if (auto whole = try_shortcut(grid, t, i, probes.back(), done, prev_run, d)) return {probes.back(), std::move(whole)};
+  size_t lo = i + 1, hi = 0;  // farthest clear probe; nearest failed probe beyond it (0: none)
+  std::optional<SegmentPath> link;
+  int misses = 0;
   for (const size_t j : probes) {
-    std::optional<SegmentPath> link = try_shortcut(grid, t, i, j, done, prev_run, d);
-    if (!link) {
-      failed = j;
-      continue;
+    if (j == probes.back()) {  // tried above: failed
+      if (link && hi == 0) hi = j;
+      break;
     }
-    size_t lo = j, hi = failed;
-    while (hi > lo + 1) {
-      const size_t mid = lo + (hi - lo) / 2;
-      if (auto farther = try_shortcut(grid, t, i, mid, done, prev_run, d)) {
-        lo = mid;
-        link = std::move(farther);
-      } else {
-        hi = mid;
-      }
+    if (j > i + kDenseReach && misses >= kMissesAfterClear) break;
+    if (auto c = try_shortcut(grid, t, i, j, done, prev_run, d)) {
+      lo = j;
+      hi = 0;
+      link = std::move(c);
+      misses = 0;
+    } else {
+      if (hi == 0) hi = j;
+      ++misses;
     }
-    return {lo, std::move(link)};
   }
-  return {i + 1, std::nullopt};
+  if (!link) return {i + 1, std::nullopt};
+  while (hi > lo + 1) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (auto farther = try_shortcut(grid, t, i, mid, done, prev_run, d)) {
+      lo = mid;
+      link = std::move(farther);
+    } else {
+      hi = mid;
+    }
+  }
+  return {lo, std::move(link)};
 }
 
 Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d) {
@@ -452,7 +469,9 @@ Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& p
     if (r->shortcuts == 0) break;
     out.shortcuts += r->shortcuts;
     out.relaxed += r->relaxed;
+    const double before = pose_path_cost(out.path, def);
     out.path = std::move(r->path);
+    if (before - pose_path_cost(out.path, def) < def.min_round_gain) break;
   }
   std::vector<int> gears;
   const std::vector<double> runs = gear_runs(out.path.segments(), gears);
