@@ -58,10 +58,12 @@ struct PoseSmoothDef {
   /// Spacing of the poses the shortcuts connect. [Units: cells] [Limit: >= 0.05, finite]
   double pose_step = 0.5;
   int max_rounds = 8;  ///< [Limit: 1 .. 100]
-  /// Rounds stop after one that made the path cheaper by less than this: the later rounds
-  /// move junctions by hundredths of a cell, at the cost of a whole round each.
+  /// Rounds stop after one that made the path cheaper by less than this (0: only when one
+  /// changes nothing). The later rounds move junctions by hundredths of a cell at the cost of a
+  /// whole round each: 0.05 made bench_vehicle_replan's smoother 2.5x faster (median 35 -> 14 ms)
+  /// for a median turning ratio of 1.06 instead of 1.04, so it is off by default.
   /// [Units: cells] [Limit: >= 0, finite]
-  double min_round_gain = 0.05;
+  double min_round_gain = 0.0;
   /// After each round, move the poses where two connections meet (see above) while that makes
   /// the path strictly cheaper and no longer. Off by default: on the generated parking lots and
   /// rooms of bench_vehicle_paths it changed the medians by under 0.3 steering changes per 100
