@@ -17,8 +17,6 @@
 // This is a measuring program, not a Google Benchmark: it prints one table and exits.
 // Usage: bench_vehicle_paths [--maps N] [--queries N]
 
-#include <time.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -32,20 +30,18 @@
 #include "pathlab/collision.hpp"
 #include "pathlab/map_generators.hpp"
 #include "pathlab/plan/plan_service.hpp"
+#include "vehicle_metrics.hpp"
 
 using namespace pathlab;
+using bench::Measure;
+using bench::median;
+using bench::thread_ms;
 
 namespace {
 
 constexpr double kTurningRadius = 2.0;
 constexpr double kAgentRadius = 0.5;
 constexpr double kSampleStep = 0.1;
-
-double thread_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
-}
 
 Grid rooms(uint32_t seed) {
   Grid g = Grid::create(64, 64).value();
@@ -71,66 +67,6 @@ std::vector<Query> make_queries(const Grid& g, int count, uint32_t seed) {
   return out;
 }
 
-struct Measure {
-  bool found = false;
-  double length = 0.0, changes_per_100 = 0.0, turning = 0.0, ms = 0.0;
-  int cusps = 0;
-};
-
-Measure measure(const plan::PlanResult& r, double ms) {
-  Measure m;
-  m.found = r.found && r.error.empty();
-  m.ms = ms;
-  if (!m.found) return m;
-  m.length = r.length;
-  int sign = 0, changes = 0;
-  for (double k : r.curvature) {
-    const int s = k > 1e-9 ? 1 : (k < -1e-9 ? -1 : 0);
-    if (s != 0 && sign != 0 && s != sign) ++changes;
-    if (s != 0) sign = s;
-  }
-  for (size_t i = 1; i < r.headings.size(); ++i) m.turning += std::abs(wrap_angle(r.headings[i] - r.headings[i - 1]));
-  m.changes_per_100 = r.length > 1e-9 ? 100.0 * changes / r.length : 0.0;
-  if (r.segments) {
-    const auto segs = r.segments->segments();
-    for (size_t i = 1; i < segs.size(); ++i) m.cusps += segs[i].gear != segs[i - 1].gear;
-  }
-  return m;
-}
-
-/// Turning the Euclidean shortest path needs: the funnel path's corners plus the start and goal
-/// heading changes. -1 when the funnel finds nothing.
-double needed_turning(plan::PlanService& service, const Grid& g, const Query& q) {
-  plan::PlanRequest req;
-  req.start = q.start;
-  req.goal = q.goal;
-  req.settings.planner = "navmesh";
-  req.settings.smoother = "funnel";
-  req.settings.agent_radius = kAgentRadius;
-  req.analyse = false;
-  req.keep_internals = false;
-  const plan::PlanResult r = service.plan(g, req);
-  if (!r.found || r.points.size() < 2) return -1.0;
-  std::vector<Vec2> p;
-  for (Vec2 v : r.points)
-    if (p.empty() || glm::length(v - p.back()) > 1e-9) p.push_back(v);
-  if (p.size() < 2) return -1.0;
-  double prev = q.start.heading, need = 0.0;
-  for (size_t i = 1; i < p.size(); ++i) {
-    const double dir = std::atan2(p[i].y - p[i - 1].y, p[i].x - p[i - 1].x);
-    need += std::abs(wrap_angle(dir - prev));
-    prev = dir;
-  }
-  return need + std::abs(wrap_angle(q.goal.heading - prev));
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return std::nan("");
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 struct Variant {
   const char* label;
   const char* planner;
@@ -151,14 +87,14 @@ Measure run_one(plan::PlanService& service, const Grid& g, const Query& q, const
   req.keep_internals = false;
   const double t0 = thread_ms();
   const plan::PlanResult r = service.plan(g, req);
-  return measure(r, thread_ms() - t0);
+  return bench::measure(r, thread_ms() - t0);
 }
 
 void report_map(const char* map_name, const Grid& g, int queries, uint32_t seed) {
   plan::PlanService service;
   const std::vector<Query> qs = make_queries(g, queries, seed);
   std::vector<double> need(qs.size());
-  for (size_t i = 0; i < qs.size(); ++i) need[i] = needed_turning(service, g, qs[i]);
+  for (size_t i = 0; i < qs.size(); ++i) need[i] = bench::needed_turning(service, g, qs[i].start, qs[i].goal, kAgentRadius);
   const Variant variants[] = {{"directional", "directional", false}, {"hybrid", "hybrid", false},
                               {"hybrid+rev", "hybrid", true}};
   const std::string after = plan::smoothers_for(plan::PlannerFamily::heading).front().name;

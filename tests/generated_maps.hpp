@@ -9,11 +9,10 @@
 
 namespace pathlab::test {
 
-/// A parking lot, 64 x 52: an outer wall, double rows of parked cars (2 x 4 cells, nose to nose,
-/// stalls 3 cells apart) with aisles 7 cells wide between the rows; a seeded 30% of the stalls
-/// are empty.
-inline Grid parking_lot(uint32_t seed) {
-  const int w = 64, h = 52;
+/// A parking lot, `w` x `h` (64 x 52 unless given) [Limit: >= 20 each]: an outer wall, double
+/// rows of parked cars (2 x 4 cells, nose to nose, stalls 3 cells apart) with aisles 7 cells wide
+/// between the rows; a seeded 30% of the stalls are empty.
+inline Grid parking_lot(uint32_t seed, int w = 64, int h = 52) {
   Grid g = Grid::create(w, h).value();
   for (int x = 0; x < w; ++x) g.set_blocked(x, 0, true), g.set_blocked(x, h - 1, true);
   for (int y = 0; y < h; ++y) g.set_blocked(0, y, true), g.set_blocked(w - 1, y, true);

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -129,14 +130,48 @@ std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_le
   return out;
 }
 
-/// False when the unit's disc overlaps a wall at one of the points every 0.5 cells along `path`
-/// (then the swept check would fail too); true says nothing.
-static bool points_clear(const Grid& grid, const SegmentPath& path, double agent_radius) {
-  const double step = 0.5;
-  for (double s = step; s < path.length(); s += step) {
-    auto st = path.at_distance(s);
-    if (st && !point_clear(grid, st->pos, agent_radius)) return false;
+/// Appends the positions at distances k * step (k = 1, 2, ...; strictly inside the path) to
+/// `out`, segment by segment: a line by its direction, an arc by turning the radius vector a
+/// fixed angle per point (one sine and cosine per arc instead of one per point), a clothoid by
+/// segment_state(). The points are those of path.at_distance() up to rounding (1e-12 cells).
+static void sample_positions(const SegmentPath& path, double step, std::vector<Vec2>& out) {
+  out.clear();
+  double offset = 0.0;
+  const double total = path.length();
+  for (const Segment& seg : path.segments()) {
+    const double first = std::floor(offset / step) * step + step;  // first k * step beyond offset
+    const double end = std::min(offset + seg.length, total - 1e-12);
+    if (first <= end) {
+      if (seg.kind == SegmentKind::arc) {
+        const double dir = seg.sweep >= 0.0 ? 1.0 : -1.0;
+        const double angle = seg.start_angle + dir * (first - offset) / seg.radius;
+        Vec2 radial = seg.radius * Vec2(std::cos(angle), std::sin(angle));
+        const double turn = dir * step / seg.radius, c = std::cos(turn), sn = std::sin(turn);
+        for (double at = first; at <= end; at += step) {
+          out.push_back(seg.center + radial);
+          radial = Vec2(c * radial.x - sn * radial.y, sn * radial.x + c * radial.y);
+        }
+      } else if (seg.kind == SegmentKind::line) {
+        const Vec2 from = segment_state(seg, 0.0).pos, dir = (segment_state(seg, seg.length).pos - from) / seg.length;
+        for (double at = first; at <= end; at += step) out.push_back(from + dir * (at - offset));
+      } else {
+        for (double at = first; at <= end; at += step) out.push_back(segment_state(seg, at - offset).pos);
+      }
+    }
+    offset += seg.length;
   }
+}
+
+/// False when the unit's disc overlaps a wall at one of the points every 0.5 cells along `path`
+/// (then the swept check would fail too); true says nothing. Every fourth point is checked
+/// first: a connection through a wall is usually caught there, at a quarter of the cost.
+static bool points_clear(const Grid& grid, const SegmentPath& path, double agent_radius) {
+  thread_local std::vector<Vec2> points;
+  sample_positions(path, 0.5, points);
+  for (size_t k = 3; k < points.size(); k += 4)
+    if (!point_clear(grid, points[k], agent_radius)) return false;
+  for (size_t k = 0; k < points.size(); ++k)
+    if (k % 4 != 3 && !point_clear(grid, points[k], agent_radius)) return false;
   return true;
 }
 
@@ -178,6 +213,10 @@ constexpr size_t kMaxPoses = 1000000;
 /// Farthest pose a shortcut from pose i may reach: i + kWindow (200 cells at the default step),
 /// so a round costs at most kWindow tries per pose however long the path is.
 constexpr size_t kWindow = 400;
+/// Up to this many poses on (8 cells at the default step) every pose is a shortcut target.
+constexpr size_t kDenseReach = 16;
+/// Outward probes past the dense reach stop after this many fail in a row.
+constexpr int kMissesAfterClear = 8;
 
 Status check_def(const PoseSmoothDef& d) {
   const auto bad = [](const char* what, const char* limit) {
@@ -192,6 +231,7 @@ Status check_def(const PoseSmoothDef& d) {
   if (!(d.pose_step >= 0.05 && std::isfinite(d.pose_step))) return bad("pose_step", ">= 0.05 and finite");
   if (d.max_rounds < 1 || d.max_rounds > 100) return bad("max_rounds", "in [1, 100]");
   if (!(d.max_sagitta > 0.0 && std::isfinite(d.max_sagitta))) return bad("max_sagitta", "> 0 and finite");
+  if (!(d.min_round_gain >= 0.0 && std::isfinite(d.min_round_gain))) return bad("min_round_gain", ">= 0 and finite");
   if (d.cc_sharpness != 0.0)
     if (Status s = check_cc_sharpness(d.turning_radius, d.cc_sharpness); !s)
       return fail(StatusCode::invalid_argument, "pose smoother: cc_" + s.error().message);  // "cc_sharpness ..."
@@ -261,21 +301,123 @@ Result<SegmentPath> join_legs(const Pose& start, const std::vector<Leg>& legs) {
   return out;
 }
 
-/// The connection from pose i to pose j when one is clear, cheaper and no longer, else empty.
-std::optional<SegmentPath> try_shortcut(const Grid& grid, const PoseTable& t, size_t i, size_t j,
-                                        const SegmentPath& done, const PoseSmoothDef& d) {
-  const double orig_length = t.length[j] - t.length[i];
-  const int prev_gear = last_gear(done), next_gear = t.gear[j];
-  const Neighbours nb{prev_gear, trailing_run(done), next_gear, t.run_ahead[j]};
-  double orig_cost = t.cost[j] - t.cost[i];
-  if (prev_gear != 0 && prev_gear != t.gear[i]) orig_cost += d.gear_change_penalty;
-  if (next_gear != 0 && j >= 1 && t.gear[j - 1] != next_gear) orig_cost += d.gear_change_penalty;
-  for (SegmentPath& c : connections(t.pose[i], t.pose[j], orig_length, d)) {
-    if (segments_cost(c.segments(), prev_gear, next_gear, d) >= orig_cost - kPoseSmoothEps) continue;
-    if (!gear_runs_ok(c.segments(), nb, d)) continue;
+/// What a connection from pose i to pose j must beat: the stretch it replaces and its neighbours.
+struct Stretch {
+  double length = 0.0;  // of the stretch [cells]
+  double cost = 0.0;    // of the stretch, gear changes at its ends included [cells]
+  Neighbours nb;
+};
+
+Stretch stretch_between(const PoseTable& t, size_t i, size_t j, int prev_gear, double prev_run, const PoseSmoothDef& d) {
+  Stretch st;
+  st.length = t.length[j] - t.length[i];
+  st.nb = Neighbours{prev_gear, prev_run, t.gear[j], t.run_ahead[j]};
+  st.cost = t.cost[j] - t.cost[i];
+  if (prev_gear != 0 && prev_gear != t.gear[i]) st.cost += d.gear_change_penalty;
+  if (st.nb.next_gear != 0 && j >= 1 && t.gear[j - 1] != st.nb.next_gear) st.cost += d.gear_change_penalty;
+  return st;
+}
+
+/// The first candidate that is cheaper, keeps the gear runs and is clear, else empty.
+std::optional<SegmentPath> first_clear(const Grid& grid, std::vector<SegmentPath> candidates, const Stretch& st,
+                                       const PoseSmoothDef& d) {
+  for (SegmentPath& c : candidates) {
+    if (segments_cost(c.segments(), st.nb.prev_gear, st.nb.next_gear, d) >= st.cost - kPoseSmoothEps) continue;
+    if (!gear_runs_ok(c.segments(), st.nb, d)) continue;
     if (connection_clear(grid, c, d)) return std::move(c);
   }
   return std::nullopt;
+}
+
+/// Forward Dubins connections (the default): the words are ranked by length, and a word's cost
+/// is its length plus the gear changes to reversing neighbours, so the cost test runs before a
+/// word is turned into segments and stops at the first word too dear (every later one is too).
+std::optional<SegmentPath> dubins_shortcut(const Grid& grid, const Pose& a, const Pose& b, const Stretch& st,
+                                           const PoseSmoothDef& d) {
+  auto all = dubins_all(a, b, d.turning_radius);
+  if (!all) return std::nullopt;
+  std::array<DubinsSolution, 6> words = *all;
+  std::sort(words.begin(), words.end(), [](const auto& x, const auto& y) { return x.length < y.length; });
+  const double ends = d.gear_change_penalty * ((st.nb.prev_gear < 0) + (st.nb.next_gear < 0));
+  // Exact ties are left to segments_cost() of the built path (the 1e-7 covers its rounding).
+  const double dearest = st.cost - kPoseSmoothEps + 1e-7;
+  for (const DubinsSolution& w : words) {
+    if (!(w.length <= st.length + kPoseSmoothEps) || w.length + ends >= dearest) break;
+    auto p = dubins_to_path(a, b, d.turning_radius, w);
+    if (!p) continue;
+    std::vector<SegmentPath> one;
+    one.push_back(std::move(*p));
+    if (auto c = first_clear(grid, std::move(one), st, d)) return c;
+  }
+  return std::nullopt;
+}
+
+/// The connection from pose i to pose j when one is clear, cheaper and no longer, else empty.
+/// `prev_run`: trailing_run(done), the gear run that ends at pose i. [Units: cells]
+std::optional<SegmentPath> try_shortcut(const Grid& grid, const PoseTable& t, size_t i, size_t j,
+                                        const SegmentPath& done, double prev_run, const PoseSmoothDef& d) {
+  const Stretch st = stretch_between(t, i, j, last_gear(done), prev_run, d);
+  if (!d.allow_reverse && d.cc_sharpness == 0.0) return dubins_shortcut(grid, t.pose[i], t.pose[j], st, d);
+  return first_clear(grid, connections(t.pose[i], t.pose[j], st.length, d), st, d);
+}
+
+/// The poses a shortcut from pose i tries to reach, nearest first: every pose up to
+/// i + kDenseReach, then spaced by a factor of about 1.25 out to i + kWindow (about 30 in all
+/// instead of kWindow).
+std::vector<size_t> probe_targets(size_t i, size_t last) {
+  std::vector<size_t> out;
+  const size_t far = std::min(last, i + kWindow);
+  for (size_t step = 2; i + step <= far;) {
+    out.push_back(i + step);
+    step = step < kDenseReach ? step + 1 : step + std::max<size_t>(1, step / 4);
+  }
+  if (far > i + 1 && (out.empty() || out.back() != far)) out.push_back(far);
+  return out;
+}
+
+/// The farthest pose a connection from pose i reaches, and the connection; reached = i + 1 and
+/// no connection when none is clear. The farthest probe is tried first; then probes go outwards and stop kMissesAfterClear probes past
+/// the farthest clear one beyond the dense reach (in a maze the walls end every long
+/// connection; in the open they keep reaching), then bisection pushes the farthest clear probe
+/// towards the next one out. Reachability is not monotone, so this finds a pose near, not
+/// always at, the farthest one; the next round picks up much of what it misses.
+std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Grid& grid, const PoseTable& t, size_t i,
+                                                                 const SegmentPath& done, const PoseSmoothDef& d) {
+  const std::vector<size_t> probes = probe_targets(i, t.pose.size() - 1);
+  const double prev_run = trailing_run(done);
+  if (probes.empty()) return {i + 1, std::nullopt};
+  // The farthest pose first: in the open (and near the goal) it is often reached at once.
+  if (auto whole = try_shortcut(grid, t, i, probes.back(), done, prev_run, d)) return {probes.back(), std::move(whole)};
+  size_t lo = i + 1, hi = 0;  // farthest clear probe; nearest failed probe beyond it (0: none)
+  std::optional<SegmentPath> link;
+  int misses = 0;
+  for (const size_t j : probes) {
+    if (j == probes.back()) {  // tried above: failed
+      if (link && hi == 0) hi = j;
+      break;
+    }
+    if (j > i + kDenseReach && misses >= kMissesAfterClear) break;
+    if (auto c = try_shortcut(grid, t, i, j, done, prev_run, d)) {
+      lo = j;
+      hi = 0;
+      link = std::move(c);
+      misses = 0;
+    } else {
+      if (hi == 0) hi = j;
+      ++misses;
+    }
+  }
+  if (!link) return {i + 1, std::nullopt};
+  while (hi > lo + 1) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (auto farther = try_shortcut(grid, t, i, mid, done, prev_run, d)) {
+      lo = mid;
+      link = std::move(farther);
+    } else {
+      hi = mid;
+    }
+  }
+  return {lo, std::move(link)};
 }
 
 Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d) {
@@ -286,12 +428,7 @@ Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const Po
   const size_t n = t.pose.size();
   size_t i = 0;
   while (i + 1 < n) {
-    size_t reached = i + 1;
-    std::optional<SegmentPath> link;
-    for (size_t j = std::min(n - 1, i + kWindow); j > i + 1 && !link; --j) {
-      link = try_shortcut(grid, t, i, j, r.path, d);
-      if (link) reached = j;
-    }
+    auto [reached, link] = farthest_shortcut(grid, t, i, r.path, d);
     if (link) {
       ++r.shortcuts;
       if (Status s = r.path.append(*link); !s) return s.error();
@@ -332,7 +469,9 @@ Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& p
     if (r->shortcuts == 0) break;
     out.shortcuts += r->shortcuts;
     out.relaxed += r->relaxed;
+    const double before = pose_path_cost(out.path, def);
     out.path = std::move(r->path);
+    if (before - pose_path_cost(out.path, def) < def.min_round_gain) break;
   }
   std::vector<int> gears;
   const std::vector<double> runs = gear_runs(out.path.segments(), gears);

@@ -1,0 +1,253 @@
+// Re-planning while a unit drives (issue 24): is the vehicle smoother cheap next to the search
+// it smooths?
+//
+// Generated 256 x 256 maps of five kinds (fixed seeds): random 10% walls (single cells), rooms
+// (16 cells, doors 4 wide), a maze (corridors 6 wide), a parking lot (rows of 2 x 4 cars, 7-cell
+// aisles, 30% empty stalls) and wide rooms (32 cells, doors 8 wide). Per map, 8 pose-to-pose
+// queries (seeded; ends with 1 cell of clearance, at least 20 cells apart, kept when Hybrid A*
+// finds a path). Each query is planned through the planning service as
+// `pathlab-cli plan --planner P --radius 2 --agent-radius 0.3 --sample-step 0.1` does, for
+// P = hybrid and directional:
+//  - search: the plan with `--smoother none` (thread CPU time, the map's preprocessing excluded:
+//    the service keeps it, as a unit re-planning on one map would);
+//  - smoother: smooth_pose_path() on that search result with the service's settings;
+//  - whole: the plan with the default smoother (`vehicle`), search included;
+// and the smoothness figures of bench_vehicle_paths (steering changes per 100 cells, turning
+// over what the Euclidean shortest path needs, length), for the search alone and smoothed. Every
+// smoothed path is then judged by the referee (collision.hpp): its swept disc at a sagitta of
+// 1e-4 and its samples every 0.02 cells must be clear, its arcs no tighter than the turning
+// radius; "unsafe" counts the paths that fail. Prints median / p95 / max per map kind and
+// planner and over all, and the smoother / search ratio.
+// This is a measuring program, not a Google Benchmark: it prints tables and exits.
+// Usage: bench_vehicle_replan [--maps N] [--queries N] [--per-query]
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../tests/generated_maps.hpp"
+#include "pathlab/collision.hpp"
+#include "pathlab/map_generators.hpp"
+#include "pathlab/plan/plan_service.hpp"
+#include "pathlab/pose_smoother.hpp"
+#include "pathlab/swept_check.hpp"
+#include "vehicle_metrics.hpp"
+
+using namespace pathlab;
+using bench::quantile;
+using bench::thread_ms;
+
+namespace {
+
+constexpr double kTurningRadius = 2.0;
+constexpr double kAgentRadius = 0.3;
+constexpr double kSampleStep = 0.1;
+constexpr int kMapSize = 256;
+
+struct Query {
+  Pose start, goal;
+};
+
+Grid make_map(int kind, uint32_t seed) {
+  if (kind == 3) return test::parking_lot(seed, kMapSize, kMapSize);
+  Grid g = Grid::create(kMapSize, kMapSize).value();
+  if (kind == 0) generate_random(g, 0.10, seed);
+  else if (kind == 1) generate_rooms(g, 16, 4, seed);
+  else if (kind == 2) generate_maze(g, 6, seed);
+  else generate_rooms(g, 32, 8, seed);
+  return g;
+}
+
+constexpr const char* kKindNames[] = {"random10", "rooms", "maze", "parking", "wide-rooms"};
+
+plan::PlanRequest request_for(const Query& q, const char* planner, const char* smoother) {
+  plan::PlanRequest req;
+  req.start = q.start;
+  req.goal = q.goal;
+  req.settings.planner = planner;
+  req.settings.smoother = smoother;
+  req.settings.turning_radius = kTurningRadius;
+  req.settings.agent_radius = kAgentRadius;
+  req.curve_step = kSampleStep;
+  req.analyse = false;
+  req.keep_internals = false;
+  return req;
+}
+
+/// `count` queries Hybrid A* can answer within 30,000 expansions (at most 10 tries per query
+/// wanted; a maze corridor a car cannot turn into would otherwise cost 200,000 expansions a try).
+std::vector<Query> make_queries(plan::PlanService& service, const Grid& g, int count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> ux(1.0, g.width() - 1.0), uy(1.0, g.height() - 1.0), uh(-kPi, kPi);
+  std::vector<Query> out;
+  for (int tries = 0; static_cast<int>(out.size()) < count && tries < 10 * count; ++tries) {
+    const Query q{{Vec2(ux(rng), uy(rng)), uh(rng)}, {Vec2(ux(rng), uy(rng)), uh(rng)}};
+    if (!point_clear(g, q.start.pos, 1.0) || !point_clear(g, q.goal.pos, 1.0)) continue;
+    if (glm::length(q.start.pos - q.goal.pos) < 20.0) continue;
+    plan::PlanRequest probe = request_for(q, "hybrid", "none");
+    probe.budget.max_expansions = 30000;
+    if (service.plan(g, probe).found) out.push_back(q);
+  }
+  return out;
+}
+
+/// The settings the planning service gives the vehicle smoother for these requests.
+PoseSmoothDef service_smooth_def() {
+  PoseSmoothDef d = default_pose_smooth_def();
+  d.turning_radius = kTurningRadius;
+  d.agent_radius = kAgentRadius;
+  return d;
+}
+
+/// True when the referee finds the path clear for the agent and its arcs legal.
+bool referee_clear(const Grid& g, const SegmentPath& path) {
+  for (const Segment& s : path.segments())
+    if (s.kind != SegmentKind::line && s.radius < kTurningRadius * (1.0 - 1e-12)) return false;
+  SweptCheckDef fine;
+  fine.agent_radius = kAgentRadius;
+  fine.max_sagitta = 1e-4;
+  auto swept = check_swept_path(g, path, fine);
+  if (!swept || !swept->clear) return false;
+  auto samples = path.sample(0.02);
+  if (!samples) return false;
+  return std::all_of(samples->begin(), samples->end(),
+                     [&](const PathSample& p) { return point_clear(g, p.state.pos, kAgentRadius - 1e-9); });
+}
+
+/// One query's figures.
+struct Row {
+  double search_ms = 0, smooth_ms = 0, whole_ms = 0;
+  bench::Measure raw, smoothed;
+  double need = -1;   // turning the shortest path needs [radians]
+  bool unsafe = false;
+  bool same = true;   // the direct smoother call gave the service's path
+  int rounds = 0;     // the smoother's rounds
+};
+
+Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid& g, const Query& q,
+              const char* planner) {
+  Row row;
+  row.need = bench::needed_turning(funnel, g, q.start, q.goal, kAgentRadius);
+  double t0 = thread_ms();
+  const plan::PlanResult raw = service.plan(g, request_for(q, planner, "none"));
+  row.search_ms = thread_ms() - t0;
+  row.raw = bench::measure(raw, row.search_ms);
+  if (!row.raw.found || !raw.segments) return row;
+  t0 = thread_ms();
+  auto direct = smooth_pose_path(g, *raw.segments, service_smooth_def());
+  row.smooth_ms = thread_ms() - t0;
+  row.rounds = direct ? direct->rounds : 0;
+  t0 = thread_ms();
+  const plan::PlanResult whole = service.plan(g, request_for(q, planner, "vehicle"));
+  row.whole_ms = thread_ms() - t0;
+  row.smoothed = bench::measure(whole, row.whole_ms);
+  row.unsafe = !whole.segments || !referee_clear(g, *whole.segments);
+  row.same = direct && whole.segments && std::abs(direct->path.length() - whole.segments->length()) < 1e-9;
+  return row;
+}
+
+/// Median / p95 / max of one figure over rows.
+template <class F>
+void print_spread(const std::vector<Row>& rows, F figure) {
+  std::vector<double> v;
+  for (const Row& r : rows) v.push_back(figure(r));
+  std::printf(" %7.2f %7.2f %8.2f", quantile(v, 0.5), quantile(v, 0.95), quantile(v, 1.0));
+}
+
+template <class F>
+double median_of(const std::vector<Row>& rows, F figure) {
+  std::vector<double> v;
+  for (const Row& r : rows) v.push_back(figure(r));
+  return quantile(v, 0.5);
+}
+
+void print_header() {
+  std::printf("%-11s %-12s %5s | %-24s | %-24s | %-24s | %-15s | %-11s | %-11s | %-13s | %s\n", "map", "planner",
+              "found", "search ms med/p95/max", "smoother ms med/p95/max", "whole ms med/p95/max",
+              "smooth/search", "chg/100", "turn x", "length", "unsafe");
+}
+
+void print_rows(const char* map, const char* planner, const std::vector<Row>& rows, size_t asked) {
+  std::printf("%-11s %-12s %2zu/%-2zu |", map, planner, rows.size(), asked);
+  print_spread(rows, [](const Row& r) { return r.search_ms; });
+  std::printf(" |");
+  print_spread(rows, [](const Row& r) { return r.smooth_ms; });
+  std::printf(" |");
+  print_spread(rows, [](const Row& r) { return r.whole_ms; });
+  std::vector<double> ratio;
+  for (const Row& r : rows) ratio.push_back(r.smooth_ms / std::max(r.search_ms, 1e-3));
+  std::printf(" | %6.2f %7.2f", quantile(ratio, 0.5), quantile(ratio, 1.0));
+  const auto chg = [&](bool smooth) {
+    return median_of(rows, [&](const Row& r) { return (smooth ? r.smoothed : r.raw).changes_per_100; });
+  };
+  const auto turn = [&](bool smooth) {
+    return median_of(rows, [&](const Row& r) { return (smooth ? r.smoothed : r.raw).turning / std::max(r.need, 0.1); });
+  };
+  const auto len = [&](bool smooth) {
+    return median_of(rows, [&](const Row& r) { return (smooth ? r.smoothed : r.raw).length; });
+  };
+  int unsafe = 0, differ = 0;
+  for (const Row& r : rows) unsafe += r.unsafe, differ += !r.same;
+  std::printf(" | %4.1f->%4.1f | %4.2f->%4.2f | %5.1f->%5.1f | %d", chg(false), chg(true), turn(false), turn(true),
+              len(false), len(true), unsafe);
+  if (differ > 0) std::printf(" (%d direct smoother calls differ from the service)", differ);
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+void print_query(const char* map, const char* planner, size_t i, const Row& r) {
+  std::printf("  %s %s q%zu: search %.3f smoother %.3f whole %.3f ms, chg/100 %.2f, turn %.3f, length %.3f, rounds %d%s\n",
+              map, planner, i, r.search_ms, r.smooth_ms, r.whole_ms, r.smoothed.changes_per_100,
+              r.smoothed.turning / std::max(r.need, 0.1), r.smoothed.length, r.rounds, r.unsafe ? " UNSAFE" : "");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int maps = 1, queries = 8;
+  bool per_query = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--per-query") == 0) per_query = true;
+    else if (i + 1 < argc && std::strcmp(argv[i], "--maps") == 0) maps = std::clamp(std::atoi(argv[++i]), 1, 20);
+    else if (i + 1 < argc && std::strcmp(argv[i], "--queries") == 0) queries = std::clamp(std::atoi(argv[++i]), 1, 200);
+  }
+  std::printf("256 x 256, turning radius %.1f, agent radius %.1f, sample step %.1f, %d map(s) x %d queries per kind\n",
+              kTurningRadius, kAgentRadius, kSampleStep, maps, queries);
+  print_header();
+  const char* planners[] = {"hybrid", "directional"};
+  std::vector<Row> all[2];
+  for (int kind = 0; kind < 5; ++kind) {
+    std::vector<Row> rows[2];
+    size_t asked = 0;
+    for (int m = 0; m < maps; ++m) {
+      const uint32_t seed = 2400u + 10u * static_cast<uint32_t>(kind) + static_cast<uint32_t>(m);
+      const Grid g = make_map(kind, seed);
+      plan::PlanService service, funnel;
+      const std::vector<Query> qs = make_queries(service, g, queries, seed);
+      asked += qs.size();
+      for (int p = 0; p < 2; ++p) {
+        if (!qs.empty()) service.plan(g, request_for(qs[0], planners[p], "none"));  // build the planner's tables
+        for (size_t i = 0; i < qs.size(); ++i) {
+          const Row r = run_query(service, funnel, g, qs[i], planners[p]);
+          if (per_query) print_query(kKindNames[kind], planners[p], i, r);
+          if (r.raw.found && r.smoothed.found && r.need >= 0.0) rows[p].push_back(r);
+        }
+      }
+    }
+    for (int p = 0; p < 2; ++p) {
+      print_rows(kKindNames[kind], planners[p], rows[p], asked);
+      all[p].insert(all[p].end(), rows[p].begin(), rows[p].end());
+    }
+  }
+  std::vector<Row> both = all[0];
+  both.insert(both.end(), all[1].begin(), all[1].end());
+  print_rows("all", "hybrid", all[0], all[0].size());
+  print_rows("all", "directional", all[1], all[1].size());
+  print_rows("all", "both", both, both.size());
+  return 0;
+}
