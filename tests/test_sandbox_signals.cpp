@@ -156,6 +156,8 @@ struct AppHome {
     args.insert(args.end(), extra.begin(), extra.end());
     return std::make_unique<AppProcess>(args, env());
   }
+  /// `pathlab` with no scene named, as a desktop launcher starts it.
+  std::unique_ptr<AppProcess> start_plain() const { return std::make_unique<AppProcess>(std::vector<std::string>{PATHLAB_APP}, env()); }
 };
 
 bool wait_for_file(const std::string& path, double seconds) {
@@ -202,6 +204,14 @@ TEST_CASE("signals: SIGTERM with unsaved edits exits within 2 s, leaving the aut
   CHECK(file_bytes(home.scene) == scene_bytes);  // the user's file is not written on a signal
   {  // The next start offers the copy; a kill -9 there leaves it in place.
     auto app = home.start();
+    CHECK_MESSAGE(app->wait_for_output(kOffer + copy, 60.0), "no restore offer; output:\n" << app->output());
+    app->signal(SIGKILL);
+    REQUIRE(app->wait_exit(10.0).has_value());
+  }
+  REQUIRE(fs::exists(copy));
+  {  // Started with no scene named (a launcher, a desktop icon): it reopens mine.json, the
+     // recent file with unsaved work, and offers the copy, instead of showing the demo.
+    auto app = home.start_plain();
     CHECK_MESSAGE(app->wait_for_output(kOffer + copy, 60.0), "no restore offer; output:\n" << app->output());
     app->signal(SIGKILL);
     REQUIRE(app->wait_exit(10.0).has_value());

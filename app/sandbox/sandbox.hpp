@@ -122,6 +122,10 @@ class Sandbox {
   bool save(const std::string& path);
   /// Opens a scene or imports a map now, without asking. A failure changes nothing.
   bool open(const std::string& path);
+  /// At a start that names no scene: reopens the most recent file whose autosave is newer than
+  /// the file itself (work a signal, a crash or kill -9 left unsaved), so the restore is on
+  /// offer whichever scene was open when the app ended. Returns the file reopened, or "".
+  std::string reopen_last_unsaved();
   /// Opens when there are no unsaved edits, else asks save / discard / cancel first.
   void request_open(const std::string& path);
   void request_preset(const GalleryEntry& e);

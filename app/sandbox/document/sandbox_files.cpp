@@ -63,6 +63,9 @@ void Sandbox::set_state_dir(const std::string& dir) {
   std::ifstream ui(fs::path(dir) / "ui_scale.txt");
   float scale = 1.0f;
   if (ui >> scale && std::isfinite(scale)) ui_scale_ = std::clamp(scale, 1.0f, 2.5f);
+  // A file named on the command line was opened as much as one picked in the dialog; a bundled
+  // preset (the demo at every plain start) would only push the user's files down the list.
+  if (!doc_.source().empty() && doc_.origin() != Origin::bundled) remember_recent(doc_.source());
   check_restore();
 }
 
@@ -95,6 +98,19 @@ void Sandbox::check_restore() {
   const std::string a = autosave_path();
   if (a.empty() || !newer_than_source(a, doc_.source())) return;
   restore_offer_ = a;  // autosaves stop until the user has answered
+}
+
+std::string Sandbox::reopen_last_unsaved() {
+  if (state_dir_.empty() || !restore_offer_.empty() || doc_.dirty()) return "";
+  for (const std::string& file : recent_) {
+    SceneDocument d;
+    d.reset(file, is_scene_name(file));
+    if (!newer_than_source(d.autosave_path(state_dir_), file)) continue;
+    // open() runs check_restore, which puts this copy on offer; a file that cannot be read any
+    // more keeps its copy for when it can (remove_autosave never runs on a failed open).
+    if (open(file)) return file;
+  }
+  return "";
 }
 
 bool Sandbox::autosave_now() {

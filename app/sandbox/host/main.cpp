@@ -258,6 +258,7 @@ int main(int argc, char** argv) {
   if (const int rc = parse_args(argc, argv, o); rc >= 0) return rc;
   io::Scene scene;
   bool is_scene = true;
+  const bool explicit_scene = !o.scene_path.empty();
   if (o.bench_crowd) {
     scene = sandbox::crowd_bench_scene();
     o.scene_path.clear();
@@ -275,6 +276,7 @@ int main(int argc, char** argv) {
   sandbox::Sandbox& sb = (*host)->sandbox();
   if (headless) sb.set_plan_wait_ms(60000);  // scripted runs show the plan of their own inputs
   else sb.set_state_dir(state_dir);
+  if (!headless && !explicit_scene) sb.reopen_last_unsaved();  // the next start offers the restore
   if (!sb.restore_offer().empty())  // also tells a terminal (and the signal test) what the dialog offers
     std::printf("pathlab: unsaved work from the last session is offered for restore: %s\n", sb.restore_offer().c_str());
   std::fflush(stdout);
