@@ -96,6 +96,17 @@ struct ScratchDir {
   std::string operator/(const std::string& f) const { return (path / f).string(); }
 };
 
+/// An open map of `width` x `height` cells named `name`, start and goal on row 8 (the middle of
+/// the default 16 rows), 2.5 cells in from the left and right edges. [Units: cells]
+inline io::Scene small_scene(const std::string& name, int width = 30, int height = 16) {
+  io::Scene s;
+  s.name = name;
+  s.grid = Grid::create(width, height).value();
+  s.start.pos = Vec2(2.5, 8.5);
+  s.goal.pos = Vec2(width - 2.5, 8.5);
+  return s;
+}
+
 inline std::string file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;

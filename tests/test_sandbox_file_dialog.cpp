@@ -25,6 +25,7 @@ using namespace pathlab;
 using namespace pathlab::sandbox;
 using test::file_bytes;
 using test::ScratchDir;
+using test::small_scene;
 namespace fs = std::filesystem;
 
 namespace {
@@ -219,15 +220,6 @@ TEST_CASE("file browser: places are the recent files' folders, the bundled scene
 // ---- The dialog in the real sandbox, headless ----
 
 namespace {
-
-io::Scene small_scene(const std::string& name, int width = 30, int height = 16) {
-  io::Scene s;
-  s.name = name;
-  s.grid = Grid::create(width, height).value();
-  s.start.pos = Vec2(2.5, 8.5);
-  s.goal.pos = Vec2(width - 2.5, 8.5);
-  return s;
-}
 
 struct DialogUi : test::SandboxUi {
   DialogUi(io::Scene scene, const std::string& path) : SandboxUi(std::move(scene), 2, path) {

@@ -17,18 +17,10 @@ using namespace pathlab::sandbox;
 using test::file_bytes;
 using test::SandboxUi;
 using test::ScratchDir;
+using test::small_scene;
 namespace fs = std::filesystem;
 
 namespace {
-
-io::Scene small_scene(const std::string& name) {
-  io::Scene s;
-  s.name = name;
-  s.grid = Grid::create(30, 16).value();
-  s.start.pos = Vec2(2.5, 8.5);
-  s.goal.pos = Vec2(27.5, 8.5);
-  return s;
-}
 
 /// Paints one wall cell through the canvas, as a user would (an unsaved edit).
 void paint_a_wall(SandboxUi& ui, Vec2 at) {

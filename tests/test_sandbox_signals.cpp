@@ -36,14 +36,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-io::Scene small_scene() {
-  io::Scene s;
-  s.name = "signals";
-  s.grid = Grid::create(30, 16).value();
-  s.start.pos = Vec2(2.5, 8.5);
-  s.goal.pos = Vec2(27.5, 8.5);
-  return s;
-}
 
 /// The app as a child process: stdout and stderr into one pipe, an environment of its own.
 class AppProcess {
@@ -127,7 +119,7 @@ struct AppHome {
   std::string scene;
   explicit AppHome(const std::string& name) : dir(name) {
     scene = dir / "mine.json";
-    REQUIRE(io::save_scene(small_scene(), scene).ok());
+    REQUIRE(io::save_scene(test::small_scene("signals"), scene).ok());
     // The scene file is older than any autosave the app writes (a copy is offered when newer).
     fs::last_write_time(scene, fs::last_write_time(scene) - std::chrono::hours(1));
   }
@@ -242,12 +234,12 @@ TEST_CASE("signals: a signal with nothing unsaved exits at once and leaves no au
 
 TEST_CASE("signals: Ctrl+Q quits a clean scene at once and asks when there are unsaved edits") {
   {
-    SandboxUi ui(small_scene(), 2);
+    SandboxUi ui(test::small_scene("signals"), 2);
     ui.key(SDL_SCANCODE_Q, true);
     CHECK(ui.sb().quit_confirmed());
     CHECK_FALSE(ui.host->pump_events());
   }
-  SandboxUi ui(small_scene(), 2);
+  SandboxUi ui(test::small_scene("signals"), 2);
   ui.sb().set_tool(Tool::paint);
   ui.click(ui.sb().world_to_screen(Vec2(5.5, 5.5)));
   REQUIRE(ui.sb().unsaved());
