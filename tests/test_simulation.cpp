@@ -233,3 +233,40 @@ TEST_CASE("time_to_goal: none until the unit arrives, the arrival step's time af
   CHECK_FALSE(sim.metrics(id).arrived);
   CHECK_FALSE(sim.metrics(id).time_to_goal.has_value());
 }
+
+TEST_CASE("arrived needs the goal heading: a unit that cannot pivot gives up and says why instead of creeping") {
+  const Grid grid = Grid::create(30, 10).value();
+  const UnitDef car = unit_preset("car").value();
+  FollowPath path = FollowPath::from_polyline(std::vector<Vec2>{{2.5, 5.5}, {20.5, 5.5}}).value();
+  REQUIRE(path.set_goal_heading(kPi / 2).ok());  // it drives in at 0 degrees
+  const auto run = simulate_unit(grid, car, path, std::nullopt, default_simulation_def(), 120.0).value();
+  CHECK_FALSE(run.metrics.arrived);
+  CHECK_FALSE(run.metrics.time_to_goal.has_value());
+  CHECK(run.ended_because == to_string(GiveUp::heading_unreachable));
+  const TrajectorySample& last = run.samples.back();
+  CHECK(glm::length(last.pose.pos - Vec2(20.5, 5.5)) <= car.follower.arrive_distance);
+  CHECK(last.speed == 0.0);
+  CHECK(last.t < 30.0);  // it stopped there, it did not run out the 120 s
+  // The same path without a goal heading (or with the one it drives in at) arrives.
+  REQUIRE(path.set_goal_heading(0.0).ok());
+  const auto ok = simulate_unit(grid, car, path, std::nullopt, default_simulation_def(), 120.0).value();
+  CHECK(ok.metrics.arrived);
+  CHECK(ok.ended_because.empty());
+  REQUIRE(ok.metrics.time_to_goal.has_value());
+  CHECK(*ok.metrics.time_to_goal == doctest::Approx(ok.samples.back().t).epsilon(1e-12));
+}
+
+TEST_CASE("a unit whose path doubles back at its end stops as stalled instead of crawling to the time limit") {
+  // Issue 24's old path: on to a point, then back along the same line; the projection keeps the
+  // tank before the 180-degree corner, whose speed limit then tends to 0.
+  const Grid grid = Grid::create(30, 10).value();
+  const UnitDef tank = unit_preset("tank").value();
+  const FollowPath path = FollowPath::from_polyline(std::vector<Vec2>{{2.5, 5.5}, {20.5, 5.5}, {20.0, 5.5}}).value();
+  const auto run = simulate_unit(grid, tank, path, std::nullopt, default_simulation_def(), 300.0).value();
+  REQUIRE_FALSE(run.metrics.arrived);
+  CHECK(run.ended_because.find("no progress for 5") != std::string::npos);
+  CHECK(run.samples.back().t < 60.0);  // not the 300 s limit
+  CHECK_FALSE(run.metrics.time_to_goal.has_value());
+  // It did reach the turn: it stalled there, not on the way.
+  CHECK(glm::length(run.samples.back().pose.pos - Vec2(20.5, 5.5)) < 0.1);
+}

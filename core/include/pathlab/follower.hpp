@@ -7,6 +7,7 @@
 /// The state is plain data meant to be drawn: the pose, the signed speed, the look-ahead
 /// point the unit chases, the speed it aims for and why it stopped.
 
+#include <cstdint>
 #include <limits>
 
 #include "pathlab/follow_path.hpp"
@@ -16,6 +17,22 @@
 #include "pathlab/unit.hpp"
 
 namespace pathlab {
+
+/// How far from the goal heading a unit may face and still have arrived, when its path has
+/// one (FollowPath::goal_heading). Units that pivot turn to the goal heading exactly (to
+/// 1e-9 rad); this bounds units that cannot pivot (the car), which arrive only if they
+/// end this close to it (a car driving straight in ends a few degrees off). [Units: radians]
+/// (5 degrees)
+inline constexpr double kGoalHeadingTolerance = kPi / 36.0;
+
+/// Why a unit stopped for good short of arriving (it will not move again on this path).
+enum class GiveUp : uint8_t {
+  none,
+  /// At the goal position, stopped, facing more than kGoalHeadingTolerance away from the
+  /// goal heading, and it cannot turn on the spot (pivot_turn_rate 0).
+  heading_unreachable,
+};
+const char* to_string(GiveUp g) noexcept;
 
 /// Everything a follower knows about its unit between steps.
 struct UnitState {
@@ -34,7 +51,11 @@ struct UnitState {
   /// (infinite outside one). [Units: cells]
   double maneuver_distance = std::numeric_limits<double>::infinity();
   bool blocked = false;       ///< The last move was refused because it would enter a wall.
-  bool arrived = false;       ///< At the end of the path, stopped.
+  /// Arrived: within follower.arrive_distance of the path's end (and at its end along the
+  /// path), at the goal heading when the path has one (within kGoalHeadingTolerance), and
+  /// stopped. Track units arrive at the path's end with the path's own heading.
+  bool arrived = false;
+  GiveUp gave_up = GiveUp::none;  ///< Set once, instead of arriving; the unit then stands still.
 };
 
 /// The state of a unit placed at `start` on `path` at rest, progress at the path's start.

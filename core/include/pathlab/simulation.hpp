@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "pathlab/follow_path.hpp"
@@ -26,8 +27,8 @@ namespace pathlab {
 
 /// Per-run measurements of one unit, accumulated over its steps.
 struct RunMetrics {
-  bool arrived = false;
-  /// Simulated time at arrival; none until the unit arrives (and again after set_path()). [Units: s]
+  bool arrived = false;  ///< As UnitState::arrived (position, goal heading, stopped).
+  /// Simulated time at arrival (only a true arrival sets it); none until the unit arrives (and again after set_path()). [Units: s]
   std::optional<double> time_to_goal;
   double distance = 0.0;           ///< Length travelled. [Units: cells]
   double max_deviation = 0.0;      ///< Largest distance from the path. [Units: cells]
@@ -123,9 +124,21 @@ struct TrajectorySample {
 struct SingleRun {
   std::vector<TrajectorySample> samples;  ///< t = 0 and after every step.
   RunMetrics metrics;
+  /// Why the run ended without arriving before `max_time`: the unit gave up (GiveUp), or it
+  /// stalled (kStallSeconds without moving kStallDistance or turning kStallTurn). Empty
+  /// when it arrived or ran out of time while still making progress.
+  std::string ended_because;
 };
 
-/// Runs one unit alone until it arrives or `max_time` [s] [Limit: > 0, finite] has passed.
+/// A single run ends as stalled after this long without progress. [Units: s]
+inline constexpr double kStallSeconds = 5.0;
+/// Progress: moving this far from where the unit was at the start of the window... [Units: cells]
+inline constexpr double kStallDistance = 0.01;
+/// ...or turning this far from its heading then. [Units: radians]
+inline constexpr double kStallTurn = 0.01;
+
+/// Runs one unit alone until it arrives, gives up, stalls (no unit creeps forever at a
+/// near-zero speed) or `max_time` [s] [Limit: > 0, finite] has passed.
 Result<SingleRun> simulate_unit(const Grid& grid, const UnitDef& def, FollowPath path, std::optional<Pose> start,
                                 const SimulationDef& sim_def, double max_time);
 

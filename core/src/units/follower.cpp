@@ -127,12 +127,20 @@ double bend_speed_limit(const UnitDef& def, const FollowPath& path, const UnitSt
 /// At the goal: face the requested heading first when the unit can turn on the spot, then
 /// stand still. Returns true when this step is done (turning on the spot or arrived).
 bool arrive_or_face_goal(const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
+  if (st.gave_up != GiveUp::none) return true;
   const FollowerDef& f = def.follower;
   const double heading = st.pose.heading;
   const double to_end = glm::length(path.end_point() - st.pose.pos);
   if (!st.arrived && path.length() - st.s <= f.arrive_distance && to_end <= f.arrive_distance &&
       std::abs(st.speed) <= def.braking * dt) {
     const double turn = path.goal_heading() ? wrap_angle(*path.goal_heading() - heading) : 0.0;
+    if (def.pivot_turn_rate <= 0.0 && std::abs(turn) > kGoalHeadingTolerance) {
+      // It cannot turn on the spot, and creeping about the goal would not turn it: say so.
+      st.gave_up = GiveUp::heading_unreachable;
+      st.speed = st.turn_rate = st.target_speed = 0.0;
+      st.rotating = st.backing_up = st.blocked = false;
+      return true;
+    }
     if (turn != 0.0 && def.pivot_turn_rate > 0.0 && std::abs(turn) > 1e-9) {
       const double w = std::clamp(turn / dt, -def.pivot_turn_rate, def.pivot_turn_rate);
       st.pose.heading = wrap_angle(std::abs(w * dt) >= std::abs(turn) ? *path.goal_heading() : heading + w * dt);
@@ -278,6 +286,14 @@ void step_chase(const Grid& grid, const UnitDef& def, const FollowPath& path, Un
 }
 
 }  // namespace
+
+const char* to_string(GiveUp g) noexcept {
+  switch (g) {
+    case GiveUp::none: return "none";
+    case GiveUp::heading_unreachable: return "at the goal but off its heading, and the unit cannot turn on the spot";
+  }
+  return "none";
+}
 
 UnitState initial_unit_state(const FollowPath& path, const Pose& start) {
   UnitState st;

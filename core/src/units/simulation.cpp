@@ -83,7 +83,7 @@ Status Simulation::set_path(UnitId id, FollowPath path) {
 }
 
 void Simulation::step_one(Unit& u) {
-  if (u.state.arrived) return;
+  if (u.state.arrived || u.state.gave_up != GiveUp::none) return;
   const UnitState before = u.state;
   step_unit(*grid_, u.def, u.path, u.state, def_.dt);
   const UnitState& now = u.state;
@@ -152,9 +152,27 @@ Result<SingleRun> simulate_unit(const Grid& grid, const UnitDef& def, FollowPath
     run.samples.push_back(TrajectorySample{sim->time(), st.pose, st.speed});
   };
   record();
+  Pose anchor = sim->state(*id).pose;  // where the current stall window started
+  double anchor_t = 0.0;
   while (!sim->state(*id).arrived && sim->step_count() < max_steps) {
     sim->step();
     record();
+    const UnitState& st = sim->state(*id);
+    if (st.arrived) break;
+    if (st.gave_up != GiveUp::none) {
+      run.ended_because = to_string(st.gave_up);
+      break;
+    }
+    if (glm::length(st.pose.pos - anchor.pos) > kStallDistance ||
+        std::abs(wrap_angle(st.pose.heading - anchor.heading)) > kStallTurn) {
+      anchor = st.pose;
+      anchor_t = sim->time();
+    } else if (sim->time() - anchor_t >= kStallSeconds) {
+      run.ended_because = "no progress for " + std::to_string(kStallSeconds) + " s at " + point_text(st.pose.pos) +
+                          ", " + std::to_string(glm::length(sim->path(*id).end_point() - st.pose.pos)) +
+                          " cells from the path's end";
+      break;
+    }
   }
   run.metrics = sim->metrics(*id);
   return run;
