@@ -4,12 +4,14 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/follower.hpp"
 #include "pathlab/map_io.hpp"
 #include "pathlab/unit.hpp"
 
@@ -27,6 +29,18 @@ std::string wall_map() {
     text += '\n';
   }
   return pathlab::test::write_temp("simulate_wall.map", text);
+}
+
+/// Seed 004's map (assets/scenes/seeds/004-tank-figure-8.json) written as a Moving AI file.
+std::string tank_map() {
+  std::ifstream in(std::string(PATHLAB_ASSETS_DIR) + "/scenes/seeds/004-tank-figure-8.json");
+  REQUIRE(in.good());
+  const auto scene = nlohmann::json::parse(in);
+  const auto& m = scene.at("map");
+  std::string text = "type octile\nheight " + std::to_string(m.at("height").get<int>()) + "\nwidth " +
+                     std::to_string(m.at("width").get<int>()) + "\nmap\n";
+  for (const auto& row : m.at("rows")) text += row.get<std::string>() + "\n";
+  return pathlab::test::write_temp("simulate_tank.map", text);
 }
 
 }  // namespace
@@ -111,4 +125,46 @@ TEST_CASE("simulate: bad input names the argument") {
   check_usage_error(base + "--from 3.5,7.5,0 --bogus 1", "--bogus");
   // The shared planning options keep their meaning: --reverse is a switch, for heading-aware planners.
   check_usage_error(base + "--from 3.5,7.5,0 --reverse --json", "--reverse");
+}
+
+// Issue 24: Directional A* snaps the goal (26.5, 26) to its cell centre (26.5, 26.5). The path
+// used to go on from the snapped end back to (26.5, 26): the tank turned round there and crept
+// at 0.0006 cells/s until the time limit. It now drives to the plan's end pose and says so.
+TEST_CASE("simulate: a snapped goal is the follower's goal, reported; the tank arrives as if asked for it") {
+  const std::string map = tank_map();
+  const std::string base = "simulate --map " + map + " --from 4.5,15,0 --planner directional --radius 3 --unit tank";
+  const auto snapped = run_cli(base + " --to 26.5,26,90 --json");
+  const auto exact = run_cli(base + " --to 26.5,26.5,90 --json");
+  REQUIRE(snapped.status == 0);
+  REQUIRE(exact.status == 0);
+  const auto j = nlohmann::json::parse(snapped.out);
+  const auto k = nlohmann::json::parse(exact.out);
+  REQUIRE(j.at("found").get<bool>());
+  REQUIRE(j.at("goal_snapped").size() == 3);
+  CHECK(j.at("goal_snapped").at(0).get<double>() == 26.5);
+  CHECK(j.at("goal_snapped").at(1).get<double>() == 26.5);
+  CHECK(j.at("goal_snapped").at(2).get<double>() == doctest::Approx(90.0).epsilon(1e-9));
+  CHECK(j.at("goal_snapped_reason").get<std::string>().find("lattice") != std::string::npos);
+  CHECK_FALSE(k.contains("goal_snapped"));  // asked for the lattice pose: nothing moved
+  const auto& m = j.at("metrics");
+  REQUIRE(m.at("arrived").get<bool>());
+  CHECK_FALSE(m.contains("ended_because"));
+  // Arrived: at the goal position (tank: arrive_distance), at the goal heading, stopped.
+  const UnitDef tank = unit_preset("tank").value();
+  const auto& last = j.at("samples").back();
+  CHECK(glm::length(Vec2(last.at(1).get<double>(), last.at(2).get<double>()) - Vec2(26.5, 26.5)) <=
+        tank.follower.arrive_distance);
+  CHECK(std::abs(std::remainder(last.at(3).get<double>() - 90.0, 360.0)) <= rad_to_deg(kGoalHeadingTolerance));
+  CHECK(last.at(4).get<double>() == 0.0);
+  // In the time the query that needs no snapping takes (the same plan: the same run).
+  REQUIRE(k.at("metrics").at("arrived").get<bool>());
+  const double t = m.at("time_to_goal").get<double>();
+  CHECK(t < 20.0);
+  CHECK(t == doctest::Approx(k.at("metrics").at("time_to_goal").get<double>()).epsilon(1e-9));
+  // Human output says it too.
+  const auto human = run_cli(base + " --to 26.5,26,90");
+  REQUIRE(human.status == 0);
+  CHECK(human.out.find("goal snapped: (26.5, 26.5, 90 deg) (asked (26.5, 26, 90 deg)) — the goal pose was snapped") !=
+        std::string::npos);
+  CHECK(human.out.find("arrived: yes\n") != std::string::npos);
 }

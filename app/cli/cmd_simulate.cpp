@@ -28,6 +28,11 @@ struct Planned {
   bool found = false;
   std::string reason;
   std::optional<FollowPath> path;
+  /// The plan's end when it is not the --to asked for (the follower drives to the plan's
+  /// end): position [cells] and heading [degrees] when the goal has one, and why.
+  std::optional<Vec2> snapped_pos;
+  std::optional<double> snapped_heading_deg;
+  std::string snap_reason;
 };
 
 /// Dubins and Reeds-Shepp planners through the planning service, with the unit's own turning
@@ -66,8 +71,17 @@ Planned plan_curve(const Grid& grid, const plan::PlannerInfo& planner, const Uni
   return out;
 }
 
+/// Why the plan's end is not --to: the planner's own note about the goal, else `fallback`.
+std::string goal_note(const PlanOutcome& o, const std::string& fallback) {
+  for (const std::string& n : o.notes)
+    if (n.rfind("the goal", 0) == 0) return n;
+  return fallback;
+}
+
 /// Grid and navmesh planners through the shared `plan` pipeline, then the path made to start
-/// exactly at --from and end exactly at --to when those are in sight of its ends.
+/// exactly at --from. It ends at the plan's end: a pose planner (directional, hybrid) may snap
+/// the goal (its end pose, heading included, is the goal then); other plans are extended to
+/// --to when it is in sight of their last waypoint. A goal that moved is reported.
 Planned plan_grid(const Grid& grid, const PlanSettings& settings, const UnitDef& unit, const PointArg& from,
                   const PointArg& to) {
   Planner planner(grid, settings);
@@ -77,14 +91,33 @@ Planned plan_grid(const Grid& grid, const PlanSettings& settings, const UnitDef&
     out.reason = o.reason;
     return out;
   }
+  const plan::PlannerInfo* info = plan::find_planner(settings.data.planner);
+  const bool pose_plan = info && info->family == plan::PlannerFamily::heading;
   std::vector<Vec2> pts = splice_start(grid, from.pos, o.points, unit.radius);
-  if (pts.back() != to.pos && segment_clear(grid, pts.back(), to.pos, unit.radius)) pts.push_back(to.pos);
+  if (!pose_plan && pts.back() != to.pos && segment_clear(grid, pts.back(), to.pos, unit.radius)) pts.push_back(to.pos);
+  std::optional<double> heading_deg = to.heading_deg;
+  if (pose_plan && to.heading_deg && !o.headings_deg.empty()) heading_deg = o.headings_deg.back();
   auto fp = FollowPath::from_polyline(pts);
   if (!fp) throw UsageError(fp.error().message);
-  if (to.heading_deg) (void)fp->set_goal_heading(deg_to_rad(*to.heading_deg));  // finite: parsed by Args
+  if (heading_deg) (void)fp->set_goal_heading(deg_to_rad(*heading_deg));  // finite: parsed by Args / planned
+  const bool moved = glm::length(pts.back() - to.pos) > 1e-9 ||
+                     (heading_deg && std::abs(std::remainder(*heading_deg - *to.heading_deg, 360.0)) > 1e-9);
+  if (moved) {
+    out.snapped_pos = pts.back();
+    out.snapped_heading_deg = heading_deg;
+    out.snap_reason = goal_note(o, pose_plan ? "the plan ends there"
+                                             : "--to is not in sight of the plan's last waypoint for the unit's radius");
+  }
   out.found = true;
   out.path = std::move(*fp);
   return out;
+}
+
+std::string xy_text(Vec2 p, std::optional<double> deg) {
+  char buf[128];
+  if (deg) std::snprintf(buf, sizeof buf, "(%g, %g, %g deg)", p.x, p.y, *deg);
+  else std::snprintf(buf, sizeof buf, "(%g, %g)", p.x, p.y);
+  return buf;
 }
 
 nlohmann::ordered_json metrics_json(const RunMetrics& m) {
@@ -103,7 +136,8 @@ nlohmann::ordered_json metrics_json(const RunMetrics& m) {
 
 /// Prints the run: the trajectory every `every` samples and the metrics, as JSON or text.
 void print_run(const SingleRun& run, const UnitDef& unit, const std::string& planner_name, const SimulationDef& sim_def,
-               double path_length, long long every, bool json) {
+               const Planned& planned, const PointArg& to, long long every, bool json) {
+  const double path_length = planned.path->length();
   const auto& smp = run.samples;
   auto keep = [&](size_t i) { return i % static_cast<size_t>(every) == 0 || i + 1 == smp.size(); };
   if (json) {
@@ -114,7 +148,14 @@ void print_run(const SingleRun& run, const UnitDef& unit, const std::string& pla
     j["planner"] = planner_name;
     j["dt"] = sim_def.dt;
     j["path_length"] = path_length;
+    if (planned.snapped_pos) {
+      auto g = nlohmann::ordered_json::array({planned.snapped_pos->x, planned.snapped_pos->y});
+      if (planned.snapped_heading_deg) g.push_back(*planned.snapped_heading_deg);
+      j["goal_snapped"] = std::move(g);
+      j["goal_snapped_reason"] = planned.snap_reason;
+    }
     j["metrics"] = metrics_json(run.metrics);
+    if (!run.ended_because.empty()) j["metrics"]["ended_because"] = run.ended_because;
     auto arr = nlohmann::ordered_json::array();
     for (size_t i = 0; i < smp.size(); ++i) {
       if (!keep(i)) continue;
@@ -127,7 +168,13 @@ void print_run(const SingleRun& run, const UnitDef& unit, const std::string& pla
   const RunMetrics& m = run.metrics;
   std::printf("found: yes\nunit: %s\nfollower: %s\npath_length: %.17g\n", unit.name.c_str(),
               to_string(unit.follower.kind), path_length);
+  if (planned.snapped_pos) {
+    std::printf("goal snapped: %s (asked %s) — %s\n", xy_text(*planned.snapped_pos, planned.snapped_heading_deg).c_str(),
+                xy_text(to.pos, to.heading_deg).c_str(), planned.snap_reason.c_str());
+  }
   if (m.time_to_goal) std::printf("arrived: yes\ntime_to_goal: %.17g\n", *m.time_to_goal);
+  else if (!run.ended_because.empty())
+    std::printf("arrived: no (stopped after %.17g s: %s)\n", smp.back().t, run.ended_because.c_str());
   else std::printf("arrived: no (stopped after %.17g s)\n", smp.back().t);
   std::printf("distance: %.17g\nmax_deviation: %.17g\nmax_lateral_accel: %.17g\nmax_turn_rate_deg: %.17g\n"
               "stops: %d\nblocked_steps: %d\ncollisions: %d\n",
@@ -214,7 +261,7 @@ int run_simulate(int argc, char** argv) {
   auto run = simulate_unit(*grid, *unit, path, unit_start, sim_def, max_time);
   if (!run) throw UsageError(run.error().message);
 
-  print_run(*run, *unit, planner_name, sim_def, path.length(), every, json);
+  print_run(*run, *unit, planner_name, sim_def, planned, *to, every, json);
   return 0;
 }
 
