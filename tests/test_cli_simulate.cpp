@@ -164,7 +164,7 @@ TEST_CASE("simulate: a snapped goal is the follower's goal, reported; the tank a
   // Human output says it too.
   const auto human = run_cli(base + " --to 26.5,26,90");
   REQUIRE(human.status == 0);
-  CHECK(human.out.find("goal snapped: (26.5, 26.5, 90 deg) (asked (26.5, 26, 90 deg)) — the goal pose was snapped") !=
+  CHECK(human.out.find("goal snapped: (26.5, 26.5, 90 deg) (asked (26.5, 26, 90 deg)): the goal pose was snapped") !=
         std::string::npos);
   CHECK(human.out.find("arrived: yes\n") != std::string::npos);
 }

@@ -169,7 +169,7 @@ void print_run(const SingleRun& run, const UnitDef& unit, const std::string& pla
   std::printf("found: yes\nunit: %s\nfollower: %s\npath_length: %.17g\n", unit.name.c_str(),
               to_string(unit.follower.kind), path_length);
   if (planned.snapped_pos) {
-    std::printf("goal snapped: %s (asked %s) — %s\n", xy_text(*planned.snapped_pos, planned.snapped_heading_deg).c_str(),
+    std::printf("goal snapped: %s (asked %s): %s\n", xy_text(*planned.snapped_pos, planned.snapped_heading_deg).c_str(),
                 xy_text(to.pos, to.heading_deg).c_str(), planned.snap_reason.c_str());
   }
   if (m.time_to_goal) std::printf("arrived: yes\ntime_to_goal: %.17g\n", *m.time_to_goal);
