@@ -241,3 +241,37 @@ TEST_CASE("service: curve planners use the request's turning radius; the turning
   CHECK(std::abs(wrap_angle(turned.headings.back() - kPi / 2)) < 1e-9);
   CHECK(turned.length >= glm::length(req.goal.pos - req.start.pos));
 }
+
+TEST_CASE("service: every family's analysed result says whether it runs into a wall (compare mode relies on it)") {
+  // A wall across the line from start to goal, with a gap at the bottom.
+  Grid grid = open_grid(40, 24);
+  for (int y = 0; y <= 14; ++y) grid.set_blocked(20, y, true);
+  const Pose start{Vec2(5.5, 8.5), 0.0}, goal{Vec2(35.5, 8.5), 0.0};
+  PlanService service;
+  auto plan = [&](PlannerId planner) {
+    PlanRequest req = request(planner_name(planner), "", start, goal);
+    req.settings.smoother = smoothers_for(planner_info(planner).family).front().name;
+    req.settings.agent_radius = 0.4;
+    req.settings.turning_radius = 2.0;
+    return service.plan(grid, req);
+  };
+  // The straight Dubins curve meets the wall where the disc of radius 0.4 first touches x = 20
+  // (to the service's 1/16 cell), not at the start of the line that does.
+  const PlanResult dubins = plan(PlannerId::dubins);
+  REQUIRE(dubins.found);
+  REQUIRE(dubins.curve_blocked_at.has_value());
+  CHECK(*dubins.curve_blocked_at <= 20.0 - 0.4 - 5.5);
+  CHECK(*dubins.curve_blocked_at >= 20.0 - 0.4 - 5.5 - 1.0 / 16 - 1e-9);
+  CHECK(dubins.length == doctest::Approx(30.0));
+  // The heading planners go round it, and the referee (the swept disc) agrees with them; the
+  // polyline planners are checked segment by segment.
+  for (PlannerId p : {PlannerId::hybrid, PlannerId::directional, PlannerId::astar, PlannerId::navmesh}) {
+    INFO(planner_name(p));
+    const PlanResult r = plan(p);
+    REQUIRE(r.found);
+    CHECK_FALSE(r.curve_blocked_at.has_value());
+    CHECK(r.blocked_segment < 0);
+    CHECK(r.violations.empty());
+    CHECK(r.length > dubins.length);
+  }
+}

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "pathlab/collision.hpp"
+#include "pathlab/swept_check.hpp"
 #include "plan_internal.hpp"
 
 namespace pathlab::plan {
@@ -42,7 +43,43 @@ void analyse_polyline(const Grid& grid, const PlanRequest& request, PlanResult& 
   }
 }
 
+/// Exact curves other than the curve planners' (which check themselves): the heading planners'
+/// own checks are never more lenient than the referee, so this only reports what slipped
+/// through (a smoother's shortcut, a one-piece turning path); every family's result then
+/// says whether it runs into a wall, and compare mode can trust the answer.
+void check_exact_curve(const Grid& grid, const PlanRequest& request, PlanResult& out) {
+  if (out.family == PlannerFamily::curve || out.curve_blocked_at) return;
+  SweptCheckDef def = default_swept_check_def();
+  def.agent_radius = request.settings.agent_radius;
+  auto swept = check_swept_path(grid, *out.segments, def);
+  if (!swept || swept->clear) return;  // a check that cannot run (bad radius) was refused earlier
+  out.curve_blocked_at = refine_blocked_at(grid, *out.segments, swept->blocked_at_s, def.agent_radius);
+  auto at = out.segments->at_distance(*out.curve_blocked_at);
+  out.violations.push_back("the path runs into a wall near " + point_text(at ? at->pos : Vec2(0, 0)) +
+                           " for agent radius " + std::to_string(def.agent_radius).substr(0, 4));
+}
+
 }  // namespace
+
+double refine_blocked_at(const Grid& grid, const SegmentPath& path, double from, double agent_radius) {
+  // The referee reports the start of the blocked piece: a whole line, which may begin far from
+  // the wall (a straight Dubins curve from the start). Short steps of the same segment check
+  // find where the disc first overlaps; if none does (an arc's steps are chords, a hair inside
+  // it), the piece's start stands.
+  constexpr double kStep = 1.0 / 16.0;  // [cells]
+  const double end = path.length();
+  auto prev = path.at_distance(from);
+  if (!prev) return from;
+  for (double s = from; s < end;) {
+    const double next = std::min(end, s + kStep);
+    auto cur = path.at_distance(next);
+    if (!cur) return from;
+    if (!segment_clear(grid, prev->pos, cur->pos, agent_radius)) return s;
+    prev = cur;
+    s = next;
+  }
+  return from;
+}
 
 std::vector<double> polyline_curvature(const std::vector<Vec2>& pts) {
   std::vector<double> k(pts.size(), 0.0);
@@ -57,11 +94,12 @@ std::vector<double> polyline_curvature(const std::vector<Vec2>& pts) {
 }
 
 void analyse_result(const Grid& grid, const PlanRequest& request, PlanResult& out) {
-  // Exact curves are checked by their planners (swept discs); polylines here.
+  // Polylines by segment, exact curves by the swept disc (the curve planners did that already).
   if (!out.segments) analyse_polyline(grid, request, out);
+  else check_exact_curve(grid, request, out);
   // Only curves claim to be drivable: a polyline's corners are turns of radius 0 by design.
   const double turning = request.settings.turning_radius;
-  if (out.curvature_exact && turning > 0 && out.max_curvature > 1.0 / turning * (1 + 1e-6)) {
+  if (out.curvature_exact && turning > 0 && out.max_curvature > 1.0 / turning * (1 + kTurningRadiusTolerance)) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "turns tighter than the turning radius: radius %.2f < %.2f cells",
                   1.0 / out.max_curvature, turning);

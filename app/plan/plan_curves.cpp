@@ -233,8 +233,8 @@ void plan_curve(const Grid& grid, const PlanRequest& request, const PlannerInfo&
   auto swept = check_swept_path(grid, path, def);
   if (!swept) return (void)fail(out, PlanStage::search, swept.error().message);
   if (!swept->clear) {
-    out.curve_blocked_at = swept->blocked_at_s;
-    auto at = path.at_distance(swept->blocked_at_s);
+    out.curve_blocked_at = refine_blocked_at(grid, path, swept->blocked_at_s, def.agent_radius);
+    auto at = path.at_distance(*out.curve_blocked_at);
     out.violations.push_back("the curve runs into a wall near " + point_text(at ? at->pos : Vec2(0, 0)) +
                              " (curve planners do not avoid walls)");
   }

@@ -61,6 +61,11 @@ void apply_turning_smoother(const Grid& grid, const PlanRequest& request, PlanRe
 /// the last one there (pieces share their joints). Returns "" or the sampling error.
 std::string append_curve_samples(const SegmentPath& path, double step, PlanResult& out);
 
+/// Where along `path` the disc of `agent_radius` first overlaps a wall, from `from` (the start of
+/// the piece check_swept_path() found blocked) to within 1/16 cell; `from` when no shorter step
+/// is blocked. [Units: cells]
+double refine_blocked_at(const Grid& grid, const SegmentPath& path, double from, double agent_radius);
+
 /// Measures a found path for people: curvature, sharp corners, wall overlaps, turning-radius
 /// violations (analyse only).
 void analyse_result(const Grid& grid, const PlanRequest& request, PlanResult& out);

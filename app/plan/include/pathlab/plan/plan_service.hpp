@@ -97,7 +97,11 @@ struct PlanResult {
   std::vector<TurnReport> turns;  ///< turning smoother: how each corner was made
   std::optional<int> shift_passes;  ///< edge-shift smoother: passes run (until converged by default)
   std::string smoother_error;     ///< turning smoother: why the path could not be made drivable (raw path kept)
-  std::optional<double> curve_blocked_at;  ///< curve planners: distance where the curve meets a wall [cells]
+  /// Distance along an exact curve where the unit's disc first overlaps a wall (to 1/16 cell,
+  /// never past the place) [cells]. Set by the curve planners always, and by the analysis
+  /// (analyse only) for every other exact curve (heading planners, a one-piece turning path),
+  /// with the same referee (check_swept_path).
+  std::optional<double> curve_blocked_at;
 
   // Internals for the overlays (keep_internals; the navmesh pointer always).
   std::shared_ptr<const Navmesh> navmesh;  ///< the mesh a navmesh plan used
@@ -113,6 +117,10 @@ struct PlanResult {
   std::vector<std::string> violations;
   std::vector<std::string> notes;
 };
+
+/// How much tighter than 1 / turning radius an exact curve may turn before it counts as
+/// "tighter than the turning radius" (relative; covers rounding in the curves' sampling).
+inline constexpr double kTurningRadiusTolerance = 1e-6;
 
 /// Plans requests on one grid at a time; keeps the preprocessing for it until map_changed()
 /// or another grid.
