@@ -170,7 +170,8 @@ bool Sandbox::animating() const {
   const ImGuiIO& io = ImGui::GetIO();
   const bool mouse_held = std::any_of(std::begin(io.MouseDown), std::end(io.MouseDown), [](bool b) { return b; });
   return planning_ || plan_dirty_ || drag_ != Drag::none || mouse_held || ImGui::IsAnyItemActive() ||
-         units_->moving() || units_->pending_replans() > 0 || inspector_->replay().playing;
+         units_->moving() || units_->pending_replans() > 0 || inspector_->replay().playing ||
+         inspector_->compare_busy();
 }
 
 std::string Sandbox::units_key() const {

@@ -170,6 +170,7 @@ class Sandbox {
   /// How long a frame waits for a plan it just asked for before drawing the previous result
   /// [ms]; tests wait long so each frame shows the plan of its own inputs.
   void set_plan_wait_ms(double ms) { plan_wait_ms_ = ms; }
+  double plan_wait_ms() const { return plan_wait_ms_; }
   /// A plan is running on the worker ("planning..." shows).
   bool planning() const { return planning_; }
   /// The replay of the last plan's search, built on the worker (null when none was built

@@ -1,13 +1,17 @@
-// Compare mode and plots: several planner/smoother combinations on one scene with a legend and
-// a table, and curvature / planned speed along the current path.
+// Compare mode and plots: every registry planner on one scene (compare_rows.hpp decides which
+// rows are valid and how they rank) with a legend and a table, and curvature / planned speed
+// along the current path.
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 #include "inspect/inspector.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/plan/registry.hpp"
 #include "pathlab/unit.hpp"
 #include "sandbox.hpp"
 #include "inspect/ui_widgets.hpp"
@@ -17,30 +21,6 @@ namespace {
 
 constexpr double kClearanceCap = 10.0;
 const char* const kUnits[] = {"person", "car", "tank", "bear"};
-
-struct Combo {
-  plan::PlannerId planner;
-  plan::SmootherId smoother;
-  ImU32 colour;
-  bool on;
-};
-// Colours far apart from each other and from everything else on the canvas: the walls' dark
-// grey, the search's blue and yellow, the start's green and the goal's magenta (the main path is
-// not drawn in compare mode, so its red is free). After Brewer's qualitative "Set1"/"Dark2"
-// schemes (Harrower and Brewer, "ColorBrewer.org", 2003).
-using P = plan::PlannerId;
-using S = plan::SmootherId;
-const Combo kCombos[] = {
-    {P::astar, S::none, IM_COL32(228, 26, 28, 255), true},
-    {P::astar, S::los, IM_COL32(255, 127, 0, 255), true},
-    {P::astar, S::centripetal, IM_COL32(31, 90, 200, 255), true},
-    {P::theta, S::none, IM_COL32(140, 81, 10, 255), true},
-    {P::navmesh, S::funnel, IM_COL32(0, 140, 140, 255), true},
-    {P::navmesh, S::edge_shift, IM_COL32(128, 128, 0, 255), false},
-    {P::jps, S::catmull_rom, IM_COL32(106, 61, 154, 255), false},
-    {P::astar, S::hermite, IM_COL32(10, 20, 90, 255), false},
-    {P::dubins, S::none, IM_COL32(120, 120, 120, 255), false},
-};
 
 float em() { return ImGui::GetFontSize() / 14.0f; }
 
@@ -77,13 +57,14 @@ int best_of(const std::vector<double>& values, bool smallest) {
 }
 
 /// Per run, which of its five numeric columns (length, time, nodes, max curvature, clearance)
-/// holds the best value among the enabled runs with a path: shortest, fastest, fewest nodes,
-/// gentlest, widest. The table draws those in green.
-std::vector<std::array<bool, 5>> best_columns(const std::vector<CompareRun>& runs) {
+/// holds the best value among the valid runs: shortest, fastest, fewest nodes, gentlest,
+/// widest. The table draws those in green; an invalid run's numbers are never the best.
+std::vector<std::array<bool, 5>> best_columns(const std::vector<CompareRun>& runs, const CompareRanking& ranking) {
   std::vector<std::array<bool, 5>> best(runs.size(), std::array<bool, 5>{});
   std::vector<double> col[5];
-  for (const CompareRun& r : runs) {
-    const bool ok = r.enabled && r.view.result.found;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const CompareRun& r = runs[i];
+    const bool ok = ranking.checks[i].valid();
     const double nan = std::nan("");
     col[0].push_back(ok ? r.view.result.length : nan);
     col[1].push_back(ok ? r.view.result.time_ms : nan);
@@ -144,151 +125,314 @@ SpeedProfile plan_speed_profile(const std::vector<Vec2>& pts, const std::vector<
 }
 
 void Inspector::run_compare(Sandbox& sb) {
-  if (compare_.empty()) {
-    for (const Combo& c : kCombos) {
-      CompareRun r;
-      r.planner = plan::planner_name(c.planner);
-      r.smoother = plan::smoother_name(c.smoother);
-      r.colour = c.colour;
-      r.enabled = c.on;
-      compare_.push_back(std::move(r));
-    }
-  }
-  if (!compare_pipeline_) compare_pipeline_ = std::make_unique<PlanPipeline>();
-  compare_pipeline_->map_changed();  // the map may have been edited since the last run
-  io::Scene sc = sb.plan_scene();    // one copy: the pipeline keys its cache on the grid's address
+  if (compare_.empty()) compare_ = compare_rows_from_registry();
+  if (!compare_worker_) compare_worker_ = std::make_unique<PlanWorker>();
+  compare_scene_ = sb.plan_scene();  // the scene's poses, radius, turning radius and options for every row
+  ++compare_map_version_;            // the map may have been edited since the last run
   for (CompareRun& r : compare_) {
+    r.smoother = row_smoother(r, compare_scene_.settings);
     r.view = PlanView{};
     r.clearance = 0.0;
-    if (!r.enabled) continue;
-    sc.settings = sb.scene().settings;
-    sc.settings.planner = r.planner;
-    sc.settings.smoother = r.smoother;
-    normalize_settings(sc.settings);
-    r.view = compare_pipeline_->plan(sc, false);
-    if (r.view.result.found) r.clearance = path_clearance(sc.grid, r.view.result.points, kClearanceCap);
   }
+  compare_row_ = -1;
   compare_plans_ = sb.plan().plans;
   compare_visible_ = true;
+  submit_compare_row();
+  compare_step(sb);
+}
+
+void Inspector::submit_compare_row() {
+  compare_row_ = -1;
+  for (size_t i = 0; i < compare_.size(); ++i) {
+    CompareRun& r = compare_[i];
+    if (!r.enabled || r.view.valid) continue;
+    WorkerRequest req;
+    req.scene = compare_scene_;
+    req.scene.settings.planner = r.planner;
+    req.scene.settings.smoother = r.smoother;
+    req.record_trace = false;  // only the path and its numbers are shown
+    req.map_version = compare_map_version_;
+    compare_serial_ = compare_worker_->submit(std::move(req));
+    compare_row_ = static_cast<int>(i);
+    return;
+  }
+}
+
+void Inspector::compare_step(const Sandbox& sb) {
+  if (compare_row_ < 0 || !compare_worker_) return;
+  // Like the main plan: wait a little for results (tests wait long, so every row of a run is
+  // in before the frame draws), then draw what is there and come back next frame.
+  const auto t0 = std::chrono::steady_clock::now();
+  for (;;) {
+    const double spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!compare_worker_->wait(std::max(0.0, sb.plan_wait_ms() - spent))) return;
+    std::optional<WorkerResult> done = compare_worker_->take();
+    CompareRun& r = compare_[static_cast<size_t>(compare_row_)];
+    if (done && done->serial == compare_serial_ && r.enabled) {
+      r.view = std::move(done->view);
+      if (r.view.result.found) r.clearance = path_clearance(compare_scene_.grid, r.view.result.points, kClearanceCap);
+    }
+    submit_compare_row();
+    if (compare_row_ < 0) return;
+  }
+}
+
+void Inspector::replan_compare_row(size_t i) {
+  CompareRun& r = compare_[i];
+  r.smoother = row_smoother(r, compare_scene_.settings);
+  r.view = PlanView{};
+  r.clearance = 0.0;
+  // An idle worker starts on it; a busy one gets to it after the row it is planning (a row
+  // changed while on the worker is sent again, superseding the stale request).
+  if (compare_worker_ && (compare_row_ < 0 || compare_row_ == static_cast<int>(i))) submit_compare_row();
+}
+
+namespace {
+
+/// Two or three words for the legend, where the table's full reason does not fit.
+const char* verdict_word(RowVerdict v) {
+  switch (v) {
+    case RowVerdict::through_wall: return "through a wall";
+    case RowVerdict::too_tight: return "too tight";
+    case RowVerdict::smoother_failed: return "not drivable";
+    case RowVerdict::ignores_turning: return "ignores radius";
+    case RowVerdict::no_path: return "no path";
+    case RowVerdict::pending: return "planning...";
+    default: return "";
+  }
+}
+
+/// A "(?)" in front of a column header (a marker after it would overlap the header's label).
+void header_with_help(int column, const char* name, const char* help) {
+  ImGui::TableSetColumnIndex(column);
+  if (help) {
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+      ImGui::TextUnformatted(help);
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+    ImGui::SameLine();
+  }
+  ImGui::TableHeader(name);
+}
+
+constexpr const char* kRankHelp =
+    "Ranked by path length (cells), shortest first, among the valid rows only; equal lengths keep the registry's "
+    "order. Time is not the criterion: it depends on the machine. Invalid rows (red x) come after the valid ones "
+    "and are never best, however short.";
+constexpr const char* kValidityHelp =
+    "Invalid: no path; through a wall (the service's referee: the unit's disc along an exact curve, or a polyline "
+    "segment, overlaps a wall for the agent radius); tighter than the turning radius (a path of exact curves whose "
+    "curvature exceeds 1 / radius by more than 1e-6 relative); not drivable (the turning smoother failed). Grid and "
+    "navmesh paths without a turning smoother are polylines that ignore headings and the turning radius: a note, "
+    "unless \"vehicle rules\" is ticked, which makes them invalid.";
+
+const ImVec4 kGreen(0.45f, 0.95f, 0.45f, 1.0f), kRed(1.0f, 0.45f, 0.4f, 1.0f);
+
+}  // namespace
+
+void Inspector::compare_row_cells(size_t i, const CompareRanking& ranking,
+                                  const std::vector<std::array<bool, 5>>& best_cols) {
+  CompareRun& r = compare_[i];
+  const RowCheck& check = ranking.checks[i];
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  if (ranking.best == i) ImGui::TextColored(kGreen, "1 best");
+  else if (check.valid()) ImGui::Text("%d", ranking.rank[i]);
+  else if (check.invalid()) ImGui::TextColored(kRed, "x");
+  ImGui::TableNextColumn();
+  ImGui::ColorButton("##c", ImGui::ColorConvertU32ToFloat4(r.colour), ImGuiColorEditFlags_NoTooltip,
+                     ImVec2(14 * em(), 14 * em()));
+  ImGui::SameLine();
+  if (ImGui::Checkbox(r.planner.c_str(), &r.enabled)) replan_compare_row(i);
+  remember(("compare:" + r.planner).c_str());
+  ImGui::TableNextColumn();
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##smoother", r.smoother.c_str())) {
+    const plan::PlannerInfo* p = plan::find_planner(r.planner);
+    if (ImGui::Selectable("auto (the scene's for its kind, else the default)", r.smoother_pick.empty()))
+      r.smoother_pick.clear(), replan_compare_row(i);
+    for (const plan::SmootherInfo& s : p ? plan::smoothers_for(p->family) : std::span<const plan::SmootherInfo>{})
+      if (ImGui::Selectable(s.name, r.smoother_pick == s.name)) r.smoother_pick = s.name, replan_compare_row(i);
+    ImGui::EndCombo();
+  }
+  remember(("compare_smoother:" + r.planner).c_str());
+  if (!r.enabled) return;
+  const PlanView& v = r.view;
+  if (check.verdict == RowVerdict::pending || check.verdict == RowVerdict::no_path) {
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%s", verdict_word(check.verdict));
+    for (int c = 0; c < 4; ++c) ImGui::TableNextColumn();
+    ImGui::TableNextColumn();
+    if (check.invalid()) ImGui::TextColored(kRed, "%s", check.reason.c_str());
+    remember(("compare_reason:" + r.planner).c_str());
+    return;
+  }
+  const bool* best = best_cols[i].data();
+  auto cell = [&](bool is_best, const char* fmt, auto... args) {
+    ImGui::TableNextColumn();
+    if (check.invalid()) ImGui::TextDisabled(fmt, args...);
+    else if (is_best) ImGui::TextColored(kGreen, fmt, args...);
+    else ImGui::Text(fmt, args...);
+  };
+  cell(best[0], "%.3f", v.result.length);
+  cell(best[1], "%.3f", v.result.time_ms);
+  cell(best[2], "%lld", static_cast<long long>(v.result.expanded));
+  cell(best[3], "%.3f%s", v.result.max_curvature, v.result.curvature_exact ? "" : "*");
+  cell(best[4], "%.3f", r.clearance);
+  ImGui::TableNextColumn();
+  std::string notes = check.note;
+  for (const auto& s : v.result.violations) notes += (notes.empty() ? "" : "; ") + s;
+  for (const auto& s : v.result.notes) notes += (notes.empty() ? "" : "; ") + s;
+  ImGui::BeginGroup();
+  if (check.invalid()) {
+    ImGui::TextColored(kRed, "%s", check.reason.c_str());
+    remember(("compare_reason:" + r.planner).c_str());
+    if (!notes.empty()) ImGui::SameLine(), ImGui::TextDisabled("(%s)", notes.c_str());
+  } else {
+    ImGui::TextUnformatted(notes.c_str());
+  }
+  ImGui::EndGroup();
+  // The column is narrow at 100% scale: the whole text on hover.
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s%s", check.reason.c_str(), check.reason.empty() || notes.empty() ? "" : "\n", notes.c_str());
 }
 
 void Inspector::tab_compare(Sandbox& sb) {
-  if (compare_.empty()) run_compare(sb), compare_visible_ = false;
+  // The table shows the rows even when the map does not: they follow the scene while the tab is open.
+  if (compare_.empty() || compare_plans_ != sb.plan().plans) {
+    const bool shown = compare_visible_;
+    run_compare(sb);
+    compare_visible_ = shown;
+  }
   if (ImGui::Checkbox("draw on the map", &compare_visible_) && compare_visible_) run_compare(sb);
   remember("compare_show");
-  help_marker("Draws every ticked combination on the canvas in its colour, with a legend. Key: M.");
+  help_marker("Draws every ticked row on the canvas in its colour, with a legend: valid rows solid (the best one "
+              "thicker), invalid rows dashed and faded, a cross where a path meets a wall. Key: M.");
   ImGui::SameLine();
   if (ImGui::Button("Run again")) run_compare(sb);
   remember("compare_run");
-  help_marker("Plans the scene once per ticked row with the scene's other settings (radius, turn penalty, "
-              "subdivisions...). Re-runs by itself when the scene changes while shown.");
+  help_marker("Plans the scene once per ticked row: every planner of the registry with the scene's start and goal "
+              "poses (headings included), agent radius, turning radius and other options. Rows are planned one "
+              "after another on a worker thread, so the window keeps drawing. Re-runs by itself when the scene "
+              "changes while shown.");
   ImGui::SameLine();
-  ImGui::TextDisabled("clearance: nearest wall or map edge, capped at %.0f", kClearanceCap);
+  ImGui::Checkbox("vehicle rules", &compare_vehicle_rules_);  // changes the ranking only: nothing to plan
+  remember("compare_vehicle");
+  help_marker(kValidityHelp);
+  ImGui::SameLine();
+  const CompareRanking ranking = rank_rows(compare_, compare_rules());
+  int shown = 0, done = 0;
+  for (const RowCheck& c : ranking.checks) shown += c.verdict != RowVerdict::off, done += c.valid() || c.invalid();
+  if (compare_busy()) ImGui::Text("planning %d/%d", done, shown);
+  else ImGui::TextDisabled("clearance: nearest wall or map edge, capped at %.0f", kClearanceCap);
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_SizingFixedFit;
-  if (ImGui::BeginTable("compare", 7, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) {
-    ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("planner / smoother", ImGuiTableColumnFlags_WidthFixed, 230 * em());
-    ImGui::TableSetupColumn("length");
-    ImGui::TableSetupColumn("time ms");
-    ImGui::TableSetupColumn("nodes");
-    ImGui::TableSetupColumn("max curvature");
-    ImGui::TableSetupColumn("clearance");
-    ImGui::TableSetupColumn("notes", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableHeadersRow();
-    const std::vector<std::array<bool, 5>> best_cols = best_columns(compare_);
-    help_marker("Green: the best value of its column (shortest, fastest, fewest nodes, smallest curvature, most clearance).");
-    for (size_t i = 0; i < compare_.size(); ++i) {
-      CompareRun& r = compare_[i];
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::PushID(static_cast<int>(i));
-      const ImVec4 col = ImGui::ColorConvertU32ToFloat4(r.colour);
-      ImGui::ColorButton("##c", col, ImGuiColorEditFlags_NoTooltip, ImVec2(14 * em(), 14 * em()));
-      ImGui::SameLine();
-      const std::string label = r.planner + " / " + r.smoother;
-      if (ImGui::Checkbox(label.c_str(), &r.enabled)) run_compare(sb);
-      remember(("compare:" + label).c_str());
-      ImGui::PopID();
-      if (!r.enabled) continue;
-      const PlanView& v = r.view;
-      if (!v.result.found) {
-        ImGui::TableNextColumn();
-        ImGui::TextDisabled("no path");
-        for (int c = 0; c < 4; ++c) ImGui::TableNextColumn();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(!v.error.empty() ? v.error.c_str() : v.result.reason.c_str());
-        continue;
-      }
-      const bool* best = best_cols[i].data();
-      auto cell = [&](bool is_best, const char* fmt, auto... args) {
-        ImGui::TableNextColumn();
-        if (is_best) ImGui::TextColored(ImVec4(0.45f, 0.95f, 0.45f, 1.0f), fmt, args...);
-        else ImGui::Text(fmt, args...);
-      };
-      cell(best[0], "%.3f", v.result.length);
-      cell(best[1], "%.3f", v.result.time_ms);
-      cell(best[2], "%lld", static_cast<long long>(v.result.expanded));
-      cell(best[3], "%.3f%s", v.result.max_curvature, v.result.curvature_exact ? "" : "*");
-      cell(best[4], "%.3f", r.clearance);
-      ImGui::TableNextColumn();
-      std::string notes;
-      for (const auto& s : v.result.violations) notes += (notes.empty() ? "" : "; ") + s;
-      for (const auto& s : v.result.notes) notes += (notes.empty() ? "" : "; ") + s;
-      ImGui::TextUnformatted(notes.c_str());
-    }
-    ImGui::EndTable();
+  if (!ImGui::BeginTable("compare", 9, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, 70 * em());
+  ImGui::TableSetupColumn("planner", ImGuiTableColumnFlags_WidthFixed, 150 * em());
+  ImGui::TableSetupColumn("smoother", ImGuiTableColumnFlags_WidthFixed, 110 * em());
+  for (const char* c : {"length", "time ms", "nodes", "max curvature", "clearance"}) ImGui::TableSetupColumn(c);
+  ImGui::TableSetupColumn("validity / notes", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  const char* help[9] = {kRankHelp, "Tick the planners to compare.",
+                         "auto: the scene's smoother for planners of the scene planner's kind (grid, navmesh, heading, "
+                         "curve), else the planner's default. Pick another per row."};
+  help[8] = kValidityHelp;
+  for (int c = 0; c < 9; ++c) header_with_help(c, ImGui::TableGetColumnName(c), help[c]);
+  const std::vector<std::array<bool, 5>> best_cols = best_columns(compare_, ranking);
+  for (size_t i : ranking.order) {
+    ImGui::PushID(static_cast<int>(i));
+    compare_row_cells(i, ranking, best_cols);
+    ImGui::PopID();
   }
+  ImGui::EndTable();
 }
 
 float Inspector::legend_width() const {
-  return compare_visible_ ? 300.0f * ImGui::GetFontSize() / 14.0f : 0.0f;
+  return compare_visible_ ? 320.0f * ImGui::GetFontSize() / 14.0f : 0.0f;
 }
 
 void Inspector::draw_compare(const Sandbox& sb, ImDrawList* dl) {
   if (!compare_visible_) return;
-  // Paths that coincide stay visible: each run is shifted by its own few pixels and every
-  // other one is dashed, so two runs on the same line show as two stripes.
+  const CompareRanking ranking = rank_rows(compare_, compare_rules());
+  // Paths that coincide stay visible: each row is shifted by its own few pixels. Invalid rows
+  // are dashed and faded so they never read as a way to go; the best is drawn last and thicker.
+  std::vector<int> slot(compare_.size(), 0);
   int k = 0;
-  for (const CompareRun& r : compare_) {
-    if (!r.enabled) continue;
-    const int i = k++;
-    if (!r.view.result.found || r.view.result.points.size() < 2) continue;
-    const float dx = static_cast<float>(i % 3 - 1) * 2.0f * em(), dy = static_cast<float>(i / 3 % 3 - 1) * 2.0f * em();
+  for (size_t i = 0; i < compare_.size(); ++i) slot[i] = compare_[i].enabled ? k++ : 0;
+  for (auto it = ranking.order.rbegin(); it != ranking.order.rend(); ++it) {
+    const CompareRun& r = compare_[*it];
+    const RowCheck& check = ranking.checks[*it];
+    if (!(check.valid() || check.invalid()) || r.view.result.points.size() < 2) continue;
+    const int s = slot[*it];
+    const float dx = static_cast<float>(s % 3 - 1) * 2.0f * em(), dy = static_cast<float>(s / 3 % 3 - 1) * 2.0f * em();
     std::vector<ImVec2> pts;
     for (const Vec2& p : r.view.result.points) {
       const ImVec2 q = sb.world_to_screen(p);
       pts.push_back(ImVec2(q.x + dx, q.y + dy));
     }
-    if (i % 2 == 0) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), r.colour, 0, 2.5f * em());
-    else dashed_polyline(dl, pts, r.colour, 2.5f * em(), 9.0f * em(), 5.0f * em());
+    if (check.valid()) {
+      const float w = (ranking.best == *it ? 3.5f : 2.5f) * em();
+      dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), r.colour, 0, w);
+      continue;
+    }
+    const ImU32 faded = (r.colour & ~IM_COL32_A_MASK) | (static_cast<ImU32>(150) << IM_COL32_A_SHIFT);
+    dashed_polyline(dl, pts, faded, 2.0f * em(), 7.0f * em(), 6.0f * em());
+    // Where it meets a wall: a cross on the map, so the reason in the table has a place.
+    std::optional<Vec2> hit;
+    const plan::PlanResult& res = r.view.result;
+    if (res.curve_blocked_at && res.segments)
+      if (auto at = res.segments->at_distance(*res.curve_blocked_at)) hit = at->pos;
+    if (res.blocked_segment >= 0 && static_cast<size_t>(res.blocked_segment) < res.points.size())
+      hit = res.points[static_cast<size_t>(res.blocked_segment)];
+    if (hit) {
+      const ImVec2 c = sb.world_to_screen(*hit);
+      const float h = 6.0f * em();
+      for (const auto& [col, w] : {std::pair{IM_COL32(20, 20, 20, 255), 4.5f}, std::pair{r.colour, 2.5f}}) {
+        dl->AddLine(ImVec2(c.x - h, c.y - h), ImVec2(c.x + h, c.y + h), col, w * em());
+        dl->AddLine(ImVec2(c.x - h, c.y + h), ImVec2(c.x + h, c.y - h), col, w * em());
+      }
+    }
   }
+  draw_compare_legend(ranking, dl);
+}
+
+void Inspector::draw_compare_legend(const CompareRanking& ranking, ImDrawList* dl) {
   // The legend sits beside the map, in the strip the sandbox keeps free at the canvas's right
-  // edge (legend_width()), never over the paths.
+  // edge (legend_width()), never over the paths. Rows in the table's order.
   const float row = ImGui::GetTextLineHeightWithSpacing(), lw = legend_width() - 8.0f * em();
   int rows = 0;
-  for (const CompareRun& r : compare_) rows += r.enabled ? 1 : 0;
+  for (const RowCheck& c : ranking.checks) rows += c.verdict != RowVerdict::off;
   const float lh = 8 + row * static_cast<float>(rows + 1);
   const ImVec2 hi = dl->GetClipRectMax(), lo = dl->GetClipRectMin();
   const ImVec2 o(hi.x - lw - 4.0f * em(), lo.y + 4.0f * em());
   legend_at_ = o;
   dl->AddRectFilled(o, ImVec2(o.x + lw, o.y + lh), IM_COL32(255, 255, 255, 235), 4.0f);
-  dl->AddText(ImVec2(o.x + 6, o.y + 4), IM_COL32(20, 20, 20, 255), "compare: length, nodes");
-  int i = 1;
-  for (const CompareRun& r : compare_) {
-    if (!r.enabled) continue;
-    const float y = o.y + 4 + row * static_cast<float>(i);
+  dl->AddText(ImVec2(o.x + 6, o.y + 4), IM_COL32(20, 20, 20, 255), "compare: shortest valid first");
+  int line = 1;
+  for (size_t i : ranking.order) {
+    const CompareRun& r = compare_[i];
+    const RowCheck& c = ranking.checks[i];
+    if (c.verdict == RowVerdict::off) continue;
+    const float y = o.y + 4 + row * static_cast<float>(line++);
     const float sw = 26.0f * em(), mid = y + row * 0.45f;
-    if (i % 2 == 1) dl->AddLine(ImVec2(o.x + 6, mid), ImVec2(o.x + 6 + sw, mid), r.colour, 3.0f * em());
-    else dashed_polyline(dl, {ImVec2(o.x + 6, mid), ImVec2(o.x + 6 + sw, mid)}, r.colour, 3.0f * em(), 8.0f * em(), 4.0f * em());
-    ++i;
-    char buf[128];
-    if (r.view.result.found)
-      std::snprintf(buf, sizeof buf, "%s / %s  %.2f  %lld", r.planner.c_str(), r.smoother.c_str(), r.view.result.length,
-                    static_cast<long long>(r.view.result.expanded));
+    if (c.valid()) dl->AddLine(ImVec2(o.x + 6, mid), ImVec2(o.x + 6 + sw, mid), r.colour, 3.0f * em());
+    else dashed_polyline(dl, {ImVec2(o.x + 6, mid), ImVec2(o.x + 6 + sw, mid)}, r.colour, 2.0f * em(), 7.0f * em(), 6.0f * em());
+    char buf[160];
+    if (c.valid())
+      std::snprintf(buf, sizeof buf, "%d. %s / %s  %.2f%s", ranking.rank[i], r.planner.c_str(), r.smoother.c_str(),
+                    r.view.result.length, ranking.best == i ? "  best" : "");
+    else if (r.view.result.found)
+      std::snprintf(buf, sizeof buf, "x %s / %s  %.2f  %s", r.planner.c_str(), r.smoother.c_str(), r.view.result.length,
+                    verdict_word(c.verdict));
     else
-      std::snprintf(buf, sizeof buf, "%s / %s  no path", r.planner.c_str(), r.smoother.c_str());
-    dl->AddText(ImVec2(o.x + 12 + sw, y), IM_COL32(20, 20, 20, 255), buf);
+      std::snprintf(buf, sizeof buf, "%s %s / %s  %s", c.invalid() ? "x" : " ", r.planner.c_str(), r.smoother.c_str(),
+                    verdict_word(c.verdict));
+    dl->AddText(ImVec2(o.x + 12 + sw, y), c.invalid() ? IM_COL32(150, 40, 30, 255) : IM_COL32(20, 20, 20, 255), buf);
   }
 }
 

@@ -135,6 +135,7 @@ const std::vector<uint32_t>* Inspector::search_pixels(const Sandbox& sb, uint64_
 
 void Inspector::frame(Sandbox& sb) {
   if (sb.plan().plans != seen_plans_) refresh(sb);
+  compare_step(sb);  // rows the compare worker finished since the last frame
   replay_.tick(static_cast<double>(ImGui::GetIO().DeltaTime));
   shortcuts(sb);
   probe_s_ = -1.0;  // the probe marker shows only while a plot is hovered (tab_plots sets it)

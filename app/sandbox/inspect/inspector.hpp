@@ -5,7 +5,8 @@
 //    points and tangents, turning circles with the Dubins / Reeds-Shepp words, a curvature
 //    colour ramp, the look-ahead point);
 //  - plots of curvature and planned speed along the path;
-//  - compare mode: several planner/smoother combinations on one scene, legend and table;
+//  - compare mode: every registry planner on one scene (the user ticks which), planned on a
+//    worker thread one row after another, checked for walls and the turning radius, ranked;
 //  - the preset gallery, path export and a help window with the keyboard shortcuts.
 // The Inspector is owned by the Sandbox and only reads it, except for opening gallery scenes.
 // Everything it shows comes from the core's results; it draws them, it never plans differently.
@@ -23,25 +24,18 @@
 
 #include "document/export.hpp"
 #include "document/gallery.hpp"
+#include "inspect/compare_rows.hpp"
 #include "pathlab/funnel.hpp"
 #include "pathlab/navmesh.hpp"
 #include "pathlab/navmesh_search.hpp"
 #include "pathlab/segment_path.hpp"
 #include "planning/plan_pipeline.hpp"
+#include "planning/plan_worker.hpp"
 #include "planning/replay.hpp"
 
 namespace pathlab::sandbox {
 
 class Sandbox;
-
-/// One planner/smoother combination of compare mode and what it produced.
-struct CompareRun {
-  std::string planner, smoother;
-  ImU32 colour = 0;
-  bool enabled = false;
-  PlanView view;
-  double clearance = 0.0;  ///< smallest distance from the path to a wall [cells], capped at kClearanceCap
-};
 
 /// Smallest distance from a polyline to any blocked cell or the map's edge, at most `cap`. [cells]
 double path_clearance(const Grid& grid, const std::vector<Vec2>& pts, double cap);
@@ -105,11 +99,19 @@ class Inspector {
   std::pair<ImVec2, ImVec2> widget(const std::string& name) const;
   std::vector<CompareRun>& compare_runs() { return compare_; }
   bool compare_shown() const { return compare_visible_; }
+  /// Rows still waiting for (or being planned by) the compare worker.
+  bool compare_busy() const { return compare_row_ >= 0; }
+  /// The table's order, validity and best row for the rows as they are now.
+  CompareRanking compare_ranking() const { return rank_rows(compare_, compare_rules()); }
+  CompareRules compare_rules() const { return {compare_scene_.settings.turning_radius, compare_vehicle_rules_}; }
+  void set_compare_vehicle_rules(bool on) { compare_vehicle_rules_ = on; }
   /// Width the canvas keeps free at its right edge for the compare legend (0 when compare is
   /// not shown), so the legend sits beside the map rather than over it. [pixels]
   float legend_width() const;
   /// Top-left corner of the compare legend as last drawn (screen pixels).
   ImVec2 legend_at() const { return legend_at_; }
+  /// Plans every ticked row again with the scene as it is now (on the compare worker; the rows
+  /// fill in over the next frames, or at once when the sandbox's plan wait allows).
   void run_compare(Sandbox& sb);
   /// The distance along the path a plot is hovered at [cells]; -1 when no plot is hovered.
   double probe() const { return probe_s_; }
@@ -156,6 +158,11 @@ class Inspector {
   void draw_spline(const Sandbox& sb, ImDrawList* dl);
   void draw_ramp_and_probe(const Sandbox& sb, ImDrawList* dl);
   void draw_compare(const Sandbox& sb, ImDrawList* dl);
+  void draw_compare_legend(const CompareRanking& ranking, ImDrawList* dl);
+  void compare_row_cells(size_t i, const CompareRanking& ranking, const std::vector<std::array<bool, 5>>& best);
+  void submit_compare_row();         // the next ticked row without a result goes to the worker
+  void compare_step(const Sandbox& sb);  // takes finished rows (waiting as the sandbox's plan wait allows)
+  void replan_compare_row(size_t i);  // a row's tick or smoother changed
   void rebuild_plot_data(const Sandbox& sb);
 
   SDL_Renderer* renderer_;
@@ -199,7 +206,12 @@ class Inspector {
   bool compare_visible_ = false;
   ImVec2 legend_at_{0, 0};
   int compare_plans_ = -1;
-  std::unique_ptr<PlanPipeline> compare_pipeline_;
+  bool compare_vehicle_rules_ = false;
+  io::Scene compare_scene_;        // the scene the rows plan (settings: the scene's)
+  uint64_t compare_map_version_ = 0;  // bumped per run: the worker forgets its per-map caches
+  int compare_row_ = -1;           // the row on the worker, -1 when idle
+  uint64_t compare_serial_ = 0;    // its request's serial
+  std::unique_ptr<PlanWorker> compare_worker_;
 
   // Gallery and export.
   std::vector<GalleryEntry> gallery_;
