@@ -331,6 +331,42 @@ TEST_CASE("file dialog: Ctrl+O, typed paths in the path bar, and unsaved edits a
   CHECK(ui.sb().scene().name == "level b");
 }
 
+TEST_CASE("file dialog: Cancel on the unsaved-changes question comes back to the dialog where it was") {
+  SceneFolder f("dlg_cancel");
+  DialogUi ui(small_scene("mine"), f.mine);
+  ui.sb().set_tool(Tool::paint);
+  ui.click(ui.sb().world_to_screen(Vec2(5.5, 5.5)));
+  REQUIRE(ui.sb().unsaved());
+  ui.click_widget("open_dialog");
+  REQUIRE(ui.dialog().is_open());
+  ui.idle(1);
+  ui.double_click("dialog:entry:levels");
+  ui.idle(1);
+  ui.double_click("dialog:entry:b.json");
+  CHECK_FALSE(ui.dialog().is_open());  // out of the way of the sandbox's question
+  REQUIRE(ui.sb().pending().kind == PendingAction::Kind::open);
+  ui.idle(1);
+  ui.click_widget("modal:cancel");
+  ui.idle(1);
+  CHECK(ui.sb().pending().kind == PendingAction::Kind::none);
+  CHECK(ui.sb().scene().name == "mine");
+  CHECK(ui.sb().unsaved());
+  // Back in the dialog, in the folder it was in, with the file still chosen.
+  REQUIRE(ui.dialog().is_open());
+  CHECK(ui.dialog().browser().folder() == f.dir / "levels");
+  CHECK(ui.dialog().selected() == "b.json");
+  CHECK_FALSE(ui.dialog().message_is_error());
+  ui.shot("dialog-after-cancel");
+  // Now Discard: the scene opens and the dialog stays closed.
+  ui.click_widget("dialog:ok");
+  REQUIRE(ui.sb().pending().kind == PendingAction::Kind::open);
+  ui.idle(1);
+  ui.click_widget("modal:discard");
+  ui.idle(2);
+  CHECK(ui.sb().scene().name == "level b");
+  CHECK_FALSE(ui.dialog().is_open());
+}
+
 TEST_CASE("file dialog: Save As refuses a file that is not a pathlab scene, and asks before replacing a scene") {
   SceneFolder f("dlg_save");
   const std::string notes = f.dir / "notes.json";

@@ -78,6 +78,7 @@ void FileDialog::show(BrowseMode mode, const std::string& folder, const std::str
 void FileDialog::close() {
   open_ = false;
   replace_path_.clear();
+  asked_path_.clear();
 }
 
 void FileDialog::refuse(std::string why) {
@@ -153,9 +154,25 @@ void FileDialog::open_file(Sandbox& sb, const std::string& path) {
   last_folder_[mode_index(mode())] = fs::path(path).parent_path().string();
   sb.request_open(path);
   // Opened at once (nothing unsaved) but refused: the reason shows here and the dialog stays.
-  // With unsaved edits the sandbox asks first, so the dialog makes way for its question.
   if (sb.pending().kind == PendingAction::Kind::none && sb.status_is_error()) return refuse(sb.status());
-  close();
+  // With unsaved edits the sandbox asks first, so the dialog makes way for its question and
+  // keeps its place: Cancel there comes back here (resume_after_question).
+  asked_path_ = sb.pending().kind == PendingAction::Kind::open ? path : "";
+  open_ = false;
+  replace_path_.clear();
+}
+
+void FileDialog::resume_after_question(Sandbox& sb) {
+  if (asked_path_.empty() || sb.pending().kind != PendingAction::Kind::none) return;
+  const std::string asked = std::move(asked_path_);
+  asked_path_.clear();
+  // Opened (after a save or a discard): no unsaved edits are left, the dialog's work is done.
+  // Cancelled, or the save or the open failed: the edits are still there (a failed open keeps
+  // them), so back to the folder and the file the user was at, with the reason when there is one.
+  if (!sb.unsaved()) return;
+  if (fs::path(asked).parent_path() == fs::path(browser_.folder())) selected_ = fs::path(asked).filename().string();
+  open_ = open_requested_ = true;
+  if (sb.status_is_error()) refuse(sb.status());
 }
 
 void FileDialog::confirm_save(Sandbox& sb, std::string typed) {
@@ -187,6 +204,7 @@ void FileDialog::save_file(Sandbox& sb, const std::string& path) {
 // ---- Drawing ----
 
 void FileDialog::draw(Sandbox& sb) {
+  resume_after_question(sb);
   if (!open_) return;
   if (open_requested_) {
     ImGui::OpenPopup(kPopup);

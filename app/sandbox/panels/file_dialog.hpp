@@ -29,6 +29,8 @@ class FileDialog {
   void close();
   /// Draws the dialog when it is open (call once a frame, outside any window). A confirmed
   /// choice is handed to `sb` and the dialog closes; a refused one keeps it open with the reason.
+  /// When the sandbox first asks about unsaved edits, the dialog steps aside and comes back as
+  /// it was if that question is cancelled (or the save or open it led to fails).
   void draw(Sandbox& sb);
 
   BrowseMode mode() const { return browser_.mode(); }
@@ -62,6 +64,7 @@ class FileDialog {
   void confirm(Sandbox& sb);
   void confirm_save(Sandbox& sb, std::string typed);
   void open_file(Sandbox& sb, const std::string& path);
+  void resume_after_question(Sandbox& sb);  // the sandbox's "unsaved changes?" was answered
   void save_file(Sandbox& sb, const std::string& path);
   void refuse(std::string why);
 
@@ -71,6 +74,7 @@ class FileDialog {
   bool show_hidden_ = false;       // kept between openings
   std::string last_folder_[3];     // per BrowseMode, this session
   std::string selected_, activate_, message_, replace_path_;
+  std::string asked_path_;  // handed to the sandbox, which asks about unsaved edits first
   bool message_error_ = false;
   char path_buf_[1024] = "";
   char name_buf_[256] = "";
