@@ -367,6 +367,34 @@ TEST_CASE("file dialog: Cancel on the unsaved-changes question comes back to the
   CHECK_FALSE(ui.dialog().is_open());
 }
 
+TEST_CASE("file dialog: a double click on a folder enters it without choosing a row as the file name") {
+  SceneFolder f("dlg_dblfolder");
+  DialogUi ui(small_scene("mine"), f.mine);
+  ui.click_widget("save_as_dialog");
+  REQUIRE(ui.dialog().is_open());
+  ui.idle(1);
+  const std::string name = ui.dialog().file_name();
+  CHECK(name == "mine.json");
+  // levels/ is the first row here, and b.json the first row inside it: the second click's
+  // release lands on b.json's row in the folder just entered.
+  const ImVec2 at = ui.centre("dialog:entry:levels");
+  ui.double_click("dialog:entry:levels");
+  ui.idle(1);
+  CHECK(ui.dialog().browser().folder() == f.dir / "levels");
+  CHECK(ui.centre("dialog:entry:b.json").y == doctest::Approx(at.y));  // the premise: same row on screen
+  CHECK(ui.dialog().selected().empty());
+  CHECK(ui.dialog().file_name() == name);
+  // The same in Open: nothing is selected in the folder entered.
+  ui.key(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  ui.click_widget("open_dialog");
+  REQUIRE(ui.dialog().is_open());
+  ui.idle(1);
+  ui.double_click("dialog:entry:levels");
+  ui.idle(1);
+  CHECK(ui.dialog().browser().folder() == f.dir / "levels");
+  CHECK(ui.dialog().selected().empty());
+}
+
 TEST_CASE("file dialog: Save As refuses a file that is not a pathlab scene, and asks before replacing a scene") {
   SceneFolder f("dlg_save");
   const std::string notes = f.dir / "notes.json";

@@ -36,6 +36,8 @@ class FileDialog {
   BrowseMode mode() const { return browser_.mode(); }
   const FileBrowser& browser() const { return browser_; }
   const std::vector<Place>& places() const { return places_; }
+  /// What Save As's file-name field holds.
+  std::string file_name() const { return name_buf_; }
   /// The entry selected in the listing ("" when none).
   const std::string& selected() const { return selected_; }
   /// What the dialog says under the listing (a refusal, or a note such as a capped listing).
