@@ -13,6 +13,7 @@
 #include "pathlab/grid_search.hpp"
 #include "pathlab/map_io.hpp"
 #include "planning.hpp"
+#include "scene_args.hpp"
 
 namespace pathlab::cli {
 namespace {
@@ -33,12 +34,35 @@ void check_scenario(const Scenario& s, const Grid& grid, const std::string& scen
   }
 }
 
+/// A scene's settings for replaying scenarios: the planner (its own, or --planner's) must be a
+/// grid search, and nothing that applies to it may change the optimal lengths, which the
+/// scenario files hold for a point agent on the 8-connected grid without turn costs. The
+/// smoother is not used: scen checks the searches themselves.
+void check_scene_for_scen(const CliScene& scene, const std::string& planner_name) {
+  const io::PlanSettingsData& s = scene.scene.settings;
+  const std::string where = scene.path + ": settings.";
+  const plan::PlannerInfo* planner = plan::find_planner(planner_name);
+  if (planner_name == s.planner && (!planner || planner->family != plan::PlannerFamily::grid))
+    throw UsageError(where + "planner: scen replays grid searches, not '" + s.planner + "' (give --planner NAME)");
+  const auto takes = [&](plan::OptionId id) { return planner && (planner->options & plan::option_bit(id)) != 0; };
+  const std::string why = " changes the optimal lengths the scenario file holds; scen cannot replay it";
+  if (s.agent_radius > 0.0) throw UsageError(where + "agent_radius " + std::to_string(s.agent_radius) + why);
+  if (takes(plan::OptionId::connectivity) && s.connectivity == 4) throw UsageError(where + "connectivity 4" + why);
+  if (takes(plan::OptionId::turn_penalty) && s.turn_penalty > 0.0)
+    throw UsageError(where + "turn_penalty " + std::to_string(s.turn_penalty) + why);
+}
+
 }  // namespace
 
 int run_scen(int argc, char** argv) {
   Args args(argc, argv, 2, {});
-  const auto map_arg = args.str("map");
-  const std::string planner_name = args.str("planner").value_or(plan::planner_name(plan::PlannerId::astar));
+  // A scene (--scene, or --map FILE.json) gives the map (doors shut at t = 0 as walls) and the planner.
+  std::optional<CliScene> scene;
+  if (const auto scene_path = scene_file_arg(args)) scene = load_cli_scene(*scene_path);
+  const auto map_arg = scene ? std::optional<std::string>(scene->path) : args.str("map");
+  const std::string planner_name = args.str("planner").value_or(
+      scene ? scene->scene.settings.planner : std::string(plan::planner_name(plan::PlannerId::astar)));
+  if (scene) check_scene_for_scen(*scene, planner_name);
   GridSearchOptions options = default_grid_search_options();
   options.budget.time_ms = read_time_budget(args);
   args.reject_unknown();
@@ -61,7 +85,7 @@ int run_scen(int argc, char** argv) {
     }
     if (map_path.empty()) throw UsageError(scen_path + ": cannot tell which map it uses; give --map");
   }
-  auto grid = io::load_map_file(map_path);
+  auto grid = scene ? Result<Grid>(std::move(scene->grid)) : io::load_map_file(map_path);
   if (!grid) throw UsageError(grid.error().message);
 
   // Every problem is checked before any is run, so a bad line gives one error line and no
