@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "commands.hpp"
 #include "pathlab/plan/registry.hpp"
@@ -52,6 +53,18 @@ void check_scene_for_scen(const CliScene& scene, const std::string& planner_name
     throw UsageError(where + "turn_penalty " + std::to_string(s.turn_penalty) + why);
 }
 
+/// The map a scenario file uses when --map does not say: it sits next to the file,
+/// FILE.map.scen -> FILE.map, else the map named in the file.
+std::string scenario_map_path(const std::string& scen_path, const std::vector<Scenario>& scenarios) {
+  std::string map_path;
+  const std::filesystem::path sp(scen_path);
+  if (sp.extension() == ".scen") map_path = (sp.parent_path() / sp.stem()).string();
+  if ((map_path.empty() || !std::filesystem::exists(map_path)) && !scenarios.empty())
+    map_path = (sp.parent_path() / scenarios[0].map_name).string();
+  if (map_path.empty()) throw UsageError(scen_path + ": cannot tell which map it uses; give --map");
+  return map_path;
+}
+
 }  // namespace
 
 int run_scen(int argc, char** argv) {
@@ -73,18 +86,7 @@ int run_scen(int argc, char** argv) {
 
   auto scenarios = load_scenarios(scen_path);
   if (!scenarios) throw UsageError(scenarios.error().message);
-  std::string map_path;
-  if (map_arg) {
-    map_path = *map_arg;
-  } else {
-    // The map sits next to the scenario file: FILE.map.scen -> FILE.map, else the name in the file.
-    const std::filesystem::path sp(scen_path);
-    if (sp.extension() == ".scen") map_path = (sp.parent_path() / sp.stem()).string();
-    if ((map_path.empty() || !std::filesystem::exists(map_path)) && !scenarios->empty()) {
-      map_path = (sp.parent_path() / (*scenarios)[0].map_name).string();
-    }
-    if (map_path.empty()) throw UsageError(scen_path + ": cannot tell which map it uses; give --map");
-  }
+  const std::string map_path = map_arg ? *map_arg : scenario_map_path(scen_path, *scenarios);
   auto grid = scene ? Result<Grid>(std::move(scene->grid)) : io::load_map_file(map_path);
   if (!grid) throw UsageError(grid.error().message);
 

@@ -214,6 +214,17 @@ void fit_to_unit(Args& args, const UnitDef& unit, bool from_scene, PlanSettings&
   if (from_scene && !args.str("radius") && unit.turning_radius > 0.0) d.turning_radius = unit.turning_radius;
 }
 
+/// The simulation's step from --dt, checked with --max-time (each in seconds).
+SimulationDef simulation_def(std::optional<double> dt, std::optional<double> max_time) {
+  SimulationDef def = default_simulation_def();
+  if (dt) {
+    if (!(*dt > 0.0 && *dt <= 1.0)) throw UsageError("--dt must be in (0, 1] seconds");
+    def.dt = *dt;
+  }
+  if (max_time && !(*max_time > 0.0)) throw UsageError("--max-time must be > 0 seconds");
+  return def;
+}
+
 }  // namespace
 
 int run_simulate(int argc, char** argv) {
@@ -261,12 +272,7 @@ int run_simulate(int argc, char** argv) {
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   if (!from || !to) throw UsageError("missing --from X,Y,DEG and --to X,Y[,DEG]");
   if (!from->heading_deg) throw UsageError("--from: the unit needs a heading: X,Y,DEG");
-  SimulationDef sim_def = default_simulation_def();
-  if (dt_arg) {
-    if (!(*dt_arg > 0.0 && *dt_arg <= 1.0)) throw UsageError("--dt must be in (0, 1] seconds");
-    sim_def.dt = *dt_arg;
-  }
-  if (max_time_arg && !(*max_time_arg > 0.0)) throw UsageError("--max-time must be > 0 seconds");
+  const SimulationDef sim_def = simulation_def(dt_arg, max_time_arg);
   const long long every = every_arg.value_or(1);
   if (every < 1) throw UsageError("--every must be >= 1");
 
