@@ -2,10 +2,12 @@
 // shows. The real sandbox runs headless; each command it builds is run with the built CLI and
 // must print exactly the points of the sandbox's PlanView (bit for bit), after edits of the
 // poses, the settings and the map, without writing over any file it did not create.
+// Set PATHLAB_SCREENSHOT_DIR to keep a PNG of the Export tab showing a command.
 
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -92,6 +94,11 @@ TEST_CASE("copy CLI command: a bundled scene, then its start pose and a setting 
   CHECK(in.last_cli_command().command == cmd.command);
   CHECK(in.message().find("CLI command copied") == 0);
   CHECK(in.widget("cli_command").second.x > in.widget("cli_command").first.x);  // shown to read and select
+  if (const char* shots = std::getenv("PATHLAB_SCREENSHOT_DIR")) {
+    std::vector<uint8_t> px;
+    ui.host->frame([](ImGuiIO& io) { io.MousePos = ImVec2(-1, -1); }, &px);
+    CHECK(save_capture(std::string(shots) + "/export_cli_command.png", ui.host->width(), ui.host->height(), px).ok());
+  }
   CHECK(test::file_bytes(file) == bytes);  // the bundled file is never written
 }
 

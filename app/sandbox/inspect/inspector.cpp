@@ -421,6 +421,9 @@ void Inspector::cli_command_row(Sandbox& sb) {
     cli_ = cli_command(sb);
     if (!cli_.command.empty()) SDL_SetClipboardText(cli_.command.c_str());
     message_ = cli_.command.empty() ? "no CLI command: " + cli_.note : "CLI command copied: " + cli_.note;
+    // The worker plans with a time limit, the CLI without: a plan it stopped is not reproduced.
+    if (!cli_units_ && sb.plan().result.budget_stop != BudgetStop::none)
+      message_ += "; the search shown stopped at the sandbox's time budget, the CLI runs it to the end";
   }
   remember("copy_cli");
   help_marker("The pathlab-cli command that reproduces what is shown, bit for bit: the plan (pathlab-cli plan --scene "
