@@ -147,6 +147,11 @@ TEST_CASE("copy CLI command: the units' run is pathlab-cli crowd --scene FILE") 
   REQUIRE_FALSE(untitled.written.empty());
   CHECK(untitled.command == "pathlab-cli crowd --scene " + shell_word(untitled.written));
   CHECK(plan::load_scene(untitled.written).value().units.size() == 1);
+  // Units that have run: the command stops at the same simulated time.
+  const CliCommand ran = crowd_cli_command(units, "", false, std::filesystem::temp_directory_path().string(),
+                                           untitled.written, 12.5);
+  CHECK(ran.written == untitled.written);  // the same bytes: the file written before
+  CHECK(ran.command == untitled.command + " --max-time 12.5");
   std::filesystem::remove(untitled.written);
   CHECK(shell_word("a b'c") == "'a b'\\''c'");
 }

@@ -296,7 +296,7 @@ CliCommand plan_cli_command(const io::Scene& scene, const Grid& plan_grid, const
 }
 
 CliCommand crowd_cli_command(const io::Scene& scene, const std::string& scene_file, bool clean,
-                             const std::string& temp_dir, const std::string& reuse) {
+                             const std::string& temp_dir, const std::string& reuse, double run_time) {
   CliCommand out;
   if (scene.units.empty()) {
     out.note = "the scene has no units";
@@ -315,6 +315,7 @@ CliCommand crowd_cli_command(const io::Scene& scene, const std::string& scene_fi
     out.note = "the scene file as saved";
   }
   out.command = "pathlab-cli crowd --scene " + shell_word(file);
+  if (run_time > 0.0) out.command += " --max-time " + num(run_time);
   return out;
 }
 

@@ -58,9 +58,10 @@ CliCommand plan_cli_command(const io::Scene& scene, const Grid& plan_grid, const
                             const std::string& temp_dir, const std::string& reuse = "");
 
 /// `pathlab-cli crowd --scene FILE` running the scene's units: its own file when `clean`, else a
-/// copy written as plan_cli_command writes one.
+/// copy written as plan_cli_command writes one. `run_time` > 0 (the simulated seconds the units
+/// have run on a paused screen) adds `--max-time T`, so the command stops where the screen is. [Units: s]
 CliCommand crowd_cli_command(const io::Scene& scene, const std::string& scene_file, bool clean,
-                             const std::string& temp_dir, const std::string& reuse = "");
+                             const std::string& temp_dir, const std::string& reuse = "", double run_time = 0.0);
 
 /// `text` as one shell word: as it is when it holds only safe characters, else in single quotes.
 std::string shell_word(const std::string& text);

@@ -399,7 +399,10 @@ CliCommand Inspector::cli_command(Sandbox& sb) {
     io::Scene scene = sb.scene();
     scene.units = sb.units().spawn_list();  // what Save would write
     scene.sim_speed = sb.units().speed();
-    out = crowd_cli_command(scene, file, has_file && !sb.unsaved(), tmp, cli_written_);
+    // Paused: the screen holds the units at that time, so the command stops there too; playing:
+    // the whole run.
+    const double shown = sb.units().playing() ? 0.0 : sb.units().time();
+    out = crowd_cli_command(scene, file, has_file && !sb.unsaved(), tmp, cli_written_, shown);
   } else {
     out = plan_cli_command(sb.scene(), sb.plan_scene().grid, file, tmp, cli_written_);
   }
