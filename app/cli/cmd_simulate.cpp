@@ -39,16 +39,17 @@ struct Planned {
 
 /// Dubins and Reeds-Shepp planners through the planning service, with the unit's own turning
 /// radius and size; a curve that meets a wall is no path here (the unit would crash).
-Planned plan_curve(const Grid& grid, const plan::PlannerInfo& planner, const UnitDef& unit, const Pose& from,
-                   const PointArg& to) {
+/// `what` names the planner in errors: "--planner NAME", or the scene's key when it came from one.
+Planned plan_curve(const std::string& what, const Grid& grid, const plan::PlannerInfo& planner, const UnitDef& unit,
+                   const Pose& from, const PointArg& to) {
   const std::string name = planner.name;
   if (!(unit.turning_radius > 0.0)) {
-    throw UsageError("--planner " + name + ": unit '" + unit.name + "' has no turning radius (use car or bear)");
+    throw UsageError(what + ": unit '" + unit.name + "' has no turning radius (use car or bear)");
   }
   if (!to.heading_deg) throw UsageError("--to: planner " + name + " needs a goal heading: X,Y,DEG");
   if ((planner.id == plan::PlannerId::reeds_shepp || planner.id == plan::PlannerId::cc_reeds_shepp) &&
       !unit.can_reverse) {
-    throw UsageError("--planner " + name + ": unit '" + unit.name + "' cannot reverse");
+    throw UsageError(what + ": unit '" + unit.name + "' cannot reverse");
   }
   plan::PlanRequest request;
   request.start = from;
@@ -205,6 +206,20 @@ UnitChoice choose_unit(Args& args, const io::Scene* scene) {
   return {"person", "default"};
 }
 
+/// The unit's preset with --follower applied; errors name where the preset came from.
+Result<UnitDef> make_unit(const UnitChoice& choice, const std::string& scene_path,
+                          const std::optional<std::string>& follower_name) {
+  auto unit = unit_preset(choice.name);
+  if (!unit) throw UsageError((choice.source == "units[0] of the scene" ? scene_path + ": units[0].preset" : "--unit") +
+                              ": " + unit.error().message);
+  if (follower_name) {
+    auto kind = parse_follower_kind(*follower_name);
+    if (!kind) throw UsageError("--follower: " + kind.error().message);
+    unit->follower.kind = *kind;
+  }
+  return unit;
+}
+
 /// Plans for the unit's size unless told otherwise. With a scene, as the sandbox plans a
 /// unit's route: at least the scene's agent radius, and the unit's own turning radius (car,
 /// bear) instead of the scene's; --agent-radius and --radius win.
@@ -245,22 +260,17 @@ int run_simulate(int argc, char** argv) {
   const auto max_time_arg = args.number("max-time");
   const auto every_arg = args.integer("every");
   const bool json = args.flag("json");
-  const std::string planner_name = args.str("planner").value_or(
+  const auto planner_arg = args.str("planner");
+  const std::string planner_name = planner_arg.value_or(
       scene ? scene->scene.settings.planner : std::string(plan::planner_name(plan::PlannerId::astar)));
+  const std::string planner_what = (scene && !planner_arg ? scene->path + ": settings.planner " : "--planner ") + planner_name;
   // The curve planners `simulate` drives directly; every other name goes to read_plan_settings.
   const plan::PlannerInfo* curve = plan::find_planner(planner_name);
   if (curve && curve->family != plan::PlannerFamily::curve) curve = nullptr;
   if (curve && curve->id == plan::PlannerId::turn_to_point) curve = nullptr;
   const bool curve_planner = curve != nullptr;
 
-  auto unit = unit_preset(unit_choice.name);
-  if (!unit) throw UsageError((scene && unit_choice.source != "--unit" ? scene->path + ": units[0].preset" : "--unit") +
-                               ": " + unit.error().message);
-  if (follower_name) {
-    auto kind = parse_follower_kind(*follower_name);
-    if (!kind) throw UsageError("--follower: " + kind.error().message);
-    unit->follower.kind = *kind;
-  }
+  auto unit = make_unit(unit_choice, scene ? scene->path : "", follower_name);
   PlanSettings settings;
   if (!curve_planner) {
     std::optional<plan::PlanRequest> base;
@@ -284,7 +294,8 @@ int run_simulate(int argc, char** argv) {
                      ") is not clear of walls for the " + unit->name + "'s radius " + std::to_string(unit->radius));
   }
   const Planned planned =
-      curve_planner ? plan_curve(*grid, *curve, *unit, start, *to) : plan_grid(*grid, settings, *unit, *from, *to);
+      curve_planner ? plan_curve(planner_what, *grid, *curve, *unit, start, *to)
+                    : plan_grid(*grid, settings, *unit, *from, *to);
 
   nlohmann::ordered_json j;
   j["found"] = planned.found;
