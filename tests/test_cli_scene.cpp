@@ -234,3 +234,22 @@ TEST_CASE("--scene: bad scene files give one line naming the file") {
   check_usage_error("plan --scene " + cc, cc + ": settings.planner");
   for (const auto& f : {garbage, map}) std::filesystem::remove(f);
 }
+
+TEST_CASE("plan --scene: a door shut at t = 0 is a wall, as the sandbox draws the plan") {
+  // Start and goal above the pillar: the straight way runs through the door's cells.
+  const std::string shut = write_temp("scene_door_shut.json",
+                                      room_scene("[2.5, 1.5, 0]", "[13.5, 1.5, 0]", "\"planner\": \"astar\"",
+                                                 ", \"doors\": [{\"cells\": [7, 0, 8, 2], \"open\": false}]"));
+  const auto r = run_cli("plan --scene " + shut + " --json");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j.at("found").get<bool>());
+  double lowest = 0.0;  // the largest y: the path goes round below the pillar, not through the door
+  for (const auto& p : j.at("points")) lowest = std::max(lowest, p.at(1).get<double>());
+  CHECK(lowest > 6.0);
+  CHECK(j.at("length").get<double>() > 15.0);  // the way through the door is 11
+  const io::Scene scene = plan::load_scene(shut).value();
+  check_same_plan(j, service_plan(scene, plan::scene_request(scene).value()), false);
+  std::filesystem::remove(shut);
+}
