@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -14,7 +15,9 @@
 #include "cli_support.hpp"
 #include "document/export.hpp"
 #include "inspect/inspector.hpp"
+#include "pathlab/plan/registry.hpp"
 #include "pathlab/plan/scene.hpp"
+#include "planning/plan_pipeline.hpp"
 #include "sandbox_ui.hpp"
 
 using namespace pathlab;
@@ -154,4 +157,39 @@ TEST_CASE("copy CLI command: the units' run is pathlab-cli crowd --scene FILE") 
   CHECK(ran.command == untitled.command + " --max-time 12.5");
   std::filesystem::remove(untitled.written);
   CHECK(shell_word("a b'c") == "'a b'\\''c'");
+}
+
+TEST_CASE("copy CLI command: every bundled scene, as opened and with its agent radius edited, plans in the CLI as in the sandbox") {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(kScenes))
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 20);
+  const std::string tmp = std::filesystem::temp_directory_path().string();
+  int compared = 0;
+  for (const std::string& file : files) {
+    CAPTURE(file);
+    io::Scene scene = plan::load_scene(file).value();
+    for (int edit = 0; edit < 2; ++edit) {
+      if (edit == 1) scene.settings.agent_radius += 0.125;  // every planner takes it: an option
+      const Grid grid = plan::scene_grid(scene);
+      PlanPipeline pipeline;  // what the sandbox plans (its worker adds a time budget and a trace)
+      const PlanView view = pipeline.plan(grid, scene.start, scene.goal, scene.settings, false);
+      const CliCommand cmd = plan_cli_command(scene, grid, file, tmp);
+      INFO(cmd.command);
+      INFO(cmd.note);
+      if (cmd.command.empty()) {  // a curve planner: the `curve` verb's, said so
+        CHECK(plan::find_planner(scene.settings.planner)->family == plan::PlannerFamily::curve);
+        CHECK(cmd.note.find("settings.planner") != std::string::npos);
+        continue;
+      }
+      CHECK(cmd.written.empty());  // the bundled file plus options: nothing to write
+      CHECK((edit == 1) == (cmd.command.find(" --agent-radius ") != std::string::npos));
+      const auto j = run_command(cmd.command);
+      REQUIRE(j.at("found").get<bool>() == view.result.found);
+      if (view.result.found) check_same_points(j, view);
+      ++compared;
+    }
+  }
+  CHECK(compared >= 40);
 }
