@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -94,27 +95,41 @@ TEST_CASE("scene_request plans every bundled scene exactly as pathlab-cli plan -
   MESSAGE(planned << " scenes planned alike, " << refused << " refused by both");
 }
 
-TEST_CASE("scene_request: the CLI's view of a scene's settings") {
+TEST_CASE("scene_request: the sandbox's request, headings where a turning radius is driven") {
   io::Scene scene;
   scene.grid = Grid::create(8, 8).value();
   scene.start = Pose{{0.5, 0.5}, 0.3};
   scene.goal = Pose{{7.5, 7.5}, 1.2};
   scene.settings.planner = "jps";
-  scene.settings.connectivity = 4;  // JPS needs 8: the CLI passes connectivity only where it applies
-  scene.settings.headings = 36;     // Hybrid A*'s: not passed on
+  scene.settings.connectivity = 4;  // JPS searches 8-connected: reset, as the sandbox does
+  scene.settings.turn_penalty = 0.5;  // JPS takes none: reset (the service would not use it)
+  scene.settings.headings = 36;     // Hybrid A*'s: kept, unused by JPS, as in the sandbox
   auto grid = plan::scene_request(scene);
   REQUIRE(grid.ok());
   CHECK(grid->settings.connectivity == 8);
-  CHECK(grid->settings.headings == io::PlanSettingsData{}.headings);
+  CHECK(grid->settings.turn_penalty == 0.0);
+  CHECK(grid->settings.headings == 36);
   CHECK_FALSE(grid->start_has_heading);
   CHECK(grid->start.heading == 0.0);
+  CHECK_FALSE(grid->curve_step.has_value());  // the service's default step, as the sandbox samples
+  scene.settings.smoother = "turning";  // a grid path driven with the scene's turning radius
+  auto turning = plan::scene_request(scene);
+  REQUIRE(turning.ok());
+  CHECK(turning->start_has_heading);
+  CHECK(turning->goal.heading == 1.2);
+  scene.settings.smoother = "none";
   scene.settings.planner = "hybrid";
   scene.settings.turning_radius = 3.0;
   auto heading = plan::scene_request(scene);
   REQUIRE(heading.ok());
   CHECK(heading->start_has_heading);
-  CHECK(heading->start.heading == doctest::Approx(0.3).epsilon(1e-15));
+  CHECK(heading->start.heading == 0.3);  // exactly the scene's radians
   CHECK(heading->settings.turning_radius == 3.0);
+  CHECK(heading->settings.headings == 36);
+  scene.settings.turning_radius = 0.0;
+  auto zero = plan::scene_request(scene);
+  REQUIRE_FALSE(zero.ok());
+  CHECK(zero.error().message.find("settings.turning_radius") == 0);
   scene.settings.planner = "dubins";  // the `curve` verb's, not `plan`'s
   auto curve = plan::scene_request(scene);
   REQUIRE_FALSE(curve.ok());
@@ -124,4 +139,34 @@ TEST_CASE("scene_request: the CLI's view of a scene's settings") {
   auto mismatch = plan::scene_request(scene);
   REQUIRE_FALSE(mismatch.ok());
   CHECK(mismatch.error().message.find("settings.smoother") == 0);
+}
+
+TEST_CASE("scene_grid: doors shut at t = 0 are walls; exact_degrees reads back exactly") {
+  io::Scene scene;
+  scene.grid = Grid::create(6, 4).value();
+  scene.doors.push_back(DoorDef{{2, 0}, {2, 3}, false, {}});
+  scene.doors.push_back(DoorDef{{4, 1}, {4, 2}, true, {}});
+  const Grid g = plan::scene_grid(scene);
+  for (int y = 0; y < 4; ++y) {
+    CHECK_FALSE(g.is_free(2, y));
+    CHECK(g.is_free(4, y));
+    CHECK(scene.grid.is_free(2, y));  // the scene's own map is not touched
+  }
+  // Every heading read from degrees (a scene file, a command line) is written back exactly.
+  for (int i = 0; i < 2000; ++i) {
+    const double rad = deg_to_rad(0.37 * i - 300.0 + 1e-11 * i);
+    CHECK(deg_to_rad(plan::exact_degrees(rad)) == rad);
+  }
+  // Arbitrary radians (a drag in the sandbox): most have degrees that convert back to them; the
+  // rest (about 1 in 10) keep the nearest degrees, which is why the CLI also takes RADrad.
+  int exact = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const double rad = deg_to_rad(0.37 * i - 300.0) + 1e-13 * i;
+    const double deg = plan::exact_degrees(rad);
+    CHECK(std::abs(deg - rad_to_deg(rad)) <= 1e-9);
+    exact += deg_to_rad(deg) == rad;
+  }
+  CHECK(exact >= 1600);
+  CHECK(exact < 2000);
+  MESSAGE(exact << " of 2000 arbitrary headings read back exactly");
 }

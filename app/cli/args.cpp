@@ -99,10 +99,20 @@ PointArg parse_point(const std::string& text, const std::string& what) {
   std::stringstream ss(text);
   std::string part;
   while (std::getline(ss, part, ',')) parts.push_back(part);
-  if (parts.size() != 2 && parts.size() != 3) throw UsageError(what + ": expected X,Y or X,Y,DEG, got '" + text + "'");
+  if (parts.size() != 2 && parts.size() != 3)
+    throw UsageError(what + ": expected X,Y or X,Y,DEG (or X,Y,RADrad), got '" + text + "'");
   PointArg p;
   p.pos = Vec2(parse_number(parts[0], what + " X"), parse_number(parts[1], what + " Y"));
-  if (parts.size() == 3) p.heading_deg = parse_number(parts[2], what + " DEG");
+  if (parts.size() == 3) {
+    const std::string& h = parts[2];
+    if (h.size() > 3 && h.compare(h.size() - 3, 3, "rad") == 0) {
+      p.exact_rad = parse_number(h.substr(0, h.size() - 3), what + " RAD");
+      p.heading_deg = rad_to_deg(*p.exact_rad);
+      if (!std::isfinite(*p.heading_deg)) throw UsageError(what + ": '" + h + "' is not a finite heading");
+    } else {
+      p.heading_deg = parse_number(h, what + " DEG");
+    }
+  }
   return p;
 }
 

@@ -19,10 +19,14 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// A point given as "X,Y" or "X,Y,DEG".
+/// A point given as "X,Y", "X,Y,DEG" or "X,Y,RADrad" (the heading in radians, for commands that
+/// must reproduce a heading exactly: not every double in radians is deg_to_rad of a double).
 struct PointArg {
   Vec2 pos;
-  std::optional<double> heading_deg;
+  std::optional<double> heading_deg;  ///< with "RADrad": rad_to_deg(RAD), for printing
+  std::optional<double> exact_rad;    ///< "RADrad": the heading as given [Units: rad]
+  /// The heading in radians: as given, or deg_to_rad(DEG); 0 without one.
+  double heading_rad() const { return exact_rad ? *exact_rad : deg_to_rad(heading_deg.value_or(0.0)); }
 };
 
 class Args {

@@ -1,4 +1,5 @@
-// pathlab-cli plan: one query (--from/--to) or a file of queries (--queries), JSON Lines out.
+// pathlab-cli plan: one query (--from/--to, or a scene's poses) or a file of queries (--queries),
+// JSON Lines out. A scene (--scene) gives the map, the poses and the settings; options override.
 
 #include <chrono>
 #include <cstdio>
@@ -8,7 +9,6 @@
 
 #include "commands.hpp"
 #include "pathlab/io/map_files.hpp"
-#include "pathlab/plan/scene.hpp"
 #include "planning.hpp"
 #include "scene_args.hpp"
 
@@ -66,30 +66,29 @@ PlanQuery parse_query_line(const std::string& line, const std::string& where) {
 }  // namespace
 
 int run_plan(int argc, char** argv) {
-  // A sandbox scene as the map: its poses and settings fill in what the command line leaves out.
-  std::optional<io::Scene> scene;
-  std::vector<std::string> scene_argv;
-  std::vector<char*> scene_ptrs;
-  if (auto scene_path = scene_map_arg(argc, argv, 2)) {
-    auto loaded = plan::load_scene(*scene_path);
-    if (!loaded) throw UsageError(loaded.error().message);
-    scene = std::move(*loaded);
-    scene_argv = with_scene_defaults(argc, argv, *scene);
-    for (std::string& a : scene_argv) scene_ptrs.push_back(a.data());
-    argc = static_cast<int>(scene_ptrs.size());
-    argv = scene_ptrs.data();
-  }
   Args args(argc, argv, 2, {"json", "reverse", "cc", "ascii"});
-  const std::string map_path = args.required("map");
+  // A scene (--scene, or --map FILE.json): its request is the base, the options given override
+  // it one by one; its poses are the query unless --from / --to (each alone) or --queries replace them.
+  std::optional<CliScene> scene;
+  std::optional<plan::PlanRequest> base;
+  if (const auto scene_path = scene_file_arg(args)) {
+    scene = load_cli_scene(*scene_path);
+    base = scene_base_request(*scene, args);
+  }
+  const std::string map_path = scene ? scene->path : args.required("map");
   const auto queries_path = args.str("queries");
-  const auto from = args.point("from");
-  const auto to = args.point("to");
+  auto from = args.point("from");
+  auto to = args.point("to");
   const bool json = args.flag("json");
   const bool ascii = args.flag("ascii");
-  PlanSettings settings = read_plan_settings(args);
+  PlanSettings settings = read_plan_settings(args, base ? &base->settings : nullptr);
   args.reject_unknown();
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   if (queries_path && (from || to)) throw UsageError("give either --queries or --from/--to, not both");
+  if (base && !queries_path) {
+    if (!from) from = scene_point(base->start, base->start_has_heading);
+    if (!to) to = scene_point(base->goal, base->goal_has_heading);
+  }
   if (!queries_path && (!from || !to)) throw UsageError("missing --from and --to (or --queries FILE)");
 
   auto grid = scene ? Result<Grid>(std::move(scene->grid)) : io::load_map_file(map_path);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "commands.hpp"
 #include "pathlab/plan/registry.hpp"
@@ -13,6 +14,7 @@
 #include "pathlab/grid_search.hpp"
 #include "pathlab/map_io.hpp"
 #include "planning.hpp"
+#include "scene_args.hpp"
 
 namespace pathlab::cli {
 namespace {
@@ -33,12 +35,47 @@ void check_scenario(const Scenario& s, const Grid& grid, const std::string& scen
   }
 }
 
+/// A scene's settings for replaying scenarios: the planner (its own, or --planner's) must be a
+/// grid search, and nothing that applies to it may change the optimal lengths, which the
+/// scenario files hold for a point agent on the 8-connected grid without turn costs. The
+/// smoother is not used: scen checks the searches themselves.
+void check_scene_for_scen(const CliScene& scene, const std::string& planner_name) {
+  const io::PlanSettingsData& s = scene.scene.settings;
+  const std::string where = scene.path + ": settings.";
+  const plan::PlannerInfo* planner = plan::find_planner(planner_name);
+  if (planner_name == s.planner && (!planner || planner->family != plan::PlannerFamily::grid))
+    throw UsageError(where + "planner: scen replays grid searches, not '" + s.planner + "' (give --planner NAME)");
+  const auto takes = [&](plan::OptionId id) { return planner && (planner->options & plan::option_bit(id)) != 0; };
+  const std::string why = " changes the optimal lengths the scenario file holds; scen cannot replay it";
+  if (s.agent_radius > 0.0) throw UsageError(where + "agent_radius " + std::to_string(s.agent_radius) + why);
+  if (takes(plan::OptionId::connectivity) && s.connectivity == 4) throw UsageError(where + "connectivity 4" + why);
+  if (takes(plan::OptionId::turn_penalty) && s.turn_penalty > 0.0)
+    throw UsageError(where + "turn_penalty " + std::to_string(s.turn_penalty) + why);
+}
+
+/// The map a scenario file uses when --map does not say: it sits next to the file,
+/// FILE.map.scen -> FILE.map, else the map named in the file.
+std::string scenario_map_path(const std::string& scen_path, const std::vector<Scenario>& scenarios) {
+  std::string map_path;
+  const std::filesystem::path sp(scen_path);
+  if (sp.extension() == ".scen") map_path = (sp.parent_path() / sp.stem()).string();
+  if ((map_path.empty() || !std::filesystem::exists(map_path)) && !scenarios.empty())
+    map_path = (sp.parent_path() / scenarios[0].map_name).string();
+  if (map_path.empty()) throw UsageError(scen_path + ": cannot tell which map it uses; give --map");
+  return map_path;
+}
+
 }  // namespace
 
 int run_scen(int argc, char** argv) {
   Args args(argc, argv, 2, {});
-  const auto map_arg = args.str("map");
-  const std::string planner_name = args.str("planner").value_or(plan::planner_name(plan::PlannerId::astar));
+  // A scene (--scene, or --map FILE.json) gives the map (doors shut at t = 0 as walls) and the planner.
+  std::optional<CliScene> scene;
+  if (const auto scene_path = scene_file_arg(args)) scene = load_cli_scene(*scene_path);
+  const auto map_arg = scene ? std::optional<std::string>(scene->path) : args.str("map");
+  const std::string planner_name = args.str("planner").value_or(
+      scene ? scene->scene.settings.planner : std::string(plan::planner_name(plan::PlannerId::astar)));
+  if (scene) check_scene_for_scen(*scene, planner_name);
   GridSearchOptions options = default_grid_search_options();
   options.budget.time_ms = read_time_budget(args);
   args.reject_unknown();
@@ -49,19 +86,8 @@ int run_scen(int argc, char** argv) {
 
   auto scenarios = load_scenarios(scen_path);
   if (!scenarios) throw UsageError(scenarios.error().message);
-  std::string map_path;
-  if (map_arg) {
-    map_path = *map_arg;
-  } else {
-    // The map sits next to the scenario file: FILE.map.scen -> FILE.map, else the name in the file.
-    const std::filesystem::path sp(scen_path);
-    if (sp.extension() == ".scen") map_path = (sp.parent_path() / sp.stem()).string();
-    if ((map_path.empty() || !std::filesystem::exists(map_path)) && !scenarios->empty()) {
-      map_path = (sp.parent_path() / (*scenarios)[0].map_name).string();
-    }
-    if (map_path.empty()) throw UsageError(scen_path + ": cannot tell which map it uses; give --map");
-  }
-  auto grid = io::load_map_file(map_path);
+  const std::string map_path = map_arg ? *map_arg : scenario_map_path(scen_path, *scenarios);
+  auto grid = scene ? Result<Grid>(std::move(scene->grid)) : io::load_map_file(map_path);
   if (!grid) throw UsageError(grid.error().message);
 
   // Every problem is checked before any is run, so a bad line gives one error line and no

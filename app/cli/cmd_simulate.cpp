@@ -2,6 +2,7 @@
 // a follower (track, steer, damped) in the fixed-step simulation; prints the trajectory
 // [t, x, y, deg, speed] and the run's metrics. Degrees at this boundary, radians inside.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -17,6 +18,7 @@
 #include "pathlab/follow_path.hpp"
 #include "pathlab/simulation.hpp"
 #include "planning.hpp"
+#include "scene_args.hpp"
 
 namespace pathlab::cli {
 namespace {
@@ -37,20 +39,21 @@ struct Planned {
 
 /// Dubins and Reeds-Shepp planners through the planning service, with the unit's own turning
 /// radius and size; a curve that meets a wall is no path here (the unit would crash).
-Planned plan_curve(const Grid& grid, const plan::PlannerInfo& planner, const UnitDef& unit, const Pose& from,
-                   const PointArg& to) {
+/// `what` names the planner in errors: "--planner NAME", or the scene's key when it came from one.
+Planned plan_curve(const std::string& what, const Grid& grid, const plan::PlannerInfo& planner, const UnitDef& unit,
+                   const Pose& from, const PointArg& to) {
   const std::string name = planner.name;
   if (!(unit.turning_radius > 0.0)) {
-    throw UsageError("--planner " + name + ": unit '" + unit.name + "' has no turning radius (use car or bear)");
+    throw UsageError(what + ": unit '" + unit.name + "' has no turning radius (use car or bear)");
   }
   if (!to.heading_deg) throw UsageError("--to: planner " + name + " needs a goal heading: X,Y,DEG");
   if ((planner.id == plan::PlannerId::reeds_shepp || planner.id == plan::PlannerId::cc_reeds_shepp) &&
       !unit.can_reverse) {
-    throw UsageError("--planner " + name + ": unit '" + unit.name + "' cannot reverse");
+    throw UsageError(what + ": unit '" + unit.name + "' cannot reverse");
   }
   plan::PlanRequest request;
   request.start = from;
-  request.goal = Pose{to.pos, deg_to_rad(*to.heading_deg)};
+  request.goal = Pose{to.pos, to.heading_rad()};
   request.settings.planner = name;
   request.settings.turning_radius = unit.turning_radius;
   request.settings.agent_radius = unit.radius;
@@ -135,8 +138,9 @@ nlohmann::ordered_json metrics_json(const RunMetrics& m) {
 }
 
 /// Prints the run: the trajectory every `every` samples and the metrics, as JSON or text.
-void print_run(const SingleRun& run, const UnitDef& unit, const std::string& planner_name, const SimulationDef& sim_def,
-               const Planned& planned, const PointArg& to, long long every, bool json) {
+/// `unit_from` (scene runs only, else empty) says where the unit's preset came from.
+void print_run(const SingleRun& run, const UnitDef& unit, const std::string& unit_from, const std::string& planner_name,
+               const SimulationDef& sim_def, const Planned& planned, const PointArg& to, long long every, bool json) {
   const double path_length = planned.path->length();
   const auto& smp = run.samples;
   auto keep = [&](size_t i) { return i % static_cast<size_t>(every) == 0 || i + 1 == smp.size(); };
@@ -144,6 +148,7 @@ void print_run(const SingleRun& run, const UnitDef& unit, const std::string& pla
     nlohmann::ordered_json j;
     j["found"] = true;
     j["unit"] = unit.name;
+    if (!unit_from.empty()) j["unit_from"] = unit_from;
     j["follower"] = to_string(unit.follower.kind);
     j["planner"] = planner_name;
     j["dt"] = sim_def.dt;
@@ -166,8 +171,9 @@ void print_run(const SingleRun& run, const UnitDef& unit, const std::string& pla
     return;
   }
   const RunMetrics& m = run.metrics;
-  std::printf("found: yes\nunit: %s\nfollower: %s\npath_length: %.17g\n", unit.name.c_str(),
-              to_string(unit.follower.kind), path_length);
+  std::printf("found: yes\nunit: %s\n", unit.name.c_str());
+  if (!unit_from.empty()) std::printf("unit_from: %s\n", unit_from.c_str());
+  std::printf("follower: %s\npath_length: %.17g\n", to_string(unit.follower.kind), path_length);
   if (planned.snapped_pos) {
     std::printf("goal snapped: %s (asked %s): %s\n", xy_text(*planned.snapped_pos, planned.snapped_heading_deg).c_str(),
                 xy_text(to.pos, to.heading_deg).c_str(), planned.snap_reason.c_str());
@@ -188,62 +194,108 @@ void print_run(const SingleRun& run, const UnitDef& unit, const std::string& pla
   }
 }
 
+/// The unit's preset and where it came from: --unit, else the scene's first unit, else person.
+struct UnitChoice {
+  std::string name;
+  std::string source;  ///< "--unit", "units[0] of the scene" or "default"
+};
+
+UnitChoice choose_unit(Args& args, const io::Scene* scene) {
+  if (auto name = args.str("unit")) return {*name, "--unit"};
+  if (scene && !scene->units.empty()) return {scene->units.front().preset, "units[0] of the scene"};
+  return {"person", "default"};
+}
+
+/// The unit's preset with --follower applied; errors name where the preset came from.
+Result<UnitDef> make_unit(const UnitChoice& choice, const std::string& scene_path,
+                          const std::optional<std::string>& follower_name) {
+  auto unit = unit_preset(choice.name);
+  if (!unit) throw UsageError((choice.source == "units[0] of the scene" ? scene_path + ": units[0].preset" : "--unit") +
+                              ": " + unit.error().message);
+  if (follower_name) {
+    auto kind = parse_follower_kind(*follower_name);
+    if (!kind) throw UsageError("--follower: " + kind.error().message);
+    unit->follower.kind = *kind;
+  }
+  return unit;
+}
+
+/// Plans for the unit's size unless told otherwise. With a scene, as the sandbox plans a
+/// unit's route: at least the scene's agent radius, and the unit's own turning radius (car,
+/// bear) instead of the scene's; --agent-radius and --radius win.
+void fit_to_unit(Args& args, const UnitDef& unit, bool from_scene, PlanSettings& settings) {
+  io::PlanSettingsData& d = settings.data;
+  if (!args.str("agent-radius")) d.agent_radius = from_scene ? std::max(d.agent_radius, unit.radius) : unit.radius;
+  if (from_scene && !args.str("radius") && unit.turning_radius > 0.0) d.turning_radius = unit.turning_radius;
+}
+
+/// The simulation's step from --dt, checked with --max-time (each in seconds).
+SimulationDef simulation_def(std::optional<double> dt, std::optional<double> max_time) {
+  SimulationDef def = default_simulation_def();
+  if (dt) {
+    if (!(*dt > 0.0 && *dt <= 1.0)) throw UsageError("--dt must be in (0, 1] seconds");
+    def.dt = *dt;
+  }
+  if (max_time && !(*max_time > 0.0)) throw UsageError("--max-time must be > 0 seconds");
+  return def;
+}
+
 }  // namespace
 
 int run_simulate(int argc, char** argv) {
   // "reverse" and "cc" are switches of the shared planning options (read_plan_settings).
   Args args(argc, argv, 2, {"json", "reverse", "cc"});
-  const std::string map_path = args.required("map");
-  const auto from = args.point("from");
-  const auto to = args.point("to");
-  const std::string unit_name = args.str("unit").value_or("person");
+  // A scene (--scene, or --map FILE.json) gives the map, the poses with their headings, the
+  // planner, smoother and settings, and the unit; the options given override them one by one.
+  std::optional<CliScene> scene;
+  if (const auto scene_path = scene_file_arg(args)) scene = load_cli_scene(*scene_path);
+  const std::string map_path = scene ? scene->path : args.required("map");
+  auto from = args.point("from");
+  auto to = args.point("to");
+  if (scene && !from) from = scene_point(scene->scene.start, true);
+  if (scene && !to) to = scene_point(scene->scene.goal, true);
+  const UnitChoice unit_choice = choose_unit(args, scene ? &scene->scene : nullptr);
   const auto follower_name = args.str("follower");
   const auto dt_arg = args.number("dt");
   const auto max_time_arg = args.number("max-time");
   const auto every_arg = args.integer("every");
   const bool json = args.flag("json");
-  const std::string planner_name = args.str("planner").value_or(plan::planner_name(plan::PlannerId::astar));
+  const auto planner_arg = args.str("planner");
+  const std::string planner_name = planner_arg.value_or(
+      scene ? scene->scene.settings.planner : std::string(plan::planner_name(plan::PlannerId::astar)));
+  const std::string planner_what = (scene && !planner_arg ? scene->path + ": settings.planner " : "--planner ") + planner_name;
   // The curve planners `simulate` drives directly; every other name goes to read_plan_settings.
   const plan::PlannerInfo* curve = plan::find_planner(planner_name);
   if (curve && curve->family != plan::PlannerFamily::curve) curve = nullptr;
   if (curve && curve->id == plan::PlannerId::turn_to_point) curve = nullptr;
   const bool curve_planner = curve != nullptr;
 
-  auto unit = unit_preset(unit_name);
-  if (!unit) throw UsageError("--unit: " + unit.error().message);
-  if (follower_name) {
-    auto kind = parse_follower_kind(*follower_name);
-    if (!kind) throw UsageError("--follower: " + kind.error().message);
-    unit->follower.kind = *kind;
-  }
+  auto unit = make_unit(unit_choice, scene ? scene->path : "", follower_name);
   PlanSettings settings;
   if (!curve_planner) {
-    settings = read_plan_settings(args);
-    // Plan for the unit's size unless told otherwise.
-    if (!args.str("agent-radius")) settings.data.agent_radius = unit->radius;
+    std::optional<plan::PlanRequest> base;
+    if (scene) base = scene_base_request(*scene, args);
+    settings = read_plan_settings(args, base ? &base->settings : nullptr);
+    fit_to_unit(args, *unit, scene.has_value(), settings);
   }
   args.reject_unknown();
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   if (!from || !to) throw UsageError("missing --from X,Y,DEG and --to X,Y[,DEG]");
   if (!from->heading_deg) throw UsageError("--from: the unit needs a heading: X,Y,DEG");
-  SimulationDef sim_def = default_simulation_def();
-  if (dt_arg) {
-    if (!(*dt_arg > 0.0 && *dt_arg <= 1.0)) throw UsageError("--dt must be in (0, 1] seconds");
-    sim_def.dt = *dt_arg;
-  }
-  if (max_time_arg && !(*max_time_arg > 0.0)) throw UsageError("--max-time must be > 0 seconds");
+  const SimulationDef sim_def = simulation_def(dt_arg, max_time_arg);
   const long long every = every_arg.value_or(1);
   if (every < 1) throw UsageError("--every must be >= 1");
 
-  auto grid = io::load_map_file(map_path);
+  auto grid = scene ? Result<Grid>(std::move(scene->grid)) : io::load_map_file(map_path);
   if (!grid) throw UsageError(grid.error().message);
-  const Pose start{from->pos, deg_to_rad(from->heading_deg.value())};
+  const Pose start{from->pos, from->heading_rad()};
   if (!point_clear(*grid, start.pos, unit->radius)) {
     throw UsageError("--from: (" + std::to_string(start.pos.x) + "," + std::to_string(start.pos.y) +
                      ") is not clear of walls for the " + unit->name + "'s radius " + std::to_string(unit->radius));
   }
   const Planned planned =
-      curve_planner ? plan_curve(*grid, *curve, *unit, start, *to) : plan_grid(*grid, settings, *unit, *from, *to);
+      curve_planner ? plan_curve(planner_what, *grid, *curve, *unit, start, *to)
+                    : plan_grid(*grid, settings, *unit, *from, *to);
 
   nlohmann::ordered_json j;
   j["found"] = planned.found;
@@ -261,7 +313,7 @@ int run_simulate(int argc, char** argv) {
   auto run = simulate_unit(*grid, *unit, path, unit_start, sim_def, max_time);
   if (!run) throw UsageError(run.error().message);
 
-  print_run(*run, *unit, planner_name, sim_def, planned, *to, every, json);
+  print_run(*run, *unit, scene ? unit_choice.source : "", planner_name, sim_def, planned, *to, every, json);
   return 0;
 }
 

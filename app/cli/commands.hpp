@@ -22,11 +22,12 @@ struct Command {
 };
 
 inline constexpr Command kCommands[] = {
-    {"plan", run_plan, "plan paths on a map (one query, or a file of queries as JSON Lines)"},
-    {"scen", run_scen, "check a Moving AI .map.scen file's optimal lengths"},
+    {"plan", run_plan, "plan paths on a map or a --scene (one query, or a file of queries as JSON Lines)"},
+    {"scen", run_scen, "check a Moving AI .map.scen file's optimal lengths (on its map or a --scene's)"},
     {"smooth", run_smooth, "sample a Catmull-Rom or Hermite spline through given points"},
     {"curve", run_curve, "Dubins, Reeds-Shepp or turn-to-point curve between poses (JSON Lines for --queries)"},
-    {"simulate", run_simulate, "drive a unit (person, car, tank, bear) along a planned path; trajectory and metrics"},
+    {"simulate", run_simulate,
+     "drive a unit (person, car, tank, bear) along a planned path, on a map or a --scene; trajectory and metrics"},
     {"crowd", run_crowd, "many units following their routes around each other, doors and moving obstacles (JSON Lines)"},
 };
 

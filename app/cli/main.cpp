@@ -12,7 +12,12 @@ namespace {
 void usage(std::FILE* out) {
   std::fprintf(out, "usage: pathlab-cli <verb> [options]\n\nverbs:\n");
   for (const auto& c : pathlab::cli::kCommands) std::fprintf(out, "  %-8s %s\n", c.name, c.summary);
-  std::fprintf(out, "\nSee README.md for every option.\n");
+  std::fprintf(out,
+               "\n--scene FILE (plan, simulate, scen, crowd; plan, simulate and scen also take --map FILE.json):\n"
+               "a sandbox scene gives the map, the start and goal poses with their headings, the planner, the\n"
+               "smoother and every setting (simulate: its first unit's preset); each option given overrides\n"
+               "only itself (--planner keeps the poses and the settings that still apply).\n"
+               "\nSee README.md for every option.\n");
 }
 
 }  // namespace

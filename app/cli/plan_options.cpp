@@ -15,12 +15,15 @@ namespace {
 using plan::OptionId;
 using plan::PlannerFamily;
 
-/// The options every family reads before its own checks.
+/// The options every family reads before its own checks: what the command line gave, and
+/// whether a scene (the base) already settled the smoother and the turning radius.
 struct RawOptions {
-  bool smoother_given = false;
+  bool smoother_given = false;  // --smoother, or the scene's smoother (fitted to the planner)
   std::optional<double> turning_radius;  // --radius
+  bool radius_known = false;             // --radius, or the scene's turning radius
   std::optional<long long> subdivisions;
   bool reverse = false;
+  bool from_scene = false;
 };
 
 std::string flag(OptionId id) { return std::string("--") + plan::option_info(id).flag; }
@@ -49,7 +52,9 @@ void read_navmesh_options(Args& args, const RawOptions& raw, PlanSettings& s) {
   if (margin) d.shift_margin = *margin;
   if (passes) d.shift_passes = static_cast<int>(*passes);
   // corners by default: the exact search is 1.5-3x faster on it than on convex (README, Navmesh).
-  const std::string kind = args.str("navmesh-polygons").value_or("corners");
+  // A scene's own kind otherwise (the sandbox's default is convex).
+  const std::string scene_kind = d.navmesh_corners ? "corners" : d.navmesh_convex ? "convex" : "rectangles";
+  const std::string kind = args.str("navmesh-polygons").value_or(raw.from_scene ? scene_kind : "corners");
   if (kind != "convex" && kind != "rectangles" && kind != "corners") {
     throw UsageError("--navmesh-polygons: unknown mesh kind '" + kind + "' (corners, convex, rectangles)");
   }
@@ -62,13 +67,13 @@ void read_navmesh_options(Args& args, const RawOptions& raw, PlanSettings& s) {
   s.navmesh_cost = cost == "portal-points" ? NavSearchCost::portal_points : NavSearchCost::exact;
   if (raw.subdivisions) throw UsageError("--subdivisions is used by spline smoothers only");
   if (d.turn_penalty != 0.0) throw UsageError("--turn-penalty is used by grid planners only");
-  if (smoother_turns(d.smoother, PlannerFamily::navmesh) && !raw.turning_radius)
+  if (smoother_turns(d.smoother, PlannerFamily::navmesh) && !raw.radius_known)
     throw UsageError("--smoother " + d.smoother + " needs --radius R (the turning radius in cells)");
 }
 
 void read_heading_options(Args& args, const RawOptions& raw, const plan::PlannerInfo& planner, PlanSettings& s) {
   io::PlanSettingsData& d = s.data;
-  if (!raw.turning_radius) throw UsageError("--planner " + d.planner + " needs --radius R (the turning radius in cells)");
+  if (!raw.radius_known) throw UsageError("--planner " + d.planner + " needs --radius R (the turning radius in cells)");
   if (!raw.smoother_given) d.smoother = plan::smoothers_for(PlannerFamily::heading).front().name;
   if (!plan::find_smoother(d.smoother, PlannerFamily::heading))
     throw UsageError("--smoother: unknown smoother '" + d.smoother + "' for the " + d.planner + " planner (" +
@@ -93,7 +98,7 @@ void read_grid_options(const RawOptions& raw, PlanSettings& s) {
     throw UsageError("--subdivisions must be in [1, " + std::to_string(kMaxSubdivisions) + "]");
   }
   if (raw.subdivisions) d.subdivisions = static_cast<int>(*raw.subdivisions);
-  if (smoother_turns(d.smoother, PlannerFamily::grid) && !raw.turning_radius)
+  if (smoother_turns(d.smoother, PlannerFamily::grid) && !raw.radius_known)
     throw UsageError("--smoother " + d.smoother + " needs --radius R (the turning radius in cells)");
 }
 
@@ -147,21 +152,30 @@ double read_time_budget(Args& args) {
   return *ms;
 }
 
-PlanSettings read_plan_settings(Args& args) {
+PlanSettings read_plan_settings(Args& args, const io::PlanSettingsData* base) {
   PlanSettings s;
   io::PlanSettingsData& d = s.data;
-  d.planner = args.str("planner").value_or(plan::planner_name(plan::PlannerId::astar));
   RawOptions raw;
+  if (base) {
+    d = *base;
+    raw.from_scene = raw.smoother_given = raw.radius_known = true;
+    s.scene_curve_step = true;
+  }
+  d.planner = args.str("planner").value_or(base ? base->planner : plan::planner_name(plan::PlannerId::astar));
   if (auto p = args.str("smoother")) {
     d.smoother = *p;
     raw.smoother_given = true;
   }
   read_search_options(args, d);
   raw.turning_radius = args.number("radius");
+  raw.radius_known = raw.radius_known || raw.turning_radius.has_value();
   raw.subdivisions = args.integer("subdivisions");
   s.sample_step = args.number("sample-step");
-  raw.reverse = d.reverse = args.flag("reverse");
-  d.cc = args.flag("cc");
+  // Switches add to a scene's: there is no flag that turns a scene's reverse or cc off.
+  raw.reverse = args.flag("reverse");
+  d.reverse = raw.reverse || (base && base->reverse);
+  const bool cc = args.flag("cc");
+  d.cc = cc || (base && base->cc);
   if (raw.turning_radius) d.turning_radius = *raw.turning_radius;
 
   const plan::PlannerInfo* planner = plan::find_planner(d.planner);
@@ -177,7 +191,7 @@ PlanSettings read_plan_settings(Args& args) {
   if (raw.turning_radius && planner->family != PlannerFamily::heading && !turning)
     throw UsageError("--radius (turning radius) is used by --planner directional|hybrid and --smoother turning|vehicle only");
   if (raw.reverse && planner->id != plan::PlannerId::hybrid) throw UsageError("--reverse is used by --planner hybrid only");
-  if (d.cc) {
+  if (cc) {
     const plan::SmootherInfo* smoother = plan::find_smoother(d.smoother, planner->family);
     const plan::OptionMask bit = plan::option_bit(OptionId::cc);
     if ((planner->options & bit) == 0 && !(smoother && (smoother->options & bit) != 0))

@@ -53,13 +53,14 @@ Planner::Planner(const Grid& grid, PlanSettings settings) : grid_(grid), setting
 
 plan::PlanResult Planner::plan_raw(const PlanQuery& q, const std::string& where) {
   plan::PlanRequest request;
-  request.start = Pose{q.from.pos, deg_to_rad(q.from.heading_deg.value_or(0.0))};
-  request.goal = Pose{q.to.pos, deg_to_rad(q.to.heading_deg.value_or(0.0))};
+  request.start = Pose{q.from.pos, q.from.heading_rad()};
+  request.goal = Pose{q.to.pos, q.to.heading_rad()};
   request.start_has_heading = q.from.heading_deg.has_value();
   request.goal_has_heading = q.to.heading_deg.has_value();
   request.settings = service_settings(settings_);
   request.navmesh_cost = settings_.navmesh_cost;
-  request.curve_step = settings_.sample_step.value_or(kDefaultCurveStep);
+  if (settings_.sample_step) request.curve_step = *settings_.sample_step;
+  else if (!settings_.scene_curve_step) request.curve_step = kDefaultCurveStep;
   request.analyse = false;
   request.keep_internals = false;
   request.budget.time_ms = settings_.time_budget_ms;

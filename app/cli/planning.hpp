@@ -22,6 +22,9 @@ struct PlanSettings {
   std::optional<long long> neighborhood;              // --neighborhood (directional), checked later
   std::optional<long long> heading_bins;              // --heading-bins (hybrid), checked later
   double time_budget_ms = 0.0;                        // --time-budget-ms; 0 = no limit
+  /// A scene's settings (--scene): without --sample-step, curves are sampled at the service's
+  /// default step, as the sandbox samples them, instead of the CLI's 0.25 cells.
+  bool scene_curve_step = false;
 };
 
 /// Largest --time-budget-ms: a day. [Units: ms]
@@ -31,7 +34,11 @@ inline constexpr double kMaxTimeBudgetMs = 86400000.0;
 double read_time_budget(Args& args);
 
 /// Reads the planning options from `args` and checks that they fit together (plan_options.cpp).
-PlanSettings read_plan_settings(Args& args);
+/// `base`: a scene's settings (scene_base_request in scene_args.hpp) that the options given are
+/// applied to one by one; the scene already settles the smoother, the turning radius and the
+/// navmesh polygons, and its switches (reverse, cc) stay on. Null: the CLI's defaults. Options
+/// given that do not apply to the planner are refused either way.
+PlanSettings read_plan_settings(Args& args, const io::PlanSettingsData* base = nullptr);
 /// The checks that wait until the map is loaded: ranges of --radius, --neighborhood, --heading-bins.
 void check_plan_settings(const PlanSettings& settings);
 /// The settings block the service takes (the checked --neighborhood and --heading-bins in it).

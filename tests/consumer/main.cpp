@@ -65,7 +65,8 @@ int main(int argc, char** argv) {
   auto request = pathlab::plan::scene_request(*scene);
   if (!request) return fail(request.error().message);
   pathlab::plan::PlanService service;  // keep it for the map's next plans: it keeps their preprocessing
-  const pathlab::plan::PlanResult plan = service.plan(scene->grid, *request);
+  // The scene's map with its doors shut at t = 0 as walls, as the CLI and the sandbox plan it.
+  const pathlab::plan::PlanResult plan = service.plan(pathlab::plan::scene_grid(*scene), *request);
   if (!plan.error.empty()) return fail(plan.error);
   print_plan(plan, request->start_has_heading);
   if (!plan.found || plan.points.size() < 2) return 0;

@@ -383,9 +383,65 @@ void Inspector::tab_export(Sandbox& sb) {
   }
   remember("copy_scene");
   help_marker("The whole scene (map, start, goal, settings) as scene JSON, to paste into a bug report.");
+  cli_command_row(sb);
   if (e.points.empty()) ImGui::TextDisabled("No path to export.");
   else ImGui::Text("%zu points, length %.3f cells", e.points.size(), e.length);
   if (!message_.empty()) ImGui::TextWrapped("%s", message_.c_str());
+}
+
+CliCommand Inspector::cli_command(Sandbox& sb) {
+  const SceneDocument& doc = sb.document();
+  // The document's own scene file, or the bundled scene it is (read, never written).
+  const bool has_file = doc.origin() == Origin::scene || doc.origin() == Origin::bundled;
+  const std::string file = doc.origin() == Origin::scene ? doc.save_path() : has_file ? doc.source() : "";
+  const std::string tmp = std::filesystem::temp_directory_path().string();
+  CliCommand out;
+  if (cli_units_) {
+    io::Scene scene = sb.scene();
+    scene.units = sb.units().spawn_list();  // what Save would write
+    scene.sim_speed = sb.units().speed();
+    // Paused: the screen holds the units at that time, so the command stops there too; playing:
+    // the whole run.
+    const double shown = sb.units().playing() ? 0.0 : sb.units().time();
+    out = crowd_cli_command(scene, file, has_file && !sb.unsaved(), tmp, cli_written_, shown);
+  } else {
+    out = plan_cli_command(sb.scene(), sb.plan_scene().grid, file, tmp, cli_written_);
+  }
+  if (!out.written.empty()) cli_written_ = out.written;  // used again while its bytes still fit
+  return out;
+}
+
+void Inspector::cli_command_row(Sandbox& sb) {
+  if (!sb.scene().units.empty() || !sb.units().spawn_list().empty()) {
+    ImGui::RadioButton("plan", &cli_units_int_, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("units' run", &cli_units_int_, 1);
+    ImGui::SameLine();
+  } else {
+    cli_units_int_ = 0;
+  }
+  cli_units_ = cli_units_int_ == 1;
+  if (ImGui::Button("Copy CLI command")) {
+    cli_ = cli_command(sb);
+    if (!cli_.command.empty()) SDL_SetClipboardText(cli_.command.c_str());
+    message_ = cli_.command.empty() ? "no CLI command: " + cli_.note : "CLI command copied: " + cli_.note;
+    // The worker plans with a time limit, the CLI without: a plan it stopped is not reproduced.
+    if (!cli_units_ && sb.plan().result.budget_stop != BudgetStop::none)
+      message_ += "; the search shown stopped at the sandbox's time budget, the CLI runs it to the end";
+  }
+  remember("copy_cli");
+  help_marker("The pathlab-cli command that reproduces what is shown, bit for bit: the plan (pathlab-cli plan --scene "
+              "FILE, with an option for every unsaved edit of the poses and settings) or the units' run "
+              "(pathlab-cli crowd --scene FILE). A map edited and not saved is written to a new file in the "
+              "temporary folder first, never over a file of yours. The command shows below to read and select.");
+  if (!cli_.command.empty()) {
+    // Read-only text, so it can be selected and copied again by hand.
+    std::vector<char> buf(cli_.command.begin(), cli_.command.end());
+    buf.push_back('\0');
+    ImGui::SetNextItemWidth(-1);
+    ImGui::InputText("##cli_command", buf.data(), buf.size(), ImGuiInputTextFlags_ReadOnly);
+    remember("cli_command");
+  }
 }
 
 void Inspector::help_window() {

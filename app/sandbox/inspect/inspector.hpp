@@ -127,6 +127,12 @@ class Inspector {
   const std::string& last_export() const { return last_export_; }
   bool help_open() const { return help_open_; }
   ExportedPath exported_path(const Sandbox& sb) const;
+  /// What "Copy CLI command" builds now: the plan's command, or the units' run's when
+  /// set_cli_units(true). May write a new scene file to the temporary folder (CliCommand::written).
+  CliCommand cli_command(Sandbox& sb);
+  /// The last command the button made ("" before the first click).
+  const CliCommand& last_cli_command() const { return cli_; }
+  void set_cli_units(bool units) { cli_units_ = units, cli_units_int_ = units ? 1 : 0; }
   /// Pixel colour the replay uses for each node state (RGBA) — tests check the screen with them.
   static std::array<uint8_t, 4> replay_colour(ReplayModel::State s, bool current);
 
@@ -147,6 +153,7 @@ class Inspector {
   void tab_compare(Sandbox& sb);
   void tab_gallery(Sandbox& sb);
   void tab_export(Sandbox& sb);
+  void cli_command_row(Sandbox& sb);  // "Copy CLI command", its plan/units choice and the command
   void help_window();
   void shortcuts(Sandbox& sb);
   void remember(const char* name);  // stores the last item's rect under `name`
@@ -220,6 +227,10 @@ class Inspector {
   char export_stem_[128] = "path";
   std::string last_export_;
   std::string message_;
+  bool cli_units_ = false;      // "Copy CLI command" reproduces the units' run, not the plan
+  int cli_units_int_ = 0;       // the radio buttons' copy of it
+  CliCommand cli_;              // the last command built
+  std::string cli_written_;     // the last file written for it, reused while its bytes fit
 };
 
 }  // namespace pathlab::sandbox
