@@ -22,7 +22,8 @@
 // `--polyline` drives the plan's sampled points instead of its exact segment path (how
 // `pathlab-cli simulate` built a pose plan's path before the follower branch): the "before".
 // This is a measuring program, not a Google Benchmark: it prints a table and exits.
-// Usage: bench_unit_tracking [--maps N] [--queries N] [--size N] [--dt S] [--follower track] [--polyline] [--per-query]
+// Usage: bench_unit_tracking [--maps N] [--queries N] [--size N] [--dt S] [--follower track] [--preset car|car-fwd|tank|bear]
+//                            [--polyline] [--per-query]
 
 #include <algorithm>
 #include <cmath>
@@ -57,6 +58,7 @@ struct Options {
   int maps = 3, queries = 50, size = 256;
   double dt = 1.0 / 60.0;
   std::optional<FollowerKind> follower;
+  std::string preset;  // only this row's preset ("car", "car-fwd", "tank", "bear"); empty: all
   bool polyline = false, per_query = false;
 };
 
@@ -228,6 +230,7 @@ Options parse(int argc, char** argv) {
     else if (more && std::strcmp(argv[i], "--maps") == 0) o.maps = std::clamp(std::atoi(argv[++i]), 1, 10);
     else if (more && std::strcmp(argv[i], "--queries") == 0) o.queries = std::clamp(std::atoi(argv[++i]), 1, 500);
     else if (more && std::strcmp(argv[i], "--size") == 0) o.size = std::clamp(std::atoi(argv[++i]), 40, 512);
+    else if (more && std::strcmp(argv[i], "--preset") == 0) o.preset = argv[++i];
     else if (more && std::strcmp(argv[i], "--dt") == 0) o.dt = std::clamp(std::atof(argv[++i]), 1e-3, 0.1);
     else if (more && std::strcmp(argv[i], "--follower") == 0) {
       auto k = parse_follower_kind(argv[++i]);
@@ -246,6 +249,7 @@ int main(int argc, char** argv) {
               opt.polyline ? "plan points (polyline)" : "as planned (segments for pose plans)");
   print_header();
   for (const Preset& p : kPresets) {
+    if (!opt.preset.empty() && opt.preset != p.label) continue;
     std::vector<Run> all;
     size_t all_asked = 0;
     for (int kind = 0; kind < 2; ++kind) {

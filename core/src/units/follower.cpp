@@ -141,6 +141,13 @@ double wanted_speed(const UnitDef& def, const FollowPath& path, const UnitState&
     want = std::min(want, bend_speed_limit(def, path, st, stop_corners));
     // Off heading, slow down so that the turn happens near the line, not after it.
     want *= std::max(0.0, std::cos(err));
+    if (can_pivot && std::abs(err) > 1e-6) {
+      // Turning err at the pivot rate takes |err| / rate seconds, in which the unit drifts about
+      // v t sin|err| / 2 sideways: keep that within corner_cut (a unit set off facing away from
+      // its path would otherwise swing half a cell wide before it faces along it).
+      const double drift = std::abs(err) * std::sin(std::min(std::abs(err), 0.5 * kPi));
+      want = std::min(want, 2.0 * def.follower.corner_cut * def.pivot_turn_rate / drift);
+    }
   } else if (target.at_end) {
     // Dampening alone never lands on a point (it orbits it): pull up on the final approach.
     want *= std::max(0.0, std::cos(err));
