@@ -7,6 +7,7 @@
 // apart. Each preset plans through the planning service as `pathlab-cli simulate` does with:
 //   car:  --planner hybrid --radius 2 --reverse (the car's radius; Reeds-Shepp cusps)
 //   car-fwd: --planner hybrid --radius 2 (forward only)
+//   car-dir: --planner directional --radius 2
 //   tank: --planner directional (default --radius 2)
 //   bear: the CLI's default planner (astar, no smoother): a polyline it steers along
 // then drives the path with the preset's default follower (or --follower track) in the
@@ -22,7 +23,7 @@
 // `--polyline` drives the plan's sampled points instead of its exact segment path (how
 // `pathlab-cli simulate` built a pose plan's path before the follower branch): the "before".
 // This is a measuring program, not a Google Benchmark: it prints a table and exits.
-// Usage: bench_unit_tracking [--maps N] [--queries N] [--size N] [--dt S] [--follower track] [--preset car|car-fwd|tank|bear]
+// Usage: bench_unit_tracking [--maps N] [--queries N] [--size N] [--dt S] [--follower track] [--preset car|car-fwd|car-dir|tank|bear]
 //                            [--polyline] [--per-query]
 
 #include <algorithm>
@@ -58,7 +59,7 @@ struct Options {
   int maps = 3, queries = 50, size = 256;
   double dt = 1.0 / 60.0;
   std::optional<FollowerKind> follower;
-  std::string preset;  // only this row's preset ("car", "car-fwd", "tank", "bear"); empty: all
+  std::string preset;  // only this row's preset ("car", "car-fwd", "car-dir", "tank", "bear"); empty: all
   bool polyline = false, per_query = false;
 };
 
@@ -72,6 +73,7 @@ struct Preset {
 constexpr Preset kPresets[] = {
     {"car", "car", "hybrid", true},
     {"car-fwd", "car", "hybrid", false},
+    {"car-dir", "car", "directional", false},
     {"tank", "tank", "directional", false},
     {"bear", "bear", "astar", false},
 };
