@@ -297,7 +297,7 @@ UnitState initial_unit_state(const FollowPath& path, const Pose& start) {
 
 void step_unit(const Grid& grid, const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
   switch (def.follower.kind) {
-    case FollowerKind::track: detail::step_track(def, path, st, dt); return;
+    case FollowerKind::track: detail::step_track(grid, def, path, st, dt); return;
     case FollowerKind::steer:
       // An exact segment path (a vehicle plan, maybe with cusps) is tracked; polylines are chased.
       if (path.source() == FollowPath::Source::segments) detail::step_vehicle(grid, def, path, st, dt);

@@ -40,7 +40,8 @@ std::optional<double> end_heading(const FollowPath& path);
 bool arrive_or_face_goal(const UnitDef& def, const FollowPath& path, UnitState& st, double dt);
 
 /// The track follower: rides the exact path by arc length with a speed profile (see unit.hpp).
-void step_track(const UnitDef& def, const FollowPath& path, UnitState& st, double dt);
+/// A step whose straight move would cut a wall corner the path itself clears is shortened.
+void step_track(const Grid& grid, const UnitDef& def, const FollowPath& path, UnitState& st, double dt);
 
 /// The steer follower on an exact segment path (vehicle plans, Reeds-Shepp cusps).
 void step_vehicle(const Grid& grid, const UnitDef& def, const FollowPath& path, UnitState& st, double dt);

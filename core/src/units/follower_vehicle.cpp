@@ -68,6 +68,24 @@ double tracking_rate(double v, double curvature, double e, double eh) {
   return v * curvature - 2.0 * kGain * std::abs(v) * eh - kGain * kGain * v * e;
 }
 
+/// How many times a step along the path may be halved to keep its chord clear of walls.
+constexpr int kMaxHalvings = 8;
+
+/// The farthest of s1, then halfway back towards s0 (kMaxHalvings times), whose straight
+/// move from `from` to the path's point there is clear of walls for the unit. A path that
+/// grazes a wall corner is clear along its arc while the chord of a long step cuts the corner
+/// by its sagitta (step^2 / (8 radius)); a shorter step keeps to the arc, as the referee
+/// (collision.hpp, on the chord between poses) needs. s1 itself when no shorter step is clear
+/// either (the path is not clear there: the referee then counts it). [Units: cells]
+double clear_advance(const Grid& grid, const FollowPath& path, Vec2 from, double s0, double s1, double radius) {
+  double s = s1;
+  for (int k = 0; k <= kMaxHalvings; ++k, s = 0.5 * (s0 + s)) {
+    const Vec2 to = path.state_at(s).pos;
+    if (to == from || segment_clear(grid, from, to, radius)) return s;
+  }
+  return s1;
+}
+
 }  // namespace
 
 double stop_speed(double braking, double room, double dt) {
@@ -97,7 +115,7 @@ double bend_speed_ahead(const UnitDef& def, const FollowPath& path, double s, do
   return limit;
 }
 
-void step_track(const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
+void step_track(const Grid& grid, const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
   const double len = path.length();
   st.blocked = false;
   if (st.arrived || (st.s >= len && std::abs(st.speed) <= def.braking * dt)) {
@@ -119,6 +137,7 @@ void step_track(const UnitDef& def, const FollowPath& path, UnitState& st, doubl
   const double v1 = std::max(0.0, approach_speed(def, std::abs(st.speed), want, dt));
   double s1 = std::min(s_stop, s0 + v1 * dt);
   if (s_stop - s1 <= 1e-9) s1 = s_stop;
+  s1 = clear_advance(grid, path, st.pose.pos, s0, s1, def.radius);
   const PathState ps = path.state_at(s1);
   st.turn_rate = wrap_angle(ps.heading - st.pose.heading) / dt;
   st.pose = Pose{ps.pos, ps.heading};
@@ -159,7 +178,8 @@ void step_vehicle(const Grid& grid, const UnitDef& def, const FollowPath& path, 
 
   st.blocked = false;
   if (p1 != st.pose.pos && !segment_clear(grid, st.pose.pos, p1, def.radius)) {
-    const PathState next = path.state_at(std::min(s_stop, st.s + std::abs(v1) * dt));
+    const double s_next = std::min(s_stop, st.s + std::abs(v1) * dt);
+    const PathState next = path.state_at(clear_advance(grid, path, st.pose.pos, st.s, s_next, def.radius));
     if (st.deviation <= kSnapDeviation && segment_clear(grid, st.pose.pos, next.pos, def.radius)) {
       p1 = next.pos;
       h1 = st.pose.heading + std::clamp(wrap_angle(next.heading - st.pose.heading), -w_max * dt, w_max * dt);
