@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "pathlab/collision.hpp"
 #include "units/follower_internal.hpp"
