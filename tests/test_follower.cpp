@@ -346,3 +346,29 @@ TEST_CASE("steer: turns on the spot to the goal heading after arriving") {
   REQUIRE(run->metrics.time_to_goal.has_value());
   CHECK(*run->metrics.time_to_goal - stopped_at == doctest::Approx(2.0).epsilon(0.05));
 }
+
+TEST_CASE("steer: a path that passes its own start and end twice (two circles) is followed loop by loop") {
+  // A full left circle then a full right circle of radius 3 from (15, 15): the path comes back
+  // through its start (and its end) half-way. A projection onto the whole path would jump to
+  // the end there and stop; the tracker's progress only moves forward within its window.
+  const Pose start{{15, 15}, 0.0};
+  const Move moves[] = {{1, 2.0 * kPi}, {-1, 2.0 * kPi}};
+  const SegmentPath eight = path_from_moves(start, 3.0, moves).value();
+  REQUIRE(glm::length(eight.end().pos - start.pos) < 1e-9);
+  const Grid grid = open_grid(30, 30);
+  for (FollowerKind kind : {FollowerKind::steer, FollowerKind::track}) {
+    CAPTURE(to_string(kind));
+    UnitDef def = car_unit_def();
+    def.follower.kind = kind;
+    auto run = simulate_unit(grid, def, FollowPath::from_segment_path(eight, 0.05).value(), std::nullopt,
+                             default_simulation_def(), 60.0);
+    REQUIRE(run.ok());
+    REQUIRE(run->metrics.arrived);
+    CHECK(run->metrics.distance == doctest::Approx(eight.length()).epsilon(0.01));
+    CHECK(run->metrics.max_deviation <= 0.05);
+    // Half-way it is back at the start, turning the other way.
+    bool crossed_right = false;
+    for (const TrajectorySample& s : run->samples) crossed_right = crossed_right || s.pose.pos.y < 15.0 - 5.0;
+    CHECK(crossed_right);
+  }
+}
