@@ -372,3 +372,37 @@ TEST_CASE("steer: a path that passes its own start and end twice (two circles) i
     CHECK(crossed_right);
   }
 }
+
+TEST_CASE("track: a unit that can pivot stops at a polyline corner, turns on the spot, and ends on the goal heading") {
+  const Grid grid = open_grid(20, 20);
+  UnitDef def = tank_unit_def();
+  def.follower.kind = FollowerKind::track;
+  FollowPath p = polyline({{2.5, 2.5}, {9.5, 2.5}, {9.5, 8.5}});
+  REQUIRE(p.set_goal_heading(kPi).ok());
+  const SimulationDef sd = default_simulation_def();
+  auto run = simulate_unit(grid, def, p, std::nullopt, sd, 60.0);
+  REQUIRE(run.ok());
+  REQUIRE(run->metrics.arrived);
+  CHECK(run->metrics.max_deviation == 0.0);
+  int turning_at_rest = 0;
+  for (size_t k = 1; k < run->samples.size(); ++k) {
+    const TrajectorySample& a = run->samples[k - 1];
+    const TrajectorySample& b = run->samples[k];
+    const double rate = std::abs(wrap_angle(b.pose.heading - a.pose.heading)) / sd.dt;
+    CHECK(rate <= max_heading_rate(def, std::max(std::abs(a.speed), std::abs(b.speed))) * (1 + 1e-9));
+    if (rate > 0.0) {
+      // It only turns standing still, on a vertex of the path.
+      CHECK(b.speed == 0.0);
+      CHECK(glm::length(b.pose.pos - a.pose.pos) == 0.0);
+      const bool on_vertex = glm::length(b.pose.pos - Vec2(9.5, 2.5)) < 1e-9 || glm::length(b.pose.pos - Vec2(9.5, 8.5)) < 1e-9;
+      CHECK(on_vertex);
+      ++turning_at_rest;
+    }
+  }
+  // 90 degrees at the corner and 90 at the end, at 60 deg/s and 60 steps/s: 90 steps each.
+  CHECK(turning_at_rest == doctest::Approx(180).epsilon(0.02));
+  const Pose end = run->samples.back().pose;
+  CHECK(glm::length(end.pos - Vec2(9.5, 8.5)) < 1e-9);
+  CHECK(std::abs(wrap_angle(end.heading - kPi)) < 1e-9);
+  CHECK(run->samples.back().speed == 0.0);
+}

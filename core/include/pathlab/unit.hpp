@@ -23,8 +23,9 @@ enum class FollowerKind : uint8_t {
   /// path's pose at the distance driven. The speed follows a profile along the path: at most
   /// the gear's top speed, slow enough in bends that the heading rate stays within the unit's
   /// limits (max_heading_rate), braking along the remaining arc length to rest at every gear
-  /// change (cusp) of a segment path and at the end. Heading jumps at polyline corners, as the
-  /// path itself does.
+  /// change (cusp) of a segment path and at the end. On a polyline a unit that can pivot stops
+  /// at each corner and turns on the spot (and to the goal heading at the end); for one that
+  /// cannot (a car) the heading jumps at polyline corners, as the path itself does.
   track,
   /// On a polyline or curve, the Tower22 post's "physics": chase a look-ahead point with a
   /// limited turn rate, slow down ahead of sharp turns, stop and rotate when the turn is beyond

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "pathlab/collision.hpp"
 #include "units/follower_internal.hpp"
@@ -69,6 +70,10 @@ double tracking_rate(double v, double curvature, double e, double eh) {
   return v * curvature - 2.0 * kGain * std::abs(v) * eh - kGain * kGain * v * e;
 }
 
+/// A polyline vertex that turns the path by more than this is a corner a pivoting track unit
+/// stops at and turns on the spot. [Units: radians]
+constexpr double kCornerAngle = 1e-6;
+
 /// How many times a step along the path may be halved to keep its chord clear of walls.
 constexpr int kMaxHalvings = 8;
 
@@ -85,6 +90,37 @@ double clear_advance(const Grid& grid, const FollowPath& path, Vec2 from, double
     if (to == from || segment_clear(grid, from, to, radius)) return s;
   }
   return s1;
+}
+
+/// Distance of the first polyline vertex strictly after s where the path turns, else the
+/// path's length. [Units: cells]
+double next_corner_after(const FollowPath& path, double s) {
+  const auto smp = path.samples();
+  for (size_t j = path.index_at(s) + 1; j + 1 < smp.size(); ++j)
+    if (smp[j].s > s && std::abs(smp[j].corner) > kCornerAngle) return smp[j].s;
+  return path.length();
+}
+
+/// Track, a unit that can pivot on a polyline: at a vertex (or the end) facing away from the
+/// way on (or the goal heading), first come to rest, then turn on the spot at the pivot rate.
+/// True when this step was spent so.
+bool turn_at_vertex(const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
+  const bool at_end = st.s >= path.length();
+  const std::optional<double> face = at_end ? end_heading(path) : std::optional<double>(path.state_at(st.s).heading);
+  if (!face) return false;
+  const double turn = wrap_angle(*face - st.pose.heading);
+  if (std::abs(turn) <= 1e-9) return false;
+  st.target_speed = 0.0;
+  if (st.speed != 0.0) {
+    // The profile stopped at the vertex; the last of its speed (under a step of braking) goes.
+    st.speed = st.turn_rate = 0.0;
+    return true;
+  }
+  const double w = std::clamp(turn / dt, -def.pivot_turn_rate, def.pivot_turn_rate);
+  st.pose.heading = std::abs(w * dt) >= std::abs(turn) ? wrap_angle(*face) : wrap_angle(st.pose.heading + w * dt);
+  st.turn_rate = w;
+  st.rotating = true;
+  return true;
 }
 
 }  // namespace
@@ -119,6 +155,10 @@ double bend_speed_ahead(const UnitDef& def, const FollowPath& path, double s, do
 void step_track(const Grid& grid, const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
   const double len = path.length();
   st.blocked = false;
+  // A unit that can pivot turns at polyline corners (and to the goal heading at the end) on the
+  // spot, at rest, instead of letting its heading jump with the path's.
+  const bool pivots = def.pivot_turn_rate > 0.0 && path.source() == FollowPath::Source::polyline;
+  if (!st.arrived && pivots && turn_at_vertex(def, path, st, dt)) return;
   if (st.arrived || (st.s >= len && std::abs(st.speed) <= def.braking * dt)) {
     // At the end, rolling no faster than one step of braking stops: at rest, arrived.
     st.arrived = true;
@@ -126,7 +166,7 @@ void step_track(const Grid& grid, const UnitDef& def, const FollowPath& path, Un
     return;
   }
   const double s0 = st.s;
-  const double s_stop = path.next_cusp_after(s0);
+  const double s_stop = std::min(path.next_cusp_after(s0), pivots ? next_corner_after(path, s0) : len);
   const Gear gear = gear_at(path, s0);
   if (st.speed * sign_of(gear) < 0.0) {
     // Just reached a cusp still rolling the old way (slower than a step of braking): stop
@@ -140,8 +180,10 @@ void step_track(const Grid& grid, const UnitDef& def, const FollowPath& path, Un
   if (s_stop - s1 <= 1e-9) s1 = s_stop;
   s1 = clear_advance(grid, path, st.pose.pos, s0, s1, def.radius);
   const PathState ps = path.state_at(s1);
-  st.turn_rate = wrap_angle(ps.heading - st.pose.heading) / dt;
-  st.pose = Pose{ps.pos, ps.heading};
+  // A pivoting unit keeps the heading of the edge it drove until it turns at the vertex.
+  const double heading = pivots && s1 > s0 ? path.samples()[path.index_at(0.5 * (s0 + s1))].heading : ps.heading;
+  st.turn_rate = wrap_angle(heading - st.pose.heading) / dt;
+  st.pose = Pose{ps.pos, heading};
   st.s = s1;
   st.gear = gear;
   st.speed = sign_of(gear) * (s1 - s0) / dt;
@@ -149,6 +191,7 @@ void step_track(const Grid& grid, const UnitDef& def, const FollowPath& path, Un
   st.lookahead = ps.pos;
   st.path_curvature = ps.curvature;
   st.deviation = 0.0;
+  st.rotating = false;
 }
 
 void step_vehicle(const Grid& grid, const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
