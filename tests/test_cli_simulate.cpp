@@ -168,3 +168,24 @@ TEST_CASE("simulate: a snapped goal is the follower's goal, reported; the tank a
         std::string::npos);
   CHECK(human.out.find("arrived: yes\n") != std::string::npos);
 }
+
+TEST_CASE("simulate: a car drives a Hybrid A* plan as planned and comes to rest on the goal pose") {
+  const std::string map = wall_map();
+  for (const char* follower : {"steer", "track"}) {
+    CAPTURE(std::string(follower));
+    const auto r = run_cli("simulate --map " + map + " --from 5,7,0 --to 7.5,8.5,180 --planner hybrid --radius 2 " +
+                           "--reverse --unit car --dt 0.02 --json --follower " + follower);
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j.at("found").get<bool>());
+    const auto& m = j.at("metrics");
+    CHECK(m.at("arrived").get<bool>());
+    CHECK(m.at("collisions").get<int>() == 0);
+    CHECK(m.at("max_deviation").get<double>() <= 0.5);
+    CHECK(m.at("max_turn_rate_deg").get<double>() <= 120.0 + 1e-9);  // the car's max_turn_rate
+    const auto& last = j.at("samples").back();
+    CHECK(std::hypot(last.at(1).get<double>() - 7.5, last.at(2).get<double>() - 8.5) <= 0.5);
+    CHECK(std::abs(std::remainder(last.at(3).get<double>() - 180.0, 360.0)) <= 10.0);
+    CHECK(last.at(4).get<double>() == 0.0);
+  }
+}

@@ -1,15 +1,22 @@
 // The fixed-step simulation: determinism, frame-rate independence, pause and speed, and
-// re-planning when a wall is painted across a unit's path.
+// re-planning when a wall is painted across a unit's path; a car driving Hybrid A* plans with
+// gear changes to its goal pose (parking bays, an open goal, generated maps).
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <random>
 #include <vector>
 
+#include "generated_maps.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/follow_path.hpp"
 #include "pathlab/grid_search.hpp"
+#include "pathlab/hybrid_astar.hpp"
+#include "pathlab/map_generators.hpp"
+#include "pathlab/pose_smoother.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "pathlab/simulation.hpp"
 #include "test_support.hpp"
@@ -130,9 +137,12 @@ TEST_CASE("add_unit refuses bad units, starts in walls, and track units off thei
   CHECK_FALSE(sim.add_unit(track, p, Pose{{2.5, 2.5}, 0}).ok());
   CHECK(sim.add_unit(track, p).ok());
   auto rs = FollowPath::from_segment_path(reeds_shepp_path(Pose{{3, 3}, 0}, Pose{{3.5, 4}, kPi}, 1.0).value()).value();
-  auto steer_rs = sim.add_unit(person_unit_def(), rs);
-  REQUIRE_FALSE(steer_rs.ok());
-  CHECK(steer_rs.error().message.find("track") != std::string::npos);
+  UnitDef damped = person_unit_def();
+  damped.follower.kind = FollowerKind::damped;
+  auto damped_rs = sim.add_unit(damped, rs);
+  REQUIRE_FALSE(damped_rs.ok());
+  CHECK(damped_rs.error().message.find("track or steer") != std::string::npos);
+  CHECK(sim.add_unit(person_unit_def(), rs).ok());  // steer tracks a path with cusps
   CHECK_FALSE(sim.set_path(99, p).ok());
 }
 
@@ -269,4 +279,142 @@ TEST_CASE("a unit whose path doubles back at its end stops as stalled instead of
   CHECK_FALSE(run.metrics.time_to_goal.has_value());
   // It did reach the turn: it stalled there, not on the way.
   CHECK(glm::length(run.samples.back().pose.pos - Vec2(20.5, 5.5)) < 0.1);
+}
+
+namespace {
+
+/// A car's plan as the planning service makes it for `simulate --planner hybrid --radius 2
+/// --reverse`: Hybrid A* with reverse, then the vehicle smoother. Empty when none is found.
+std::optional<SegmentPath> car_plan(const Grid& grid, const Pose& from, const Pose& to) {
+  const UnitDef car = car_unit_def();
+  HybridAStarOptions opt = default_hybrid_astar_options();
+  opt.turning_radius = car.turning_radius;
+  opt.agent_radius = car.radius;
+  opt.allow_reverse = true;
+  opt.max_expansions = 60000;
+  auto planner = HybridAStar::create(grid, opt);
+  REQUIRE(planner.ok());
+  auto path = planner->plan(from, to);
+  REQUIRE(path.ok());
+  if (!path->found) return std::nullopt;
+  PoseSmoothDef sd = default_pose_smooth_def();
+  sd.turning_radius = car.turning_radius;
+  sd.agent_radius = car.radius;
+  sd.allow_reverse = true;
+  auto smooth = smooth_pose_path(grid, path->path, sd);
+  REQUIRE(smooth.ok());
+  return smooth->path;
+}
+
+/// Drives `def` along `plan` and checks what a user of `simulate` expects: it arrives at the
+/// plan's end pose (0.5 cells, 10 degrees) at rest, never more than 0.5 cells off the path,
+/// without a collision by the referee, and never turns faster than its limit at its speed.
+SingleRun drive_and_check(const Grid& grid, const UnitDef& def, const SegmentPath& plan) {
+  const SimulationDef sd = default_simulation_def();
+  auto run = simulate_unit(grid, def, FollowPath::from_segment_path(plan, 0.05).value(), std::nullopt, sd,
+                           10.0 * plan.length() / def.max_speed + 30.0);
+  REQUIRE(run.ok());
+  CAPTURE(run->ended_because);
+  const RunMetrics& m = run->metrics;
+  CHECK(m.arrived);
+  CHECK(m.collisions == 0);
+  CHECK(m.max_deviation <= 0.5);
+  const TrajectorySample& last = run->samples.back();
+  CHECK(glm::length(last.pose.pos - plan.end().pos) <= 0.5);
+  CHECK(std::abs(wrap_angle(last.pose.heading - plan.end().heading)) <= deg_to_rad(10.0));
+  CHECK(last.speed == 0.0);
+  for (size_t k = 1; k < run->samples.size(); ++k) {
+    const TrajectorySample& a = run->samples[k - 1];
+    const TrajectorySample& b = run->samples[k];
+    const double rate = std::abs(wrap_angle(b.pose.heading - a.pose.heading)) / sd.dt;
+    const double limit = max_heading_rate(def, std::max(std::abs(a.speed), std::abs(b.speed)));
+    if (rate > limit * (1 + 1e-9) + 1e-9) FAIL_CHECK("step " << k << ": turn rate " << rate << " > " << limit);
+  }
+  return *run;
+}
+
+UnitDef car_with(FollowerKind kind) {
+  UnitDef d = car_unit_def();
+  d.follower.kind = kind;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("a car parks in a bay of a parking lot: on the goal pose, stopped, no collision") {
+  const Grid grid = test::parking_lot(7);
+  // Stalls of the second row (y 23..26) open to the aisle above; find empty ones.
+  const Pose start{{10.5, 19.5}, 0.0};
+  REQUIRE(point_clear(grid, start.pos, car_unit_def().radius));
+  int parked = 0;
+  for (int x = 20; x + 2 < grid.width() - 8 && parked < 2; x += 3) {
+    bool empty = true;
+    for (int y = 23; y < 27; ++y)
+      for (int dx = 0; dx < 2; ++dx) empty = empty && grid.is_free(Cell{x + dx, y});
+    if (!empty) continue;
+    // Nose in for the first bay, backing in (a gear change at least) for the second.
+    const Pose goal{{x + 1.0, 25.0}, parked == 0 ? kPi / 2 : -kPi / 2};
+    const auto plan = car_plan(grid, start, goal);
+    if (!plan) continue;
+    CAPTURE(x);
+    for (FollowerKind kind : {FollowerKind::steer, FollowerKind::track}) {
+      CAPTURE(to_string(kind));
+      drive_and_check(grid, car_with(kind), *plan);
+    }
+    ++parked;
+  }
+  CHECK(parked == 2);
+}
+
+TEST_CASE("a car sent to an open goal behind it stops there without rocking") {
+  Grid grid = Grid::create(40, 30).value();
+  const Pose start{{8.5, 15.5}, 0.0};
+  const Pose goal{{14.5, 15.5}, kPi};  // ahead and facing back: it must turn round
+  const auto plan = car_plan(grid, start, goal);
+  REQUIRE(plan.has_value());
+  const SingleRun run = drive_and_check(grid, car_with(FollowerKind::steer), *plan);
+  REQUIRE(run.metrics.time_to_goal.has_value());
+  // No change of direction in the final 2 s, and at rest at the end.
+  const double t_end = run.samples.back().t;
+  int changes = 0;
+  double last = 0.0;
+  for (const TrajectorySample& s : run.samples) {
+    if (s.t < t_end - 2.0 || s.speed == 0.0) continue;
+    if (last != 0.0 && (last < 0.0) != (s.speed < 0.0)) ++changes;
+    last = s.speed;
+  }
+  CHECK(changes == 0);
+  CHECK(run.samples.back().speed == 0.0);
+}
+
+TEST_CASE("cars track Hybrid A* plans with cusps on parking lots and rooms: <= 0.5 cells off, no collision") {
+  int runs = 0, with_cusps = 0;
+  for (int kind = 0; kind < 2; ++kind) {
+    for (uint32_t seed = 1; seed <= 2; ++seed) {
+      Grid grid = kind == 0 ? test::parking_lot(seed) : Grid::create(64, 64).value();
+      if (kind == 1) generate_rooms(grid, 16, 4, seed);
+      std::mt19937 rng(seed * 31u + static_cast<uint32_t>(kind));
+      std::uniform_int_distribution<int> ux(1, grid.width() - 2), uy(1, grid.height() - 2), uh(0, 7);
+      auto pose = [&] { return Pose{Vec2(ux(rng) + 0.5, uy(rng) + 0.5), wrap_angle(uh(rng) * kPi / 4.0)}; };
+      for (int q = 0, tries = 0; q < 3 && tries < 200; ++tries) {
+        const Pose a = pose(), b = pose();
+        if (!point_clear(grid, a.pos, 1.0) || !point_clear(grid, b.pos, 1.0) || glm::length(a.pos - b.pos) < 15.0) continue;
+        const auto plan = car_plan(grid, a, b);
+        if (!plan) continue;
+        ++q;
+        ++runs;
+        const auto fp = FollowPath::from_segment_path(*plan, 0.05).value();
+        with_cusps += fp.next_cusp_after(0.0) < fp.length();
+        CAPTURE(kind);
+        CAPTURE(seed);
+        CAPTURE(q);
+        for (FollowerKind k : {FollowerKind::steer, FollowerKind::track}) {
+          CAPTURE(to_string(k));
+          drive_and_check(grid, car_with(k), *plan);
+        }
+      }
+    }
+  }
+  CHECK(runs >= 10);
+  CHECK(with_cusps >= 1);
 }

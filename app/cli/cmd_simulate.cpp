@@ -100,7 +100,11 @@ Planned plan_grid(const Grid& grid, const PlanSettings& settings, const UnitDef&
   if (!pose_plan && pts.back() != to.pos && segment_clear(grid, pts.back(), to.pos, unit.radius)) pts.push_back(to.pos);
   std::optional<double> heading_deg = to.heading_deg;
   if (pose_plan && to.heading_deg && !o.headings_deg.empty()) heading_deg = o.headings_deg.back();
-  auto fp = FollowPath::from_polyline(pts);
+  // A pose plan is driven as planned (its exact curve, gear changes included), not as the
+  // polyline of its samples: the sampled points lose the gears and cut the arcs. A plan of
+  // length 0 (start and goal snapped to one lattice pose) is the step from --from to it.
+  const bool exact = pose_plan && o.segments && o.segments->length() > 0.0;
+  auto fp = exact ? FollowPath::from_segment_path(*o.segments, kCurveSpacing) : FollowPath::from_polyline(pts);
   if (!fp) throw UsageError(fp.error().message);
   if (heading_deg) (void)fp->set_goal_heading(deg_to_rad(*heading_deg));  // finite: parsed by Args / planned
   const bool moved = glm::length(pts.back() - to.pos) > 1e-9 ||

@@ -95,6 +95,7 @@ PlanOutcome Planner::plan(const PlanQuery& q, const std::string& where) {
   out.goal_snapped = r.goal_snapped;
   out.shift_passes = r.shift_passes;
   out.notes = r.notes;
+  out.segments = std::move(r.segments);
   for (const TurnReport& t : r.turns) out.turns.push_back({t.waypoint, to_string(t.method), t.radius});
   // Curved paths are already sampled every --sample-step, with their own headings.
   const bool curved = !r.headings.empty() || r.family == plan::PlannerFamily::heading;

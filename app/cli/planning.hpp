@@ -67,6 +67,7 @@ struct PlanOutcome {
   std::vector<Turn> turns;  // --smoother turning: how each corner was made
   std::optional<int> shift_passes;  // --smoother edge-shift: passes run
   std::vector<std::string> notes;   // the service's notes (e.g. "the goal pose was snapped to the lattice ...")
+  std::optional<SegmentPath> segments;  // pose plans: the exact path (gears, cusps) the points sample
 };
 
 /// Plans queries on one map through the planning service, which keeps the map's

@@ -52,8 +52,9 @@ struct UnitState {
   double maneuver_distance = std::numeric_limits<double>::infinity();
   bool blocked = false;       ///< The last move was refused because it would enter a wall.
   /// Arrived: within follower.arrive_distance of the path's end (and at its end along the
-  /// path), at the goal heading when the path has one (within kGoalHeadingTolerance), and
-  /// stopped. Track units arrive at the path's end with the path's own heading.
+  /// path), at the goal heading when the path has one (within kGoalHeadingTolerance; a steer
+  /// unit on a segment path without one: the path's end heading), and stopped. Track units
+  /// arrive at the path's end with the path's own heading, at rest.
   bool arrived = false;
   GiveUp gave_up = GiveUp::none;  ///< Set once, instead of arriving; the unit then stands still.
 };
@@ -62,7 +63,9 @@ struct UnitState {
 UnitState initial_unit_state(const FollowPath& path, const Pose& start);
 
 /// Advances one unit by `dt` [s] [Limit: > 0, finite] following def.follower.kind. Steer and
-/// damped never move the unit into a wall of `grid` (a refused move stops it: `blocked`).
+/// damped never move the unit into a wall of `grid` (a refused move stops it: `blocked`; the
+/// steer tracker of a segment path, within 0.05 cells of it, takes the path's own next pose
+/// instead when that move is clear, since the planner checked the path).
 /// Deterministic: the same inputs give the same state bit for bit.
 void step_unit(const Grid& grid, const UnitDef& def, const FollowPath& path, UnitState& state, double dt);
 

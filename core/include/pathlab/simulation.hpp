@@ -59,8 +59,8 @@ class Simulation {
 
   /// Adds a unit at `start` (default: the path's start pose) at rest. Errors: a bad UnitDef
   /// (naming the field), a start that is not clear of walls for the unit's radius, a track
-  /// unit that does not start on its path's start, a steer or damped unit on a path with
-  /// reverse gear (track follows those).
+  /// unit that does not start on its path's start, a damped unit on a path with reverse gear
+  /// (track and steer follow those).
   Result<UnitId> add_unit(const UnitDef& def, FollowPath path, std::optional<Pose> start = std::nullopt);
 
   /// Replaces a unit's path, keeping its pose and speed (no jump). A track unit's new path

@@ -19,13 +19,19 @@ namespace pathlab {
 
 /// How a unit follows its path.
 enum class FollowerKind : uint8_t {
-  /// Exact following by arc length at constant speed (the fix "In love with splines" skips):
-  /// the pose is the path's pose at distance speed * t. Gear changes of a segment path are
-  /// obeyed; heading jumps at polyline corners, as the path itself does.
+  /// Exact following by arc length (the fix "In love with splines" skips): the pose is the
+  /// path's pose at the distance driven. The speed follows a profile along the path: at most
+  /// the gear's top speed, slow enough in bends that the heading rate stays within the unit's
+  /// limits (max_heading_rate), braking along the remaining arc length to rest at every gear
+  /// change (cusp) of a segment path and at the end. On a polyline a unit that can pivot stops
+  /// at each corner and turns on the spot (and to the goal heading at the end); for one that
+  /// cannot (a car) the heading jumps at polyline corners, as the path itself does.
   track,
-  /// The Tower22 post's "physics": chase a look-ahead point with a limited turn rate, slow down
-  /// ahead of sharp turns, stop and rotate when the turn is beyond a threshold. Leaves the
-  /// line a little, never enters a wall.
+  /// On a polyline or curve, the Tower22 post's "physics": chase a look-ahead point with a
+  /// limited turn rate, slow down ahead of sharp turns, stop and rotate when the turn is beyond
+  /// a threshold. Leaves the line a little, never enters a wall. On an exact segment path (a
+  /// vehicle plan, possibly with cusps): a path tracker with track's speed profile that steers
+  /// by the path's curvature plus a cross-track correction, stopping at each cusp.
   steer,
   /// Guesgen's (2004) rotational dampening: the heading lags behind the direction to the next
   /// waypoint (first-order), which masks the turns but swings wide. For comparison.

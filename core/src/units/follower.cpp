@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "pathlab/collision.hpp"
+#include "units/follower_internal.hpp"
 
 namespace pathlab {
 
@@ -21,14 +23,6 @@ constexpr double kFacingTolerance = 0.05;
 double heading_of(Vec2 d) { return std::atan2(d.y, d.x); }
 Vec2 direction(double heading) { return Vec2(std::cos(heading), std::sin(heading)); }
 
-/// Speed change towards `want` within the unit's acceleration and braking.
-double approach_speed(const UnitDef& def, double v, double want, double dt) {
-  const double dv = want - v;
-  const bool speeding_up = (v >= 0.0) ? dv > 0.0 : dv < 0.0;
-  const double lim = (speeding_up ? def.acceleration : def.braking) * dt;
-  return v + std::clamp(dv, -lim, lim);
-}
-
 /// Radius of the tightest bend at sample `smp`: its curvature, and for a polyline corner the
 /// round-off that cuts it by at most `cut` (distance from the vertex to an arc of radius r
 /// through a corner of angle c is r (1 / cos(c/2) - 1)).
@@ -40,31 +34,6 @@ double bend_radius(const FollowSample& smp, double cut) {
     r = std::min(r, c > 1e-9 ? cut / (1.0 / c - 1.0) : 0.0);
   }
   return r;
-}
-
-void step_track(const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
-  const double len = path.length();
-  if (st.arrived || st.s >= len) {
-    st.arrived = true;
-    st.speed = st.turn_rate = st.target_speed = 0.0;
-    return;
-  }
-  const double s0 = st.s;
-  const double s1 = std::min(len, s0 + def.max_speed * dt);
-  const PathState ps = path.state_at(s1);
-  // The gear of the stretch just driven: the chord around the middle of the move.
-  const Gear gear = path.samples().size() > 1 ? path.samples()[path.index_at(0.5 * (s0 + s1))].gear : Gear::forward;
-  st.turn_rate = wrap_angle(ps.heading - st.pose.heading) / dt;
-  st.pose = Pose{ps.pos, ps.heading};
-  st.s = s1;
-  st.gear = gear;
-  st.speed = (s1 - s0) / dt * (gear == Gear::reverse ? -1.0 : 1.0);
-  st.target_speed = def.max_speed;
-  st.lookahead = ps.pos;
-  st.path_curvature = ps.curvature;
-  st.deviation = 0.0;
-  st.blocked = false;
-  if (s1 >= len) st.arrived = true;
 }
 
 struct Target {
@@ -124,40 +93,6 @@ double bend_speed_limit(const UnitDef& def, const FollowPath& path, const UnitSt
   return limit;
 }
 
-/// At the goal: face the requested heading first when the unit can turn on the spot, then
-/// stand still. Returns true when this step is done (turning on the spot or arrived).
-bool arrive_or_face_goal(const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
-  if (st.gave_up != GiveUp::none) return true;
-  const FollowerDef& f = def.follower;
-  const double heading = st.pose.heading;
-  const double to_end = glm::length(path.end_point() - st.pose.pos);
-  if (!st.arrived && path.length() - st.s <= f.arrive_distance && to_end <= f.arrive_distance &&
-      std::abs(st.speed) <= def.braking * dt) {
-    const double turn = path.goal_heading() ? wrap_angle(*path.goal_heading() - heading) : 0.0;
-    if (def.pivot_turn_rate <= 0.0 && std::abs(turn) > kGoalHeadingTolerance) {
-      // It cannot turn on the spot, and creeping about the goal would not turn it: say so.
-      st.gave_up = GiveUp::heading_unreachable;
-      st.speed = st.turn_rate = st.target_speed = 0.0;
-      st.rotating = st.backing_up = st.blocked = false;
-      return true;
-    }
-    if (turn != 0.0 && def.pivot_turn_rate > 0.0 && std::abs(turn) > 1e-9) {
-      const double w = std::clamp(turn / dt, -def.pivot_turn_rate, def.pivot_turn_rate);
-      st.pose.heading = wrap_angle(std::abs(w * dt) >= std::abs(turn) ? *path.goal_heading() : heading + w * dt);
-      st.speed = st.target_speed = 0.0;
-      st.turn_rate = w;
-      st.rotating = true;
-      st.lookahead = path.end_point();
-      return true;
-    }
-    st.arrived = true;
-  }
-  if (!st.arrived) return false;
-  st.speed = st.turn_rate = st.target_speed = 0.0;
-  st.rotating = st.backing_up = st.blocked = false;
-  return true;
-}
-
 /// Steer follower: whether to stop and turn (rotating), and for a unit that cannot pivot,
 /// whether to back up (a three-point turn). `err` is the heading error to the target.
 void update_maneuver(const UnitDef& def, const Target& target, double err, UnitState& st) {
@@ -206,6 +141,13 @@ double wanted_speed(const UnitDef& def, const FollowPath& path, const UnitState&
     want = std::min(want, bend_speed_limit(def, path, st, stop_corners));
     // Off heading, slow down so that the turn happens near the line, not after it.
     want *= std::max(0.0, std::cos(err));
+    if (can_pivot && std::abs(err) > 1e-6) {
+      // Turning err at the pivot rate takes |err| / rate seconds, in which the unit drifts about
+      // v t sin|err| / 2 sideways: keep that within corner_cut (a unit set off facing away from
+      // its path would otherwise swing half a cell wide before it faces along it).
+      const double drift = std::abs(err) * std::sin(std::min(std::abs(err), 0.5 * kPi));
+      want = std::min(want, 2.0 * def.follower.corner_cut * def.pivot_turn_rate / drift);
+    }
   } else if (target.at_end) {
     // Dampening alone never lands on a point (it orbits it): pull up on the final approach.
     want *= std::max(0.0, std::cos(err));
@@ -243,7 +185,7 @@ void commit_step(const FollowPath& path, Vec2 p1, double h1, double v1, double w
 /// The steer and damped followers: pick a target on the path, decide speed and heading rate
 /// within the unit's limits, and never move into a wall.
 void step_chase(const Grid& grid, const UnitDef& def, const FollowPath& path, UnitState& st, double dt, bool damped) {
-  if (arrive_or_face_goal(def, path, st, dt)) return;
+  if (detail::arrive_or_face_goal(def, path, st, dt)) return;
   const Vec2 pos = st.pose.pos;
   const double heading = st.pose.heading;
   const bool can_pivot = def.pivot_turn_rate > 0.0;
@@ -254,7 +196,7 @@ void step_chase(const Grid& grid, const UnitDef& def, const FollowPath& path, Un
   if (!damped) update_maneuver(def, target, err, st);
 
   const double want = wanted_speed(def, path, st, target, err, damped, stop_corners);
-  double v1 = approach_speed(def, st.speed, want, dt);
+  double v1 = detail::approach_speed(def, st.speed, want, dt);
   const double w_want = wanted_turn_rate(def.follower, st, target, err, v1, dt, damped);
   double w_max = max_heading_rate(def, v1);
   // Steer also keeps the sideways acceleration |v| * w within the unit's limit.
@@ -287,6 +229,54 @@ void step_chase(const Grid& grid, const UnitDef& def, const FollowPath& path, Un
 
 }  // namespace
 
+double detail::approach_speed(const UnitDef& def, double v, double want, double dt) {
+  const double dv = want - v;
+  const bool speeding_up = (v >= 0.0) ? dv > 0.0 : dv < 0.0;
+  const double lim = (speeding_up ? def.acceleration : def.braking) * dt;
+  return v + std::clamp(dv, -lim, lim);
+}
+
+std::optional<double> detail::end_heading(const FollowPath& path) {
+  if (path.goal_heading()) return path.goal_heading();
+  if (path.source() == FollowPath::Source::segments && path.length() > 0.0) return path.end_pose().heading;
+  return std::nullopt;
+}
+
+/// At the goal: face the requested heading first when the unit can turn on the spot, then
+/// stand still. Returns true when this step is done (turning on the spot or arrived).
+bool detail::arrive_or_face_goal(const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
+  if (st.gave_up != GiveUp::none) return true;
+  const FollowerDef& f = def.follower;
+  const double heading = st.pose.heading;
+  const double to_end = glm::length(path.end_point() - st.pose.pos);
+  if (!st.arrived && path.length() - st.s <= f.arrive_distance && to_end <= f.arrive_distance &&
+      std::abs(st.speed) <= def.braking * dt) {
+    const std::optional<double> goal = detail::end_heading(path);
+    const double turn = goal ? wrap_angle(*goal - heading) : 0.0;
+    if (def.pivot_turn_rate <= 0.0 && std::abs(turn) > kGoalHeadingTolerance) {
+      // It cannot turn on the spot, and creeping about the goal would not turn it: say so.
+      st.gave_up = GiveUp::heading_unreachable;
+      st.speed = st.turn_rate = st.target_speed = 0.0;
+      st.rotating = st.backing_up = st.blocked = false;
+      return true;
+    }
+    if (turn != 0.0 && def.pivot_turn_rate > 0.0 && std::abs(turn) > 1e-9) {
+      const double w = std::clamp(turn / dt, -def.pivot_turn_rate, def.pivot_turn_rate);
+      st.pose.heading = wrap_angle(std::abs(w * dt) >= std::abs(turn) ? *goal : heading + w * dt);
+      st.speed = st.target_speed = 0.0;
+      st.turn_rate = w;
+      st.rotating = true;
+      st.lookahead = path.end_point();
+      return true;
+    }
+    st.arrived = true;
+  }
+  if (!st.arrived) return false;
+  st.speed = st.turn_rate = st.target_speed = 0.0;
+  st.rotating = st.backing_up = st.blocked = false;
+  return true;
+}
+
 const char* to_string(GiveUp g) noexcept {
   switch (g) {
     case GiveUp::none: return "none";
@@ -307,8 +297,12 @@ UnitState initial_unit_state(const FollowPath& path, const Pose& start) {
 
 void step_unit(const Grid& grid, const UnitDef& def, const FollowPath& path, UnitState& st, double dt) {
   switch (def.follower.kind) {
-    case FollowerKind::track: step_track(def, path, st, dt); return;
-    case FollowerKind::steer: step_chase(grid, def, path, st, dt, false); return;
+    case FollowerKind::track: detail::step_track(grid, def, path, st, dt); return;
+    case FollowerKind::steer:
+      // An exact segment path (a vehicle plan, maybe with cusps) is tracked; polylines are chased.
+      if (path.source() == FollowPath::Source::segments) detail::step_vehicle(grid, def, path, st, dt);
+      else step_chase(grid, def, path, st, dt, false);
+      return;
     case FollowerKind::damped: step_chase(grid, def, path, st, dt, true); return;
   }
 }

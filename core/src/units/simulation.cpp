@@ -40,9 +40,9 @@ Status Simulation::check_path(const UnitDef& def, const FollowPath& path, const 
                                                     point_text(start.pos) + ", it starts " + std::to_string(gap) +
                                                     " cells away at " + point_text(path.start_pose().pos));
     }
-  } else if (path.has_reverse()) {
+  } else if (path.has_reverse() && def.follower.kind != FollowerKind::steer) {
     return fail(StatusCode::unsupported, std::string(to_string(def.follower.kind)) +
-                                             " follower: the path reverses; use the track follower for it");
+                                             " follower: the path reverses; use the track or steer follower for it");
   }
   return ok_status();
 }
