@@ -10,7 +10,8 @@
 // P = hybrid and directional:
 //  - search: the plan with `--smoother none` (thread CPU time, the map's preprocessing excluded:
 //    the service keeps it, as a unit re-planning on one map would);
-//  - smoother: smooth_pose_path() on that search result with the service's settings;
+//  - smoother: smooth_pose_path() on that search result with the service's settings and, as the
+//    service keeps one per map, the map's clearance field (built once per map, not timed);
 //  - whole: the plan with the default smoother (`vehicle`), search included;
 // and the smoothness figures of bench_vehicle_paths (steering changes per 100 cells, turning
 // over what the Euclidean shortest path needs, length), for the search alone and smoothed. Every
@@ -129,8 +130,8 @@ struct Row {
   int rounds = 0;     // the smoother's rounds
 };
 
-Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid& g, const Query& q,
-              const char* planner) {
+Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid& g, const ClearanceField& field,
+              const Query& q, const char* planner) {
   Row row;
   row.need = bench::needed_turning(funnel, g, q.start, q.goal, kAgentRadius);
   double t0 = thread_ms();
@@ -139,7 +140,7 @@ Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid&
   row.raw = bench::measure(raw, row.search_ms);
   if (!row.raw.found || !raw.segments) return row;
   t0 = thread_ms();
-  auto direct = smooth_pose_path(g, *raw.segments, service_smooth_def());
+  auto direct = smooth_pose_path(g, *raw.segments, service_smooth_def(), field);
   row.smooth_ms = thread_ms() - t0;
   row.rounds = direct ? direct->rounds : 0;
   t0 = thread_ms();
@@ -229,11 +230,13 @@ int main(int argc, char** argv) {
       const Grid g = make_map(kind, seed);
       plan::PlanService service, funnel;
       const std::vector<Query> qs = make_queries(service, g, queries, seed);
+      const ClearanceField field(g);
       asked += qs.size();
       for (int p = 0; p < 2; ++p) {
-        if (!qs.empty()) service.plan(g, request_for(qs[0], planners[p], "none"));  // build the planner's tables
+        // Build the planner's tables and the service's clearance field before timing.
+        if (!qs.empty()) service.plan(g, request_for(qs[0], planners[p], "vehicle"));
         for (size_t i = 0; i < qs.size(); ++i) {
-          const Row r = run_query(service, funnel, g, qs[i], planners[p]);
+          const Row r = run_query(service, funnel, g, field, qs[i], planners[p]);
           if (per_query) print_query(kKindNames[kind], planners[p], i, r);
           if (r.raw.found && r.smoothed.found && r.need >= 0.0) rows[p].push_back(r);
         }

@@ -165,22 +165,29 @@ static void sample_positions(const SegmentPath& path, double step, std::vector<V
 /// False when the unit's disc overlaps a wall at one of the points every 0.5 cells along `path`
 /// (then the swept check would fail too); true says nothing. Every fourth point is checked
 /// first: a connection through a wall is usually caught there, at a quarter of the cost.
-static bool points_clear(const Grid& grid, const SegmentPath& path, double agent_radius) {
-  thread_local std::vector<Vec2> points;
-  sample_positions(path, 0.5, points);
+static bool sampled_points_clear(const Walls& walls, const std::vector<Vec2>& points, double agent_radius) {
+  const auto ok = [&](Vec2 p) {
+    return walls.field ? point_clear(*walls.grid, *walls.field, p, agent_radius) : point_clear(*walls.grid, p, agent_radius);
+  };
   for (size_t k = 3; k < points.size(); k += 4)
-    if (!point_clear(grid, points[k], agent_radius)) return false;
+    if (!ok(points[k])) return false;
   for (size_t k = 0; k < points.size(); ++k)
-    if (k % 4 != 3 && !point_clear(grid, points[k], agent_radius)) return false;
+    if (k % 4 != 3 && !ok(points[k])) return false;
   return true;
 }
 
-bool connection_clear(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d) {
-  if (!points_clear(grid, path, d.agent_radius)) return false;  // cheap and exact rejection first
+static bool points_clear(const Walls& walls, const SegmentPath& path, double agent_radius) {
+  thread_local std::vector<Vec2> points;
+  sample_positions(path, 0.5, points);
+  return sampled_points_clear(walls, points, agent_radius);
+}
+
+bool connection_clear(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& d) {
+  if (!points_clear(walls, path, d.agent_radius)) return false;  // cheap and exact rejection first
   SweptCheckDef check = default_swept_check_def();
   check.agent_radius = d.agent_radius;
   check.max_sagitta = d.max_sagitta;
-  auto swept = check_swept_path(grid, path, check);
+  auto swept = walls.field ? check_swept_path(*walls.grid, path, check, *walls.field) : check_swept_path(*walls.grid, path, check);
   return swept && swept->clear;
 }
 
@@ -319,12 +326,13 @@ Stretch stretch_between(const PoseTable& t, size_t i, size_t j, int prev_gear, d
 }
 
 /// The first candidate that is cheaper, keeps the gear runs and is clear, else empty.
-std::optional<SegmentPath> first_clear(const Grid& grid, std::vector<SegmentPath> candidates, const Stretch& st,
-                                       const PoseSmoothDef& d) {
+/// `known_clear`: the caller has shown every candidate clear (trace_word()).
+std::optional<SegmentPath> first_clear(const Walls& walls, std::vector<SegmentPath> candidates, const Stretch& st,
+                                       const PoseSmoothDef& d, bool known_clear = false) {
   for (SegmentPath& c : candidates) {
     if (segments_cost(c.segments(), st.nb.prev_gear, st.nb.next_gear, d) >= st.cost - kPoseSmoothEps) continue;
     if (!gear_runs_ok(c.segments(), st.nb, d)) continue;
-    if (connection_clear(grid, c, d)) return std::move(c);
+    if (known_clear || connection_clear(walls, c, d)) return std::move(c);
   }
   return std::nullopt;
 }
@@ -332,33 +340,40 @@ std::optional<SegmentPath> first_clear(const Grid& grid, std::vector<SegmentPath
 /// Forward Dubins connections (the default): the words are ranked by length, and a word's cost
 /// is its length plus the gear changes to reversing neighbours, so the cost test runs before a
 /// word is turned into segments and stops at the first word too dear (every later one is too).
-std::optional<SegmentPath> dubins_shortcut(const Grid& grid, const Pose& a, const Pose& b, const Stretch& st,
+std::optional<SegmentPath> dubins_shortcut(const Walls& walls, const Pose& a, const Pose& b, const Stretch& st,
                                            const PoseSmoothDef& d) {
   auto all = dubins_all(a, b, d.turning_radius);
   if (!all) return std::nullopt;
   std::array<DubinsSolution, 6> words = *all;
   std::sort(words.begin(), words.end(), [](const auto& x, const auto& y) { return x.length < y.length; });
   const double ends = d.gear_change_penalty * ((st.nb.prev_gear < 0) + (st.nb.next_gear < 0));
-  // Exact ties are left to segments_cost() of the built path (the 1e-7 covers its rounding).
-  const double dearest = st.cost - kPoseSmoothEps + 1e-7;
+  // Exact ties are left to segments_cost() of the built path; the 1e-10 covers the rounding
+  // between a word's length and that cost (a few ulps). It was 1e-7, which let through the
+  // words that only rebuild a stretch that already is one Dubins curve (its cost up to rounding):
+  // most words the later rounds try, each built and then turned away, most of the smoother's time.
+  const double dearest = st.cost - kPoseSmoothEps + 1e-10;
   for (const DubinsSolution& w : words) {
     if (!(w.length <= st.length + kPoseSmoothEps) || w.length + ends >= dearest) break;
+    // Most words the smoother tries run through a wall, and in the open most are clear:
+    // tracing the word against the clearance field settles both before the word is built.
+    const WordTrace trace = trace_word(walls, a, w, d.turning_radius, d.agent_radius, d.max_sagitta);
+    if (trace == WordTrace::blocked) continue;
     auto p = dubins_to_path(a, b, d.turning_radius, w);
     if (!p) continue;
     std::vector<SegmentPath> one;
     one.push_back(std::move(*p));
-    if (auto c = first_clear(grid, std::move(one), st, d)) return c;
+    if (auto c = first_clear(walls, std::move(one), st, d, trace == WordTrace::clear)) return c;
   }
   return std::nullopt;
 }
 
 /// The connection from pose i to pose j when one is clear, cheaper and no longer, else empty.
 /// `prev_run`: trailing_run(done), the gear run that ends at pose i. [Units: cells]
-std::optional<SegmentPath> try_shortcut(const Grid& grid, const PoseTable& t, size_t i, size_t j,
+std::optional<SegmentPath> try_shortcut(const Walls& walls, const PoseTable& t, size_t i, size_t j,
                                         const SegmentPath& done, double prev_run, const PoseSmoothDef& d) {
   const Stretch st = stretch_between(t, i, j, last_gear(done), prev_run, d);
-  if (!d.allow_reverse && d.cc_sharpness == 0.0) return dubins_shortcut(grid, t.pose[i], t.pose[j], st, d);
-  return first_clear(grid, connections(t.pose[i], t.pose[j], st.length, d), st, d);
+  if (!d.allow_reverse && d.cc_sharpness == 0.0) return dubins_shortcut(walls, t.pose[i], t.pose[j], st, d);
+  return first_clear(walls, connections(t.pose[i], t.pose[j], st.length, d), st, d);
 }
 
 /// The poses a shortcut from pose i tries to reach, nearest first: every pose up to
@@ -381,13 +396,13 @@ std::vector<size_t> probe_targets(size_t i, size_t last) {
 /// connection; in the open they keep reaching), then bisection pushes the farthest clear probe
 /// towards the next one out. Reachability is not monotone, so this finds a pose near, not
 /// always at, the farthest one; the next round picks up much of what it misses.
-std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Grid& grid, const PoseTable& t, size_t i,
+std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Walls& walls, const PoseTable& t, size_t i,
                                                                  const SegmentPath& done, const PoseSmoothDef& d) {
   const std::vector<size_t> probes = probe_targets(i, t.pose.size() - 1);
   const double prev_run = trailing_run(done);
   if (probes.empty()) return {i + 1, std::nullopt};
   // The farthest pose first: in the open (and near the goal) it is often reached at once.
-  if (auto whole = try_shortcut(grid, t, i, probes.back(), done, prev_run, d)) return {probes.back(), std::move(whole)};
+  if (auto whole = try_shortcut(walls, t, i, probes.back(), done, prev_run, d)) return {probes.back(), std::move(whole)};
   size_t lo = i + 1, hi = 0;  // farthest clear probe; nearest failed probe beyond it (0: none)
   std::optional<SegmentPath> link;
   int misses = 0;
@@ -397,7 +412,7 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Grid& grid
       break;
     }
     if (j > i + kDenseReach && misses >= kMissesAfterClear) break;
-    if (auto c = try_shortcut(grid, t, i, j, done, prev_run, d)) {
+    if (auto c = try_shortcut(walls, t, i, j, done, prev_run, d)) {
       lo = j;
       hi = 0;
       link = std::move(c);
@@ -410,7 +425,7 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Grid& grid
   if (!link) return {i + 1, std::nullopt};
   while (hi > lo + 1) {
     const size_t mid = lo + (hi - lo) / 2;
-    if (auto farther = try_shortcut(grid, t, i, mid, done, prev_run, d)) {
+    if (auto farther = try_shortcut(walls, t, i, mid, done, prev_run, d)) {
       lo = mid;
       link = std::move(farther);
     } else {
@@ -420,7 +435,7 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Grid& grid
   return {lo, std::move(link)};
 }
 
-Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d) {
+Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& d) {
   auto table = pose_table(path, d);
   if (!table) return table.error();
   const PoseTable& t = *table;
@@ -428,7 +443,7 @@ Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const Po
   const size_t n = t.pose.size();
   size_t i = 0;
   while (i + 1 < n) {
-    auto [reached, link] = farthest_shortcut(grid, t, i, r.path, d);
+    auto [reached, link] = farthest_shortcut(walls, t, i, r.path, d);
     if (link) {
       ++r.shortcuts;
       if (Status s = r.path.append(*link); !s) return s.error();
@@ -441,7 +456,7 @@ Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const Po
     i = reached;
   }
   if (d.relax && r.shortcuts > 0) {
-    r.relaxed = relax_junctions(grid, r.legs, d);
+    r.relaxed = relax_junctions(*walls.grid, r.legs, d);
     if (r.relaxed > 0) {
       auto joined = join_legs(path.start(), r.legs);
       if (!joined) return joined.error();
@@ -452,18 +467,13 @@ Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const Po
   return r;
 }
 
-}  // namespace
-
-double pose_path_cost(const SegmentPath& path, const PoseSmoothDef& def) {
-  return segments_cost(path.segments(), 0, 0, def);
-}
-
-Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& def) {
+/// smooth_pose_path() against `walls`.
+Result<PoseSmoothResult> smooth_with(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& def) {
   if (Status s = check_def(def); !s) return s.error();
   PoseSmoothResult out;
   out.path = path;
   for (int round = 0; round < def.max_rounds && !path.empty(); ++round) {
-    auto r = shortcut_round(grid, out.path, def);
+    auto r = shortcut_round(walls, out.path, def);
     if (!r) return r.error();
     ++out.rounds;
     if (r->shortcuts == 0) break;
@@ -479,6 +489,21 @@ Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& p
   for (size_t k = 0; runs.size() > 1 && k < runs.size(); ++k) out.short_gear_runs += runs[k] < def.min_gear_length - kPoseSmoothEps;
   out.cost = pose_path_cost(out.path, def);
   return out;
+}
+
+}  // namespace
+
+double pose_path_cost(const SegmentPath& path, const PoseSmoothDef& def) {
+  return segments_cost(path.segments(), 0, 0, def);
+}
+
+Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& def) {
+  return smooth_with(Walls{&grid, nullptr}, path, def);
+}
+
+Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& def,
+                                          const ClearanceField& field) {
+  return smooth_with(Walls{&grid, field.fits(grid) ? &field : nullptr}, path, def);
 }
 
 }  // namespace pathlab
