@@ -20,7 +20,8 @@
 // radius; "unsafe" counts the paths that fail. Prints median / p95 / max per map kind and
 // planner and over all, and the smoother / search ratio.
 // This is a measuring program, not a Google Benchmark: it prints tables and exits.
-// Usage: bench_vehicle_replan [--maps N] [--queries N] [--per-query]
+// Usage: bench_vehicle_replan [--maps N] [--queries N] [--per-query] [--kind K] (K: 0..4, one kind only,
+// for profiling)
 
 #include <algorithm>
 #include <cmath>
@@ -212,10 +213,12 @@ void print_query(const char* map, const char* planner, size_t i, const Row& r) {
 int main(int argc, char** argv) {
   int maps = 1, queries = 8;
   bool per_query = false;
+  int only_kind = -1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--per-query") == 0) per_query = true;
     else if (i + 1 < argc && std::strcmp(argv[i], "--maps") == 0) maps = std::clamp(std::atoi(argv[++i]), 1, 20);
     else if (i + 1 < argc && std::strcmp(argv[i], "--queries") == 0) queries = std::clamp(std::atoi(argv[++i]), 1, 200);
+    else if (i + 1 < argc && std::strcmp(argv[i], "--kind") == 0) only_kind = std::clamp(std::atoi(argv[++i]), 0, 4);
   }
   std::printf("256 x 256, turning radius %.1f, agent radius %.1f, sample step %.1f, %d map(s) x %d queries per kind\n",
               kTurningRadius, kAgentRadius, kSampleStep, maps, queries);
@@ -223,6 +226,7 @@ int main(int argc, char** argv) {
   const char* planners[] = {"hybrid", "directional"};
   std::vector<Row> all[2];
   for (int kind = 0; kind < 5; ++kind) {
+    if (only_kind >= 0 && kind != only_kind) continue;
     std::vector<Row> rows[2];
     size_t asked = 0;
     for (int m = 0; m < maps; ++m) {

@@ -342,16 +342,20 @@ std::optional<SegmentPath> first_clear(const Walls& walls, std::vector<SegmentPa
 /// word is turned into segments and stops at the first word too dear (every later one is too).
 std::optional<SegmentPath> dubins_shortcut(const Walls& walls, const Pose& a, const Pose& b, const Stretch& st,
                                            const PoseSmoothDef& d) {
+  const double ends = d.gear_change_penalty * ((st.nb.prev_gear < 0) + (st.nb.next_gear < 0));
+  const double dearest = st.cost - kPoseSmoothEps + 1e-10;  // (the 1e-10: see below)
+  // No word is shorter than the straight line (1e-9 covers rounding): where that is already too
+  // dear, as between two poses of a stretch that is one straight line or nearly, stop before
+  // solving for the six words.
+  if (glm::length(b.pos - a.pos) + ends >= dearest + 1e-9) return std::nullopt;
   auto all = dubins_all(a, b, d.turning_radius);
   if (!all) return std::nullopt;
   std::array<DubinsSolution, 6> words = *all;
   std::sort(words.begin(), words.end(), [](const auto& x, const auto& y) { return x.length < y.length; });
-  const double ends = d.gear_change_penalty * ((st.nb.prev_gear < 0) + (st.nb.next_gear < 0));
   // Exact ties are left to segments_cost() of the built path; the 1e-10 covers the rounding
   // between a word's length and that cost (a few ulps). It was 1e-7, which let through the
   // words that only rebuild a stretch that already is one Dubins curve (its cost up to rounding):
   // most words the later rounds try, each built and then turned away, most of the smoother's time.
-  const double dearest = st.cost - kPoseSmoothEps + 1e-10;
   for (const DubinsSolution& w : words) {
     if (!(w.length <= st.length + kPoseSmoothEps) || w.length + ends >= dearest) break;
     // Most words the smoother tries run through a wall, and in the open most are clear:
