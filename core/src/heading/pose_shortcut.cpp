@@ -344,10 +344,10 @@ std::optional<SegmentPath> dubins_shortcut(const Walls& walls, const Pose& a, co
                                            const PoseSmoothDef& d) {
   const double ends = d.gear_change_penalty * ((st.nb.prev_gear < 0) + (st.nb.next_gear < 0));
   const double dearest = st.cost - kPoseSmoothEps + 1e-10;  // (the 1e-10: see below)
-  // No word is shorter than the straight line (1e-9 covers rounding): where that is already too
-  // dear, as between two poses of a stretch that is one straight line or nearly, stop before
-  // solving for the six words.
-  if (glm::length(b.pos - a.pos) + ends >= dearest + 1e-9) return std::nullopt;
+  // No word is shorter than the straight line (1e-11 covers rounding, about 1e-13 here): where
+  // that is already too dear, as between two poses of a stretch that is one straight line, stop
+  // before solving for the six words.
+  if (glm::length(b.pos - a.pos) + ends - 1e-11 >= dearest) return std::nullopt;
   auto all = dubins_all(a, b, d.turning_radius);
   if (!all) return std::nullopt;
   std::array<DubinsSolution, 6> words = *all;

@@ -3,6 +3,7 @@
 // Surfaces", The Visual Computer 1996) along the word's arcs and line against the map's
 // clearance field, with the field's conservative distance bounds in place of an exact distance.
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -80,10 +81,13 @@ WordTrace trace_word(const Walls& walls, const Pose& from, const DubinsSolution&
       if (proven && room >= kMinStride) {
         t += room;
       } else {
-        // The disc at a point of the curve overlapping a wall makes the chord through it overlap.
+        // The disc at a point of the curve overlapping a wall makes the chord through it overlap
+        // (as points_clear() of the smoother reasons). Near a wall the field's upper bound is
+        // loose, so where the lower one cannot clear the point the referee looks at it.
         if (field.upper_bound(q) < agent_radius - kSlack) return WordTrace::blocked;
+        if (room + need <= agent_radius && !point_clear(*walls.grid, q, agent_radius)) return WordTrace::blocked;
         proven = false;
-        t += kBlockedProbe;
+        t += std::max(room, kBlockedProbe);  // no point within room of q is blocked
       }
       if (t >= len) break;
     }
