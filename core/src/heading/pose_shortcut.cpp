@@ -191,10 +191,19 @@ bool connection_clear(const Walls& walls, const SegmentPath& path, const PoseSmo
   return swept && swept->clear;
 }
 
-/// Appends the part of `path` between distances a and b (a < b) to `out`.
-Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out) {
+Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out, std::span<const double> ends) {
+  const auto segs = path.segments();
+  size_t k = 0;
   double offset = 0.0;
-  for (const Segment& seg : path.segments()) {
+  if (ends.size() == segs.size() && !ends.empty()) {
+    // Start at the first segment that can reach a; the 1-cell margins keep every segment the
+    // plain walk would use, and `offset` takes the very value that walk would have summed.
+    k = static_cast<size_t>(std::lower_bound(ends.begin(), ends.end(), a - 1.0) - ends.begin());
+    offset = k > 0 ? ends[k - 1] : 0.0;
+  }
+  for (; k < segs.size(); ++k) {
+    const Segment& seg = segs[k];
+    if (!ends.empty() && offset > b + 1.0) break;  // this and every later segment start past b
     const double lo = std::max(a, offset), hi = std::min(b, offset + seg.length);
     offset += seg.length;
     if (hi - lo <= 1e-12) continue;
@@ -295,9 +304,18 @@ struct Round {
 };
 
 /// Appends a stretch of the input to the legs, joining it to a preceding stretch.
-Status add_cut_leg(const SegmentPath& path, double a, double b, std::vector<Leg>& legs, const Pose& at) {
+Status add_cut_leg(const SegmentPath& path, double a, double b, std::vector<Leg>& legs, const Pose& at,
+                   std::span<const double> ends) {
   if (legs.empty() || legs.back().shortcut) legs.push_back(Leg{SegmentPath(at), false});
-  return append_cut(path, a, b, legs.back().piece);
+  return append_cut(path, a, b, legs.back().piece, ends);
+}
+
+/// Where each segment of `path` ends, summed in order exactly as append_cut() sums them. [Units: cells]
+std::vector<double> segment_ends(const SegmentPath& path) {
+  std::vector<double> ends;
+  double offset = 0.0;
+  for (const Segment& seg : path.segments()) ends.push_back(offset += seg.length);
+  return ends;
 }
 
 /// The legs end to end, from `start`.
@@ -312,13 +330,25 @@ Result<SegmentPath> join_legs(const Pose& start, const std::vector<Leg>& legs) {
 struct Stretch {
   double length = 0.0;  // of the stretch [cells]
   double cost = 0.0;    // of the stretch, gear changes at its ends included [cells]
-  Neighbours nb;
+  Neighbours nb;        // nb.prev_run is filled by neighbours() when a candidate needs it
+  const SegmentPath* done = nullptr;  // the path so far, ending at pose i
+
+  /// nb with prev_run = trailing_run(*done). It walks the whole path so far (in one gear), so it
+  /// is summed only for the few candidates that pass the cost test, not for every probe: summed
+  /// per probe it made a round quadratic in the path's length.
+  Neighbours neighbours() const {
+    Neighbours out = nb;
+    if (done != nullptr) out.prev_run = trailing_run(*done);
+    return out;
+  }
 };
 
-Stretch stretch_between(const PoseTable& t, size_t i, size_t j, int prev_gear, double prev_run, const PoseSmoothDef& d) {
+Stretch stretch_between(const PoseTable& t, size_t i, size_t j, const SegmentPath& done, const PoseSmoothDef& d) {
   Stretch st;
+  const int prev_gear = last_gear(done);
   st.length = t.length[j] - t.length[i];
-  st.nb = Neighbours{prev_gear, prev_run, t.gear[j], t.run_ahead[j]};
+  st.done = &done;
+  st.nb = Neighbours{prev_gear, 0.0, t.gear[j], t.run_ahead[j]};
   st.cost = t.cost[j] - t.cost[i];
   if (prev_gear != 0 && prev_gear != t.gear[i]) st.cost += d.gear_change_penalty;
   if (st.nb.next_gear != 0 && j >= 1 && t.gear[j - 1] != st.nb.next_gear) st.cost += d.gear_change_penalty;
@@ -331,7 +361,7 @@ std::optional<SegmentPath> first_clear(const Walls& walls, std::vector<SegmentPa
                                        const PoseSmoothDef& d, bool known_clear = false) {
   for (SegmentPath& c : candidates) {
     if (segments_cost(c.segments(), st.nb.prev_gear, st.nb.next_gear, d) >= st.cost - kPoseSmoothEps) continue;
-    if (!gear_runs_ok(c.segments(), st.nb, d)) continue;
+    if (!gear_runs_ok(c.segments(), st.neighbours(), d)) continue;
     if (known_clear || connection_clear(walls, c, d)) return std::move(c);
   }
   return std::nullopt;
@@ -372,10 +402,10 @@ std::optional<SegmentPath> dubins_shortcut(const Walls& walls, const Pose& a, co
 }
 
 /// The connection from pose i to pose j when one is clear, cheaper and no longer, else empty.
-/// `prev_run`: trailing_run(done), the gear run that ends at pose i. [Units: cells]
+/// `done`: the path so far, ending at pose i.
 std::optional<SegmentPath> try_shortcut(const Walls& walls, const PoseTable& t, size_t i, size_t j,
-                                        const SegmentPath& done, double prev_run, const PoseSmoothDef& d) {
-  const Stretch st = stretch_between(t, i, j, last_gear(done), prev_run, d);
+                                        const SegmentPath& done, const PoseSmoothDef& d) {
+  const Stretch st = stretch_between(t, i, j, done, d);
   if (!d.allow_reverse && d.cc_sharpness == 0.0) return dubins_shortcut(walls, t.pose[i], t.pose[j], st, d);
   return first_clear(walls, connections(t.pose[i], t.pose[j], st.length, d), st, d);
 }
@@ -403,10 +433,9 @@ std::vector<size_t> probe_targets(size_t i, size_t last) {
 std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Walls& walls, const PoseTable& t, size_t i,
                                                                  const SegmentPath& done, const PoseSmoothDef& d) {
   const std::vector<size_t> probes = probe_targets(i, t.pose.size() - 1);
-  const double prev_run = trailing_run(done);
   if (probes.empty()) return {i + 1, std::nullopt};
   // The farthest pose first: in the open (and near the goal) it is often reached at once.
-  if (auto whole = try_shortcut(walls, t, i, probes.back(), done, prev_run, d)) return {probes.back(), std::move(whole)};
+  if (auto whole = try_shortcut(walls, t, i, probes.back(), done, d)) return {probes.back(), std::move(whole)};
   size_t lo = i + 1, hi = 0;  // farthest clear probe; nearest failed probe beyond it (0: none)
   std::optional<SegmentPath> link;
   int misses = 0;
@@ -416,7 +445,7 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Walls& wal
       break;
     }
     if (j > i + kDenseReach && misses >= kMissesAfterClear) break;
-    if (auto c = try_shortcut(walls, t, i, j, done, prev_run, d)) {
+    if (auto c = try_shortcut(walls, t, i, j, done, d)) {
       lo = j;
       hi = 0;
       link = std::move(c);
@@ -429,7 +458,7 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Walls& wal
   if (!link) return {i + 1, std::nullopt};
   while (hi > lo + 1) {
     const size_t mid = lo + (hi - lo) / 2;
-    if (auto farther = try_shortcut(walls, t, i, mid, done, prev_run, d)) {
+    if (auto farther = try_shortcut(walls, t, i, mid, done, d)) {
       lo = mid;
       link = std::move(farther);
     } else {
@@ -444,6 +473,7 @@ Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const 
   if (!table) return table.error();
   const PoseTable& t = *table;
   Round r{SegmentPath(path.start()), {}, 0, 0};
+  const std::vector<double> ends = segment_ends(path);
   const size_t n = t.pose.size();
   size_t i = 0;
   while (i + 1 < n) {
@@ -454,8 +484,8 @@ Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const 
       r.legs.push_back(Leg{std::move(*link), true});
     } else {
       const Pose at = r.path.end();
-      if (Status s = append_cut(path, t.s[i], t.s[i + 1], r.path); !s) return s.error();
-      if (Status s = add_cut_leg(path, t.s[i], t.s[i + 1], r.legs, at); !s) return s.error();
+      if (Status s = append_cut(path, t.s[i], t.s[i + 1], r.path, ends); !s) return s.error();
+      if (Status s = add_cut_leg(path, t.s[i], t.s[i + 1], r.legs, at, ends); !s) return s.error();
     }
     i = reached;
   }

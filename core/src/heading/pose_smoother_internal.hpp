@@ -70,8 +70,11 @@ enum class WordTrace {
 WordTrace trace_word(const Walls& walls, const Pose& from, const DubinsSolution& w, double turning_radius,
                      double agent_radius, double max_sagitta);
 
-/// Appends the part of `path` between distances a and b (a < b) to `out`.
-Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out);
+/// Appends the part of `path` between distances a and b (a < b) to `out`. With `ends` (where
+/// each segment ends, summed in order: segment_ends() in pose_shortcut.cpp) it starts near a
+/// instead of walking from the path's start: the same result, without a walk per pose that made
+/// a smoothing round quadratic in the path's length.
+Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out, std::span<const double> ends = {});
 
 /// One piece of the smoothed path: a connection the smoother made, or a stretch of the input.
 struct Leg {
