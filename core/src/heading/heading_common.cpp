@@ -22,9 +22,15 @@ const char* to_string(HeadingFailure failure) noexcept {
 namespace detail {
 
 bool GoalDistance::begin(const Grid& grid, Cell goal, double agent_radius, int64_t until, BudgetMeter* meter) {
+  const double relaxed = std::max(0.0, agent_radius - 0.5 * kSqrt2 - 1e-9);
+  if (intact_ && grid_ == &grid && w_ == grid.width() && h_ == grid.height() && goal_ == goal && relaxed_ == relaxed)
+    return until < 0 || settle(until, meter);  // the same goal again: keep what is settled
+  grid_ = &grid;
+  goal_ = goal;
+  relaxed_ = relaxed;
+  intact_ = true;
   w_ = grid.width();
   h_ = grid.height();
-  const double relaxed = std::max(0.0, agent_radius - 0.5 * kSqrt2 - 1e-9);
   pass_ = passable_cells(grid, relaxed);
   dist_.assign(static_cast<size_t>(w_) * static_cast<size_t>(h_), kUnreached);
   for (auto& b : buckets_) b.clear();
@@ -59,7 +65,10 @@ bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
     for (const int32_t id : current_) {
       if (meter != nullptr && --until_clock_ == 0) {
         until_clock_ = 4096;
-        if (meter->check_clock() != BudgetStop::none) return false;
+        if (meter->check_clock() != BudgetStop::none) {
+          intact_ = false;  // the rest of this bucket is lost: the next query starts over
+          return false;
+        }
       }
       if (dist_[static_cast<size_t>(id)] != d) continue;
       const int x = id % w_, y = id / w_;

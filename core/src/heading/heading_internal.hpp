@@ -34,7 +34,10 @@ inline constexpr double kArcChordSagitta = 0.02;
 /// distances are unique), but only as far as the search asks. begin() settles cells up to the start's distance; at() settles more when a cell is not
 /// settled yet. A search that stays near the route between its ends never pays for the rest of
 /// the map, which was the largest fixed cost of a query (2-3 ms on 256 x 256, the whole map each
-/// time). Reused between queries (its memory is kept).
+/// time). Reused between queries: its memory is kept, and a query to the same goal on the same
+/// grid with the same radius (a unit re-planning on its way) keeps the cells already settled, as
+/// the settled distances do not depend on the start. The grid must not change in between (the
+/// planners' own rule: rebuild them after editing the grid).
 class GoalDistance {
  public:
   /// Starts from `goal` (the rules above) and settles every cell up to the
@@ -57,6 +60,10 @@ class GoalDistance {
   /// Runs the buckets until cell `index` is settled (or no cell is left); false when the meter stopped it.
   bool settle(int64_t index, BudgetMeter* meter);
   int w_ = 0, h_ = 0;
+  const Grid* grid_ = nullptr;  // what the kept state was settled for (see begin())
+  Cell goal_{-1, -1};
+  double relaxed_ = -1.0;
+  bool intact_ = false;  // false after a stop in the middle of a bucket
   std::vector<uint8_t> pass_;
   std::vector<int32_t> dist_;
   std::vector<int32_t> buckets_[kBuckets];
