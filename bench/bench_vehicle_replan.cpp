@@ -13,6 +13,8 @@
 //  - smoother: smooth_pose_path() on that search result with the service's settings and, as the
 //    service keeps one per map, the map's clearance field (built once per map, not timed);
 //  - whole: the plan with the default smoother (`vehicle`), search included;
+//  - replan: the unit has driven a quarter of the whole plan; the same request from the pose it
+//    reached to the same goal (the service keeps the goal's distances from the plan before);
 // and the smoothness figures of bench_vehicle_paths (steering changes per 100 cells, turning
 // over what the Euclidean shortest path needs, length), for the search alone and smoothed. Every
 // smoothed path is then judged by the referee (collision.hpp): its swept disc at a sagitta of
@@ -123,7 +125,7 @@ bool referee_clear(const Grid& g, const SegmentPath& path) {
 
 /// One query's figures.
 struct Row {
-  double search_ms = 0, smooth_ms = 0, whole_ms = 0;
+  double search_ms = 0, smooth_ms = 0, whole_ms = 0, replan_ms = 0;
   bench::Measure raw, smoothed;
   double need = -1;   // turning the shortest path needs [radians]
   bool unsafe = false;
@@ -150,6 +152,15 @@ Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid&
   row.smoothed = bench::measure(whole, row.whole_ms);
   row.unsafe = !whole.segments || !referee_clear(g, *whole.segments);
   row.same = direct && whole.segments && std::abs(direct->path.length() - whole.segments->length()) < 1e-9;
+  if (whole.segments) {
+    auto on_the_way = whole.segments->at_distance(0.25 * whole.segments->length());
+    if (on_the_way) {
+      const Query rest{{on_the_way->pos, on_the_way->heading}, q.goal};
+      t0 = thread_ms();
+      (void)service.plan(g, request_for(rest, planner, "vehicle"));
+      row.replan_ms = thread_ms() - t0;
+    }
+  }
   return row;
 }
 
@@ -171,7 +182,7 @@ double median_of(const std::vector<Row>& rows, F figure) {
 void print_header() {
   std::printf("%-11s %-12s %5s | %-24s | %-24s | %-24s | %-15s | %-11s | %-11s | %-13s | %s\n", "map", "planner",
               "found", "search ms med/p95/max", "smoother ms med/p95/max", "whole ms med/p95/max",
-              "smooth/search", "chg/100", "turn x", "length", "unsafe");
+              "smooth/search", "chg/100", "turn x", "length", "unsafe | replan ms med/p95");
 }
 
 void print_rows(const char* map, const char* planner, const std::vector<Row>& rows, size_t asked) {
@@ -197,6 +208,8 @@ void print_rows(const char* map, const char* planner, const std::vector<Row>& ro
   for (const Row& r : rows) unsafe += r.unsafe, differ += !r.same;
   std::printf(" | %4.1f->%4.1f | %4.2f->%4.2f | %5.1f->%5.1f | %d", chg(false), chg(true), turn(false), turn(true),
               len(false), len(true), unsafe);
+  std::printf(" |");
+  print_spread(rows, [](const Row& r) { return r.replan_ms; });
   if (differ > 0) std::printf(" (%d direct smoother calls differ from the service)", differ);
   std::printf("\n");
   std::fflush(stdout);
