@@ -62,7 +62,7 @@ enum class WordTrace {
   unknown,  ///< the field could not tell (the word passes close to a wall): build and check it
 };
 
-/// Settles most Dubins words from `from` before they are built (pose_trace.cpp): walks the word
+/// Settles most Dubins words from `from` before they are built (pose_checks.cpp): walks the word
 /// against the clearance field, stepping by the clear room ahead (sphere tracing). Every point
 /// shown farther than agent_radius + 2 max_sagitta from the walls means the referee's chords
 /// (within max_sagitta of the arc, checked with the radius grown by their sagitta) are clear;

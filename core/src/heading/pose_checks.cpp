@@ -1,15 +1,83 @@
-// The vehicle smoother's quick verdict on a Dubins word (pose_smoother_internal.hpp): sphere
-// tracing (Hart, "Sphere Tracing: A Geometric Method for the Antialiased Ray Tracing of Implicit
-// Surfaces", The Visual Computer 1996) along the word's arcs and line against the map's
-// clearance field, with the field's conservative distance bounds in place of an exact distance.
+// The vehicle smoother's collision checks (pose_smoother_internal.hpp): the check of a built
+// connection (sampled points, then the swept disc of the referee) and the quick verdict on a
+// Dubins word before it is built, sphere tracing (Hart, "Sphere Tracing: A Geometric Method for
+// the Antialiased Ray Tracing of Implicit Surfaces", The Visual Computer 1996) along the word's
+// arcs and line against the map's clearance field, with the field's conservative distance
+// bounds in place of an exact distance.
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
 #include "heading/pose_smoother_internal.hpp"
+#include "pathlab/swept_check.hpp"
 
 namespace pathlab::detail {
+namespace {
+
+/// Appends the positions at distances k * step (k = 1, 2, ...; strictly inside the path) to
+/// `out`, segment by segment: a line by its direction, an arc by turning the radius vector a
+/// fixed angle per point (one sine and cosine per arc instead of one per point), a clothoid by
+/// segment_state(). The points are those of path.at_distance() up to rounding (1e-12 cells).
+void sample_positions(const SegmentPath& path, double step, std::vector<Vec2>& out) {
+  out.clear();
+  double offset = 0.0;
+  const double total = path.length();
+  for (const Segment& seg : path.segments()) {
+    const double first = std::floor(offset / step) * step + step;  // first k * step beyond offset
+    const double end = std::min(offset + seg.length, total - 1e-12);
+    if (first <= end) {
+      if (seg.kind == SegmentKind::arc) {
+        const double dir = seg.sweep >= 0.0 ? 1.0 : -1.0;
+        const double angle = seg.start_angle + dir * (first - offset) / seg.radius;
+        Vec2 radial = seg.radius * Vec2(std::cos(angle), std::sin(angle));
+        const double turn = dir * step / seg.radius, c = std::cos(turn), sn = std::sin(turn);
+        for (double at = first; at <= end; at += step) {
+          out.push_back(seg.center + radial);
+          radial = Vec2(c * radial.x - sn * radial.y, sn * radial.x + c * radial.y);
+        }
+      } else if (seg.kind == SegmentKind::line) {
+        const Vec2 from = segment_state(seg, 0.0).pos, dir = (segment_state(seg, seg.length).pos - from) / seg.length;
+        for (double at = first; at <= end; at += step) out.push_back(from + dir * (at - offset));
+      } else {
+        for (double at = first; at <= end; at += step) out.push_back(segment_state(seg, at - offset).pos);
+      }
+    }
+    offset += seg.length;
+  }
+}
+
+/// False when the unit's disc overlaps a wall at one of the points every 0.5 cells along `path`
+/// (then the swept check would fail too); true says nothing. Every fourth point is checked
+/// first: a connection through a wall is usually caught there, at a quarter of the cost.
+bool sampled_points_clear(const Walls& walls, const std::vector<Vec2>& points, double agent_radius) {
+  const auto ok = [&](Vec2 p) {
+    return walls.field ? point_clear(*walls.grid, *walls.field, p, agent_radius) : point_clear(*walls.grid, p, agent_radius);
+  };
+  for (size_t k = 3; k < points.size(); k += 4)
+    if (!ok(points[k])) return false;
+  for (size_t k = 0; k < points.size(); ++k)
+    if (k % 4 != 3 && !ok(points[k])) return false;
+  return true;
+}
+
+bool points_clear(const Walls& walls, const SegmentPath& path, double agent_radius) {
+  thread_local std::vector<Vec2> points;
+  sample_positions(path, 0.5, points);
+  return sampled_points_clear(walls, points, agent_radius);
+}
+
+}  // namespace
+
+bool connection_clear(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& d) {
+  if (!points_clear(walls, path, d.agent_radius)) return false;  // cheap and exact rejection first
+  SweptCheckDef check = default_swept_check_def();
+  check.agent_radius = d.agent_radius;
+  check.max_sagitta = d.max_sagitta;
+  auto swept = walls.field ? check_swept_path(*walls.grid, path, check, *walls.field) : check_swept_path(*walls.grid, path, check);
+  return swept && swept->clear;
+}
+
 namespace {
 
 /// Steps shorter than this stop the proof of clearance (near a wall the referee decides). [Units: cells]
