@@ -10,8 +10,11 @@
 // P = hybrid and directional:
 //  - search: the plan with `--smoother none` (thread CPU time, the map's preprocessing excluded:
 //    the service keeps it, as a unit re-planning on one map would);
-//  - smoother: smooth_pose_path() on that search result with the service's settings;
+//  - smoother: smooth_pose_path() on that search result with the service's settings and, as the
+//    service keeps one per map, the map's clearance field (built once per map, not timed);
 //  - whole: the plan with the default smoother (`vehicle`), search included;
+//  - replan: the unit has driven a quarter of the whole plan; the same request from the pose it
+//    reached to the same goal (the service keeps the goal's distances from the plan before);
 // and the smoothness figures of bench_vehicle_paths (steering changes per 100 cells, turning
 // over what the Euclidean shortest path needs, length), for the search alone and smoothed. Every
 // smoothed path is then judged by the referee (collision.hpp): its swept disc at a sagitta of
@@ -19,7 +22,8 @@
 // radius; "unsafe" counts the paths that fail. Prints median / p95 / max per map kind and
 // planner and over all, and the smoother / search ratio.
 // This is a measuring program, not a Google Benchmark: it prints tables and exits.
-// Usage: bench_vehicle_replan [--maps N] [--queries N] [--per-query]
+// Usage: bench_vehicle_replan [--maps N] [--queries N] [--per-query] [--kind K] (K: 0..4, one kind only,
+// for profiling)
 
 #include <algorithm>
 #include <cmath>
@@ -121,7 +125,7 @@ bool referee_clear(const Grid& g, const SegmentPath& path) {
 
 /// One query's figures.
 struct Row {
-  double search_ms = 0, smooth_ms = 0, whole_ms = 0;
+  double search_ms = 0, smooth_ms = 0, whole_ms = 0, replan_ms = 0;
   bench::Measure raw, smoothed;
   double need = -1;   // turning the shortest path needs [radians]
   bool unsafe = false;
@@ -129,8 +133,8 @@ struct Row {
   int rounds = 0;     // the smoother's rounds
 };
 
-Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid& g, const Query& q,
-              const char* planner) {
+Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid& g, const ClearanceField& field,
+              const Query& q, const char* planner) {
   Row row;
   row.need = bench::needed_turning(funnel, g, q.start, q.goal, kAgentRadius);
   double t0 = thread_ms();
@@ -139,7 +143,7 @@ Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid&
   row.raw = bench::measure(raw, row.search_ms);
   if (!row.raw.found || !raw.segments) return row;
   t0 = thread_ms();
-  auto direct = smooth_pose_path(g, *raw.segments, service_smooth_def());
+  auto direct = smooth_pose_path(g, *raw.segments, service_smooth_def(), field);
   row.smooth_ms = thread_ms() - t0;
   row.rounds = direct ? direct->rounds : 0;
   t0 = thread_ms();
@@ -148,6 +152,15 @@ Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid&
   row.smoothed = bench::measure(whole, row.whole_ms);
   row.unsafe = !whole.segments || !referee_clear(g, *whole.segments);
   row.same = direct && whole.segments && std::abs(direct->path.length() - whole.segments->length()) < 1e-9;
+  if (whole.segments) {
+    auto on_the_way = whole.segments->at_distance(0.25 * whole.segments->length());
+    if (on_the_way) {
+      const Query rest{{on_the_way->pos, on_the_way->heading}, q.goal};
+      t0 = thread_ms();
+      (void)service.plan(g, request_for(rest, planner, "vehicle"));
+      row.replan_ms = thread_ms() - t0;
+    }
+  }
   return row;
 }
 
@@ -169,7 +182,7 @@ double median_of(const std::vector<Row>& rows, F figure) {
 void print_header() {
   std::printf("%-11s %-12s %5s | %-24s | %-24s | %-24s | %-15s | %-11s | %-11s | %-13s | %s\n", "map", "planner",
               "found", "search ms med/p95/max", "smoother ms med/p95/max", "whole ms med/p95/max",
-              "smooth/search", "chg/100", "turn x", "length", "unsafe");
+              "smooth/search", "chg/100", "turn x", "length", "unsafe | replan ms med/p95");
 }
 
 void print_rows(const char* map, const char* planner, const std::vector<Row>& rows, size_t asked) {
@@ -195,6 +208,8 @@ void print_rows(const char* map, const char* planner, const std::vector<Row>& ro
   for (const Row& r : rows) unsafe += r.unsafe, differ += !r.same;
   std::printf(" | %4.1f->%4.1f | %4.2f->%4.2f | %5.1f->%5.1f | %d", chg(false), chg(true), turn(false), turn(true),
               len(false), len(true), unsafe);
+  std::printf(" |");
+  print_spread(rows, [](const Row& r) { return r.replan_ms; });
   if (differ > 0) std::printf(" (%d direct smoother calls differ from the service)", differ);
   std::printf("\n");
   std::fflush(stdout);
@@ -211,10 +226,12 @@ void print_query(const char* map, const char* planner, size_t i, const Row& r) {
 int main(int argc, char** argv) {
   int maps = 1, queries = 8;
   bool per_query = false;
+  int only_kind = -1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--per-query") == 0) per_query = true;
     else if (i + 1 < argc && std::strcmp(argv[i], "--maps") == 0) maps = std::clamp(std::atoi(argv[++i]), 1, 20);
     else if (i + 1 < argc && std::strcmp(argv[i], "--queries") == 0) queries = std::clamp(std::atoi(argv[++i]), 1, 200);
+    else if (i + 1 < argc && std::strcmp(argv[i], "--kind") == 0) only_kind = std::clamp(std::atoi(argv[++i]), 0, 4);
   }
   std::printf("256 x 256, turning radius %.1f, agent radius %.1f, sample step %.1f, %d map(s) x %d queries per kind\n",
               kTurningRadius, kAgentRadius, kSampleStep, maps, queries);
@@ -222,6 +239,7 @@ int main(int argc, char** argv) {
   const char* planners[] = {"hybrid", "directional"};
   std::vector<Row> all[2];
   for (int kind = 0; kind < 5; ++kind) {
+    if (only_kind >= 0 && kind != only_kind) continue;
     std::vector<Row> rows[2];
     size_t asked = 0;
     for (int m = 0; m < maps; ++m) {
@@ -229,11 +247,13 @@ int main(int argc, char** argv) {
       const Grid g = make_map(kind, seed);
       plan::PlanService service, funnel;
       const std::vector<Query> qs = make_queries(service, g, queries, seed);
+      const ClearanceField field(g);
       asked += qs.size();
       for (int p = 0; p < 2; ++p) {
-        if (!qs.empty()) service.plan(g, request_for(qs[0], planners[p], "none"));  // build the planner's tables
+        // Build the planner's tables and the service's clearance field before timing.
+        if (!qs.empty()) service.plan(g, request_for(qs[0], planners[p], "vehicle"));
         for (size_t i = 0; i < qs.size(); ++i) {
-          const Row r = run_query(service, funnel, g, qs[i], planners[p]);
+          const Row r = run_query(service, funnel, g, field, qs[i], planners[p]);
           if (per_query) print_query(kKindNames[kind], planners[p], i, r);
           if (r.raw.found && r.smoothed.found && r.need >= 0.0) rows[p].push_back(r);
         }

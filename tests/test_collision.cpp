@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -130,4 +131,84 @@ TEST_CASE("collision: polyline helpers") {
   CHECK(first_blocked_segment(g, bad) == 1);
   CHECK(segment_cost(g, Vec2(0.5, 0.5), Vec2(0.5, 2.5)) == doctest::Approx(2.0));
   CHECK(std::isinf(segment_cost(g, Vec2(0.5, 1.5), Vec2(3.5, 1.5))));
+}
+
+namespace {
+
+/// Exact distance from p to the nearest blocked cell or the map's outside, by brute force.
+double brute_wall_distance(const Grid& g, Vec2 p) {
+  double best = std::min({p.x, p.y, g.width() - p.x, g.height() - p.y});
+  for (int y = 0; y < g.height(); ++y)
+    for (int x = 0; x < g.width(); ++x) {
+      if (g.is_free(x, y)) continue;
+      best = std::min(best, segment_box_distance(p, p, Vec2(x, y), Vec2(x + 1, y + 1)));
+    }
+  return best;
+}
+
+Grid random_walls(uint32_t seed, int w, int h, double density) {
+  Grid g = Grid::create(w, h).value();
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) g.set_blocked(x, y, u(rng) < density);
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("clearance field: its bounds hold the exact distance to the walls between them") {
+  for (uint32_t seed = 1; seed <= 4; ++seed) {
+    const Grid g = random_walls(seed, 20, 17, 0.08 * seed);
+    const ClearanceField field(g);
+    REQUIRE(field.fits(g));
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> ux(-0.5, g.width() + 0.5), uy(-0.5, g.height() + 0.5);
+    for (int i = 0; i < 400; ++i) {
+      const Vec2 p(ux(rng), uy(rng));
+      const double exact = g.contains(p) ? brute_wall_distance(g, p) : 0.0;
+      CHECK(field.lower_bound(p) <= exact);
+      if (g.contains(p)) CHECK(field.upper_bound(p) >= exact);
+    }
+  }
+  // Far from every wall the bounds are tight to within the distance to the cell centre.
+  const Grid open = Grid::create(40, 40).value();
+  const ClearanceField f(open);
+  CHECK(f.lower_bound(Vec2(3.5, 20.5)) == doctest::Approx(3.5).epsilon(1e-4));
+  CHECK(f.lower_bound(Vec2(20.5, 20.5)) == doctest::Approx(ClearanceField::kReach + 0.5).epsilon(1e-4));
+}
+
+TEST_CASE("clearance field: point and segment checks give the referee's answer on random cases") {
+  int decided_clear = 0, decided_blocked = 0;
+  for (uint32_t seed = 11; seed <= 16; ++seed) {
+    const Grid g = random_walls(seed, 24, 24, 0.04 * (seed - 10));
+    const ClearanceField field(g);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0.0, 24.0), ur(0.0, 2.5), len(0.0, 6.0), ang(-kPi, kPi);
+    for (int i = 0; i < 1500; ++i) {
+      // Half the points on grid lines and half the radii at the exact distance to the walls,
+      // where the referee's touching rule decides.
+      Vec2 a(u(rng), u(rng));
+      if (i % 2 == 0) a = Vec2(std::round(a.x), a.y);
+      double r = i % 5 == 0 ? 0.0 : ur(rng);
+      if (i % 3 == 0 && g.contains(a)) r = brute_wall_distance(g, a);
+      const double t = ang(rng);
+      const Vec2 b = a + len(rng) * Vec2(std::cos(t), std::sin(t));
+      const bool point_ref = point_clear(g, a, r);
+      CHECK(point_clear(g, field, a, r) == point_ref);
+      const bool seg_ref = segment_clear(g, a, b, r);
+      CHECK(segment_clear(g, field, a, b, r) == seg_ref);
+      decided_clear += seg_ref;
+      decided_blocked += !seg_ref;
+    }
+  }
+  // Both answers were exercised many times.
+  CHECK(decided_clear > 1000);
+  CHECK(decided_blocked > 1000);
+  // A field for another map size is not used (the referee answers).
+  const Grid small = Grid::create(4, 4).value();
+  const ClearanceField other(Grid::create(8, 8).value());
+  CHECK_FALSE(other.fits(small));
+  CHECK(point_clear(small, other, Vec2(2, 2), 1.0));
+  CHECK_FALSE(point_clear(small, other, Vec2(0.5, 2), 1.0));
 }

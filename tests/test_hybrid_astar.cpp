@@ -476,3 +476,65 @@ TEST_CASE("heading planners: a budget spent before the search begins stops the q
     CHECK(r->expanded == 0);
   }
 }
+
+namespace {
+
+/// True when two paths have the same segments, bit for bit.
+bool same_segments(const SegmentPath& a, const SegmentPath& b) {
+  const auto sa = a.segments(), sb = b.segments();
+  if (sa.size() != sb.size()) return false;
+  for (size_t k = 0; k < sa.size(); ++k)
+    if (sa[k].kind != sb[k].kind || sa[k].gear != sb[k].gear || sa[k].length != sb[k].length ||
+        sa[k].start != sb[k].start || sa[k].center != sb[k].center || sa[k].sweep != sb[k].sweep)
+      return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("heading planners: a re-plan to the same goal (distances kept) equals a plan by a fresh planner") {
+  Grid g = Grid::create(80, 80).value();
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int y = 0; y < 80; ++y)
+    for (int x = 0; x < 80; ++x) g.set_blocked(x, y, u(rng) < 0.08);
+  const Pose goal{Vec2(70.5, 70.5), 0.5};
+  std::vector<Pose> starts;
+  for (int i = 0; i < 20 && starts.size() < 4; ++i) {
+    const Pose s{Vec2(5.0 + 60.0 * u(rng), 5.0 + 20.0 * u(rng)), 6.0 * u(rng)};
+    if (point_clear(g, s.pos, 1.0)) starts.push_back(s);
+  }
+  for (int y = 68; y <= 72; ++y)
+    for (int x = 66; x <= 75; ++x) g.set_blocked(x, y, false);  // room at the goal
+  REQUIRE(starts.size() >= 3);
+  HybridAStarOptions o = default_hybrid_astar_options();
+  o.turning_radius = 2.0;
+  o.agent_radius = 0.3;
+  auto kept = HybridAStar::create(g, o);
+  REQUIRE(kept);
+  DirectionalAStarOptions d = default_directional_astar_options();
+  d.turning_radius = 2.0;
+  d.agent_radius = 0.3;
+  auto kept_d = DirectionalAStar::create(g, d);
+  REQUIRE(kept_d);
+  int found = 0;
+  for (const Pose& s : starts) {
+    auto again = kept->plan(s, goal);
+    auto fresh_planner = HybridAStar::create(g, o);
+    REQUIRE(fresh_planner);
+    auto fresh = fresh_planner->plan(s, goal);
+    REQUIRE(again);
+    REQUIRE(fresh);
+    CHECK(again->found == fresh->found);
+    CHECK(again->expanded == fresh->expanded);
+    CHECK(same_segments(again->path, fresh->path));
+    found += fresh->found;
+    auto again_d = kept_d->plan(s, goal);
+    auto fresh_d = DirectionalAStar::create(g, d)->plan(s, goal);
+    REQUIRE(again_d);
+    REQUIRE(fresh_d);
+    CHECK(again_d->expanded == fresh_d->expanded);
+    CHECK(same_segments(again_d->path, fresh_d->path));
+  }
+  CHECK(found >= 2);
+}

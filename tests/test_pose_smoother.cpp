@@ -524,3 +524,73 @@ TEST_CASE("join_rotations: a turn on the spot becomes a manoeuvre where one fits
   REQUIRE_FALSE(apart.ok());
   CHECK(apart.error().message.find("piece 1") != std::string::npos);
 }
+
+TEST_CASE("pose smoother: with the map's clearance field the result is the same, byte for byte") {
+  for (int kind = 0; kind < 3; ++kind) {
+    Grid g = Grid::create(96, 96).value();
+    if (kind == 0) generate_random(g, 0.08, 77);
+    else if (kind == 1) generate_rooms(g, 16, 4, 78);
+    else generate_maze(g, 6, 79);
+    const ClearanceField field(g);
+    HybridAStarOptions o = default_hybrid_astar_options();
+    o.turning_radius = kR;
+    o.agent_radius = 0.3;
+    o.max_expansions = 30000;
+    auto planner = HybridAStar::create(g, o);
+    REQUIRE(planner);
+    std::mt19937 rng(90u + static_cast<uint32_t>(kind));
+    std::uniform_real_distribution<double> u(2.0, 94.0), ang(-kPi, kPi);
+    int smoothed = 0;
+    for (int q = 0; q < 12 && smoothed < 4; ++q) {
+      const Pose a{Vec2(u(rng), u(rng)), ang(rng)}, b{Vec2(u(rng), u(rng)), ang(rng)};
+      if (!point_clear(g, a.pos, 1.0) || !point_clear(g, b.pos, 1.0)) continue;
+      auto found = planner->plan(a, b);
+      if (!found || !found->found) continue;
+      PoseSmoothDef d = default_pose_smooth_def();
+      d.turning_radius = kR;
+      d.agent_radius = 0.3;
+      d.allow_reverse = q % 2 == 1;
+      const auto plain = smooth_pose_path(g, found->path, d);
+      const auto fast = smooth_pose_path(g, found->path, d, field);
+      REQUIRE(plain);
+      REQUIRE(fast);
+      CHECK(fast->shortcuts == plain->shortcuts);
+      CHECK(fast->rounds == plain->rounds);
+      const auto ps = plain->path.segments(), fs = fast->path.segments();
+      REQUIRE(ps.size() == fs.size());
+      for (size_t k = 0; k < ps.size(); ++k) {
+        CHECK(fs[k].kind == ps[k].kind);
+        CHECK(fs[k].length == ps[k].length);
+        CHECK(fs[k].start.x == ps[k].start.x);
+        CHECK(fs[k].start.y == ps[k].start.y);
+        CHECK(fs[k].sweep == ps[k].sweep);
+      }
+      smoothed += plain->shortcuts > 0;
+    }
+    CHECK(smoothed >= 2);
+  }
+}
+
+TEST_CASE("planning service: a plan with the per-map caches warm equals one with them cold") {
+  Grid g = Grid::create(128, 128).value();
+  generate_rooms(g, 16, 4, 5);
+  plan::PlanRequest req;
+  req.start = Pose{Vec2(10.5, 10.5), 0.0};
+  req.goal = Pose{Vec2(100.5, 90.5), kPi / 2};
+  req.settings.planner = "hybrid";
+  req.settings.turning_radius = 2.0;
+  req.settings.agent_radius = 0.3;
+  plan::PlanService warm;
+  (void)warm.plan(g, req);  // builds the planner's tables and the clearance field
+  const plan::PlanResult second = warm.plan(g, req);
+  plan::PlanService cold;
+  const plan::PlanResult first = cold.plan(g, req);
+  REQUIRE(first.found);
+  REQUIRE(second.found);
+  REQUIRE(first.points.size() == second.points.size());
+  for (size_t i = 0; i < first.points.size(); ++i) {
+    CHECK(first.points[i].x == second.points[i].x);
+    CHECK(first.points[i].y == second.points[i].y);
+  }
+  CHECK(first.length == second.length);
+}

@@ -132,3 +132,33 @@ TEST_CASE("swept check: bad input is an error naming the argument") {
     CHECK(r.error().message.find("max_sagitta") != std::string::npos);
   }
 }
+
+TEST_CASE("swept check with a clearance field: the same answer and the same first blocked piece as the referee") {
+  int clear = 0, blocked = 0;
+  for (uint32_t seed = 21; seed <= 26; ++seed) {
+    Grid g = Grid::create(30, 30).value();
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0.0, 1.0), up(1.0, 29.0), ang(-kPi, kPi), ur(0.0, 1.2);
+    for (int y = 0; y < 30; ++y)
+      for (int x = 0; x < 30; ++x) g.set_blocked(x, y, u(rng) < 0.02 * (seed - 20));
+    const ClearanceField field(g);
+    for (int i = 0; i < 250; ++i) {
+      const Pose a{Vec2(up(rng), up(rng)), ang(rng)}, b{Vec2(up(rng), up(rng)), ang(rng)};
+      auto path = i % 2 ? reeds_shepp_path(a, b, 1.0 + 2.0 * u(rng)) : dubins_path(a, b, 1.0 + 2.0 * u(rng));
+      REQUIRE(path);
+      SweptCheckDef def = default_swept_check_def();
+      def.agent_radius = i % 7 == 0 ? 0.0 : ur(rng);
+      const auto ref = check_swept_path(g, *path, def);
+      const auto fast = check_swept_path(g, *path, def, field);
+      REQUIRE(ref);
+      REQUIRE(fast);
+      CHECK(fast->clear == ref->clear);
+      CHECK(fast->first_blocked_segment == ref->first_blocked_segment);
+      CHECK(fast->blocked_at_s == ref->blocked_at_s);
+      clear += ref->clear;
+      blocked += !ref->clear;
+    }
+  }
+  CHECK(clear > 100);
+  CHECK(blocked > 100);
+}

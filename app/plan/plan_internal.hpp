@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "pathlab/collision.hpp"
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/hybrid_astar.hpp"
 #include "pathlab/plan/plan_service.hpp"
@@ -31,8 +32,13 @@ struct PlanService::Cache {
   std::unique_ptr<DirectionalAStar> directional;
   std::unique_ptr<HybridAStar> hybrid;
   std::string heading_key;
+  /// The map's clearance field (collision.hpp) for the vehicle smoother's checks: it does not
+  /// depend on the agent radius, so one per map serves every unit; built on first use.
+  std::unique_ptr<ClearanceField> clearance;
   double preprocess_ms = 0.0;  ///< time spent building during the current plan [ms]
 
+  /// The clearance field of `g`, built (and its time counted as preprocessing) when missing.
+  const ClearanceField& clearance_for(const Grid& g);
   /// Drops everything when `g` is not the grid the cache was built for.
   void bind(const Grid& g);
   void clear();

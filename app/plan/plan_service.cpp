@@ -92,6 +92,16 @@ void PlanService::Cache::clear() {
   directional.reset();
   hybrid.reset();
   heading_key.clear();
+  clearance.reset();
+}
+
+const ClearanceField& PlanService::Cache::clearance_for(const Grid& g) {
+  if (!clearance || !clearance->fits(g)) {
+    const auto t0 = std::chrono::steady_clock::now();
+    clearance = std::make_unique<ClearanceField>(g);
+    add_preprocess_time(*this, t0);
+  }
+  return *clearance;
 }
 
 void PlanService::Cache::bind(const Grid& g) {

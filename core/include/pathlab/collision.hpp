@@ -9,6 +9,7 @@
 /// interior of any blocked cell: touching is allowed, overlapping by more than
 /// kClearanceTolerance is not.
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -54,6 +55,47 @@ double center_line_cost(const Grid& grid, Cell a, Cell b);
 
 /// Shortest distance between segment a-b and the closed box [lo, hi]. 0 when they meet.
 double segment_box_distance(Vec2 a, Vec2 b, Vec2 lo, Vec2 hi);
+
+/// Distances to the walls, kept per map so that most checks of a disc against the grid are one
+/// lookup instead of a scan of the cells around it. Built once per map (it does not depend on
+/// the agent's radius); rebuild it after editing the grid.
+///
+/// For each cell it stores the exact distance from the cell's centre to the nearest blocked cell
+/// or the map's outside (capped at kReach + 0.5 cells), so for any point p, by the triangle
+/// inequality, stored - |p - centre| <= distance(p, walls) <= stored + |p - centre| (the upper
+/// bound only below the cap; 0 in a blocked cell). The checks below answer from these bounds when they decide the
+/// question with a margin of kMargin, and else ask the referee (the functions above): they
+/// always give the referee's answer, only faster.
+class ClearanceField {
+ public:
+  /// Distances are exact up to this many cells from a wall. [Units: cells]
+  static constexpr int kReach = 6;
+  /// Slack on both bounds for the float storage and rounding. [Units: cells]
+  static constexpr double kMargin = 1e-5;
+
+  ClearanceField() = default;
+  explicit ClearanceField(const Grid& grid);
+
+  /// True when built for a grid of this size (the cells themselves are the caller's promise).
+  bool fits(const Grid& grid) const { return width_ == grid.width() && height_ == grid.height() && width_ > 0; }
+  /// A lower bound of the distance from p to the nearest wall (<= 0 inside a wall or outside
+  /// the map). [Units: cells]
+  double lower_bound(Vec2 p) const;
+  /// An upper bound of the same distance (+infinity where the field is capped). [Units: cells]
+  double upper_bound(Vec2 p) const;
+
+ private:
+  int width_ = 0, height_ = 0;
+  std::vector<float> dist_;  // row-major, from each cell centre
+};
+
+/// point_clear() answered from the field where it decides with a margin, else by the referee.
+bool point_clear(const Grid& grid, const ClearanceField& field, Vec2 p, double radius);
+
+/// segment_clear() for radius > 0, the same answer, answered from the field where it can: the
+/// segment is covered by discs that the lower bound shows clear (sphere tracing), or an end
+/// point is shown blocked; otherwise the referee decides.
+bool segment_clear(const Grid& grid, const ClearanceField& field, Vec2 a, Vec2 b, double radius);
 
 /// For each cell (row-major), 1 when a disc of `radius` centred on the cell centre fits in free
 /// space, else 0. For radius <= 0.5 this is exactly "the cell is free".

@@ -30,6 +30,7 @@ namespace pathlab {
 
 namespace detail {
 class SegmentChecker;
+class GoalDistance;
 }
 
 /// Largest turning radius the lattice planners accept. [Units: cells]
@@ -114,8 +115,9 @@ class DirectionalAStar {
   std::vector<double> g_;
   std::vector<int32_t> parent_move_;
   std::vector<uint8_t> closed_;
-  std::vector<float> field_;
-  std::vector<int32_t> field_work_;  // the distance field's integer distances, kept between queries
+  // The obstacle-aware 2D distance to the goal, settled lazily per query (heading_internal.hpp);
+  // its memory is kept between queries. Copies of the planner share it: one planner per thread.
+  std::shared_ptr<detail::GoalDistance> field_;
   // Its clearance rings let a search skip the footprint test where every move fits.
   std::shared_ptr<const detail::SegmentChecker> checker_;
 };

@@ -43,6 +43,7 @@ namespace pathlab {
 
 namespace detail {
 class SegmentChecker;
+class GoalDistance;
 }
 
 struct HybridAStarOptions {
@@ -116,8 +117,9 @@ class HybridAStar {
   double turn_ = 0.0;
   std::vector<int32_t> slot_;  // key -> index into nodes_ (checked against Node::key)
   std::vector<Node> nodes_;
-  std::vector<float> field_;
-  std::vector<int32_t> field_work_;  // the distance field's integer distances, kept between queries
+  // The obstacle-aware 2D distance to the goal, settled lazily per query (heading_internal.hpp);
+  // its memory is kept between queries. Copies of the planner share it: one planner per thread.
+  std::shared_ptr<detail::GoalDistance> field_;
   std::shared_ptr<const detail::SegmentChecker> checker_;
 };
 

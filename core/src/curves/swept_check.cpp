@@ -8,14 +8,20 @@
 
 namespace pathlab {
 
-Result<SweptCheckResult> check_swept_path(const Grid& grid, const SegmentPath& path, const SweptCheckDef& def) {
+namespace {
+
+/// The sweep itself; `segment_ok(a, b, radius)` answers segment_clear() (the referee, or the
+/// clearance field's equivalent), `point_ok(p, radius)` answers point_clear().
+template <class SegmentClear, class PointClear>
+Result<SweptCheckResult> sweep(const SegmentPath& path, const SweptCheckDef& def, SegmentClear&& segment_ok,
+                               PointClear&& point_ok) {
   if (auto ok = check_agent_radius(def.agent_radius); !ok) return ok.error();
   if (!(def.max_sagitta > 0.0) || !std::isfinite(def.max_sagitta))
     return fail(StatusCode::invalid_argument, "max_sagitta must be a positive finite number");
   SweptCheckResult res;
   const auto segs = path.segments();
   if (segs.empty()) {
-    res.clear = point_clear(grid, path.start().pos, def.agent_radius);
+    res.clear = point_ok(path.start().pos, def.agent_radius);
     if (!res.clear) res.first_blocked_segment = 0;
     return res;
   }
@@ -28,7 +34,7 @@ Result<SweptCheckResult> check_swept_path(const Grid& grid, const SegmentPath& p
       res.blocked_at_s = offset + s_local;
     };
     if (seg.kind == SegmentKind::line) {
-      if (!segment_clear(grid, segment_state(seg, 0.0).pos, segment_state(seg, seg.length).pos, def.agent_radius)) {
+      if (!segment_ok(segment_state(seg, 0.0).pos, segment_state(seg, seg.length).pos, def.agent_radius)) {
         blocked(0.0);
         return res;
       }
@@ -46,7 +52,7 @@ Result<SweptCheckResult> check_swept_path(const Grid& grid, const SegmentPath& p
       for (int k = 1; k <= n; ++k) {
         const double s = seg.length * (static_cast<double>(k) / n);
         const Vec2 b = segment_state(seg, s).pos;
-        if (!segment_clear(grid, a, b, def.agent_radius + sagitta)) {
+        if (!segment_ok(a, b, def.agent_radius + sagitta)) {
           blocked(seg.length * (static_cast<double>(k - 1) / n));
           return res;
         }
@@ -56,6 +62,21 @@ Result<SweptCheckResult> check_swept_path(const Grid& grid, const SegmentPath& p
     offset += seg.length;
   }
   return res;
+}
+
+}  // namespace
+
+Result<SweptCheckResult> check_swept_path(const Grid& grid, const SegmentPath& path, const SweptCheckDef& def) {
+  return sweep(
+      path, def, [&](Vec2 a, Vec2 b, double r) { return segment_clear(grid, a, b, r); },
+      [&](Vec2 p, double r) { return point_clear(grid, p, r); });
+}
+
+Result<SweptCheckResult> check_swept_path(const Grid& grid, const SegmentPath& path, const SweptCheckDef& def,
+                                          const ClearanceField& field) {
+  return sweep(
+      path, def, [&](Vec2 a, Vec2 b, double r) { return segment_clear(grid, field, a, b, r); },
+      [&](Vec2 p, double r) { return point_clear(grid, field, p, r); });
 }
 
 }  // namespace pathlab

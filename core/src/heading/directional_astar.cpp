@@ -206,15 +206,14 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
     while (i < static_cast<int>(planner.moves_.size()) && planner.moves_[static_cast<size_t>(i)].from_heading < h) ++i;
     planner.first_move_[static_cast<size_t>(h)] = i;
   }
-  planner.checker_ = std::make_shared<detail::SegmentChecker>(grid, o.agent_radius);
+  planner.checker_ = std::make_shared<detail::SegmentChecker>(grid, o.agent_radius, true);
   // The per-query arrays, allocated and touched once here: a query only refills them, so its
   // time budget is not spent on the first touch of megabytes of fresh pages.
   const size_t states = static_cast<size_t>(grid.cell_count()) * kHeadings;
   planner.g_.assign(states, std::numeric_limits<double>::infinity());
   planner.parent_move_.assign(states, -1);
   planner.closed_.assign(states, 0);
-  planner.field_.assign(static_cast<size_t>(grid.cell_count()), 0.0f);
-  planner.field_work_.assign(static_cast<size_t>(grid.cell_count()), 0);
+  planner.field_ = std::make_shared<detail::GoalDistance>();
   return planner;
 }
 
@@ -238,7 +237,7 @@ struct DirectionalAStar::Search {
     return Cell{static_cast<int>(cell % w), static_cast<int>(cell / w)};
   }
   double heuristic(Cell c, int h) const {
-    const double field = kOctileToEuclid * p.field_[static_cast<size_t>(grid.index(c.x, c.y))];
+    const double field = kOctileToEuclid * p.field_->at(grid.index(c.x, c.y));
     const Pose q = lattice_pose(c, h);
     // A Dubins curve is less than kCurveSlackRadii radii longer than the straight line: far
     // from the goal the field wins the max anyway, so skip the trigonometry.
@@ -285,8 +284,8 @@ bool DirectionalAStar::Search::check_ends(HeadingPath& out, Cell sc, Cell gc) {
   }
   // The field and the goal check are the fixed cost of a query: a time budget spent on them
   // stops the query there, with the start alone as its partial path.
-  if (!detail::goal_distance_field(grid, gc, radius, p.field_, p.field_work_, &meter)) return stopped_in_setup(out);
-  if (!std::isfinite(p.field_[static_cast<size_t>(grid.index(sc.x, sc.y))])) {
+  if (!p.field_->begin(grid, gc, radius, grid.index(sc.x, sc.y), &meter)) return stopped_in_setup(out);
+  if (!std::isfinite(p.field_->at(grid.index(sc.x, sc.y)))) {
     out.failure = HeadingFailure::unreachable;
     out.reason = "the goal cell cannot be reached from the start cell by a unit of this size";
     return false;

@@ -21,58 +21,74 @@ const char* to_string(HeadingFailure failure) noexcept {
 
 namespace detail {
 
-bool goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out,
-                         std::vector<int32_t>& work, BudgetMeter* meter) {
-  const int w = grid.width(), h = grid.height();
+bool GoalDistance::begin(const Grid& grid, Cell goal, double agent_radius, int64_t until, BudgetMeter* meter) {
   const double relaxed = std::max(0.0, agent_radius - 0.5 * kSqrt2 - 1e-9);
-  const std::vector<uint8_t> pass = passable_cells(grid, relaxed);
-  const float inf = std::numeric_limits<float>::infinity();
-  out.assign(static_cast<size_t>(w) * static_cast<size_t>(h), inf);
-  if (!grid.in_bounds(goal)) return true;
-  auto ok = [&](int x, int y) { return x >= 0 && y >= 0 && x < w && y < h && pass[static_cast<size_t>(y) * w + x]; };
+  if (intact_ && grid_ == &grid && w_ == grid.width() && h_ == grid.height() && goal_ == goal && relaxed_ == relaxed)
+    return until < 0 || settle(until, meter);  // the same goal again: keep what is settled
+  grid_ = &grid;
+  goal_ = goal;
+  relaxed_ = relaxed;
+  intact_ = true;
+  w_ = grid.width();
+  h_ = grid.height();
+  pass_ = passable_cells(grid, relaxed);
+  dist_.assign(static_cast<size_t>(w_) * static_cast<size_t>(h_), kUnreached);
+  for (auto& b : buckets_) b.clear();
+  current_.clear();
+  done_ = -1;
+  pending_ = 0;
+  until_clock_ = 4096;
+  if (!grid.in_bounds(goal)) {
+    done_ = kUnreached;
+    return true;
+  }
+  const int32_t gi = goal.y * w_ + goal.x;
+  dist_[static_cast<size_t>(gi)] = 0;
+  buckets_[0].push_back(gi);
+  pending_ = 1;
+  return until < 0 || settle(until, meter);
+}
+
+bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
   // Dial's bucket queue with integer steps 10 (orthogonal) and 14 (diagonal, a slight
-  // underestimate of 10 sqrt 2): linear time, the field is recomputed for every goal.
-  constexpr int kOrtho = 10, kDiag = 14, kBuckets = kDiag + 1;
-  std::vector<int32_t>& dist = work;
-  dist.assign(out.size(), std::numeric_limits<int32_t>::max());
-  std::vector<std::vector<int32_t>> buckets(kBuckets);
-  const int32_t gi = goal.y * w + goal.x;
-  dist[static_cast<size_t>(gi)] = 0;
-  buckets[0].push_back(gi);
+  // underestimate of 10 sqrt 2): linear time. Bucket d is done when all its cells are expanded;
+  // then every cell at distance <= d is settled (its predecessors were all expanded before).
   static constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
   static constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-  size_t pending = 1;
-  std::vector<int32_t> current;
-  constexpr uint32_t kClockEvery = 4096;  // cells between reads of the meter's clock
-  uint32_t until_clock = kClockEvery;
-  for (int32_t d = 0; pending > 0; ++d) {
-    current.swap(buckets[static_cast<size_t>(d % kBuckets)]);
-    buckets[static_cast<size_t>(d % kBuckets)].clear();
-    pending -= current.size();
-    for (const int32_t id : current) {
-      if (meter != nullptr && --until_clock == 0) {
-        until_clock = kClockEvery;
-        if (meter->check_clock() != BudgetStop::none) return false;
+  constexpr int kOrtho = 10, kDiag = 14;
+  auto ok = [&](int x, int y) { return x >= 0 && y >= 0 && x < w_ && y < h_ && pass_[static_cast<size_t>(y) * w_ + x]; };
+  while (pending_ > 0 && dist_[static_cast<size_t>(index)] > done_) {
+    const int32_t d = done_ + 1;
+    current_.swap(buckets_[static_cast<size_t>(d % kBuckets)]);
+    buckets_[static_cast<size_t>(d % kBuckets)].clear();
+    pending_ -= current_.size();
+    for (const int32_t id : current_) {
+      if (meter != nullptr && --until_clock_ == 0) {
+        until_clock_ = 4096;
+        if (meter->check_clock() != BudgetStop::none) {
+          intact_ = false;  // the rest of this bucket is lost: the next query starts over
+          return false;
+        }
       }
-      if (dist[static_cast<size_t>(id)] != d) continue;
-      const int x = id % w, y = id / w;
+      if (dist_[static_cast<size_t>(id)] != d) continue;
+      const int x = id % w_, y = id / w_;
       for (int k = 0; k < 8; ++k) {
         const int nx = x + kDx[k], ny = y + kDy[k];
         if (!ok(nx, ny)) continue;
         if (k >= 4 && !ok(nx, y) && !ok(x, ny)) continue;
         const int32_t nd = d + (k >= 4 ? kDiag : kOrtho);
-        const int32_t ni = ny * w + nx;
-        if (nd < dist[static_cast<size_t>(ni)]) {
-          dist[static_cast<size_t>(ni)] = nd;
-          buckets[static_cast<size_t>(nd % kBuckets)].push_back(ni);
-          ++pending;
+        const int32_t ni = ny * w_ + nx;
+        if (nd < dist_[static_cast<size_t>(ni)]) {
+          dist_[static_cast<size_t>(ni)] = nd;
+          buckets_[static_cast<size_t>(nd % kBuckets)].push_back(ni);
+          ++pending_;
         }
       }
     }
-    current.clear();
+    current_.clear();
+    done_ = d;
   }
-  for (size_t i = 0; i < out.size(); ++i)
-    if (dist[i] != std::numeric_limits<int32_t>::max()) out[i] = 0.1f * static_cast<float>(dist[i]);
+  if (pending_ == 0) done_ = kUnreached;  // every reachable cell is settled
   return true;
 }
 
@@ -104,7 +120,9 @@ void mark_budget_stop(HeadingPath& out, BudgetStop why, const SearchBudget& budg
   }
 }
 
-SegmentChecker::SegmentChecker(const Grid& grid, double agent_radius) : grid_(&grid), radius_(agent_radius) {
+SegmentChecker::SegmentChecker(const Grid& grid, double agent_radius, bool with_field)
+    : grid_(&grid), radius_(agent_radius) {
+  if (with_field) field_ = ClearanceField(grid);
   const int w = grid.width(), h = grid.height();
   rings_.assign(static_cast<size_t>(w) * static_cast<size_t>(h), 0);
   // Two-pass Chebyshev distance transform; the border counts as a wall one cell outside.
@@ -131,7 +149,7 @@ SegmentChecker::SegmentChecker(const Grid& grid, double agent_radius) : grid_(&g
     }
 }
 
-bool SegmentChecker::point_clear(Vec2 p) const { return pathlab::point_clear(*grid_, p, radius_); }
+bool SegmentChecker::point_clear(Vec2 p) const { return pathlab::point_clear(*grid_, field_, p, radius_); }
 
 bool SegmentChecker::clear(const Segment& seg) const {
   // Fast accept: every point of the segment is within length/2 of its middle point, and the
@@ -143,8 +161,13 @@ bool SegmentChecker::clear(const Segment& seg) const {
     const double room = rings_[static_cast<size_t>(grid_->index(c.x, c.y))] - 1.0;
     if (room > 0.5 * seg.length + radius_ + kArcMargin) return true;
   }
+  // The same test with the exact distance bound of the field, tighter than the rings by up to 1.5
+  // cells. It demands room for the widest chord below (sagitta kArcChordSagitta), so whatever
+  // it accepts the chord checks would accept too: the answers stay the same.
+  if (field_.fits(*grid_) && field_.lower_bound(mid) > 0.5 * seg.length + radius_ + kArcChordSagitta + kArcMargin)
+    return true;
   if (seg.kind == SegmentKind::line) {
-    return segment_clear(*grid_, segment_state(seg, 0.0).pos, segment_state(seg, seg.length).pos, radius_);
+    return segment_clear(*grid_, field_, segment_state(seg, 0.0).pos, segment_state(seg, seg.length).pos, radius_);
   }
   const double ratio = std::min(kArcChordSagitta / seg.radius, 1.0);
   const double max_angle = std::min(2.0 * std::acos(1.0 - ratio), kPi / 4);
@@ -153,7 +176,7 @@ bool SegmentChecker::clear(const Segment& seg) const {
   Vec2 a = segment_state(seg, 0.0).pos;
   for (int k = 1; k <= n; ++k) {
     const Vec2 b = segment_state(seg, seg.length * (static_cast<double>(k) / n)).pos;
-    if (!segment_clear(*grid_, a, b, radius_ + sagitta + kArcMargin)) return false;
+    if (!segment_clear(*grid_, field_, a, b, radius_ + sagitta + kArcMargin)) return false;
     a = b;
   }
   return true;

@@ -6,9 +6,11 @@
 // referee accepts too).
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "pathlab/collision.hpp"
 #include "pathlab/grid.hpp"
 #include "pathlab/heading_path.hpp"
 #include "pathlab/search_budget.hpp"
@@ -23,23 +25,61 @@ inline constexpr double kArcMargin = 2e-3;
 /// Largest sagitta of the chords the arc check uses. [Units: cells]
 inline constexpr double kArcChordSagitta = 0.02;
 
-/// Obstacle-aware distance [cells] from the centre of each cell (row-major) to the centre of
-/// `goal`: 8-connected Dijkstra with octile step lengths over the cells a unit of
-/// `agent_radius` could have its centre in (a disc of agent_radius - sqrt(2)/2 around the cell
-/// centre is clear: a relaxation, so no drivable route is cut off). A diagonal step needs one
-/// of its two orthogonal cells passable. Unreachable cells get +infinity. `work` is scratch
-/// memory kept by the caller between queries (its pages are touched once, not per query).
-/// With a `meter`, its clock is read every 4096 cells (about 0.1 ms of work): it returns false
-/// when the time budget or the cancel flag stopped it (`out` is then incomplete), else true.
-/// The field is the largest fixed cost of a heading query (2-3 ms on 256 x 256), so a search
-/// whose budget is about that small would otherwise overrun it here.
-bool goal_distance_field(const Grid& grid, Cell goal, double agent_radius, std::vector<float>& out,
-                         std::vector<int32_t>& work, BudgetMeter* meter = nullptr);
+/// Obstacle-aware distance [cells] from the centre of each cell to the centre of the goal cell:
+/// 8-connected Dijkstra with octile step lengths over the cells a unit of `agent_radius` could
+/// have its centre in (a disc of agent_radius - sqrt(2)/2 around the cell centre is clear: a
+/// relaxation, so no drivable route is cut off). A diagonal step needs one of its two orthogonal
+/// cells passable. Unreachable cells get +infinity. Computed lazily: the values a whole-map
+/// Dijkstra gives (Dial's algorithm settles cells in the order of their distance, and the
+/// distances are unique), but only as far as the search asks. begin() settles cells up to the start's distance; at() settles more when a cell is not
+/// settled yet. A search that stays near the route between its ends never pays for the rest of
+/// the map, which was the largest fixed cost of a query (2-3 ms on 256 x 256, the whole map each
+/// time). Reused between queries: its memory is kept, and a query to the same goal on the same
+/// grid with the same radius (a unit re-planning on its way) keeps the cells already settled, as
+/// the settled distances do not depend on the start. The grid must not change in between (the
+/// planners' own rule: rebuild them after editing the grid).
+class GoalDistance {
+ public:
+  /// Starts from `goal` (the rules above) and settles every cell up to the
+  /// distance of `until` (row-major index; -1: none). With a `meter`, its clock is read every
+  /// 4096 cells: false when the time budget or the cancel flag stopped it.
+  bool begin(const Grid& grid, Cell goal, double agent_radius, int64_t until, BudgetMeter* meter = nullptr);
+  /// The distance [cells] from cell `index` (row-major) to the goal, +infinity when unreachable.
+  float at(int64_t index) {
+    const int32_t d = dist_[static_cast<size_t>(index)];
+    if (d > done_ && pending_ > 0) return settle(index, nullptr) ? value(dist_[static_cast<size_t>(index)]) : value(d);
+    return value(d);
+  }
+
+ private:
+  static constexpr int kBuckets = 15;  // the largest step (14) + 1
+  static float value(int32_t d) {
+    return d == kUnreached ? std::numeric_limits<float>::infinity() : 0.1f * static_cast<float>(d);
+  }
+  static constexpr int32_t kUnreached = std::numeric_limits<int32_t>::max();
+  /// Runs the buckets until cell `index` is settled (or no cell is left); false when the meter stopped it.
+  bool settle(int64_t index, BudgetMeter* meter);
+  int w_ = 0, h_ = 0;
+  const Grid* grid_ = nullptr;  // what the kept state was settled for (see begin())
+  Cell goal_{-1, -1};
+  double relaxed_ = -1.0;
+  bool intact_ = false;  // false after a stop in the middle of a bucket
+  std::vector<uint8_t> pass_;
+  std::vector<int32_t> dist_;
+  std::vector<int32_t> buckets_[kBuckets];
+  std::vector<int32_t> current_;
+  int32_t done_ = -1;  // every cell at distance <= done_ is settled
+  size_t pending_ = 0;
+  uint32_t until_clock_ = 4096;
+};
 
 /// Sweeps a disc along single segments against a grid.
 class SegmentChecker {
  public:
-  SegmentChecker(const Grid& grid, double agent_radius);
+  /// With `with_field`, also builds the map's clearance field (collision.hpp; a few ms on 256 x
+  /// 256, worth it for a planner that is kept and checks thousands of primitives per query):
+  /// the answers are the same, most of them faster.
+  SegmentChecker(const Grid& grid, double agent_radius, bool with_field = false);
   /// True when the disc swept along `seg` does not overlap a wall (lines exactly as
   /// segment_clear(); arcs with chords grown by their sagitta plus kArcMargin).
   bool clear(const Segment& seg) const;
@@ -57,6 +97,7 @@ class SegmentChecker {
   // rings_[cell]: Chebyshev distance in cells to the nearest blocked or outside cell, so
   // every point of the cell is at least rings_ - 1 from any wall (the fast accept test).
   std::vector<int32_t> rings_;
+  ClearanceField field_;  // empty (fits no grid) without with_field
 };
 
 /// The budget a heading-aware search runs with: `budget`, its expansion limit lowered to the

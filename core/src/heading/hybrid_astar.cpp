@@ -63,11 +63,8 @@ Result<HybridAStar> HybridAStar::create(const Grid& grid, const HybridAStarOptio
   // still turns by its whole number of bins: length = r * turn.
   if (o.turning_radius * p.turn_ < kMinPrimitiveChord) p.step_ = o.turning_radius * p.turn_;
   p.slot_.assign(static_cast<size_t>(keys), 0);
-  p.checker_ = std::make_shared<detail::SegmentChecker>(grid, o.agent_radius);
-  // Touched once here, refilled by each query: a query's time budget is not spent on the
-  // first touch of fresh pages.
-  p.field_.assign(static_cast<size_t>(grid.cell_count()), 0.0f);
-  p.field_work_.assign(static_cast<size_t>(grid.cell_count()), 0);
+  p.checker_ = std::make_shared<detail::SegmentChecker>(grid, o.agent_radius, true);
+  p.field_ = std::make_shared<detail::GoalDistance>();
   return p;
 }
 
@@ -87,7 +84,7 @@ struct HybridAStar::Search {
 
   double field_at(Vec2 q) const {
     const Cell c = cell_of(q);
-    return grid.in_bounds(c) ? static_cast<double>(p.field_[static_cast<size_t>(grid.index(c.x, c.y))])
+    return grid.in_bounds(c) ? static_cast<double>(p.field_->at(grid.index(c.x, c.y)))
                              : std::numeric_limits<double>::infinity();
   }
   /// The larger of the 2D obstacle-aware distance and the obstacle-free curve length.
@@ -169,8 +166,9 @@ bool HybridAStar::Search::check_ends(HeadingPath& out) {
   }
   // The field and the goal check are the fixed cost of a query: a time budget spent on them
   // stops the query there, with the start alone as its partial path.
-  if (!detail::goal_distance_field(grid, cell_of(goal.pos), o.agent_radius, p.field_, p.field_work_, &meter))
-    return stopped_in_setup(out);
+  const Cell sc = cell_of(start.pos);
+  const int64_t until = grid.in_bounds(sc) ? grid.index(sc.x, sc.y) : -1;
+  if (!p.field_->begin(grid, cell_of(goal.pos), o.agent_radius, until, &meter)) return stopped_in_setup(out);
   if (!std::isfinite(field_at(start.pos))) {
     out.failure = HeadingFailure::unreachable;
     out.reason = "the goal cannot be reached from the start by a unit of this size, even ignoring its turning radius";

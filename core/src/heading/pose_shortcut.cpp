@@ -130,64 +130,19 @@ std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_le
   return out;
 }
 
-/// Appends the positions at distances k * step (k = 1, 2, ...; strictly inside the path) to
-/// `out`, segment by segment: a line by its direction, an arc by turning the radius vector a
-/// fixed angle per point (one sine and cosine per arc instead of one per point), a clothoid by
-/// segment_state(). The points are those of path.at_distance() up to rounding (1e-12 cells).
-static void sample_positions(const SegmentPath& path, double step, std::vector<Vec2>& out) {
-  out.clear();
+Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out, std::span<const double> ends) {
+  const auto segs = path.segments();
+  size_t k = 0;
   double offset = 0.0;
-  const double total = path.length();
-  for (const Segment& seg : path.segments()) {
-    const double first = std::floor(offset / step) * step + step;  // first k * step beyond offset
-    const double end = std::min(offset + seg.length, total - 1e-12);
-    if (first <= end) {
-      if (seg.kind == SegmentKind::arc) {
-        const double dir = seg.sweep >= 0.0 ? 1.0 : -1.0;
-        const double angle = seg.start_angle + dir * (first - offset) / seg.radius;
-        Vec2 radial = seg.radius * Vec2(std::cos(angle), std::sin(angle));
-        const double turn = dir * step / seg.radius, c = std::cos(turn), sn = std::sin(turn);
-        for (double at = first; at <= end; at += step) {
-          out.push_back(seg.center + radial);
-          radial = Vec2(c * radial.x - sn * radial.y, sn * radial.x + c * radial.y);
-        }
-      } else if (seg.kind == SegmentKind::line) {
-        const Vec2 from = segment_state(seg, 0.0).pos, dir = (segment_state(seg, seg.length).pos - from) / seg.length;
-        for (double at = first; at <= end; at += step) out.push_back(from + dir * (at - offset));
-      } else {
-        for (double at = first; at <= end; at += step) out.push_back(segment_state(seg, at - offset).pos);
-      }
-    }
-    offset += seg.length;
+  if (ends.size() == segs.size() && !ends.empty()) {
+    // Start at the first segment that can reach a; the 1-cell margins keep every segment the
+    // plain walk would use, and `offset` takes the very value that walk would have summed.
+    k = static_cast<size_t>(std::lower_bound(ends.begin(), ends.end(), a - 1.0) - ends.begin());
+    offset = k > 0 ? ends[k - 1] : 0.0;
   }
-}
-
-/// False when the unit's disc overlaps a wall at one of the points every 0.5 cells along `path`
-/// (then the swept check would fail too); true says nothing. Every fourth point is checked
-/// first: a connection through a wall is usually caught there, at a quarter of the cost.
-static bool points_clear(const Grid& grid, const SegmentPath& path, double agent_radius) {
-  thread_local std::vector<Vec2> points;
-  sample_positions(path, 0.5, points);
-  for (size_t k = 3; k < points.size(); k += 4)
-    if (!point_clear(grid, points[k], agent_radius)) return false;
-  for (size_t k = 0; k < points.size(); ++k)
-    if (k % 4 != 3 && !point_clear(grid, points[k], agent_radius)) return false;
-  return true;
-}
-
-bool connection_clear(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d) {
-  if (!points_clear(grid, path, d.agent_radius)) return false;  // cheap and exact rejection first
-  SweptCheckDef check = default_swept_check_def();
-  check.agent_radius = d.agent_radius;
-  check.max_sagitta = d.max_sagitta;
-  auto swept = check_swept_path(grid, path, check);
-  return swept && swept->clear;
-}
-
-/// Appends the part of `path` between distances a and b (a < b) to `out`.
-Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out) {
-  double offset = 0.0;
-  for (const Segment& seg : path.segments()) {
+  for (; k < segs.size(); ++k) {
+    const Segment& seg = segs[k];
+    if (!ends.empty() && offset > b + 1.0) break;  // this and every later segment start past b
     const double lo = std::max(a, offset), hi = std::min(b, offset + seg.length);
     offset += seg.length;
     if (hi - lo <= 1e-12) continue;
@@ -288,9 +243,18 @@ struct Round {
 };
 
 /// Appends a stretch of the input to the legs, joining it to a preceding stretch.
-Status add_cut_leg(const SegmentPath& path, double a, double b, std::vector<Leg>& legs, const Pose& at) {
+Status add_cut_leg(const SegmentPath& path, double a, double b, std::vector<Leg>& legs, const Pose& at,
+                   std::span<const double> ends) {
   if (legs.empty() || legs.back().shortcut) legs.push_back(Leg{SegmentPath(at), false});
-  return append_cut(path, a, b, legs.back().piece);
+  return append_cut(path, a, b, legs.back().piece, ends);
+}
+
+/// Where each segment of `path` ends, summed in order exactly as append_cut() sums them. [Units: cells]
+std::vector<double> segment_ends(const SegmentPath& path) {
+  std::vector<double> ends;
+  double offset = 0.0;
+  for (const Segment& seg : path.segments()) ends.push_back(offset += seg.length);
+  return ends;
 }
 
 /// The legs end to end, from `start`.
@@ -305,13 +269,25 @@ Result<SegmentPath> join_legs(const Pose& start, const std::vector<Leg>& legs) {
 struct Stretch {
   double length = 0.0;  // of the stretch [cells]
   double cost = 0.0;    // of the stretch, gear changes at its ends included [cells]
-  Neighbours nb;
+  Neighbours nb;        // nb.prev_run is filled by neighbours() when a candidate needs it
+  const SegmentPath* done = nullptr;  // the path so far, ending at pose i
+
+  /// nb with prev_run = trailing_run(*done). It walks the whole path so far (in one gear), so it
+  /// is summed only for the few candidates that pass the cost test, not for every probe: summed
+  /// per probe it made a round quadratic in the path's length.
+  Neighbours neighbours() const {
+    Neighbours out = nb;
+    if (done != nullptr) out.prev_run = trailing_run(*done);
+    return out;
+  }
 };
 
-Stretch stretch_between(const PoseTable& t, size_t i, size_t j, int prev_gear, double prev_run, const PoseSmoothDef& d) {
+Stretch stretch_between(const PoseTable& t, size_t i, size_t j, const SegmentPath& done, const PoseSmoothDef& d) {
   Stretch st;
+  const int prev_gear = last_gear(done);
   st.length = t.length[j] - t.length[i];
-  st.nb = Neighbours{prev_gear, prev_run, t.gear[j], t.run_ahead[j]};
+  st.done = &done;
+  st.nb = Neighbours{prev_gear, 0.0, t.gear[j], t.run_ahead[j]};
   st.cost = t.cost[j] - t.cost[i];
   if (prev_gear != 0 && prev_gear != t.gear[i]) st.cost += d.gear_change_penalty;
   if (st.nb.next_gear != 0 && j >= 1 && t.gear[j - 1] != st.nb.next_gear) st.cost += d.gear_change_penalty;
@@ -319,12 +295,13 @@ Stretch stretch_between(const PoseTable& t, size_t i, size_t j, int prev_gear, d
 }
 
 /// The first candidate that is cheaper, keeps the gear runs and is clear, else empty.
-std::optional<SegmentPath> first_clear(const Grid& grid, std::vector<SegmentPath> candidates, const Stretch& st,
-                                       const PoseSmoothDef& d) {
+/// `known_clear`: the caller has shown every candidate clear (trace_word()).
+std::optional<SegmentPath> first_clear(const Walls& walls, std::vector<SegmentPath> candidates, const Stretch& st,
+                                       const PoseSmoothDef& d, bool known_clear = false) {
   for (SegmentPath& c : candidates) {
     if (segments_cost(c.segments(), st.nb.prev_gear, st.nb.next_gear, d) >= st.cost - kPoseSmoothEps) continue;
-    if (!gear_runs_ok(c.segments(), st.nb, d)) continue;
-    if (connection_clear(grid, c, d)) return std::move(c);
+    if (!gear_runs_ok(c.segments(), st.neighbours(), d)) continue;
+    if (known_clear || connection_clear(walls, c, d)) return std::move(c);
   }
   return std::nullopt;
 }
@@ -332,33 +309,44 @@ std::optional<SegmentPath> first_clear(const Grid& grid, std::vector<SegmentPath
 /// Forward Dubins connections (the default): the words are ranked by length, and a word's cost
 /// is its length plus the gear changes to reversing neighbours, so the cost test runs before a
 /// word is turned into segments and stops at the first word too dear (every later one is too).
-std::optional<SegmentPath> dubins_shortcut(const Grid& grid, const Pose& a, const Pose& b, const Stretch& st,
+std::optional<SegmentPath> dubins_shortcut(const Walls& walls, const Pose& a, const Pose& b, const Stretch& st,
                                            const PoseSmoothDef& d) {
+  const double ends = d.gear_change_penalty * ((st.nb.prev_gear < 0) + (st.nb.next_gear < 0));
+  const double dearest = st.cost - kPoseSmoothEps + 1e-10;  // (the 1e-10: see below)
+  // No word is shorter than the straight line (1e-11 covers rounding, about 1e-13 here): where
+  // that is already too dear, as between two poses of a stretch that is one straight line, stop
+  // before solving for the six words.
+  if (glm::length(b.pos - a.pos) + ends - 1e-11 >= dearest) return std::nullopt;
   auto all = dubins_all(a, b, d.turning_radius);
   if (!all) return std::nullopt;
   std::array<DubinsSolution, 6> words = *all;
   std::sort(words.begin(), words.end(), [](const auto& x, const auto& y) { return x.length < y.length; });
-  const double ends = d.gear_change_penalty * ((st.nb.prev_gear < 0) + (st.nb.next_gear < 0));
-  // Exact ties are left to segments_cost() of the built path (the 1e-7 covers its rounding).
-  const double dearest = st.cost - kPoseSmoothEps + 1e-7;
+  // Exact ties are left to segments_cost() of the built path; the 1e-10 covers the rounding
+  // between a word's length and that cost (a few ulps). It was 1e-7, which let through the
+  // words that only rebuild a stretch that already is one Dubins curve (its cost up to rounding):
+  // most words the later rounds try, each built and then turned away, most of the smoother's time.
   for (const DubinsSolution& w : words) {
     if (!(w.length <= st.length + kPoseSmoothEps) || w.length + ends >= dearest) break;
+    // Most words the smoother tries run through a wall, and in the open most are clear:
+    // tracing the word against the clearance field settles both before the word is built.
+    const WordTrace trace = trace_word(walls, a, w, d.turning_radius, d.agent_radius, d.max_sagitta);
+    if (trace == WordTrace::blocked) continue;
     auto p = dubins_to_path(a, b, d.turning_radius, w);
     if (!p) continue;
     std::vector<SegmentPath> one;
     one.push_back(std::move(*p));
-    if (auto c = first_clear(grid, std::move(one), st, d)) return c;
+    if (auto c = first_clear(walls, std::move(one), st, d, trace == WordTrace::clear)) return c;
   }
   return std::nullopt;
 }
 
 /// The connection from pose i to pose j when one is clear, cheaper and no longer, else empty.
-/// `prev_run`: trailing_run(done), the gear run that ends at pose i. [Units: cells]
-std::optional<SegmentPath> try_shortcut(const Grid& grid, const PoseTable& t, size_t i, size_t j,
-                                        const SegmentPath& done, double prev_run, const PoseSmoothDef& d) {
-  const Stretch st = stretch_between(t, i, j, last_gear(done), prev_run, d);
-  if (!d.allow_reverse && d.cc_sharpness == 0.0) return dubins_shortcut(grid, t.pose[i], t.pose[j], st, d);
-  return first_clear(grid, connections(t.pose[i], t.pose[j], st.length, d), st, d);
+/// `done`: the path so far, ending at pose i.
+std::optional<SegmentPath> try_shortcut(const Walls& walls, const PoseTable& t, size_t i, size_t j,
+                                        const SegmentPath& done, const PoseSmoothDef& d) {
+  const Stretch st = stretch_between(t, i, j, done, d);
+  if (!d.allow_reverse && d.cc_sharpness == 0.0) return dubins_shortcut(walls, t.pose[i], t.pose[j], st, d);
+  return first_clear(walls, connections(t.pose[i], t.pose[j], st.length, d), st, d);
 }
 
 /// The poses a shortcut from pose i tries to reach, nearest first: every pose up to
@@ -381,13 +369,12 @@ std::vector<size_t> probe_targets(size_t i, size_t last) {
 /// connection; in the open they keep reaching), then bisection pushes the farthest clear probe
 /// towards the next one out. Reachability is not monotone, so this finds a pose near, not
 /// always at, the farthest one; the next round picks up much of what it misses.
-std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Grid& grid, const PoseTable& t, size_t i,
+std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Walls& walls, const PoseTable& t, size_t i,
                                                                  const SegmentPath& done, const PoseSmoothDef& d) {
   const std::vector<size_t> probes = probe_targets(i, t.pose.size() - 1);
-  const double prev_run = trailing_run(done);
   if (probes.empty()) return {i + 1, std::nullopt};
   // The farthest pose first: in the open (and near the goal) it is often reached at once.
-  if (auto whole = try_shortcut(grid, t, i, probes.back(), done, prev_run, d)) return {probes.back(), std::move(whole)};
+  if (auto whole = try_shortcut(walls, t, i, probes.back(), done, d)) return {probes.back(), std::move(whole)};
   size_t lo = i + 1, hi = 0;  // farthest clear probe; nearest failed probe beyond it (0: none)
   std::optional<SegmentPath> link;
   int misses = 0;
@@ -397,7 +384,7 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Grid& grid
       break;
     }
     if (j > i + kDenseReach && misses >= kMissesAfterClear) break;
-    if (auto c = try_shortcut(grid, t, i, j, done, prev_run, d)) {
+    if (auto c = try_shortcut(walls, t, i, j, done, d)) {
       lo = j;
       hi = 0;
       link = std::move(c);
@@ -410,7 +397,7 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Grid& grid
   if (!link) return {i + 1, std::nullopt};
   while (hi > lo + 1) {
     const size_t mid = lo + (hi - lo) / 2;
-    if (auto farther = try_shortcut(grid, t, i, mid, done, prev_run, d)) {
+    if (auto farther = try_shortcut(walls, t, i, mid, done, d)) {
       lo = mid;
       link = std::move(farther);
     } else {
@@ -420,28 +407,29 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Grid& grid
   return {lo, std::move(link)};
 }
 
-Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d) {
+Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& d) {
   auto table = pose_table(path, d);
   if (!table) return table.error();
   const PoseTable& t = *table;
   Round r{SegmentPath(path.start()), {}, 0, 0};
+  const std::vector<double> ends = segment_ends(path);
   const size_t n = t.pose.size();
   size_t i = 0;
   while (i + 1 < n) {
-    auto [reached, link] = farthest_shortcut(grid, t, i, r.path, d);
+    auto [reached, link] = farthest_shortcut(walls, t, i, r.path, d);
     if (link) {
       ++r.shortcuts;
       if (Status s = r.path.append(*link); !s) return s.error();
       r.legs.push_back(Leg{std::move(*link), true});
     } else {
       const Pose at = r.path.end();
-      if (Status s = append_cut(path, t.s[i], t.s[i + 1], r.path); !s) return s.error();
-      if (Status s = add_cut_leg(path, t.s[i], t.s[i + 1], r.legs, at); !s) return s.error();
+      if (Status s = append_cut(path, t.s[i], t.s[i + 1], r.path, ends); !s) return s.error();
+      if (Status s = add_cut_leg(path, t.s[i], t.s[i + 1], r.legs, at, ends); !s) return s.error();
     }
     i = reached;
   }
   if (d.relax && r.shortcuts > 0) {
-    r.relaxed = relax_junctions(grid, r.legs, d);
+    r.relaxed = relax_junctions(*walls.grid, r.legs, d);
     if (r.relaxed > 0) {
       auto joined = join_legs(path.start(), r.legs);
       if (!joined) return joined.error();
@@ -452,18 +440,13 @@ Result<Round> shortcut_round(const Grid& grid, const SegmentPath& path, const Po
   return r;
 }
 
-}  // namespace
-
-double pose_path_cost(const SegmentPath& path, const PoseSmoothDef& def) {
-  return segments_cost(path.segments(), 0, 0, def);
-}
-
-Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& def) {
+/// smooth_pose_path() against `walls`.
+Result<PoseSmoothResult> smooth_with(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& def) {
   if (Status s = check_def(def); !s) return s.error();
   PoseSmoothResult out;
   out.path = path;
   for (int round = 0; round < def.max_rounds && !path.empty(); ++round) {
-    auto r = shortcut_round(grid, out.path, def);
+    auto r = shortcut_round(walls, out.path, def);
     if (!r) return r.error();
     ++out.rounds;
     if (r->shortcuts == 0) break;
@@ -479,6 +462,21 @@ Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& p
   for (size_t k = 0; runs.size() > 1 && k < runs.size(); ++k) out.short_gear_runs += runs[k] < def.min_gear_length - kPoseSmoothEps;
   out.cost = pose_path_cost(out.path, def);
   return out;
+}
+
+}  // namespace
+
+double pose_path_cost(const SegmentPath& path, const PoseSmoothDef& def) {
+  return segments_cost(path.segments(), 0, 0, def);
+}
+
+Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& def) {
+  return smooth_with(Walls{&grid, nullptr}, path, def);
+}
+
+Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& def,
+                                          const ClearanceField& field) {
+  return smooth_with(Walls{&grid, field.fits(grid) ? &field : nullptr}, path, def);
 }
 
 }  // namespace pathlab

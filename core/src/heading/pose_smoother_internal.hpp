@@ -5,6 +5,8 @@
 #include <span>
 #include <vector>
 
+#include "pathlab/collision.hpp"
+#include "pathlab/dubins.hpp"
 #include "pathlab/grid.hpp"
 #include "pathlab/pose_smoother.hpp"
 #include "pathlab/segment_path.hpp"
@@ -12,6 +14,7 @@
 namespace pathlab::detail {
 
 inline constexpr double kPoseSmoothEps = 1e-9;
+
 
 inline int gear_of(Gear g) { return g == Gear::reverse ? -1 : 1; }
 
@@ -39,11 +42,39 @@ int first_gear(const SegmentPath& p);
 /// words, and the shortest Reeds-Shepp path when reversing is allowed.
 std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_length, const PoseSmoothDef& d);
 
-/// The unit's disc swept along `path` is clear (cheap point rejection, then check_swept_path()).
-bool connection_clear(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d);
+/// The map the smoother checks against, and its clearance field when the caller keeps one
+/// (collision.hpp; every check gives the referee's answer with or without it, only faster).
+struct Walls {
+  const Grid* grid = nullptr;
+  const ClearanceField* field = nullptr;  ///< built from *grid, or null
+};
 
-/// Appends the part of `path` between distances a and b (a < b) to `out`.
-Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out);
+/// The unit's disc swept along `path` is clear (cheap point rejection, then check_swept_path()).
+bool connection_clear(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& d);
+inline bool connection_clear(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d) {
+  return connection_clear(Walls{&grid, nullptr}, path, d);
+}
+
+/// What trace_word() found out about a Dubins word.
+enum class WordTrace {
+  clear,    ///< check_swept_path() at max_sagitta would find the word clear
+  blocked,  ///< it would find it blocked
+  unknown,  ///< the field could not tell (the word passes close to a wall): build and check it
+};
+
+/// Settles most Dubins words from `from` before they are built (pose_checks.cpp): walks the word
+/// against the clearance field, stepping by the clear room ahead (sphere tracing). Every point
+/// shown farther than agent_radius + 2 max_sagitta from the walls means the referee's chords
+/// (within max_sagitta of the arc, checked with the radius grown by their sagitta) are clear;
+/// a point whose disc is shown to overlap a wall means they are not. Without a field: unknown.
+WordTrace trace_word(const Walls& walls, const Pose& from, const DubinsSolution& w, double turning_radius,
+                     double agent_radius, double max_sagitta);
+
+/// Appends the part of `path` between distances a and b (a < b) to `out`. With `ends` (where
+/// each segment ends, summed in order: segment_ends() in pose_shortcut.cpp) it starts near a
+/// instead of walking from the path's start: the same result, without a walk per pose that made
+/// a smoothing round quadratic in the path's length.
+Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out, std::span<const double> ends = {});
 
 /// One piece of the smoothed path: a connection the smoother made, or a stretch of the input.
 struct Leg {

@@ -1,0 +1,166 @@
+// The vehicle smoother's collision checks (pose_smoother_internal.hpp): the check of a built
+// connection (sampled points, then the swept disc of the referee) and the quick verdict on a
+// Dubins word before it is built, sphere tracing (Hart, "Sphere Tracing: A Geometric Method for
+// the Antialiased Ray Tracing of Implicit Surfaces", The Visual Computer 1996) along the word's
+// arcs and line against the map's clearance field, with the field's conservative distance
+// bounds in place of an exact distance.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "heading/pose_smoother_internal.hpp"
+#include "pathlab/swept_check.hpp"
+
+namespace pathlab::detail {
+namespace {
+
+/// Appends the positions at distances k * step (k = 1, 2, ...; strictly inside the path) to
+/// `out`, segment by segment: a line by its direction, an arc by turning the radius vector a
+/// fixed angle per point (one sine and cosine per arc instead of one per point), a clothoid by
+/// segment_state(). The points are those of path.at_distance() up to rounding (1e-12 cells).
+void sample_positions(const SegmentPath& path, double step, std::vector<Vec2>& out) {
+  out.clear();
+  double offset = 0.0;
+  const double total = path.length();
+  for (const Segment& seg : path.segments()) {
+    const double first = std::floor(offset / step) * step + step;  // first k * step beyond offset
+    const double end = std::min(offset + seg.length, total - 1e-12);
+    if (first <= end) {
+      if (seg.kind == SegmentKind::arc) {
+        const double dir = seg.sweep >= 0.0 ? 1.0 : -1.0;
+        const double angle = seg.start_angle + dir * (first - offset) / seg.radius;
+        Vec2 radial = seg.radius * Vec2(std::cos(angle), std::sin(angle));
+        const double turn = dir * step / seg.radius, c = std::cos(turn), sn = std::sin(turn);
+        for (double at = first; at <= end; at += step) {
+          out.push_back(seg.center + radial);
+          radial = Vec2(c * radial.x - sn * radial.y, sn * radial.x + c * radial.y);
+        }
+      } else if (seg.kind == SegmentKind::line) {
+        const Vec2 from = segment_state(seg, 0.0).pos, dir = (segment_state(seg, seg.length).pos - from) / seg.length;
+        for (double at = first; at <= end; at += step) out.push_back(from + dir * (at - offset));
+      } else {
+        for (double at = first; at <= end; at += step) out.push_back(segment_state(seg, at - offset).pos);
+      }
+    }
+    offset += seg.length;
+  }
+}
+
+/// False when the unit's disc overlaps a wall at one of the points every 0.5 cells along `path`
+/// (then the swept check would fail too); true says nothing. Every fourth point is checked
+/// first: a connection through a wall is usually caught there, at a quarter of the cost.
+bool sampled_points_clear(const Walls& walls, const std::vector<Vec2>& points, double agent_radius) {
+  const auto ok = [&](Vec2 p) {
+    return walls.field ? point_clear(*walls.grid, *walls.field, p, agent_radius) : point_clear(*walls.grid, p, agent_radius);
+  };
+  for (size_t k = 3; k < points.size(); k += 4)
+    if (!ok(points[k])) return false;
+  for (size_t k = 0; k < points.size(); ++k)
+    if (k % 4 != 3 && !ok(points[k])) return false;
+  return true;
+}
+
+bool points_clear(const Walls& walls, const SegmentPath& path, double agent_radius) {
+  thread_local std::vector<Vec2> points;
+  sample_positions(path, 0.5, points);
+  return sampled_points_clear(walls, points, agent_radius);
+}
+
+}  // namespace
+
+bool connection_clear(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& d) {
+  if (!points_clear(walls, path, d.agent_radius)) return false;  // cheap and exact rejection first
+  SweptCheckDef check = default_swept_check_def();
+  check.agent_radius = d.agent_radius;
+  check.max_sagitta = d.max_sagitta;
+  auto swept = walls.field ? check_swept_path(*walls.grid, path, check, *walls.field) : check_swept_path(*walls.grid, path, check);
+  return swept && swept->clear;
+}
+
+namespace {
+
+/// Steps shorter than this stop the proof of clearance (near a wall the referee decides). [Units: cells]
+constexpr double kMinStride = 0.05;
+/// Spacing of the looks for a blocked point once the proof has stopped. [Units: cells]
+constexpr double kBlockedProbe = 0.25;
+/// The referee's slack (kClearanceTolerance): overlaps smaller than this are not overlaps. [Units: cells]
+constexpr double kSlack = 1e-9;
+
+/// The three parts of a word: where each starts and how it turns.
+struct WordParts {
+  std::array<Vec2, 3> start{};
+  std::array<Vec2, 3> dir{};     // unit heading at the part's start (lines)
+  std::array<Vec2, 3> center{};  // arcs
+  std::array<double, 3> length{};
+  std::array<int, 3> steer{};
+  double radius = 1.0;
+
+  /// Position at distance t into part k. [Units: cells]
+  Vec2 at(int k, double t) const {
+    const size_t i = static_cast<size_t>(k);
+    if (steer[i] == 0) return start[i] + dir[i] * t;
+    const double a = steer[i] * t / radius;
+    const Vec2 r0 = start[i] - center[i];
+    const double c = std::cos(a), s = std::sin(a);
+    return center[i] + Vec2(c * r0.x - s * r0.y, s * r0.x + c * r0.y);
+  }
+};
+
+WordParts word_parts(const Pose& from, const DubinsSolution& w, double radius) {
+  // Steering of the three parts of each word (DubinsWord order): +1 left, -1 right, 0 straight.
+  static constexpr int kSteer[6][3] = {{1, 0, 1}, {-1, 0, -1}, {1, 0, -1}, {-1, 0, 1}, {-1, 1, -1}, {1, -1, 1}};
+  WordParts parts;
+  parts.radius = radius;
+  Vec2 pos = from.pos;
+  double heading = from.heading;
+  for (size_t k = 0; k < 3; ++k) {
+    const int steer = kSteer[static_cast<int>(w.word)][k];
+    const double len = w.params[k] * radius;
+    const Vec2 dir(std::cos(heading), std::sin(heading));
+    parts.start[k] = pos;
+    parts.dir[k] = dir;
+    parts.steer[k] = steer;
+    parts.length[k] = len;
+    parts.center[k] = pos + static_cast<double>(steer) * radius * Vec2(-dir.y, dir.x);
+    pos = parts.at(static_cast<int>(k), len);
+    heading += steer * len / radius;
+  }
+  return parts;
+}
+
+}  // namespace
+
+WordTrace trace_word(const Walls& walls, const Pose& from, const DubinsSolution& w, double turning_radius,
+                     double agent_radius, double max_sagitta) {
+  if (walls.field == nullptr || !std::isfinite(w.length)) return WordTrace::unknown;
+  const ClearanceField& field = *walls.field;
+  const WordParts parts = word_parts(from, w, turning_radius);
+  // The referee checks chords within max_sagitta of the arcs, with the radius grown by their
+  // sagitta: clearance beyond agent_radius + 2 max_sagitta along the arc clears every chord.
+  const double need = agent_radius + 2.0 * max_sagitta;
+  bool proven = true;
+  for (int k = 0; k < 3; ++k) {
+    const double len = parts.length[static_cast<size_t>(k)];
+    // Covered up to t (a point's clear disc reaches back over the step that led to it).
+    for (double t = 0.0;;) {
+      const Vec2 q = parts.at(k, std::min(t, len));
+      const double room = field.lower_bound(q) - need;
+      if (proven && room >= kMinStride) {
+        t += room;
+      } else {
+        // The disc at a point of the curve overlapping a wall makes the chord through it overlap
+        // (as points_clear() of the smoother reasons). Near a wall the field's upper bound is
+        // loose, so where the lower one cannot clear the point the referee looks at it.
+        if (field.upper_bound(q) < agent_radius - kSlack) return WordTrace::blocked;
+        if (room + need <= agent_radius && !point_clear(*walls.grid, q, agent_radius)) return WordTrace::blocked;
+        proven = false;
+        t += std::max(room, kBlockedProbe);  // no point within room of q is blocked
+      }
+      if (t >= len) break;
+    }
+  }
+  return proven ? WordTrace::clear : WordTrace::unknown;
+}
+
+}  // namespace pathlab::detail
