@@ -21,6 +21,7 @@
 #include "pathlab/io/map_files.hpp"
 #include "sandbox_ui.hpp"
 #include "sandbox.hpp"
+#include "canvas/crowd_ui.hpp"
 #include "pathlab/plan/scene.hpp"
 #include "pathlab/plan/scene_units.hpp"
 #include "units/units.hpp"
@@ -354,4 +355,9 @@ TEST_CASE("scene units ui: a badge on the unit whose planner failed, its reason 
   const size_t at0 = (static_cast<size_t>(c0.y - r * 0.75f - br * 0.5f) * static_cast<size_t>(ui.host->width()) +
                       static_cast<size_t>(c0.x + r * 0.75f + br * 0.5f - br * 0.6f)) * 4;
   CHECK_FALSE((px[at0] > 180 && px[at0 + 1] < 80 && px[at0 + 2] < 80));
+  // Hovering the car labels it with the reason in full (wrapped in the tooltip).
+  for (int k = 0; k < 2; ++k) ui.host->frame([&](ImGuiIO& io) { io.MousePos = c; }, &px);
+  CHECK(ui.sb().crowd_ui().hovered() == 1);
+  if (const char* dir = std::getenv("PATHLAB_TEST_SHOTS"))
+    (void)io::write_png_rgba(std::string(dir) + "/scene_units_hover.png", ui.host->width(), ui.host->height(), px.data());
 }
