@@ -112,8 +112,9 @@ void draw_routes(const UnitSwarm& units, SdlBatch& b, const ToScreen& to_screen)
     pts.push_back(to_screen(st.pose.pos));
     for (size_t k = static_cast<size_t>(std::max(st.next_waypoint, 0)); k < st.route.size(); ++k)
       pts.push_back(to_screen(st.route[k]));
-    // In the unit's colour: with many units the eye follows colour, not a thin line.
-    b.thick_polyline(pts.data(), static_cast<int>(pts.size()), (preset_colour(units.preset_of(i)) & 0x00FFFFFFu) | 0xB0000000u, 2);
+    // In the unit's colour, translucent: with hundreds of units the routes must not hide the
+    // map (nor the steer points drawn over them).
+    b.polyline(pts.data(), static_cast<int>(pts.size()), (preset_colour(units.preset_of(i)) & 0x00FFFFFFu) | 0x70000000u);
   }
 }
 

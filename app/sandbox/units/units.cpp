@@ -7,7 +7,6 @@
 #include <cmath>
 #include <limits>
 
-#include "pathlab/collision.hpp"
 
 namespace pathlab::sandbox {
 namespace {
