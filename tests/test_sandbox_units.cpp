@@ -340,18 +340,39 @@ TEST_CASE("sandbox units: a unit's route is the planning service's path with the
   check_route_is_service_path("astar", "los");
 }
 
-TEST_CASE("sandbox units: a pose planner that cannot route a unit falls back to grid A* and says so") {
-  // Dubins ignores walls: its curve meets the wall, so the unit takes grid A* (through the
-  // service) and its hover text says why.
+TEST_CASE("sandbox units: a pose planner that cannot route a unit leaves it waiting with the reason, no fallback") {
+  // Dubins ignores walls: its curve meets the wall. The unit drives no other planner's route:
+  // it stays put, shows it failed, and says why (the planner's name and its reason).
   io::Scene s = wall_scene("dubins", "none");
   UnitSwarm swarm(s.grid);
   REQUIRE(swarm.spawn(s, "car", s.start) == "");
   const CrowdAgentState& st = swarm.crowd().state(0);
-  CHECK_FALSE(st.waiting);
-  CHECK(st.route.size() > 2);
-  CHECK(swarm.unit_message(0).find("grid A* instead") != std::string::npos);
-  for (int k = 0; k < 60; ++k) swarm.step(s);  // and it drives without trouble
-  CHECK(swarm.crowd().state(0).route.size() >= 1);
+  CHECK(st.waiting);
+  CHECK(swarm.plan_failed(0));
+  CHECK(st.route.size() == 1);
+  CHECK(st.route_source == CrowdRouteSource::none);
+  CHECK(swarm.unit_message(0).find("dubins") != std::string::npos);
+  CHECK(swarm.unit_message(0).find("wall") != std::string::npos);
+  CHECK(swarm.unit_message(0).find("grid A*") == std::string::npos);
+  const Vec2 before = st.pose.pos;
+  for (int k = 0; k < 600; ++k) swarm.step(s);  // 10 s: it asks again and fails the same way
+  // It drives nothing: a car with no route only creeps while its speed sampler settles
+  // (crowd_avoid.cpp offers no exact zero speed to a unit that may reverse).
+  CHECK(glm::length(swarm.crowd().state(0).pose.pos - before) < 0.5);
+  CHECK(swarm.plan_failed(0));
+  CHECK(swarm.crowd().state(0).route_source == CrowdRouteSource::none);
+  CHECK(swarm.routing().records.at(0).asked >= 3);
+  // The same question on the same map is answered from the record, without a search.
+  plan::UnitRouting routing;
+  routing.settings = s.settings;
+  const UnitDef car = unit_preset("car").value();
+  const CrowdRouteQuery q{s.grid, s.start, s.goal.pos, std::nullopt, car, 0};
+  CHECK_FALSE(plan::plan_unit_route(routing, q).ok());
+  const auto again = plan::plan_unit_route(routing, q);
+  REQUIRE_FALSE(again.ok());
+  CHECK(again.error().message.find("dubins") != std::string::npos);
+  CHECK(routing.records.at(0).asked == 2);
+  CHECK(routing.records.at(0).searched == 1);
 }
 
 TEST_CASE("sandbox units: another planner in the scene re-plans every unit with it") {

@@ -19,10 +19,20 @@
 #include "pathlab/crowd.hpp"
 #include "pathlab/io/scene_file.hpp"
 #include "pathlab/plan/scene.hpp"
+#include "pathlab/plan/scene_units.hpp"
 #include "planning.hpp"
 
 namespace pathlab::cli {
 namespace {
+
+constexpr const char* kCrowdUsage =
+    "usage: pathlab-cli crowd --map FILE --agents FILE [--doors FILE] [--obstacles FILE] [options]\n"
+    "       pathlab-cli crowd --scene FILE [--planner NAME] [--smoother NAME] [--radius R] [--agent-radius R] [options]\n"
+    "options: --dt S (step, default 1/60) --max-time S --every N --json\n"
+    "--scene runs the scene's units, doors and trucks as the sandbox does (pathlab/plan/scene_units.hpp):\n"
+    "each unit drives the routes of the scene's planner and smoother with its own radius and turning\n"
+    "radius, or waits and says why; --planner, --smoother, --radius (turning) and --agent-radius\n"
+    "override the scene's settings. See README.md, section crowd (CLI).\n";
 
 /// More steps than this is refused instead of running for hours.
 constexpr double kMaxSteps = 1e7;
@@ -170,9 +180,12 @@ void print_human(const Crowd& crowd) {
   }
 }
 
-double default_max_time(const std::vector<CrowdAgentDef>& agents) {
+double default_max_time(const Crowd& crowd) {
   double worst = 0.0;
-  for (const auto& a : agents) worst = std::max(worst, glm::length(a.goal - a.start.pos) / a.unit.max_speed);
+  for (int i = 0; i < crowd.agent_count(); ++i) {
+    const CrowdAgentDef& a = crowd.agent_def(i);
+    worst = std::max(worst, glm::length(a.goal - a.start.pos) / a.unit.max_speed);
+  }
   return 10.0 * worst + 60.0;
 }
 
@@ -201,40 +214,86 @@ Crowd build_crowd(const Grid& grid, const CrowdDef& def, const std::vector<Crowd
 
 /// The crowd and its units, from --scene or from --map, --agents, --doors and --obstacles.
 struct CrowdInput {
-  std::optional<Crowd> crowd;
-  std::vector<CrowdAgentDef> agents;
+  std::optional<Crowd> crowd;               ///< --map and --agents
+  std::optional<plan::SceneUnits> scene;    ///< --scene: the sandbox's model of the scene's units
+  std::vector<std::string> presets;         ///< per agent
+  Crowd& get() { return scene ? *scene->crowd : *crowd; }
 };
+
+/// The scene's settings with those given on the command line (--planner, --smoother, --radius,
+/// --agent-radius), checked by the registry; errors name the option.
+void override_settings(Args& args, io::PlanSettingsData& s) {
+  const bool planner_given = args.str("planner").has_value();
+  if (auto p = args.str("planner")) s.planner = *p;
+  if (auto p = args.str("smoother")) s.smoother = *p;
+  else if (planner_given) s.smoother.clear();  // the new planner's default smoother
+  if (auto r = args.number("radius")) {
+    if (!(*r > 0.0)) throw UsageError("--radius must be > 0 cells");
+    s.turning_radius = *r;
+  }
+  if (auto r = args.number("agent-radius")) {
+    if (!(*r >= 0.0)) throw UsageError("--agent-radius must be >= 0 cells");
+    s.agent_radius = *r;
+  }
+  if (!plan::find_planner(s.planner)) throw UsageError("--planner: " + plan::check_settings(s));
+  (void)plan::normalize_settings(s);
+  if (const std::string e = plan::check_settings(s); !e.empty()) throw UsageError("--smoother: " + e);
+}
+
+/// --scene: the scene's units, doors and trucks through the planning layer's model (the one the
+/// sandbox runs, pathlab/plan/scene_units.hpp): same placement, same routes, same dt.
+void read_scene_input(Args& args, const std::string& path, const CrowdDef& def, CrowdInput& in) {
+  for (const char* other : {"map", "agents", "doors", "obstacles"})
+    if (args.str(other)) throw UsageError(std::string("--scene and --") + other + " cannot be combined (the scene has them)");
+  auto scene = plan::load_scene(path);
+  if (!scene) throw UsageError(scene.error().message);
+  override_settings(args, scene->settings);
+  auto built = plan::build_scene_units(*scene, def);
+  if (!built) throw UsageError(built.error().message);
+  if (!built->skipped.empty()) {
+    // The sandbox skips such a unit; the command line refuses the file, at the unit's line
+    // when the core's own check names it ("s.json:5: units[1]: ...").
+    auto checked = plan::load_scene_crowd(path, def);
+    throw UsageError(checked ? path + ": " + built->skipped.front() : checked.error().message);
+  }
+  in.presets = built->presets;
+  in.scene.emplace(std::move(*built));
+}
 
 CrowdInput read_input(Args& args, const CrowdDef& def) {
   CrowdInput in;
   if (const auto scene_path = args.str("scene")) {
-    for (const char* other : {"map", "agents", "doors", "obstacles"})
-      if (args.str(other)) throw UsageError(std::string("--scene and --") + other + " cannot be combined (the scene has them)");
-    io::Scene scene;
-    auto crowd = plan::load_scene_crowd(*scene_path, def, &scene);
-    if (!crowd) throw UsageError(crowd.error().message);
-    in.agents = io::crowd_agents(scene).value();  // build succeeded: every preset is known
-    in.crowd.emplace(std::move(*crowd));
+    read_scene_input(args, *scene_path, def, in);
     return in;
   }
+  for (const char* scene_only : {"planner", "smoother", "radius", "agent-radius"})
+    if (args.str(scene_only)) throw UsageError(std::string("--") + scene_only + " needs --scene (the crowd's own routes plan with grid A*)");
   const std::string map_path = args.required("map");
   const std::string agents_path = args.required("agents");
   auto grid = io::load_map_file(map_path);
   if (!grid) throw UsageError(grid.error().message);
-  in.agents = read_agents(agents_path);
-  in.crowd.emplace(build_crowd(*grid, def, in.agents, agents_path, args.str("doors"), args.str("obstacles")));
+  const std::vector<CrowdAgentDef> agents = read_agents(agents_path);
+  for (const auto& a : agents) in.presets.push_back(a.unit.name);
+  in.crowd.emplace(build_crowd(*grid, def, agents, agents_path, args.str("doors"), args.str("obstacles")));
   return in;
 }
 
 }  // namespace
 
 int run_crowd(int argc, char** argv) {
+  for (int k = 2; k < argc; ++k) {
+    if (std::string(argv[k]) == "--help" || std::string(argv[k]) == "-h") {
+      std::fputs(kCrowdUsage, stdout);
+      return 0;
+    }
+  }
   Args args(argc, argv, 2, {"json"});
   const auto dt_arg = args.number("dt");
   const auto max_time_arg = args.number("max-time");
   const long long every = args.integer("every").value_or(1);
   const bool json = args.flag("json");
-  for (const char* known : {"scene", "map", "agents", "doors", "obstacles"}) (void)args.str(known);
+  for (const char* known : {"scene", "map", "agents", "doors", "obstacles", "planner", "smoother", "radius", "agent-radius"})
+    (void)args.str(known);
   args.reject_unknown();
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   CrowdDef def = default_crowd_def();
@@ -246,11 +305,10 @@ int run_crowd(int argc, char** argv) {
   if (every < 1) throw UsageError("--every must be >= 1");
 
   CrowdInput in = read_input(args, def);
-  const double max_time = max_time_arg.value_or(default_max_time(in.agents));
+  Crowd& crowd = in.get();
+  const double max_time = max_time_arg.value_or(default_max_time(crowd));
   if (max_time / def.dt > kMaxSteps) throw UsageError("--max-time / --dt: more than 10,000,000 steps");
-  Crowd& crowd = *in.crowd;
-  std::vector<std::string> presets;
-  for (const auto& a : in.agents) presets.push_back(a.unit.name);
+  const std::vector<std::string>& presets = in.presets;
 
   if (json) std::cout << header_json(crowd, presets).dump() << "\n" << frame_json(crowd).dump() << "\n";
   const bool progress = stderr_is_terminal();

@@ -112,8 +112,30 @@ void draw_routes(const UnitSwarm& units, SdlBatch& b, const ToScreen& to_screen)
     pts.push_back(to_screen(st.pose.pos));
     for (size_t k = static_cast<size_t>(std::max(st.next_waypoint, 0)); k < st.route.size(); ++k)
       pts.push_back(to_screen(st.route[k]));
+    // In the unit's colour, translucent: with hundreds of units the routes must not hide the
+    // map (nor the steer points drawn over them).
     b.polyline(pts.data(), static_cast<int>(pts.size()), (preset_colour(units.preset_of(i)) & 0x00FFFFFFu) | 0x70000000u);
   }
+}
+
+/// The state of a unit's plan, when it is not simply driving: "!" its planner found no route
+/// (it stays put), "..." its route is being planned (an edit's re-plan is pending).
+void draw_plan_badge(const UnitSwarm& units, ImDrawList* dl, int i, ImVec2 c, float r) {
+  const bool failed = units.plan_failed(i);
+  if (!failed && !units.planning(i)) return;
+  // At the body's upper right, readable at any zoom (never smaller than the text).
+  const float br = std::max(6.5f, ImGui::GetFontSize() * 0.5f);
+  const ImVec2 at(c.x + r * 0.75f + br * 0.5f, c.y - r * 0.75f - br * 0.5f);
+  const ImU32 fill = failed ? IM_COL32(215, 40, 40, 255) : IM_COL32(240, 170, 20, 255);
+  dl->AddCircleFilled(at, br, fill, 16);
+  dl->AddCircle(at, br, IM_COL32(20, 20, 20, 255), 16, 1.5f);
+  if (failed) {
+    const ImVec2 size = ImGui::CalcTextSize("!");
+    dl->AddText(ImVec2(at.x - size.x / 2, at.y - size.y / 2), IM_COL32(255, 255, 255, 255), "!");
+    return;
+  }
+  for (int k = -1; k <= 1; ++k)  // three dots: "planning"
+    dl->AddCircleFilled(ImVec2(at.x + static_cast<float>(k) * br * 0.45f, at.y), br * 0.16f, IM_COL32(30, 30, 30, 255), 6);
 }
 
 void draw_label(const UnitSwarm& units, const io::Scene& scene, int i) {
@@ -124,8 +146,15 @@ void draw_label(const UnitSwarm& units, const io::Scene& scene, int i) {
   ImGui::Text("%s #%d  %s", units.preset_of(i).c_str(), i, activity_name(a));
   ImGui::Text("speed %.2f cells/s, radius %.2f", st.speed, units.crowd().agent_def(i).unit.radius);
   ImGui::Text("goal (%.1f, %.1f), re-plans %d", g.pos.x, g.pos.y, units.replans(i));
+  ImGui::Text("route: %s + %s", scene.settings.planner.c_str(), scene.settings.smoother.c_str());
   if (a == UnitActivity::yielding) ImGui::TextUnformatted("giving way to a unit of higher priority");
-  if (!units.unit_message(i).empty()) ImGui::TextWrapped("why: %s", units.unit_message(i).c_str());
+  // A tooltip sizes itself to its text: wrap at a fixed width, so a long reason is shown in
+  // full on several lines instead of one line wider than the screen.
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+  if (units.planning(i)) ImGui::TextUnformatted("planning: re-planned when the edit ends");
+  if (units.plan_failed(i)) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "its planner found no route: it stays put");
+  if (!units.unit_message(i).empty()) ImGui::Text("why: %s", units.unit_message(i).c_str());
+  ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
 }
 
@@ -202,6 +231,8 @@ void draw_crowd(const UnitSwarm& units, const io::Scene& scene, ImDrawList* dl, 
     if (o.overlays.stuck && (st.stuck || st.waiting))
       ring(marks, c, r + 4.0f, st.stuck ? IM_COL32(255, 30, 30, 255) : IM_COL32(255, 170, 0, 255), 2);
   }
+  // Badges last: a batch is drawn at its place in the draw list, so these lie over the marks.
+  for (int i = 0; i < units.count(); ++i) draw_plan_badge(units, dl, i, to_screen(units.crowd().state(i).pose.pos), radius_px(i));
   (void)scene;
 }
 

@@ -78,10 +78,13 @@ void play_controls(Sandbox& sb) {
 
 void overlay_controls(Sandbox& sb, bool& routes) {
   CrowdOverlays& o = sb.crowd_ui().overlays;
-  ImGui::Checkbox("routes", &routes);
-  ImGui::SameLine();
+  ImGui::Checkbox("Draw unit routes", &routes);
+  sb.remember_widget("Draw unit routes");
+  help_marker("Each unit's own remaining route in its colour: exactly what it will drive, planned by the scene's "
+              "planner and smoother with the unit's radius and turning radius (no other planner stands in). A "
+              "unit whose planner found no route has none: it stays put with a red ! badge (hover it for why).");
   ImGui::Checkbox("steer points", &sb.inspector().overlays().lookahead);
-  help_marker("routes: what each unit has left to walk. steer points: the waypoint each unit heads for (orange).");
+  help_marker("steer points: the waypoint each unit heads for (orange).");
   ImGui::Checkbox("neighbours", &o.neighbours);
   ImGui::SameLine();
   ImGui::Checkbox("velocities", &o.velocities);
@@ -98,6 +101,31 @@ void overlay_controls(Sandbox& sb, bool& routes) {
               "brown with a cross, open ones green outlines. trucks: the moving obstacles' routes.");
 }
 
+/// Units that wait for a plan or whose planner failed, each with its reason in full: wrapped
+/// at the panel's edge (never cut off), at most kShown of them (the hover label tells each).
+void unit_messages(const UnitSwarm& u) {
+  constexpr int kShown = 6;
+  int failed = 0, planning = 0, shown = 0, more = 0;
+  for (int i = 0; i < u.count(); ++i) {
+    failed += u.plan_failed(i) ? 1 : 0;
+    planning += u.planning(i) ? 1 : 0;
+  }
+  if (failed > 0) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%d unit(s) without a route: they stay put", failed);
+  if (planning > 0) ImGui::TextColored(ImVec4(1, 0.75f, 0.2f, 1), "%d unit(s) planning", planning);
+  ImGui::PushTextWrapPos(0.0f);  // wrap at the panel's right edge
+  for (int i = 0; i < u.count(); ++i) {
+    if (u.unit_message(i).empty()) continue;
+    if (shown == kShown) {
+      ++more;
+      continue;
+    }
+    ++shown;
+    ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "%s %d: %s", u.preset_of(i).c_str(), i, u.unit_message(i).c_str());
+  }
+  if (more > 0) ImGui::TextDisabled("... and %d more (hover a unit)", more);
+  ImGui::PopTextWrapPos();
+}
+
 void metrics_lines(const UnitSwarm& u) {
   const SwarmMetrics m = u.metrics();
   ImGui::Text("%d units, %d arrived, t = %.1f s, %zu selected", u.count(), m.arrived, u.time(), u.selection().size());
@@ -107,12 +135,7 @@ void metrics_lines(const UnitSwarm& u) {
               "below 0 would be an overlap.");
   ImGui::Text("stuck %d now (%d steps), re-plans %d, wall contacts %d", m.stuck, m.stuck_steps, m.replans,
               m.wall_contacts);
-  for (int i = 0; i < u.count(); ++i) {
-    if (!u.unit_message(i).empty()) {
-      ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "%s %d: %s", u.preset_of(i).c_str(), i, u.unit_message(i).c_str());
-      break;  // one line is enough to say something is wrong; the hover label tells each
-    }
-  }
+  unit_messages(u);
 }
 
 }  // namespace

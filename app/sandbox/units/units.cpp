@@ -7,34 +7,13 @@
 #include <cmath>
 #include <limits>
 
-#include "pathlab/collision.hpp"
 
 namespace pathlab::sandbox {
 namespace {
 
-std::unique_ptr<Crowd> make_crowd(const Grid& grid, const std::shared_ptr<UnitRouting>& routing) {
-  // Units plan through the planning service like everything else in the app.
-  CrowdDef def = default_crowd_def();
-  def.route_planner = [routing](const CrowdRouteQuery& q) { return plan_unit_route(*routing, q); };
-  routing->notes.clear();  // per agent id of the crowd being replaced
+std::unique_ptr<Crowd> make_crowd(const Grid& grid, const std::shared_ptr<plan::UnitRouting>& routing) {
   // default_crowd_def() is always valid; create() only fails on a bad def.
-  return std::make_unique<Crowd>(Crowd::create(grid, def).value());
-}
-
-/// The nearest point to `p` (rings of candidates `step` apart, at most `rings` rings) where
-/// `fits` holds; none when no candidate does. Deterministic order: ring by ring, by angle.
-template <class Fits>
-std::optional<Vec2> nearest_fit(Vec2 p, double step, int rings, Fits fits) {
-  if (fits(p)) return p;
-  for (int k = 1; k <= rings; ++k) {
-    const int n = 6 * k;
-    for (int j = 0; j < n; ++j) {
-      const double a = 2.0 * kPi * j / n;
-      const Vec2 q = p + Vec2(std::cos(a), std::sin(a)) * (step * k);
-      if (fits(q)) return q;
-    }
-  }
-  return std::nullopt;
+  return std::make_unique<Crowd>(plan::make_unit_crowd(grid, routing).value());
 }
 
 /// A truck's route from where it is now, so a rebuilt crowd drives it on from there.
@@ -90,11 +69,6 @@ bool same_list(const std::vector<T>& a, const std::vector<T>& b, Same same) {
 
 }  // namespace
 
-std::optional<Vec2> fit_goal(const Grid& g, Vec2 p, double radius) {
-  auto clear = [&](Vec2 q) { return g.contains(q) && point_clear(g, q, radius); };
-  return nearest_fit(p, std::max(0.25, radius), 12, clear);
-}
-
 const std::vector<std::string>& unit_preset_names() {
   static const std::vector<std::string> names = {"person", "car", "tank", "bear"};
   return names;
@@ -112,33 +86,14 @@ const char* activity_name(UnitActivity a) {
 }
 
 UnitSwarm::UnitSwarm(const Grid& grid)
-    : built_on_(grid), routing_(std::make_shared<UnitRouting>()), crowd_(make_crowd(grid, routing_)) {
+    : built_on_(grid), routing_(std::make_shared<plan::UnitRouting>()), crowd_(make_crowd(grid, routing_)) {
   carried_.min_separation = std::numeric_limits<double>::infinity();
 }
 
 Result<CrowdAgentId> UnitSwarm::place(const io::Scene& scene, Unit& u, Pose at, bool stay) {
   routing_->settings = scene.settings;  // the route planner plans with the scene's settings
-  const Grid& g = crowd_->grid();
-  const double r = u.def.radius;
-  CrowdAgentDef a;
-  a.unit = u.def;
-  const Pose goal = u.goal ? *u.goal : scene.goal;
-  a.goal_heading = u.goal ? std::optional<double>(goal.heading) : std::nullopt;
-  // A goal a big unit does not fit at (or outside the map): the nearest point where it fits.
-  auto clear = [&](Vec2 q) { return g.contains(q) && point_clear(g, q, r); };
-  const auto goal_fit = fit_goal(g, goal.pos, r);
-  a.goal = stay ? at.pos : goal_fit.value_or(at.pos);
-  u.message = !goal_fit && !stay ? "the goal has no room for this unit: it stays" : "";
-  // The start: the nearest spot clear of walls, units and trucks (the core refuses overlaps).
-  Result<CrowdAgentId> id = fail(StatusCode::blocked, "no free spot near " + std::to_string(at.pos.x) + ", " +
-                                                          std::to_string(at.pos.y));
-  (void)nearest_fit(at.pos, 2.0 * r + 0.05, 14, [&](Vec2 q) {
-    if (!clear(q)) return false;
-    a.start = Pose{q, at.heading};
-    id = crowd_->add_agent(a);
-    return id.ok();
-  });
-  return id;
+  routing_->scene_goal = scene.goal;
+  return plan::place_unit(*crowd_, plan::UnitPlacement{u.def, at, u.goal, scene.goal, stay}, u.message);
 }
 
 std::string UnitSwarm::spawn(const io::Scene& scene, const std::string& preset, const Pose& pose,
@@ -224,18 +179,17 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
   built_trucks_ = scene.moving_obstacles;
   scene_goal_ = scene.goal;
   routing_->settings = scene.settings;
+  routing_->scene_goal = scene.goal;
   crowd_ = make_crowd(scene.grid, routing_);
-  for (size_t d = 0; d < scene.doors.size(); ++d) {
-    DoorDef door = scene.doors[d];
-    if (d < door_open.size()) {
-      // Carry on from now: its state now, the toggles still to come, shifted to the new clock.
-      door.open_at_start = door_open[d];
-      std::erase_if(door.toggle_times, [&](double s) { return s <= t; });
-      for (double& s : door.toggle_times) s -= t;
-    }
-    (void)crowd_->add_door(door);  // the scene file checked it; a bad one is skipped
+  std::vector<DoorDef> doors = scene.doors;
+  for (size_t d = 0; d < doors.size() && d < door_open.size(); ++d) {
+    // Carry on from now: its state now, the toggles still to come, shifted to the new clock.
+    DoorDef& door = doors[d];
+    door.open_at_start = door_open[d];
+    std::erase_if(door.toggle_times, [&](double s) { return s <= t; });
+    for (double& s : door.toggle_times) s -= t;
   }
-  for (const MovingObstacleDef& m : trucks) (void)crowd_->add_moving_obstacle(m);
+  plan::add_scene_dynamic(*crowd_, doors, trucks);
   std::vector<Unit> old = std::move(units_);
   units_.clear();
   for (size_t i = 0; i < old.size(); ++i) {
@@ -253,12 +207,18 @@ std::string UnitSwarm::load(const io::Scene& scene) {
   speed_ = std::clamp(scene.sim_speed, 0.05, 20.0);
   rebuild(scene, false);
   replan_pending_ = false;
-  std::string first;
-  for (const io::UnitData& u : scene.units) {
-    std::string e = spawn(scene, u.preset, u.pose, u.goal);
-    if (first.empty()) first = e;
+  // The planning layer's model of the scene's units, as `pathlab-cli crowd --scene` builds it.
+  auto built = plan::build_scene_units(scene);
+  if (!built) return built.error().message;  // default_crowd_def() is valid: not reached
+  routing_ = built->routing;
+  crowd_ = std::make_unique<Crowd>(std::move(*built->crowd));
+  for (size_t k = 0; k < built->presets.size(); ++k) {
+    const io::UnitData& d = scene.units[static_cast<size_t>(built->scene_index[k])];
+    const int id = static_cast<int>(k);
+    // Where it really stands (nudged off others) is where Reset puts it back.
+    units_.push_back(Unit{d.preset, crowd_->agent_def(id).unit, crowd_->state(id).pose, d.goal, built->messages[k], 0, false});
   }
-  return first;
+  return built->skipped.empty() ? "" : built->skipped.front();
 }
 
 void UnitSwarm::clear(const io::Scene& scene) {
@@ -289,6 +249,7 @@ void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {
   replan_pending_ = false;
   if (scene_goal_.pos == scene.goal.pos && scene_goal_.heading == scene.goal.heading) return;
   scene_goal_ = scene.goal;
+  routing_->scene_goal = scene.goal;  // before set_goal re-plans
   for (int i = 0; i < count(); ++i) {
     Unit& u = units_[static_cast<size_t>(i)];
     if (u.goal) continue;  // has its own goal

@@ -1,8 +1,11 @@
 #pragma once
-// The units of the sandbox (the model; no SDL, no ImGui): one core Crowd (crowd.hpp: ORCA
-// avoidance, doors, moving obstacles, stuck handling) holding every unit with its own
-// preset's radius and turning radius, the scene's doors and moving obstacles, driven by the
-// frame clock in fixed steps (CrowdDef::dt) through an accumulator.
+// The units of the sandbox (the model; no SDL, no ImGui): the scene's units as the planning
+// layer builds them (pathlab/plan/scene_units.hpp, the model `pathlab-cli crowd --scene` runs
+// too): one core Crowd (crowd.hpp: ORCA avoidance, doors, moving obstacles, stuck handling)
+// holding every unit with its own preset's radius and turning radius, routed by the scene's
+// planner and smoother only, with the scene's doors and moving obstacles. Sandbox-only here:
+// driving it by the frame clock in fixed steps (CrowdDef::dt) through an accumulator, the
+// selection, spawning and rebuilding it after edits.
 //
 // A unit goes to its own goal (io::UnitData::goal; a right-click sends the selection) or,
 // without one, to the scene's goal. A map edit rebuilds the Crowd from the units' current
@@ -19,6 +22,7 @@
 
 #include "pathlab/crowd.hpp"
 #include "pathlab/plan/plan_service.hpp"
+#include "pathlab/plan/scene_units.hpp"
 #include "pathlab/io/scene_file.hpp"
 
 namespace pathlab::sandbox {
@@ -30,37 +34,8 @@ const std::vector<std::string>& unit_preset_names();
 /// simulation then runs slower than the clock, never differently).
 inline constexpr int kMaxStepsPerFrame = 16;
 
-/// The nearest point to `p` where a disc of `radius` fits on `grid` (rings `radius` apart, up
-/// to 12 rings); none when there is no room nearby.
-std::optional<Vec2> fit_goal(const Grid& grid, Vec2 p, double radius);
-
-/// Wall-clock budget of one unit's (re-)plan (units plan on the UI thread, several per frame
-/// at most): a search that needs longer gives up with budget_exhausted. [Units: ms]
-inline constexpr double kUnitPlanBudgetMs = 12.0;
-
-/// The scene's settings for one unit: its own radius as clearance when larger, its own
-/// turning radius when it has one (a car and a bear turn differently).
-io::PlanSettingsData unit_plan_settings(const io::PlanSettingsData& scene_settings, const UnitDef& def);
-
-/// The planning service request for one crowd route question: the unit's pose to its target
-/// (the goal heading when the unit has one, else the heading from start to target) with
-/// unit_plan_settings, the budget kUnitPlanBudgetMs, curves sampled every 0.25 cells.
-plan::PlanRequest unit_plan_request(const io::PlanSettingsData& scene_settings, const CrowdRouteQuery& q);
-
-/// How the sandbox's crowd plans units' routes: through the planning service with the
-/// scene's planner and smoother (the project rule: one place knows each planner).
-struct UnitRouting {
-  io::PlanSettingsData settings;   ///< the scene's, as last given
-  plan::PlanService service;
-  Grid planned_on;                 ///< the grid the service's cache was built for (doors edit the crowd's)
-  std::vector<std::string> notes;  ///< per crowd agent id: a fallback taken, or ""
-};
-
-/// Plans one crowd route through `routing.service` and returns the path's points. A heading
-/// or curve planner that cannot route the unit (budget, no curve clear of walls) falls back
-/// to grid A* through the same service and leaves a note for the unit; any other failure is
-/// an error (the crowd makes the unit wait and shows it).
-Result<std::vector<Vec2>> plan_unit_route(UnitRouting& routing, const CrowdRouteQuery& q);
+/// The nearest point to `p` where a disc of `radius` fits on `grid` (plan::fit_goal).
+using plan::fit_goal;
 
 /// What a unit is doing, for labels and colours.
 enum class UnitActivity { moving, arrived, stuck, yielding, waiting };
@@ -131,8 +106,16 @@ class UnitSwarm {
   }
   const Crowd& crowd() const { return *crowd_; }
   const std::string& preset_of(int id) const { return units_[static_cast<size_t>(id)].preset; }
-  /// Why a unit cannot arrive or waits, or "" (for the panel and the label).
+  /// Why a unit cannot arrive or waits (e.g. its planner found no route, in full), or "" (for
+  /// the panel, the badge's hover and the label).
   const std::string& unit_message(int id) const;
+  /// Its route is being planned: an edit's re-plan is pending (a brush stroke in progress), so
+  /// it still drives the old map's route until the stroke ends.
+  bool planning(int id) const { return replan_pending_ && id >= 0 && id < count(); }
+  /// Its planner found no route: it stays put and unit_message says why.
+  bool plan_failed(int id) const;
+  /// The routes the units were given and who planned them (tests check every one).
+  const plan::UnitRouting& routing() const { return *routing_; }
   /// Where unit `id` is going (its own goal or the scene's).
   Pose goal_of(int id, const io::Scene& scene) const;
   int replans(int id) const;
@@ -169,7 +152,7 @@ class UnitSwarm {
   Grid built_on_;  ///< the map the crowd was built from (to tell a map edit from a goal move)
   std::vector<DoorDef> built_doors_;              ///< the scene's doors when built
   std::vector<MovingObstacleDef> built_trucks_;   ///< the scene's trucks when built
-  std::shared_ptr<UnitRouting> routing_;  ///< shared with the crowd's route_planner
+  std::shared_ptr<plan::UnitRouting> routing_;  ///< shared with the crowd's route_planner
   std::unique_ptr<Crowd> crowd_;
   std::vector<Unit> units_;
   SwarmMetrics carried_;  ///< from crowds before the last rebuild

@@ -25,12 +25,14 @@ UnitActivity UnitSwarm::activity(int id) const {
 }
 
 const std::string& UnitSwarm::unit_message(int id) const {
-  const std::string& why = crowd_->state(id).why;
+  const std::string& why = crowd_->state(id).why;  // e.g. "no route to the goal: directional: ..."
   if (!why.empty()) return why;
-  const auto& notes = routing_->notes;  // e.g. the scene's planner could not route it
-  const size_t i = static_cast<size_t>(id);
-  if (i < notes.size() && !notes[i].empty()) return notes[i];
-  return units_[i].message;
+  return units_[static_cast<size_t>(id)].message;
+}
+
+bool UnitSwarm::plan_failed(int id) const {
+  const CrowdAgentState& st = crowd_->state(id);
+  return st.waiting && st.route_source == CrowdRouteSource::none;
 }
 
 Pose UnitSwarm::goal_of(int id, const io::Scene& scene) const {

@@ -48,6 +48,17 @@ struct CrowdRouteQuery {
   const Grid* traffic = nullptr;
 };
 
+/// Who planned a unit's current route (CrowdAgentState::route_source), so an app can check
+/// that every route a unit drives came from the planner it was given.
+enum class CrowdRouteSource {
+  none,     ///< no route (not planned yet, or none found: the unit waits)
+  straight, ///< the built-in planning: a straight line, the way being clear
+  search,   ///< the built-in grid A* search (windowed, line-of-sight shortcut)
+  detour,   ///< the built-in search round units standing in the way (deadlock resolution)
+  drive,    ///< the built-in Hybrid A* detour of a car stuck on a turn (crowd_drive.cpp)
+  planner,  ///< CrowdDef::route_planner (its detours round units too)
+};
+
 /// Plans a route for a unit: waypoints in cells from (about) query.from.pos to (about)
 /// query.to. See CrowdDef::route_planner.
 using CrowdRoutePlanner = std::function<Result<std::vector<Vec2>>(const CrowdRouteQuery&)>;
@@ -78,8 +89,11 @@ struct CrowdDef {
   /// onto them when the way stays clear, else they are added (query.to only when clear). An error,
   /// no points or a point that is not finite is "no route": the unit waits, re-plans later and
   /// its CrowdAgentState::why says "no route to the goal: " and the error. Detours around units
-  /// blocking the way (deadlock resolution) still use the built-in search: they block cells
-  /// only the crowd knows about. Called on the thread that calls step(), add_agent(),
+  /// blocking the way (deadlock resolution) are asked of it too, `grid` then having the cells
+  /// of those units blocked (only the crowd knows them; no route keeps the old one). A car stuck
+  /// on a turn gets no Hybrid A* detour from the crowd: this planner is asked again from where
+  /// it stands. So every route a unit drives comes from this planner (route_source says so).
+  /// Called on the thread that calls step(), add_agent(),
   /// set_goal() or set_door_open(), never concurrently. Points in cells, expected inside the
   /// map and clear of walls for the unit's radius (the crowd's move check keeps bodies off
   /// walls whatever the route). The crowd is deterministic if the planner is (a wall-clock
@@ -127,6 +141,7 @@ struct CrowdAgentState {
   Vec2 avoidance_velocity{0.0, 0.0};  ///< What ORCA chose. [Units: cells/s]
   Vec2 target{0.0, 0.0};              ///< Where the unit settles (its goal, or a free slot near a shared goal).
   std::vector<Vec2> route;            ///< Current planned waypoints, starting at the plan's start.
+  CrowdRouteSource route_source = CrowdRouteSource::none;  ///< Who planned `route`.
   int next_waypoint = 0;
   std::vector<int> neighbors;         ///< Ids considered in the last step, nearest first.
   bool arrived = false;               ///< Has reached its target at least once.

@@ -2,7 +2,9 @@
 // no unit near it, its route has a turn it cannot make in the room there: the crowd's route
 // search knows the unit's radius, not its turning radius. The stretch of route ahead is then
 // re-planned with Hybrid A* (Dolgov, Thrun, Montemerlo and Diebel 2008), reversing where the
-// preset may, in a window of the map around the unit.
+// preset may, in a window of the map around the unit. Only for the built-in routes: a crowd
+// with a route_planner drives that planner's routes alone (a unit's own planner, which knows
+// its turning radius; the stuck unit asks it again from where it stands instead).
 
 #include <algorithm>
 #include <cmath>
@@ -37,6 +39,7 @@ Result<Grid> window_of(const Grid& grid, Cell lo, Cell hi) {
 }  // namespace
 
 bool CrowdImpl::may_plan_drivable_route(const crowd::Agent& a) const {
+  if (def_.route_planner) return false;  // every route comes from the unit's own planner
   const UnitDef& u = a.def.unit;
   if (a.holonomic || u.pivot_turn_rate > 0.0 || !(u.turning_radius > 0.0) || a.st.route.size() < 2) return false;
   // At most one such plan per kDriveSpacing of simulated time in the whole crowd, and none for
@@ -96,6 +99,7 @@ bool CrowdImpl::plan_drivable_route(int id) {
   route.back() = end;
   route.insert(route.end(), old.begin() + static_cast<std::ptrdiff_t>(k) + 1, old.end());
   a.st.route = std::move(route);
+  a.st.route_source = CrowdRouteSource::drive;
   a.st.next_waypoint = 1;
   ++a.m.replans;
   a.best_remaining = remaining_route(a);

@@ -124,7 +124,7 @@ class CrowdImpl {
   /// way) a failure leaves the route as it was.
   void plan_route(int id, const std::vector<Cell>& extra_blocked = {});
   /// plan_route with CrowdDef::route_planner (set): asks it, "no route" on an error.
-  void plan_provided_route(int id);
+  void plan_provided_route(int id, const std::vector<Cell>& extra_blocked = {});
   Result<GridPath> search_cells(Cell start, Cell goal, double radius, const std::vector<Cell>& extra);
   void claim_slot(int id);
   /// Whether a unit of another goal group has settled on, or claimed a slot at, about `p`.

@@ -100,12 +100,13 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
   const Vec2 target = a.st.target;
   ++a.m.replans;
   a.st.next_waypoint = 1;
-  if (!avoiding && def_.route_planner) {
-    plan_provided_route(id);
+  if (def_.route_planner) {
+    plan_provided_route(id, extra_blocked);
     return;
   }
   if (!avoiding && segment_clear(grid_, pos, target, r) && !straight_way_busy(pos, target)) {
     a.st.route = {pos, target};
+    a.st.route_source = CrowdRouteSource::straight;
     a.st.waiting = false;
     if (!a.gave_up) a.st.why.clear();
     a.best_remaining = remaining_route(a);
@@ -116,6 +117,7 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
   if (!path || !path->found) {
     if (avoiding) return;  // the caller falls back to the plain map
     a.st.route = {pos};
+    a.st.route_source = CrowdRouteSource::none;
     a.st.next_waypoint = 0;
     a.st.waiting = true;
     a.st.why = "no route to the goal: " + (path ? path->reason : path.error().message);
@@ -128,6 +130,7 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
     for (Vec2& q : a.st.route) q += Vec2(window_origin_.x, window_origin_.y);
     a.st.route.front() = pos;
     if (segment_clear(grid_, a.st.route.back(), target, r)) a.st.route.push_back(target);
+    a.st.route_source = CrowdRouteSource::detour;
   } else {
     // Smoothed on the grid the path was found on (the window: the shortcut pass also reads
     // its whole grid), then moved back to map coordinates.
@@ -139,6 +142,7 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
     a.st.route = cut ? std::move(cut->points) : std::move(pts);
     for (Vec2& q : a.st.route) q += off;
     keep_right_in_passages(a.st.route, r);
+    a.st.route_source = CrowdRouteSource::search;
   }
   if (a.st.route.size() < 2) a.st.next_waypoint = 0;
   a.st.waiting = false;
@@ -150,12 +154,19 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
   mark_flow(id);
 }
 
-void CrowdImpl::plan_provided_route(int id) {
+void CrowdImpl::plan_provided_route(int id, const std::vector<Cell>& extra_blocked) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   const Vec2 pos = a.st.pose.pos;
   const Vec2 target = a.st.target;
-  CrowdRouteQuery query{grid_, a.st.pose, target, a.def.goal_heading, a.def.unit, id};
-  if (fill_traffic_grid(id, target - pos)) query.traffic = &avoid_grid_;
+  // A detour round units standing in the way: the planner sees them as walls (only the crowd
+  // knows them), without traffic costs, as the built-in detour.
+  std::optional<Grid> blocked;
+  if (!extra_blocked.empty()) {
+    blocked = grid_;
+    for (const Cell& c : extra_blocked) blocked->set_blocked(c.x, c.y, true);
+  }
+  CrowdRouteQuery query{blocked ? *blocked : grid_, a.st.pose, target, a.def.goal_heading, a.def.unit, id};
+  if (!blocked && fill_traffic_grid(id, target - pos)) query.traffic = &avoid_grid_;
   Result<std::vector<Vec2>> got = def_.route_planner(query);
   std::string why;
   if (!got) why = got.error().message;
@@ -163,8 +174,10 @@ void CrowdImpl::plan_provided_route(int id) {
   else if (!std::all_of(got->begin(), got->end(), [](Vec2 q) { return is_finite(q); })) {
     why = "the route planner returned a point that is not finite";
   }
+  if (!why.empty() && blocked) return;  // no detour: the caller re-plans on the plain map
   if (!why.empty()) {
     a.st.route = {pos};
+    a.st.route_source = CrowdRouteSource::none;
     a.st.next_waypoint = 0;
     a.st.waiting = true;
     a.st.why = "no route to the goal: " + why;
@@ -193,6 +206,7 @@ void CrowdImpl::plan_provided_route(int id) {
     }
   }
   keep_right_in_passages(route, r);
+  a.st.route_source = CrowdRouteSource::planner;
   a.st.next_waypoint = route.size() < 2 ? 0 : 1;
   a.st.waiting = false;
   if (!a.gave_up) a.st.why.clear();
