@@ -100,7 +100,7 @@ void CrowdImpl::update_doors() {
   if (!changed) return;
   finder_.reset(grid_);
   for (size_t i = 0; i < agents_.size(); ++i) {
-    if (!agents_[i].m.arrived) plan_route(static_cast<int>(i));
+    if (!agents_[i].st.reached) plan_route(static_cast<int>(i));
   }
 }
 
@@ -163,6 +163,7 @@ void CrowdImpl::move_obstacles() {
     m.st.waiting = blocked;
     if (blocked) continue;  // a driver never runs a unit over: it waits
     m.velocity = (next.pos - m.st.pose.pos) / def_.dt;
+    m.odometer += glm::length(next.pos - m.st.pose.pos);
     m.st.pose = next;
     m.leg = leg;
     m.along = along;

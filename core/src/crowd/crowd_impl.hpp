@@ -33,6 +33,10 @@ struct Agent {
   Vec2 yield_dir{0.0, 0.0};
   double next_visibility_check = 0.0;
   bool gave_up = false;
+  bool at_spot = false;          ///< Within the arrive distance of its target (with hysteresis, crowd_arrive.cpp).
+  bool heading_given_up = false; ///< Stopped on its spot facing off the goal heading, and cannot turn there.
+  Vec2 lock_anchor{0.0, 0.0};    ///< Where its current lock interval began (crowd_arrive.cpp). [Units: cells]
+  double lock_since = 0.0;       ///< When. [Units: s]
   double maneuver_until = -1.0;  ///< Backing up to line up with the route (units that cannot pivot). [Units: s]
   double next_drive = 0.0;       ///< No drivable detour planned before then (crowd_drive.cpp). [Units: s]
   Vec2 route_dir{0.0, 0.0};      ///< Unit vector to the current waypoint (0 when there is none).
@@ -64,6 +68,11 @@ struct Mover {
   size_t leg = 0;         ///< Driving from route[leg] to route[leg + 1].
   double along = 0.0;     ///< Distance driven on the current leg. [Units: cells]
   Vec2 velocity{0.0, 0.0};
+  double odometer = 0.0;      ///< Net distance driven along the route (backing off subtracts). [Units: cells]
+  double lock_odometer = 0.0; ///< odometer when its current lock interval began. [Units: cells]
+  double lock_since = 0.0;    ///< When. [Units: s]
+  double blocked_since = -1.0;///< When its way was last found blocked after being clear; -1: it is not blocked. [Units: s]
+  double backed = 0.0;        ///< How far it has backed off since it was last clear. [Units: cells]
 };
 
 /// Distance from p to an oriented box (0 inside) and the box's closest point.
@@ -105,6 +114,9 @@ class CrowdImpl {
   double min_separation_ = 0.0;
   double min_ratio_ = 0.0;
   double min_obstacle_gap_ = 0.0;
+  double longest_lock_ = 0.0;       ///< CrowdMetrics::longest_lock. [Units: s]
+  int longest_lock_agent_ = -1;
+  int longest_lock_obstacle_ = -1;
   double max_radius_ = 0.0;
   double max_speed_ = 0.0;  ///< Fastest unit. [Units: cells/s]
   // Neighbour buckets (counting sort by bucket, ids in index order: deterministic).
@@ -146,6 +158,11 @@ class CrowdImpl {
   /// Moves next_waypoint past waypoints within reach whose successor is in sight.
   void advance_waypoints(crowd::Agent& a) const;
   void track_progress(int id);
+  // crowd_arrive.cpp
+  /// The arrival rule (CrowdAgentState::arrived): position, goal heading, stopped.
+  void update_arrival(int id);
+  /// Lock intervals of the unit and of the moving obstacles (CrowdMetrics::longest_lock).
+  void track_locks();
   void resolve_deadlock(int id);
   // crowd_drive.cpp
   /// For a unit that cannot pivot: replaces the route up to its last waypoint within reach by
@@ -177,6 +194,8 @@ class CrowdImpl {
   void choose_heading_motion(crowd::Agent& a, Vec2 v_orca);
   // crowd_move.cpp
   void move(int id);
+  /// The last cell of a unit that cannot sidestep: stop on the spot, or turn and drive straight in.
+  void final_approach(crowd::Agent& a) const;
   bool place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const;
   void measure();
   // crowd_dynamic.cpp

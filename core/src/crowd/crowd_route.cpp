@@ -210,7 +210,7 @@ bool CrowdImpl::slot_blocked_by_other_group(int id, Vec2 p) const {
     const crowd::Agent& o = agents_[j];
     if (static_cast<int>(j) == id || o.group == a.group) continue;
     const double clear = a.def.unit.radius + o.def.unit.radius + 0.05;
-    if (o.m.arrived && glm::length(o.st.pose.pos - p) < clear) return true;
+    if (o.st.reached && glm::length(o.st.pose.pos - p) < clear) return true;
     if (o.slot >= 0 && glm::length(o.st.target - p) < clear) return true;
   }
   return false;
@@ -324,7 +324,7 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
   }
   // An arrived unit pushed off its spot (it gave way) comes back; on the spot it turns to its
   // goal heading instead (crowd_move.cpp).
-  const bool on_spot = a.m.arrived && to_end < kOnSpotDistance;
+  const bool on_spot = a.st.reached && to_end < kOnSpotDistance;
   if (!a.holonomic && !on_spot && a.st.next_waypoint == last) speed = std::min(speed, turn_limited_speed(a, d, dist));
   Vec2 v = d * (speed / dist);
   if (!a.st.neighbors.empty() && dist > 1.0) {

@@ -12,8 +12,7 @@
 namespace pathlab {
 namespace {
 
-constexpr double kArriveDistance = 0.1;  ///< A unit this close to its target has arrived (or its preset's arrive_distance, if larger). [Units: cells]
-constexpr double kSettleFraction = 0.5;  ///< A stuck unit this close to its target (in radii) has arrived.
+constexpr double kArriveDistance = 0.1;  ///< As in crowd_arrive.cpp: this close to its target, a unit is not stuck. [Units: cells]
 constexpr double kYieldTime = 1.5;       ///< How long a unit gives way. [Units: s]
 constexpr double kVisibilityPeriod = 0.5;///< How often a unit checks it still sees its waypoint. [Units: s]
 constexpr double kBlockerGap = 0.5;       ///< Bodies this close count as "in the way". [Units: cells]
@@ -26,19 +25,11 @@ void CrowdImpl::track_progress(int id) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   const double t = time();
   const Vec2 pos = a.st.pose.pos;
-  // A car parks near the spot (its preset says how near): landing on a point takes manoeuvres.
-  // A unit stuck within half its radius of the spot has arrived too: a bear 0.13 cells from
-  // its slot, hemmed in by a person it would have to turn into, waited there for a minute.
-  const double arrive = std::max(kArriveDistance, a.def.unit.follower.arrive_distance);
-  const double settle = a.st.stuck ? std::max(arrive, kSettleFraction * a.def.unit.radius) : arrive;
-  if (glm::length(a.st.target - pos) < settle && !a.m.arrived) {
-    a.m.arrived = true;
-    a.m.time_to_goal = t;
-    a.st.arrived = true;
-    mark_flow(id);  // an arrived unit is no longer traffic
-  }
+  update_arrival(id);
   if (a.group >= 0) claim_slot(id);
-  if (a.m.arrived || (a.st.route.size() >= 2 && glm::length(a.st.target - pos) < arrive)) {
+  const double arrive = std::max(kArriveDistance, a.def.unit.follower.arrive_distance);
+  // On its spot (turning to the goal heading, or nudged within half its radius) is not stuck.
+  if (a.at_spot || (a.st.route.size() >= 2 && glm::length(a.st.target - pos) < arrive)) {
     a.st.stuck = false;
     a.progress_time = t;
     return;
@@ -99,7 +90,7 @@ void CrowdImpl::resolve_deadlock(int id) {
   if (nearest >= 0) {
     crowd::Agent& b = agents_[static_cast<size_t>(nearest)];
     // Priority: the unit added first goes first; a unit that has arrived always gives way.
-    const bool other_yields = b.m.arrived || (!a.m.arrived && nearest > id);
+    const bool other_yields = b.st.reached || (!a.st.reached && nearest > id);
     crowd::Agent& yielder = other_yields ? b : a;
     const Vec2 from = other_yields ? pos : b.st.pose.pos;
     Vec2 away = yielder.st.pose.pos - from;
