@@ -128,6 +128,7 @@ Status CrowdImpl::set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> goa
 void CrowdImpl::step() {
   update_doors();
   move_obstacles();
+  make_way_for_movers();
   rebuild_buckets();
   const int n = static_cast<int>(agents_.size());
   for (int i = 0; i < n; ++i) find_neighbors(i);

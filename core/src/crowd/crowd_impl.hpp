@@ -72,7 +72,8 @@ struct Mover {
   double lock_odometer = 0.0; ///< odometer when its current lock interval began. [Units: cells]
   double lock_since = 0.0;    ///< When. [Units: s]
   double blocked_since = -1.0;///< When its way was last found blocked after being clear; -1: it is not blocked. [Units: s]
-  double backed = 0.0;        ///< How far it has backed off since it was last clear. [Units: cells]
+  double backed = 0.0;        ///< How far it has backed off and not driven again. [Units: cells]
+  double pause_until = -1.0;  ///< Backed off: it waits until then before it comes on again. [Units: s]
 };
 
 /// Distance from p to an oriented box (0 inside) and the box's closest point.
@@ -201,7 +202,17 @@ class CrowdImpl {
   // crowd_dynamic.cpp
   void update_doors();
   void move_obstacles();
+  /// One step of a blocked truck backing along its route; false when it cannot (a unit or the route's start behind it).
+  bool back_off(crowd::Mover& m);
   bool door_overlaps_units(const crowd::Door& d) const;
+  // crowd_make_way.cpp
+  /// Units on a moving obstacle's route ahead of it step off the route (yield_dir).
+  void make_way_for_movers();
+  /// Where unit `a` stands clear of the corridor `pts` (half width `half_width`): beside it,
+  /// else farther along it; none when no such place is in straight reach.
+  std::optional<Vec2> aside_point(const crowd::Agent& a, const std::vector<Vec2>& pts, double half_width) const;
+  /// Whether one of a's neighbours stands where a would at p.
+  bool taken(const crowd::Agent& a, Vec2 p) const;
   void apply_door(const crowd::Door& d);
 };
 

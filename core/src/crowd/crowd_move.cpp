@@ -23,7 +23,7 @@ double approach(double from, double to, double step) {
 /// Speeds below this are "stopped" for the final approach. [Units: cells/s]
 constexpr double kCreep = 0.05;
 constexpr double kPushed = 0.5;  ///< ORCA's velocity this far from the preferred one: the unit is asked to make way. [Units: cells/s]
-constexpr double kApproachDistance = 1.0;  ///< A unit that can pivot this close to its target drives straight at it. [Units: cells]
+constexpr double kApproachDistance = 2.0;  ///< A unit that can pivot this close to its target drives straight at it. [Units: cells]
 constexpr double kApproachCone = 0.17;      ///< ... after turning on the spot to within this of it (about 10 degrees). [Units: radians]
 
 }  // namespace

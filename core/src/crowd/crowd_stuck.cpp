@@ -17,6 +17,7 @@ constexpr double kYieldTime = 1.5;       ///< How long a unit gives way. [Units:
 constexpr double kVisibilityPeriod = 0.5;///< How often a unit checks it still sees its waypoint. [Units: s]
 constexpr double kBlockerGap = 0.5;       ///< Bodies this close count as "in the way". [Units: cells]
 constexpr double kSlotSwitchDistance = 3.0;  ///< A stuck unit this close to its slot may take another. [Units: cells]
+constexpr double kSlotSwitchGain = 0.25;     ///< ... when that one is this much nearer to it. [Units: cells]
 constexpr double kDriveAfter = 10.0;  ///< Stuck this long with nothing in the way: a car plans a drivable detour. [Units: s]
 
 }  // namespace
@@ -102,8 +103,10 @@ void CrowdImpl::resolve_deadlock(int id) {
   if (a.slot >= 0 && glm::length(a.st.target - pos) < kSlotSwitchDistance) {
     // Its slot near a shared goal is hemmed in: take the free slot nearest to where it stands.
     crowd::GoalGroup& g = groups_[static_cast<size_t>(a.group)];
+    // Only a nearer one: a tank hemmed in between two free slots swapped between them every
+    // round, turning to each in turn, and stood 16 s on the spot.
     int best = -1;
-    double best_d = std::numeric_limits<double>::infinity();
+    double best_d = glm::length(a.st.target - pos) - kSlotSwitchGain;
     for (size_t k = 0; k < g.slots.size(); ++k) {
       const double dk = glm::length(g.slots[k] - pos);
       if (g.claimed_by[k] < 0 && dk < best_d && !slot_blocked_by_other_group(id, g.slots[k])) {
