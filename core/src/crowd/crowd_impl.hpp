@@ -53,6 +53,7 @@ struct GoalGroup {
   std::vector<int> members;
   std::vector<Vec2> slots;      ///< Made on the first claim, nearest the goal first.
   std::vector<int> claimed_by;  ///< Per slot: the unit, or -1.
+  double spacing = 0.0;         ///< Distance between rings (and neighbouring slots). [Units: cells]
 };
 
 struct Door {
@@ -140,6 +141,9 @@ class CrowdImpl {
   void plan_provided_route(int id);
   Result<GridPath> search_cells(Cell start, Cell goal, double radius, const std::vector<Cell>& extra);
   void claim_slot(int id);
+  // crowd_slots.cpp
+  /// Sets parked_far and the note from the unit's slot's distance to its goal.
+  void update_parked(int id);
   /// Whether a unit of another goal group has settled on, or claimed a slot at, about `p`.
   bool slot_blocked_by_other_group(int id, Vec2 p) const;
   Vec2 preferred_velocity(int id);

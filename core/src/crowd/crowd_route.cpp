@@ -223,6 +223,7 @@ void CrowdImpl::claim_slot(int id) {
   double rmax = 0.0;
   for (int m : g.members) rmax = std::max(rmax, agents_[static_cast<size_t>(m)].def.unit.radius);
   const double spacing = 2.0 * rmax + 0.25;
+  g.spacing = spacing;
   const double reach = spacing * (1.0 + std::sqrt(static_cast<double>(g.members.size()))) + 2.0;
   if (glm::length(a.st.pose.pos - g.goal) > reach) return;
   const size_t wanted = g.members.size() + kSpareSlots;
@@ -253,6 +254,7 @@ void CrowdImpl::claim_slot(int id) {
     const int replans = a.m.replans;
     plan_route(id);
     a.m.replans = replans;  // settling into a slot is not a re-plan
+    update_parked(id);
     return;
   }
 }

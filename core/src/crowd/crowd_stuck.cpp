@@ -119,6 +119,7 @@ void CrowdImpl::resolve_deadlock(int id) {
       g.claimed_by[static_cast<size_t>(best)] = id;
       a.slot = best;
       a.st.target = g.slots[static_cast<size_t>(best)];
+      update_parked(id);
     }
   }
   const std::vector<Vec2> old = a.st.route;
