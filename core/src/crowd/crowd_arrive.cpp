@@ -20,6 +20,7 @@ namespace {
 constexpr double kArriveDistance = 0.1;  ///< A unit this close to its target is on its spot (or its preset's arrive_distance, if larger). [Units: cells]
 constexpr double kSettleFraction = 0.5;  ///< A stuck unit this close to its target (in radii) is on its spot; an arrived unit stays on it until pushed farther.
 constexpr double kStoppedSpeed = 0.05;   ///< Slower than this is stopped. [Units: cells/s]
+constexpr double kSettleTime = 1.0;      ///< A unit held in one place this long within `hold` of its spot is on it. [Units: s]
 
 std::string fixed1(double v) {
   char buf[32];
@@ -34,13 +35,16 @@ void CrowdImpl::update_arrival(int id) {
   const double t = time();
   const double d = glm::length(a.st.target - a.st.pose.pos);
   // A car parks near the spot (its preset says how near): landing on a point takes manoeuvres.
-  // A unit stuck within half its radius of the spot is on it too: a bear 0.13 cells from its
-  // slot, hemmed in by a person it would have to turn into, waited there for a minute. The
+  // A unit stuck (or held in one place for a second) within half its radius of the spot is on
+  // it too: a bear 0.13 cells from its slot, hemmed in by a person it would have to turn into,
+  // waited there for a minute; another stood 0.2 cells off for a minute, never flagged stuck. The
   // same half radius is how far a unit on its spot may be nudged before it is off it again,
   // so a neighbour's brush does not make it flicker between arrived and not.
   const double arrive = std::max(kArriveDistance, a.def.unit.follower.arrive_distance);
   const double hold = std::max(arrive, kSettleFraction * a.def.unit.radius);
-  if (d < (a.st.stuck ? hold : arrive)) {
+  // Hemmed in: stuck, or standing within lock_distance of one place for kSettleTime.
+  const bool hemmed = a.st.stuck || (!a.st.waiting && t - a.lock_since >= kSettleTime);
+  if (d < (hemmed ? hold : arrive)) {
     a.at_spot = true;
     if (!a.st.reached) {
       a.st.reached = true;
@@ -56,6 +60,7 @@ void CrowdImpl::update_arrival(int id) {
   if (a.at_spot && stopped && !facing && a.def.unit.pivot_turn_rate <= 0.0 && !a.heading_given_up) {
     // It cannot turn on the spot, and creeping about the goal would not turn it: say so.
     a.heading_given_up = true;
+    a.gave_up = true;  // keeps `why` over re-plans
     a.st.why = "at its goal facing " + fixed1(rad_to_deg(off)) + " degrees off the goal heading: it cannot turn on the spot";
   }
   const bool now = a.at_spot && stopped && facing;

@@ -37,7 +37,9 @@ void CrowdImpl::final_approach(crowd::Agent& a) const {
   const UnitDef& u = a.def.unit;
   // Avoidance asks it to move out of someone's way (a car settled next to a tank blocked a
   // car behind them for 80 s when both stood firm): the sampled motion decides.
-  if (glm::length(a.st.avoidance_velocity - a.st.preferred_velocity) > kPushed) return;
+  // (Only when it asks for real motion: hemmed in, ORCA says "stand", and a bear that let the
+  // sampler decide then turned away from its goal heading as fast as it turned to it, 135 s.)
+  if (glm::length(a.st.avoidance_velocity - a.st.preferred_velocity) > kPushed && glm::length(a.st.avoidance_velocity) > kPushed) return;
   if (a.at_spot) {
     a.target_speed = 0.0;
     a.target_turn = 0.0;
