@@ -2,6 +2,7 @@
 // the sandbox's door and truck tools edit, undo and save them.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "crowd_support.hpp"
@@ -337,4 +338,27 @@ TEST_CASE("door panel: the clock since Reset is shown, a toggle time already pas
   // The times the door already had may stay, though past: only an added one is refused.
   CHECK(sandbox::check_added_toggle_times({1.0, 8.0}, {1.0, 8.0, 12.0}, 6.0).empty());
   CHECK_FALSE(sandbox::check_added_toggle_times({1.0, 8.0}, {1.0, 5.0, 8.0}, 6.0).empty());
+}
+
+TEST_CASE("door panel: a door told to close with a unit in it is 'closing when clear' in the panel and on the map") {
+  io::Scene scene = open_room(30, 20);
+  scene.doors.push_back(DoorDef{Cell{10, 3}, Cell{11, 8}, true, {}});
+  test::SandboxUi ui(scene, 2);
+  auto& sb = ui.sb();
+  sb.units().set_playing(false);
+  REQUIRE(sb.units().spawn(sb.scene(), "person", Pose{Vec2(10.9, 5.5), 0.0}, Pose{Vec2(10.9, 5.5), 0.0}).empty());
+  sb.units().step(sb.scene());
+  sb.units().toggle_door(0);  // a click: close, with the unit standing in it
+  sb.units().step(sb.scene());
+  REQUIRE(sb.units().crowd().door_state(0) == DoorState::closing_when_clear);
+  CHECK(sb.units().crowd().door_open(0));
+  sb.dynamic_edit().door = 0;
+  std::vector<uint8_t> px;
+  ui.host->frame([](ImGuiIO& io) { io.MousePos = ImVec2(-1, -1); }, &px);
+  // The door's border on the map is amber (255, 170, 0): some pixels of that colour are drawn.
+  int amber = 0;
+  for (size_t i = 0; i + 3 < px.size(); i += 4) amber += (px[i] > 240 && px[i + 1] > 150 && px[i + 1] < 190 && px[i + 2] < 30) ? 1 : 0;
+  CHECK(amber > 20);
+  if (const char* dir = std::getenv("PATHLAB_TEST_SHOTS"))
+    (void)sandbox::save_capture(std::string(dir) + "/door_closing_when_clear.png", ui.host->width(), ui.host->height(), px);
 }
