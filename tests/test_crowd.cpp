@@ -202,3 +202,20 @@ TEST_CASE("crowd: a door asked to close while a unit is in it is 'closing when c
   CHECK_FALSE(c.door_open(0));
   CHECK(c.state(0).pose.pos.y > 7.0 + 0.3 - 1e-9);  // it had passed when the door closed
 }
+
+TEST_CASE("crowd: a unit added on a closed door's cells opens it again, closing when clear") {
+  // As a rebuilt crowd does with a door that was waiting for a unit to pass.
+  Grid g = Grid::create(12, 12).value();
+  for (int x = 0; x < 12; ++x)
+    if (x != 6) g.set_blocked(x, 6, true);
+  Crowd c = Crowd::create(g).value();
+  (void)c.add_door(DoorDef{Cell{6, 6}, Cell{6, 6}, false, {}}).value();
+  CHECK(c.door_state(0) == DoorState::closed);
+  REQUIRE(c.add_agent(crowd_agent("person", 6.5, 6.5, 90, 6.5, 10.5)).ok());
+  CHECK(c.door_state(0) == DoorState::closing_when_clear);
+  while (c.time() < 10.0 && c.door_state(0) != DoorState::closed) c.step();
+  CHECK(c.door_state(0) == DoorState::closed);
+  CHECK(c.state(0).pose.pos.y >= 7.0 + 0.3 - 1e-9);
+  // A start inside a wall is still refused.
+  CHECK_FALSE(c.add_agent(crowd_agent("person", 3.5, 6.5, 90, 3.5, 10.5)).ok());
+}

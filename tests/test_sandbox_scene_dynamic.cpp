@@ -361,4 +361,13 @@ TEST_CASE("door panel: a door told to close with a unit in it is 'closing when c
   CHECK(amber > 20);
   if (const char* dir = std::getenv("PATHLAB_TEST_SHOTS"))
     (void)sandbox::save_capture(std::string(dir) + "/door_closing_when_clear.png", ui.host->width(), ui.host->height(), px);
+  // A map edit rebuilds the crowd: the door is still closing, not open for good.
+  sb.scene().grid.set_blocked(25, 15, true);
+  sb.units().request_replan();
+  sb.units().step(sb.scene());
+  CHECK(sb.units().crowd().door_state(0) == DoorState::closing_when_clear);
+  // A second click cancels the close.
+  sb.units().toggle_door(0);
+  sb.units().step(sb.scene());
+  CHECK(sb.units().crowd().door_state(0) == DoorState::open);
 }

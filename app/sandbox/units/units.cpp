@@ -125,7 +125,9 @@ Result<CrowdAgentId> UnitSwarm::place(const io::Scene& scene, Unit& u, Pose at, 
   const Pose goal = u.goal ? *u.goal : scene.goal;
   a.goal_heading = u.goal ? std::optional<double>(goal.heading) : std::nullopt;
   // A goal a big unit does not fit at (or outside the map): the nearest point where it fits.
-  auto clear = [&](Vec2 q) { return g.contains(q) && point_clear(g, q, r); };
+  // The start may stand in a closed door (the core opens it again, closing when clear): a
+  // rebuilt crowd must not move a unit out of a door that was waiting for it.
+  auto start_clear = [&](Vec2 q) { return scene.grid.contains(q) && point_clear(scene.grid, q, r); };
   const auto goal_fit = fit_goal(g, goal.pos, r);
   a.goal = stay ? at.pos : goal_fit.value_or(at.pos);
   u.message = !goal_fit && !stay ? "the goal has no room for this unit: it stays" : "";
@@ -133,7 +135,7 @@ Result<CrowdAgentId> UnitSwarm::place(const io::Scene& scene, Unit& u, Pose at, 
   Result<CrowdAgentId> id = fail(StatusCode::blocked, "no free spot near " + std::to_string(at.pos.x) + ", " +
                                                           std::to_string(at.pos.y));
   (void)nearest_fit(at.pos, 2.0 * r + 0.05, 14, [&](Vec2 q) {
-    if (!clear(q)) return false;
+    if (!start_clear(q)) return false;
     a.start = Pose{q, at.heading};
     id = crowd_->add_agent(a);
     return id.ok();
@@ -204,7 +206,8 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
       arrived.push_back(crowd_->state(i).arrived);
       old_replans.push_back(replans(i) + 1);  // the rebuild re-plans it
     }
-    for (int d = 0; d < crowd_->door_count(); ++d) door_open.push_back(crowd_->door_open(d));
+    // A door closing when clear is carried on as closing (it closes once its cells are clear).
+    for (int d = 0; d < crowd_->door_count(); ++d) door_open.push_back(crowd_->door_state(d) == DoorState::open);
     for (int k = 0; k < crowd_->moving_obstacle_count() && k < static_cast<int>(trucks.size()); ++k) {
       const size_t i = static_cast<size_t>(k);
       // A truck the user did not edit drives on from where it is; an edited one starts afresh.
@@ -342,7 +345,8 @@ std::string UnitSwarm::send(const std::vector<int>& ids, Vec2 goal, std::optiona
 
 void UnitSwarm::toggle_door(int door) {
   if (door < 0 || door >= crowd_->door_count()) return;
-  (void)crowd_->set_door_open(door, !crowd_->door_open(door));
+  // A click on a door closing when clear cancels the close.
+  (void)crowd_->set_door_open(door, crowd_->door_state(door) != DoorState::open);
 }
 
 }  // namespace pathlab::sandbox

@@ -61,6 +61,9 @@ Result<CrowdAgentId> CrowdImpl::add_agent(const CrowdAgentDef& agent) {
   const Pose& p = agent.start;
   if (!is_finite(p.pos) || !std::isfinite(p.heading)) return fail(StatusCode::invalid_argument, who + ": start is not finite");
   if (!grid_.contains(p.pos)) return fail(StatusCode::out_of_bounds, who + ": start is outside the map");
+  if (!point_clear(grid_, p.pos, agent.unit.radius) && point_clear(base_, p.pos, agent.unit.radius)) {
+    reopen_doors_under(p.pos, agent.unit.radius);  // a door never closes on a unit
+  }
   if (!point_clear(grid_, p.pos, agent.unit.radius)) {
     return fail(StatusCode::blocked, who + ": start is not clear of walls for radius " + num(agent.unit.radius));
   }

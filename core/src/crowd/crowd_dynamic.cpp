@@ -82,6 +82,21 @@ bool CrowdImpl::door_overlaps_units(const crowd::Door& d) const {
   return false;
 }
 
+void CrowdImpl::reopen_doors_under(Vec2 p, double r) {
+  // A unit added where a closed door stands (a crowd rebuilt with a door that was waiting for
+  // it to pass): the door opens again and waits, closing when clear, as it did before.
+  bool changed = false;
+  for (crowd::Door& d : doors_) {
+    const Vec2 lo(d.def.lo.x, d.def.lo.y), hi(d.def.hi.x + 1.0, d.def.hi.y + 1.0);
+    const Vec2 q(std::clamp(p.x, lo.x, hi.x), std::clamp(p.y, lo.y, hi.y));
+    if (d.open || glm::length(p - q) >= r) continue;
+    d.open = true;
+    apply_door(d);
+    changed = true;
+  }
+  if (changed) finder_.reset(grid_);
+}
+
 void CrowdImpl::apply_door(const crowd::Door& d) {
   for (int y = d.def.lo.y; y <= d.def.hi.y; ++y) {
     for (int x = d.def.lo.x; x <= d.def.hi.x; ++x) grid_.set_cost(x, y, d.open ? base_.cost(x, y) : kBlocked);

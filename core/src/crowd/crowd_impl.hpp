@@ -218,6 +218,8 @@ class CrowdImpl {
   /// Whether one of a's neighbours stands where a would at p.
   bool taken(const crowd::Agent& a, Vec2 p) const;
   void apply_door(const crowd::Door& d);
+  /// Opens closed doors under a disc (they close again once clear: closing when clear).
+  void reopen_doors_under(Vec2 p, double r);
 };
 
 }  // namespace pathlab
