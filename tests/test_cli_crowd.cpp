@@ -189,3 +189,36 @@ TEST_CASE("cli crowd --scene: bad input is exit 2 naming the file and line") {
   check_usage_error("crowd --scene /nonexistent/s.json", "/nonexistent/s.json");
   check_usage_error("crowd --agents " + kDir + "doorway_queue.agents", "missing --map");
 }
+
+TEST_CASE("cli crowd: the summary reports the longest lock and whose it was, in JSON and text; arrived matches time_to_goal") {
+  // A truck whose route ends against a unit that cannot get out of its way (a dead end two
+  // cells wide): the truck is locked, and the summary says so.
+  const std::string map = write_temp("crowd_dead_end.map",
+                                     "type octile\nheight 5\nwidth 13\nmap\n@@@@@@@@@@@@@\n.............\n.............\n"
+                                     "@@@@@@@@@@@@@\n....@........\n");
+  // The second unit is walled off from its goal: it waits (not a lock) and keeps the run going.
+  const std::string agents = write_temp("crowd_dead_end.agents", "person 11.9 2.0 0 11.9 2.0\nperson 1.5 4.5 0 6.5 4.5\n");
+  const std::string trucks = write_temp("crowd_dead_end.obstacles", "3 1.5 2 0 once 2 2 11 2\n");
+  const std::string args = "crowd --map " + map + " --agents " + agents + " --obstacles " + trucks + " --max-time 30";
+  const auto j = run_cli(args + " --json --every 100000");
+  REQUIRE(j.status == 0);
+  const auto lines = json_lines(j.out);
+  const auto& s = lines.back().at("summary");
+  CHECK(s.at("longest_lock").get<double>() > 15.0);
+  const std::string by = s.at("longest_lock_by").get<std::string>();
+  CHECK((by == "moving obstacle 0" || by == "agent 0"));
+  int with_time = 0;
+  for (const auto& t : s.at("time_to_goal")) with_time += t.is_null() ? 0 : 1;
+  CHECK(s.at("arrived").get<int>() == with_time);  // arrived now <=> a time to goal
+  const auto h = run_cli(args);
+  REQUIRE(h.status == 0);
+  CHECK(h.out.find("\nlongest_lock: ") != std::string::npos);
+  CHECK(h.out.find(" " + by + "\n") != std::string::npos);
+  // The bundled truck scene: nothing locked for long.
+  const auto ok = run_cli("crowd --scene " + std::string(PATHLAB_ASSETS_DIR) + "/scenes/crowds/garbage-truck.json --json --every 100000");
+  REQUIRE(ok.status == 0);
+  const auto ok_lines = json_lines(ok.out);
+  const auto& t = ok_lines.back().at("summary");
+  CHECK(t.at("longest_lock").get<double>() <= 10.0);
+  CHECK(t.at("arrived") == 6);
+}

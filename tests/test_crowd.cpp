@@ -180,3 +180,42 @@ TEST_CASE("crowd: a failing route_planner makes the unit wait and say why") {
   CHECK(c2.state(0).waiting);
   CHECK(c2.state(0).why.find("no route") != std::string::npos);
 }
+
+TEST_CASE("crowd: a door asked to close while a unit is in it is 'closing when clear', then closes") {
+  // A doorway in a wall; the door is told to close at 0.5 s while a unit walks through it.
+  Grid g = Grid::create(12, 12).value();
+  for (int x = 0; x < 12; ++x)
+    if (x != 6) g.set_blocked(x, 6, true);
+  Crowd c = Crowd::create(g).value();
+  (void)c.add_door(DoorDef{Cell{6, 6}, Cell{6, 6}, true, {}}).value();
+  (void)c.add_agent(crowd_agent("person", 6.5, 4.8, 90, 6.5, 10.5)).value();
+  CHECK(c.door_state(0) == DoorState::open);
+  // Walk until the unit overlaps the door's cell, then ask it to close.
+  while (c.time() < 5.0 && glm::length(c.state(0).pose.pos - Vec2(6.5, 6.5)) > 0.6) c.step();
+  REQUIRE(c.set_door_open(0, false).ok());
+  c.step();
+  CHECK(c.door_state(0) == DoorState::closing_when_clear);
+  CHECK(c.door_open(0));  // never on a unit
+  CHECK(std::string(to_string(c.door_state(0))) == "closing when clear");
+  while (c.time() < 10.0 && c.door_state(0) == DoorState::closing_when_clear) c.step();
+  CHECK(c.door_state(0) == DoorState::closed);
+  CHECK_FALSE(c.door_open(0));
+  CHECK(c.state(0).pose.pos.y > 7.0 + 0.3 - 1e-9);  // it had passed when the door closed
+}
+
+TEST_CASE("crowd: a unit added on a closed door's cells opens it again, closing when clear") {
+  // As a rebuilt crowd does with a door that was waiting for a unit to pass.
+  Grid g = Grid::create(12, 12).value();
+  for (int x = 0; x < 12; ++x)
+    if (x != 6) g.set_blocked(x, 6, true);
+  Crowd c = Crowd::create(g).value();
+  (void)c.add_door(DoorDef{Cell{6, 6}, Cell{6, 6}, false, {}}).value();
+  CHECK(c.door_state(0) == DoorState::closed);
+  REQUIRE(c.add_agent(crowd_agent("person", 6.5, 6.5, 90, 6.5, 10.5)).ok());
+  CHECK(c.door_state(0) == DoorState::closing_when_clear);
+  while (c.time() < 10.0 && c.door_state(0) != DoorState::closed) c.step();
+  CHECK(c.door_state(0) == DoorState::closed);
+  CHECK(c.state(0).pose.pos.y >= 7.0 + 0.3 - 1e-9);
+  // A start inside a wall is still refused.
+  CHECK_FALSE(c.add_agent(crowd_agent("person", 3.5, 6.5, 90, 3.5, 10.5)).ok());
+}

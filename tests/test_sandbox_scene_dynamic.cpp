@@ -2,6 +2,7 @@
 // the sandbox's door and truck tools edit, undo and save them.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "crowd_support.hpp"
@@ -46,6 +47,12 @@ TEST_CASE("crowd presets: the gallery lists the five, and each runs on the core 
     CHECK(a.worst_mover >= -1e-9);
     const test::CrowdOutcome b = test::run_crowd(sc, false);
     CHECK(a.bytes == b.bytes);  // deterministic: the same bytes twice
+    // Nothing that wants to move stays within 0.5 cells of one spot for more than 10 s, over a
+    // whole minute (after everyone has arrived too: a truck may still be driving).
+    Crowd c = io::build_crowd(*scene).value();
+    while (c.time() < 60.0) c.step();
+    CHECK(c.run_metrics().longest_lock <= 10.0);
+    MESSAGE(std::string(file) << ": longest lock " << c.run_metrics().longest_lock << " s");
   }
 }
 
@@ -272,4 +279,95 @@ TEST_CASE("the start -> goal plan treats a shut door as a wall, and re-plans whe
   ui.idle(2);
   CHECK_FALSE(sb.plan().result.found);
   CHECK_MESSAGE(sb.plan().error.find("shut door(s) count as walls") != std::string::npos, sb.plan().error);
+}
+
+namespace {
+
+/// Clicks into a text field the sandbox remembered, selects all, types `text` and presses Enter.
+void type_into_field(test::SandboxUi& ui, const std::string& widget, const char* text) {
+  const auto [lo, hi] = ui.sb().widget_rect(widget);
+  REQUIRE_MESSAGE(hi.x > lo.x, "control not on screen: " << widget);
+  const ImVec2 at((lo.x + hi.x) / 2, (lo.y + hi.y) / 2);
+  auto frame = [&](bool down, bool ctrl, int key, const char* chars) {
+    ui.host->frame([&](ImGuiIO& io) {
+      io.MousePos = at;
+      for (bool& b : io.MouseDown) b = false;
+      io.MouseDown[0] = down;
+      io.KeyCtrl = ctrl;
+      for (bool& k : io.KeysDown) k = false;  // keys held last frame are released
+      if (key >= 0) io.KeysDown[key] = true;
+      if (chars) io.AddInputCharactersUTF8(chars);
+    });
+  };
+  frame(false, false, -1, nullptr);
+  frame(true, false, -1, nullptr);
+  frame(false, false, -1, nullptr);
+  frame(false, true, ImGui::GetKeyIndex(ImGuiKey_A), nullptr);  // select all
+  frame(false, false, -1, text);
+  frame(false, false, ImGui::GetKeyIndex(ImGuiKey_Enter), nullptr);
+  frame(false, false, -1, nullptr);
+  ui.idle(1);
+}
+
+}  // namespace
+
+TEST_CASE("door panel: the clock since Reset is shown, a toggle time already past is refused and the scene is unchanged") {
+  io::Scene scene = open_room(30, 20);
+  scene.doors.push_back(DoorDef{Cell{10, 3}, Cell{11, 8}, true, {8.0}});
+  test::SandboxUi ui(scene, 2);
+  auto& sb = ui.sb();
+  sb.units().set_playing(false);
+  sb.dynamic_edit().door = 0;
+  ui.idle(1);
+  const auto [clo, chi] = sb.widget_rect("door clock");
+  CHECK(chi.x > clo.x);  // "t = ... s (since Reset)" is drawn under the schedule
+  for (int s = 0; s < 360; ++s) sb.units().step(sb.scene());  // 6 s of the crowd's clock
+  REQUIRE(sb.units().time() >= 6.0);  // (a frame before the pause may have run one step more)
+  REQUIRE(sb.units().time() < 6.05);
+  const bool unsaved = sb.unsaved();
+  type_into_field(ui, "door toggles", "2, 8");
+  CHECK(sb.scene().doors[0].toggle_times == std::vector<double>{8.0});  // unchanged
+  CHECK(sb.unsaved() == unsaved);
+  CHECK_MESSAGE(sb.dynamic_edit().error.find("toggle time 2 s is already past: t = 6.0 s since Reset") == 0,
+                sb.dynamic_edit().error);
+  // A time still ahead is taken, and the message goes.
+  ImGui::GetIO().MouseClickedTime[0] = -1e9;  // not a double click on the field
+  type_into_field(ui, "door toggles", "8, 9.5");
+  CHECK(sb.scene().doors[0].toggle_times == std::vector<double>{8.0, 9.5});
+  CHECK_MESSAGE(sb.dynamic_edit().error.empty(), sb.dynamic_edit().error);
+  // The times the door already had may stay, though past: only an added one is refused.
+  CHECK(sandbox::check_added_toggle_times({1.0, 8.0}, {1.0, 8.0, 12.0}, 6.0).empty());
+  CHECK_FALSE(sandbox::check_added_toggle_times({1.0, 8.0}, {1.0, 5.0, 8.0}, 6.0).empty());
+}
+
+TEST_CASE("door panel: a door told to close with a unit in it is 'closing when clear' in the panel and on the map") {
+  io::Scene scene = open_room(30, 20);
+  scene.doors.push_back(DoorDef{Cell{10, 3}, Cell{11, 8}, true, {}});
+  test::SandboxUi ui(scene, 2);
+  auto& sb = ui.sb();
+  sb.units().set_playing(false);
+  REQUIRE(sb.units().spawn(sb.scene(), "person", Pose{Vec2(10.9, 5.5), 0.0}, Pose{Vec2(10.9, 5.5), 0.0}).empty());
+  sb.units().step(sb.scene());
+  sb.units().toggle_door(0);  // a click: close, with the unit standing in it
+  sb.units().step(sb.scene());
+  REQUIRE(sb.units().crowd().door_state(0) == DoorState::closing_when_clear);
+  CHECK(sb.units().crowd().door_open(0));
+  sb.dynamic_edit().door = 0;
+  std::vector<uint8_t> px;
+  ui.host->frame([](ImGuiIO& io) { io.MousePos = ImVec2(-1, -1); }, &px);
+  // The door's border on the map is amber (255, 170, 0): some pixels of that colour are drawn.
+  int amber = 0;
+  for (size_t i = 0; i + 3 < px.size(); i += 4) amber += (px[i] > 240 && px[i + 1] > 150 && px[i + 1] < 190 && px[i + 2] < 30) ? 1 : 0;
+  CHECK(amber > 20);
+  if (const char* dir = std::getenv("PATHLAB_TEST_SHOTS"))
+    (void)sandbox::save_capture(std::string(dir) + "/door_closing_when_clear.png", ui.host->width(), ui.host->height(), px);
+  // A map edit rebuilds the crowd: the door is still closing, not open for good.
+  sb.scene().grid.set_blocked(25, 15, true);
+  sb.units().request_replan();
+  sb.units().step(sb.scene());
+  CHECK(sb.units().crowd().door_state(0) == DoorState::closing_when_clear);
+  // A second click cancels the close.
+  sb.units().toggle_door(0);
+  sb.units().step(sb.scene());
+  CHECK(sb.units().crowd().door_state(0) == DoorState::open);
 }

@@ -43,7 +43,8 @@ Result<CrowdAgentId> place_unit(Crowd& crowd, const UnitPlacement& p, std::strin
   const Pose goal = p.goal ? *p.goal : p.scene_goal;
   a.goal_heading = p.goal ? std::optional<double>(goal.heading) : std::nullopt;
   // A goal a big unit does not fit at (or outside the map): the nearest point where it fits.
-  auto clear = [&](Vec2 q) { return g.contains(q) && point_clear(g, q, r); };
+  const Grid& start_map = p.start_map ? *p.start_map : g;
+  auto clear = [&](Vec2 q) { return start_map.contains(q) && point_clear(start_map, q, r); };
   const auto goal_fit = fit_goal(g, goal.pos, r);
   a.goal = p.stay ? p.at.pos : goal_fit.value_or(p.at.pos);
   message = !goal_fit && !p.stay ? "the goal has no room for this unit: it stays" : "";
@@ -90,7 +91,7 @@ Result<SceneUnits> build_scene_units(const io::Scene& scene, const CrowdDef& def
       continue;
     }
     std::string message;
-    auto id = place_unit(*out.crowd, UnitPlacement{*unit, u.pose, u.goal, scene.goal, false}, message);
+    auto id = place_unit(*out.crowd, UnitPlacement{*unit, u.pose, u.goal, scene.goal, false, &scene.grid}, message);
     if (!id) {
       out.skipped.push_back(where + u.preset + ": " + id.error().message);
       continue;

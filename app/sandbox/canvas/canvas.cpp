@@ -343,14 +343,16 @@ void Sandbox::draw_canvas() {
     // Once the crowd runs, its doors and trucks are where the scene's are drawn: the scene's
     // definition alone would leave a second truck standing at its route's start.
     std::vector<bool> door_open;
+    std::vector<DoorState> door_state;
     std::vector<Pose> truck_pose;
     DynamicLive live;
     const Crowd& c = units_->crowd();
     if (c.time() > 0.0 && c.door_count() == static_cast<int>(scene_.doors.size()) &&
         c.moving_obstacle_count() == static_cast<int>(scene_.moving_obstacles.size())) {
       for (int d = 0; d < c.door_count(); ++d) door_open.push_back(c.door_open(d));
+      for (int d = 0; d < c.door_count(); ++d) door_state.push_back(c.door_state(d));
       for (int k = 0; k < c.moving_obstacle_count(); ++k) truck_pose.push_back(c.moving_obstacle(k).pose);
-      live = DynamicLive{&door_open, &truck_pose};
+      live = DynamicLive{&door_open, &truck_pose, &door_state};
     }
     draw_scene_dynamic(dl, scene_, [this](Vec2 p) { return world_to_screen(p); }, dynamic_edit_.selection(), live);
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace pathlab::sandbox {
@@ -179,6 +180,16 @@ std::string parse_toggle_times(const std::string& text, std::vector<double>& out
     p = end;
   }
   out = std::move(times);
+  return {};
+}
+
+std::string check_added_toggle_times(const std::vector<double>& old, const std::vector<double>& now, double clock) {
+  for (double t : now) {
+    if (t >= clock || std::find(old.begin(), old.end(), t) != old.end()) continue;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "toggle time %g s is already past: t = %.1f s since Reset (Reset to start the schedule again)", t, clock);
+    return buf;
+  }
   return {};
 }
 

@@ -46,4 +46,9 @@ bool delete_selected(io::Scene& scene, DynamicEdit& edit);
 /// Returns "" or what is wrong.
 std::string parse_toggle_times(const std::string& text, std::vector<double>& out);
 
+/// Refuses toggle times that the edit adds (in `now`, not in `old`) earlier than `clock`, the
+/// crowd's time since the last Reset: door schedules count from there, so such a time would
+/// never happen. Empty when fine, else the message for the panel. [Units: s]
+std::string check_added_toggle_times(const std::vector<double>& old, const std::vector<double>& now, double clock);
+
 }  // namespace pathlab::sandbox

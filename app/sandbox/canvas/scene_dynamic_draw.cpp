@@ -7,6 +7,7 @@ namespace pathlab::sandbox {
 namespace {
 
 constexpr ImU32 kSelected = IM_COL32(255, 230, 40, 255);
+constexpr ImU32 kClosing = IM_COL32(255, 170, 0, 255);
 
 /// 45-degree hatch lines over the screen rectangle [a, b], `gap` pixels apart.
 void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, float gap, ImU32 col, float thickness) {
@@ -23,13 +24,24 @@ void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, float gap, ImU32 col, float thick
 
 }  // namespace
 
-void draw_door(ImDrawList* dl, const DoorDef& d, bool open, bool selected, const std::function<ImVec2(Vec2)>& to_screen) {
+void draw_door(ImDrawList* dl, const DoorDef& d, bool open, bool selected, const std::function<ImVec2(Vec2)>& to_screen,
+               bool closing) {
   const ImVec2 a = to_screen(Vec2(d.lo.x, d.lo.y)), b = to_screen(Vec2(d.hi.x + 1, d.hi.y + 1));
   const float cell = std::max(1.0f, to_screen(Vec2(1, 0)).x - to_screen(Vec2(0, 0)).x);
   if (open) {  // passable: light green, sparse hatch, dashed-looking double border
     dl->AddRectFilled(a, b, IM_COL32(70, 210, 100, 90));
     hatch(dl, a, b, std::max(5.0f, cell * 0.35f), IM_COL32(20, 140, 50, 200), 1.5f);
     dl->AddRect(a, b, IM_COL32(10, 120, 40, 255), 0.0f, 0, 2.5f);
+    if (closing) {  // asked to close, a unit still in it: amber, and said in words where there is room
+      dl->AddRect(ImVec2(a.x - 2.0f, a.y - 2.0f), ImVec2(b.x + 2.0f, b.y + 2.0f), kClosing, 0.0f, 0, 3.5f);
+      const char* text = "closing when clear";
+      const ImVec2 size = ImGui::CalcTextSize(text);
+      if (b.x - a.x >= size.x || cell >= 24.0f) {
+        const ImVec2 at(0.5f * (a.x + b.x - size.x), a.y - size.y - 4.0f);
+        dl->AddRectFilled(ImVec2(at.x - 2.0f, at.y - 1.0f), ImVec2(at.x + size.x + 2.0f, at.y + size.y + 1.0f), IM_COL32(30, 20, 0, 200));
+        dl->AddText(at, kClosing, text);
+      }
+    }
   } else {  // a wall for now: dark red, dense bright hatch
     dl->AddRectFilled(a, b, IM_COL32(90, 20, 20, 220));
     hatch(dl, a, b, std::max(3.0f, cell * 0.2f), IM_COL32(250, 90, 60, 240), 1.5f);
@@ -81,7 +93,8 @@ void draw_scene_dynamic(ImDrawList* dl, const io::Scene& scene, const std::funct
                         const DynamicSelection& sel, const DynamicLive& live) {
   for (size_t i = 0; i < scene.doors.size(); ++i) {
     const bool open = live.door_open && i < live.door_open->size() ? (*live.door_open)[i] : scene.doors[i].open_at_start;
-    draw_door(dl, scene.doors[i], open, static_cast<int>(i) == sel.door, to_screen);
+    const bool closing = live.door_state && i < live.door_state->size() && (*live.door_state)[i] == DoorState::closing_when_clear;
+    draw_door(dl, scene.doors[i], open, static_cast<int>(i) == sel.door, to_screen, closing);
   }
   for (size_t i = 0; i < scene.moving_obstacles.size(); ++i) {
     const MovingObstacleDef& m = scene.moving_obstacles[i];

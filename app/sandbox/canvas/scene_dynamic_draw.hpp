@@ -25,10 +25,14 @@ struct DynamicSelection {
 struct DynamicLive {
   const std::vector<bool>* door_open = nullptr;  ///< one per door
   const std::vector<Pose>* truck_pose = nullptr; ///< one per moving obstacle
+  const std::vector<DoorState>* door_state = nullptr;  ///< one per door (closing when clear is drawn)
 };
 
-/// Door colours: closed is a dense red hatch on a dark fill, open a sparse green hatch.
-void draw_door(ImDrawList* dl, const DoorDef& d, bool open, bool selected, const std::function<ImVec2(Vec2)>& to_screen);
+/// Door colours: closed is a dense red hatch on a dark fill, open a sparse green hatch; an open
+/// door waiting for units to pass before it closes (`closing`) has a thick amber border and,
+/// when the cells are large enough, the words "closing when clear".
+void draw_door(ImDrawList* dl, const DoorDef& d, bool open, bool selected, const std::function<ImVec2(Vec2)>& to_screen,
+               bool closing = false);
 
 /// A truck's box (centre, heading, half extents) and, with `route`, its route polyline.
 void draw_truck(ImDrawList* dl, const MovingObstacleDef& m, const Pose& box, bool selected, bool route,

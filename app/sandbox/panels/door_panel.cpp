@@ -96,6 +96,14 @@ class DynamicPanel final : public Panel {
 
   void door_fields(Sandbox& sb, DoorDef& d, DynamicEdit& e) {
     ImGui::Text("door %d: cells (%d, %d) to (%d, %d)", e.door, d.lo.x, d.lo.y, d.hi.x, d.hi.y);
+    const Crowd& c = sb.units().crowd();
+    if (c.time() > 0.0 && e.door < c.door_count()) {
+      // What the running crowd's door does now; "closing when clear": a unit is still in it.
+      const DoorState state = c.door_state(e.door);
+      ImGui::SameLine();
+      if (state == DoorState::closing_when_clear) ImGui::TextColored(ImVec4(1.0f, 0.67f, 0.0f, 1.0f), "- %s", to_string(state));
+      else ImGui::Text("- %s", to_string(state));
+    }
     ImGui::Checkbox("open at start", &d.open_at_start);
     sb.remember_widget("door open");
     // The text follows the door unless it is being typed into.
@@ -108,11 +116,16 @@ class DynamicPanel final : public Panel {
     if (ImGui::IsItemDeactivatedAfterEdit()) {
       std::vector<double> times;
       e.error = parse_toggle_times(buf_, times);
+      if (e.error.empty()) e.error = check_added_toggle_times(d.toggle_times, times, sb.units().time());
       if (e.error.empty()) d.toggle_times = std::move(times);
       else toggles_for_ = -1;  // show the door's times again
     }
-    help_marker("The times at which the door switches between open and closed, increasing, e.g. \"2, 6.5\". "
-                "A door never closes on a unit: it waits until its cells are clear.");
+    // The schedule counts from the last Reset: the clock it is read against.
+    ImGui::Text("t = %.1f s (since Reset)", sb.units().time());
+    sb.remember_widget("door clock");
+    help_marker("The times at which the door switches between open and closed, increasing, e.g. \"2, 6.5\", "
+                "in seconds since the last Reset; a time already past is refused. A door never closes on a "
+                "unit: it stays open, 'closing when clear', until its cells are clear.");
   }
 
   char buf_[512] = {};

@@ -93,7 +93,7 @@ UnitSwarm::UnitSwarm(const Grid& grid)
 Result<CrowdAgentId> UnitSwarm::place(const io::Scene& scene, Unit& u, Pose at, bool stay) {
   routing_->settings = scene.settings;  // the route planner plans with the scene's settings
   routing_->scene_goal = scene.goal;
-  return plan::place_unit(*crowd_, plan::UnitPlacement{u.def, at, u.goal, scene.goal, stay}, u.message);
+  return plan::place_unit(*crowd_, plan::UnitPlacement{u.def, at, u.goal, scene.goal, stay, &scene.grid}, u.message);
 }
 
 std::string UnitSwarm::spawn(const io::Scene& scene, const std::string& preset, const Pose& pose,
@@ -159,7 +159,8 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
       arrived.push_back(crowd_->state(i).arrived);
       old_replans.push_back(replans(i) + 1);  // the rebuild re-plans it
     }
-    for (int d = 0; d < crowd_->door_count(); ++d) door_open.push_back(crowd_->door_open(d));
+    // A door closing when clear is carried on as closing (it closes once its cells are clear).
+    for (int d = 0; d < crowd_->door_count(); ++d) door_open.push_back(crowd_->door_state(d) == DoorState::open);
     for (int k = 0; k < crowd_->moving_obstacle_count() && k < static_cast<int>(trucks.size()); ++k) {
       const size_t i = static_cast<size_t>(k);
       // A truck the user did not edit drives on from where it is; an edited one starts afresh.
@@ -303,7 +304,8 @@ std::string UnitSwarm::send(const std::vector<int>& ids, Vec2 goal, std::optiona
 
 void UnitSwarm::toggle_door(int door) {
   if (door < 0 || door >= crowd_->door_count()) return;
-  (void)crowd_->set_door_open(door, !crowd_->door_open(door));
+  // A click on a door closing when clear cancels the close.
+  (void)crowd_->set_door_open(door, crowd_->door_state(door) != DoorState::open);
 }
 
 }  // namespace pathlab::sandbox

@@ -16,17 +16,20 @@ int UnitSwarm::arrived() const {
 
 UnitActivity UnitSwarm::activity(int id) const {
   const CrowdAgentState& st = crowd_->state(id);
+  // The crowd's own rule (at the spot, facing the goal heading, stopped), as at_goal() and the
+  // panel's count: a unit pushed off its spot is not arrived there either.
+  if (st.arrived) return UnitActivity::arrived;
   if (st.waiting) return UnitActivity::waiting;
   if (st.stuck) return UnitActivity::stuck;
   if (st.yielding) return UnitActivity::yielding;
-  // Arrived and at rest; a unit that arrived and was pushed aside is moving again.
-  if (st.arrived && std::abs(st.speed) < 1e-3) return UnitActivity::arrived;
   return UnitActivity::moving;
 }
 
 const std::string& UnitSwarm::unit_message(int id) const {
   const std::string& why = crowd_->state(id).why;  // e.g. "no route to the goal: directional: ..."
   if (!why.empty()) return why;
+  const std::string& note = crowd_->state(id).note;  // e.g. parked far from a shared goal
+  if (!note.empty()) return note;
   return units_[static_cast<size_t>(id)].message;
 }
 

@@ -79,6 +79,10 @@ struct CrowdDef {
   double progress_distance = 0.25;
   /// A unit stuck this long in total gives up re-planning and reports why. [Units: s] [Limit: > 0]
   double give_up_time = 60.0;
+  /// "Locked" (CrowdMetrics::longest_lock): a unit or moving obstacle that wants to move and
+  /// stays within this distance of one spot (a truck: drives less than this far along its
+  /// route). [Units: cells] [Limit: > 0]
+  double lock_distance = 0.5;
   /// Planner expansion budget per (re-)plan; 0 = no limit. Deterministic. [Limit: >= 0]
   int64_t plan_expansions = 200000;
   /// Who plans the units' routes. Empty (the default): the crowd's own grid A* with each
@@ -121,9 +125,23 @@ struct DoorDef {
   std::vector<double> toggle_times;  ///< Increasing times at which it switches. [Units: s] [Limit: >= 0, finite]
 };
 
+/// What a door is doing now (Crowd::door_state).
+enum class DoorState : uint8_t {
+  open,
+  closed,
+  /// Asked to close (by its schedule or a click) while a unit overlaps its cells: it stays
+  /// open until they are clear, then closes.
+  closing_when_clear,
+};
+
+/// "open", "closed", "closing when clear".
+const char* to_string(DoorState state) noexcept;
+
 /// A box driving along a route at a constant speed (seed 002's "garbage truck"). It faces
 /// along the leg it drives; at the route's end it stops (or starts over when `loop`). It
-/// never drives into a unit: it waits until the way is clear.
+/// never drives into a unit: units ahead on its route step off it (not only out of the box),
+/// and a truck whose way stays blocked waits, then backs off along its route a little to
+/// give the units in front room, then comes on again.
 struct MovingObstacleDef {
   Vec2 half_extents{1.5, 0.75};  ///< Half length (along travel) and half width. [Units: cells] [Limit: > 0]
   std::vector<Vec2> route;       ///< [Units: cells] [Limit: >= 2 points, in the map]
@@ -144,7 +162,16 @@ struct CrowdAgentState {
   CrowdRouteSource route_source = CrowdRouteSource::none;  ///< Who planned `route`.
   int next_waypoint = 0;
   std::vector<int> neighbors;         ///< Ids considered in the last step, nearest first.
-  bool arrived = false;               ///< Has reached its target at least once.
+  /// At its target now: within the arrive distance (the larger of 0.1 cells and its preset's
+  /// follower.arrive_distance; once there it stays arrived until pushed more than half its
+  /// radius off), facing the goal heading within kGoalHeadingTolerance (5 degrees) where one
+  /// was given, and stopped (|speed| < 0.05 cells/s). The same rule as Simulation's.
+  bool arrived = false;
+  bool reached = false;               ///< Has been within the arrive distance of its target at least once.
+  /// Its slot near a shared goal is farther from the goal than 3 radii + the slot spacing
+  /// (nearer slots are taken); `note` says how far.
+  bool parked_far = false;
+  std::string note;                   ///< A remark for people that is not a failure, e.g. "parked 4.2 cells from the goal: nearer slots are taken".
   bool stuck = false;                 ///< No progress for CrowdDef::stuck_time.
   bool yielding = false;              ///< Giving way to a unit of higher priority.
   bool waiting = false;               ///< No route right now (e.g. a door is closed); re-plans when things change.
@@ -153,8 +180,13 @@ struct CrowdAgentState {
 
 /// Measurements of one unit.
 struct CrowdAgentMetrics {
-  bool arrived = false;
-  double time_to_goal = 0.0;  ///< Valid when arrived. [Units: s]
+  bool arrived = false;        ///< As CrowdAgentState::arrived.
+  /// When it arrived (the step that made `arrived` true); none while not arrived (a unit pushed
+  /// off its spot has none until it is back). [Units: s]
+  std::optional<double> time_to_goal;
+  /// Longest time it wanted to move (not arrived, not waiting for a route, not given up at its
+  /// goal) and stayed within CrowdDef::lock_distance of one spot. [Units: s]
+  double longest_lock = 0.0;
   double distance = 0.0;      ///< Length travelled. [Units: cells]
   int wall_contacts = 0;      ///< Steps whose move was shortened to stay off a wall.
   int unit_contacts = 0;      ///< Steps whose move was shortened to stay off another unit or an obstacle.
@@ -174,12 +206,21 @@ struct CrowdMetrics {
   int wall_contacts = 0;
   int stuck_steps = 0;
   int replans = 0;
+  /// Longest lock of any unit (CrowdAgentMetrics::longest_lock) or moving obstacle
+  /// (MovingObstacleState::longest_lock) so far. [Units: s]
+  double longest_lock = 0.0;
+  int longest_lock_agent = -1;     ///< Whose lock that was: a unit's id, or -1.
+  int longest_lock_obstacle = -1;  ///< ... or a moving obstacle's index, or -1.
 };
 
 struct MovingObstacleState {
   Pose pose;           ///< Centre and heading of the box.
   bool waiting = false;///< Held up by a unit in its way.
+  bool backing = false;///< Backing off along its route to give units in its way room.
   bool finished = false;
+  /// Longest time it wanted to drive (started, not finished) and drove less than
+  /// CrowdDef::lock_distance along its route. [Units: s]
+  double longest_lock = 0.0;
 };
 
 using CrowdAgentId = int;
@@ -221,6 +262,7 @@ class Crowd {
   CrowdMetrics run_metrics() const;
   int door_count() const noexcept;
   bool door_open(int door) const;
+  DoorState door_state(int door) const;
   const DoorDef& door_def(int door) const;
   int moving_obstacle_count() const noexcept;
   const MovingObstacleState& moving_obstacle(int id) const;

@@ -32,7 +32,7 @@ Status validate_crowd_def(const CrowdDef& d) {
       {d.time_horizon, "time_horizon"},     {d.obstacle_horizon, "obstacle_horizon"},
       {d.neighbor_distance, "neighbor_distance"}, {d.reaction_time, "reaction_time"},
       {d.stuck_time, "stuck_time"},         {d.progress_distance, "progress_distance"},
-      {d.give_up_time, "give_up_time"}};
+      {d.give_up_time, "give_up_time"},     {d.lock_distance, "lock_distance"}};
   for (const auto& [v, name] : fields) {
     if (auto s = positive(v, name); !s) return s;
   }
@@ -61,6 +61,9 @@ Result<CrowdAgentId> CrowdImpl::add_agent(const CrowdAgentDef& agent) {
   const Pose& p = agent.start;
   if (!is_finite(p.pos) || !std::isfinite(p.heading)) return fail(StatusCode::invalid_argument, who + ": start is not finite");
   if (!grid_.contains(p.pos)) return fail(StatusCode::out_of_bounds, who + ": start is outside the map");
+  if (!point_clear(grid_, p.pos, agent.unit.radius) && point_clear(base_, p.pos, agent.unit.radius)) {
+    reopen_doors_under(p.pos, agent.unit.radius);  // a door never closes on a unit
+  }
   if (!point_clear(grid_, p.pos, agent.unit.radius)) {
     return fail(StatusCode::blocked, who + ": start is not clear of walls for radius " + num(agent.unit.radius));
   }
@@ -89,6 +92,8 @@ Result<CrowdAgentId> CrowdImpl::add_agent(const CrowdAgentDef& agent) {
   plan_route(id);
   agents_.back().m.replans = 0;  // the first plan is not a re-plan
   agents_.back().progress_time = time();
+  agents_.back().lock_anchor = p.pos;
+  agents_.back().lock_since = time();
   return id;
 }
 
@@ -107,7 +112,13 @@ Status CrowdImpl::set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> goa
   a.def.goal_heading = goal_heading;
   a.st.target = goal;
   a.st.arrived = false;
+  a.st.reached = false;
+  a.st.parked_far = false;
+  a.st.note.clear();
   a.m.arrived = false;
+  a.m.time_to_goal.reset();
+  a.at_spot = false;
+  a.heading_given_up = false;
   a.slot = -1;
   a.gave_up = false;
   a.stuck_total = 0.0;
@@ -120,6 +131,7 @@ Status CrowdImpl::set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> goa
 void CrowdImpl::step() {
   update_doors();
   move_obstacles();
+  make_way_for_movers();
   rebuild_buckets();
   const int n = static_cast<int>(agents_.size());
   for (int i = 0; i < n; ++i) find_neighbors(i);
@@ -128,6 +140,7 @@ void CrowdImpl::step() {
   ++steps_;
   measure();
   for (int i = 0; i < n; ++i) track_progress(i);
+  track_locks();
 }
 
 // ---- the public wrapper ----
@@ -175,10 +188,27 @@ CrowdMetrics Crowd::run_metrics() const {
   r.min_separation = impl_->min_separation_;
   r.min_separation_ratio = impl_->min_ratio_;
   r.min_obstacle_gap = impl_->min_obstacle_gap_;
+  r.longest_lock = impl_->longest_lock_;
+  r.longest_lock_agent = impl_->longest_lock_agent_;
+  r.longest_lock_obstacle = impl_->longest_lock_obstacle_;
   return r;
 }
 int Crowd::door_count() const noexcept { return static_cast<int>(impl_->doors_.size()); }
 bool Crowd::door_open(int door) const { return impl_->doors_[static_cast<size_t>(door)].open; }
+DoorState Crowd::door_state(int door) const {
+  const crowd::Door& d = impl_->doors_[static_cast<size_t>(door)];
+  if (!d.open) return DoorState::closed;
+  return d.want_open ? DoorState::open : DoorState::closing_when_clear;
+}
+
+const char* to_string(DoorState state) noexcept {
+  switch (state) {
+    case DoorState::open: return "open";
+    case DoorState::closed: return "closed";
+    case DoorState::closing_when_clear: return "closing when clear";
+  }
+  return "?";
+}
 const DoorDef& Crowd::door_def(int door) const { return impl_->doors_[static_cast<size_t>(door)].def; }
 int Crowd::moving_obstacle_count() const noexcept { return static_cast<int>(impl_->movers_.size()); }
 const MovingObstacleState& Crowd::moving_obstacle(int id) const { return impl_->movers_[static_cast<size_t>(id)].st; }

@@ -25,6 +25,11 @@ Vec2 leg_start(const MovingObstacleDef& d, size_t leg) { return d.route[leg % d.
 Vec2 leg_end(const MovingObstacleDef& d, size_t leg) { return d.route[(leg + 1) % d.route.size()]; }
 size_t leg_count(const MovingObstacleDef& d) { return d.loop ? d.route.size() : d.route.size() - 1; }
 
+constexpr double kBackOffAfter = 2.0;     ///< A truck blocked this long backs off. [Units: s]
+constexpr double kBackOffDistance = 2.0;  ///< ... this far at most, until it has driven on past that spot again. [Units: cells]
+constexpr double kBackOffSpeed = 0.5;     ///< ... at this fraction of its speed,
+constexpr double kBackOffPause = 1.5;     ///< ... and then waits this long before it comes on again. [Units: s]
+
 Pose pose_on_leg(const MovingObstacleDef& d, size_t leg, double along) {
   const Vec2 a = leg_start(d, leg), b = leg_end(d, leg);
   const Vec2 dir = (b - a) / glm::length(b - a);
@@ -77,6 +82,21 @@ bool CrowdImpl::door_overlaps_units(const crowd::Door& d) const {
   return false;
 }
 
+void CrowdImpl::reopen_doors_under(Vec2 p, double r) {
+  // A unit added where a closed door stands (a crowd rebuilt with a door that was waiting for
+  // it to pass): the door opens again and waits, closing when clear, as it did before.
+  bool changed = false;
+  for (crowd::Door& d : doors_) {
+    const Vec2 lo(d.def.lo.x, d.def.lo.y), hi(d.def.hi.x + 1.0, d.def.hi.y + 1.0);
+    const Vec2 q(std::clamp(p.x, lo.x, hi.x), std::clamp(p.y, lo.y, hi.y));
+    if (d.open || glm::length(p - q) >= r) continue;
+    d.open = true;
+    apply_door(d);
+    changed = true;
+  }
+  if (changed) finder_.reset(grid_);
+}
+
 void CrowdImpl::apply_door(const crowd::Door& d) {
   for (int y = d.def.lo.y; y <= d.def.hi.y; ++y) {
     for (int x = d.def.lo.x; x <= d.def.hi.x; ++x) grid_.set_cost(x, y, d.open ? base_.cost(x, y) : kBlocked);
@@ -100,7 +120,7 @@ void CrowdImpl::update_doors() {
   if (!changed) return;
   finder_.reset(grid_);
   for (size_t i = 0; i < agents_.size(); ++i) {
-    if (!agents_[i].m.arrived) plan_route(static_cast<int>(i));
+    if (!agents_[i].st.reached) plan_route(static_cast<int>(i));
   }
 }
 
@@ -130,11 +150,44 @@ Result<int> CrowdImpl::add_moving_obstacle(const MovingObstacleDef& o) {
   return static_cast<int>(movers_.size()) - 1;
 }
 
+bool CrowdImpl::back_off(crowd::Mover& m) {
+  // Back along the route at half speed (to the start of a route that does not loop at most),
+  // never into a unit: the units pinned in front of it get room to step off its route.
+  size_t leg = m.leg;
+  double along = m.along - kBackOffSpeed * m.def.speed * def_.dt;
+  while (along < 0.0) {
+    if (leg == 0 && !m.def.loop) return false;
+    leg = leg == 0 ? leg_count(m.def) - 1 : leg - 1;
+    along += glm::length(leg_end(m.def, leg) - leg_start(m.def, leg));
+  }
+  Pose back = pose_on_leg(m.def, leg, along);
+  back.heading = m.st.pose.heading;  // it reverses: it still faces the way it drives
+  for (const auto& a : agents_) {
+    if (crowd::box_distance(back, m.def.half_extents, a.st.pose.pos) < a.def.unit.radius) return false;
+  }
+  const double moved = glm::length(back.pos - m.st.pose.pos);
+  m.velocity = (back.pos - m.st.pose.pos) / def_.dt;
+  m.st.pose = back;
+  m.leg = leg;
+  m.along = along;
+  m.backed += moved;
+  m.odometer -= moved;
+  return true;
+}
+
 void CrowdImpl::move_obstacles() {
   const double t = time();
   for (crowd::Mover& m : movers_) {
     m.velocity = Vec2(0.0);
     if (m.st.finished || t < m.def.start_time) continue;
+    if (m.st.backing) {
+      // Once it backs off it backs the whole distance (or until it cannot), then pauses: a
+      // truck that crept forward again after every step back stood in one spot for 30 s.
+      if (m.backed < kBackOffDistance && back_off(m)) continue;
+      m.st.backing = false;
+      m.pause_until = t + kBackOffPause;
+    }
+    if (t < m.pause_until) continue;
     size_t leg = m.leg;
     double along = m.along + m.def.speed * def_.dt;
     bool finished = false;
@@ -161,8 +214,18 @@ void CrowdImpl::move_obstacles() {
       }
     }
     m.st.waiting = blocked;
-    if (blocked) continue;  // a driver never runs a unit over: it waits
+    if (blocked) {  // a driver never runs a unit over: it waits, and then backs off a little
+      if (m.blocked_since < 0.0) m.blocked_since = t;
+      if (t - m.blocked_since >= kBackOffAfter && m.backed < 0.5 * kBackOffDistance && back_off(m)) {
+        m.st.backing = true;
+        m.blocked_since = -1.0;
+      }
+      continue;
+    }
+    m.blocked_since = -1.0;
+    if (m.backed > 0.0) m.backed = std::max(0.0, m.backed - m.def.speed * def_.dt);  // driven back up to where it stood
     m.velocity = (next.pos - m.st.pose.pos) / def_.dt;
+    m.odometer += glm::length(next.pos - m.st.pose.pos);
     m.st.pose = next;
     m.leg = leg;
     m.along = along;

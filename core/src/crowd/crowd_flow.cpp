@@ -28,7 +28,7 @@ void CrowdImpl::mark_flow(int id) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   for (const auto& [cell, dir] : a.flow_marks) flow_[static_cast<size_t>(cell)] -= dir;
   a.flow_marks.clear();
-  if (a.m.arrived || a.st.waiting) return;
+  if (a.st.reached || a.st.waiting) return;
   const auto& route = a.st.route;
   int last = -1;
   for (size_t k = a.st.next_waypoint > 0 ? static_cast<size_t>(a.st.next_waypoint) - 1 : 0; k + 1 < route.size(); ++k) {
@@ -57,7 +57,7 @@ void CrowdImpl::mark_settled() {
   settled_cells_.clear();
   if (settled_.size() != flow_.size()) settled_.assign(flow_.size(), 0);
   for (const crowd::Agent& a : agents_) {
-    if (!a.m.arrived) continue;
+    if (!a.st.reached) continue;
     const Vec2 c = a.st.pose.pos;
     const double r = a.def.unit.radius;
     for (int y = static_cast<int>(std::floor(c.y - r)); y <= static_cast<int>(std::floor(c.y + r)); ++y) {

@@ -33,6 +33,10 @@ struct Agent {
   Vec2 yield_dir{0.0, 0.0};
   double next_visibility_check = 0.0;
   bool gave_up = false;
+  bool at_spot = false;          ///< Within the arrive distance of its target (with hysteresis, crowd_arrive.cpp).
+  bool heading_given_up = false; ///< Stopped on its spot facing off the goal heading, and cannot turn there.
+  Vec2 lock_anchor{0.0, 0.0};    ///< Where its current lock interval began (crowd_arrive.cpp). [Units: cells]
+  double lock_since = 0.0;       ///< When. [Units: s]
   double maneuver_until = -1.0;  ///< Backing up to line up with the route (units that cannot pivot). [Units: s]
   double next_drive = 0.0;       ///< No drivable detour planned before then (crowd_drive.cpp). [Units: s]
   Vec2 route_dir{0.0, 0.0};      ///< Unit vector to the current waypoint (0 when there is none).
@@ -49,6 +53,7 @@ struct GoalGroup {
   std::vector<int> members;
   std::vector<Vec2> slots;      ///< Made on the first claim, nearest the goal first.
   std::vector<int> claimed_by;  ///< Per slot: the unit, or -1.
+  double spacing = 0.0;         ///< Distance between rings (and neighbouring slots). [Units: cells]
 };
 
 struct Door {
@@ -64,6 +69,12 @@ struct Mover {
   size_t leg = 0;         ///< Driving from route[leg] to route[leg + 1].
   double along = 0.0;     ///< Distance driven on the current leg. [Units: cells]
   Vec2 velocity{0.0, 0.0};
+  double odometer = 0.0;      ///< Net distance driven along the route (backing off subtracts). [Units: cells]
+  double lock_odometer = 0.0; ///< odometer when its current lock interval began. [Units: cells]
+  double lock_since = 0.0;    ///< When. [Units: s]
+  double blocked_since = -1.0;///< When its way was last found blocked after being clear; -1: it is not blocked. [Units: s]
+  double backed = 0.0;        ///< How far it has backed off and not driven again. [Units: cells]
+  double pause_until = -1.0;  ///< Backed off: it waits until then before it comes on again. [Units: s]
 };
 
 /// Distance from p to an oriented box (0 inside) and the box's closest point.
@@ -105,6 +116,9 @@ class CrowdImpl {
   double min_separation_ = 0.0;
   double min_ratio_ = 0.0;
   double min_obstacle_gap_ = 0.0;
+  double longest_lock_ = 0.0;       ///< CrowdMetrics::longest_lock. [Units: s]
+  int longest_lock_agent_ = -1;
+  int longest_lock_obstacle_ = -1;
   double max_radius_ = 0.0;
   double max_speed_ = 0.0;  ///< Fastest unit. [Units: cells/s]
   // Neighbour buckets (counting sort by bucket, ids in index order: deterministic).
@@ -127,6 +141,9 @@ class CrowdImpl {
   void plan_provided_route(int id, const std::vector<Cell>& extra_blocked = {});
   Result<GridPath> search_cells(Cell start, Cell goal, double radius, const std::vector<Cell>& extra);
   void claim_slot(int id);
+  // crowd_slots.cpp
+  /// Sets parked_far and the note from the unit's slot's distance to its goal.
+  void update_parked(int id);
   /// Whether a unit of another goal group has settled on, or claimed a slot at, about `p`.
   bool slot_blocked_by_other_group(int id, Vec2 p) const;
   Vec2 preferred_velocity(int id);
@@ -146,6 +163,11 @@ class CrowdImpl {
   /// Moves next_waypoint past waypoints within reach whose successor is in sight.
   void advance_waypoints(crowd::Agent& a) const;
   void track_progress(int id);
+  // crowd_arrive.cpp
+  /// The arrival rule (CrowdAgentState::arrived): position, goal heading, stopped.
+  void update_arrival(int id);
+  /// Lock intervals of the unit and of the moving obstacles (CrowdMetrics::longest_lock).
+  void track_locks();
   void resolve_deadlock(int id);
   // crowd_drive.cpp
   /// For a unit that cannot pivot: replaces the route up to its last waypoint within reach by
@@ -177,13 +199,27 @@ class CrowdImpl {
   void choose_heading_motion(crowd::Agent& a, Vec2 v_orca);
   // crowd_move.cpp
   void move(int id);
+  /// The last cell of a unit that cannot sidestep: stop on the spot, or turn and drive straight in.
+  void final_approach(crowd::Agent& a) const;
   bool place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const;
   void measure();
   // crowd_dynamic.cpp
   void update_doors();
   void move_obstacles();
+  /// One step of a blocked truck backing along its route; false when it cannot (a unit or the route's start behind it).
+  bool back_off(crowd::Mover& m);
   bool door_overlaps_units(const crowd::Door& d) const;
+  // crowd_make_way.cpp
+  /// Units on a moving obstacle's route ahead of it step off the route (yield_dir).
+  void make_way_for_movers();
+  /// Where unit `a` stands clear of the corridor `pts` (half width `half_width`): beside it,
+  /// else farther along it; none when no such place is in straight reach.
+  std::optional<Vec2> aside_point(const crowd::Agent& a, const std::vector<Vec2>& pts, double half_width) const;
+  /// Whether one of a's neighbours stands where a would at p.
+  bool taken(const crowd::Agent& a, Vec2 p) const;
   void apply_door(const crowd::Door& d);
+  /// Opens closed doors under a disc (they close again once clear: closing when clear).
+  void reopen_doors_under(Vec2 p, double r);
 };
 
 }  // namespace pathlab

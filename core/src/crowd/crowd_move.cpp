@@ -20,7 +20,42 @@ double approach(double from, double to, double step) {
   return from < to ? std::min(to, from + step) : std::max(to, from - step);
 }
 
+/// Speeds below this are "stopped" for the final approach. [Units: cells/s]
+constexpr double kCreep = 0.05;
+constexpr double kPushed = 0.5;  ///< ORCA's velocity this far from the preferred one: the unit is asked to make way. [Units: cells/s]
+constexpr double kApproachDistance = 2.0;  ///< A unit that can pivot this close to its target drives straight at it. [Units: cells]
+constexpr double kApproachCone = 0.17;      ///< ... after turning on the spot to within this of it (about 10 degrees). [Units: radians]
+
 }  // namespace
+
+void CrowdImpl::final_approach(crowd::Agent& a) const {
+  // A unit that cannot sidestep chooses among sampled (speed, turn) pairs (crowd_avoid.cpp),
+  // too coarse for the last cell: a bear 0.26 cells from its slot circled it for a minute and a
+  // car on its spot rocked back and forth. On its spot it stops (and turns to the goal heading
+  // in move()); a unit that can pivot, near its target on the route's last leg, turns to face
+  // it and drives straight in, braking to stop on it (as the single-unit follower does).
+  const UnitDef& u = a.def.unit;
+  // Avoidance asks it to move out of someone's way (a car settled next to a tank blocked a
+  // car behind them for 80 s when both stood firm): the sampled motion decides.
+  // (Only when it asks for real motion: hemmed in, ORCA says "stand", and a bear that let the
+  // sampler decide then turned away from its goal heading as fast as it turned to it, 135 s.)
+  if (glm::length(a.st.avoidance_velocity - a.st.preferred_velocity) > kPushed && glm::length(a.st.avoidance_velocity) > kPushed) return;
+  if (a.at_spot) {
+    a.target_speed = 0.0;
+    a.target_turn = 0.0;
+    return;
+  }
+  const Vec2 d = a.st.target - a.st.pose.pos;
+  const double dist = glm::length(d);
+  const int last = static_cast<int>(a.st.route.size()) - 1;
+  if (u.pivot_turn_rate <= 0.0 || a.st.waiting || dist > kApproachDistance || a.st.next_waypoint < last || dist < 1e-9) return;
+  const double err = wrap_angle(std::atan2(d.y, d.x) - a.st.pose.heading);
+  const double dt = def_.dt;
+  a.target_turn = std::clamp(err / dt, -u.pivot_turn_rate, u.pivot_turn_rate);
+  a.target_speed = std::abs(err) > kApproachCone && std::abs(a.st.speed) < kCreep
+                       ? 0.0
+                       : std::min({u.max_speed, std::sqrt(u.braking * dist), dist / dt}) * std::max(0.0, std::cos(err));
+}
 
 bool CrowdImpl::place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const {
   const crowd::Agent& a = agents_[static_cast<size_t>(id)];
@@ -76,13 +111,14 @@ void CrowdImpl::move(int id) {
       pose.heading += std::clamp(err, -u.max_turn_rate * dt, u.max_turn_rate * dt);
     }
   } else {
+    if (time() >= a.yield_until) final_approach(a);
     const double wmax = max_heading_rate(u, a.st.speed);
     pose.heading += std::clamp(a.target_turn, -wmax, wmax) * dt;
     const bool speeding_up = std::abs(a.target_speed) > std::abs(a.st.speed) && a.target_speed * a.st.speed >= 0.0;
     a.st.speed = approach(a.st.speed, a.target_speed, (speeding_up ? u.acceleration : u.braking) * dt);
     v = a.st.speed * Vec2(std::cos(pose.heading), std::sin(pose.heading));
   }
-  if (a.m.arrived && a.def.goal_heading && u.pivot_turn_rate > 0.0 && glm::length(v) < 0.05 * u.max_speed) {
+  if (a.at_spot && a.def.goal_heading && u.pivot_turn_rate > 0.0 && glm::length(v) < 0.05 * u.max_speed) {
     // Settled: turn on the spot to the goal heading.
     const double err = wrap_angle(*a.def.goal_heading - pose.heading);
     pose.heading += std::clamp(err, -u.pivot_turn_rate * dt, u.pivot_turn_rate * dt);

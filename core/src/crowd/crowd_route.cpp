@@ -224,7 +224,7 @@ bool CrowdImpl::slot_blocked_by_other_group(int id, Vec2 p) const {
     const crowd::Agent& o = agents_[j];
     if (static_cast<int>(j) == id || o.group == a.group) continue;
     const double clear = a.def.unit.radius + o.def.unit.radius + 0.05;
-    if (o.m.arrived && glm::length(o.st.pose.pos - p) < clear) return true;
+    if (o.st.reached && glm::length(o.st.pose.pos - p) < clear) return true;
     if (o.slot >= 0 && glm::length(o.st.target - p) < clear) return true;
   }
   return false;
@@ -237,6 +237,7 @@ void CrowdImpl::claim_slot(int id) {
   double rmax = 0.0;
   for (int m : g.members) rmax = std::max(rmax, agents_[static_cast<size_t>(m)].def.unit.radius);
   const double spacing = 2.0 * rmax + 0.25;
+  g.spacing = spacing;
   const double reach = spacing * (1.0 + std::sqrt(static_cast<double>(g.members.size()))) + 2.0;
   if (glm::length(a.st.pose.pos - g.goal) > reach) return;
   const size_t wanted = g.members.size() + kSpareSlots;
@@ -267,6 +268,7 @@ void CrowdImpl::claim_slot(int id) {
     const int replans = a.m.replans;
     plan_route(id);
     a.m.replans = replans;  // settling into a slot is not a re-plan
+    update_parked(id);
     return;
   }
 }
@@ -338,7 +340,7 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
   }
   // An arrived unit pushed off its spot (it gave way) comes back; on the spot it turns to its
   // goal heading instead (crowd_move.cpp).
-  const bool on_spot = a.m.arrived && to_end < kOnSpotDistance;
+  const bool on_spot = a.st.reached && to_end < kOnSpotDistance;
   if (!a.holonomic && !on_spot && a.st.next_waypoint == last) speed = std::min(speed, turn_limited_speed(a, d, dist));
   Vec2 v = d * (speed / dist);
   if (!a.st.neighbors.empty() && dist > 1.0) {

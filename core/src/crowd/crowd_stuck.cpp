@@ -12,12 +12,12 @@
 namespace pathlab {
 namespace {
 
-constexpr double kArriveDistance = 0.1;  ///< A unit this close to its target has arrived (or its preset's arrive_distance, if larger). [Units: cells]
-constexpr double kSettleFraction = 0.5;  ///< A stuck unit this close to its target (in radii) has arrived.
+constexpr double kArriveDistance = 0.1;  ///< As in crowd_arrive.cpp: this close to its target, a unit is not stuck. [Units: cells]
 constexpr double kYieldTime = 1.5;       ///< How long a unit gives way. [Units: s]
 constexpr double kVisibilityPeriod = 0.5;///< How often a unit checks it still sees its waypoint. [Units: s]
 constexpr double kBlockerGap = 0.5;       ///< Bodies this close count as "in the way". [Units: cells]
 constexpr double kSlotSwitchDistance = 3.0;  ///< A stuck unit this close to its slot may take another. [Units: cells]
+constexpr double kSlotSwitchGain = 0.25;     ///< ... when that one is this much nearer to it. [Units: cells]
 constexpr double kDriveAfter = 10.0;  ///< Stuck this long with nothing in the way: a car plans a drivable detour. [Units: s]
 
 }  // namespace
@@ -26,19 +26,11 @@ void CrowdImpl::track_progress(int id) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   const double t = time();
   const Vec2 pos = a.st.pose.pos;
-  // A car parks near the spot (its preset says how near): landing on a point takes manoeuvres.
-  // A unit stuck within half its radius of the spot has arrived too: a bear 0.13 cells from
-  // its slot, hemmed in by a person it would have to turn into, waited there for a minute.
-  const double arrive = std::max(kArriveDistance, a.def.unit.follower.arrive_distance);
-  const double settle = a.st.stuck ? std::max(arrive, kSettleFraction * a.def.unit.radius) : arrive;
-  if (glm::length(a.st.target - pos) < settle && !a.m.arrived) {
-    a.m.arrived = true;
-    a.m.time_to_goal = t;
-    a.st.arrived = true;
-    mark_flow(id);  // an arrived unit is no longer traffic
-  }
+  update_arrival(id);
   if (a.group >= 0) claim_slot(id);
-  if (a.m.arrived || (a.st.route.size() >= 2 && glm::length(a.st.target - pos) < arrive)) {
+  const double arrive = std::max(kArriveDistance, a.def.unit.follower.arrive_distance);
+  // On its spot (turning to the goal heading, or nudged within half its radius) is not stuck.
+  if (a.at_spot || (a.st.route.size() >= 2 && glm::length(a.st.target - pos) < arrive)) {
     a.st.stuck = false;
     a.progress_time = t;
     return;
@@ -99,7 +91,7 @@ void CrowdImpl::resolve_deadlock(int id) {
   if (nearest >= 0) {
     crowd::Agent& b = agents_[static_cast<size_t>(nearest)];
     // Priority: the unit added first goes first; a unit that has arrived always gives way.
-    const bool other_yields = b.m.arrived || (!a.m.arrived && nearest > id);
+    const bool other_yields = b.st.reached || (!a.st.reached && nearest > id);
     crowd::Agent& yielder = other_yields ? b : a;
     const Vec2 from = other_yields ? pos : b.st.pose.pos;
     Vec2 away = yielder.st.pose.pos - from;
@@ -111,8 +103,10 @@ void CrowdImpl::resolve_deadlock(int id) {
   if (a.slot >= 0 && glm::length(a.st.target - pos) < kSlotSwitchDistance) {
     // Its slot near a shared goal is hemmed in: take the free slot nearest to where it stands.
     crowd::GoalGroup& g = groups_[static_cast<size_t>(a.group)];
+    // Only a nearer one: a tank hemmed in between two free slots swapped between them every
+    // round, turning to each in turn, and stood 16 s on the spot.
     int best = -1;
-    double best_d = std::numeric_limits<double>::infinity();
+    double best_d = glm::length(a.st.target - pos) - kSlotSwitchGain;
     for (size_t k = 0; k < g.slots.size(); ++k) {
       const double dk = glm::length(g.slots[k] - pos);
       if (g.claimed_by[k] < 0 && dk < best_d && !slot_blocked_by_other_group(id, g.slots[k])) {
@@ -125,6 +119,7 @@ void CrowdImpl::resolve_deadlock(int id) {
       g.claimed_by[static_cast<size_t>(best)] = id;
       a.slot = best;
       a.st.target = g.slots[static_cast<size_t>(best)];
+      update_parked(id);
     }
   }
   const std::vector<Vec2> old = a.st.route;

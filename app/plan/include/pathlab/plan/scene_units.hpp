@@ -112,6 +112,9 @@ struct UnitPlacement {
   std::optional<Pose> goal;         ///< its own goal; none: `scene_goal` (then no goal heading)
   Pose scene_goal;                  ///< the scene's goal
   bool stay = false;                ///< it had arrived: it stays where it stands
+  /// The map without doors, for the start's check (none: the crowd's grid, doors shut in it).
+  /// A rebuilt crowd must not move a unit out of a door that is closing when clear.
+  const Grid* start_map = nullptr;
 };
 
 /// Adds a unit: its goal moved to the nearest point where it fits (fit_goal; none: it stays
