@@ -151,10 +151,17 @@ SegmentChecker::SegmentChecker(const Grid& grid, double agent_radius, bool with_
 
 bool SegmentChecker::point_clear(Vec2 p) const { return pathlab::point_clear(*grid_, field_, p, radius_); }
 
+/// Rotates `v` by the angle whose cosine and sine are c and s.
+static Vec2 rotated(Vec2 v, double c, double s) { return Vec2(c * v.x - s * v.y, s * v.x + c * v.y); }
+
 bool SegmentChecker::clear(const Segment& seg) const {
-  // Fast accept: every point of the segment is within length/2 of its middle point, and the
-  // middle point's cell is at least rings - 1 away from every wall.
-  const Vec2 mid = segment_state(seg, 0.5 * seg.length).pos;
+  // An arc's points are its centre plus its start radius turned (what segment_state() computes
+  // with a sine and cosine per point, to rounding): one sine and cosine per arc here, as the
+  // planners check thousands of arcs per query and the trigonometry was a third of the check.
+  const bool arc = seg.kind == SegmentKind::arc;
+  const Vec2 radial = seg.start - seg.center;
+  const Vec2 mid = arc ? seg.center + rotated(radial, std::cos(0.5 * seg.sweep), std::sin(0.5 * seg.sweep))
+                       : segment_state(seg, 0.5 * seg.length).pos;
   if (!is_finite(mid)) return false;
   const Cell c = cell_of(mid);
   if (grid_->in_bounds(c)) {
@@ -164,7 +171,8 @@ bool SegmentChecker::clear(const Segment& seg) const {
   // The same test with the exact distance bound of the field, tighter than the rings by up to 1.5
   // cells. It demands room for the widest chord below (sagitta kArcChordSagitta), so whatever
   // it accepts the chord checks would accept too: the answers stay the same.
-  if (field_.fits(*grid_) && field_.lower_bound(mid) > 0.5 * seg.length + radius_ + kArcChordSagitta + kArcMargin)
+  // (1e-9: the rotated middle point may differ from segment_state()'s by rounding.)
+  if (field_.fits(*grid_) && field_.lower_bound(mid) > 0.5 * seg.length + radius_ + kArcChordSagitta + kArcMargin + 1e-9)
     return true;
   if (seg.kind == SegmentKind::line) {
     return segment_clear(*grid_, field_, segment_state(seg, 0.0).pos, segment_state(seg, seg.length).pos, radius_);
@@ -172,7 +180,26 @@ bool SegmentChecker::clear(const Segment& seg) const {
   const double ratio = std::min(kArcChordSagitta / seg.radius, 1.0);
   const double max_angle = std::min(2.0 * std::acos(1.0 - ratio), kPi / 4);
   const int n = std::max(1, static_cast<int>(std::ceil(std::abs(seg.sweep) / max_angle)));
-  const double sagitta = seg.radius * (1.0 - std::cos(0.5 * std::abs(seg.sweep) / n));
+  const double step = seg.sweep / n;
+  const double sagitta = seg.radius * (1.0 - std::cos(0.5 * std::abs(step)));
+  if (!arc) return clothoid_clear(seg, n, sagitta);
+  // Chord ends k / n of the way: the start radius turned k times by step. The rounding of the
+  // turns (about 1e-16 cells per chord) is far inside kArcMargin, the room kept beyond the
+  // referee's own chord tolerance.
+  const double cs = std::cos(step), sn = std::sin(step);
+  Vec2 a = seg.start, r = radial;
+  for (int k = 1; k <= n; ++k) {
+    r = rotated(r, cs, sn);
+    const Vec2 b = seg.center + r;
+    if (!segment_clear(*grid_, field_, a, b, radius_ + sagitta + kArcMargin)) return false;
+    a = b;
+  }
+  return true;
+}
+
+bool SegmentChecker::clothoid_clear(const Segment& seg, int n, double sagitta) const {
+  // A clothoid's sweep and radius are arc-like bounds (segment_path.hpp): its chords at n
+  // equal lengths are within `sagitta` of it.
   Vec2 a = segment_state(seg, 0.0).pos;
   for (int k = 1; k <= n; ++k) {
     const Vec2 b = segment_state(seg, seg.length * (static_cast<double>(k) / n)).pos;

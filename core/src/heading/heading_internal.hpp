@@ -92,6 +92,8 @@ class SegmentChecker {
   int32_t rings(int64_t index) const { return rings_[static_cast<size_t>(index)]; }
 
  private:
+  /// The chord check of a clothoid: n chords at equal lengths, grown by `sagitta`.
+  bool clothoid_clear(const Segment& seg, int n, double sagitta) const;
   const Grid* grid_;
   double radius_;
   // rings_[cell]: Chebyshev distance in cells to the nearest blocked or outside cell, so

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <array>
+#include <bit>
 #include <limits>
 #include <optional>
 #include <queue>
@@ -26,6 +27,15 @@ constexpr double kMinPrimitiveChord = 1.5;
 // turning radii, so when the 2D distance is larger than straight line + this, the curve
 // length cannot win the max and is not computed.
 constexpr double kCurveSlackRadii = 4.0 * kPi;
+
+/// Smallest size of the closed set's table (a power of two).
+constexpr size_t kMinSlots = size_t{1} << 12;
+
+/// Slot of `key` in a table of `mask + 1` slots: Fibonacci hashing (Knuth, The Art of Computer
+/// Programming vol. 3, 6.4), which spreads the neighbouring keys of one cell's heading bins.
+size_t slot_hash(int32_t key, size_t mask) {
+  return static_cast<size_t>((static_cast<uint64_t>(static_cast<uint32_t>(key)) * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+}
 
 }  // namespace
 
@@ -62,7 +72,7 @@ Result<HybridAStar> HybridAStar::create(const Grid& grid, const HybridAStarOptio
   // When even a quarter turn is shorter than the cell diagonal (a tiny radius), the arc
   // still turns by its whole number of bins: length = r * turn.
   if (o.turning_radius * p.turn_ < kMinPrimitiveChord) p.step_ = o.turning_radius * p.turn_;
-  p.slot_.assign(static_cast<size_t>(keys), 0);
+  p.slots_.assign(kMinSlots, Slot{});
   p.checker_ = std::make_shared<detail::SegmentChecker>(grid, o.agent_radius, true);
   p.field_ = std::make_shared<detail::GoalDistance>();
   return p;
@@ -101,9 +111,41 @@ struct HybridAStar::Search {
     if (b < 0) b += bins;
     return static_cast<int32_t>(grid.index(c.x, c.y) * bins + b);
   }
+  /// The node of pose bin `key`, or -1.
   int32_t lookup(int32_t key) const {
-    const int32_t i = p.slot_[static_cast<size_t>(key)];
-    return i >= 0 && static_cast<size_t>(i) < p.nodes_.size() && p.nodes_[static_cast<size_t>(i)].key == key ? i : -1;
+    const size_t mask = p.slots_.size() - 1;
+    for (size_t h = slot_hash(key, mask);; h = (h + 1) & mask) {
+      const Slot& s = p.slots_[h];
+      if (s.key == key) return s.node;
+      if (s.key < 0) return -1;
+    }
+  }
+  /// Makes `node` the node of pose bin `key`; the table doubles when half full.
+  void remember(int32_t key, int32_t node) {
+    if (2 * (p.used_ + 1) > p.slots_.size()) {
+      std::vector<Slot> old(p.slots_.size() * 2);
+      old.swap(p.slots_);
+      p.used_ = 0;
+      for (const Slot& s : old)
+        if (s.key >= 0) remember(s.key, s.node);
+    }
+    const size_t mask = p.slots_.size() - 1;
+    for (size_t h = slot_hash(key, mask);; h = (h + 1) & mask) {
+      Slot& s = p.slots_[h];
+      if (s.key < 0) ++p.used_;
+      if (s.key < 0 || s.key == key) {
+        s = Slot{key, node};
+        return;
+      }
+    }
+  }
+  /// Empties the table; a table grown far beyond what the last query needed shrinks, so one
+  /// long query does not make every later one clear a large table.
+  void forget_all() {
+    const size_t wanted = std::max(kMinSlots, std::bit_ceil(4 * p.used_));
+    if (p.slots_.size() > 4 * wanted) p.slots_.assign(wanted, Slot{});
+    else std::fill(p.slots_.begin(), p.slots_.end(), Slot{});
+    p.used_ = 0;
   }
   /// Cost of a piece of path driven in `gear` after a piece in `prev_gear` (0: none yet).
   double piece_cost(double length, int gear, int prev_gear) const {
@@ -301,7 +343,7 @@ void HybridAStar::Search::expand(int32_t node, HeadingPath& out) {
       child.gear = static_cast<int8_t>(gear);
       const int32_t ci = static_cast<int32_t>(p.nodes_.size());
       p.nodes_.push_back(child);
-      p.slot_[static_cast<size_t>(key)] = ci;
+      remember(key, ci);
       ++out.generated;
       open.push({ng + hn, ng, ci});
     }
@@ -312,11 +354,12 @@ void HybridAStar::Search::expand(int32_t node, HeadingPath& out) {
 /// exhausted: unreachable) or -2 (the budget stopped the search).
 int32_t HybridAStar::Search::run(std::optional<SegmentPath>& finish, HeadingPath& out) {
   p.nodes_.clear();
+  forget_all();
   Node root;
   root.pose = start;
   root.key = key_of(start);
   p.nodes_.push_back(root);
-  p.slot_[static_cast<size_t>(root.key)] = 0;
+  remember(root.key, 0);
   open.push({heuristic(start), 0.0, 0});
   int countdown = 0;
   while (!open.empty()) {
