@@ -572,3 +572,18 @@ TEST_CASE("sandbox units: a unit with no route stands still") {
     CHECK(drift < 0.01);
   }
 }
+
+TEST_CASE("sandbox units: a lone car on a grid route to a heading it cannot face stops at the goal and says why") {
+  io::Scene scene = open_scene();  // grid A* and line-of-sight: a straight route, ending facing east
+  UnitSwarm units(scene.grid);
+  REQUIRE(units.spawn(scene, "car", Pose{Vec2(8.5, 16.5), 0.0}).empty());
+  const Pose goal{Vec2(30.5, 16.5), kPi / 2};
+  REQUIRE(units.send({0}, goal.pos, goal.heading).empty());
+  const ParkRun r = run_to_pose(units, scene, goal, 30.0);
+  CHECK_FALSE(r.arrived_at.has_value());  // 90 degrees off: a car cannot turn on the spot
+  CHECK(r.pos_error < 0.25);               // the car preset's arrive distance
+  CHECK(r.changes_last_5s == 0);           // no rocking round the goal
+  CHECK(std::abs(r.speed) < 0.05);
+  CHECK(r.replans <= 1);
+  CHECK(units.unit_message(0).find("cannot turn on the spot") != std::string::npos);
+}
