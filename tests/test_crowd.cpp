@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -218,4 +219,44 @@ TEST_CASE("crowd: a unit added on a closed door's cells opens it again, closing 
   CHECK(c.state(0).pose.pos.y >= 7.0 + 0.3 - 1e-9);
   // A start inside a wall is still refused.
   CHECK_FALSE(c.add_agent(crowd_agent("person", 3.5, 6.5, 90, 3.5, 10.5)).ok());
+}
+
+TEST_CASE("crowd: a lone car brakes onto its goal without overshoot or reversing, then stands still") {
+  Crowd crowd = Crowd::create(Grid::create(30, 12).value()).value();
+  REQUIRE(crowd.add_agent(crowd_agent("car", 2.5, 6.0, 0, 24.5, 6.0)));
+  double max_x = 0.0, min_speed = 0.0;
+  std::optional<double> arrived_at;
+  while (crowd.time() < 20.0) {
+    crowd.step();
+    max_x = std::max(max_x, crowd.state(0).pose.pos.x);
+    min_speed = std::min(min_speed, crowd.state(0).speed);
+    if (crowd.state(0).arrived && !arrived_at) arrived_at = crowd.time();
+  }
+  REQUIRE(arrived_at.has_value());
+  CHECK(*arrived_at < 8.0);  // 22 cells at up to 8 cells/s, accelerating at 3 and braking at 6 cells/s^2
+  CHECK(max_x < 24.5 + 0.05);  // no overshoot (tolerance 0.05 cells)
+  CHECK(min_speed > -0.05);    // never backed up
+  const Vec2 rest = crowd.state(0).pose.pos;
+  const int replans = crowd.metrics(0).replans;
+  for (int k = 0; k < 600; ++k) crowd.step();  // 10 s more
+  CHECK(crowd.state(0).arrived);
+  CHECK(glm::length(crowd.state(0).pose.pos - rest) < 1e-9);
+  CHECK(crowd.metrics(0).replans == replans);
+}
+
+TEST_CASE("crowd: units with no route stand still (the speed sampler offers exactly zero)") {
+  Grid g = Grid::create(14, 10).value();
+  for (int y = 0; y < 10; ++y) g.set_blocked(7, y, true);
+  Crowd crowd = Crowd::create(g).value();
+  for (const char* preset : {"car", "tank", "bear"}) {
+    REQUIRE(crowd.add_agent(crowd_agent(preset, 2.5, 2.0 + 2.5 * crowd.agent_count(), 30, 11.5, 5.0)));
+  }
+  std::vector<Vec2> before;
+  for (int i = 0; i < crowd.agent_count(); ++i) before.push_back(crowd.state(i).pose.pos);
+  for (int k = 0; k < 600; ++k) crowd.step();  // 10 s
+  for (int i = 0; i < crowd.agent_count(); ++i) {
+    CAPTURE(crowd.agent_def(i).unit.name);
+    CHECK(crowd.state(i).waiting);
+    CHECK(glm::length(crowd.state(i).pose.pos - before[static_cast<size_t>(i)]) < 0.01);
+  }
 }

@@ -10,9 +10,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "generated_maps.hpp"
 #include "pathlab/plan/registry.hpp"
 #include "sandbox_ui.hpp"
 #include "units/units.hpp"
@@ -366,9 +368,9 @@ TEST_CASE("sandbox units: a pose planner that cannot route a unit leaves it wait
   CHECK(swarm.unit_message(0).find("grid A*") == std::string::npos);
   const Vec2 before = st.pose.pos;
   for (int k = 0; k < 600; ++k) swarm.step(s);  // 10 s: it asks again and fails the same way
-  // It drives nothing: a car with no route only creeps while its speed sampler settles
-  // (crowd_avoid.cpp offers no exact zero speed to a unit that may reverse).
-  CHECK(glm::length(swarm.crowd().state(0).pose.pos - before) < 0.5);
+  // It drives nothing: a unit with no route stands still (before, the speed sampler offered a
+  // car no exact zero and it crept 0.4 cells in these 10 s).
+  CHECK(glm::length(swarm.crowd().state(0).pose.pos - before) < 0.01);
   CHECK(swarm.plan_failed(0));
   CHECK(swarm.crowd().state(0).route_source == CrowdRouteSource::none);
   CHECK(swarm.routing().records.at(0).asked >= 3);
@@ -444,4 +446,144 @@ TEST_CASE("sandbox units: the panel's arrived count, each unit's at_goal and its
   CHECK(disagreements == 0);
   CHECK(seen_arrived >= units.count() - 1);  // the rule is not vacuous: units do arrive
   MESSAGE("arrived at most " << seen_arrived << " of " << units.count() << "; " << seen_pushed_off << " times a unit left its spot");
+}
+
+namespace {
+
+/// What one lone vehicle did on its way to a goal pose (crowd2 issue: a car rocked beside its
+/// goal, a car cut straight into a parking bay).
+struct ParkRun {
+  std::optional<double> arrived_at;  ///< First time `arrived` held and then held to the end of the run. [Units: s]
+  int changes_last_2s = 0;           ///< Forward <-> reverse changes in the 2 s before arrived_at (or the run's end).
+  int changes_last_5s = 0;           ///< ... in the last 5 s of the run.
+  double stayed = 0.0;               ///< How long it stayed arrived after arrived_at. [Units: s]
+  double pos_error = 0.0;            ///< At the end. [Units: cells]
+  double heading_error = 0.0;        ///< At the end. [Units: degrees]
+  double speed = 0.0;                ///< At the end. [Units: cells/s]
+  int wall_contacts = 0;
+  int replans = 0;
+  bool was_stuck = false;
+};
+
+/// Runs unit 0 of `units` for `seconds` and measures it against `goal`. A gear is "forward"
+/// above 0.05 cells/s, "reverse" below -0.05; stopped in between (no change counted).
+ParkRun run_to_pose(UnitSwarm& units, const io::Scene& scene, Pose goal, double seconds) {
+  ParkRun r;
+  const int steps = static_cast<int>(std::lround(seconds * 60.0));
+  std::vector<std::pair<double, int>> changes;  // time, new gear
+  int gear = 0;
+  for (int s = 0; s < steps; ++s) {
+    units.step(scene);
+    const CrowdAgentState& st = units.crowd().state(0);
+    const double t = units.time();
+    const int g = st.speed > 0.05 ? 1 : st.speed < -0.05 ? -1 : 0;
+    if (g != 0 && gear != 0 && g != gear) changes.emplace_back(t, g);
+    if (g != 0) gear = g;
+    if (st.arrived && !r.arrived_at) r.arrived_at = t;
+    if (!st.arrived) r.arrived_at.reset();
+    r.was_stuck = r.was_stuck || st.stuck;
+  }
+  const double end = units.time();
+  const double arrive_t = r.arrived_at.value_or(end);
+  for (const auto& [t, g] : changes) {
+    if (t > arrive_t - 2.0 && t <= arrive_t) ++r.changes_last_2s;
+    if (t > end - 5.0) ++r.changes_last_5s;
+  }
+  r.stayed = r.arrived_at ? end - *r.arrived_at : 0.0;
+  const CrowdAgentState& st = units.crowd().state(0);
+  r.pos_error = glm::length(st.pose.pos - goal.pos);
+  r.heading_error = rad_to_deg(std::abs(std::remainder(st.pose.heading - goal.heading, 2.0 * kPi)));
+  r.speed = st.speed;
+  r.wall_contacts = units.crowd().metrics(0).wall_contacts;
+  r.replans = units.crowd().metrics(0).replans;
+  MESSAGE("arrived at " << (r.arrived_at ? *r.arrived_at : -1.0) << " s, stayed " << r.stayed << " s; direction changes: "
+                        << r.changes_last_2s << " in the 2 s before, " << r.changes_last_5s << " in the last 5 s; end "
+                        << r.pos_error << " cells, " << r.heading_error << " deg, speed " << r.speed << " cells/s; walls "
+                        << r.wall_contacts << ", re-plans " << r.replans << std::string(r.was_stuck ? ", was stuck" : "") << "; "
+                        << units.unit_message(0));
+  return r;
+}
+
+/// The first empty stall of test::parking_lot(seed)'s top row with parked cars on both sides and
+/// behind it: its centre, facing in (down). [Units: cells, radians]
+std::optional<Pose> empty_bay(const Grid& g) {
+  for (int x = 14; x + 14 < g.width(); x += 3) {
+    if (!g.is_blocked(x, 8) && g.is_blocked(x - 2, 8) && g.is_blocked(x + 3, 8) && g.is_blocked(x, 12)) {
+      return Pose{Vec2(x + 1.0, 10.0), kPi / 2};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("sandbox units: a lone car sent to an open goal with a heading comes to rest there and stays") {
+  io::Scene scene = open_scene();
+  scene.settings.planner = "hybrid";  // a vehicle's own planner: its route ends at the goal heading
+  scene.settings.smoother = "none";
+  UnitSwarm units(scene.grid);
+  REQUIRE(units.spawn(scene, "car", Pose{Vec2(8.5, 16.5), 0.0}).empty());
+  const Pose goal{Vec2(30.5, 22.5), kPi / 2};
+  REQUIRE(units.send({0}, goal.pos, goal.heading).empty());
+  const ParkRun r = run_to_pose(units, scene, goal, 40.0);
+  // Stated bounds: about 22 cells of route at up to 8 cells/s; 15 s leaves room for braking.
+  REQUIRE(r.arrived_at.has_value());
+  CHECK(*r.arrived_at < 15.0);
+  CHECK(r.changes_last_2s == 0);
+  CHECK(r.stayed >= 10.0);
+  CHECK(std::abs(r.speed) < 0.05);
+}
+
+TEST_CASE("sandbox units: a car sent into a parking bay drives in along its route and parks on the goal pose") {
+  io::Scene scene = open_scene();
+  scene.settings.planner = "hybrid";
+  scene.settings.smoother = "none";
+  std::optional<Pose> bay;
+  for (uint32_t seed = 1; seed < 50 && !bay; ++seed) {  // the first lot with such a bay
+    scene.grid = test::parking_lot(seed);
+    bay = empty_bay(scene.grid);
+  }
+  REQUIRE(bay.has_value());
+  UnitSwarm units(scene.grid);
+  REQUIRE(units.spawn(scene, "car", Pose{Vec2(bay->pos.x - 10.0, 4.0), 0.0}, *bay).empty());
+  const ParkRun r = run_to_pose(units, scene, *bay, 40.0);
+  CHECK(r.pos_error < 0.5);       // the goal pose within half a cell ...
+  CHECK(r.heading_error < 10.0);  // ... and 10 degrees
+  CHECK(std::abs(r.speed) < 0.05);
+  CHECK(r.wall_contacts == 0);
+  CHECK(r.arrived_at.has_value());
+}
+
+TEST_CASE("sandbox units: a unit with no route stands still") {
+  io::Scene s = wall_scene("dubins", "none");  // Dubins meets the wall: no route for anyone
+  UnitSwarm swarm(s.grid);
+  for (const char* preset : {"car", "tank", "bear", "person"}) {
+    CAPTURE(preset);
+    REQUIRE(swarm.spawn(s, preset, Pose{Vec2(3.5, 5.5 + 1.5 * swarm.count()), 0.0}) == "");
+  }
+  std::vector<Vec2> before;
+  for (int i = 0; i < swarm.count(); ++i) before.push_back(swarm.crowd().state(i).pose.pos);
+  for (int k = 0; k < 600; ++k) swarm.step(s);  // 10 s
+  for (int i = 0; i < swarm.count(); ++i) {
+    CAPTURE(swarm.preset_of(i));
+    CHECK(swarm.crowd().state(i).waiting);
+    const double drift = glm::length(swarm.crowd().state(i).pose.pos - before[static_cast<size_t>(i)]);
+    MESSAGE(swarm.preset_of(i) << " drifted " << drift << " cells in 10 s");
+    CHECK(drift < 0.01);
+  }
+}
+
+TEST_CASE("sandbox units: a lone car on a grid route to a heading it cannot face stops at the goal and says why") {
+  io::Scene scene = open_scene();  // grid A* and line-of-sight: a straight route, ending facing east
+  UnitSwarm units(scene.grid);
+  REQUIRE(units.spawn(scene, "car", Pose{Vec2(8.5, 16.5), 0.0}).empty());
+  const Pose goal{Vec2(30.5, 16.5), kPi / 2};
+  REQUIRE(units.send({0}, goal.pos, goal.heading).empty());
+  const ParkRun r = run_to_pose(units, scene, goal, 30.0);
+  CHECK_FALSE(r.arrived_at.has_value());  // 90 degrees off: a car cannot turn on the spot
+  CHECK(r.pos_error < 0.25);               // the car preset's arrive distance
+  CHECK(r.changes_last_5s == 0);           // no rocking round the goal
+  CHECK(std::abs(r.speed) < 0.05);
+  CHECK(r.replans <= 1);
+  CHECK(units.unit_message(0).find("cannot turn on the spot") != std::string::npos);
 }

@@ -9,7 +9,13 @@
 /// program when the constraints cannot all be met). Walls near the unit (the edges of blocked
 /// cells) and moving obstacles are constraints with full responsibility. Units whose heading
 /// is not free (a car or a bear: turning radius; a tank: slow turn rate) choose among the
-/// velocities they can reach within the reaction horizon, backing up when they may reverse.
+/// velocities they can reach within the reaction horizon (standing still among them when
+/// asked to stand), backing up when they may reverse. A unit with no route, or on its spot,
+/// stands still unless other units push it. A unit that cannot pivot (a car) with no other
+/// unit near drives the last stretch of a route it can drive (its braking distance plus 3
+/// cells, no corner sharper than 20 degrees) itself: on the route's line it rides it exactly,
+/// else it steers back onto it (Stanley steering), braking along the distance left to stop on
+/// its end without overshoot.
 ///
 /// Every move is finally checked: a unit never moves to where its disc would overlap another
 /// unit, a wall (collision.hpp is the referee) or a moving obstacle; the move is shortened

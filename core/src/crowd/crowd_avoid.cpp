@@ -14,6 +14,7 @@ namespace {
 constexpr int kBucketSide = 4;  ///< Cells per neighbour bucket side.
 constexpr double kFollowOrcaSpeed = 0.2;  ///< ORCA's velocity counts above this fraction of the top speed.
 constexpr double kFollowOrcaCos = 0.7;    ///< ... and when it turns more than about 45 degrees from the route.
+constexpr double kStandSpeed = 0.05;      ///< ORCA's velocity slower than this asks the unit to stand. [Units: cells/s]
 
 /// The angle in [-pi, pi] (a remainder, not a loop: a start heading of 1e300 must not hang).
 double wrap_angle(double a) { return std::remainder(a, 2.0 * kPi); }
@@ -155,6 +156,7 @@ void CrowdImpl::decide(int id) {
     lines_.push_back(crowd::agent_line(a.st.pose.pos, a.st.velocity, b.st.pose.pos, b.st.velocity,
                                        u.radius + b.def.unit.radius, def_.time_horizon, def_.dt, 0.5));
   }
+  a.near_units = static_cast<int>(lines_.size()) > hard;
   const Vec2 v = crowd::solve_velocity(lines_, hard, vmax, pref);
   a.st.avoidance_velocity = v;
   if (a.holonomic) {
@@ -191,9 +193,18 @@ void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca) {
   const double align_weight = u.max_speed * std::max(want, glm::length(a.st.preferred_velocity));
   const int hard = hard_lines_;
   constexpr int kSpeeds = 9, kTurns = 11;
+  // Evenly spaced speeds, plus exactly zero when it lies between them and ORCA asks the unit to
+  // stand: one that may reverse had only -0.25 and +0.19 cells/s to pick from, and crept at
+  // 0.04-0.05 cells/s for good, every retry of its route a new question from a new place.
+  // (Offered always, zero won against every move of a car wedged in clutter: it stood for 2
+  // minutes where a creep had worked it free.)
+  double speeds[kSpeeds + 1];
+  int n_speeds = 0;
+  for (int si = 0; si < kSpeeds; ++si) speeds[n_speeds++] = lo + (hi - lo) * si / (kSpeeds - 1);
+  if (lo < 0.0 && hi > 0.0 && want < kStandSpeed) speeds[n_speeds++] = 0.0;
   double best = std::numeric_limits<double>::infinity();
-  for (int si = 0; si < kSpeeds; ++si) {
-    const double s = lo + (hi - lo) * si / (kSpeeds - 1);
+  for (int si = 0; si < n_speeds; ++si) {
+    const double s = speeds[si];
     const double wmax = max_heading_rate(u, 0.5 * (s + s0));
     // Headings at the horizon (and half way) are evenly spaced: rotate instead of calling
     // sin and cos per candidate.

@@ -40,11 +40,13 @@ struct Agent {
   double maneuver_until = -1.0;  ///< Backing up to line up with the route (units that cannot pivot). [Units: s]
   double next_drive = 0.0;       ///< No drivable detour planned before then (crowd_drive.cpp). [Units: s]
   Vec2 route_dir{0.0, 0.0};      ///< Unit vector to the current waypoint (0 when there is none).
+  bool near_units = false;       ///< Other units constrain its velocity this step (ORCA lines besides walls and trucks).
   std::vector<std::pair<int, Vec2>> flow_marks;  ///< What its route added to CrowdImpl::flow_ (cell, direction).
   // Decided in the avoidance pass, applied in the move pass.
   Vec2 new_velocity{0.0, 0.0};  ///< Holonomic units.
   double target_speed = 0.0;    ///< Heading units.
   double target_turn = 0.0;     ///< Heading units. [Units: rad/s]
+  bool ride = false;            ///< A car on its route's last stretch, on the route's line: it drives along it exactly (crowd_move.cpp).
 };
 
 /// Units sharing one goal and the free places around it.
@@ -201,6 +203,12 @@ class CrowdImpl {
   void move(int id);
   /// The last cell of a unit that cannot sidestep: stop on the spot, or turn and drive straight in.
   void final_approach(crowd::Agent& a) const;
+  /// A unit that cannot pivot (a car) on its route's last stretch: follow the route's legs,
+  /// braking along the distance left to stop on its end. False when it does not apply.
+  bool vehicle_approach(crowd::Agent& a) const;
+  /// Where a riding car (crowd::Agent::ride) is after driving `ds` on along its route, and its
+  /// heading there: the leg's direction, turning to the goal heading on the last leg.
+  Pose ride_pose(const crowd::Agent& a, double ds) const;
   bool place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const;
   void measure();
   // crowd_dynamic.cpp
