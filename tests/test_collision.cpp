@@ -146,20 +146,11 @@ double brute_wall_distance(const Grid& g, Vec2 p) {
   return best;
 }
 
-Grid random_walls(uint32_t seed, int w, int h, double density) {
-  Grid g = Grid::create(w, h).value();
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) g.set_blocked(x, y, u(rng) < density);
-  return g;
-}
-
 }  // namespace
 
 TEST_CASE("clearance field: its bounds hold the exact distance to the walls between them") {
   for (uint32_t seed = 1; seed <= 4; ++seed) {
-    const Grid g = random_walls(seed, 20, 17, 0.08 * seed);
+    const Grid g = test::random_grid(20, 17, 0.08 * seed, seed);
     const ClearanceField field(g);
     REQUIRE(field.fits(g));
     std::mt19937 rng(seed);
@@ -181,7 +172,7 @@ TEST_CASE("clearance field: its bounds hold the exact distance to the walls betw
 TEST_CASE("clearance field: point and segment checks give the referee's answer on random cases") {
   int decided_clear = 0, decided_blocked = 0;
   for (uint32_t seed = 11; seed <= 16; ++seed) {
-    const Grid g = random_walls(seed, 24, 24, 0.04 * (seed - 10));
+    const Grid g = test::random_grid(24, 24, 0.04 * (seed - 10), seed);
     const ClearanceField field(g);
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> u(0.0, 24.0), ur(0.0, 2.5), len(0.0, 6.0), ang(-kPi, kPi);
