@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_plan_check.hpp"
 #include "cli_support.hpp"
 #include "pathlab/follower.hpp"
 #include "pathlab/plan/plan_service.hpp"
@@ -45,24 +46,6 @@ plan::PlanResult service_plan(const io::Scene& scene, const plan::PlanRequest& r
   return service.plan(plan::scene_grid(scene), request);
 }
 
-/// The CLI's JSON result equals the service's result bit for bit: found, length, every point
-/// and, for plans with headings, every heading in degrees.
-void check_same_plan(const nlohmann::json& j, const plan::PlanResult& r, bool headings) {
-  REQUIRE(r.error.empty());
-  REQUIRE(j.at("found").get<bool>() == r.found);
-  if (!r.found) return;
-  CHECK(j.at("length").get<double>() == r.length);
-  const auto& points = j.at("points");
-  REQUIRE(points.size() == r.points.size());
-  for (size_t i = 0; i < r.points.size(); ++i) {
-    CHECK(points[i][0].get<double>() == r.points[i].x);
-    CHECK(points[i][1].get<double>() == r.points[i].y);
-    const bool with_heading = headings && i < r.headings.size();
-    REQUIRE(points[i].size() == (with_heading ? 3u : 2u));
-    if (with_heading) CHECK(points[i][2].get<double>() == rad_to_deg(r.headings[i]));
-  }
-}
-
 double wrapped_deg(double deg) { return std::remainder(deg, 360.0); }
 
 }  // namespace
@@ -88,7 +71,7 @@ TEST_CASE("plan --scene: every bundled scene is planned exactly as the service p
     }
     INFO(cli.err);
     REQUIRE(cli.status == 0);
-    check_same_plan(nlohmann::json::parse(cli.out), service_plan(*scene, *request), request->start_has_heading);
+    test::check_cli_prints_plan(nlohmann::json::parse(cli.out), service_plan(*scene, *request), request->start_has_heading);
     // --map SCENE.json is the same command.
     auto alias = nlohmann::json::parse(run_cli("plan --map " + file + " --json").out);
     auto direct = nlohmann::json::parse(cli.out);
@@ -123,7 +106,7 @@ TEST_CASE("plan --scene --planner hybrid keeps the scene's goal heading of 180 (
   const auto request = plan::scene_request(scene).value();
   CHECK(request.goal.heading == doctest::Approx(deg_to_rad(180.0)).epsilon(1e-15));
   CHECK(request.settings.turning_radius == 1.5);
-  check_same_plan(j, service_plan(scene, request), true);
+  test::check_cli_prints_plan(j, service_plan(scene, request), true);
   std::filesystem::remove(file);
 }
 
@@ -143,7 +126,7 @@ TEST_CASE("plan --scene: each option given overrides only itself") {
     plan::PlanRequest request = base;
     edit(request);
     const auto j = nlohmann::json::parse(r.out);
-    check_same_plan(j, service_plan(scene, request), true);
+    test::check_cli_prints_plan(j, service_plan(scene, request), true);
     return j;
   };
   const auto plain = plan_with("", [](plan::PlanRequest&) {});
@@ -250,6 +233,6 @@ TEST_CASE("plan --scene: a door shut at t = 0 is a wall, as the sandbox draws th
   CHECK(lowest > 6.0);
   CHECK(j.at("length").get<double>() > 15.0);  // the way through the door is 11
   const io::Scene scene = plan::load_scene(shut).value();
-  check_same_plan(j, service_plan(scene, plan::scene_request(scene).value()), false);
+  test::check_cli_prints_plan(j, service_plan(scene, plan::scene_request(scene).value()), false);
   std::filesystem::remove(shut);
 }
