@@ -61,7 +61,8 @@ struct SandboxUi {
   /// Clicks the centre of a control the sandbox remembered (Sandbox::widget_rect). Fails the
   /// test when it was not drawn last frame.
   void click_widget(const std::string& name) {
-    const auto [lo, hi] = sb().widget_rect(name);
+    const std::pair<ImVec2, ImVec2> lo_hi = sb().widget_rect(name);  // no structured binding: lambdas capture these (clang 14)
+    const ImVec2 lo = lo_hi.first, hi = lo_hi.second;
     REQUIRE_MESSAGE(hi.x > lo.x, "control not on screen: " << name);
     click(ImVec2((lo.x + hi.x) / 2, (lo.y + hi.y) / 2));
   }

@@ -36,7 +36,8 @@ TEST_CASE("navmesh search: the issue-19 reproducer (a start on a cell corner) an
     auto m = Navmesh::build(*g, def);
     REQUIRE(m);
     NavmeshQuery q(*m);
-    for (const auto& [s, t] : {std::pair{a, b}, std::pair{b, a}}) {
+    for (const auto& ends : {std::pair{a, b}, std::pair{b, a}}) {
+      const Vec2 s = ends.first, t = ends.second;  // not a structured binding: CAPTURE's lambda (clang 14)
       CAPTURE(merge);
       CAPTURE(s.x);
       auto r = q.find_corridor(s, t);
@@ -81,7 +82,8 @@ TEST_CASE("navmesh search: starts and goals on every vertex and edge of a mesh g
       const Vec2 p(x, y);
       if (!q.resolve(p, "p")) continue;
       for (const Vec2 t : {Vec2(9.5, 5.5), Vec2(5, 3), Vec2(0, 0), Vec2(4.5, 4)}) {
-        for (const auto& [s, e] : {std::pair{p, t}, std::pair{t, p}}) {
+        for (const auto& ends : {std::pair{p, t}, std::pair{t, p}}) {
+          const Vec2 s = ends.first, e = ends.second;  // not a structured binding: CAPTURE's lambda (clang 14)
           CAPTURE(s.x);
           CAPTURE(s.y);
           CAPTURE(e.x);

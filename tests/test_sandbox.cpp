@@ -109,7 +109,8 @@ TEST_CASE("sandbox: the free-hand terrain brush at the slider's cost re-routes t
   CHECK(ui.sb().plan().result.length == doctest::Approx(35.0));
   // Set the cost with the panel's slider, as a person would: press at its left end, drag past
   // the right end (the dearest terrain, 20x).
-  const auto [lo, hi] = ui.sb().widget_rect("terrain cost");
+  const std::pair<ImVec2, ImVec2> lo_hi = ui.sb().widget_rect("terrain cost");  // no structured binding: lambdas capture these (clang 14)
+  const ImVec2 lo = lo_hi.first, hi = lo_hi.second;
   REQUIRE(hi.x > lo.x);
   const float y = (lo.y + hi.y) / 2;
   for (int i = 0; i <= 8; ++i)
@@ -272,7 +273,8 @@ TEST_CASE("sandbox: dragging the subdivisions slider re-plans with more spline p
   ui.idle(2);
   REQUIRE(ui.sb().plan().result.found);
   const size_t before = ui.sb().plan().result.points.size();
-  const auto [lo, hi] = ui.sb().widget_rect("subdivisions");
+  const std::pair<ImVec2, ImVec2> lo_hi = ui.sb().widget_rect("subdivisions");  // no structured binding: lambdas capture these (clang 14)
+  const ImVec2 lo = lo_hi.first, hi = lo_hi.second;
   REQUIRE(hi.x > lo.x);
   // Press on the slider and drag to its right end: 64 subdivisions.
   const ImVec2 a(lo.x + 4, (lo.y + hi.y) / 2), b(hi.x + 40, (lo.y + hi.y) / 2);
@@ -478,7 +480,8 @@ TEST_CASE("sandbox: the 'convex polygons' checkbox switches the navmesh to recta
   REQUIRE(ui.sb().scene().settings.navmesh_convex);
   const double length = ui.sb().plan().result.length;
   const size_t convex_corridor = corridor_rings(ui.sb().plan().result).size();
-  const auto [lo, hi] = ui.sb().widget_rect("convex polygons");
+  const std::pair<ImVec2, ImVec2> lo_hi = ui.sb().widget_rect("convex polygons");  // no structured binding: lambdas capture these (clang 14)
+  const ImVec2 lo = lo_hi.first, hi = lo_hi.second;
   REQUIRE(hi.x > lo.x);
   const ImVec2 box(lo.x + 6, (lo.y + hi.y) / 2);
   for (const bool down : {false, true, false}) {

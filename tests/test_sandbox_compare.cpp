@@ -177,7 +177,8 @@ TEST_CASE("compare in the sandbox: dubins through a wall is the shortest and not
   in.show_tab(Inspector::Tab::compare);
   ui.idle(2);
   REQUIRE(in.tab() == Inspector::Tab::compare);
-  const auto [a, b] = in.widget("compare_show");
+  const std::pair<ImVec2, ImVec2> a_b = in.widget("compare_show");  // no structured binding: lambdas capture these (clang 14)
+  const ImVec2 a = a_b.first, b = a_b.second;
   REQUIRE(b.x > a.x);
   ui.click(ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f));
   for (int i = 0; i < 100 && in.compare_busy(); ++i) ui.idle(1);
@@ -191,7 +192,8 @@ TEST_CASE("compare in the sandbox: dubins through a wall is the shortest and not
   for (const plan::PlannerInfo& p : plan::planners()) {
     INFO(p.name);
     CHECK(rows[index_of(rows, p.name)].planner == p.name);
-    const auto [lo, hi] = in.widget(std::string("compare:") + p.name);
+    const std::pair<ImVec2, ImVec2> lo_hi = in.widget(std::string("compare:") + p.name);  // no structured binding: lambdas capture these (clang 14)
+    const ImVec2 lo = lo_hi.first, hi = lo_hi.second;
     CHECK(hi.x > lo.x);
   }
   const CompareRanking k = in.compare_ranking();
@@ -222,7 +224,8 @@ TEST_CASE("compare in the sandbox: dubins through a wall is the shortest and not
   CHECK(k.checks[*k.best].valid());
   CHECK(k.checks[dubins].verdict == RowVerdict::through_wall);
   CHECK(k.checks[dubins].reason.find("through a wall") != std::string::npos);
-  const auto [rlo, rhi] = in.widget("compare_reason:dubins");
+  const std::pair<ImVec2, ImVec2> rlo_rhi = in.widget("compare_reason:dubins");  // no structured binding: lambdas capture these (clang 14)
+  const ImVec2 rlo = rlo_rhi.first, rhi = rlo_rhi.second;
   CHECK(rhi.x > rlo.x);  // the reason is in the table
   bool seen_invalid = false;
   for (size_t i : k.order) {
@@ -239,7 +242,8 @@ TEST_CASE("compare in the sandbox: dubins through a wall is the shortest and not
 
   // Unticking a row takes it out of the ranking; ticking it again plans it again.
   auto tick = [&](const char* planner) {
-    const auto [lo, hi] = in.widget(std::string("compare:") + planner);
+    const std::pair<ImVec2, ImVec2> lo_hi = in.widget(std::string("compare:") + planner);  // no structured binding: lambdas capture these (clang 14)
+    const ImVec2 lo = lo_hi.first, hi = lo_hi.second;
     REQUIRE(hi.x > lo.x);
     ui.click(ImVec2(lo.x + (hi.x - lo.x) * 0.1f, (lo.y + hi.y) * 0.5f));
   };
@@ -247,7 +251,8 @@ TEST_CASE("compare in the sandbox: dubins through a wall is the shortest and not
   CHECK_FALSE(rows[dubins].enabled);
   CHECK(in.compare_ranking().checks[dubins].verdict == RowVerdict::off);
   // An unticked row is listed last, below the table's fold: scroll down to it.
-  const auto [slo, shi] = in.widget("compare:astar");
+  const std::pair<ImVec2, ImVec2> slo_shi = in.widget("compare:astar");  // no structured binding: lambdas capture these (clang 14)
+  const ImVec2 slo = slo_shi.first, shi = slo_shi.second;
   ui.host->frame([&](ImGuiIO& io) {
     io.MousePos = ImVec2((slo.x + shi.x) * 0.5f, (slo.y + shi.y) * 0.5f);
     io.MouseWheel = -20.0f;
