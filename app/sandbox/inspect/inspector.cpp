@@ -211,10 +211,11 @@ void Inspector::tab_replay(Sandbox& sb) {
   const char* what = replay_.source() == ReplayModel::Source::grid      ? "grid cells"
                      : replay_.source() == ReplayModel::Source::navmesh ? "navmesh polygons (entered through a portal)"
                                                                         : "heading-aware poses";
-  // Wrapped: on a narrow window one line of this would run off the strip.
-  ImGui::TextWrapped("Search over %s: %lld steps (a found search ends by taking the goal off the open list). Red: expanded at "
-                     "this step; yellow: frontier; blue: closed.",
-                     what, static_cast<long long>(replay_.steps()));
+  // Wrapped: on a narrow window one line of this would run off the strip. The step count is
+  // said against Stats' expansion count, which it may exceed by the goal's pop.
+  ImGui::TextWrapped("Search over %s: %s. Red: expanded at this step; yellow: frontier; blue: closed. The path "
+                     "shows at the last step.",
+                     what, ReplayModel::steps_vs_expanded(replay_.steps(), sb.plan().result.expanded).c_str());
   if (ImGui::Button(replay_.playing ? "Pause" : "Play", ImVec2(60 * em(), 0))) {
     if (!replay_.playing && replay_.step() >= replay_.steps()) replay_.set_step(0);
     replay_.playing = !replay_.playing;
@@ -263,7 +264,6 @@ void Inspector::tab_replay(Sandbox& sb) {
                   static_cast<double>(replay_.g(c)), static_cast<double>(replay_.f(c)));
     }
   }
-  (void)sb;
 }
 
 void Inspector::tab_gallery(Sandbox& sb) {
