@@ -729,4 +729,5 @@ TEST_CASE("replay: its steps and Stats' expansions agree, or the difference is s
   const PlanView poses = plan_of(dir);
   CHECK(replay_steps(poses, dir.grid) == poses.result.expanded);  // heading searches record expansions only
   CHECK(ReplayModel::steps_vs_expanded(104, 104) == "104 steps, one per expansion Stats counts");
+  CHECK(ReplayModel::steps_vs_expanded(2, 1) == "2 steps: the 1 expansion Stats counts, then the goal taken off the open list");
 }
