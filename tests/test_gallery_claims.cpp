@@ -270,7 +270,7 @@ void seed_004(const Preset& p) {
   CHECK(routed.turning_radius == r);
   CHECK(routed.agent_radius == p.scene.settings.agent_radius);
   // "a corridor that narrows to one cell", "a slot one cell wide" (the corner c at (26, 16)).
-  CHECK(open_in_column(p.scene.grid, 8, 0, 29) == 2);
+  CHECK(open_in_column(p.scene.grid, 8, 0, 29) == 3);
   CHECK(open_in_column(p.scene.grid, 20, 12, 29) == 1);  // below the hall
   CHECK(open_in_row(p.scene.grid, 20, 0, 43) == 1);
   // Plain A* turns at c with a radius of 0.7, invalid under the vehicle's rules.
