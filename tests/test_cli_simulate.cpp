@@ -159,7 +159,9 @@ TEST_CASE("simulate: a snapped goal is the follower's goal, reported; the tank a
   // In the time the query that needs no snapping takes (the same plan: the same run).
   REQUIRE(k.at("metrics").at("arrived").get<bool>());
   const double t = m.at("time_to_goal").get<double>();
-  CHECK(t < 20.0);
+  // Not creeping until the time limit: seed 004's route past the slot, round the hall and down
+  // into it (issue 26) is about 55 cells, 21 s at the tank's 3 cells/s.
+  CHECK(t < 30.0);
   CHECK(t == doctest::Approx(k.at("metrics").at("time_to_goal").get<double>()).epsilon(1e-9));
   // Human output says it too.
   const auto human = run_cli(base + " --to 26.5,26,90");

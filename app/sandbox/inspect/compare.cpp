@@ -337,7 +337,9 @@ void Inspector::draw_compare(const Sandbox& sb, ImDrawList* dl) {
   std::vector<int> slot(compare_.size(), 0);
   int k = 0;
   for (size_t i = 0; i < compare_.size(); ++i) slot[i] = compare_[i].enabled ? k++ : 0;
-  for (auto it = ranking.order.rbegin(); it != ranking.order.rend(); ++it) {
+  // The rows' paths are every planner's final path: while the replay is short of its end they
+  // wait with the scene's own path (the legend stays, so the rows can still be read).
+  for (auto it = ranking.order.rbegin(); it != ranking.order.rend() && !hides_path(); ++it) {
     const CompareRun& r = compare_[*it];
     const RowCheck& check = ranking.checks[*it];
     if (!(check.valid() || check.invalid()) || r.view.result.points.size() < 2) continue;

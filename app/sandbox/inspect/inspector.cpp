@@ -211,10 +211,11 @@ void Inspector::tab_replay(Sandbox& sb) {
   const char* what = replay_.source() == ReplayModel::Source::grid      ? "grid cells"
                      : replay_.source() == ReplayModel::Source::navmesh ? "navmesh polygons (entered through a portal)"
                                                                         : "heading-aware poses";
-  // Wrapped: on a narrow window one line of this would run off the strip.
-  ImGui::TextWrapped("Search over %s: %lld steps (a found search ends by taking the goal off the open list). Red: expanded at "
-                     "this step; yellow: frontier; blue: closed.",
-                     what, static_cast<long long>(replay_.steps()));
+  // Wrapped: on a narrow window one line of this would run off the strip. The step count is
+  // said against Stats' expansion count, which it may exceed by the goal's pop.
+  ImGui::TextWrapped("Search over %s: %s. Red: expanded at this step; yellow: frontier; blue: closed. The path "
+                     "shows at the last step.",
+                     what, ReplayModel::steps_vs_expanded(replay_.steps(), sb.plan().result.expanded).c_str());
   if (ImGui::Button(replay_.playing ? "Pause" : "Play", ImVec2(60 * em(), 0))) {
     if (!replay_.playing && replay_.step() >= replay_.steps()) replay_.set_step(0);
     replay_.playing = !replay_.playing;
@@ -263,7 +264,6 @@ void Inspector::tab_replay(Sandbox& sb) {
                   static_cast<double>(replay_.g(c)), static_cast<double>(replay_.f(c)));
     }
   }
-  (void)sb;
 }
 
 void Inspector::tab_gallery(Sandbox& sb) {
@@ -308,28 +308,51 @@ void Inspector::tab_gallery(Sandbox& sb) {
 bool Inspector::open_preset(Sandbox& sb, const GalleryEntry& e) {
   if (!sb.open(e.path)) return false;
   // A preset opens with the views that show its lesson; everything else goes back to defaults
-  // so the previous preset's overlays do not clutter this one.
+  // so the previous preset's overlays (and compare rows) do not clutter this one.
   ov_ = Overlays{};
   compare_visible_ = false;
-  for (const std::string& v : e.views) {
-    if (v == "navmesh") ov_.navmesh = true;
-    else if (v == "corridor") ov_.corridor = true;
-    else if (v == "portals") ov_.portals = true;
-    else if (v == "funnel") ov_.funnel = true;
-    else if (v == "spline") ov_.spline = true;
-    else if (v == "tangents") ov_.tangents = true;
-    else if (v == "circles") ov_.circles = true;
-    else if (v == "dubins") ov_.dubins = true;
-    else if (v == "reeds_shepp") ov_.reeds_shepp = true;
-    else if (v == "curvature_ramp") ov_.curvature_ramp = true;
-    else if (v == "compare") compare_visible_ = true;
-    else if (v == "tab:replay") requested_tab_ = Tab::replay;
-    else if (v == "tab:overlays") requested_tab_ = Tab::overlays;
-    else if (v == "tab:plots") requested_tab_ = Tab::plots;
-    else if (v == "tab:compare") requested_tab_ = Tab::compare;
-  }
+  compare_vehicle_rules_ = false;
+  const std::vector<CompareRun> defaults = compare_rows_from_registry();
+  if (compare_.size() != defaults.size()) compare_ = defaults;
+  for (size_t i = 0; i < compare_.size(); ++i) compare_[i].enabled = defaults[i].enabled;
+  for (const std::string& v : e.views) apply_preset_view(v);
+  // The scene's own planner is what its note talks about: Compare always has its row (the
+  // arena's legend once had no JPS row for a JPS lesson).
+  if (compare_visible_) apply_preset_view("compare:" + sb.scene().settings.planner);
   internals_plans_ = -1;
   compare_plans_ = -1;  // refresh() re-runs compare for the new scene when it is shown
+  return true;
+}
+
+bool Inspector::apply_preset_view(const std::string& v) {
+  if (v == "navmesh") ov_.navmesh = true;
+  else if (v == "corridor") ov_.corridor = true;
+  else if (v == "portals") ov_.portals = true;
+  else if (v == "funnel") ov_.funnel = true;
+  else if (v == "spline") ov_.spline = true;
+  else if (v == "tangents") ov_.tangents = true;
+  else if (v == "circles") ov_.circles = true;
+  else if (v == "dubins") ov_.dubins = true;
+  else if (v == "reeds_shepp") ov_.reeds_shepp = true;
+  else if (v == "curvature_ramp") ov_.curvature_ramp = true;
+  else if (v == "compare") compare_visible_ = true;
+  else if (v == "vehicle_rules") compare_vehicle_rules_ = true;
+  else if (v == "tab:replay") requested_tab_ = Tab::replay;
+  else if (v == "tab:overlays") requested_tab_ = Tab::overlays;
+  else if (v == "tab:plots") requested_tab_ = Tab::plots;
+  else if (v == "tab:compare") requested_tab_ = Tab::compare;
+  else if (v.rfind("compare:", 0) == 0) {
+    // "compare:<planner>": that planner's row is ticked, and Compare shown.
+    for (CompareRun& r : compare_)
+      if (r.planner == v.substr(8)) {
+        r.enabled = true;
+        compare_visible_ = true;
+        return true;
+      }
+    return false;
+  } else {
+    return false;
+  }
   return true;
 }
 

@@ -122,6 +122,10 @@ class Inspector {
   void scan() { gallery_ = scan_gallery(assets_dir() + "/scenes"), gallery_scanned_ = true; }
   /// Opens a preset and switches on the views its "gallery.views" asks for.
   bool open_preset(Sandbox& sb, const GalleryEntry& e);
+  /// Switches on one view of a preset's "gallery.views": an overlay name ("navmesh", "spline",
+  /// ...), "compare", "compare:<planner>" (that row ticked), "vehicle_rules" (Compare holds
+  /// polylines to the turning radius) or "tab:<name>". False for a name it does not know.
+  bool apply_preset_view(const std::string& v);
   const std::string& export_dir() const { return export_dir_; }
   void set_export_dir(const std::string& d) { export_dir_ = d; }
   const std::string& last_export() const { return last_export_; }

@@ -215,7 +215,8 @@ void Inspector::draw_navmesh(const Sandbox& sb, ImDrawList* dl) {
 }
 
 void Inspector::draw_spline(const Sandbox& sb, ImDrawList* dl) {
-  if (spline_controls_.empty()) return;
+  // The control points and tangents are the final path's: hidden with it until the replay ends.
+  if (spline_controls_.empty() || hides_path()) return;
   if (ov_.tangents && spline_tangents_.size() == spline_controls_.size()) {
     for (size_t i = 0; i < spline_controls_.size(); ++i) {
       const Vec2 p = spline_controls_[i], t = spline_tangents_[i] / 3.0;
@@ -268,7 +269,8 @@ void Inspector::draw_curves(const Sandbox& sb, ImDrawList* dl) {
 void Inspector::draw_ramp_and_probe(const Sandbox& sb, ImDrawList* dl) {
   const PlanView& p = sb.plan();
   if (!p.result.found || p.result.points.size() < 2) return;
-  if (ov_.curvature_ramp && p.result.curvature.size() == p.result.points.size()) {
+  // The ramp draws the final path too, so it waits for the replay's end like the path itself.
+  if (ov_.curvature_ramp && p.result.curvature.size() == p.result.points.size() && !hides_path()) {
     const double kmax = 1.0 / std::max(1e-6, sb.scene().settings.turning_radius);
     for (size_t i = 1; i < p.result.points.size(); ++i) {
       const double k = std::max(std::abs(p.result.curvature[i - 1]), std::abs(p.result.curvature[i]));

@@ -11,6 +11,7 @@
 #include "pathlab/collision.hpp"
 #include "pathlab/hermite.hpp"
 #include "sandbox.hpp"
+#include "inspect/inspector.hpp"
 #include "inspect/ui_widgets.hpp"
 
 namespace pathlab::sandbox {
@@ -227,6 +228,12 @@ void Sandbox::draw_stats_panel() {
     if (p.result.sharp_corners > 0) ImGui::Text("corners     %d sharper than 30 deg", p.result.sharp_corners);
   }
   ImGui::Text("expanded    %lld nodes", static_cast<long long>(p.result.expanded));
+  if (const ReplayModel& r = inspector_->replay(); !r.empty() && r.steps() != p.result.expanded) {
+    // Both numbers are on screen: say why the replay has a step more than the expansions.
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("replay: %s", ReplayModel::steps_vs_expanded(r.steps(), p.result.expanded).c_str());
+    ImGui::PopTextWrapPos();
+  }
   ImGui::Text("plan time   %.3f ms", p.result.time_ms);
   if (p.result.found) {
     if (p.result.violations.empty()) {

@@ -95,6 +95,17 @@ void ReplayModel::set_step(int64_t k) {
   ++version_;
 }
 
+std::string ReplayModel::steps_vs_expanded(int64_t steps, int64_t expanded) {
+  const std::string n = std::to_string(steps), e = std::to_string(expanded);
+  // The searches count an expansion when a node's successors are generated; the goal's pop
+  // generates none, so the grid and navmesh searches (whose trace records it) show it as an
+  // extra last step, and the heading searches (which record expanded poses only) do not.
+  const std::string what = expanded == 1 ? " expansion" : " expansions";
+  if (steps == expanded + 1) return n + " steps: the " + e + what + " Stats counts, then the goal taken off the open list";
+  if (steps == expanded) return n + " steps, one per expansion Stats counts";
+  return n + " steps for the " + e + what + " Stats counts (the search stopped early or the trace is partial)";
+}
+
 void ReplayModel::tick(double dt) {
   if (!playing) return;
   if (step_ >= steps()) {

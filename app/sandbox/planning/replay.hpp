@@ -9,6 +9,7 @@
 // frontier too. Step 0 shows only what was opened before the first expansion (the start).
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "pathlab/geometry.hpp"
@@ -36,8 +37,14 @@ class ReplayModel {
   int grid_width() const { return width_; }
   const std::vector<Pose>& poses() const { return poses_; }
 
-  /// Number of expansions in the whole trace: the largest step.
+  /// Number of close events in the whole trace: the largest step. Grid and navmesh searches
+  /// record the goal's pop as a close that is not an expansion, so a found search has one step
+  /// more than the expansions the planner counts (steps_vs_expanded).
   int64_t steps() const { return static_cast<int64_t>(close_at_.size()); }
+  /// For people, where both numbers are shown (the Replay tab, Stats): how `steps` of a replay
+  /// relate to the `expanded` count of the plan it replays, e.g. "265 steps: the 264 expansions
+  /// Stats counts, then the goal taken off the open list".
+  static std::string steps_vs_expanded(int64_t steps, int64_t expanded);
   int64_t step() const { return step_; }
   /// Moves to step k (clamped to 0..steps()).
   void set_step(int64_t k);
