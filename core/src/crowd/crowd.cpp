@@ -164,6 +164,16 @@ Status Crowd::set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> heading
   return impl_->set_goal(id, goal, heading);
 }
 void Crowd::step() { impl_->step(); }
+Crowd Crowd::clone(CrowdRoutePlanner planner) const { return Crowd(impl_->clone(std::move(planner))); }
+
+std::unique_ptr<CrowdImpl> CrowdImpl::clone(CrowdRoutePlanner planner) const {
+  auto c = std::make_unique<CrowdImpl>(*this);  // the pathfinders are copied unbound (crowd::Finder)
+  c->def_.route_planner = std::move(planner);
+  c->finder_.reset(c->grid_);
+  c->avoid_finder_.reset(c->avoid_grid_);
+  c->local_finder_.reset(c->local_grid_);
+  return c;
+}
 double Crowd::time() const noexcept { return impl_->time(); }
 int64_t Crowd::step_count() const noexcept { return impl_->steps_; }
 double Crowd::dt() const noexcept { return impl_->def_.dt; }
