@@ -37,12 +37,12 @@ const json& field(const json& obj, const std::string& parent, const char* name) 
 
 int64_t integer(const json& j, const std::string& key, int64_t lo, int64_t hi) {
   if (!j.is_number_integer()) bad(key, "must be an integer");
+  const std::string range = "must be in " + std::to_string(lo) + ".." + std::to_string(hi);
   // Unsigned values above INT64_MAX read as negative through get<int64_t>: range them first.
-  if (j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(hi)) {
-    bad(key, "must be in " + std::to_string(lo) + ".." + std::to_string(hi));
-  }
+  if (j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(hi))
+    bad(key, range + " (got " + std::to_string(j.get<uint64_t>()) + ")");
   const int64_t v = j.get<int64_t>();
-  if (v < lo || v > hi) bad(key, "must be in " + std::to_string(lo) + ".." + std::to_string(hi) + " (got " + std::to_string(v) + ")");
+  if (v < lo || v > hi) bad(key, range + " (got " + std::to_string(v) + ")");
   return v;
 }
 
