@@ -12,6 +12,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <random>
 
@@ -98,6 +99,7 @@ void BM_keyframe_1000(benchmark::State& state) {
     benchmark::DoNotOptimize(copy);
   }
   state.counters["keyframe_MB"] = static_cast<double>(bytes) / 1e6;
+  state.counters["estimate_MB"] = static_cast<double>(u.crowd->memory_bytes()) / 1e6;  // Crowd::memory_bytes
   // 10 minutes: a keyframe per kKeyframeEvery steps, a crowd hash per step, a unit hash per second.
   const double ten_min = static_cast<double>(bytes) * static_cast<double>(kTenMinutes / kKeyframeEvery) +
                          8.0 * kTenMinutes + 4.0 * kUnits * (kTenMinutes / 60);
@@ -124,6 +126,33 @@ void BM_seek_1000(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_seek_1000)->Arg(0)->Arg(5)->Arg(30)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+/// The memory case: 10 simulated minutes of 1,000 units at 60 Hz, recorded with the
+/// default options (keyframes every 600 steps within a 150 MB budget). Heap measured by
+/// malloc's own count before and after; then the worst seek (a step just before the next
+/// keyframe, from far away).
+void BM_ten_minutes_1000(benchmark::State& state) {
+  for (auto _ : state) {
+    const size_t before = heap_in_use();
+    auto rec = plan::Recording::start(scene_1000()).value();
+    const size_t crowd_only = heap_in_use() - before;
+    for (int64_t k = 0; k < kTenMinutes; ++k) rec.step();
+    state.counters["heap_MB"] = static_cast<double>(heap_in_use() - before - crowd_only) / 1e6;
+    state.counters["keyframes"] = static_cast<double>(rec.keyframe_count());
+    state.counters["interval"] = static_cast<double>(rec.keyframe_interval());
+    state.counters["keyframes_MB"] = static_cast<double>(rec.keyframe_bytes()) / 1e6;
+    state.counters["repro_MB"] = static_cast<double>(io::repro_to_json(rec.repro()).size()) / 1e6;
+    const int64_t worst = kTenMinutes / rec.keyframe_interval() * rec.keyframe_interval() - 1;  // a keyframe interval, but one
+    (void)rec.seek(0);
+    const auto t0 = std::chrono::steady_clock::now();
+    (void)rec.seek(worst);
+    state.counters["worst_seek_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const auto t1 = std::chrono::steady_clock::now();
+    (void)rec.seek(kTenMinutes / 2 / rec.keyframe_interval() * rec.keyframe_interval());
+    state.counters["keyframe_seek_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+  }
+}
+BENCHMARK(BM_ten_minutes_1000)->Unit(benchmark::kSecond)->Iterations(1);
 
 }  // namespace
 

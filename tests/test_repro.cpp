@@ -133,6 +133,34 @@ TEST_CASE("a recording with edits, saved and reopened, seeks to the middle: the 
   }
 }
 
+TEST_CASE("a keyframe budget drops every other keyframe: memory stays within it, seeks stay exact") {
+  const io::Scene scene = doorway();
+  size_t one = 0;
+  {
+    auto probe = plan::Recording::start(scene);
+    REQUIRE(probe);
+    one = probe->keyframe_bytes();  // the keyframe of step 0
+  }
+  REQUIRE(one > 0);
+  plan::RecordOptions o;
+  o.keyframe_every = 20;
+  o.keyframe_budget = 3 * one + one / 2;  // room for three keyframes of that size (routes grow a little)
+  auto rec = plan::Recording::start(scene, o);
+  REQUIRE(rec);
+  run_live(*rec, edits(), 400);
+  CHECK(rec->keyframe_bytes() <= o.keyframe_budget);
+  CHECK(rec->keyframe_count() <= 3);
+  CHECK(rec->keyframe_interval() >= 160);  // 20 doubled at least three times for 400 steps
+  CHECK(rec->keyframe_interval() % 20 == 0);
+  REQUIRE(rec->seek(250));
+  plan::RecordOptions plain;
+  plain.keyframe_every = 1000000;
+  auto fresh = plan::Recording::start(scene, plain);
+  REQUIRE(fresh);
+  run_live(*fresh, edits(), 250);
+  check_same_state(rec->crowd(), fresh->crowd());
+}
+
 TEST_CASE("recording changes nothing: the hashes are those of the scene's units stepped alone") {
   io::Scene scene = doorway();
   auto rec = plan::Recording::start(scene);

@@ -39,16 +39,13 @@ void hash_dynamic(const Crowd& crowd, uint64_t& h) {
   for (int d = 0; d < crowd.door_count(); ++d) fnv(h, static_cast<double>(crowd.door_state(d)));
 }
 
-/// About the heap bytes of a crowd and its routing (keyframe_bytes): what grows with units.
-size_t crowd_bytes(const Crowd& c, const UnitRouting& r) {
-  size_t b = sizeof(Crowd) + 4 * static_cast<size_t>(c.grid().cell_count()) * sizeof(float) +
-             static_cast<size_t>(c.grid().cell_count()) * 2 * sizeof(double);  // maps, flow
-  for (int i = 0; i < c.agent_count(); ++i) {
-    const CrowdAgentState& s = c.state(i);
-    b += 512 + s.route.capacity() * sizeof(Vec2) + s.neighbors.capacity() * sizeof(int) + s.why.capacity() + s.note.capacity();
-  }
-  for (const UnitRouteRecord& rec : r.records) b += sizeof rec + rec.points.capacity() * sizeof(Vec2) + rec.why.capacity();
-  return b + static_cast<size_t>(r.planned_on.cell_count()) * sizeof(float);
+/// About the heap bytes of a crowd and its routing (keyframe_bytes): what a keyframe holds.
+size_t units_bytes(const SceneUnits& u) {
+  size_t b = u.crowd->memory_bytes() + sizeof(UnitRouting) + u.routing->planned_on.costs().capacity() * sizeof(float) +
+             u.routing->records.capacity() * sizeof(UnitRouteRecord) + u.routing->failed_on.capacity() * sizeof(int64_t);
+  for (const UnitRouteRecord& rec : u.routing->records)
+    b += rec.points.capacity() * sizeof(Vec2) + rec.why.capacity() + rec.planner.capacity() + rec.smoother.capacity();
+  return b;
 }
 
 /// `u` with a copy of its crowd routed by a copy of its routing: a future the same as u's.
@@ -116,6 +113,7 @@ Result<Recording> Recording::start(const io::Scene& scene, const RecordOptions& 
   r.scene_ = scene;
   r.units_ = std::move(*built);
   r.options_ = options;
+  r.keyframe_every_ = options.keyframe_every;
   r.hash_every_ = options.hash_every > 0 ? options.hash_every : std::max<int64_t>(1, std::llround(1.0 / options.def.dt));
   r.take_keyframe();
   return r;
@@ -137,8 +135,7 @@ void Recording::take_keyframe() {
   k->step = step_;
   k->grid = scene_.grid;
   k->units = copy_units(units_);
-  k->bytes = sizeof(Keyframe) + crowd_bytes(*k->units.crowd, *k->units.routing) +
-             static_cast<size_t>(k->grid.cell_count()) * sizeof(float);
+  k->bytes = sizeof(Keyframe) + units_bytes(k->units) + k->grid.costs().capacity() * sizeof(float);
   keyframes_.push_back(std::move(k));
 }
 
@@ -165,7 +162,18 @@ void Recording::step() {
   if (step_ <= recorded_until()) return;  // re-simulating what is recorded (after a seek)
   step_hashes_.push_back(crowd_state_hash(*units_.crowd));
   if (step_ % hash_every_ == 0) hashes_.push_back(state_hash(*units_.crowd, step_));
-  if (step_ % options_.keyframe_every == 0) take_keyframe();
+  if (step_ % keyframe_every_ == 0) {
+    take_keyframe();
+    keep_keyframe_budget();
+  }
+}
+
+void Recording::keep_keyframe_budget() {
+  if (options_.keyframe_budget == 0) return;
+  while (keyframes_.size() > 1 && keyframe_bytes() > options_.keyframe_budget) {
+    keyframe_every_ *= 2;
+    std::erase_if(keyframes_, [&](const auto& k) { return k->step % keyframe_every_ != 0; });  // step 0 stays
+  }
 }
 
 std::string Recording::input(io::UnitInput in) {

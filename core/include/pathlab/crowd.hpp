@@ -264,6 +264,9 @@ class Crowd {
   /// e.g. a planner's cache and records, belong to this crowd); empty: the built-in planning.
   /// Costs a copy of the map (three times) and of every unit's state.
   Crowd clone(CrowdRoutePlanner planner) const;
+  /// About the heap bytes this crowd holds (its maps, units, routes, doors, trucks, scratch):
+  /// what a clone costs, for a recording's keyframe budget. [Units: bytes]
+  size_t memory_bytes() const noexcept;
 
   double time() const noexcept;
   int64_t step_count() const noexcept;

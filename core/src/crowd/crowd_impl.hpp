@@ -121,6 +121,7 @@ class CrowdImpl {
   void step();
   /// A copy whose future is the same as this one's (Crowd::clone), routed by `planner`.
   std::unique_ptr<CrowdImpl> clone(CrowdRoutePlanner planner) const;
+  size_t memory_bytes() const noexcept;  ///< Crowd::memory_bytes
 
   CrowdDef def_;
   Grid base_;   ///< The map as loaded.

@@ -37,6 +37,11 @@ struct RecordOptions {
   int64_t keyframe_every = 600;
   /// Steps between per-unit hashes; 0: one simulated second (round(1 / dt)). [Limit: >= 0]
   int64_t hash_every = 0;
+  /// Most bytes the keyframes may take (Crowd::memory_bytes and the routing's records). Past
+  /// it, every other keyframe is dropped and the interval doubles: memory stays bounded for
+  /// any run length, seeking re-simulates more. 0: no limit. 150 MB keeps 10 simulated minutes
+  /// of 1,000 units at 60 Hz within 200 MB with the hashes (bench/bench_repro.cpp). [Units: bytes]
+  size_t keyframe_budget = 150'000'000;
 };
 
 class Recording {
@@ -73,6 +78,9 @@ class Recording {
   int64_t hash_every() const noexcept { return hash_every_; }
   /// Keyframes kept, and about how many bytes they take (units, routes, maps). [Units: bytes]
   size_t keyframe_count() const noexcept { return keyframes_.size(); }
+  /// Steps between keyframes now (RecordOptions::keyframe_every, doubled each time the budget
+  /// was reached).
+  int64_t keyframe_interval() const noexcept { return keyframe_every_; }
   size_t keyframe_bytes() const;
   /// The repro file of the run up to recorded_until(), with `moment` as the step of interest.
   io::Repro repro(std::optional<int64_t> moment = std::nullopt) const;
@@ -81,6 +89,8 @@ class Recording {
   struct Keyframe;
   Recording() = default;
   void take_keyframe();
+  /// Drops every other keyframe (doubling the interval) while they take more than the budget.
+  void keep_keyframe_budget();
   void restore(const Keyframe& k);
   void simulate_step();
 
@@ -89,6 +99,7 @@ class Recording {
   SceneUnits units_;
   RecordOptions options_;
   int64_t hash_every_ = 60;
+  int64_t keyframe_every_ = 600;
   int64_t step_ = 0;
   size_t next_input_ = 0;  ///< inputs_[next_input_..] are not applied yet
   std::vector<io::UnitInput> inputs_;
