@@ -189,6 +189,15 @@ TEST_CASE("an input given after seeking back starts another course: the recorded
   CHECK(rec->inputs()[2].step == 150);
   rec->step();
   CHECK(rec->recorded_until() == 151);
+
+  SUBCASE("inputs recorded for the step sought to stay and apply first") {
+    REQUIRE(rec->seek(120));  // before the door click recorded at 120
+    CHECK(rec->input(io::UnitInput{0, io::SendInput{{2}, Vec2(3.5, 12.5), std::nullopt}}).empty());
+    REQUIRE(rec->inputs().size() == 3);
+    CHECK(std::holds_alternative<io::DoorInput>(rec->inputs()[1].what));
+    CHECK(std::holds_alternative<io::SendInput>(rec->inputs()[2].what));
+    CHECK(rec->crowd().door_state(0) != DoorState::open);  // the click at 120 was applied
+  }
 }
 
 TEST_CASE("repro files: hostile or wrong input gets one error naming the file, line and key") {

@@ -179,8 +179,11 @@ void Recording::keep_keyframe_budget() {
 std::string Recording::input(io::UnitInput in) {
   in.step = step_;
   if (step_ < recorded_until()) {
-    // Another course from here: the recorded future no longer happens.
-    inputs_.resize(next_input_);
+    // Another course from here: the recorded future no longer happens (inputs recorded for
+    // this very step stay, and apply before this one).
+    const auto later = std::upper_bound(inputs_.begin(), inputs_.end(), step_,
+                                        [](int64_t s, const io::UnitInput& i) { return s < i.step; });
+    inputs_.erase(later, inputs_.end());
     step_hashes_.resize(static_cast<size_t>(step_));
     std::erase_if(hashes_, [&](const io::StateHash& h) { return h.step > step_; });
     std::erase_if(keyframes_, [&](const auto& k) { return k->step > step_; });
