@@ -267,6 +267,16 @@ TEST_CASE("pathlab-cli record and replay --check: passes on the file, names step
   CHECK(r.status == 1);
   CHECK(r.err.find("diverges at step 201 (t = 3.35 s): unit 0 (person) differs") != std::string::npos);
 
+  SUBCASE("a recorded run replays exactly as crowd --scene runs it unrecorded: the same output, byte for byte") {
+    const std::string plain = (dir / "plain.repro.json").string();
+    REQUIRE(run_cli("record --scene " + kDoorway + " --until 10 --out " + plain).status == 0);
+    const auto replayed = run_cli("replay " + plain + " --json --every 30");
+    const auto crowd = run_cli("crowd --scene " + kDoorway + " --max-time 10 --json --every 30");
+    REQUIRE(crowd.status == 0);
+    CHECK(replayed.status == 0);
+    CHECK(replayed.out.size() > 1000);
+    CHECK(replayed.out == crowd.out);
+  }
   SUBCASE("replay --json prints frames as crowd does") {
     r = run_cli("replay " + out + " --json --every 60 --until 2");
     CHECK(r.status == 0);
