@@ -30,6 +30,6 @@ if [ "$sanitize" -eq 1 ]; then
 fi
 
 if [ "$fuzz" -eq 1 ]; then
-  # 7 targets x 5 s, two at a time: about 20 s of fuzzing plus the replays (scripts/fuzz.sh).
+  # 8 targets x 5 s, two at a time: about 20 s of fuzzing plus the replays (scripts/fuzz.sh).
   scripts/fuzz.sh --seconds 5
 fi

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "crowd_output.hpp"
 #include "pathlab/io/map_files.hpp"
 #include "pathlab/crowd.hpp"
 #include "pathlab/io/scene_file.hpp"
@@ -106,91 +107,6 @@ std::vector<std::pair<MovingObstacleDef, std::string>> read_obstacles(const std:
     out.emplace_back(std::move(m), q.where);
   }
   return out;
-}
-
-nlohmann::ordered_json frame_json(const Crowd& crowd) {
-  auto pos = nlohmann::ordered_json::array();
-  for (int i = 0; i < crowd.agent_count(); ++i) {
-    const CrowdAgentState& s = crowd.state(i);
-    pos.push_back({s.pose.pos.x, s.pose.pos.y, rad_to_deg(s.pose.heading), s.speed});
-  }
-  nlohmann::ordered_json j;
-  j["t"] = crowd.time();
-  j["pos"] = std::move(pos);
-  return j;
-}
-
-nlohmann::ordered_json header_json(const Crowd& crowd, const std::vector<std::string>& presets) {
-  auto agents = nlohmann::ordered_json::array();
-  for (int i = 0; i < crowd.agent_count(); ++i) {
-    const CrowdAgentDef& a = crowd.agent_def(i);
-    nlohmann::ordered_json o;
-    o["preset"] = presets[static_cast<size_t>(i)];
-    o["radius"] = a.unit.radius;
-    o["max_speed"] = a.unit.max_speed;
-    o["goal"] = {a.goal.x, a.goal.y};
-    agents.push_back(std::move(o));
-  }
-  nlohmann::ordered_json j;
-  j["agents"] = std::move(agents);
-  j["dt"] = crowd.dt();
-  return j;
-}
-
-/// Who was locked longest: "agent 3", "moving obstacle 0", or empty when nothing was.
-std::string longest_lock_by(const CrowdMetrics& m) {
-  if (m.longest_lock_agent >= 0) return "agent " + std::to_string(m.longest_lock_agent);
-  if (m.longest_lock_obstacle >= 0) return "moving obstacle " + std::to_string(m.longest_lock_obstacle);
-  return "";
-}
-
-nlohmann::ordered_json summary_json(const Crowd& crowd) {
-  const CrowdMetrics m = crowd.run_metrics();
-  auto times = nlohmann::ordered_json::array();
-  auto why = nlohmann::ordered_json::array();
-  for (int i = 0; i < crowd.agent_count(); ++i) {
-    const CrowdAgentMetrics& am = crowd.metrics(i);
-    times.push_back(am.time_to_goal ? nlohmann::ordered_json(*am.time_to_goal) : nlohmann::ordered_json(nullptr));
-    const std::string& w = crowd.state(i).why;
-    why.push_back(am.arrived || w.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(w));
-  }
-  nlohmann::ordered_json s;
-  s["arrived"] = m.arrived;
-  s["agents"] = crowd.agent_count();
-  s["time_to_goal"] = std::move(times);
-  s["min_separation"] = std::isfinite(m.min_separation) ? nlohmann::ordered_json(m.min_separation) : nlohmann::ordered_json(nullptr);
-  s["wall_contacts"] = m.wall_contacts;
-  s["stuck_steps"] = m.stuck_steps;
-  s["replans"] = m.replans;
-  s["longest_lock"] = m.longest_lock;
-  const std::string by = longest_lock_by(m);
-  s["longest_lock_by"] = by.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(by);
-  s["why"] = std::move(why);
-  nlohmann::ordered_json j;
-  j["summary"] = std::move(s);
-  return j;
-}
-
-void print_human(const Crowd& crowd) {
-  const CrowdMetrics m = crowd.run_metrics();
-  // With fewer than two units there is no gap to measure: null, as in the JSON summary.
-  char separation[32] = "null";
-  if (std::isfinite(m.min_separation)) std::snprintf(separation, sizeof separation, "%.17g", m.min_separation);
-  std::printf("arrived: %d/%d\ntime: %.17g\nmin_separation: %s\nwall_contacts: %d\nstuck_steps: %d\nreplans: %d\n",
-              m.arrived, crowd.agent_count(), crowd.time(), separation, m.wall_contacts, m.stuck_steps, m.replans);
-  // Locked: wanted to move and stayed within CrowdDef::lock_distance of one spot.
-  const std::string by = longest_lock_by(m);
-  std::printf("longest_lock: %.17g%s%s\n", m.longest_lock, by.empty() ? "" : " ", by.c_str());
-  std::printf("# agent preset time_to_goal (or why not)\n");
-  for (int i = 0; i < crowd.agent_count(); ++i) {
-    const CrowdAgentMetrics& am = crowd.metrics(i);
-    if (am.time_to_goal) {
-      std::printf("%d %s %.17g\n", i, crowd.agent_def(i).unit.name.c_str(), *am.time_to_goal);
-    } else {
-      const std::string& w = crowd.state(i).why;
-      std::printf("%d %s - %s\n", i, crowd.agent_def(i).unit.name.c_str(), w.empty() ? "not arrived in time" : w.c_str());
-    }
-  }
 }
 
 double default_max_time(const Crowd& crowd) {
@@ -323,14 +239,14 @@ int run_crowd(int argc, char** argv) {
   if (max_time / def.dt > kMaxSteps) throw UsageError("--max-time / --dt: more than 10,000,000 steps");
   const std::vector<std::string>& presets = in.presets;
 
-  if (json) std::cout << header_json(crowd, presets).dump() << "\n" << frame_json(crowd).dump() << "\n";
+  if (json) std::cout << header_json(crowd, presets).dump() << "\n" << frame_json(crowd, crowd.time()).dump() << "\n";
   const bool progress = stderr_is_terminal();
   auto last = std::chrono::steady_clock::now();
   // The run ends when every unit has arrived or at max_time (within half a step).
   while (!crowd.all_arrived() && crowd.time() < max_time - 0.5 * def.dt) {
     crowd.step();
     const bool end = crowd.all_arrived() || crowd.time() >= max_time - 0.5 * def.dt;
-    if (json && (crowd.step_count() % every == 0 || end)) std::cout << frame_json(crowd).dump() << "\n";
+    if (json && (crowd.step_count() % every == 0 || end)) std::cout << frame_json(crowd, crowd.time()).dump() << "\n";
     if (progress && std::chrono::steady_clock::now() - last > std::chrono::milliseconds(200)) {
       last = std::chrono::steady_clock::now();
       std::fprintf(stderr, "\rt = %.1f s, %d/%d arrived", crowd.time(), crowd.run_metrics().arrived, crowd.agent_count());
@@ -338,7 +254,7 @@ int run_crowd(int argc, char** argv) {
   }
   if (progress) std::fprintf(stderr, "\n");
   if (json) std::cout << summary_json(crowd).dump() << "\n";
-  else print_human(crowd);
+  else print_human(crowd, crowd.time());
   return 0;
 }
 

@@ -14,6 +14,8 @@ int run_smooth(int argc, char** argv);
 int run_curve(int argc, char** argv);
 int run_simulate(int argc, char** argv);
 int run_crowd(int argc, char** argv);
+int run_record(int argc, char** argv);
+int run_replay(int argc, char** argv);
 
 struct Command {
   const char* name;
@@ -29,6 +31,8 @@ inline constexpr Command kCommands[] = {
     {"simulate", run_simulate,
      "drive a unit (person, car, tank, bear) along a planned path, on a map or a --scene; trajectory and metrics"},
     {"crowd", run_crowd, "many units following their routes around each other, doors and moving obstacles (JSON Lines)"},
+    {"record", run_record, "run a scene's crowd headless with inputs as data and write a repro file of the run"},
+    {"replay", run_replay, "re-simulate a repro file, print frames as crowd does; --check against its hashes"},
 };
 
 }  // namespace pathlab::cli

@@ -27,9 +27,24 @@ std::optional<Vec2> fit_goal(const Grid& g, Vec2 p, double radius) {
   return nearest_fit(p, std::max(0.25, radius), 12, clear);
 }
 
+CrowdRoutePlanner unit_route_planner(const std::shared_ptr<UnitRouting>& routing) {
+  return [routing](const CrowdRouteQuery& q) { return plan_unit_route(*routing, q); };
+}
+
+std::shared_ptr<UnitRouting> copy_routing(const UnitRouting& r) {
+  auto out = std::make_shared<UnitRouting>();
+  out->settings = r.settings;
+  out->scene_goal = r.scene_goal;
+  out->planned_on = r.planned_on;
+  out->grid_version = r.grid_version;
+  out->records = r.records;
+  out->failed_on = r.failed_on;
+  return out;
+}
+
 Result<Crowd> make_unit_crowd(const Grid& grid, const std::shared_ptr<UnitRouting>& routing, CrowdDef def) {
   // Units plan through the planning service like everything else in the app.
-  def.route_planner = [routing](const CrowdRouteQuery& q) { return plan_unit_route(*routing, q); };
+  def.route_planner = unit_route_planner(routing);
   routing->records.clear();  // per agent id of the crowd being replaced
   routing->failed_on.clear();
   return Crowd::create(grid, def);
@@ -70,6 +85,8 @@ Result<SceneUnits> build_scene_units(const io::Scene& scene, const CrowdDef& def
   out.routing = std::make_shared<UnitRouting>();
   out.routing->settings = scene.settings;  // the route planner plans with the scene's settings
   out.routing->scene_goal = scene.goal;
+  out.def = def;
+  out.def.route_planner = nullptr;
   auto crowd = make_unit_crowd(scene.grid, out.routing, def);
   if (!crowd) return crowd.error();
   out.crowd.emplace(std::move(*crowd));
@@ -99,6 +116,7 @@ Result<SceneUnits> build_scene_units(const io::Scene& scene, const CrowdDef& def
     out.presets.push_back(u.preset);
     out.scene_index.push_back(static_cast<int>(k));
     out.messages.push_back(std::move(message));
+    out.goals.push_back(u.goal);
   }
   return out;
 }

@@ -1,7 +1,7 @@
 // pathlab: the sandbox.
 //
 //   pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays]
-//           [--ui-scale PCT] [--bench-crowd] [--planner NAME]
+//           [--ui-scale PCT] [--bench-crowd] [--planner NAME] [--record-until T --save-repro OUT]
 //
 // SCENE is a scene .json, a Moving AI .map or a PNG map (default: the demo scene).
 // --screenshot renders N frames (default 3) and saves the last as a PNG, then exits.
@@ -18,6 +18,10 @@
 // --planner NAME opens the scene with another planner (its default smoother), as an unsaved
 //   edit: try a shared scene or bug report with theta or hybrid without editing its file first;
 //   Ctrl+S keeps the change, Ctrl+Z undoes it.
+// --record-until T --save-repro OUT steps the scene's units for T simulated seconds headless
+//   (as the Step button does) and writes the repro file of the run, the same bytes as
+//   `pathlab-cli record --scene SCENE --until T --out OUT` (issue 25). An existing OUT is
+//   replaced only if it is a repro.
 // Interactive runs quit on SIGTERM, SIGINT and SIGHUP without asking: unsaved edits go to the
 // autosave, which the next start offers to restore (host/quit_signal.hpp). Ctrl+Q or closing
 // the window asks first when there are unsaved edits.
@@ -27,12 +31,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <string>
 #include <vector>
 
 #include "units/crowd_bench.hpp"
+#include "units/units_record.hpp"
 #include "host/host.hpp"
 #include "pathlab/io/map_files.hpp"
 #include "host/quit_signal.hpp"
@@ -45,7 +51,7 @@ using namespace pathlab;
 namespace {
 
 int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "error: %s\nusage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd] [--planner NAME]\n",
+  std::fprintf(stderr, "error: %s\nusage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd] [--planner NAME] [--record-until T --save-repro OUT]\n",
                msg.c_str());
   return 2;
 }
@@ -72,7 +78,8 @@ std::string plan_names() {
 }
 
 struct Options {
-  std::string scene_path, screenshot, planner;
+  std::string scene_path, screenshot, planner, save_repro;
+  double record_until = -1.0;  ///< [Units: s]; < 0: not recording
   long frames = 3, bench_frames = 0, ui_scale_pct = 0;
   bool frames_given = false, bench_replan = false, all_overlays = false, bench_crowd = false;
 };
@@ -100,6 +107,16 @@ int parse_args(int argc, char** argv, Options& o) {
         return usage_error(std::string("--planner needs a planner name: ") + (v ? "unknown planner '" + std::string(v) + "' (" : "(") +
                            plan_names() + ")");
       o.planner = v;
+    } else if (a == "--record-until") {
+      const char* v = value();
+      char* end = nullptr;
+      o.record_until = v ? std::strtod(v, &end) : -1.0;
+      if (!v || *end != '\0' || !(o.record_until > 0.0 && o.record_until <= 1e5))
+        return usage_error("--record-until needs simulated seconds, more than 0 and at most 100000");
+    } else if (a == "--save-repro") {
+      const char* v = value();
+      if (!v || !*v) return usage_error("--save-repro needs a file name");
+      o.save_repro = v;
     } else if (a == "--bench-replan") {
       o.bench_replan = true;
     } else if (a == "--bench-crowd") {
@@ -110,7 +127,7 @@ int parse_args(int argc, char** argv, Options& o) {
       const char* v = value();
       if (!v || !parse_count(v, o.bench_frames)) return usage_error("--bench-frames needs a count from 1 to 1000000");
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd] [--planner NAME]\n");
+      std::printf("usage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd] [--planner NAME] [--record-until T --save-repro OUT]\n");
       return 0;
     } else if (!a.empty() && a[0] == '-') {
       return usage_error("unknown option " + a);
@@ -121,6 +138,11 @@ int parse_args(int argc, char** argv, Options& o) {
     }
   }
   if (o.bench_replan && o.bench_frames == 0) return usage_error("--bench-replan needs --bench-frames N");
+  if ((o.record_until > 0.0) != !o.save_repro.empty()) return usage_error("--record-until T and --save-repro OUT go together");
+  if (!o.save_repro.empty()) {
+    // Checked before anything runs: a user's file is never written over.
+    if (const std::string e = io::check_repro_target(o.save_repro); !e.empty()) return usage_error("--save-repro: " + e);
+  }
   return -1;
 }
 
@@ -219,6 +241,16 @@ int run_frames(sandbox::Host& host, const Options& o) {
   return 0;
 }
 
+/// --record-until T --save-repro OUT: the units of the scene as opened, stepped headless.
+int run_record(sandbox::Sandbox& sb, const Options& o) {
+  const io::Scene scene = sb.scene();  // as it was before the first step (the repro's scene)
+  const auto steps = static_cast<int64_t>(std::llround(o.record_until / sb.units().crowd().dt()));
+  const io::Repro repro = sandbox::record_units(sb.units(), scene, steps);
+  if (auto st = io::save_repro(repro, o.save_repro); !st) return usage_error(st.error().message);
+  std::printf("recorded %lld steps of %d units: %s\n", static_cast<long long>(steps), sb.units().count(), o.save_repro.c_str());
+  return 0;
+}
+
 int run_interactive(sandbox::Host& host) {
   // Idle frame-rate cap: full speed while something moves or input arrives, otherwise sleep
   // in the event wait (a frame every 250 ms keeps toasts and the autosave timely).
@@ -263,7 +295,7 @@ int main(int argc, char** argv) {
     scene = sandbox::crowd_bench_scene();
     o.scene_path.clear();
   } else if (const int rc = load_initial(o.scene_path, scene, is_scene); rc >= 0) return rc;
-  const bool headless = !o.screenshot.empty() || o.bench_frames > 0 || o.frames_given;
+  const bool headless = !o.screenshot.empty() || o.bench_frames > 0 || o.frames_given || !o.save_repro.empty();
   // Unsaved work is autosaved per scene under the state folder; a crash copy newer than the
   // scene being opened is offered for restore (interactive runs only).
   std::string state_dir;
@@ -286,6 +318,7 @@ int main(int argc, char** argv) {
     if (std::string e = sandbox::spawn_crowd_bench(sb.units(), sb.scene()); !e.empty()) std::fprintf(stderr, "warning: %s\n", e.c_str());
   }
   if (o.ui_scale_pct > 0) sb.set_ui_scale(static_cast<float>(o.ui_scale_pct) / 100.0f);
+  if (!o.save_repro.empty()) return run_record(sb, o);
   if (o.bench_frames > 0) return run_bench(**host, o);
   if (headless) return run_frames(**host, o);
   return run_interactive(**host);

@@ -3,6 +3,8 @@
 
 #include "units/units.hpp"
 
+#include "pathlab/plan/unit_input.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -14,43 +16,6 @@ namespace {
 std::unique_ptr<Crowd> make_crowd(const Grid& grid, const std::shared_ptr<plan::UnitRouting>& routing) {
   // default_crowd_def() is always valid; create() only fails on a bad def.
   return std::make_unique<Crowd>(plan::make_unit_crowd(grid, routing).value());
-}
-
-/// A truck's route from where it is now, so a rebuilt crowd drives it on from there.
-MovingObstacleDef remaining_route(const MovingObstacleDef& def, const MovingObstacleState& st, double t) {
-  MovingObstacleDef out = def;
-  if (t < def.start_time) {
-    out.start_time = def.start_time - t;
-    return out;
-  }
-  out.start_time = 0.0;
-  const std::vector<Vec2>& r = def.route;
-  const size_t legs = def.loop ? r.size() : r.size() - 1;
-  size_t best = 0;
-  double best_d = 1e300;
-  for (size_t k = 0; k < legs; ++k) {
-    const Vec2 a = r[k], b = r[(k + 1) % r.size()];
-    const Vec2 ab = b - a;
-    const double s = std::clamp(glm::dot(st.pose.pos - a, ab) / std::max(glm::dot(ab, ab), 1e-12), 0.0, 1.0);
-    const double d = glm::length(st.pose.pos - (a + ab * s));
-    if (d < best_d) best_d = d, best = k;
-  }
-  std::vector<Vec2> pts{st.pose.pos};
-  auto push = [&](Vec2 q) {
-    if (glm::length(q - pts.back()) > 1e-6) pts.push_back(q);
-  };
-  for (size_t k = best + 1; k < r.size(); ++k) push(r[k]);
-  if (def.loop) {
-    for (size_t k = 0; k <= best; ++k) push(r[k]);
-  }
-  if (pts.size() < 2 || st.finished) {
-    // At the end of its route: park it there, facing along its last leg.
-    const Vec2 end = r.back(), dir = glm::normalize(r.back() - r[r.size() - 2]);
-    pts = {end - dir * 1e-3, end};
-    out.start_time = 1e12;
-  }
-  out.route = std::move(pts);
-  return out;
 }
 
 bool same_door(const DoorDef& a, const DoorDef& b) {
@@ -165,7 +130,7 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
       const size_t i = static_cast<size_t>(k);
       // A truck the user did not edit drives on from where it is; an edited one starts afresh.
       if (i < built_trucks_.size() && same_truck(built_trucks_[i], trucks[i]))
-        trucks[i] = remaining_route(crowd_->moving_obstacle_def(k), crowd_->moving_obstacle(k), crowd_->time());
+        trucks[i] = plan::remaining_route(crowd_->moving_obstacle_def(k), crowd_->moving_obstacle(k), crowd_->time());
     }
   } else {
     carried_ = SwarmMetrics{};
@@ -294,8 +259,7 @@ std::string UnitSwarm::send(const std::vector<int>& ids, Vec2 goal, std::optiona
     if (id < 0 || id >= count()) continue;
     Unit& u = units_[static_cast<size_t>(id)];
     u.goal = Pose{goal, heading.value_or(0.0)};
-    const auto fit = fit_goal(crowd_->grid(), goal, u.def.radius);
-    const Status s = fit ? crowd_->set_goal(id, *fit, heading) : Status(fail(StatusCode::blocked, "no room there"));
+    const Status s = plan::send_unit(*crowd_, id, goal, heading);  // as a recorded send replays
     u.message = s ? "" : s.error().message;
     if (!s && first.empty()) first = u.preset + " " + std::to_string(id) + ": " + u.message;
   }
@@ -303,9 +267,7 @@ std::string UnitSwarm::send(const std::vector<int>& ids, Vec2 goal, std::optiona
 }
 
 void UnitSwarm::toggle_door(int door) {
-  if (door < 0 || door >= crowd_->door_count()) return;
-  // A click on a door closing when clear cancels the close.
-  (void)crowd_->set_door_open(door, crowd_->door_state(door) != DoorState::open);
+  (void)plan::toggle_door(*crowd_, door);  // as a recorded click replays; no such door: nothing
 }
 
 }  // namespace pathlab::sandbox

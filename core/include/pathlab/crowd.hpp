@@ -257,6 +257,17 @@ class Crowd {
   /// One fixed step of everything.
   void step();
 
+  /// A copy of the whole crowd (units, doors, trucks, metrics, the step count) whose future
+  /// steps are bit for bit those of this one, given the same route planner answers: for
+  /// keyframes of a recording (replay seeks to one and re-simulates from there). The copy asks
+  /// `planner` for routes instead of this crowd's CrowdDef::route_planner (whose captures,
+  /// e.g. a planner's cache and records, belong to this crowd); empty: the built-in planning.
+  /// Costs a copy of the map (three times) and of every unit's state.
+  Crowd clone(CrowdRoutePlanner planner) const;
+  /// About the heap bytes this crowd holds (its maps, units, routes, doors, trucks, scratch):
+  /// what a clone costs, for a recording's keyframe budget. [Units: bytes]
+  size_t memory_bytes() const noexcept;
+
   double time() const noexcept;
   int64_t step_count() const noexcept;
   double dt() const noexcept;

@@ -164,6 +164,39 @@ Status Crowd::set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> heading
   return impl_->set_goal(id, goal, heading);
 }
 void Crowd::step() { impl_->step(); }
+Crowd Crowd::clone(CrowdRoutePlanner planner) const { return Crowd(impl_->clone(std::move(planner))); }
+
+size_t Crowd::memory_bytes() const noexcept { return impl_->memory_bytes(); }
+
+namespace {
+template <class T>
+size_t bytes_of(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+}  // namespace
+
+size_t CrowdImpl::memory_bytes() const noexcept {
+  size_t b = sizeof(*this) + bytes_of(base_.costs()) + bytes_of(grid_.costs()) + bytes_of(avoid_grid_.costs()) +
+             bytes_of(local_grid_.costs()) + bytes_of(flow_) + bytes_of(settled_) + bytes_of(settled_cells_) +
+             bytes_of(bucket_start_) + bytes_of(bucket_ids_) + bytes_of(lines_) + bytes_of(found_) + bytes_of(agents_);
+  for (const crowd::Agent& a : agents_) {
+    b += bytes_of(a.st.route) + bytes_of(a.st.neighbors) + bytes_of(a.flow_marks) + a.st.why.capacity() +
+         a.st.note.capacity() + a.def.unit.name.capacity();
+  }
+  for (const crowd::GoalGroup& g : groups_) b += sizeof g + bytes_of(g.members) + bytes_of(g.slots) + bytes_of(g.claimed_by);
+  for (const crowd::Door& d : doors_) b += sizeof d + bytes_of(d.def.toggle_times);
+  for (const crowd::Mover& m : movers_) b += sizeof m + bytes_of(m.def.route);
+  return b;
+}
+
+std::unique_ptr<CrowdImpl> CrowdImpl::clone(CrowdRoutePlanner planner) const {
+  auto c = std::make_unique<CrowdImpl>(*this);  // the pathfinders are copied unbound (crowd::Finder)
+  c->def_.route_planner = std::move(planner);
+  c->finder_.reset(c->grid_);
+  c->avoid_finder_.reset(c->avoid_grid_);
+  c->local_finder_.reset(c->local_grid_);
+  return c;
+}
 double Crowd::time() const noexcept { return impl_->time(); }
 int64_t Crowd::step_count() const noexcept { return impl_->steps_; }
 double Crowd::dt() const noexcept { return impl_->def_.dt; }

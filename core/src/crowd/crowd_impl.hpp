@@ -6,6 +6,7 @@
 // (crowd_dynamic.cpp).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -79,6 +80,30 @@ struct Mover {
   double pause_until = -1.0;  ///< Backed off: it waits until then before it comes on again. [Units: s]
 };
 
+/// A GridPathfinder that can be copied with the crowd (Crowd::clone): a copy starts without a
+/// pathfinder, and CrowdImpl::clone() binds it to the copy's own grid with reset() before any
+/// search. A pathfinder keeps only buffers and preprocessing of its grid, so a new one finds
+/// the same paths.
+class Finder {
+ public:
+  explicit Finder(const Grid& grid) : f_(std::make_unique<GridPathfinder>(grid)) {}
+  Finder(const Finder&) {}
+  Finder& operator=(const Finder&) {
+    f_.reset();
+    return *this;
+  }
+  void reset(const Grid& grid) {
+    if (f_) f_->reset(grid);
+    else f_ = std::make_unique<GridPathfinder>(grid);
+  }
+  Result<GridPath> find_path(GridPlanner planner, Cell start, Cell goal, const GridSearchOptions& options) {
+    return f_->find_path(planner, start, goal, options);
+  }
+
+ private:
+  std::unique_ptr<GridPathfinder> f_;
+};
+
 /// Distance from p to an oriented box (0 inside) and the box's closest point.
 double box_distance(const Pose& box, Vec2 half, Vec2 p, Vec2* closest = nullptr);
 
@@ -94,15 +119,18 @@ class CrowdImpl {
   Status set_door_open(int door, bool open);
   Status set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> goal_heading);
   void step();
+  /// A copy whose future is the same as this one's (Crowd::clone), routed by `planner`.
+  std::unique_ptr<CrowdImpl> clone(CrowdRoutePlanner planner) const;
+  size_t memory_bytes() const noexcept;  ///< Crowd::memory_bytes
 
   CrowdDef def_;
   Grid base_;   ///< The map as loaded.
   Grid grid_;   ///< The map with closed doors as walls.
-  GridPathfinder finder_;
+  crowd::Finder finder_;
   Grid avoid_grid_;  ///< grid_ with the units in the way blocked, for a detour.
-  GridPathfinder avoid_finder_;
+  crowd::Finder avoid_finder_;
   Grid local_grid_;  ///< A window of grid_ around one query.
-  GridPathfinder local_finder_;
+  crowd::Finder local_finder_;
   Cell window_origin_;        ///< Where the last search's grid starts on the map.
   bool window_used_ = false;  ///< The last search ran on local_grid_.
   std::vector<crowd::Agent> agents_;

@@ -99,6 +99,14 @@ std::optional<Vec2> fit_goal(const Grid& grid, Vec2 p, double radius);
 /// ring, by angle: a fixed order) where `fits` holds; none when no candidate does.
 std::optional<Vec2> nearest_fit(Vec2 p, double step, int rings, const std::function<bool(Vec2)>& fits);
 
+/// The route planner of a unit crowd: plan_unit_route with `routing` (make_unit_crowd's, and a
+/// copy's: Crowd::clone with a copy of the routing, copy_routing).
+CrowdRoutePlanner unit_route_planner(const std::shared_ptr<UnitRouting>& routing);
+
+/// A copy of `routing` whose answers are the same: its settings, records and failed questions,
+/// with a new planning service (the service only caches what it builds for a grid).
+std::shared_ptr<UnitRouting> copy_routing(const UnitRouting& routing);
+
 /// A core Crowd on `grid` (copied) whose route_planner is plan_unit_route with `routing`;
 /// `def`'s other fields (dt, ...) are kept. Clears routing's records (they are per agent id).
 /// Errors: a bad `def` (naming the field).
@@ -136,7 +144,17 @@ struct SceneUnits {
   std::vector<std::string> messages;  ///< per crowd agent: a note from placing it, or ""
   /// Units that could not be placed (skipped, as the sandbox skips them): "units[3]: tank: ...".
   std::vector<std::string> skipped;
+  /// Per crowd agent: its own goal (a scene unit's, or where it was sent); none: the scene's.
+  std::vector<std::optional<Pose>> goals;
+  /// Steps run by the crowds before the last rebuild (a map edit rebuilds the crowd, whose
+  /// clock starts again at 0): the run's step is step_offset + crowd->step_count().
+  int64_t step_offset = 0;
+  CrowdDef def;  ///< the crowd's tuning (its route_planner empty: make_unit_crowd sets it)
 };
+
+/// A truck's route from where it is now (`st` at crowd time `t`), so a rebuilt crowd drives it
+/// on from there; one at the end of its route is parked there. [Units: cells, s]
+MovingObstacleDef remaining_route(const MovingObstacleDef& def, const MovingObstacleState& st, double t);
 
 /// Builds the crowd of `scene` with make_unit_crowd (routing with the scene's settings), its
 /// doors and trucks (add_scene_dynamic), then its units in order (place_unit with the unit's

@@ -1,0 +1,111 @@
+#pragma once
+/// @file recording.hpp
+/// Recording and replaying a scene's crowd run (issue 25): the run is deterministic, so the
+/// scene, the inputs with their steps and the settings are the whole run; a Recording keeps
+/// them, a state hash after every step (and per unit every `hash_every` steps) to check a
+/// replay against, and keyframes (copies of the crowd and its routing, Crowd::clone) every
+/// `keyframe_every` steps, so seek() to any step restores the nearest keyframe before it and
+/// re-simulates at most keyframe_every - 1 steps. Recording only reads the crowd: a run
+/// recorded or not gives the same bytes.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pathlab/io/repro_file.hpp"
+#include "pathlab/plan/scene_units.hpp"
+#include "pathlab/plan/unit_input.hpp"
+#include "pathlab/status.hpp"
+
+namespace pathlab::plan {
+
+/// FNV-1a (64 bit) over the bytes, in agent order, of each unit's position, heading, velocity
+/// and speed (doubles as stored, little-endian on every machine pathlab builds on), then each
+/// truck's pose and each door's state. Equal for equal states, whatever the crowd's history.
+uint64_t crowd_state_hash(const Crowd& crowd);
+/// One unit's part of crowd_state_hash, folded to 32 bits.
+uint32_t unit_state_hash(const Crowd& crowd, CrowdAgentId id);
+/// crowd_state_hash and every unit's hash, labelled with `step`.
+io::StateHash state_hash(const Crowd& crowd, int64_t step);
+
+struct RecordOptions {
+  CrowdDef def = default_crowd_def();  ///< dt and tuning of the crowd (route_planner ignored)
+  /// Steps between keyframes: memory (one copy of the crowd each) against seek time
+  /// (re-simulating up to this many steps). [Limit: >= 1]
+  int64_t keyframe_every = 600;
+  /// Steps between per-unit hashes; 0: one simulated second (round(1 / dt)). [Limit: >= 0]
+  int64_t hash_every = 0;
+  /// Most bytes the keyframes may take (Crowd::memory_bytes and the routing's records). Past
+  /// it, every other keyframe is dropped and the interval doubles: memory stays bounded for
+  /// any run length, seeking re-simulates more. 0: no limit. 150 MB keeps 10 simulated minutes
+  /// of 1,000 units at 60 Hz within 200 MB with the hashes (bench/bench_repro.cpp). [Units: bytes]
+  size_t keyframe_budget = 150'000'000;
+};
+
+class Recording {
+ public:
+  /// Starts a run of `scene`'s units (build_scene_units) at step 0. Errors: a bad def.
+  static Result<Recording> start(const io::Scene& scene, const RecordOptions& options = {});
+  /// A run to replay `repro`: its scene, dt and inputs (applied when their steps come); its
+  /// hashes are not copied (compare them with hashes() / step_hashes() as the run goes).
+  static Result<Recording> replay(const io::Repro& repro, int64_t keyframe_every = 600);
+
+  /// Records `input` at the current step and applies it now (its step is set to step()).
+  /// After a seek back, the recorded future (inputs, hashes, keyframes after now) is dropped:
+  /// the run takes another course. Returns "" or the problem apply_unit_input reports.
+  std::string input(io::UnitInput input);
+  /// Applies the inputs due at this step that are not applied yet, then steps the crowd once
+  /// and records its hashes (and a keyframe every keyframe_every steps).
+  void step();
+  /// Restores the state after `step` steps (before that step's inputs): the nearest keyframe
+  /// at or before it, then re-simulation with the recorded inputs. Errors: a step past the
+  /// recorded ones (recorded_until()) or negative.
+  Status seek(int64_t step);
+
+  int64_t step_index() const noexcept { return step_; }
+  double time() const noexcept { return static_cast<double>(step_) * options_.def.dt; }
+  /// The furthest step recorded (hashes exist up to it).
+  int64_t recorded_until() const noexcept { return static_cast<int64_t>(step_hashes_.size()); }
+  const SceneUnits& units() const noexcept { return units_; }
+  const Crowd& crowd() const noexcept { return *units_.crowd; }
+  /// The scene now (its map with the paint inputs applied so far).
+  const io::Scene& scene() const noexcept { return scene_; }
+  const std::vector<io::UnitInput>& inputs() const noexcept { return inputs_; }
+  const std::vector<io::StateHash>& hashes() const noexcept { return hashes_; }
+  const std::vector<uint64_t>& step_hashes() const noexcept { return step_hashes_; }
+  int64_t hash_every() const noexcept { return hash_every_; }
+  /// Keyframes kept, and about how many bytes they take (units, routes, maps). [Units: bytes]
+  size_t keyframe_count() const noexcept { return keyframes_.size(); }
+  /// Steps between keyframes now (RecordOptions::keyframe_every, doubled each time the budget
+  /// was reached).
+  int64_t keyframe_interval() const noexcept { return keyframe_every_; }
+  size_t keyframe_bytes() const;
+  /// The repro file of the run up to recorded_until(), with `moment` as the step of interest.
+  io::Repro repro(std::optional<int64_t> moment = std::nullopt) const;
+
+ private:
+  struct Keyframe;
+  Recording() = default;
+  void take_keyframe();
+  /// Drops every other keyframe (doubling the interval) while they take more than the budget.
+  void keep_keyframe_budget();
+  void restore(const Keyframe& k);
+  void simulate_step();
+
+  io::Scene start_scene_;  ///< the scene the run started from (the repro's)
+  io::Scene scene_;        ///< the scene now
+  SceneUnits units_;
+  RecordOptions options_;
+  int64_t hash_every_ = 60;
+  int64_t keyframe_every_ = 600;
+  int64_t step_ = 0;
+  size_t next_input_ = 0;  ///< inputs_[next_input_..] are not applied yet
+  std::vector<io::UnitInput> inputs_;
+  std::vector<io::StateHash> hashes_;
+  std::vector<uint64_t> step_hashes_;
+  std::vector<std::shared_ptr<const Keyframe>> keyframes_;  ///< by step, every keyframe_every
+};
+
+}  // namespace pathlab::plan

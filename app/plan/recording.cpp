@@ -1,0 +1,233 @@
+// Recording and replaying a scene's crowd run (recording.hpp): hashes, keyframes, seeking.
+
+#include "pathlab/plan/recording.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace pathlab::plan {
+namespace {
+
+constexpr uint64_t kFnvOffset = 14695981039346656037ull;
+constexpr uint64_t kFnvPrime = 1099511628211ull;
+
+void fnv(uint64_t& h, double v) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  for (int k = 0; k < 8; ++k) {
+    h ^= (bits >> (8 * k)) & 0xffu;
+    h *= kFnvPrime;
+  }
+}
+
+/// Feeds one unit's state into both hashes.
+void hash_unit(const CrowdAgentState& s, uint64_t& all, uint64_t& own) {
+  for (double v : {s.pose.pos.x, s.pose.pos.y, s.pose.heading, s.velocity.x, s.velocity.y, s.speed}) {
+    fnv(all, v);
+    fnv(own, v);
+  }
+}
+
+uint32_t fold(uint64_t h) { return static_cast<uint32_t>(h ^ (h >> 32)); }
+
+void hash_dynamic(const Crowd& crowd, uint64_t& h) {
+  for (int k = 0; k < crowd.moving_obstacle_count(); ++k) {
+    const Pose& p = crowd.moving_obstacle(k).pose;
+    for (double v : {p.pos.x, p.pos.y, p.heading}) fnv(h, v);
+  }
+  for (int d = 0; d < crowd.door_count(); ++d) fnv(h, static_cast<double>(crowd.door_state(d)));
+}
+
+/// About the heap bytes of a crowd and its routing (keyframe_bytes): what a keyframe holds.
+size_t units_bytes(const SceneUnits& u) {
+  size_t b = u.crowd->memory_bytes() + sizeof(UnitRouting) + u.routing->planned_on.costs().capacity() * sizeof(float) +
+             u.routing->records.capacity() * sizeof(UnitRouteRecord) + u.routing->failed_on.capacity() * sizeof(int64_t);
+  for (const UnitRouteRecord& rec : u.routing->records)
+    b += rec.points.capacity() * sizeof(Vec2) + rec.why.capacity() + rec.planner.capacity() + rec.smoother.capacity();
+  return b;
+}
+
+/// `u` with a copy of its crowd routed by a copy of its routing: a future the same as u's.
+SceneUnits copy_units(const SceneUnits& u) {
+  SceneUnits c;
+  c.presets = u.presets;
+  c.scene_index = u.scene_index;
+  c.messages = u.messages;
+  c.skipped = u.skipped;
+  c.goals = u.goals;
+  c.step_offset = u.step_offset;
+  c.def = u.def;
+  c.routing = copy_routing(*u.routing);
+  c.crowd.emplace(u.crowd->clone(unit_route_planner(c.routing)));
+  return c;
+}
+
+}  // namespace
+
+uint64_t crowd_state_hash(const Crowd& crowd) {
+  uint64_t all = kFnvOffset;
+  for (int i = 0; i < crowd.agent_count(); ++i) {
+    uint64_t own = kFnvOffset;
+    hash_unit(crowd.state(i), all, own);
+  }
+  hash_dynamic(crowd, all);
+  return all;
+}
+
+uint32_t unit_state_hash(const Crowd& crowd, CrowdAgentId id) {
+  uint64_t all = kFnvOffset, own = kFnvOffset;
+  hash_unit(crowd.state(id), all, own);
+  return fold(own);
+}
+
+io::StateHash state_hash(const Crowd& crowd, int64_t step) {
+  io::StateHash h;
+  h.step = step;
+  h.state = kFnvOffset;
+  h.units.reserve(static_cast<size_t>(crowd.agent_count()));
+  for (int i = 0; i < crowd.agent_count(); ++i) {
+    uint64_t own = kFnvOffset;
+    hash_unit(crowd.state(i), h.state, own);
+    h.units.push_back(fold(own));
+  }
+  hash_dynamic(crowd, h.state);
+  return h;
+}
+
+/// The whole run's state after `step` steps, before that step's inputs.
+struct Recording::Keyframe {
+  int64_t step = 0;
+  Grid grid;  ///< scene_.grid then (paint inputs edit it)
+  SceneUnits units;  ///< its crowd a clone routed by its own copy of the routing
+  size_t bytes = 0;
+};
+
+Result<Recording> Recording::start(const io::Scene& scene, const RecordOptions& options) {
+  if (options.keyframe_every < 1) return fail(StatusCode::invalid_argument, "keyframe_every must be >= 1");
+  if (options.hash_every < 0) return fail(StatusCode::invalid_argument, "hash_every must be >= 0");
+  auto built = build_scene_units(scene, options.def);
+  if (!built) return built.error();
+  Recording r;
+  r.start_scene_ = scene;
+  r.scene_ = scene;
+  r.units_ = std::move(*built);
+  r.options_ = options;
+  r.keyframe_every_ = options.keyframe_every;
+  r.hash_every_ = options.hash_every > 0 ? options.hash_every : std::max<int64_t>(1, std::llround(1.0 / options.def.dt));
+  r.take_keyframe();
+  return r;
+}
+
+Result<Recording> Recording::replay(const io::Repro& repro, int64_t keyframe_every) {
+  RecordOptions o;
+  o.def.dt = repro.dt;
+  o.keyframe_every = keyframe_every;
+  o.hash_every = repro.hash_every;
+  auto r = start(repro.scene, o);
+  if (!r) return r.error();
+  r->inputs_ = repro.inputs;
+  return r;
+}
+
+void Recording::take_keyframe() {
+  auto k = std::make_shared<Keyframe>();
+  k->step = step_;
+  k->grid = scene_.grid;
+  k->units = copy_units(units_);
+  k->bytes = sizeof(Keyframe) + units_bytes(k->units) + k->grid.costs().capacity() * sizeof(float);
+  keyframes_.push_back(std::move(k));
+}
+
+void Recording::restore(const Keyframe& k) {
+  step_ = k.step;
+  scene_.grid = k.grid;
+  units_ = copy_units(k.units);  // the keyframe stays as it was, for the next seek
+  next_input_ = static_cast<size_t>(
+      std::lower_bound(inputs_.begin(), inputs_.end(), step_, [](const io::UnitInput& in, int64_t s) { return in.step < s; }) -
+      inputs_.begin());
+}
+
+void Recording::simulate_step() {
+  while (next_input_ < inputs_.size() && inputs_[next_input_].step <= step_) {
+    (void)apply_unit_input(units_, scene_, inputs_[next_input_]);
+    ++next_input_;
+  }
+  units_.crowd->step();
+  ++step_;
+}
+
+void Recording::step() {
+  simulate_step();
+  if (step_ <= recorded_until()) return;  // re-simulating what is recorded (after a seek)
+  step_hashes_.push_back(crowd_state_hash(*units_.crowd));
+  if (step_ % hash_every_ == 0) hashes_.push_back(state_hash(*units_.crowd, step_));
+  if (step_ % keyframe_every_ == 0) {
+    take_keyframe();
+    keep_keyframe_budget();
+  }
+}
+
+void Recording::keep_keyframe_budget() {
+  if (options_.keyframe_budget == 0) return;
+  while (keyframes_.size() > 1 && keyframe_bytes() > options_.keyframe_budget) {
+    keyframe_every_ *= 2;
+    std::erase_if(keyframes_, [&](const auto& k) { return k->step % keyframe_every_ != 0; });  // step 0 stays
+  }
+}
+
+std::string Recording::input(io::UnitInput in) {
+  in.step = step_;
+  if (step_ < recorded_until()) {
+    // Another course from here: the recorded future no longer happens (inputs recorded for
+    // this very step stay, and apply before this one).
+    const auto later = std::upper_bound(inputs_.begin(), inputs_.end(), step_,
+                                        [](int64_t s, const io::UnitInput& i) { return s < i.step; });
+    inputs_.erase(later, inputs_.end());
+    step_hashes_.resize(static_cast<size_t>(step_));
+    std::erase_if(hashes_, [&](const io::StateHash& h) { return h.step > step_; });
+    std::erase_if(keyframes_, [&](const auto& k) { return k->step > step_; });
+  }
+  // Inputs due now that were recorded before this one apply first, in their order.
+  while (next_input_ < inputs_.size() && inputs_[next_input_].step <= step_) {
+    (void)apply_unit_input(units_, scene_, inputs_[next_input_]);
+    ++next_input_;
+  }
+  inputs_.insert(inputs_.begin() + static_cast<std::ptrdiff_t>(next_input_), in);
+  ++next_input_;
+  return apply_unit_input(units_, scene_, in);
+}
+
+Status Recording::seek(int64_t step) {
+  if (step < 0 || step > recorded_until())
+    return fail(StatusCode::out_of_bounds, "step " + std::to_string(step) + " is outside the recording (0.." +
+                                               std::to_string(recorded_until()) + ")");
+  // The keyframe at or before `step`; going forward from where the run is may be shorter.
+  const auto it = std::upper_bound(keyframes_.begin(), keyframes_.end(), step,
+                                   [](int64_t s, const auto& k) { return s < k->step; });
+  const Keyframe& k = **std::prev(it);  // keyframes_[0] is step 0
+  if (!(step_ <= step && step_ >= k.step)) restore(k);
+  while (step_ < step) simulate_step();
+  return ok_status();
+}
+
+size_t Recording::keyframe_bytes() const {
+  size_t b = 0;
+  for (const auto& k : keyframes_) b += k->bytes;
+  return b;
+}
+
+io::Repro Recording::repro(std::optional<int64_t> moment) const {
+  io::Repro r;
+  r.scene = start_scene_;
+  r.dt = options_.def.dt;
+  r.hash_every = hash_every_;
+  r.until_step = recorded_until();
+  r.moment = moment;
+  r.inputs = inputs_;
+  r.hashes = hashes_;
+  r.step_hashes = step_hashes_;
+  return r;
+}
+
+}  // namespace pathlab::plan
