@@ -92,6 +92,9 @@ class SegmentChecker {
   int32_t rings(int64_t index) const { return rings_[static_cast<size_t>(index)]; }
 
  private:
+  /// The answer of the field alone for a line or arc whose middle point is `mid`: 1 clear, -1
+  /// blocked, 0 when it cannot tell.
+  int field_answer(const Segment& seg, Vec2 mid) const;
   /// The chord check of a clothoid: n chords at equal lengths, grown by `sagitta`.
   bool clothoid_clear(const Segment& seg, int n, double sagitta) const;
   const Grid* grid_;
