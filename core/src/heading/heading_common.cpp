@@ -154,14 +154,21 @@ bool SegmentChecker::point_clear(Vec2 p) const { return pathlab::point_clear(*gr
 /// Rotates `v` by the angle whose cosine and sine are c and s.
 static Vec2 rotated(Vec2 v, double c, double s) { return Vec2(c * v.x - s * v.y, s * v.x + c * v.y); }
 
-bool SegmentChecker::clear(const Segment& seg) const {
+ArcTurns arc_turns(double sweep) {
+  return ArcTurns{sweep, std::cos(0.5 * sweep), std::sin(0.5 * sweep), std::cos(sweep), std::sin(sweep)};
+}
+
+bool SegmentChecker::clear(const Segment& seg, const ArcTurns* turns) const {
   // An arc's points are its centre plus its start radius turned (what segment_state() computes
   // with a sine and cosine per point, to rounding): one sine and cosine per arc here, as the
-  // planners check thousands of arcs per query and the trigonometry was a third of the check.
+  // planners check thousands of arcs per query and the trigonometry was a third of the check
+  // (none with `turns`).
   const bool arc = seg.kind == SegmentKind::arc;
+  if (turns != nullptr && !(arc && turns->sweep == seg.sweep)) turns = nullptr;
   const Vec2 radial = seg.start - seg.center;
-  const Vec2 mid = arc ? seg.center + rotated(radial, std::cos(0.5 * seg.sweep), std::sin(0.5 * seg.sweep))
-                       : segment_state(seg, 0.5 * seg.length).pos;
+  const Vec2 mid = !arc ? segment_state(seg, 0.5 * seg.length).pos
+                   : turns != nullptr ? seg.center + rotated(radial, turns->half_cos, turns->half_sin)
+                                      : seg.center + rotated(radial, std::cos(0.5 * seg.sweep), std::sin(0.5 * seg.sweep));
   if (!is_finite(mid)) return false;
   const Cell c = cell_of(mid);
   if (grid_->in_bounds(c)) {
@@ -175,7 +182,7 @@ bool SegmentChecker::clear(const Segment& seg) const {
   if (field_.fits(*grid_) && field_.lower_bound(mid) > 0.5 * seg.length + radius_ + kArcChordSagitta + kArcMargin + 1e-9)
     return true;
   if (field_.fits(*grid_) && seg.kind != SegmentKind::clothoid) {
-    const int answer = field_answer(seg, mid);
+    const int answer = field_answer(seg, mid, turns);
     if (answer != 0) return answer > 0;
   }
   if (seg.kind == SegmentKind::line) {
@@ -201,7 +208,7 @@ bool SegmentChecker::clear(const Segment& seg) const {
   return true;
 }
 
-int SegmentChecker::field_answer(const Segment& seg, Vec2 mid) const {
+int SegmentChecker::field_answer(const Segment& seg, Vec2 mid, const ArcTurns* turns) const {
   // Near walls, where the test above fails, three points decide most primitives. Every point of
   // a line or arc is within a quarter of its length of its start, middle or end (an arc's half
   // is split at its middle point: the chord over an eighth of the sweep is shorter than the arc
@@ -213,8 +220,10 @@ int SegmentChecker::field_answer(const Segment& seg, Vec2 mid) const {
   // walked (half of a maze query's expansions end here). 1e-9 covers the rounding of the
   // rotated points.
   const bool arc = seg.kind == SegmentKind::arc;
-  const Vec2 end = arc ? seg.center + rotated(seg.start - seg.center, std::cos(seg.sweep), std::sin(seg.sweep))
-                       : segment_state(seg, seg.length).pos;
+  const Vec2 radial = seg.start - seg.center;
+  const Vec2 end = !arc ? segment_state(seg, seg.length).pos
+                   : turns != nullptr ? seg.center + rotated(radial, turns->cos, turns->sin)
+                                      : seg.center + rotated(radial, std::cos(seg.sweep), std::sin(seg.sweep));
   if (!is_finite(end)) return 0;
   const double blocked = radius_ - 1e-6;
   if (field_.upper_bound(end) < blocked || field_.upper_bound(mid) < blocked) return -1;
