@@ -131,6 +131,7 @@ struct Row {
   bool unsafe = false;
   bool same = true;   // the direct smoother call gave the service's path
   int rounds = 0;     // the smoother's rounds
+  int64_t expanded = 0;  // the search's expanded poses
 };
 
 Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid& g, const ClearanceField& field,
@@ -140,6 +141,7 @@ Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid&
   double t0 = thread_ms();
   const plan::PlanResult raw = service.plan(g, request_for(q, planner, "none"));
   row.search_ms = thread_ms() - t0;
+  row.expanded = raw.expanded;
   row.raw = bench::measure(raw, row.search_ms);
   if (!row.raw.found || !raw.segments) return row;
   t0 = thread_ms();
@@ -216,9 +218,9 @@ void print_rows(const char* map, const char* planner, const std::vector<Row>& ro
 }
 
 void print_query(const char* map, const char* planner, size_t i, const Row& r) {
-  std::printf("  %s %s q%zu: search %.3f smoother %.3f whole %.3f ms, chg/100 %.2f, turn %.3f, length %.3f, rounds %d%s\n",
+  std::printf("  %s %s q%zu: search %.3f smoother %.3f whole %.3f ms, chg/100 %.2f, turn %.3f, length %.3f, rounds %d, expanded %lld%s\n",
               map, planner, i, r.search_ms, r.smooth_ms, r.whole_ms, r.smoothed.changes_per_100,
-              r.smoothed.turning / std::max(r.need, 0.1), r.smoothed.length, r.rounds, r.unsafe ? " UNSAFE" : "");
+              r.smoothed.turning / std::max(r.need, 0.1), r.smoothed.length, r.rounds, static_cast<long long>(r.expanded), r.unsafe ? " UNSAFE" : "");
 }
 
 }  // namespace

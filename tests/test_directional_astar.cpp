@@ -436,6 +436,38 @@ TEST_CASE("directional A*: every path on random maps is legal and above the lowe
   CHECK(found > tried / 3);
 }
 
+TEST_CASE("directional A*: a planner reused for other queries plans each as a fresh one does") {
+  // A query resets only the lattice states the one before it set: what another query left
+  // behind must not change a plan.
+  const Grid grid = test::random_grid(48, 48, 0.08, 4242u);
+  DirectionalAStarOptions o;
+  o.turning_radius = 2.0;
+  o.agent_radius = 0.3;
+  auto reused = DirectionalAStar::create(grid, o);
+  REQUIRE(reused.ok());
+  std::mt19937 rng(99u);
+  std::uniform_int_distribution<int> cell(0, 47), head(0, 7);
+  int found = 0;
+  for (int q = 0; q < 12; ++q) {
+    const Cell a{cell(rng), cell(rng)}, b{cell(rng), cell(rng)};
+    if (!grid.is_free(a) || !grid.is_free(b)) continue;
+    const Pose s{cell_center(a), head(rng) * kPi / 4}, g{cell_center(b), head(rng) * kPi / 4};
+    auto fresh = DirectionalAStar::create(grid, o);
+    REQUIRE(fresh.ok());
+    auto want = fresh->plan(s, g);
+    auto got = reused->plan(s, g);
+    REQUIRE(want.ok());
+    REQUIRE(got.ok());
+    CHECK(got->found == want->found);
+    CHECK(got->expanded == want->expanded);
+    CHECK(got->cost == want->cost);
+    CHECK(got->path.segments().size() == want->path.segments().size());
+    CHECK(glm::length(got->path.end().pos - want->path.end().pos) == 0.0);
+    found += got->found;
+  }
+  CHECK(found >= 4);
+}
+
 TEST_CASE("directional A*: a time or expansion budget returns a legal partial path") {
   // The goal faces out of a one-cell dead end, 40 cells deep (deeper than the fast goal check
   // looks): no lattice path reaches it, and the search floods the room until the budget stops it.

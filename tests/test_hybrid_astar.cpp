@@ -13,6 +13,7 @@
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/dubins.hpp"
 #include "pathlab/hybrid_astar.hpp"
+#include "pathlab/map_generators.hpp"
 #include "pathlab/map_io.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "test_support.hpp"
@@ -333,6 +334,24 @@ TEST_CASE("hybrid A*: every path on random maps is legal and above the lower bou
           rev.found ? rev.ratio_sum / rev.found : 0.0, " max ", rev.ratio_max);
   CHECK(fwd.found >= fwd.tried / 2);
   CHECK(rev.found >= rev.tried / 2);
+}
+
+TEST_CASE("hybrid A*: in a maze, wide units pass close to the walls only where the referee agrees") {
+  // Corridors 6 wide and agents up to 1.4 cells: most primitives pass near a wall, where the
+  // planner's arc check answers from the clearance field alone (three points) or walks its
+  // chords; a path it finds must still pass the referee (check_legal: swept disc, curvature).
+  Grid grid = Grid::create(64, 64).value();
+  generate_maze(grid, 6, 2420u);
+  Tally t;
+  for (const double agent : {0.3, 0.8, 1.4}) {
+    HybridAStarOptions o;
+    o.turning_radius = 2.0;
+    o.agent_radius = agent;
+    o.max_expansions = sanitized() ? 20000 : 60000;
+    plan_random_queries(grid, o, sanitized() ? 2 : 5, 7u + static_cast<uint32_t>(10 * agent), nullptr, t);
+  }
+  MESSAGE("hybrid A* in a 64 x 64 maze: ", t.found, "/", t.tried, " found");
+  CHECK(t.found >= t.tried / 3);
 }
 
 TEST_CASE("hybrid A*: Moving AI maps") {

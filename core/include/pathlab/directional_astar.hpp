@@ -115,6 +115,8 @@ class DirectionalAStar {
   std::vector<double> g_;
   std::vector<int32_t> parent_move_;
   std::vector<uint8_t> closed_;
+  // The states whose g_ the last query set: the next one resets only these (directional_astar.cpp).
+  std::vector<int64_t> touched_;
   // The obstacle-aware 2D distance to the goal, settled lazily per query (heading_internal.hpp);
   // its memory is kept between queries. Copies of the planner share it: one planner per thread.
   std::shared_ptr<detail::GoalDistance> field_;

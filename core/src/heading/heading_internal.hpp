@@ -73,6 +73,15 @@ class GoalDistance {
   uint32_t until_clock_ = 4096;
 };
 
+/// The rotations SegmentChecker::clear() makes for an arc of one sweep (by half of it to the
+/// middle point, by all of it to the end), worked out once by a planner whose primitives all
+/// sweep alike: the same numbers clear() would compute.
+struct ArcTurns {
+  double sweep = 0.0;  ///< the sweep they are for [Units: radians]
+  double half_cos = 1.0, half_sin = 0.0, cos = 1.0, sin = 0.0;
+};
+ArcTurns arc_turns(double sweep);
+
 /// Sweeps a disc along single segments against a grid.
 class SegmentChecker {
  public:
@@ -82,7 +91,10 @@ class SegmentChecker {
   SegmentChecker(const Grid& grid, double agent_radius, bool with_field = false);
   /// True when the disc swept along `seg` does not overlap a wall (lines exactly as
   /// segment_clear(); arcs with chords grown by their sagitta plus kArcMargin).
-  bool clear(const Segment& seg) const;
+  bool clear(const Segment& seg) const { return clear(seg, nullptr); }
+  /// The same answer; `turns` (used when it is for the segment's sweep) spares the arc's
+  /// sines and cosines.
+  bool clear(const Segment& seg, const ArcTurns* turns) const;
   bool clear(const SegmentPath& path) const;
   /// True when the disc at `p` fits.
   bool point_clear(Vec2 p) const;
@@ -92,6 +104,9 @@ class SegmentChecker {
   int32_t rings(int64_t index) const { return rings_[static_cast<size_t>(index)]; }
 
  private:
+  /// The answer of the field alone for a line or arc whose middle point is `mid`: 1 clear, -1
+  /// blocked, 0 when it cannot tell. `turns`: null, or for the arc's sweep.
+  int field_answer(const Segment& seg, Vec2 mid, const ArcTurns* turns) const;
   /// The chord check of a clothoid: n chords at equal lengths, grown by `sagitta`.
   bool clothoid_clear(const Segment& seg, int n, double sagitta) const;
   const Grid* grid_;

@@ -90,7 +90,17 @@ struct HybridAStar::Search {
   Search(HybridAStar& planner, const Pose& s, const Pose& g)
       : p(planner), grid(*planner.grid_), checker(*planner.checker_), o(planner.options_), start(s), goal(g),
         r(o.turning_radius), bins(o.heading_bins), bin(2.0 * kPi / bins), budget(detail::combined_budget(o.max_expansions, o.budget)),
-        meter(budget) {}
+        meter(budget) {
+    // Every arc primitive sweeps one of four angles (steer and gear each way): their turns are
+    // worked out here once instead of in each of the search's arc checks.
+    for (int gear = 1, k = 0; gear >= -1; gear -= 2)
+      for (int steer = -1; steer <= 1; steer += 2, ++k)
+        turns[static_cast<size_t>(k)] = detail::arc_turns(primitive(Pose{}, steer, gear).sweep);
+  }
+  /// The worked-out turns of an arc primitive (null for a straight one).
+  const detail::ArcTurns* turns_of(int steer, int gear) const {
+    return steer == 0 ? nullptr : &turns[static_cast<size_t>((gear > 0 ? 0 : 2) + (steer > 0 ? 1 : 0))];
+  }
 
   double field_at(Vec2 q) const {
     const Cell c = cell_of(q);
@@ -107,7 +117,10 @@ struct HybridAStar::Search {
   }
   int32_t key_of(const Pose& q) const {
     const Cell c = cell_of(q.pos);
-    int b = static_cast<int>(std::lround(wrap_angle(q.heading) / bin)) % bins;
+    // wrap_angle() returns a heading in (-pi, pi] as it is (std::remainder, exact), and its
+    // remainder was a twentieth of a maze query: asked only for the headings outside.
+    const double h = q.heading > -kPi && q.heading <= kPi ? q.heading : wrap_angle(q.heading);
+    int b = static_cast<int>(std::lround(h / bin)) % bins;
     if (b < 0) b += bins;
     return static_cast<int32_t>(grid.index(c.x, c.y) * bins + b);
   }
@@ -189,6 +202,7 @@ struct HybridAStar::Search {
   const double bin;
   const SearchBudget budget;
   BudgetMeter meter;
+  std::array<detail::ArcTurns, 4> turns{};
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
   int32_t best = 0;  // the expanded node with the smallest heuristic: the partial path's end
   double best_h = std::numeric_limits<double>::infinity();
@@ -331,7 +345,7 @@ void HybridAStar::Search::expand(int32_t node, HeadingPath& out) {
       const int32_t existing = lookup(key);
       if (existing >= 0 && (p.nodes_[static_cast<size_t>(existing)].closed || p.nodes_[static_cast<size_t>(existing)].g <= ng))
         continue;
-      if (!checker.clear(seg)) continue;
+      if (!checker.clear(seg, turns_of(steer, gear))) continue;
       const double hn = heuristic(to);
       if (!std::isfinite(hn)) continue;
       Node child;
