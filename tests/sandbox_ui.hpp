@@ -28,6 +28,7 @@ struct SandboxUi {
     auto h = sandbox::Host::create(1280, 800, true);
     REQUIRE_MESSAGE(h.ok(), (h.ok() ? "" : h.error().message));
     host = std::move(*h);
+    host->set_fixed_frame_seconds(1.0f / 60.0f);  // the same run on a loaded machine (double-clicks, units)
     ImGui::GetIO().IniFilename = nullptr;  // the host does this too; tests must never write one
     host->set_sandbox(std::make_unique<sandbox::Sandbox>(host->renderer(), std::move(scene), path, is_scene));
     // Each frame shows the plan of its own inputs (the app waits only a few ms, then draws the

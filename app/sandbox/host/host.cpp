@@ -129,6 +129,7 @@ void Host::frame(const std::function<void(ImGuiIO&)>& input, std::vector<uint8_t
   ImGui_ImplSDLRenderer_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
+  if (fixed_frame_seconds_ > 0.0f) io.DeltaTime = fixed_frame_seconds_;
   if (input) input(io);
   const double t0 = thread_cpu_ms();
   ImGui::NewFrame();

@@ -40,6 +40,11 @@ class Host {
   /// the only place where a scripted mouse position and buttons stick (the 1.86 backend polls
   /// the real mouse). When `capture` is set, the frame's pixels are read before presenting.
   void frame(const std::function<void(ImGuiIO&)>& input = {}, std::vector<uint8_t>* capture = nullptr);
+  /// Every frame lasts `seconds` of UI time (io.DeltaTime, set before `input` runs, which may
+  /// still change it), whatever the wall clock says; 0: the wall clock (the default). Scripted
+  /// runs use it so that double-click detection (0.3 s) and the units' steps do not depend on
+  /// how loaded the machine is. [Units: s] [Limit: >= 0]
+  void set_fixed_frame_seconds(float seconds) { fixed_frame_seconds_ = seconds; }
   /// Rebuilds the font atlas and the style for a UI scale (1 = 100%, up to 2.5). Frame() calls
   /// it when the sandbox's scale changed.
   void apply_ui_scale(float scale);
@@ -66,6 +71,7 @@ class Host {
   bool software_ = false;
   bool quit_ = false;
   float ui_scale_ = 0.0f;
+  float fixed_frame_seconds_ = 0.0f;
   int events_ = 0;
   FrameTimes times_;
   std::unique_ptr<Sandbox> sandbox_;
