@@ -47,6 +47,9 @@ struct Agent {
   double target_speed = 0.0;    ///< Heading units.
   double target_turn = 0.0;     ///< Heading units. [Units: rad/s]
   bool ride = false;            ///< A vehicle tracking its route, on the route's line: it drives along it exactly (crowd_move.cpp).
+  int sharp_last = -1;           ///< Cache of CrowdImpl::last_sharp_corner for the route with these:
+  size_t sharp_key_size = 0;
+  Vec2 sharp_key_front{0.0, 0.0}, sharp_key_back{0.0, 0.0};
   bool tracking = false;        ///< A vehicle tracking its route (crowd_track.cpp) in its last move: others avoid it fully.
 };
 
@@ -218,6 +221,9 @@ class CrowdImpl {
   /// legs (riding it exactly when on it), at the speed that stops it on the route's end, in
   /// its bends and behind other units on the route. False when it does not apply.
   bool track_route(crowd::Agent& a) const;
+  /// The last point of the unit's route where it turns more than a vehicle drives as it is
+  /// (20 degrees), -1 if none. Cached in the agent.
+  int last_sharp_corner(crowd::Agent& a) const;
   /// The fastest a vehicle on route leg `leg` may drive now: it can stop before any other unit
   /// (where it is, or where it goes within CrowdDef::time_horizon) comes within reach of the
   /// route ahead, and take the bends ahead. [Units: cells/s]

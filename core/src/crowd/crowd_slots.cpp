@@ -81,10 +81,11 @@ void CrowdImpl::resettle(int id) {
   // Held in one place (CrowdMetrics::longest_lock's measure), not only "no progress": taking a
   // nearer slot shortens the route, which counts as progress, and a bear so stood 10.7 s.
   const double held = std::max(stuck_for, time() - a.lock_since);
-  // Within the rings, or beside its own slot (a car 0.6 cells off its slot on the outer ring,
-  // that it would have to turn into between its neighbours, stood 22 s). Not farther out: the
-  // slots stay as near the goal as packing allows for the units that queue there.
-  const bool among_slots = glm::length(pos - g.goal) <= outer || to_slot <= kParkBesideSlot;
+  // Within the rings and one spacing beyond, or beside its own slot (a car 0.6 cells off its
+  // slot on the outer ring, that it would have to turn into between its neighbours, stood 22 s;
+  // a tank 1.6 cells short of its outer slot 170 s). Not farther out: units queueing there get
+  // in within 7 s, so the slots stay as near the goal as packing allows.
+  const bool among_slots = glm::length(pos - g.goal) <= outer + g.spacing || to_slot <= kParkBesideSlot;
   if (held < kParkHereAfter || !among_slots || !point_clear(base_, pos, a.def.unit.radius)) {
     return;
   }

@@ -24,6 +24,8 @@ constexpr double kCrossSoft = 0.5;     ///< ... softened at low speed by this. [
 constexpr double kHeadingTime = 0.25;  ///< It turns a heading error away over about this. [Units: s]
 constexpr double kRideOffset = 0.15;   ///< Closer to the route's line than this ... [Units: cells]
 constexpr double kRideAngle = 0.35;    ///< ... and facing along it within this, it rides the route. [Units: radians]
+constexpr double kPatience = 4.0;     ///< Stuck this long, a vehicle leaves its route to the sampler until it gets on. [Units: s]
+constexpr double kCreep = 0.05;       ///< Slower than this is stopped. [Units: cells/s]
 constexpr double kEndSlack = 0.02;     ///< Closer to the route's end than this is on it. [Units: cells]
 constexpr double kOnRouteAngle = 0.7;   ///< A vehicle facing its route's leg within this ... [Units: radians]
 constexpr double kOnRouteOffset = 0.5;  ///< ... and this near its line follows it. [Units: cells]
@@ -62,6 +64,22 @@ double segment_distance(Vec2 p, Vec2 a, Vec2 b) {
 
 }  // namespace
 
+int CrowdImpl::last_sharp_corner(crowd::Agent& a) const {
+  // Cached per route (its size and ends say when it changed): the check costs an atan2 per
+  // point, and a smoothed route of a 512-cell map has thousands.
+  const auto& route = a.st.route;
+  if (route.size() != a.sharp_key_size || route.front() != a.sharp_key_front || route.back() != a.sharp_key_back) {
+    a.sharp_key_size = route.size();
+    a.sharp_key_front = route.front();
+    a.sharp_key_back = route.back();
+    a.sharp_last = -1;
+    for (size_t k = 1; k + 1 < route.size(); ++k) {
+      if (std::abs(corner_at(route, k)) > kMaxCorner) a.sharp_last = static_cast<int>(k);
+    }
+  }
+  return a.sharp_last;
+}
+
 bool CrowdImpl::track_route(crowd::Agent& a) const {
   // The sampled (speed, turn) pairs are too coarse to follow a curve or stop on a point, and
   // the preferred velocity cuts a route's bends. A vehicle on a route it can drive follows the
@@ -70,6 +88,10 @@ bool CrowdImpl::track_route(crowd::Agent& a) const {
   const UnitDef& u = a.def.unit;
   const auto& route = a.st.route;
   if (a.holonomic || route.size() < 2 || time() < a.maneuver_until) return false;
+  // Waiting has not helped for a while (a unit stands where the route passes, itself hemmed in,
+  // and a detour round it is the same route): the sampler may squeeze past or back out, as it
+  // did before (50 units starting in one corner of bench512 held two vehicles 88 s otherwise).
+  if (a.st.stuck && time() - a.progress_time > kPatience) return false;
   const Vec2 pos = a.st.pose.pos;
   const size_t leg = current_leg(route, a.st.next_waypoint, pos);
   const Vec2 from = route[leg - 1], to = route[leg];
@@ -80,14 +102,17 @@ bool CrowdImpl::track_route(crowd::Agent& a) const {
   // sampler's and the drivable detour's (crowd_drive.cpp) to round, backing up where it must.
   // (Units that can pivot stopping to turn at such corners instead made a counterflow of 2 x 40
   // units through doorways worse: 3 of 80 not arrived in 120 s, locks of 60 s, against none.)
-  for (size_t k = leg; k + 1 < route.size(); ++k) {
-    if (std::abs(corner_at(route, k)) > kMaxCorner) return false;
-  }
-  const bool pivots = u.pivot_turn_rate > 0.0;
-  // Distance left along the route, signed on the last leg (negative: past the end).
+  // (Checking only the next few cells instead made that counterflow worse again: 79 of 80
+  // arrived, a lock of 26 s.)
+  if (static_cast<int>(leg) <= last_sharp_corner(a)) return false;
+  // Distance left along the route, signed on the last leg (negative: past the end), as far as it
+  // matters to braking: summed over the whole route every step, a smoothed 512-cell crowd ran
+  // three times slower.
+  const double reach = u.max_speed * u.max_speed / u.braking + kEndSlack;
   double rem = glm::dot(to - pos, dir);
   if (leg + 1 < route.size()) rem = std::max(rem, 0.0);
-  for (size_t k = leg; k + 1 < route.size(); ++k) rem += glm::length(route[k + 1] - route[k]);
+  for (size_t k = leg; k + 1 < route.size() && rem <= reach; ++k) rem += glm::length(route[k + 1] - route[k]);
+  const bool pivots = u.pivot_turn_rate > 0.0;
   // Steer along the leg's direction, back onto its line (Stanley: Thrun et al. 2006, "Stanley:
   // the robot that won the DARPA Grand Challenge"), plus the bend to the next leg. Pure pursuit
   // of a point ahead lagged a route's final bend: cars parked 11 degrees off the goal heading.
@@ -98,10 +123,13 @@ bool CrowdImpl::track_route(crowd::Agent& a) const {
   const double err = wrap_angle(want - a.st.pose.heading);
   const double heading_off = std::abs(wrap_angle(std::atan2(dir.y, dir.x) - a.st.pose.heading));
   if (std::abs(cross) > kOnRouteOffset) return false;  // pushed off it: the sampler's, which may back up to line up
-  if (heading_off > (pivots ? kRideAngle : kOnRouteAngle)) {
-    // Facing away from the route: one that can turn on the spot stops and turns to it (at a
-    // corner of its route, or after giving way); one that cannot is the sampler's, which backs up.
-    if (!pivots || rem <= kEndSlack) return false;
+  // Facing away from the route: one that cannot turn on the spot is the sampler's, which backs
+  // up. One that can stops and turns to the steering heading (not the leg's: a tank 0.18 cells
+  // beside its route faced the steering heading, 36 degrees off the leg, and stood 100 s waiting
+  // to face the leg); once stopped, it turns to within kRideAngle before it drives.
+  if (!pivots && heading_off > kOnRouteAngle) return false;
+  if (pivots && (std::abs(err) > kOnRouteAngle || (speed_now < kCreep && std::abs(err) > kRideAngle))) {
+    if (rem <= kEndSlack) return false;
     a.target_speed = 0.0;
     a.target_turn = std::clamp(err / def_.dt, -u.pivot_turn_rate, u.pivot_turn_rate);
     return true;
