@@ -2,7 +2,8 @@
 // The inside of pathlab::Crowd (crowd.hpp), split over the crowd_*.cpp files by concern:
 // routes and deadlocks (crowd_route.cpp, crowd_stuck.cpp), traffic on the routes and settled
 // units (crowd_flow.cpp), keeping right in passages (crowd_passage.cpp), avoidance
-// (crowd_avoid.cpp), moving and measuring (crowd_move.cpp), doors and moving obstacles
+// (crowd_avoid.cpp), moving and measuring (crowd_move.cpp), vehicles tracking their routes
+// (crowd_track.cpp), slots near a shared goal (crowd_slots.cpp), doors and moving obstacles
 // (crowd_dynamic.cpp).
 
 #include <cstdint>
@@ -231,6 +232,9 @@ class CrowdImpl {
   /// Where a riding vehicle (crowd::Agent::ride) is after driving `ds` on along its route, and
   /// its heading there: the leg's direction, turning to the goal heading on the last leg.
   Pose ride_pose(const crowd::Agent& a, double ds) const;
+  /// The velocity of a riding vehicle at `pos` for the step to `on` (ride_pose) at `speed`.
+  /// [Units: cells/s]
+  Vec2 ride_velocity(Vec2 pos, const Pose& on, double speed) const;
   bool place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const;
   void measure();
   // crowd_dynamic.cpp

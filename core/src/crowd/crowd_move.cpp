@@ -25,7 +25,6 @@ constexpr double kCreep = 0.05;
 constexpr double kPushed = 0.5;  ///< ORCA's velocity this far from the preferred one: the unit is asked to make way. [Units: cells/s]
 constexpr double kApproachDistance = 2.0;  ///< A unit that can pivot this close to its target drives straight at it. [Units: cells]
 constexpr double kApproachCone = 0.17;      ///< ... after turning on the spot to within this of it (about 10 degrees). [Units: radians]
-constexpr double kRideAngle = 0.35;  ///< As in crowd_track.cpp: a riding unit faces along its route within this. [Units: radians]
 
 }  // namespace
 
@@ -139,19 +138,10 @@ void CrowdImpl::move(int id) {
     if (ride) on = ride_pose(a, ride_speed * dt);
     // A corner sharper than a drivable chord is steered round, not jumped.
     if (ride && std::abs(wrap_angle(on.heading - pose.heading)) <= max_heading_rate(u, ride_speed) * dt + crowd::kChordTurn) {
-      // Riding its route: the step goes to the route's point a speed's step on, facing along it:
-      // forward by at most that step, closing a sideways offset no faster than driving at
-      // kRideAngle to the route would. (Going to the point itself moved units 0.15 cells sideways
-      // in a step, and a tank pushed past its route's end one cell back: 60 cells/s.)
+      // Riding its route: towards the route's point a speed's step on, facing along it.
+      v = ride_velocity(pose.pos, on, ride_speed);
       a.st.speed = ride_speed;
       pose.heading = on.heading;
-      const Vec2 ahead(std::cos(on.heading), std::sin(on.heading));
-      const Vec2 step = on.pos - pose.pos;
-      const double along = std::clamp(glm::dot(step, ahead), 0.0, ride_speed * dt);
-      Vec2 side = step - glm::dot(step, ahead) * ahead;
-      const double side_len = glm::length(side), side_max = along * std::tan(kRideAngle);
-      if (side_len > side_max) side *= side_max / side_len;
-      v = (along * ahead + side) / dt;
     } else {
       const double wmax = max_heading_rate(u, a.st.speed);
       pose.heading += std::clamp(a.target_turn, -wmax, wmax) * dt;

@@ -211,6 +211,20 @@ double CrowdImpl::route_speed_limit(const crowd::Agent& a, size_t leg) const {
   return limit;
 }
 
+Vec2 CrowdImpl::ride_velocity(Vec2 pos, const Pose& on, double speed) const {
+  // Forward by at most the speed's step, closing a sideways offset no faster than driving at
+  // kRideAngle to the route would. (Going to the point itself moved units 0.15 cells sideways in
+  // a step, and a tank pushed past its route's end one cell back: 60 cells/s.)
+  const double dt = def_.dt;
+  const Vec2 ahead(std::cos(on.heading), std::sin(on.heading));
+  const Vec2 step = on.pos - pos;
+  const double along = std::clamp(glm::dot(step, ahead), 0.0, std::max(0.0, speed) * dt);
+  Vec2 side = step - glm::dot(step, ahead) * ahead;
+  const double side_len = glm::length(side), side_max = along * std::tan(kRideAngle);
+  if (side_len > side_max) side *= side_max / side_len;
+  return (along * ahead + side) / dt;
+}
+
 Pose CrowdImpl::ride_pose(const crowd::Agent& a, double ds) const {
   const auto& route = a.st.route;
   const Vec2 pos = a.st.pose.pos;
