@@ -1,13 +1,17 @@
 // Arrival near a shared goal: slots are claimed nearest first and an outer ring is used only
 // when the inner ones are full, so the slots are as near as hexagonal packing allows; a unit
-// parked far from the goal says so; and "arrived" means at the spot, facing the goal heading,
-// stopped (the single-unit simulation's rule).
+// parked far from the goal says so; "arrived" means at the spot, facing the goal heading,
+// stopped (the single-unit simulation's rule); and 100 mixed units sent to one goal all settle,
+// none locked in place for more than 10 s (issue 24).
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "crowd_support.hpp"
 #include "pathlab/follower.hpp"
@@ -22,6 +26,38 @@ int rings_for(int n) {
   int k = 0;
   while (1 + 3 * k * (k + 1) < n) ++k;
   return k;
+}
+
+/// A 60x60 map with 14 blocks of wall (none within 6 cells of the centre) and 100 mixed units
+/// (55 persons, 15 cars, 15 tanks, 15 bears) starting outside the middle 24x24 cells, all sent to
+/// the centre. Deterministic: a fixed generator, the same scene for the same seed.
+CrowdScenario dense_shared_goal(uint64_t seed) {
+  uint64_t state = seed * 7919u + 17u;
+  auto next = [&state](int lo, int hi) {  // uniform integer in [lo, hi]
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return lo + static_cast<int>((state >> 33) % static_cast<uint64_t>(hi - lo + 1));
+  };
+  Grid g = Grid::create(60, 60).value();
+  for (int k = 0; k < 14; ++k) {
+    const int x0 = next(3, 52), y0 = next(3, 52), w = next(2, 5), h = next(2, 5);
+    for (int y = y0; y < y0 + h; ++y)
+      for (int x = x0; x < x0 + w; ++x)
+        if (std::abs(x - 30) > 6 || std::abs(y - 30) > 6) g.set_blocked(x, y, true);
+  }
+  CrowdScenario sc{"100 units, one goal", g, {}, {}, {}, 200.0};
+  static const char* const kMix[20] = {"person", "car",  "person", "tank",   "person", "bear",   "person",
+                                       "person", "car",  "person", "tank",   "person", "bear",   "person",
+                                       "person", "car",  "person", "tank",   "bear",   "person"};
+  while (sc.agents.size() < 100) {
+    const double x = 0.01 * next(150, 5850);  // (two statements: argument order is unspecified)
+    const double y = 0.01 * next(150, 5850);
+    const Vec2 p(x, y);
+    if (std::abs(p.x - 30.0) < 12.0 && std::abs(p.y - 30.0) < 12.0) continue;
+    bool free = point_clear(g, p, 1.0);
+    for (const auto& a : sc.agents) free = free && glm::length(a.start.pos - p) > 1.2;
+    if (free) sc.agents.push_back(crowd_agent(kMix[sc.agents.size() % 20], p.x, p.y, next(0, 359), 30.5, 30.5));
+  }
+  return sc;
 }
 
 }  // namespace
@@ -108,4 +144,36 @@ TEST_CASE("crowd arrival: a car that cannot face its goal heading is not arrived
   CHECK(s.why == "at its goal facing 180.0 degrees off the goal heading: it cannot turn on the spot");
   CHECK(c.run_metrics().longest_lock < 1.0);  // given up at its goal, it does not want to move: not locked
   CHECK(s.reached);
+}
+
+TEST_CASE("crowd slots: 100 mixed units sent to one goal all settle, none locked more than 10 s, none faster than its top speed") {
+  // Issue 24: such a crowd had units locked for 2 minutes (a person walled off from its inner
+  // slot by the units settled round it, gave up; a tank 0.26 cells from its slot among its
+  // neighbours) and 5-7 of 100 never arrived (this scene, seeds 1 and 2: locks of 192 s and
+  // 133 s, 93 and 95 arrived). A unit held 7 s among the slots now takes a nearer free slot or
+  // parks where it stands. About 2-4 s each optimised; one seed under the sanitizers.
+  const int seeds = std::getenv("PATHLAB_SANITIZED") ? 1 : 2;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    CAPTURE(seed);
+    const CrowdScenario sc = dense_shared_goal(static_cast<uint64_t>(seed));
+    Crowd c = Crowd::create(sc.grid).value();
+    for (const auto& a : sc.agents) (void)c.add_agent(a).value();
+    double worst_speed = 0.0;  // |speed| / top speed, any unit, any step
+    while (!c.all_arrived() && c.time() < sc.max_time) {  // (200 s)
+      c.step();
+      for (int i = 0; i < c.agent_count(); ++i) {
+        worst_speed = std::max(worst_speed, std::abs(c.state(i).speed) / c.agent_def(i).unit.max_speed);
+      }
+    }
+    const CrowdMetrics m = c.run_metrics();
+    CAPTURE(m.longest_lock_agent);
+    // Nearly all settle (a unit or two may still be jostled off its spot, never locked); before,
+    // 93 and 95 of 100.
+    CHECK(m.arrived >= 98);
+    CHECK(m.longest_lock <= 10.0);
+    CHECK(m.min_separation_ratio >= 1.0 - 1e-9);  // bodies never overlap
+    CHECK(worst_speed <= 1.0 + 1e-9);  // riding a route never jumps (it moved units 30x their top speed)
+    MESSAGE("100 units, one goal, seed " << seed << ": " << m.arrived << " settled at t " << c.time() << " s, longest lock " << m.longest_lock
+                                         << " s, " << m.wall_contacts << " wall contacts");
+  }
 }

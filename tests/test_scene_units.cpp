@@ -257,6 +257,40 @@ TEST_CASE("scene units: the seed-004 tank turn plans with Directional A* within 
   CHECK(swarm.crowd().state(0).route_source == CrowdRouteSource::planner);
 }
 
+TEST_CASE("scene units: a tank added to seed004_tank_turn drives its own Directional A* route to the goal pose, touching no wall") {
+  // Issue 24: steered by the crowd's velocity sampler, this tank looped near its goal, ended
+  // "no lattice path" after 60 s and touched the walls in 62 steps. A vehicle now tracks the
+  // route its planner drew (the plan the canvas draws) and arrives as the single-unit
+  // simulation does: at the goal, facing the goal heading within 5 degrees, stopped.
+  io::Scene scene = plan::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/seed004_tank_turn.json").value();
+  REQUIRE(scene.settings.planner == "directional");
+  scene.units.push_back(io::UnitData{"tank", Pose{Vec2(1.5, 10.5), 0.0}, std::nullopt});
+  plan::SceneUnits built = plan::build_scene_units(scene).value();
+  REQUIRE(built.skipped.empty());
+  REQUIRE(built.crowd);
+  Crowd& c = *built.crowd;
+  REQUIRE(c.agent_count() == 1);
+  REQUIRE(c.state(0).route_source == CrowdRouteSource::planner);
+  double worst = 0.0;  // farthest from the route it drove, over every step [cells]
+  while (!c.state(0).arrived && c.time() < 60.0) {
+    const std::vector<Vec2> route = c.state(0).route;  // the route of this step
+    c.step();
+    worst = std::max(worst, distance_to_polyline(c.state(0).pose.pos, route));
+  }
+  const CrowdAgentState& st = c.state(0);
+  MESSAGE("seed004_tank_turn + tank: arrived at t ", c.time(), " s, at most ", worst, " cells off its route, ",
+          c.metrics(0).wall_contacts, " wall contacts, ", c.metrics(0).replans, " re-plans");
+  REQUIRE_MESSAGE(st.arrived, st.why);
+  CHECK(c.metrics(0).wall_contacts == 0);
+  CHECK(worst <= 0.5);  // alone on its route all the way
+  CHECK(st.route_source == CrowdRouteSource::planner);  // the planner's route, no detour
+  const double tolerance = std::max(0.1, c.agent_def(0).unit.follower.arrive_distance);
+  CHECK(glm::length(st.pose.pos - scene.goal.pos) <= tolerance);
+  CHECK(std::abs(std::remainder(st.pose.heading - scene.goal.heading, 2.0 * kPi)) <= deg_to_rad(5.0));
+  CHECK(std::abs(st.speed) < 0.05);
+  CHECK(c.time() < 30.0);
+}
+
 TEST_CASE("scene units: a unit whose planner fails waits with the reason and plans again after a map edit") {
   io::Scene s;
   s.grid = Grid::create(20, 10).value();

@@ -11,11 +11,24 @@
 /// is not free (a car or a bear: turning radius; a tank: slow turn rate) choose among the
 /// velocities they can reach within the reaction horizon (standing still among them when
 /// asked to stand), backing up when they may reverse. A unit with no route, or on its spot,
-/// stands still unless other units push it. A unit that cannot pivot (a car) with no other
-/// unit near drives the last stretch of a route it can drive (its braking distance plus 3
-/// cells, no corner sharper than 20 degrees) itself: on the route's line it rides it exactly,
-/// else it steers back onto it (Stanley steering), braking along the distance left to stop on
-/// its end without overshoot.
+/// stands still unless other units push it.
+///
+/// A vehicle (a unit whose heading is not free) on a route it can drive (no corner sharper
+/// than 20 degrees from where it is to the end: a vehicle planner's or a smoother's curve)
+/// drives that route itself, among other units too, as the single-unit follower does: on the
+/// route's line it rides it exactly (never faster than its speed, closing a sideways offset at
+/// most at 20 degrees), else it steers back onto it (Stanley steering), slowing for the bends
+/// ahead and braking to stop on the route's end without overshoot; one that can pivot first
+/// turns on the spot to face along it. Other units do not steer it, they limit its speed along
+/// the route: it stops short of any unit standing on the route ahead or going there within
+/// time_horizon, and persons avoid it with the whole ORCA responsibility. A vehicle stuck on
+/// its route for 4 s leaves it to the sampler until it gets on; a car asked to give way backs
+/// up. Routes with sharper corners (grid routes) are the sampler's; persons keep ORCA.
+///
+/// Units sharing a goal settle in slots round it (hexagonal rings, nearest first). A unit held
+/// in one place for 7 s among the slots (or beside its own) takes a nearer free slot, or parks
+/// where it stands: CrowdMetrics::longest_lock stays under 10 s in a crowd of 100 bound for
+/// one goal.
 ///
 /// Every move is finally checked: a unit never moves to where its disc would overlap another
 /// unit, a wall (collision.hpp is the referee) or a moving obstacle; the move is shortened

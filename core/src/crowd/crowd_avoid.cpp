@@ -153,8 +153,11 @@ void CrowdImpl::decide(int id) {
     const crowd::Agent& b = agents_[static_cast<size_t>(j)];
     const double gap = glm::length(b.st.pose.pos - a.st.pose.pos) - u.radius - b.def.unit.radius;
     if (gap > vmax * def_.time_horizon + b.def.unit.max_speed * def_.time_horizon) continue;
+    // A vehicle tracking its route does not sidestep (crowd_track.cpp): a person takes the
+    // whole of avoiding it, not half.
+    const double share = a.holonomic && b.tracking ? 1.0 : 0.5;
     lines_.push_back(crowd::agent_line(a.st.pose.pos, a.st.velocity, b.st.pose.pos, b.st.velocity,
-                                       u.radius + b.def.unit.radius, def_.time_horizon, def_.dt, 0.5));
+                                       u.radius + b.def.unit.radius, def_.time_horizon, def_.dt, share));
   }
   a.near_units = static_cast<int>(lines_.size()) > hard;
   const Vec2 v = crowd::solve_velocity(lines_, hard, vmax, pref);

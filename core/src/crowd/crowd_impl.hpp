@@ -2,7 +2,8 @@
 // The inside of pathlab::Crowd (crowd.hpp), split over the crowd_*.cpp files by concern:
 // routes and deadlocks (crowd_route.cpp, crowd_stuck.cpp), traffic on the routes and settled
 // units (crowd_flow.cpp), keeping right in passages (crowd_passage.cpp), avoidance
-// (crowd_avoid.cpp), moving and measuring (crowd_move.cpp), doors and moving obstacles
+// (crowd_avoid.cpp), moving and measuring (crowd_move.cpp), vehicles tracking their routes
+// (crowd_track.cpp), slots near a shared goal (crowd_slots.cpp), doors and moving obstacles
 // (crowd_dynamic.cpp).
 
 #include <cstdint>
@@ -47,7 +48,11 @@ struct Agent {
   Vec2 new_velocity{0.0, 0.0};  ///< Holonomic units.
   double target_speed = 0.0;    ///< Heading units.
   double target_turn = 0.0;     ///< Heading units. [Units: rad/s]
-  bool ride = false;            ///< A car on its route's last stretch, on the route's line: it drives along it exactly (crowd_move.cpp).
+  bool ride = false;            ///< A vehicle tracking its route, on the route's line: it drives along it exactly (crowd_move.cpp).
+  int sharp_last = -1;           ///< Cache of CrowdImpl::last_sharp_corner for the route with these:
+  size_t sharp_key_size = 0;
+  Vec2 sharp_key_front{0.0, 0.0}, sharp_key_back{0.0, 0.0};
+  bool tracking = false;        ///< A vehicle tracking its route (crowd_track.cpp) in its last move: others avoid it fully.
 };
 
 /// Units sharing one goal and the free places around it.
@@ -103,6 +108,10 @@ class Finder {
  private:
   std::unique_ptr<GridPathfinder> f_;
 };
+
+/// The turn between two chords of a route a car can drive: a vehicle planner's curve sampled
+/// every 0.25 cells at a turning radius of 2 turns 0.125 rad per chord. [Units: radians]
+inline constexpr double kChordTurn = 0.15;
 
 /// Distance from p to an oriented box (0 inside) and the box's closest point.
 double box_distance(const Pose& box, Vec2 half, Vec2 p, Vec2* closest = nullptr);
@@ -176,6 +185,11 @@ class CrowdImpl {
   void update_parked(int id);
   /// Whether a unit of another goal group has settled on, or claimed a slot at, about `p`.
   bool slot_blocked_by_other_group(int id, Vec2 p) const;
+  /// A stuck unit with a slot: takes a nearer free slot, or (stuck kParkHereAfter among the
+  /// slots) a new slot where it stands.
+  void resettle(int id);
+  /// resettle() for a unit with a slot held in one place for kParkHereAfter (and its re-plan).
+  void park_if_held(int id);
   Vec2 preferred_velocity(int id);
   Vec2 lookahead_point(const crowd::Agent& a) const;
   /// Moves the route's corners in doorways and corridors to the right half of the passage.
@@ -231,12 +245,24 @@ class CrowdImpl {
   void move(int id);
   /// The last cell of a unit that cannot sidestep: stop on the spot, or turn and drive straight in.
   void final_approach(crowd::Agent& a) const;
-  /// A unit that cannot pivot (a car) on its route's last stretch: follow the route's legs,
-  /// braking along the distance left to stop on its end. False when it does not apply.
-  bool vehicle_approach(crowd::Agent& a) const;
-  /// Where a riding car (crowd::Agent::ride) is after driving `ds` on along its route, and its
-  /// heading there: the leg's direction, turning to the goal heading on the last leg.
+  // crowd_track.cpp
+  /// A vehicle (a unit whose heading is not free) on a route it can drive: follows the route's
+  /// legs (riding it exactly when on it), at the speed that stops it on the route's end, in
+  /// its bends and behind other units on the route. False when it does not apply.
+  bool track_route(crowd::Agent& a) const;
+  /// The last point of the unit's route where it turns more than a vehicle drives as it is
+  /// (20 degrees), -1 if none. Cached in the agent.
+  int last_sharp_corner(crowd::Agent& a) const;
+  /// The fastest a vehicle on route leg `leg` may drive now: it can stop before any other unit
+  /// (where it is, or where it goes within CrowdDef::time_horizon) comes within reach of the
+  /// route ahead, and take the bends ahead. [Units: cells/s]
+  double route_speed_limit(const crowd::Agent& a, size_t leg) const;
+  /// Where a riding vehicle (crowd::Agent::ride) is after driving `ds` on along its route, and
+  /// its heading there: the leg's direction, turning to the goal heading on the last leg.
   Pose ride_pose(const crowd::Agent& a, double ds) const;
+  /// The velocity of a riding vehicle at `pos` for the step to `on` (ride_pose) at `speed`.
+  /// [Units: cells/s]
+  Vec2 ride_velocity(Vec2 pos, const Pose& on, double speed) const;
   bool place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const;
   void measure();
   // crowd_dynamic.cpp

@@ -25,31 +25,6 @@ constexpr double kCreep = 0.05;
 constexpr double kPushed = 0.5;  ///< ORCA's velocity this far from the preferred one: the unit is asked to make way. [Units: cells/s]
 constexpr double kApproachDistance = 2.0;  ///< A unit that can pivot this close to its target drives straight at it. [Units: cells]
 constexpr double kApproachCone = 0.17;      ///< ... after turning on the spot to within this of it (about 10 degrees). [Units: radians]
-/// A unit that cannot pivot follows its route's legs itself over its last braking distance plus
-/// this much. [Units: cells]
-constexpr double kVehicleApproach = 3.0;
-constexpr double kCrossGain = 2.0;     ///< Its heading corrects an offset from the route's line at this rate ... [Units: 1/s]
-constexpr double kCrossSoft = 0.5;     ///< ... softened at low speed by this. [Units: cells/s]
-constexpr double kHeadingTime = 0.25;  ///< It turns a heading error away over about this. [Units: s]
-constexpr double kRideOffset = 0.15;   ///< Closer to the route's line than this ... [Units: cells]
-constexpr double kRideAngle = 0.35;    ///< ... and facing along it within this, it rides the route. [Units: radians]
-constexpr double kEndSlack = 0.02;     ///< Closer to the route's end than this is on it. [Units: cells]
-/// The turn between two chords of a route a car can drive: a vehicle planner's curve sampled
-/// every 0.25 cells at a turning radius of 2 turns 0.125 rad per chord. [Units: radians]
-constexpr double kChordTurn = 0.15;
-constexpr double kOnRouteAngle = 0.7;   ///< A car facing its route's leg within this ... [Units: radians]
-constexpr double kOnRouteOffset = 0.5;  ///< ... and this near its line follows it to the end. [Units: cells]
-constexpr double kMaxCorner = 0.35;  ///< A route corner sharper than this is not one a car drives as it is. [Units: radians]
-
-/// The route leg (index of its end point, >= 1) a unit at `pos` is on: next_waypoint passes
-/// points up to a radius ahead of it (crowd_route.cpp), so look back from it first, then on to
-/// the first leg whose end is still ahead of the unit.
-size_t current_leg(const std::vector<Vec2>& route, int next_waypoint, Vec2 pos) {
-  size_t leg = static_cast<size_t>(std::max(1, next_waypoint));
-  while (leg > 1 && glm::dot(pos - route[leg - 1], route[leg] - route[leg - 1]) < 0.0) --leg;
-  while (leg + 1 < route.size() && glm::dot(pos - route[leg], route[leg + 1] - route[leg]) > 0.0) ++leg;
-  return leg;
-}
 
 }  // namespace
 
@@ -60,6 +35,11 @@ void CrowdImpl::final_approach(crowd::Agent& a) const {
   // in move()); a unit that can pivot, near its target on the route's last leg, turns to face
   // it and drives straight in, braking to stop on it (as the single-unit follower does).
   const UnitDef& u = a.def.unit;
+  // A vehicle on a route it can drive tracks it, among other units too: they only slow it down
+  // along the route (track_route). The sampler steered a tank round a Directional A* route's
+  // turns by its preferred velocity: it looped near its goal for 60 s against the walls.
+  a.tracking = !a.at_spot && !a.st.waiting && track_route(a);
+  if (a.tracking) return;
   // Avoidance asks it to move out of someone's way (a car settled next to a tank blocked a
   // car behind them for 80 s when both stood firm): the sampled motion decides.
   // (Only when it asks for real motion: hemmed in, ORCA says "stand", and a bear that let the
@@ -72,7 +52,8 @@ void CrowdImpl::final_approach(crowd::Agent& a) const {
   if (pushed && (a.near_units || u.pivot_turn_rate > 0.0)) return;
   // A car near its spot, not yet facing the goal heading, lines up by driving the rest of its
   // route (it ends at that heading) rather than stopping where the spot begins (0.25 cells short).
-  if (a.at_spot && !a.st.arrived && !a.heading_given_up && vehicle_approach(a)) return;
+  // (One that can pivot turns to it on the spot instead, in move().)
+  if (a.at_spot && !a.st.arrived && !a.heading_given_up && u.pivot_turn_rate <= 0.0 && track_route(a)) return;
   if (a.at_spot || a.st.waiting || a.st.route.size() < 2) {
     // On its spot, or no route to follow: stand still. The sampler would keep it creeping (a car
     // with no route drifted 0.4 cells in 10 s), and a car on its spot would rock round it.
@@ -80,7 +61,6 @@ void CrowdImpl::final_approach(crowd::Agent& a) const {
     a.target_turn = 0.0;
     return;
   }
-  if (vehicle_approach(a)) return;
   const Vec2 d = a.st.target - a.st.pose.pos;
   const double dist = glm::length(d);
   const int last = static_cast<int>(a.st.route.size()) - 1;
@@ -91,95 +71,6 @@ void CrowdImpl::final_approach(crowd::Agent& a) const {
   a.target_speed = std::abs(err) > kApproachCone && std::abs(a.st.speed) < kCreep
                        ? 0.0
                        : std::min({u.max_speed, std::sqrt(u.braking * dist), dist / dt}) * std::max(0.0, std::cos(err));
-}
-
-bool CrowdImpl::vehicle_approach(crowd::Agent& a) const {
-  // A car near the end of its route: the sampled (speed, turn) pairs are too coarse to stop on
-  // a point, and its preferred velocity aims straight at the end. A lone car rocked back and
-  // forth beside its goal for a minute, and one cut straight down into a parking bay. Instead
-  // it follows the route's legs to the end (whose last one is the goal heading for a vehicle
-  // planner's route) and brakes along the distance left.
-  const UnitDef& u = a.def.unit;
-  const auto& route = a.st.route;
-  if (a.holonomic || u.pivot_turn_rate > 0.0 || route.size() < 2 || time() < a.maneuver_until) return false;
-  // Among other units the sampler follows ORCA, as before (cars following their routes here
-  // among 80 units made one 30 s late: it pressed on where ORCA asked it to wait).
-  if (a.near_units) return false;
-  const Vec2 pos = a.st.pose.pos;
-  const size_t leg = current_leg(route, a.st.next_waypoint, pos);
-  const Vec2 from = route[leg - 1], to = route[leg];
-  const double len = glm::length(to - from);
-  if (len < 1e-9) return false;
-  const Vec2 dir = (to - from) / len;
-  // Distance left along the route, signed on the last leg (negative: past the end).
-  double rem = glm::dot(to - pos, dir);
-  if (leg + 1 < route.size()) rem = std::max(rem, 0.0);
-  for (size_t k = leg; k + 1 < route.size(); ++k) rem += glm::length(route[k + 1] - route[k]);
-  if (rem > u.max_speed * u.max_speed / u.braking + kVehicleApproach) return false;
-  // Only a route it can drive: a grid route's corners (45 or 90 degrees, in clutter) are the
-  // sampler's and the drivable detour's (crowd_drive.cpp) to round, backing up where it must.
-  for (size_t k = leg; k + 1 < route.size(); ++k) {
-    const Vec2 l0 = route[k] - route[k - 1], l1 = route[k + 1] - route[k];
-    if (glm::length(l0) > 1e-9 && glm::length(l1) > 1e-9 &&
-        std::abs(wrap_angle(std::atan2(l1.y, l1.x) - std::atan2(l0.y, l0.x))) > kMaxCorner) {
-      return false;
-    }
-  }
-  // Steer along the leg's direction, back onto its line (Stanley: Thrun et al. 2006, "Stanley:
-  // the robot that won the DARPA Grand Challenge"), plus the bend to the next leg. Pure pursuit
-  // of a point ahead lagged a route's final bend: cars parked 11 degrees off the goal heading.
-  const Vec2 normal(-dir.y, dir.x);
-  const double cross = glm::dot(pos - from, normal);  // signed offset from the leg's line [cells]
-  const double speed_now = std::abs(a.st.speed);
-  const double want = std::atan2(dir.y, dir.x) - std::atan2(kCrossGain * cross, speed_now + kCrossSoft);
-  const double err = wrap_angle(want - a.st.pose.heading);
-  // Off its route (pushed aside, or a straight re-plan to a goal beside it): the sampler's, which
-  // may back up to line up; steering here would drive past the end and stop beside it.
-  const double heading_off = std::abs(wrap_angle(std::atan2(dir.y, dir.x) - a.st.pose.heading));
-  if (heading_off > kOnRouteAngle || std::abs(cross) > kOnRouteOffset) return false;
-  // On the line and facing along it: drive along the route exactly (as the track follower does).
-  // A vehicle planner's route bends at the turning radius itself, so steering that lags it by
-  // a step can never catch up: cars parked 11-23 degrees off the goal heading.
-  a.ride = std::abs(cross) < kRideOffset && heading_off < kRideAngle;
-  double bend = 0.0;  // curvature of the route here [1/cells]
-  if (leg + 1 < route.size()) {
-    const Vec2 next = route[leg + 1] - to;
-    const double next_len = glm::length(next);
-    if (next_len > 1e-9) {
-      bend = wrap_angle(std::atan2(next.y, next.x) - std::atan2(dir.y, dir.x)) / (0.5 * (len + next_len));
-    }
-  }
-  // Brake so that half the braking stops it at the end (the preferred velocity's profile), and
-  // never more than the distance left in one step: no overshoot. Past the end: stop, never back.
-  const double speed = rem <= kEndSlack ? 0.0 : std::min({u.max_speed, std::sqrt(u.braking * rem), rem / def_.dt});
-  a.target_speed = speed;
-  a.target_turn = bend * speed + err / kHeadingTime;  // move() holds it to the turning radius
-  return true;
-}
-
-Pose CrowdImpl::ride_pose(const crowd::Agent& a, double ds) const {
-  const auto& route = a.st.route;
-  const Vec2 pos = a.st.pose.pos;
-  size_t leg = current_leg(route, a.st.next_waypoint, pos);
-  Vec2 from = route[leg - 1];
-  double len = glm::length(route[leg] - from);
-  double along = len > 1e-9 ? std::clamp(glm::dot(pos - from, (route[leg] - from) / len), 0.0, len) + ds : 0.0;
-  while (along > len && leg + 1 < route.size()) {  // on into the next legs
-    along -= len;
-    from = route[leg];
-    ++leg;
-    len = glm::length(route[leg] - from);
-  }
-  along = std::min(along, len);  // never past the end
-  const Vec2 dir = len > 1e-9 ? (route[leg] - from) / len : Vec2(std::cos(a.st.pose.heading), std::sin(a.st.pose.heading));
-  double heading = std::atan2(dir.y, dir.x);
-  const double off = a.def.goal_heading ? wrap_angle(*a.def.goal_heading - heading) : 0.0;
-  if (leg + 1 == route.size() && len > 1e-9 && std::abs(off) < kChordTurn) {
-    // The last chord of a bend is half a chord's turn short of the goal heading: turn to it
-    // along that chord (only that little: a car never crabs onto a heading its route lacks).
-    heading += off * (along / len);
-  }
-  return Pose{from + along * dir, wrap_angle(heading)};
 }
 
 bool CrowdImpl::place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const {
@@ -237,17 +128,20 @@ void CrowdImpl::move(int id) {
     }
   } else {
     a.ride = false;
+    a.tracking = false;
     if (time() >= a.yield_until) final_approach(a);
     const bool speeding_up = std::abs(a.target_speed) > std::abs(a.st.speed) && a.target_speed * a.st.speed >= 0.0;
     Pose on = pose;
     const double ride_speed = approach(a.st.speed, a.target_speed, (speeding_up ? u.acceleration : u.braking) * dt);
-    if (a.ride) on = ride_pose(a, std::max(0.0, ride_speed) * dt);
+    // (Not while it still backs up from before: riding a route is driving forward.)
+    const bool ride = a.ride && ride_speed >= 0.0;
+    if (ride) on = ride_pose(a, ride_speed * dt);
     // A corner sharper than a drivable chord is steered round, not jumped.
-    if (a.ride && std::abs(wrap_angle(on.heading - pose.heading)) <= max_heading_rate(u, ride_speed) * dt + kChordTurn) {
-      // Riding its route: the step goes to the route's point a speed's step on, facing along it.
+    if (ride && std::abs(wrap_angle(on.heading - pose.heading)) <= max_heading_rate(u, ride_speed) * dt + crowd::kChordTurn) {
+      // Riding its route: towards the route's point a speed's step on, facing along it.
+      v = ride_velocity(pose.pos, on, ride_speed);
       a.st.speed = ride_speed;
       pose.heading = on.heading;
-      v = (on.pos - pose.pos) / dt;
     } else {
       const double wmax = max_heading_rate(u, a.st.speed);
       pose.heading += std::clamp(a.target_turn, -wmax, wmax) * dt;

@@ -1,17 +1,29 @@
 // Slots near a shared goal (crowd_route.cpp makes them: hexagonal rings round the goal, an
 // outer ring only once the inner ones are full, claimed nearest first): saying when a unit is
-// parked far from its goal, so a unit counted arrived several cells off says why.
+// parked far from its goal, so a unit counted arrived several cells off says why; and a unit
+// that cannot reach its slot settling for another, or for where it stands.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "crowd/crowd_impl.hpp"
+#include "pathlab/collision.hpp"
 
 namespace pathlab {
 namespace {
 
 constexpr double kFarRadii = 3.0;      ///< A slot farther than this many radii + one ring spacing from the goal is "far".
+constexpr double kSlotSwitchDistance = 3.0;  ///< A stuck unit this close to its slot may take another at once. [Units: cells]
+constexpr double kSlotSwitchGain = 0.25;     ///< ... when that one is this much nearer to it. [Units: cells]
+/// Making no progress this long, a unit farther from its slot takes a nearer free one too. [Units: s]
+constexpr double kSlotAnyAfter = 4.0;
+/// Held in one place this long among its group's slots, a unit parks where it stands. [Units: s]
+/// (Below the 10 s bound on locks, with time to stop; 6 s parked a unit of 40 a ring
+/// beyond where packing puts it, about to get in.)
+constexpr double kParkHereAfter = 7.0;
+constexpr double kParkBesideSlot = 1.0;  ///< ... or this near its own slot, outside the rings. [Units: cells]
 
 }  // namespace
 
@@ -27,6 +39,69 @@ void CrowdImpl::update_parked(int id) {
   std::snprintf(buf, sizeof buf, "parked %.1f cells from the goal: nearer slots are taken", d);
   a.st.parked_far = true;
   a.st.note = buf;
+}
+
+void CrowdImpl::resettle(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  if (a.group < 0 || a.slot < 0) return;
+  crowd::GoalGroup& g = groups_[static_cast<size_t>(a.group)];
+  const Vec2 pos = a.st.pose.pos;
+  const double stuck_for = time() - a.progress_time;
+  const double to_slot = glm::length(a.st.target - pos);
+  auto take = [&](int slot) {
+    g.claimed_by[static_cast<size_t>(a.slot)] = -1;
+    g.claimed_by[static_cast<size_t>(slot)] = id;
+    a.slot = slot;
+    a.st.target = g.slots[static_cast<size_t>(slot)];
+    update_parked(id);
+  };
+  if (to_slot < kSlotSwitchDistance || stuck_for >= kSlotAnyAfter) {
+    // Its slot is hemmed in (or walled off by units settled round it): take the free slot
+    // nearest to where it stands. Only a nearer one: a tank hemmed in between two free slots
+    // swapped between them every round, turning to each in turn, and stood 16 s on the spot.
+    int best = -1;
+    double best_d = to_slot - kSlotSwitchGain;
+    for (size_t k = 0; k < g.slots.size(); ++k) {
+      const double dk = glm::length(g.slots[k] - pos);
+      if (g.claimed_by[k] < 0 && dk < best_d && !slot_blocked_by_other_group(id, g.slots[k])) {
+        best_d = dk;
+        best = static_cast<int>(k);
+      }
+    }
+    if (best >= 0) {
+      take(best);
+      return;
+    }
+  }
+  // No nearer free slot and still held up among the slots: in a dense crowd bound for one goal
+  // the units settled round an inner slot can wall it off for good (a person stood 115 s in a
+  // ring of 100 units). Settle where it stands: a new slot here, the old one free for others.
+  double outer = 0.0;
+  for (const Vec2& s : g.slots) outer = std::max(outer, glm::length(s - g.goal));
+  // Held in one place (CrowdMetrics::longest_lock's measure), not only "no progress": taking a
+  // nearer slot shortens the route, which counts as progress, and a bear so stood 10.7 s.
+  const double held = std::max(stuck_for, time() - a.lock_since);
+  // Within the rings and one spacing beyond, or beside its own slot (a car 0.6 cells off its
+  // slot on the outer ring, that it would have to turn into between its neighbours, stood 22 s;
+  // a tank 1.6 cells short of its outer slot 170 s). Not farther out: units queueing there get
+  // in within 7 s, so the slots stay as near the goal as packing allows.
+  const bool among_slots = glm::length(pos - g.goal) <= outer + g.spacing || to_slot <= kParkBesideSlot;
+  if (held < kParkHereAfter || !among_slots || !point_clear(base_, pos, a.def.unit.radius)) {
+    return;
+  }
+  g.slots.push_back(pos);
+  g.claimed_by.push_back(-1);
+  take(static_cast<int>(g.slots.size()) - 1);
+}
+
+void CrowdImpl::park_if_held(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  // Checked every step, not only when resolve_deadlock's round comes (every stuck_time): a tank
+  // 0.26 cells from its slot, turning to it between neighbours, so stood 10.4 s.
+  if (a.slot < 0 || a.at_spot || a.st.waiting || time() - a.lock_since < kParkHereAfter) return;
+  const Vec2 target = a.st.target;
+  resettle(id);
+  if (a.st.target != target) plan_route(id);
 }
 
 }  // namespace pathlab

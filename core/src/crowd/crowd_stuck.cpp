@@ -16,8 +16,6 @@ constexpr double kArriveDistance = 0.1;  ///< As in crowd_arrive.cpp: this close
 constexpr double kYieldTime = 1.5;       ///< How long a unit gives way. [Units: s]
 constexpr double kVisibilityPeriod = 0.5;///< How often a unit checks it still sees its waypoint. [Units: s]
 constexpr double kBlockerGap = 0.5;       ///< Bodies this close count as "in the way". [Units: cells]
-constexpr double kSlotSwitchDistance = 3.0;  ///< A stuck unit this close to its slot may take another. [Units: cells]
-constexpr double kSlotSwitchGain = 0.25;     ///< ... when that one is this much nearer to it. [Units: cells]
 constexpr double kDriveAfter = 10.0;  ///< Stuck this long with nothing in the way: a car plans a drivable detour. [Units: s]
 
 }  // namespace
@@ -27,12 +25,18 @@ void CrowdImpl::track_progress(int id) {
   const double t = time();
   const Vec2 pos = a.st.pose.pos;
   update_arrival(id);
-  if (a.group >= 0) claim_slot(id);
+  if (a.group >= 0) {
+    claim_slot(id);
+    park_if_held(id);
+  }
   const double arrive = std::max(kArriveDistance, a.def.unit.follower.arrive_distance);
   // On its spot (turning to the goal heading, or nudged within half its radius) is not stuck.
   if (a.at_spot || (a.st.route.size() >= 2 && glm::length(a.st.target - pos) < arrive)) {
     a.st.stuck = false;
     a.progress_time = t;
+    // At its target the rest of a detour is moot: a person 0.08 cells from its slot kept
+    // pursuing the detour's next corner, pressed against its neighbours for 22 s, never stopped.
+    if (a.st.route.size() >= 2) a.st.next_waypoint = static_cast<int>(a.st.route.size()) - 1;
     return;
   }
   const double rem = remaining_route(a);
@@ -97,31 +101,17 @@ void CrowdImpl::resolve_deadlock(int id) {
     Vec2 away = yielder.st.pose.pos - from;
     const double len = glm::length(away);
     away = len > 1e-9 ? away / len : Vec2(1.0, 0.0);
-    yielder.yield_dir = away;
-    yielder.yield_until = t + kYieldTime;
-  }
-  if (a.slot >= 0 && glm::length(a.st.target - pos) < kSlotSwitchDistance) {
-    // Its slot near a shared goal is hemmed in: take the free slot nearest to where it stands.
-    crowd::GoalGroup& g = groups_[static_cast<size_t>(a.group)];
-    // Only a nearer one: a tank hemmed in between two free slots swapped between them every
-    // round, turning to each in turn, and stood 16 s on the spot.
-    int best = -1;
-    double best_d = glm::length(a.st.target - pos) - kSlotSwitchGain;
-    for (size_t k = 0; k < g.slots.size(); ++k) {
-      const double dk = glm::length(g.slots[k] - pos);
-      if (g.claimed_by[k] < 0 && dk < best_d && !slot_blocked_by_other_group(id, g.slots[k])) {
-        best_d = dk;
-        best = static_cast<int>(k);
-      }
-    }
-    if (best >= 0) {
-      g.claimed_by[static_cast<size_t>(a.slot)] = -1;
-      g.claimed_by[static_cast<size_t>(best)] = id;
-      a.slot = best;
-      a.st.target = g.slots[static_cast<size_t>(best)];
-      update_parked(id);
+    const UnitDef& yu = yielder.def.unit;
+    if (!yielder.holonomic && yu.pivot_turn_rate <= 0.0 && yu.can_reverse && !yielder.at_spot) {
+      // A car cannot step aside: asked to, it pushed sideways into the unit beside it, two cars
+      // side by side at a wall corner stood for 3 minutes. It backs up and comes at it again.
+      yielder.maneuver_until = t + 1.0;
+    } else {
+      yielder.yield_dir = away;
+      yielder.yield_until = t + kYieldTime;
     }
   }
+  if (a.slot >= 0) resettle(id);
   const std::vector<Vec2> old = a.st.route;
   if (!blockers.empty()) plan_route(id, blockers);
   // Nothing in the way and still stuck after a round of the usual remedies: a car's route
