@@ -488,6 +488,14 @@ Result<PoseSmoothResult> smooth_with(const Walls& walls, const SegmentPath& path
     if (!r) return r.error();
     ++out.rounds;
     if (r->shortcuts == 0) break;
+    // Each link passed the referee alone, but the round also cuts the kept stretches at new
+    // poses and may move junctions, which moves the referee's chords: a path grazing a wall by
+    // less than a sagitta can then fail it (a pillar field at agent radius 0: an arc 0.00095
+    // cells from a corner, chords grown by 1e-3). Only a round the referee passes whole counts.
+    if (!connection_clear(walls, r->path, def)) {
+      ++out.refused_rounds;
+      break;
+    }
     out.shortcuts += r->shortcuts;
     out.relaxed += r->relaxed;
     const double before = pose_path_cost(out.path, def);
