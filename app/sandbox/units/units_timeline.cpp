@@ -1,0 +1,72 @@
+// The units' recording (units.hpp, "The timeline"): starting it at Reset, recorded edits,
+// seeking, and handing the crowd back when an edit the recording cannot hold comes.
+
+#include "units/units.hpp"
+
+namespace pathlab::sandbox {
+namespace {
+
+/// Keyframes every simulated second: a seek re-simulates at most 59 steps (a few ms for tens
+/// of units), where the recording's default (600) suits long headless runs.
+constexpr int64_t kTimelineKeyframeEvery = 60;
+
+}  // namespace
+
+void UnitSwarm::start_recording(const io::Scene& scene) {
+  record_due_ = false;
+  rec_.reset();
+  rec_note_.clear();
+  if (count() == 0 || time() != 0.0) return;
+  // The run as a file would hold it: the scene with the units where Reset puts them.
+  io::Scene start = scene;
+  start.units = spawn_list();
+  plan::RecordOptions o;
+  o.def.dt = crowd_->dt();
+  o.keyframe_every = kTimelineKeyframeEvery;
+  auto r = plan::Recording::start(start, o);
+  if (!r) {
+    rec_note_ = "not recorded: " + r.error().message;
+    return;
+  }
+  // The recording must run exactly the units shown, or the timeline would show another run.
+  if (r->crowd().agent_count() != count() || plan::crowd_state_hash(r->crowd()) != plan::crowd_state_hash(*crowd_)) {
+    rec_note_ = "not recorded: the units Reset places differ from the ones shown";
+    return;
+  }
+  rec_ = std::make_unique<plan::Recording>(std::move(*r));
+}
+
+void UnitSwarm::detach(const char* why) {
+  if (!rec_) return;
+  routing_ = plan::copy_routing(*rec_->units().routing);
+  crowd_ = std::make_unique<Crowd>(rec_->crowd().clone(plan::unit_route_planner(routing_)));
+  time_offset_ = rec_->time() - crowd_->time();
+  // The goals as the recording has them at the step shown (a seek may have gone before a send).
+  for (int i = 0; i < count(); ++i) units_[static_cast<size_t>(i)].goal = rec_->units().goals[static_cast<size_t>(i)];
+  rec_.reset();
+  rec_note_ = why[0] ? std::string("not recorded since t = ") + std::to_string(time()).substr(0, 5) + " s: " + why +
+                           " (Reset records again)"
+                     : "";
+}
+
+Status UnitSwarm::seek(int64_t step) {
+  if (!rec_) return fail(StatusCode::invalid_argument, "the units are not recorded");
+  accumulator_ = 0.0;
+  return rec_->seek(step);
+}
+
+std::string UnitSwarm::send_recorded(const std::vector<int>& ids, Vec2 goal, std::optional<double> heading) {
+  std::vector<int> valid;
+  for (int id : ids)
+    if (id >= 0 && id < count()) valid.push_back(id);
+  // Recorded at the step shown; after a seek back this drops the recorded future.
+  std::string first = rec_->input(io::UnitInput{0, io::SendInput{valid, goal, heading}});
+  for (int id : valid) {
+    Unit& u = units_[static_cast<size_t>(id)];
+    u.goal = Pose{goal, heading.value_or(0.0)};
+    u.message = rec_->units().messages[static_cast<size_t>(id)];
+  }
+  return first;
+}
+
+}  // namespace pathlab::sandbox
