@@ -193,6 +193,8 @@ class Sandbox {
   void draw_plan_panel();   // panel_planning.cpp: planner, smoother and their parameters
   void draw_stats_panel();  // panel_planning.cpp
   void draw_units_panel();  // units.cpp
+  void draw_timeline();     // timeline_strip.cpp: the units' recorded run, under the canvas
+  float timeline_height() const;  // 0 without units
   void draw_canvas();       // canvas.cpp
   void draw_path(ImDrawList* dl);
   void draw_poses(ImDrawList* dl);
