@@ -5,6 +5,9 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -154,4 +157,55 @@ TEST_CASE("timeline: an edit the recording cannot hold ends it; Reset records ag
   u.step(ui.sb().scene());
   REQUIRE(u.recording() != nullptr);
   CHECK(u.recording()->crowd().agent_count() == u.count());
+}
+
+TEST_CASE("timeline: Save repro writes the run with the moment shown; opening it shows that moment again") {
+  test::ScratchDir dir("timeline_repro");
+  auto scene = io::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/crowds/door-closing.json");
+  REQUIRE(scene.ok());
+  const auto want = fresh_run(*scene);
+  test::SandboxUi ui(*scene, 0);
+  ui.sb().set_work_dir(dir.path.string());
+  UnitSwarm& u = ui.sb().units();
+  u.set_playing(false);
+  u.reset(ui.sb().scene());
+  for (int s = 0; s < kSteps; ++s) {
+    if (s == kDoorAt) u.toggle_door(0);
+    u.step(ui.sb().scene());
+  }
+  REQUIRE(u.seek(75).ok());
+  // A user's file where the repro would go is left alone: the repro takes the next name.
+  const std::string mine = dir / "untitled.repro.json";
+  std::ofstream(mine) << "my notes\n";
+  ui.idle(1);
+  ui.click_widget("Save repro");
+  const std::string path = dir / "untitled-2.repro.json";
+  REQUIRE_MESSAGE(std::filesystem::exists(path), ui.sb().status());
+  CHECK(test::file_bytes(mine) == "my notes\n");
+  auto r = io::load_repro(path);
+  REQUIRE(r.ok());
+  CHECK(r->inputs == u.recording()->inputs());
+  REQUIRE(r->inputs.size() == 1);
+  CHECK(r->inputs[0].step == kDoorAt);
+  CHECK(r->moment == std::optional<int64_t>(75));
+  CHECK(r->until_step == kSteps);
+
+  // Opened after the units are gone (one host per test: SDL has one video backend): the
+  // scene, the run replayed, the timeline at the moment.
+  u.clear(ui.sb().scene());
+  ui.sb().scene().doors.clear();
+  ui.idle(1);
+  REQUIRE(u.recording() == nullptr);
+  test::SandboxUi& other = ui;
+  REQUIRE_MESSAGE(other.sb().open(path), other.sb().status());
+  other.idle(1);
+  CHECK(other.sb().scene().doors.size() == scene->doors.size());
+  const plan::Recording* rec = other.sb().units().recording();
+  REQUIRE(rec != nullptr);
+  CHECK(rec->step_index() == 75);
+  CHECK(rec->recorded_until() == kSteps);
+  CHECK(rec->step_hashes() == r->step_hashes);
+  CHECK(same_poses(other.sb().units().crowd(), want[75]));
+  CHECK(other.sb().document().save_path().find(".repro.json") == std::string::npos);  // Save writes a scene elsewhere
+  CHECK_FALSE(other.sb().units().playing());
 }

@@ -58,7 +58,15 @@ void buttons(Sandbox& sb, const plan::Recording* rec) {
   if (ImGui::Combo("##speed", &speed, kSpeedNames, static_cast<int>(std::size(kSpeedNames))))
     u.set_speed(kSpeeds[speed]);
   sb.remember_widget("timeline speed");
-  help_marker("|< goes back to the Reset moment (the recording is kept; the Units panel's Reset starts a new "
+  ImGui::SameLine();
+  ImGui::BeginDisabled(rec == nullptr);
+  if (ImGui::Button("Save repro")) sb.save_repro();
+  sb.remember_widget("Save repro");
+  ImGui::EndDisabled();
+  help_marker("Save repro writes the run since Reset (scene, edits, state hashes) as a new NAME.repro.json "
+              "next to the scene, with the moment shown as its moment of interest: opening it (or "
+              "`pathlab FILE.repro.json`) shows that moment again; `pathlab-cli replay FILE --check` checks it. "
+              "|< goes back to the Reset moment (the recording is kept; the Units panel's Reset starts a new "
               "one). The arrows step one fixed step (1/60 s) back or forward and pause. Playing from a past "
               "moment replays the recorded run, edits included. The speed: simulated seconds per real second.");
 }

@@ -99,6 +99,10 @@ class UnitSwarm {
   /// goes on from there along the recorded inputs, and an edit there drops the recorded future.
   /// Errors: no recording, a step outside it.
   Status seek(int64_t step);
+  /// Replays `repro` (its scene loaded with load() first): its inputs at their steps up to its
+  /// last step, then shows its moment (its end without one), paused. Returns "" or why not
+  /// (a run that differs from the file's hashes is kept, and said so).
+  std::string replay(const io::Repro& repro);
 
   /// Sends units to `goal` (each its own goal; the core settles them around it).
   std::string send(const std::vector<int>& ids, Vec2 goal, std::optional<double> heading);

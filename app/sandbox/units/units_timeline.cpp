@@ -49,6 +49,21 @@ void UnitSwarm::detach(const char* why) {
                      : "";
 }
 
+std::string UnitSwarm::replay(const io::Repro& repro) {
+  playing_ = false;
+  record_due_ = false;
+  rec_.reset();
+  auto r = plan::Recording::replay(repro, kTimelineKeyframeEvery);
+  if (!r) return r.error().message;
+  if (r->crowd().agent_count() != count() || plan::crowd_state_hash(r->crowd()) != plan::crowd_state_hash(*crowd_))
+    return "its units do not start as the sandbox places them";
+  rec_ = std::make_unique<plan::Recording>(std::move(*r));
+  while (rec_->recorded_until() < repro.until_step) rec_->step();
+  const std::string differs = rec_->step_hashes() == repro.step_hashes ? "" : "the replay differs from the file's hashes";
+  (void)seek(repro.moment.value_or(repro.until_step));  // in 0..until_step: the reader checked
+  return differs;
+}
+
 Status UnitSwarm::seek(int64_t step) {
   if (!rec_) return fail(StatusCode::invalid_argument, "the units are not recorded");
   accumulator_ = 0.0;
