@@ -209,3 +209,42 @@ TEST_CASE("timeline: Save repro writes the run with the moment shown; opening it
   CHECK(other.sb().document().save_path().find(".repro.json") == std::string::npos);  // Save writes a scene elsewhere
   CHECK_FALSE(other.sb().units().playing());
 }
+
+TEST_CASE("timeline: door clicks, sends and scheduled door toggles are marked on the slider") {
+  auto scene = io::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/crowds/door-closing.json");
+  REQUIRE(scene.ok());
+  REQUIRE(scene->doors.size() == 1);
+  REQUIRE(scene->doors[0].toggle_times == std::vector<double>{1.5});
+  test::SandboxUi ui(*scene, 0);
+  UnitSwarm& u = ui.sb().units();
+  u.set_playing(false);
+  u.reset(ui.sb().scene());
+  for (int s = 0; s < kSteps; ++s) {
+    if (s == kDoorAt) u.toggle_door(0);
+    if (s == 100) CHECK(u.send({0}, Vec2(3.5, 3.5), std::nullopt).empty());
+    u.step(ui.sb().scene());
+  }
+  const auto marks = u.timeline_marks();
+  REQUIRE(marks.size() == 3);
+  CHECK(marks[0].step == kDoorAt);
+  CHECK(marks[0].kind == sandbox::TimelineMark::Kind::door_click);
+  CHECK(marks[1].step == 90);  // 1.5 s at 60 steps a second
+  CHECK(marks[1].kind == sandbox::TimelineMark::Kind::door_schedule);
+  CHECK(marks[2].step == 100);
+  CHECK(marks[2].kind == sandbox::TimelineMark::Kind::send);
+  // Drawn where the slider's grab stands at that step: the send's blue over the slider's top edge.
+  REQUIRE(u.seek(0).ok());
+  ui.idle(2);
+  std::vector<uint8_t> px;
+  ui.host->frame([](ImGuiIO& io) { io.MousePos = ImVec2(-1, -1); }, &px);
+  if (const char* dir = std::getenv("PATHLAB_TEST_SHOTS"))
+    (void)io::write_png_rgba(std::string(dir) + "/timeline_marks.png", ui.host->width(), ui.host->height(), px.data());
+  const auto r = ui.sb().widget_rect("timeline");
+  const float slider = r.second.x - r.first.x - 4.0f;
+  const float grab = std::max(slider / static_cast<float>(kSteps + 1), ImGui::GetStyle().GrabMinSize);
+  const float x = r.first.x + 2.0f + grab * 0.5f + (slider - grab) * 100.0f / kSteps;
+  const size_t i = (static_cast<size_t>(r.first.y + 2.0f) * static_cast<size_t>(ui.host->width()) + static_cast<size_t>(x)) * 4;
+  REQUIRE(i + 2 < px.size());
+  CHECK(px[i + 2] > 200);  // blue
+  CHECK(px[i] < 150);
+}

@@ -79,6 +79,29 @@ namespace {
 /// it keeps room to scrub: the buttons take about 20 font heights.
 bool two_rows(float width) { return width < ImGui::GetFontSize() * 40.0f; }
 
+/// A tick over the slider just drawn (the last item) for each mark: brown a door click, blue a
+/// send, grey a paint, and a door's scheduled toggle short and pale. At ImGui 1.86's slider
+/// geometry (SliderBehaviorT): 2 px padding, an int grab of range-sized width (at least
+/// GrabMinSize), its centre travelling over the rest.
+void draw_marks(const std::vector<TimelineMark>& marks, int64_t until) {
+  if (marks.empty() || until <= 0) return;
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  const float slider = hi.x - lo.x - 4.0f;
+  const float grab = std::max(slider / static_cast<float>(until + 1), ImGui::GetStyle().GrabMinSize);
+  const float x0 = lo.x + 2.0f + grab * 0.5f, span = slider - grab;
+  const float w = std::max(2.0f, ImGui::GetFontSize() * 0.15f);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (const TimelineMark& m : marks) {
+    const float x = x0 + span * static_cast<float>(m.step) / static_cast<float>(until);
+    ImU32 c = IM_COL32(200, 120, 50, 255);  // a door click
+    float top = lo.y;
+    if (m.kind == TimelineMark::Kind::send) c = IM_COL32(90, 170, 255, 255);
+    if (m.kind == TimelineMark::Kind::paint) c = IM_COL32(200, 200, 200, 255);
+    if (m.kind == TimelineMark::Kind::door_schedule) c = IM_COL32(200, 120, 50, 140), top = (lo.y + hi.y) * 0.5f;
+    dl->AddRectFilled(ImVec2(x - w * 0.5f, top), ImVec2(x + w * 0.5f, hi.y), c);
+  }
+}
+
 }  // namespace
 
 float Sandbox::timeline_height() const {
@@ -114,8 +137,10 @@ void Sandbox::draw_timeline() {
                          ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput))
       seek(*this, step);
     remember_widget("timeline");
+    draw_marks(units_->timeline_marks(), rec->recorded_until());
     help_marker("The run since Reset, as recorded: drag to see any moment of it (the canvas shows the units, "
-                "doors and trucks then). A door click or a send made at a past moment starts the run afresh "
+                "doors and trucks then). Ticks mark the edits (brown: a door click, blue: a send; short: a door's "
+                "scheduled toggle). A door click or a send made at a past moment starts the run afresh "
                 "from there: the recorded future is dropped.");
   }
   ImGui::End();

@@ -42,6 +42,14 @@ using plan::fit_goal;
 enum class UnitActivity { moving, arrived, stuck, yielding, waiting };
 const char* activity_name(UnitActivity a);
 
+/// Something that happened in a recorded run, marked on the timeline.
+struct TimelineMark {
+  enum class Kind { door_click, send, paint, door_schedule };
+  int64_t step = 0;  ///< before that step's simulation (an input) or the step it falls in (a schedule)
+  Kind kind = Kind::door_click;
+  int index = 0;     ///< the door (door_click, door_schedule), else the input's index
+};
+
 /// Run metrics carried over crowd rebuilds (a map edit rebuilds the Crowd).
 struct SwarmMetrics {
   int arrived = 0;
@@ -103,6 +111,9 @@ class UnitSwarm {
   /// last step, then shows its moment (its end without one), paused. Returns "" or why not
   /// (a run that differs from the file's hashes is kept, and said so).
   std::string replay(const io::Repro& repro);
+  /// The recorded inputs and the doors' scheduled toggles within the recorded steps, by step
+  /// (empty without a recording).
+  std::vector<TimelineMark> timeline_marks() const;
 
   /// Sends units to `goal` (each its own goal; the core settles them around it).
   std::string send(const std::vector<int>& ids, Vec2 goal, std::optional<double> heading);

@@ -3,6 +3,10 @@
 
 #include "units/units.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <variant>
+
 namespace pathlab::sandbox {
 namespace {
 
@@ -62,6 +66,29 @@ std::string UnitSwarm::replay(const io::Repro& repro) {
   const std::string differs = rec_->step_hashes() == repro.step_hashes ? "" : "the replay differs from the file's hashes";
   (void)seek(repro.moment.value_or(repro.until_step));  // in 0..until_step: the reader checked
   return differs;
+}
+
+std::vector<TimelineMark> UnitSwarm::timeline_marks() const {
+  std::vector<TimelineMark> out;
+  if (!rec_) return out;
+  const auto& inputs = rec_->inputs();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    TimelineMark m{inputs[i].step, TimelineMark::Kind::paint, static_cast<int>(i)};
+    if (const auto* d = std::get_if<io::DoorInput>(&inputs[i].what)) m.kind = TimelineMark::Kind::door_click, m.index = d->door;
+    else if (std::holds_alternative<io::SendInput>(inputs[i].what)) m.kind = TimelineMark::Kind::send;
+    out.push_back(m);
+  }
+  // Scheduled toggles: seconds since Reset, the step whose simulation crosses them.
+  const double dt = rec_->crowd().dt();
+  const auto& doors = rec_->scene().doors;
+  for (size_t d = 0; d < doors.size(); ++d)
+    for (double t : doors[d].toggle_times) {
+      const auto step = static_cast<int64_t>(std::floor(t / dt));
+      if (step >= 0 && step <= rec_->recorded_until())
+        out.push_back({step, TimelineMark::Kind::door_schedule, static_cast<int>(d)});
+    }
+  std::stable_sort(out.begin(), out.end(), [](const TimelineMark& a, const TimelineMark& b) { return a.step < b.step; });
+  return out;
 }
 
 Status UnitSwarm::seek(int64_t step) {
