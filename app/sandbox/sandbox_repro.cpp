@@ -3,6 +3,7 @@
 // inputs and shows that moment on the timeline. The scene opens untitled: a Save never writes
 // a scene over the repro file.
 
+#include <cstdio>
 #include <filesystem>
 
 #include "pathlab/io/repro_file.hpp"
@@ -11,6 +12,16 @@
 namespace fs = std::filesystem;
 
 namespace pathlab::sandbox {
+namespace {
+
+/// "12.35": a moment for people (std::to_string's six decimals are noise).
+std::string seconds(double t) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", t);
+  return buf;
+}
+
+}  // namespace
 
 bool is_repro_name(const std::string& path) {
   const std::string tail = ".repro.json";
@@ -41,7 +52,7 @@ std::string Sandbox::save_repro() {
     set_status(s.error().message, true);
     return "";
   }
-  set_status("saved " + path + " (moment t = " + std::to_string(rec->time()).substr(0, 5) + " s)", false);
+  set_status("saved " + path + " (moment t = " + seconds(rec->time()) + " s)", false);
   return path;
 }
 
@@ -57,7 +68,7 @@ bool Sandbox::open_repro(const std::string& path) {
     set_status(path + ": " + e, true);
     return false;
   }
-  set_status("opened " + path + " at t = " + std::to_string(units_->time()).substr(0, 5) + " s", false);
+  set_status("opened " + path + " at t = " + seconds(units_->time()) + " s", false);
   remember_recent(path);
   return true;
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <variant>
 
 namespace pathlab::sandbox {
@@ -13,6 +14,13 @@ namespace {
 /// Keyframes every simulated second: a seek re-simulates at most 59 steps (a few ms for tens
 /// of units), where the recording's default (600) suits long headless runs.
 constexpr int64_t kTimelineKeyframeEvery = 60;
+
+/// "12.35": a moment for people (std::to_string's six decimals are noise).
+std::string seconds(double t) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", t);
+  return buf;
+}
 
 }  // namespace
 
@@ -48,7 +56,7 @@ void UnitSwarm::detach(const char* why) {
   // The goals as the recording has them at the step shown (a seek may have gone before a send).
   for (int i = 0; i < count(); ++i) units_[static_cast<size_t>(i)].goal = rec_->units().goals[static_cast<size_t>(i)];
   rec_.reset();
-  rec_note_ = why[0] ? std::string("not recorded since t = ") + std::to_string(time()).substr(0, 5) + " s: " + why +
+  rec_note_ = why[0] ? std::string("not recorded since t = ") + seconds(time()) + " s: " + why +
                            " (Reset records again)"
                      : "";
 }
