@@ -274,6 +274,7 @@ void Sandbox::draw_panel() {
 void Sandbox::frame() {
   sdl_layer_->new_frame();  // last frame's batches were drawn by now
   draw_panel();
+  draw_timeline();  // before the canvas: a seek shows in this frame's drawing
   draw_canvas();  // plans (plan_step) after its input, before drawing the path
   inspector_->frame(*this);
   // Re-plans of units get a slice of the frame; the rest waits for the next frames.

@@ -43,6 +43,8 @@ namespace pathlab::sandbox {
 
 /// Puts start and goal on the free cells nearest to the map's top-left and bottom-right corners.
 void place_default_poses(io::Scene& scene);
+/// A repro file's name (it ends in .repro.json): opening it restores a recorded run.
+bool is_repro_name(const std::string& path);
 
 class FileDialog; // file_dialog.hpp: the Open / Import / Save As dialog
 class CrowdUi;    // crowd_ui.hpp: crowd tools, right-click command, crowd overlays
@@ -126,6 +128,13 @@ class Sandbox {
   /// the file itself (work a signal, a crash or kill -9 left unsaved), so the restore is on
   /// offer whichever scene was open when the app ended. Returns the file reopened, or "".
   std::string reopen_last_unsaved();
+  /// Writes the units' recorded run as a new repro file next to where Save would write the
+  /// scene, the moment shown as its moment of interest (sandbox_repro.cpp). Returns its path,
+  /// or "" (the status says why).
+  std::string save_repro();
+  /// Opens a repro file: its scene (untitled), its run replayed, the timeline at its moment.
+  /// open() does this for a name ending in .repro.json.
+  bool open_repro(const std::string& path);
   /// Opens when there are no unsaved edits, else asks save / discard / cancel first.
   void request_open(const std::string& path);
   void request_preset(const GalleryEntry& e);
@@ -193,6 +202,8 @@ class Sandbox {
   void draw_plan_panel();   // panel_planning.cpp: planner, smoother and their parameters
   void draw_stats_panel();  // panel_planning.cpp
   void draw_units_panel();  // units.cpp
+  void draw_timeline();     // timeline_strip.cpp: the units' recorded run, under the canvas
+  float timeline_height() const;  // 0 without units
   void draw_canvas();       // canvas.cpp
   void draw_path(ImDrawList* dl);
   void draw_poses(ImDrawList* dl);

@@ -287,7 +287,8 @@ void Sandbox::draw_poses(ImDrawList* dl) {
 void Sandbox::draw_canvas() {
   ImGuiIO& io = ImGui::GetIO();
   const float w = std::max(1.0f, io.DisplaySize.x - side_panel_width());
-  const float h = std::max(1.0f, io.DisplaySize.y - inspector_->strip_height());  // the strip sits below
+  // The inspector's strip sits below, the units' timeline above it.
+  const float h = std::max(1.0f, io.DisplaySize.y - inspector_->strip_height() - timeline_height());
   // A resized window (or the compare legend coming or going) re-fits the map, unless the user
   // chose a zoom or pan of their own.
   const float legend = inspector_->legend_width();

@@ -212,6 +212,7 @@ void Sandbox::open_document(const std::string& path, bool is_scene) {
 }
 
 bool Sandbox::open(const std::string& path) {
+  if (is_repro_name(path)) return open_repro(path);
   const bool is_scene = is_scene_name(path);
   if (is_scene) {
     auto sc = plan::load_scene(path);

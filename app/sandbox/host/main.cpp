@@ -35,6 +35,7 @@
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "units/crowd_bench.hpp"
@@ -291,7 +292,11 @@ int main(int argc, char** argv) {
   io::Scene scene;
   bool is_scene = true;
   const bool explicit_scene = !o.scene_path.empty();
-  if (o.bench_crowd) {
+  std::string repro_path;  // a repro opens in the sandbox once it exists (Sandbox::open_repro)
+  if (sandbox::is_repro_name(o.scene_path)) repro_path = std::exchange(o.scene_path, "");
+  if (!repro_path.empty()) {
+    scene = empty_scene();
+  } else if (o.bench_crowd) {
     scene = sandbox::crowd_bench_scene();
     o.scene_path.clear();
   } else if (const int rc = load_initial(o.scene_path, scene, is_scene); rc >= 0) return rc;
@@ -306,6 +311,7 @@ int main(int argc, char** argv) {
   if (!host) return usage_error((*host.error().message.c_str()) ? host.error().message : "cannot start");
   (*host)->set_sandbox(std::make_unique<sandbox::Sandbox>((*host)->renderer(), std::move(scene), o.scene_path, is_scene));
   sandbox::Sandbox& sb = (*host)->sandbox();
+  if (!repro_path.empty() && !sb.open_repro(repro_path)) return usage_error(sb.status());
   if (headless) sb.set_plan_wait_ms(60000);  // scripted runs show the plan of their own inputs
   else sb.set_state_dir(state_dir);
   if (!headless && !explicit_scene) sb.reopen_last_unsaved();  // the next start offers the restore

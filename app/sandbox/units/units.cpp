@@ -56,6 +56,7 @@ UnitSwarm::UnitSwarm(const Grid& grid)
 }
 
 Result<CrowdAgentId> UnitSwarm::place(const io::Scene& scene, Unit& u, Pose at, bool stay) {
+  detach("a unit was added");
   routing_->settings = scene.settings;  // the route planner plans with the scene's settings
   routing_->scene_goal = scene.goal;
   return plan::place_unit(*crowd_, plan::UnitPlacement{u.def, at, u.goal, scene.goal, stay, &scene.grid}, u.message);
@@ -70,6 +71,7 @@ std::string UnitSwarm::spawn(const io::Scene& scene, const std::string& preset, 
   if (!id) return preset + ": " + id.error().message;
   u.spawn = crowd_->state(*id).pose;  // where it really stands (nudged off others)
   units_.push_back(std::move(u));
+  record_due_ = time() == 0.0;  // spawned before the run: the recording starts with it
   return "";
 }
 
@@ -110,6 +112,7 @@ std::string UnitSwarm::spawn_area(const io::Scene& scene, int n, const std::vect
 }
 
 void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
+  detach(from_current ? "the map, a door, a truck or a setting was edited" : "");
   const double t = from_current ? time() : 0.0;
   std::vector<Pose> poses;
   std::vector<bool> arrived;
@@ -166,6 +169,7 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
       units_.push_back(std::move(u));
     }
   }
+  record_due_ = time() == 0.0;  // Reset (or an edit before the first step): record from here
 }
 
 std::string UnitSwarm::load(const io::Scene& scene) {
@@ -214,6 +218,7 @@ void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {
   }
   replan_pending_ = false;
   if (scene_goal_.pos == scene.goal.pos && scene_goal_.heading == scene.goal.heading) return;
+  detach("the goal was moved");
   scene_goal_ = scene.goal;
   routing_->scene_goal = scene.goal;  // before set_goal re-plans
   for (int i = 0; i < count(); ++i) {
@@ -223,10 +228,14 @@ void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {
     const Status s = fit ? crowd_->set_goal(i, *fit) : Status(fail(StatusCode::blocked, "the goal has no room for this unit"));
     u.message = s ? "" : s.error().message;
   }
+  record_due_ = time() == 0.0;
 }
 
 void UnitSwarm::run_steps(int n) {
-  for (int i = 0; i < n; ++i) crowd_->step();
+  for (int i = 0; i < n; ++i) {
+    if (rec_) rec_->step();
+    else crowd_->step();
+  }
 }
 
 bool UnitSwarm::same_dynamic(const io::Scene& scene) const {
@@ -245,15 +254,18 @@ void UnitSwarm::update(const io::Scene& scene, double real_seconds, bool defer_r
     n = kMaxStepsPerFrame;
     accumulator_ = 0.0;  // behind the clock: drop the rest rather than fall further behind
   }
+  if (n > 0 && record_due_) start_recording(scene);
   run_steps(n);
 }
 
 void UnitSwarm::step(const io::Scene& scene) {
   if (replan_pending_) apply_replan(scene, false);
+  if (record_due_) start_recording(scene);
   run_steps(1);
 }
 
 std::string UnitSwarm::send(const std::vector<int>& ids, Vec2 goal, std::optional<double> heading) {
+  if (rec_) return send_recorded(ids, goal, heading);
   std::string first;
   for (int id : ids) {
     if (id < 0 || id >= count()) continue;
@@ -267,6 +279,10 @@ std::string UnitSwarm::send(const std::vector<int>& ids, Vec2 goal, std::optiona
 }
 
 void UnitSwarm::toggle_door(int door) {
+  if (rec_) {
+    (void)rec_->input(io::UnitInput{0, io::DoorInput{door}});  // recorded at the step shown
+    return;
+  }
   (void)plan::toggle_door(*crowd_, door);  // as a recorded click replays; no such door: nothing
 }
 

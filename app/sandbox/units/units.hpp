@@ -22,6 +22,7 @@
 
 #include "pathlab/crowd.hpp"
 #include "pathlab/plan/plan_service.hpp"
+#include "pathlab/plan/recording.hpp"
 #include "pathlab/plan/scene_units.hpp"
 #include "pathlab/io/scene_file.hpp"
 
@@ -40,6 +41,14 @@ using plan::fit_goal;
 /// What a unit is doing, for labels and colours.
 enum class UnitActivity { moving, arrived, stuck, yielding, waiting };
 const char* activity_name(UnitActivity a);
+
+/// Something that happened in a recorded run, marked on the timeline.
+struct TimelineMark {
+  enum class Kind { door_click, send, paint, door_schedule };
+  int64_t step = 0;  ///< before that step's simulation (an input) or the step it falls in (a schedule)
+  Kind kind = Kind::door_click;
+  int index = 0;     ///< the door (door_click, door_schedule), else the input's index
+};
 
 /// Run metrics carried over crowd rebuilds (a map edit rebuilds the Crowd).
 struct SwarmMetrics {
@@ -83,6 +92,29 @@ class UnitSwarm {
   /// Runs a pending re-plan and exactly one fixed step (the Step button; tests).
   void step(const io::Scene& scene);
 
+  // ---- The timeline (issue 25): every run is recorded from its Reset ----
+  // From Reset (or loading, or spawning at t = 0) the units run inside a plan::Recording: its
+  // crowd is the one shown and stepped, door clicks and sends are recorded as inputs, so the
+  // run can be seeked and replayed. An edit the recording cannot hold (a map edit, a spawn, a
+  // setting, a door or truck edited, the goal moved) after t = 0 ends it: the swarm carries on
+  // from a copy of the crowd, unrecorded, until the next Reset.
+
+  /// The run being recorded, or null (edited mid-run; no units).
+  const plan::Recording* recording() const { return rec_.get(); }
+  /// Why there is no recording ("" while recording or before the first step).
+  const std::string& recording_note() const { return rec_note_; }
+  /// Shows the state after `step` steps of the recording (before that step's inputs); playing
+  /// goes on from there along the recorded inputs, and an edit there drops the recorded future.
+  /// Errors: no recording, a step outside it.
+  Status seek(int64_t step);
+  /// Replays `repro` (its scene loaded with load() first): its inputs at their steps up to its
+  /// last step, then shows its moment (its end without one), paused. Returns "" or why not
+  /// (a run that differs from the file's hashes is kept, and said so).
+  std::string replay(const io::Repro& repro);
+  /// The recorded inputs and the doors' scheduled toggles within the recorded steps, by step
+  /// (empty without a recording).
+  std::vector<TimelineMark> timeline_marks() const;
+
   /// Sends units to `goal` (each its own goal; the core settles them around it).
   std::string send(const std::vector<int>& ids, Vec2 goal, std::optional<double> heading);
   /// A click on a door: opens or closes it (closing waits until no unit is in it).
@@ -95,16 +127,16 @@ class UnitSwarm {
   int count() const { return static_cast<int>(units_.size()); }
   int arrived() const;
   /// True when unit `id` has reached its goal (or its place next to a shared goal).
-  bool at_goal(int id) const { return crowd_->state(id).arrived; }
+  bool at_goal(int id) const { return cur().state(id).arrived; }
   UnitActivity activity(int id) const;
   /// Simulated time since load/reset, across rebuilds. [Units: s]
-  double time() const { return time_offset_ + crowd_->time(); }
+  double time() const { return rec_ ? rec_->time() : time_offset_ + crowd_->time(); }
   int pending_replans() const { return replan_pending_ ? count() : 0; }
   /// Something moves while playing: units, or trucks and doors on a schedule.
   bool moving() const {
-    return playing_ && (count() > 0 || crowd_->moving_obstacle_count() > 0 || crowd_->door_count() > 0);
+    return playing_ && (count() > 0 || cur().moving_obstacle_count() > 0 || cur().door_count() > 0);
   }
-  const Crowd& crowd() const { return *crowd_; }
+  const Crowd& crowd() const { return cur(); }
   const std::string& preset_of(int id) const { return units_[static_cast<size_t>(id)].preset; }
   /// Why a unit cannot arrive or waits (e.g. its planner found no route, in full), or "" (for
   /// the panel, the badge's hover and the label).
@@ -115,7 +147,7 @@ class UnitSwarm {
   /// Its planner found no route: it stays put and unit_message says why.
   bool plan_failed(int id) const;
   /// The routes the units were given and who planned them (tests check every one).
-  const plan::UnitRouting& routing() const { return *routing_; }
+  const plan::UnitRouting& routing() const { return rec_ ? *rec_->units().routing : *routing_; }
   /// Where unit `id` is going (its own goal or the scene's).
   Pose goal_of(int id, const io::Scene& scene) const;
   int replans(int id) const;
@@ -148,6 +180,15 @@ class UnitSwarm {
   /// it stands instead of sending it to its goal again (it would swap slots with its neighbours).
   Result<CrowdAgentId> place(const io::Scene& scene, Unit& u, Pose at, bool stay = false);
   void run_steps(int n);
+  std::string send_recorded(const std::vector<int>& ids, Vec2 goal, std::optional<double> heading);
+  /// The crowd shown: the recording's, else the swarm's own.
+  const Crowd& cur() const { return rec_ ? rec_->crowd() : *crowd_; }
+  /// Takes the crowd back from the recording (a copy routed by a copy of its routing), which
+  /// ends: an edit it cannot hold follows.
+  void detach(const char* why);
+  /// Starts recording when due (after Reset or loading, at t = 0), checking the recording's
+  /// crowd is the swarm's own (same units, same state hash); otherwise it is not used.
+  void start_recording(const io::Scene& scene);
 
   Grid built_on_;  ///< the map the crowd was built from (to tell a map edit from a goal move)
   std::vector<DoorDef> built_doors_;              ///< the scene's doors when built
@@ -162,6 +203,9 @@ class UnitSwarm {
   bool playing_ = true;
   bool replan_pending_ = false;
   Pose scene_goal_;  ///< the scene goal the crowd was last given
+  std::unique_ptr<plan::Recording> rec_;  ///< the run since Reset; its crowd replaces crowd_
+  bool record_due_ = false;  ///< start a recording at the next step (Reset, load, spawn at t = 0)
+  std::string rec_note_;
 };
 
 }  // namespace pathlab::sandbox

@@ -15,7 +15,7 @@ int UnitSwarm::arrived() const {
 }
 
 UnitActivity UnitSwarm::activity(int id) const {
-  const CrowdAgentState& st = crowd_->state(id);
+  const CrowdAgentState& st = cur().state(id);
   // The crowd's own rule (at the spot, facing the goal heading, stopped), as at_goal() and the
   // panel's count: a unit pushed off its spot is not arrived there either.
   if (st.arrived) return UnitActivity::arrived;
@@ -26,33 +26,34 @@ UnitActivity UnitSwarm::activity(int id) const {
 }
 
 const std::string& UnitSwarm::unit_message(int id) const {
-  const std::string& why = crowd_->state(id).why;  // e.g. "no route to the goal: directional: ..."
+  const std::string& why = cur().state(id).why;  // e.g. "no route to the goal: directional: ..."
   if (!why.empty()) return why;
-  const std::string& note = crowd_->state(id).note;  // e.g. parked far from a shared goal
+  const std::string& note = cur().state(id).note;  // e.g. parked far from a shared goal
   if (!note.empty()) return note;
   return units_[static_cast<size_t>(id)].message;
 }
 
 bool UnitSwarm::plan_failed(int id) const {
-  const CrowdAgentState& st = crowd_->state(id);
+  const CrowdAgentState& st = cur().state(id);
   return st.waiting && st.route_source == CrowdRouteSource::none;
 }
 
 Pose UnitSwarm::goal_of(int id, const io::Scene& scene) const {
-  const auto& g = units_[static_cast<size_t>(id)].goal;
+  // While recording, the recording's goals: a seek may go back to before a send.
+  const auto& g = rec_ ? rec_->units().goals[static_cast<size_t>(id)] : units_[static_cast<size_t>(id)].goal;
   return g ? *g : scene.goal;
 }
 
 int UnitSwarm::replans(int id) const {
-  return units_[static_cast<size_t>(id)].replans_before + crowd_->metrics(id).replans;
+  return units_[static_cast<size_t>(id)].replans_before + cur().metrics(id).replans;
 }
 
 SwarmMetrics UnitSwarm::metrics() const {
-  const CrowdMetrics m = crowd_->run_metrics();
+  const CrowdMetrics m = cur().run_metrics();
   SwarmMetrics out;
   out.arrived = arrived();
   out.min_separation = std::min(carried_.min_separation, m.min_separation);
-  for (int i = 0; i < count(); ++i) out.stuck += crowd_->state(i).stuck ? 1 : 0;
+  for (int i = 0; i < count(); ++i) out.stuck += cur().state(i).stuck ? 1 : 0;
   out.stuck_steps = carried_.stuck_steps + m.stuck_steps;
   out.wall_contacts = carried_.wall_contacts + m.wall_contacts;
   out.replans = 0;
@@ -64,7 +65,7 @@ int UnitSwarm::unit_at(Vec2 p, double slack) const {
   int best = -1;
   double best_d = 1e300;
   for (int i = 0; i < count(); ++i) {
-    const double d = glm::length(crowd_->state(i).pose.pos - p);
+    const double d = glm::length(cur().state(i).pose.pos - p);
     if (d <= units_[static_cast<size_t>(i)].def.radius + slack && d < best_d) best_d = d, best = i;
   }
   return best;
@@ -78,7 +79,7 @@ int UnitSwarm::select_box(Vec2 a, Vec2 b, bool add) {
   const Vec2 lo = glm::min(a, b), hi = glm::max(a, b);
   int n = 0;
   for (int i = 0; i < count(); ++i) {
-    const Vec2 p = crowd_->state(i).pose.pos;
+    const Vec2 p = cur().state(i).pose.pos;
     const bool in = p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y;
     Unit& u = units_[static_cast<size_t>(i)];
     u.selected = in || (add && u.selected);

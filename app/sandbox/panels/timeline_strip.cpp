@@ -1,0 +1,149 @@
+// The timeline strip under the canvas (issue 25): the units' run since Reset, as recorded
+// (UnitSwarm::recording): scrub to any recorded step, step one fixed step back or forward, play
+// and pause, the playing speed. The canvas shows the recording's crowd, so it shows the moment
+// the handle is at. No keys of its own: Space and the arrows belong to the search replay.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+
+#include "inspect/inspector.hpp"
+#include "inspect/ui_widgets.hpp"
+#include "sandbox.hpp"
+
+namespace pathlab::sandbox {
+namespace {
+
+constexpr double kSpeeds[] = {0.1, 0.25, 0.5, 1.0, 2.0, 4.0};
+constexpr const char* kSpeedNames[] = {"0.1x", "0.25x", "0.5x", "1x", "2x", "4x"};
+
+/// The speed choice nearest the swarm's speed (the Units panel's slider allows others).
+int nearest_speed(double speed) {
+  int best = 0;
+  for (int i = 1; i < static_cast<int>(std::size(kSpeeds)); ++i)
+    if (std::abs(kSpeeds[i] - speed) < std::abs(kSpeeds[best] - speed)) best = i;
+  return best;
+}
+
+void seek(Sandbox& sb, int64_t step) {
+  UnitSwarm& u = sb.units();
+  u.set_playing(false);  // a scrub or a step shows one moment: playing would move off it
+  if (const Status s = u.seek(step); !s) sb.set_status(s.error().message, true);
+}
+
+/// |<, one step back, play/pause, one step forward.
+void buttons(Sandbox& sb, const plan::Recording* rec) {
+  UnitSwarm& u = sb.units();
+  ImGui::BeginDisabled(rec == nullptr);
+  if (ImGui::Button("|<")) seek(sb, 0);
+  sb.remember_widget("timeline start");
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##back", ImGuiDir_Left) && rec && rec->step_index() > 0) seek(sb, rec->step_index() - 1);
+  sb.remember_widget("timeline back");
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button(u.playing() ? "Pause##timeline" : "Play##timeline", ImVec2(ImGui::GetFontSize() * 3.5f, 0)))
+    u.set_playing(!u.playing());
+  sb.remember_widget("timeline play");
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##forward", ImGuiDir_Right)) {
+    u.set_playing(false);
+    u.step(sb.scene());  // re-simulates a recorded step, or records a new one at the end
+  }
+  sb.remember_widget("timeline forward");
+  ImGui::SameLine();
+  int speed = nearest_speed(u.speed());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.5f);
+  if (ImGui::Combo("##speed", &speed, kSpeedNames, static_cast<int>(std::size(kSpeedNames))))
+    u.set_speed(kSpeeds[speed]);
+  sb.remember_widget("timeline speed");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(rec == nullptr);
+  if (ImGui::Button("Save repro")) sb.save_repro();
+  sb.remember_widget("Save repro");
+  ImGui::EndDisabled();
+  help_marker("Save repro writes the run since Reset (scene, edits, state hashes) as a new NAME.repro.json "
+              "next to the scene, with the moment shown as its moment of interest: opening it (or "
+              "`pathlab FILE.repro.json`) shows that moment again; `pathlab-cli replay FILE --check` checks it. "
+              "|< goes back to the Reset moment (the recording is kept; the Units panel's Reset starts a new "
+              "one). The arrows step one fixed step (1/60 s) back or forward and pause. Playing from a past "
+              "moment replays the recorded run, edits included. The speed: simulated seconds per real second.");
+}
+
+}  // namespace
+
+namespace {
+
+/// A narrow canvas (a large UI scale, a small window) puts the slider on a row of its own, so
+/// it keeps room to scrub: the buttons take about 20 font heights.
+bool two_rows(float width) { return width < ImGui::GetFontSize() * 40.0f; }
+
+/// A tick over the slider just drawn (the last item) for each mark: brown a door click, blue a
+/// send, grey a paint, and a door's scheduled toggle short and pale. At ImGui 1.86's slider
+/// geometry (SliderBehaviorT): 2 px padding, an int grab of range-sized width (at least
+/// GrabMinSize), its centre travelling over the rest.
+void draw_marks(const std::vector<TimelineMark>& marks, int64_t until) {
+  if (marks.empty() || until <= 0) return;
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  const float slider = hi.x - lo.x - 4.0f;
+  const float grab = std::max(slider / static_cast<float>(until + 1), ImGui::GetStyle().GrabMinSize);
+  const float x0 = lo.x + 2.0f + grab * 0.5f, span = slider - grab;
+  const float w = std::max(2.0f, ImGui::GetFontSize() * 0.15f);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (const TimelineMark& m : marks) {
+    const float x = x0 + span * static_cast<float>(m.step) / static_cast<float>(until);
+    ImU32 c = IM_COL32(200, 120, 50, 255);  // a door click
+    float top = lo.y;
+    if (m.kind == TimelineMark::Kind::send) c = IM_COL32(90, 170, 255, 255);
+    if (m.kind == TimelineMark::Kind::paint) c = IM_COL32(200, 200, 200, 255);
+    if (m.kind == TimelineMark::Kind::door_schedule) c = IM_COL32(200, 120, 50, 140), top = (lo.y + hi.y) * 0.5f;
+    dl->AddRectFilled(ImVec2(x - w * 0.5f, top), ImVec2(x + w * 0.5f, hi.y), c);
+  }
+}
+
+}  // namespace
+
+float Sandbox::timeline_height() const {
+  if (units_->count() == 0) return 0.0f;
+  const float rows = two_rows(ImGui::GetIO().DisplaySize.x - side_panel_width()) ? 2.0f : 1.0f;
+  return rows * ImGui::GetFrameHeight() + (rows - 1.0f) * ImGui::GetStyle().ItemSpacing.y +
+         2.0f * ImGui::GetStyle().WindowPadding.y;
+}
+
+void Sandbox::draw_timeline() {
+  const float h = timeline_height();
+  if (h <= 0.0f) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(0, io.DisplaySize.y - inspector_->strip_height() - h), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(std::max(1.0f, io.DisplaySize.x - side_panel_width()), h), ImGuiCond_Always);
+  ImGui::Begin("##timeline", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoScrollWithMouse);
+  const plan::Recording* rec = units_->recording();
+  buttons(*this, rec);
+  if (!two_rows(io.DisplaySize.x - side_panel_width())) ImGui::SameLine();
+  if (!rec) {
+    const std::string& note = units_->recording_note();
+    ImGui::TextDisabled("%s", note.empty() ? "the run is recorded from its first step" : note.c_str());
+  } else {
+    // The slider over the recorded steps, labelled with the moment in seconds.
+    char label[64];
+    std::snprintf(label, sizeof label, "t = %.2f s of %.2f s", rec->time(),
+                  static_cast<double>(rec->recorded_until()) * units_->crowd().dt());
+    int step = static_cast<int>(rec->step_index());
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 2.0f);
+    if (ImGui::SliderInt("##timeline", &step, 0, static_cast<int>(rec->recorded_until()), label,
+                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput))
+      seek(*this, step);
+    remember_widget("timeline");
+    draw_marks(units_->timeline_marks(), rec->recorded_until());
+    help_marker("The run since Reset, as recorded: drag to see any moment of it (the canvas shows the units, "
+                "doors and trucks then). Ticks mark the edits (brown: a door click, blue: a send; short: a door's "
+                "scheduled toggle). A door click or a send made at a past moment starts the run afresh "
+                "from there: the recorded future is dropped.");
+  }
+  ImGui::End();
+}
+
+}  // namespace pathlab::sandbox
