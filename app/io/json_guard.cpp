@@ -59,6 +59,11 @@ int line_of_offset(std::string_view text, size_t offset) {
   return line;
 }
 
+Status json_syntax_error(std::string_view text, const std::string& source, size_t byte) {
+  return fail(StatusCode::parse_error, source + ":" + std::to_string(line_of_offset(text, byte == 0 ? 0 : byte - 1)) +
+                                           ": not valid JSON (byte " + std::to_string(byte) + ")");
+}
+
 std::string printable_text(std::string_view text, size_t max_chars) {
   std::string out;
   for (const char c : text) {

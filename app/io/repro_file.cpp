@@ -225,8 +225,7 @@ Result<Repro> parse_repro(const std::string& text, const std::string& source, co
   try {
     root = json::parse(text);
   } catch (const json::parse_error& e) {
-    return fail(StatusCode::parse_error, source + ":" + std::to_string(line_of_offset(text, e.byte == 0 ? 0 : e.byte - 1)) +
-                                             ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+    return json_syntax_error(text, source, e.byte).error();
   } catch (const json::exception& e) {
     return fail(StatusCode::parse_error, source + ":1: not valid JSON (" + printable_text(e.what()) + ")");
   }
@@ -260,8 +259,7 @@ Status parse_guarded(const std::string& text, const std::string& source, Read re
     read(root);
     return ok_status();
   } catch (const json::parse_error& e) {
-    return fail(StatusCode::parse_error, source + ":" + std::to_string(line_of_offset(text, e.byte == 0 ? 0 : e.byte - 1)) +
-                                             ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+    return json_syntax_error(text, source, e.byte);
   } catch (const ReproError& e) {
     const int line = line_of_offset(text, detail::offset_of_key(text, e.key));
     return fail(StatusCode::parse_error, source + ":" + std::to_string(line) + ": " + printable_text(e.key + " " + e.what, 300));

@@ -199,8 +199,7 @@ Result<Scene> parse_scene(const std::string& text, const std::string& source, co
   try {
     root = json::parse(text);
   } catch (const json::parse_error& e) {
-    return fail(StatusCode::parse_error, source + ":" + std::to_string(line_of_offset(text, e.byte == 0 ? 0 : e.byte - 1)) +
-                                             ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+    return json_syntax_error(text, source, e.byte).error();
   } catch (const json::exception& e) {
     return fail(StatusCode::parse_error, source + ":1: not valid JSON (" + printable_text(e.what()) + ")");
   }

@@ -24,6 +24,11 @@ Status check_json_text(std::string_view text, const std::string& source, int max
 /// The 1-based line of byte `offset` in `text` (offsets past the end count to the end).
 int line_of_offset(std::string_view text, size_t offset);
 
+/// The error for a JSON syntax error the parser met at byte `byte` of `text` (nlohmann's
+/// parse_error::byte, 1-based; 0 when unknown): "SOURCE:LINE: not valid JSON (byte N)", the line
+/// that of the byte before it, where the parser stopped reading.
+Status json_syntax_error(std::string_view text, const std::string& source, size_t byte);
+
 /// `text` with every byte outside printable ASCII shown as \xNN, cut to `max_chars`: safe to
 /// put into a one-line error message.
 std::string printable_text(std::string_view text, size_t max_chars = 200);
