@@ -11,12 +11,6 @@
 namespace pathlab::sandbox {
 namespace {
 
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
 std::vector<double> distances(const std::vector<Vec2>& pts) {
   std::vector<double> s(pts.size(), 0.0);
   for (size_t i = 1; i < pts.size(); ++i) s[i] = s[i - 1] + glm::length(pts[i] - pts[i - 1]);
@@ -35,12 +29,18 @@ double curvature_at(const ExportedPath& p, size_t i) { return i < p.curvature.si
 
 }  // namespace
 
+std::string exact_number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 std::string path_to_csv(const ExportedPath& p) {
   std::string out = "index,x,y,s,heading_deg,curvature\n";
   const auto s = distances(p.points);
   for (size_t i = 0; i < p.points.size(); ++i) {
-    out += std::to_string(i) + "," + num(p.points[i].x) + "," + num(p.points[i].y) + "," + num(s[i]) + "," +
-           num(heading_deg(p.points, i)) + "," + num(curvature_at(p, i)) + "\n";
+    out += std::to_string(i) + "," + exact_number(p.points[i].x) + "," + exact_number(p.points[i].y) + "," +
+           exact_number(s[i]) + "," + exact_number(heading_deg(p.points, i)) + "," + exact_number(curvature_at(p, i)) + "\n";
   }
   return out;
 }

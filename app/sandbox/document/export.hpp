@@ -63,6 +63,9 @@ CliCommand plan_cli_command(const io::Scene& scene, const Grid& plan_grid, const
 CliCommand crowd_cli_command(const io::Scene& scene, const std::string& scene_file, bool clean,
                              const std::string& temp_dir, const std::string& reuse = "", double run_time = 0.0);
 
+/// `v` with 17 significant digits ("%.17g"): reading it back gives exactly `v`.
+std::string exact_number(double v);
+
 /// `text` as one shell word: as it is when it holds only safe characters, else in single quotes.
 std::string shell_word(const std::string& text);
 

@@ -19,23 +19,17 @@ namespace pathlab::sandbox {
 
 namespace {
 
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
 using plan::OptionId;
 
 /// A heading as the CLI reads it back exactly: degrees when some double converts back to it,
 /// else radians ("RADrad").
 std::string heading_text(double rad) {
   const double deg = plan::exact_degrees(rad);
-  return deg_to_rad(deg) == rad ? num(deg) : num(rad) + "rad";
+  return deg_to_rad(deg) == rad ? exact_number(deg) : exact_number(rad) + "rad";
 }
 
 std::string point_text(const Pose& p, bool heading) {
-  return num(p.pos.x) + "," + num(p.pos.y) + (heading ? "," + heading_text(p.heading) : "");
+  return exact_number(p.pos.x) + "," + exact_number(p.pos.y) + (heading ? "," + heading_text(p.heading) : "");
 }
 
 std::string navmesh_kind(const io::PlanSettingsData& s) {
@@ -91,7 +85,7 @@ bool append_setting_options(const plan::PlanRequest& base, const plan::PlanReque
     } else {
       const bool whole = o.id == OptionId::connectivity || o.id == OptionId::subdivisions ||
                          o.id == OptionId::shift_passes || o.id == OptionId::neighborhood || o.id == OptionId::heading_bins;
-      out += std::string(" --") + o.flag + " " + (whole ? std::to_string(static_cast<long long>(to)) : num(to));
+      out += std::string(" --") + o.flag + " " + (whole ? std::to_string(static_cast<long long>(to)) : exact_number(to));
     }
   }
   return true;
@@ -212,7 +206,7 @@ CliCommand crowd_cli_command(const io::Scene& scene, const std::string& scene_fi
     out.note = "the scene file as saved";
   }
   out.command = "pathlab-cli crowd --scene " + shell_word(file);
-  if (run_time > 0.0) out.command += " --max-time " + num(run_time);
+  if (run_time > 0.0) out.command += " --max-time " + exact_number(run_time);
   return out;
 }
 
