@@ -33,6 +33,7 @@
 #include "planning/plan_pipeline.hpp"
 #include "planning/replay.hpp"
 #include "sandbox_ui.hpp"
+#include "test_support.hpp"
 
 using namespace pathlab;
 using namespace pathlab::sandbox;
@@ -98,17 +99,6 @@ int64_t replay_steps(const PlanView& v, const Grid& grid) {
     r.load_navmesh(v.result.nav_trace, static_cast<int>(v.result.navmesh->polygons().size()));
   else if (!v.result.pose_trace.empty()) r.load_poses(v.result.pose_trace);
   return r.steps();
-}
-
-/// Distance from `p` to a polyline [cells].
-double distance_to_polyline(Vec2 p, const std::vector<Vec2>& pts) {
-  double best = 1e9;
-  for (size_t i = 1; i < pts.size(); ++i) {
-    const Vec2 a = pts[i - 1], d = pts[i] - a;
-    const double t = std::clamp(glm::dot(p - a, d) / std::max(1e-12, glm::dot(d, d)), 0.0, 1.0);
-    best = std::min(best, glm::length(p - (a + d * t)));
-  }
-  return best;
 }
 
 /// Compare's verdict on a plan as a row of `planner`, under the vehicle's rules or not.
@@ -237,7 +227,7 @@ void seed_003d(const Preset& p) {
   CHECK(p.scene.settings.smoother == "centripetal");
   REQUIRE(v.result.raw_points.size() == 4);  // "Theta*'s 4 waypoints"
   CHECK(turns(v.result.raw_points) == 2);
-  for (const Vec2& c : v.result.raw_points) CHECK(distance_to_polyline(c, v.result.points) < 1e-9);
+  for (const Vec2& c : v.result.raw_points) CHECK(test::distance_to_polyline(c, v.result.points) < 1e-9);
   // The smoothed path's smallest radius: "2.8 cells", wider than the turning radius 2 checked.
   CHECK(min_radius(v) == doctest::Approx(2.82).epsilon(0.005));
   CHECK(min_radius(v) >= p.scene.settings.turning_radius);
@@ -412,7 +402,7 @@ void issue_corner_squeeze(const Preset& p) {
     CAPTURE(row.planner);
     const PlanView v = plan_as(p, row.planner, row_smoother(row, p.scene.settings));
     if (!v.result.found) continue;
-    CHECK(distance_to_polyline(Vec2(11, 8), v.result.points) > 0.05);
+    CHECK(test::distance_to_polyline(Vec2(11, 8), v.result.points) > 0.05);
   }
 }
 

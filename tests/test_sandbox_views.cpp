@@ -21,6 +21,7 @@
 #include "planning/replay.hpp"
 #include "sandbox_ui.hpp"
 #include "pathlab/io/scene_file.hpp"
+#include "test_support.hpp"
 
 using namespace pathlab;
 using namespace pathlab::sandbox;
@@ -89,16 +90,6 @@ struct Ui : test::SandboxUi {
   }
 };
 
-double distance_to_polyline(Vec2 p, const std::vector<Vec2>& pts) {
-  double best = 1e9;
-  for (size_t i = 1; i < pts.size(); ++i) {
-    const Vec2 a = pts[i - 1], d = pts[i] - a;
-    const double t = std::clamp(glm::dot(p - a, d) / std::max(1e-12, glm::dot(d, d)), 0.0, 1.0);
-    best = std::min(best, glm::length(p - (a + d * t)));
-  }
-  return best;
-}
-
 }  // namespace
 
 TEST_CASE("replay: scrubbing to step k shows exactly k expansions") {
@@ -149,7 +140,7 @@ TEST_CASE("replay: scrubbing to step k shows exactly k expansions") {
   const auto px = ui.capture();
   auto clear_of_drawing = [&](Cell c) {
     const Vec2 p = cell_center(c);
-    return distance_to_polyline(p, plan.result.points) > 1.5 && glm::length(p - ui.sb().scene().start.pos) > 3 &&
+    return test::distance_to_polyline(p, plan.result.points) > 1.5 && glm::length(p - ui.sb().scene().start.pos) > 3 &&
            glm::length(p - ui.sb().scene().goal.pos) > 3;
   };
   int checked_closed = 0, checked_unseen = 0;

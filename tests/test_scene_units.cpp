@@ -25,6 +25,7 @@
 #include "pathlab/plan/scene.hpp"
 #include "pathlab/plan/scene_units.hpp"
 #include "units/units.hpp"
+#include "test_support.hpp"
 
 using namespace pathlab;
 using namespace pathlab::sandbox;
@@ -67,17 +68,6 @@ std::vector<double> frame_of(const Crowd& c) {
   return f;
 }
 
-double distance_to_polyline(Vec2 p, const std::vector<Vec2>& line) {
-  if (line.size() == 1) return glm::length(p - line[0]);
-  double best = 1e300;
-  for (size_t k = 0; k + 1 < line.size(); ++k) {
-    const Vec2 a = line[k], ab = line[k + 1] - a;
-    const double t = std::clamp(glm::dot(p - a, ab) / std::max(glm::dot(ab, ab), 1e-12), 0.0, 1.0);
-    best = std::min(best, glm::length(p - (a + ab * t)));
-  }
-  return best;
-}
-
 /// Why unit `i`'s current route is not its own planner's, or "". The crowd says who planned
 /// it (CrowdRouteSource::planner: the route_planner; a core detour says drive or detour), the
 /// routing records which planner and smoother answered and what they returned, and the route
@@ -98,7 +88,7 @@ std::string not_own_route(const UnitSwarm& swarm, const io::Scene& scene, int i)
   if (!r.found) return "the crowd drives a route its planner did not return (" + r.why + ")";
   if (st.route.size() > r.points.size() + 2) return "more points than its planner returned";
   for (size_t k = 1; k + 1 < st.route.size(); ++k) {
-    if (distance_to_polyline(st.route[k], r.points) > kKeepRightSlack)
+    if (test::distance_to_polyline(st.route[k], r.points) > kKeepRightSlack)
       return "point " + std::to_string(k) + " is off its planner's route";
   }
   return "";
@@ -238,7 +228,7 @@ TEST_CASE("scene units: the seed-004 tank drives its Directional A* plan, within
   double worst = 0.0;
   for (int k = 0; k < 720; ++k) {
     swarm.step(scene);
-    worst = std::max(worst, distance_to_polyline(swarm.crowd().state(0).pose.pos, want.points));
+    worst = std::max(worst, test::distance_to_polyline(swarm.crowd().state(0).pose.pos, want.points));
     REQUIRE(swarm.crowd().state(0).route_source == CrowdRouteSource::planner);
   }
   CHECK(worst < 1.0);
@@ -275,7 +265,7 @@ TEST_CASE("scene units: a tank added to seed004_tank_turn drives its own Directi
   while (!c.state(0).arrived && c.time() < 60.0) {
     const std::vector<Vec2> route = c.state(0).route;  // the route of this step
     c.step();
-    worst = std::max(worst, distance_to_polyline(c.state(0).pose.pos, route));
+    worst = std::max(worst, test::distance_to_polyline(c.state(0).pose.pos, route));
   }
   const CrowdAgentState& st = c.state(0);
   MESSAGE("seed004_tank_turn + tank: arrived at t ", c.time(), " s, at most ", worst, " cells off its route, ",

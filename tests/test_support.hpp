@@ -1,13 +1,27 @@
 #pragma once
-// Helpers shared by the test files: random grids and file locations.
+// Helpers shared by the test files: random grids, file locations, distances to a path.
 
+#include <algorithm>
 #include <initializer_list>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "pathlab/grid.hpp"
 
 namespace pathlab::test {
+
+/// Distance from `p` to the polyline `line` (to its point when it has one; 1e300 when empty). [Units: cells]
+inline double distance_to_polyline(Vec2 p, const std::vector<Vec2>& line) {
+  if (line.size() == 1) return glm::length(p - line[0]);
+  double best = 1e300;
+  for (size_t k = 0; k + 1 < line.size(); ++k) {
+    const Vec2 a = line[k], ab = line[k + 1] - a;
+    const double t = std::clamp(glm::dot(p - a, ab) / std::max(glm::dot(ab, ab), 1e-12), 0.0, 1.0);
+    best = std::min(best, glm::length(p - (a + ab * t)));
+  }
+  return best;
+}
 
 inline std::string movingai(const std::string& name) { return std::string(PATHLAB_MOVINGAI_DIR) + "/" + name; }
 
