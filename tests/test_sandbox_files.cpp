@@ -258,6 +258,33 @@ TEST_CASE("files: a crash copy newer than the scene is offered on open and never
   CHECK_FALSE(fs::exists(copy));  // saved: the copy has served its purpose
 }
 
+TEST_CASE("files: units stand still while the restore question is open, and run once it is answered") {
+  ScratchDir tmp("restore_units");
+  const std::string mine = tmp / "mine.json";
+  io::Scene with_unit = small_scene("mine");
+  io::UnitData person;
+  person.pose = Pose{Vec2(2.5, 8.5), 0.0};
+  with_unit.units.push_back(person);
+  REQUIRE(io::save_scene(with_unit, mine).ok());
+  {  // A session edits the scene and leaves its crash copy behind.
+    SandboxUi ui(with_unit, 2, mine);
+    ui.sb().set_state_dir(tmp / "state");
+    paint_a_wall(ui, Vec2(5.5, 5.5));
+    REQUIRE(ui.sb().autosave_now());
+  }
+  SandboxUi ui(small_scene("start"), 2);
+  ui.sb().set_state_dir(tmp / "state");
+  REQUIRE(ui.sb().open(mine));
+  REQUIRE_FALSE(ui.sb().restore_offer().empty());
+  REQUIRE(ui.sb().units().count() == 1);
+  ui.idle(30);
+  CHECK(ui.sb().units().time() == 0.0);  // exactly: not one step was taken behind the dialog
+  ui.click_widget("modal:drop");
+  ui.idle(30);
+  CHECK(ui.sb().restore_offer().empty());
+  CHECK(ui.sb().units().time() > 0.0);
+}
+
 TEST_CASE("files: each scene has its own autosave") {
   ScratchDir tmp("slots");
   const std::string a = tmp / "a.json", b = tmp / "b.json";

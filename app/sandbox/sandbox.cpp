@@ -277,8 +277,12 @@ void Sandbox::frame() {
   draw_timeline();  // before the canvas: a seek shows in this frame's drawing
   draw_canvas();  // plans (plan_step) after its input, before drawing the path
   inspector_->frame(*this);
-  // Re-plans of units get a slice of the frame; the rest waits for the next frames.
-  units_->update(scene_, static_cast<double>(ImGui::GetIO().DeltaTime), drag_ == Drag::tool);
+  // Re-plans of units get a slice of the frame; the rest waits for the next frames. While a
+  // modal question is open (restore a crash copy? save before quitting?) the clock stands
+  // still: the user decides which world runs, so none runs on behind the dialog.
+  const bool asking = pending_.kind != PendingAction::Kind::none || !restore_offer_.empty();
+  const double real_dt = asking ? 0.0 : static_cast<double>(ImGui::GetIO().DeltaTime);
+  units_->update(scene_, real_dt, drag_ == Drag::tool);
   record_state_edits();
   draw_status();
   draw_dialogs();
