@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -158,5 +159,47 @@ TEST_CASE("layout: units with the timeline at 100-250%") {
     const auto r = ui.sb().widget_rect("timeline");
     CHECK(r.second.x - r.first.x > 200.0f * scale);  // the slider keeps room to scrub
     shot(ui, name("units", scale));
+  }
+}
+
+TEST_CASE("layout: the Inspect strip's splitter resizes it within its bounds") {
+  test::SandboxUi ui(load("seeds/003d-smoothed.json"), 3);
+  for (float scale : {1.0f, 2.0f}) {
+    set_scale(ui, scale);
+    INFO("scale " << scale);
+    const float before = ui.sb().layout().strip.h;
+    const auto [lo, hi] = ui.sb().inspector().widget("strip_splitter");
+    REQUIRE(hi.x > lo.x);
+    const ImVec2 grip((lo.x + hi.x) / 2, (lo.y + hi.y) / 2);
+    // Drag down by 60 px: the strip is 60 px shorter (the map taller).
+    ui.mouse_at(grip, false);
+    ui.mouse_at(grip, true);
+    ui.mouse_at(ImVec2(grip.x, grip.y + 30), true);
+    ui.mouse_at(ImVec2(grip.x, grip.y + 60), true);
+    ui.mouse_at(ImVec2(grip.x, grip.y + 60), false);
+    ui.idle(1);
+    const ScreenLayout& l = ui.sb().layout();
+    CHECK(l.strip.h == doctest::Approx(std::max(l.strip_min, before - 60.0f)).epsilon(0.01));
+    CHECK(l.canvas.h > 0.0f);
+    // Dragged far up, it stops where the map would drop under half of the window.
+    const auto [lo2, hi2] = ui.sb().inspector().widget("strip_splitter");
+    const ImVec2 grip2((lo2.x + hi2.x) / 2, (lo2.y + hi2.y) / 2);
+    ui.mouse_at(grip2, false);
+    ui.mouse_at(grip2, true);
+    ui.mouse_at(ImVec2(grip2.x, 10), true);
+    ui.mouse_at(ImVec2(grip2.x, 10), false);
+    ui.idle(1);
+    CHECK(ui.sb().layout().strip.h == doctest::Approx(ui.sb().layout().strip_max).epsilon(0.01));
+    CHECK(ui.sb().layout().canvas.area() >= kCanvasMinShare * 1280.0f * 800.0f - kTol * 1280.0f);
+    // The arrow collapses it to its tab row and opens it again.
+    const auto [clo, chi] = ui.sb().inspector().widget("strip_collapse");
+    ui.click(ImVec2((clo.x + chi.x) / 2, (clo.y + chi.y) / 2));
+    ui.idle(1);
+    CHECK(ui.sb().inspector().strip_collapsed());
+    CHECK(ui.sb().layout().strip.h == doctest::Approx(ui.sb().layout().strip_min).epsilon(0.01));
+    const auto [clo2, chi2] = ui.sb().inspector().widget("strip_collapse");
+    ui.click(ImVec2((clo2.x + chi2.x) / 2, (clo2.y + chi2.y) / 2));
+    ui.idle(1);
+    CHECK_FALSE(ui.sb().inspector().strip_collapsed());
   }
 }

@@ -585,8 +585,10 @@ void Inspector::draw_under_path(Sandbox& sb, ImDrawList* dl) {
     auto tick = [&](int i) {
       const Pose& p = poses[static_cast<size_t>(i)];
       const Vec2 d(std::cos(p.heading), std::sin(p.heading));
-      dl->AddLine(sb.world_to_screen(p.pos - d * 0.3), sb.world_to_screen(p.pos + d * 0.3),
-                  im(replay_colour(ReplayModel::closed, i == replay_.current())), 2.0f * sb.ui_scale());
+      // Thin and faint at 100%; bolder and more opaque at a projector's scale.
+      std::array<uint8_t, 4> c = replay_colour(ReplayModel::closed, i == replay_.current());
+      c[3] = std::max(c[3], static_cast<uint8_t>(std::min(230.0f, 110.0f + 120.0f * (sb.ui_scale() - 1.0f))));
+      dl->AddLine(sb.world_to_screen(p.pos - d * 0.3), sb.world_to_screen(p.pos + d * 0.3), im(c), 2.0f * sb.ui_scale());
     };
     for (int i = 0; i < shown; i += stride) tick(i);
     if (shown > 0 && (shown - 1) % stride != 0) tick(shown - 1);

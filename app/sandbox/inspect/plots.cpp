@@ -100,16 +100,22 @@ double plot_axes(const char* id, const char* name, const char* unit, const std::
   const ImU32 axis = IM_COL32(180, 180, 180, 255), text = IM_COL32(220, 220, 220, 255);
   dl->AddRectFilled(a, b, IM_COL32(30, 34, 40, 255));
   char buf[96];
+  // The title over the plot, without its unit when narrow (the hover tooltip says both), and
+  // kept within the plot's own width so neighbours never overprint each other.
   std::snprintf(buf, sizeof buf, "%s [%s]", name, unit);
-  dl->AddText(ImVec2(a.x, o.y), text, buf);
+  const float title_x = ImGui::CalcTextSize(buf).x <= b.x - a.x ? a.x : o.x;
+  if (ImGui::CalcTextSize(buf).x > b.x - o.x) std::snprintf(buf, sizeof buf, "%s", name);
+  dl->PushClipRect(o, ImGui::GetItemRectMax(), true);
+  dl->AddText(ImVec2(title_x, o.y), text, buf);
+  dl->PopClipRect();
   auto y_of = [&](float val) { return b.y - (val - lo) / std::max(1e-6f, hi - lo) * (b.y - a.y); };
-  // Each label is a line tall and centred on its tick: 0 only when it is a label's height
-  // clear of both ends.
+  // Each label is a line tall and centred on its tick (the top one held under the title): 0
+  // only when it is well clear of both ends.
   std::vector<float> ticks{lo, hi};
-  if (lo < 0 && hi > 0 && std::min(y_of(lo) - y_of(0.0f), y_of(0.0f) - y_of(hi)) >= line * 1.1f) ticks.push_back(0.0f);
+  if (lo < 0 && hi > 0 && std::min(y_of(lo) - y_of(0.0f), y_of(0.0f) - y_of(hi)) >= line * 1.6f) ticks.push_back(0.0f);
   for (const float t : ticks) {
     std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(t));
-    dl->AddText(ImVec2(o.x, y_of(t) - line * 0.5f), text, buf);
+    dl->AddText(ImVec2(o.x, std::max(y_of(t) - line * 0.5f, o.y + line)), text, buf);  // under the title
     dl->AddLine(ImVec2(a.x, y_of(t)), ImVec2(b.x, y_of(t)), IM_COL32(70, 75, 85, 255));
   }
   dl->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, b.y), axis);
