@@ -284,23 +284,25 @@ void Inspector::tab_compare(Sandbox& sb) {
   remember("compare_show");
   help_marker("Draws every ticked row on the canvas in its colour, with a legend: valid rows solid (the best one "
               "thicker), invalid rows dashed and faded, a cross where a path meets a wall. Key: M.");
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize("Run again (?)").x + 4.0f * ImGui::GetStyle().FramePadding.x);
   if (ImGui::Button("Run again")) run_compare(sb);
   remember("compare_run");
   help_marker("Plans the scene once per ticked row: every planner of the registry with the scene's start and goal "
               "poses (headings included), agent radius, turning radius and other options. Rows are planned one "
               "after another on a worker thread, so the window keeps drawing. Re-runs by itself when the scene "
               "changes while shown.");
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("vehicle rules (?)").x + 2.0f * ImGui::GetStyle().ItemInnerSpacing.x);
   ImGui::Checkbox("vehicle rules", &compare_vehicle_rules_);  // changes the ranking only: nothing to plan
   remember("compare_vehicle");
   help_marker(kValidityHelp);
-  ImGui::SameLine();
   const CompareRanking ranking = rank_rows(compare_, compare_rules());
   int shown = 0, done = 0;
   for (const RowCheck& c : ranking.checks) shown += c.verdict != RowVerdict::off, done += c.valid() || c.invalid();
-  if (compare_busy()) ImGui::Text("planning %d/%d", done, shown);
-  else ImGui::TextDisabled("clearance: nearest wall or map edge, capped at %.0f", kClearanceCap);
+  char note[96];
+  if (compare_busy()) std::snprintf(note, sizeof note, "planning %d/%d", done, shown);
+  else std::snprintf(note, sizeof note, "clearance: nearest wall or map edge, capped at %.0f", kClearanceCap);
+  ImGui::SameLine();
+  text_fitted(note);  // whole on hover when the strip is narrow
   // Every column as wide as its header and cells (a narrow strip scrolls sideways rather than
   // cutting "length" to "l"); the header row stays while the rows scroll.
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
@@ -399,31 +401,43 @@ void Inspector::draw_compare_legend(const Sandbox& sb, const CompareRanking& ran
     legend_at_ = ImGui::GetWindowPos();
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted("compare: shortest valid first");
+    // The row's line style (solid when valid, dashed when not, as on the map) left of its text,
+    // or, in a narrow legend (a large UI scale), under it so the words keep the whole width.
     const float sw = 26.0f * em(), line = ImGui::GetTextLineHeight();
+    const bool beside = ImGui::GetContentRegionAvail().x >= 300.0f * em();
+    auto swatch = [&](const RowCheck& c, ImU32 colour, float length) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const float h = beside ? line : 8.0f * em(), mid = p.y + h * 0.5f;
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      if (c.valid()) dl->AddLine(ImVec2(p.x, mid), ImVec2(p.x + length, mid), colour, 3.0f * em());
+      else dashed_polyline(dl, {ImVec2(p.x, mid), ImVec2(p.x + length, mid)}, colour, 2.0f * em(), 7.0f * em(), 6.0f * em());
+      ImGui::Dummy(ImVec2(length, h));
+    };
     for (size_t i : ranking.order) {
       const CompareRun& r = compare_[i];
       const RowCheck& c = ranking.checks[i];
       if (c.verdict == RowVerdict::off) continue;
-      // The row's line style: solid when valid, dashed when not, as on the map.
-      const ImVec2 p = ImGui::GetCursorScreenPos();
-      ImDrawList* dl = ImGui::GetWindowDrawList();
-      const float mid = p.y + line * 0.5f;
-      if (c.valid()) dl->AddLine(ImVec2(p.x, mid), ImVec2(p.x + sw, mid), r.colour, 3.0f * em());
-      else dashed_polyline(dl, {ImVec2(p.x, mid), ImVec2(p.x + sw, mid)}, r.colour, 2.0f * em(), 7.0f * em(), 6.0f * em());
-      ImGui::Dummy(ImVec2(sw, line));
-      ImGui::SameLine();
-      char buf[160];
-      if (c.valid())
-        std::snprintf(buf, sizeof buf, "%d. %s / %s  %.2f%s", ranking.rank[i], r.planner.c_str(), r.smoother.c_str(),
-                      r.view.result.length, ranking.best == i ? "  best" : "");
-      else if (r.view.result.found)
-        std::snprintf(buf, sizeof buf, "x %s / %s  %.2f  %s", r.planner.c_str(), r.smoother.c_str(), r.view.result.length,
-                      verdict_word(c.verdict));
-      else
-        std::snprintf(buf, sizeof buf, "%s %s / %s  %s", c.invalid() ? "x" : " ", r.planner.c_str(), r.smoother.c_str(),
-                      verdict_word(c.verdict));
-      if (c.invalid()) ImGui::TextColored(ImVec4(0.6f, 0.16f, 0.12f, 1.0f), "%s", buf);
-      else ImGui::TextUnformatted(buf);
+      if (beside) {
+        swatch(c, r.colour, sw);
+        ImGui::SameLine();
+      }
+      // The names wrap between words; the length is one piece (ImGui would break "60.45" at
+      // its point), on the same line when it fits.
+      char name[128], length[64] = "";
+      if (c.valid()) std::snprintf(name, sizeof name, "%d. %s / %s", ranking.rank[i], r.planner.c_str(), r.smoother.c_str());
+      else std::snprintf(name, sizeof name, "%s %s / %s", c.invalid() ? "x" : " ", r.planner.c_str(), r.smoother.c_str());
+      if (c.valid()) std::snprintf(length, sizeof length, "%.2f%s", r.view.result.length, ranking.best == i ? "  best" : "");
+      else if (r.view.result.found) std::snprintf(length, sizeof length, "%.2f  %s", r.view.result.length, verdict_word(c.verdict));
+      else std::snprintf(length, sizeof length, "%s", verdict_word(c.verdict));
+      const ImVec4 red(0.6f, 0.16f, 0.12f, 1.0f), ink = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+      ImGui::TextColored(c.invalid() ? red : ink, "%s", name);
+      if (length[0] != '\0') {
+        same_line_if_fits(ImGui::CalcTextSize(length).x);
+        ImGui::PushTextWrapPos(-1.0f);  // one piece
+        ImGui::TextColored(c.invalid() ? red : ink, "%s", length);
+        ImGui::PopTextWrapPos();
+      }
+      if (!beside) swatch(c, r.colour, ImGui::GetContentRegionAvail().x);
     }
     ImGui::PopTextWrapPos();
   }

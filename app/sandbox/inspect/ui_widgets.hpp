@@ -21,6 +21,14 @@ inline void help_marker(const char* text) {
   }
 }
 
+/// SameLine() when an item `width` pixels wide still fits on the line, else the item starts a
+/// new line: a row of controls wraps in a narrow strip (a large UI scale) instead of running
+/// off its edge.
+inline void same_line_if_fits(float width) {
+  const float after = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+  if (after + width <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
 /// Greyed text on the rest of the line: whole when it fits, else cut at the line's end with
 /// "..." and shown whole, wrapped, in a tooltip on hover. For a one-line strip where wrapping
 /// would need a height it does not have.
