@@ -404,7 +404,7 @@ void Inspector::draw_compare_legend(const Sandbox& sb, const CompareRanking& ran
     // The row's line style (solid when valid, dashed when not, as on the map) left of its text,
     // or, in a narrow legend (a large UI scale), under it so the words keep the whole width.
     const float sw = 26.0f * em(), line = ImGui::GetTextLineHeight();
-    const bool beside = ImGui::GetContentRegionAvail().x >= 300.0f * em();
+    const bool beside = ImGui::GetContentRegionAvail().x >= 280.0f * em();  // as at 100%
     auto swatch = [&](const RowCheck& c, ImU32 colour, float length) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const float h = beside ? line : 8.0f * em(), mid = p.y + h * 0.5f;
