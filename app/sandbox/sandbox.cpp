@@ -257,14 +257,18 @@ bool Sandbox::redo() {
 // ---- Frame ----
 
 void Sandbox::draw_panel() {
-  ImGuiIO& io = ImGui::GetIO();
-  const float width = side_panel_width();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - width, 0));
-  ImGui::SetNextWindowSize(ImVec2(width, io.DisplaySize.y));
+  const ScreenRect& r = layout_.panel;
+  if (r.empty()) return;
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y));
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h));
+  // At a large UI scale the panel is narrower than its content (it keeps 30% of the window at
+  // most): a label that does not fit scrolls into view sideways rather than being cut.
   ImGui::Begin("pathlab", nullptr,
-               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBackground);
-  // Leave room for the longest label, its help marker and the scrollbar.
-  ImGui::PushItemWidth(-ImGui::GetFontSize() * 11.5f);
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                   ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_HorizontalScrollbar);
+  // Leave room for the longest label, its help marker and the scrollbar; in a narrow panel the
+  // controls keep half of it.
+  ImGui::PushItemWidth(-std::min(ImGui::GetFontSize() * 11.5f, ImGui::GetContentRegionAvail().x * 0.5f));
   widget_rects_.clear();
   for (auto& p : panels_) p->draw(*this);
   ImGui::PopItemWidth();
@@ -273,6 +277,7 @@ void Sandbox::draw_panel() {
 
 void Sandbox::frame() {
   sdl_layer_->new_frame();  // last frame's batches were drawn by now
+  update_layout();  // canvas.cpp: where the panel, canvas, timeline and strip go this frame
   draw_panel();
   draw_timeline();  // before the canvas: a seek shows in this frame's drawing
   draw_canvas();  // plans (plan_step) after its input, before drawing the path

@@ -26,6 +26,7 @@
 
 #include "canvas/canvas_tools.hpp"
 #include "canvas/door_tools.hpp"
+#include "canvas/screen_layout.hpp"
 #include "document/document.hpp"
 #include "document/edit_history.hpp"
 #include "document/file_browser.hpp"
@@ -108,9 +109,14 @@ class Sandbox {
   SdlLayer& sdl_layer() const { return *sdl_layer_; }
   float scale() const { return scale_; }
   /// UI scale for projectors and high-DPI screens: 1 = 100%, at most 2.5 (250%). Remembered in
-  /// the state folder; the host rebuilds the font at the new size before the next frame.
+  /// the state folder; the host rebuilds the font at the new size before the next frame. The
+  /// one factor the canvas's drawing reads: line widths, markers, search ticks and the smallest
+  /// unit bodies are their 100% size times it.
   float ui_scale() const { return ui_scale_; }
   void set_ui_scale(float s);
+  /// Where this frame put the side panel, the canvas, the legend, the timeline and the Inspect
+  /// strip (screen_layout.hpp); read-only, for the strip, the timeline and the layout tests.
+  const ScreenLayout& layout() const { return layout_; }
   /// Fits the whole map into the canvas (the "fit view" button and the F key).
   void fit_view();
   bool user_zoomed() const { return user_zoomed_; }
@@ -203,7 +209,7 @@ class Sandbox {
   void draw_stats_panel();  // panel_planning.cpp
   void draw_units_panel();  // units.cpp
   void draw_timeline();     // timeline_strip.cpp: the units' recorded run, under the canvas
-  float timeline_height() const;  // 0 without units
+  void update_layout();     // canvas.cpp: layout_ for this frame (screen_layout.hpp)
   void draw_canvas();       // canvas.cpp
   void draw_path(ImDrawList* dl);
   void draw_poses(ImDrawList* dl);
@@ -276,6 +282,7 @@ class Sandbox {
   bool view_fitted_ = false, user_zoomed_ = false;
   float fitted_legend_ = 0.0f;
   float canvas_x_ = 0, canvas_y_ = 0, canvas_w_ = 0, canvas_h_ = 0;
+  ScreenLayout layout_;
 
   // Interaction.
   Tool tool_ = Tool::paint;

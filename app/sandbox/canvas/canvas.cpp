@@ -93,7 +93,7 @@ void Sandbox::fit_view(float w, float h) {
 
 void Sandbox::fit_view() {
   user_zoomed_ = false;
-  if (canvas_w_ > 0 && canvas_h_ > 0) fit_view(canvas_w_ - inspector_->legend_width(), canvas_h_);
+  if (canvas_w_ > 0 && canvas_h_ > 0) fit_view(layout_.map.w, layout_.map.h);
   else view_fitted_ = false;
 }
 
@@ -218,7 +218,7 @@ void Sandbox::draw_path(ImDrawList* dl) {
   for (const Vec2& p : plan_.result.points) pts.push_back(world_to_screen(p));
   // SDL's lines are pixel-wide; up to 4 pixels the path is drawn as a few of them (cheap under
   // the software renderer), beyond that (zoomed far in, few segments on screen) by ImGui.
-  const float width = std::max(2.0f, scale_ * 0.15f);
+  const float width = std::max(2.0f * ui_scale_, scale_ * 0.15f);  // ui_scale_: 1 at 100%
   const int px_width = static_cast<int>(std::lround(width));
   auto stroke = [&](size_t from, size_t to, ImU32 col) {  // points [from, to]
     const int n = static_cast<int>(to - from + 1);
@@ -251,7 +251,7 @@ void Sandbox::draw_path(ImDrawList* dl) {
   }
   // Waypoint dots only where they are few enough to mean something (not on sampled curves).
   if (pts.size() <= 400 && !plan_.result.curvature_exact) {
-    const float r = std::max(2.0f, scale_ * 0.12f);
+    const float r = std::max(2.0f * ui_scale_, scale_ * 0.12f);
     for (const ImVec2& p : pts) batch.disc(p, r, IM_COL32(160, 20, 20, 255), IM_COL32(160, 20, 20, 255));
   }
 }
@@ -284,21 +284,36 @@ void Sandbox::draw_poses(ImDrawList* dl) {
   draw_pose(scene_.goal, IM_COL32(200, 60, 160, 255), "goal");
 }
 
+void Sandbox::update_layout() {
+  const ImGuiIO& io = ImGui::GetIO();
+  LayoutRequest r;
+  r.display_w = io.DisplaySize.x;
+  r.display_h = io.DisplaySize.y;
+  r.font = ImGui::GetFontSize();
+  r.frame_height = ImGui::GetFrameHeight();
+  r.item_spacing_y = ImGui::GetStyle().ItemSpacing.y;
+  r.side_panel = true;  // the one switch a mode without the panel needs
+  r.timeline = units_->count() > 0;
+  r.strip_collapsed = inspector_->strip_collapsed();
+  r.strip_wanted = inspector_->strip_wanted();
+  r.legend_wanted = inspector_->legend_width();
+  layout_ = compute_screen_layout(r);
+}
+
 void Sandbox::draw_canvas() {
   ImGuiIO& io = ImGui::GetIO();
-  const float w = std::max(1.0f, io.DisplaySize.x - side_panel_width());
-  // The inspector's strip sits below, the units' timeline above it.
-  const float h = std::max(1.0f, io.DisplaySize.y - inspector_->strip_height() - timeline_height());
-  // A resized window (or the compare legend coming or going) re-fits the map, unless the user
-  // chose a zoom or pan of their own.
-  const float legend = inspector_->legend_width();
-  if ((w != canvas_w_ || h != canvas_h_ || legend != fitted_legend_) && !user_zoomed_) view_fitted_ = false;
+  // The layout puts the timeline and the Inspect strip below, the compare legend in a band at
+  // the right. A resized window (or the legend coming or going) re-fits the map, unless the
+  // user chose a zoom or pan of their own.
+  const ScreenRect& area = layout_.canvas;
+  const float legend = layout_.legend.w;
+  if ((area.w != canvas_w_ || area.h != canvas_h_ || legend != fitted_legend_) && !user_zoomed_) view_fitted_ = false;
   fitted_legend_ = legend;
-  canvas_x_ = 0;
-  canvas_y_ = 0;
-  canvas_w_ = w;
-  canvas_h_ = h;
-  if (!view_fitted_) fit_view(canvas_w_ - inspector_->legend_width(), canvas_h_);
+  canvas_x_ = area.x;
+  canvas_y_ = area.y;
+  canvas_w_ = area.w;
+  canvas_h_ = area.h;
+  if (!view_fitted_) fit_view(layout_.map.w, layout_.map.h);
   handle_canvas_input(canvas_x_, canvas_y_, canvas_w_, canvas_h_);
   handle_keys();
   plan_step();
@@ -331,13 +346,19 @@ void Sandbox::draw_canvas() {
   if (show_search_ && !plan_.result.pose_trace.empty() && !inspector_->owns_search()) {
     // Heading-aware searches: each expanded pose as a short tick in its heading (every n-th
     // when there are many, so a big search stays cheap to draw).
+    // 5 px long and faint at 100%; longer, bolder and more opaque at a projector's scale.
     SdlBatch& ticks = sdl_layer_->begin(dl);
     const size_t stride = std::max<size_t>(1, plan_.result.pose_trace.size() / 6000);
-    const double len = 5.0 / scale_;
+    const float u = ui_scale_;
+    const double len = 5.0 * u / scale_;
+    const int width = std::clamp(static_cast<int>(std::lround(u)), 1, 3);
+    const ImU32 col = IM_COL32(70, 110, 220, static_cast<int>(std::min(230.0f, 110.0f + 120.0f * (u - 1.0f))));
     for (size_t i = 0; i < plan_.result.pose_trace.size(); i += stride) {
       const Pose& q = plan_.result.pose_trace[i];
-      ticks.line(world_to_screen(q.pos), world_to_screen(q.pos + Vec2(std::cos(q.heading), std::sin(q.heading)) * len),
-                 IM_COL32(70, 110, 220, 110));
+      const ImVec2 ends[2] = {world_to_screen(q.pos),
+                              world_to_screen(q.pos + Vec2(std::cos(q.heading), std::sin(q.heading)) * len)};
+      if (width == 1) ticks.line(ends[0], ends[1], col);
+      else ticks.thick_polyline(ends, 2, col, width);
     }
   }
   {

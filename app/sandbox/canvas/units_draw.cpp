@@ -179,15 +179,17 @@ void draw_unit_disc(SdlBatch& b, ImDrawList* dl, const std::string& preset, ImVe
   dl->AddCircle(c, r, edge, 48, 1.0f);
 }
 
-void draw_unit_mark(SdlBatch& b, const std::string& preset, ImVec2 c, double heading, float r, bool selected) {
+void draw_unit_mark(SdlBatch& b, const std::string& preset, ImVec2 c, double heading, float r, bool selected,
+                    float ui_scale) {
   const ImU32 white = IM_COL32(255, 255, 255, 255);
-  if (selected) ring(b, c, r + 2.5f, IM_COL32(255, 230, 60, 255), 2);
-  if (r < 5.0f) {
+  const int bold = std::clamp(static_cast<int>(std::lround(2.0f * ui_scale)), 2, 4);
+  if (selected) ring(b, c, r + 2.5f * ui_scale, IM_COL32(255, 230, 60, 255), bold);
+  if (r < 5.0f * ui_scale) {
     // Too small for a shape: the heading as a line out of the body.
-    b.thick_polyline(std::array<ImVec2, 2>{c, offset(c, heading, r * 1.8f)}.data(), 2, white, 2);
+    b.thick_polyline(std::array<ImVec2, 2>{c, offset(c, heading, r * 1.8f)}.data(), 2, white, bold);
     return;
   }
-  const int w = r > 14.0f ? 2 : 1;  // bolder marks on big bodies
+  const int w = r > 14.0f * ui_scale ? bold : std::max(1, bold - 1);  // bolder marks on big bodies
   if (preset == "car") {
     box(b, c, heading, r * 1.7f, r * 1.0f, white, w);  // the vehicle outline, and its windscreen
     b.line(offset(offset(c, heading, r * 0.45f), heading + kPi / 2, r * 0.5f),
@@ -216,8 +218,9 @@ void draw_crowd(const UnitSwarm& units, const io::Scene& scene, ImDrawList* dl, 
   draw_overlays(units, layer.begin(dl), to_screen, o.overlays, o.lookahead);
   // Bodies in one batch, marks in the next: a batch draws its lines before its discs.
   SdlBatch& bodies = layer.begin(dl);
+  const float u = o.ui_scale;
   auto radius_px = [&](int i) {
-    return std::max(3.0f, static_cast<float>(units.crowd().agent_def(i).unit.radius) * scale);
+    return std::max(3.0f * u, static_cast<float>(units.crowd().agent_def(i).unit.radius) * scale);
   };
   for (int i = 0; i < units.count(); ++i)
     draw_unit_disc(bodies, dl, units.preset_of(i), to_screen(units.crowd().state(i).pose.pos), radius_px(i),
@@ -227,9 +230,10 @@ void draw_crowd(const UnitSwarm& units, const io::Scene& scene, ImDrawList* dl, 
     const CrowdAgentState& st = units.crowd().state(i);
     const ImVec2 c = to_screen(st.pose.pos);
     const float r = radius_px(i);
-    draw_unit_mark(marks, units.preset_of(i), c, st.pose.heading, r, units.selected(i));
+    draw_unit_mark(marks, units.preset_of(i), c, st.pose.heading, r, units.selected(i), u);
     if (o.overlays.stuck && (st.stuck || st.waiting))
-      ring(marks, c, r + 4.0f, st.stuck ? IM_COL32(255, 30, 30, 255) : IM_COL32(255, 170, 0, 255), 2);
+      ring(marks, c, r + 4.0f * u, st.stuck ? IM_COL32(255, 30, 30, 255) : IM_COL32(255, 170, 0, 255),
+           std::clamp(static_cast<int>(std::lround(2.0f * u)), 1, 4));
   }
   // Badges last: a batch is drawn at its place in the draw list, so these lie over the marks.
   for (int i = 0; i < units.count(); ++i) draw_plan_badge(units, dl, i, to_screen(units.crowd().state(i).pose.pos), radius_px(i));
@@ -266,7 +270,7 @@ void draw_crowd_legend(const UnitSwarm& units, ImDrawList* dl, SdlLayer& layer, 
 void CrowdUi::draw(Sandbox& sb, ImDrawList* dl, bool steer_points) {
   const UnitSwarm& units = sb.units();
   const auto to_screen = [&sb](Vec2 p) { return sb.world_to_screen(p); };
-  CrowdDrawOptions o{overlays, sb.show_unit_paths(), steer_points};
+  CrowdDrawOptions o{overlays, sb.show_unit_paths(), steer_points, sb.ui_scale()};
   draw_crowd(units, sb.scene(), dl, sb.sdl_layer(), to_screen, sb.scale(), o);
   if (send_from_) {
     const ImVec2 a = to_screen(*send_from_), b = to_screen(send_to_);

@@ -23,15 +23,19 @@ void draw_unit_disc(SdlBatch& b, ImDrawList* dl, const std::string& preset, ImVe
 /// Its mark, drawn over the disc (in a later batch): the preset's shape pointing along
 /// `heading` (person: a wedge; car: a vehicle outline with its windscreen; tank: a hull and
 /// barrel; bear: a diamond), below 5 pixels a heading line only; a ring when selected.
-void draw_unit_mark(SdlBatch& b, const std::string& preset, ImVec2 c, double heading, float r, bool selected);
+void draw_unit_mark(SdlBatch& b, const std::string& preset, ImVec2 c, double heading, float r, bool selected,
+                    float ui_scale = 1.0f);
 
 struct CrowdDrawOptions {
   CrowdOverlays overlays;
   bool routes = true;     ///< each unit's remaining route
   bool lookahead = true;  ///< a line to the waypoint each unit steers at
+  /// The UI scale (Sandbox::ui_scale(), 1 at 100%): the smallest body, the outlines and the
+  /// stuck rings grow with it, so a unit stays visible on a projector. [Limit: >= 1]
+  float ui_scale = 1.0f;
 };
 
-/// Doors, trucks, routes, overlays and the units (bodies never smaller than 3 pixels).
+/// Doors, trucks, routes, overlays and the units (bodies never smaller than 3 pixels times the UI scale).
 void draw_crowd(const UnitSwarm& units, const io::Scene& scene, ImDrawList* dl, SdlLayer& layer,
                 const std::function<ImVec2(Vec2)>& to_screen, float scale, const CrowdDrawOptions& o);
 

@@ -284,32 +284,36 @@ void Inspector::tab_compare(Sandbox& sb) {
   remember("compare_show");
   help_marker("Draws every ticked row on the canvas in its colour, with a legend: valid rows solid (the best one "
               "thicker), invalid rows dashed and faded, a cross where a path meets a wall. Key: M.");
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize("Run again (?)").x + 4.0f * ImGui::GetStyle().FramePadding.x);
   if (ImGui::Button("Run again")) run_compare(sb);
   remember("compare_run");
   help_marker("Plans the scene once per ticked row: every planner of the registry with the scene's start and goal "
               "poses (headings included), agent radius, turning radius and other options. Rows are planned one "
               "after another on a worker thread, so the window keeps drawing. Re-runs by itself when the scene "
               "changes while shown.");
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("vehicle rules (?)").x + 2.0f * ImGui::GetStyle().ItemInnerSpacing.x);
   ImGui::Checkbox("vehicle rules", &compare_vehicle_rules_);  // changes the ranking only: nothing to plan
   remember("compare_vehicle");
   help_marker(kValidityHelp);
-  ImGui::SameLine();
   const CompareRanking ranking = rank_rows(compare_, compare_rules());
   int shown = 0, done = 0;
   for (const RowCheck& c : ranking.checks) shown += c.verdict != RowVerdict::off, done += c.valid() || c.invalid();
-  if (compare_busy()) ImGui::Text("planning %d/%d", done, shown);
-  else ImGui::TextDisabled("clearance: nearest wall or map edge, capped at %.0f", kClearanceCap);
+  char note[96];
+  if (compare_busy()) std::snprintf(note, sizeof note, "planning %d/%d", done, shown);
+  else std::snprintf(note, sizeof note, "clearance: nearest wall or map edge, capped at %.0f", kClearanceCap);
+  ImGui::SameLine();
+  text_fitted(note);  // whole on hover when the strip is narrow
+  // Every column as wide as its header and cells (a narrow strip scrolls sideways rather than
+  // cutting "length" to "l"); the header row stays while the rows scroll.
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_SizingFixedFit;
+                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("compare", 9, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupScrollFreeze(2, 1);  // the rank and the planner stay while scrolling sideways
   ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, 70 * em());
   ImGui::TableSetupColumn("planner", ImGuiTableColumnFlags_WidthFixed, 150 * em());
   ImGui::TableSetupColumn("smoother", ImGuiTableColumnFlags_WidthFixed, 110 * em());
   for (const char* c : {"length", "time ms", "nodes", "max curvature", "clearance"}) ImGui::TableSetupColumn(c);
-  ImGui::TableSetupColumn("validity / notes", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("validity / notes");
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   const char* help[9] = {kRankHelp, "Tick the planners to compare.",
                          "auto: the scene's smoother for planners of the scene planner's kind (grid, navmesh, heading, "
@@ -373,42 +377,73 @@ void Inspector::draw_compare(const Sandbox& sb, ImDrawList* dl) {
       }
     }
   }
-  draw_compare_legend(ranking, dl);
+  draw_compare_legend(sb, ranking);
 }
 
-void Inspector::draw_compare_legend(const CompareRanking& ranking, ImDrawList* dl) {
-  // The legend sits beside the map, in the strip the sandbox keeps free at the canvas's right
-  // edge (legend_width()), never over the paths. Rows in the table's order.
-  const float row = ImGui::GetTextLineHeightWithSpacing(), lw = legend_width() - 8.0f * em();
-  int rows = 0;
-  for (const RowCheck& c : ranking.checks) rows += c.verdict != RowVerdict::off;
-  const float lh = 8 + row * static_cast<float>(rows + 1);
-  const ImVec2 hi = dl->GetClipRectMax(), lo = dl->GetClipRectMin();
-  const ImVec2 o(hi.x - lw - 4.0f * em(), lo.y + 4.0f * em());
-  legend_at_ = o;
-  dl->AddRectFilled(o, ImVec2(o.x + lw, o.y + lh), IM_COL32(255, 255, 255, 235), 4.0f);
-  dl->AddText(ImVec2(o.x + 6, o.y + 4), IM_COL32(20, 20, 20, 255), "compare: shortest valid first");
-  int line = 1;
-  for (size_t i : ranking.order) {
-    const CompareRun& r = compare_[i];
-    const RowCheck& c = ranking.checks[i];
-    if (c.verdict == RowVerdict::off) continue;
-    const float y = o.y + 4 + row * static_cast<float>(line++);
-    const float sw = 26.0f * em(), mid = y + row * 0.45f;
-    if (c.valid()) dl->AddLine(ImVec2(o.x + 6, mid), ImVec2(o.x + 6 + sw, mid), r.colour, 3.0f * em());
-    else dashed_polyline(dl, {ImVec2(o.x + 6, mid), ImVec2(o.x + 6 + sw, mid)}, r.colour, 2.0f * em(), 7.0f * em(), 6.0f * em());
-    char buf[160];
-    if (c.valid())
-      std::snprintf(buf, sizeof buf, "%d. %s / %s  %.2f%s", ranking.rank[i], r.planner.c_str(), r.smoother.c_str(),
-                    r.view.result.length, ranking.best == i ? "  best" : "");
-    else if (r.view.result.found)
-      std::snprintf(buf, sizeof buf, "x %s / %s  %.2f  %s", r.planner.c_str(), r.smoother.c_str(), r.view.result.length,
-                    verdict_word(c.verdict));
-    else
-      std::snprintf(buf, sizeof buf, "%s %s / %s  %s", c.invalid() ? "x" : " ", r.planner.c_str(), r.smoother.c_str(),
-                    verdict_word(c.verdict));
-    dl->AddText(ImVec2(o.x + 12 + sw, y), c.invalid() ? IM_COL32(150, 40, 30, 255) : IM_COL32(20, 20, 20, 255), buf);
+void Inspector::draw_compare_legend(const Sandbox& sb, const CompareRanking& ranking) {
+  // A window in the band the layout keeps free at the canvas's right edge (never over the map):
+  // its lines wrap to the band's width, and it scrolls when taller than the canvas. Rows in the
+  // table's order.
+  const ScreenRect& band = sb.layout().legend;
+  if (band.empty()) return;
+  const float margin = 4.0f * em();
+  ImGui::SetNextWindowPos(ImVec2(band.x + margin, band.y + margin), ImGuiCond_Always);
+  const float w = std::max(1.0f, band.w - 2.0f * margin);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0.0f), ImVec2(w, std::max(1.0f, band.h - 2.0f * margin)));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(1.0f, 1.0f, 1.0f, 0.92f));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.08f, 0.08f, 0.08f, 1.0f));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 4.0f * em());
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoNav;
+  if (ImGui::Begin("##compare_legend", nullptr, flags)) {
+    legend_at_ = ImGui::GetWindowPos();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted("compare: shortest valid first");
+    // The row's line style (solid when valid, dashed when not, as on the map) left of its text,
+    // or, in a narrow legend (a large UI scale), under it so the words keep the whole width.
+    const float sw = 26.0f * em(), line = ImGui::GetTextLineHeight();
+    const bool beside = ImGui::GetContentRegionAvail().x >= 280.0f * em();  // as at 100%
+    auto swatch = [&](const RowCheck& c, ImU32 colour, float length) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const float h = beside ? line : 8.0f * em(), mid = p.y + h * 0.5f;
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      if (c.valid()) dl->AddLine(ImVec2(p.x, mid), ImVec2(p.x + length, mid), colour, 3.0f * em());
+      else dashed_polyline(dl, {ImVec2(p.x, mid), ImVec2(p.x + length, mid)}, colour, 2.0f * em(), 7.0f * em(), 6.0f * em());
+      ImGui::Dummy(ImVec2(length, h));
+    };
+    for (size_t i : ranking.order) {
+      const CompareRun& r = compare_[i];
+      const RowCheck& c = ranking.checks[i];
+      if (c.verdict == RowVerdict::off) continue;
+      if (beside) {
+        swatch(c, r.colour, sw);
+        ImGui::SameLine();
+      }
+      // The names wrap between words; the length is one piece (ImGui would break "60.45" at
+      // its point), on the same line when it fits.
+      char name[128], length[64] = "";
+      if (c.valid()) std::snprintf(name, sizeof name, "%d. %s / %s", ranking.rank[i], r.planner.c_str(), r.smoother.c_str());
+      else std::snprintf(name, sizeof name, "%s %s / %s", c.invalid() ? "x" : " ", r.planner.c_str(), r.smoother.c_str());
+      if (c.valid()) std::snprintf(length, sizeof length, "%.2f%s", r.view.result.length, ranking.best == i ? "  best" : "");
+      else if (r.view.result.found) std::snprintf(length, sizeof length, "%.2f  %s", r.view.result.length, verdict_word(c.verdict));
+      else std::snprintf(length, sizeof length, "%s", verdict_word(c.verdict));
+      const ImVec4 red(0.6f, 0.16f, 0.12f, 1.0f), ink = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+      ImGui::TextColored(c.invalid() ? red : ink, "%s", name);
+      if (length[0] != '\0') {
+        same_line_if_fits(ImGui::CalcTextSize(length).x);
+        ImGui::PushTextWrapPos(-1.0f);  // one piece
+        ImGui::TextColored(c.invalid() ? red : ink, "%s", length);
+        ImGui::PopTextWrapPos();
+      }
+      if (!beside) swatch(c, r.colour, ImGui::GetContentRegionAvail().x);
+    }
+    ImGui::PopTextWrapPos();
   }
+  ImGui::End();
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor(2);
 }
 
 }  // namespace pathlab::sandbox

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "sandbox.hpp"
 #include "inspect/ui_widgets.hpp"
+#include "sandbox.hpp"
 
 namespace pathlab::sandbox {
 namespace {
@@ -140,42 +140,84 @@ void Inspector::frame(Sandbox& sb) {
   shortcuts(sb);
   probe_s_ = -1.0;  // the probe marker shows only while a plot is hovered (tab_plots sets it)
 
-  const ImGuiIO& io = ImGui::GetIO();
-  // The strip spans the canvas's width (the sandbox's panel keeps the right edge; the canvas's
-  // right edge was seen when drawing on it this frame). Collapsed, its title bar sits at the
-  // bottom edge, where the canvas stops.
-  const float width = canvas_right_ > 0 ? canvas_right_ : io.DisplaySize.x * 0.7f;
-  ImGui::SetNextWindowPos(ImVec2(0, io.DisplaySize.y - strip_height()), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(width, strip_height()), ImGuiCond_Always);
-  ImGui::SetNextWindowCollapsed(strip_collapsed_, ImGuiCond_Always);
+  // The strip spans the canvas's width under it (the layout's rectangle, screen_layout.hpp):
+  // a splitter at its top edge, then the collapse arrow and the tabs, then the tab's body,
+  // which scrolls when the strip is shorter than it.
+  const ScreenLayout& layout = sb.layout();
+  const ScreenRect& r = layout.strip;
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8.0f * em(), 4.0f * em()));  // as collapsed_strip_height() counts it
   // No ImGui background: the sandbox clears the screen to the window colour (see render()).
-  const bool open = ImGui::Begin("Inspect: see inside the method (F1 for help)", nullptr,
-                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoBackground);
-  strip_collapsed_ = ImGui::IsWindowCollapsed();
+  const bool open = ImGui::Begin("Inspect##strip", nullptr,
+                                 ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                     ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar |
+                                     ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::PopStyleVar();
   if (open) {
-    // Taken before the bar: a tab's body (the gallery opening a preset) may ask for the next one.
-    const std::optional<Tab> requested = requested_tab_;
-    requested_tab_.reset();
-    if (ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) {
-      auto tab = [&](const char* label, Tab t, void (Inspector::*body)(Sandbox&)) {
-        const ImGuiTabItemFlags f = requested == t ? ImGuiTabItemFlags_SetSelected : 0;
-        if (ImGui::BeginTabItem(label, nullptr, f)) {
-          tab_ = t;
-          (this->*body)(sb);
-          ImGui::EndTabItem();
-        }
-      };
-      tab("Replay", Tab::replay, &Inspector::tab_replay);
-      tab("Overlays", Tab::overlays, &Inspector::tab_overlays);
-      tab("Plots", Tab::plots, &Inspector::tab_plots);
-      tab("Compare", Tab::compare, &Inspector::tab_compare);
-      tab("Gallery", Tab::gallery, &Inspector::tab_gallery);
-      tab("Export", Tab::export_, &Inspector::tab_export);
-      ImGui::EndTabBar();
-    }
+    strip_splitter(r, layout.strip_min, layout.strip_max);
+    tab_bar(sb);
   }
   ImGui::End();
   help_window();
+}
+
+void Inspector::strip_splitter(const ScreenRect& strip, float lo, float hi) {
+  // A band across the strip's top edge: drag it up or down to give the strip more or less of
+  // the window, within the layout's bounds (the map keeps at least half of the window).
+  const float h = strip_splitter_height(ImGui::GetFontSize());
+  const ImVec2 at(strip.x, strip.y);
+  ImGui::SetCursorScreenPos(at);
+  ImGui::InvisibleButton("##strip_splitter", ImVec2(std::max(1.0f, strip.w), h));
+  remember("strip_splitter");
+  const bool active = ImGui::IsItemActive(), hovered = ImGui::IsItemHovered();
+  if (active || hovered) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeNS);
+  const float dy = ImGui::GetIO().MouseDelta.y;
+  if (active && dy != 0.0f) {
+    strip_wanted_ = std::clamp(strip.h - dy, lo, hi);
+    strip_collapsed_ = false;
+  }
+  // The grip: a short bar in the middle, brighter while it can be dragged.
+  const ImU32 col = active ? IM_COL32(200, 210, 230, 255) : hovered ? IM_COL32(150, 160, 180, 255) : IM_COL32(90, 98, 112, 255);
+  const float cx = at.x + strip.w * 0.5f, cy = strip.y + h * 0.5f;
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(cx - 24.0f * em(), cy - 1.0f * em()), ImVec2(cx + 24.0f * em(), cy + 1.0f * em()),
+                                            col, 1.0f * em());
+  if (hovered && !active) ImGui::SetTooltip("Drag to resize the Inspect strip");
+}
+
+void Inspector::tab_bar(Sandbox& sb) {
+  if (ImGui::ArrowButton("##strip_collapse", strip_collapsed_ ? ImGuiDir_Up : ImGuiDir_Down)) strip_collapsed_ = !strip_collapsed_;
+  remember("strip_collapse");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Inspect: see inside the method (F1 for help).\n%s; drag the bar above to resize.",
+                      strip_collapsed_ ? "Show the views" : "Hide the views");
+  ImGui::SameLine();
+  // Taken before the bar: a tab's body (the gallery opening a preset) may ask for the next one.
+  const std::optional<Tab> requested = requested_tab_;
+  requested_tab_.reset();
+  // Tabs that do not fit shrink (their full label in a tooltip) rather than hide behind arrows.
+  if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyResizeDown)) return;
+  auto tab = [&](const char* label, Tab t, void (Inspector::*body)(Sandbox&)) {
+    const ImGuiTabItemFlags f = requested == t ? ImGuiTabItemFlags_SetSelected : 0;
+    const bool selected = ImGui::BeginTabItem(label, nullptr, f);
+    remember((std::string("tab:") + label).c_str());
+    if (ImGui::IsItemClicked()) strip_collapsed_ = false;  // a tab of a collapsed strip opens it
+    if (!selected) return;
+    tab_ = t;
+    if (!strip_collapsed_) {
+      ImGui::BeginChild("##body", ImVec2(0, 0), false, ImGuiWindowFlags_NoSavedSettings);
+      (this->*body)(sb);
+      ImGui::EndChild();
+    }
+    ImGui::EndTabItem();
+  };
+  tab("Replay", Tab::replay, &Inspector::tab_replay);
+  tab("Overlays", Tab::overlays, &Inspector::tab_overlays);
+  tab("Plots", Tab::plots, &Inspector::tab_plots);
+  tab("Compare", Tab::compare, &Inspector::tab_compare);
+  tab("Gallery", Tab::gallery, &Inspector::tab_gallery);
+  tab("Export", Tab::export_, &Inspector::tab_export);
+  ImGui::EndTabBar();
 }
 
 void Inspector::shortcuts(Sandbox& sb) {
@@ -274,7 +316,10 @@ void Inspector::tab_gallery(Sandbox& sb) {
   if (ImGui::Button("Rescan")) gallery_ = scan_gallery(assets_dir() + "/scenes");
   help_marker("Preset scenes from assets/scenes, grouped by what they teach. One click opens a scene; the note on the "
               "right says what to look at. The \"issues\" category reproduces bug reports.");
-  ImGui::Columns(2, "gallery_cols", true);
+  // The list and the note side by side, each scrolling on its own; a title wider than the
+  // list wraps onto more lines instead of being cut.
+  const float list_w = ImGui::GetContentRegionAvail().x * 0.45f;
+  ImGui::BeginChild("##gallery_list", ImVec2(list_w, 0), true, ImGuiWindowFlags_NoSavedSettings);
   std::string category;
   const GalleryEntry* hovered = nullptr;
   for (size_t i = 0; i < gallery_.size(); ++i) {
@@ -284,12 +329,19 @@ void Inspector::tab_gallery(Sandbox& sb) {
       ImGui::TextDisabled("%s", category.c_str());
     }
     ImGui::PushID(static_cast<int>(i));
-    if (ImGui::Selectable(e.title.c_str(), sb.document().source() == e.path)) sb.request_preset(e);
+    const float wrap = ImGui::GetContentRegionAvail().x;
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const ImVec2 size = ImGui::CalcTextSize(e.title.c_str(), nullptr, false, wrap);
+    if (ImGui::Selectable("##preset", sb.document().source() == e.path, 0, ImVec2(0, size.y))) sb.request_preset(e);
     if (ImGui::IsItemHovered()) hovered = &e;
     remember(("gallery:" + std::filesystem::path(e.path).stem().string()).c_str());
+    ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, ImGui::GetColorU32(ImGuiCol_Text),
+                                        e.title.c_str(), nullptr, wrap);
     ImGui::PopID();
   }
-  ImGui::NextColumn();
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("##gallery_note", ImVec2(0, 0), false, ImGuiWindowFlags_NoSavedSettings);
   // The note of the hovered preset, else of the open one.
   const GalleryEntry* shown = hovered;
   if (!shown)
@@ -302,7 +354,7 @@ void Inspector::tab_gallery(Sandbox& sb) {
   } else {
     ImGui::TextWrapped("Hover a preset to read what it teaches.");
   }
-  ImGui::Columns(1);
+  ImGui::EndChild();
 }
 
 bool Inspector::open_preset(Sandbox& sb, const GalleryEntry& e) {
@@ -509,7 +561,6 @@ void Inspector::help_window() {
 }
 
 void Inspector::draw_under_path(Sandbox& sb, ImDrawList* dl) {
-  canvas_right_ = dl->GetClipRectMax().x;
   if (sb.plan().plans != seen_plans_) refresh(sb);
   if (replay_.empty()) return;
   // A grid search is blended into the sandbox's map texture (search_pixels()); the other
@@ -534,8 +585,10 @@ void Inspector::draw_under_path(Sandbox& sb, ImDrawList* dl) {
     auto tick = [&](int i) {
       const Pose& p = poses[static_cast<size_t>(i)];
       const Vec2 d(std::cos(p.heading), std::sin(p.heading));
-      dl->AddLine(sb.world_to_screen(p.pos - d * 0.3), sb.world_to_screen(p.pos + d * 0.3),
-                  im(replay_colour(ReplayModel::closed, i == replay_.current())), 2.0f);
+      // Thin and faint at 100%; bolder and more opaque at a projector's scale.
+      std::array<uint8_t, 4> c = replay_colour(ReplayModel::closed, i == replay_.current());
+      c[3] = std::max(c[3], static_cast<uint8_t>(std::min(230.0f, 110.0f + 120.0f * (sb.ui_scale() - 1.0f))));
+      dl->AddLine(sb.world_to_screen(p.pos - d * 0.3), sb.world_to_screen(p.pos + d * 0.3), im(c), 2.0f * sb.ui_scale());
     };
     for (int i = 0; i < shown; i += stride) tick(i);
     if (shown > 0 && (shown - 1) % stride != 0) tick(shown - 1);

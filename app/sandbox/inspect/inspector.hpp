@@ -22,6 +22,7 @@
 
 #include <imgui.h>
 
+#include "canvas/screen_layout.hpp"
 #include "document/export.hpp"
 #include "document/gallery.hpp"
 #include "inspect/compare_rows.hpp"
@@ -52,7 +53,6 @@ SpeedProfile plan_speed_profile(const std::vector<Vec2>& pts, const std::vector<
 class Inspector {
  public:
   enum class Tab { replay, overlays, plots, compare, gallery, export_ };
-  static constexpr float kStripHeight = 240.0f;  // the views' strip below the canvas
 
   explicit Inspector(SDL_Renderer* renderer);
   ~Inspector();
@@ -66,13 +66,11 @@ class Inspector {
   /// legend, hover tooltips). The draw list's clip rect is the canvas.
   void draw_under_path(Sandbox& sb, ImDrawList* dl);
   void draw_over_path(Sandbox& sb, ImDrawList* dl);
-  /// Height the canvas must leave free at the bottom for the strip.
-  /// Grows with the UI scale (the font size).
-  /// Never more than 40% of the window, so the map keeps most of it at 250%.
-  float strip_height() const {
-    const float h = strip_collapsed_ ? ImGui::GetFrameHeight() : kStripHeight * ImGui::GetFontSize() / 14.0f;
-    return std::min(h, std::max(ImGui::GetFrameHeight(), ImGui::GetIO().DisplaySize.y * 0.4f));
-  }
+  /// The strip shows its tab row only (the arrow left of the tabs).
+  bool strip_collapsed() const { return strip_collapsed_; }
+  /// The strip's height the user dragged its splitter to; 0 until they do (the layout's
+  /// default). The layout keeps it within bounds (screen_layout.hpp). [pixels]
+  float strip_wanted() const { return strip_wanted_; }
   /// True when the replay draws the search, so the sandbox skips its own search layer.
   bool owns_search() const { return !replay_.empty(); }
   /// True while a replay is short of its end: the final path is not drawn before the search
@@ -105,10 +103,11 @@ class Inspector {
   CompareRanking compare_ranking() const { return rank_rows(compare_, compare_rules()); }
   CompareRules compare_rules() const { return {compare_scene_.settings.turning_radius, compare_vehicle_rules_}; }
   void set_compare_vehicle_rules(bool on) { compare_vehicle_rules_ = on; }
-  /// Width the canvas keeps free at its right edge for the compare legend (0 when compare is
-  /// not shown), so the legend sits beside the map rather than over it. [pixels]
+  /// The width the compare legend would like at the canvas's right edge (0 when compare is not
+  /// shown), so the legend sits beside the map rather than over it; the layout gives it at most
+  /// kLegendMaxShare of the canvas, and its lines wrap. [pixels]
   float legend_width() const;
-  /// Top-left corner of the compare legend as last drawn (screen pixels).
+  /// Top-left corner of the compare legend's window as last drawn (screen pixels).
   ImVec2 legend_at() const { return legend_at_; }
   /// Plans every ticked row again with the scene as it is now (on the compare worker; the rows
   /// fill in over the next frames, or at once when the sandbox's plan wait allows).
@@ -158,6 +157,8 @@ class Inspector {
   void tab_gallery(Sandbox& sb);
   void tab_export(Sandbox& sb);
   void cli_command_row(Sandbox& sb);  // "Copy CLI command", its plan/units choice and the command
+  void strip_splitter(const ScreenRect& strip, float lo, float hi);  // drag to resize the strip
+  void tab_bar(Sandbox& sb);
   void help_window();
   void shortcuts(Sandbox& sb);
   void remember(const char* name);  // stores the last item's rect under `name`
@@ -169,12 +170,13 @@ class Inspector {
   void draw_spline(const Sandbox& sb, ImDrawList* dl);
   void draw_ramp_and_probe(const Sandbox& sb, ImDrawList* dl);
   void draw_compare(const Sandbox& sb, ImDrawList* dl);
-  void draw_compare_legend(const CompareRanking& ranking, ImDrawList* dl);
+  void draw_compare_legend(const Sandbox& sb, const CompareRanking& ranking);
   void compare_row_cells(size_t i, const CompareRanking& ranking, const std::vector<std::array<bool, 5>>& best);
   void submit_compare_row();         // the next ticked row without a result goes to the worker
   void compare_step(const Sandbox& sb);  // takes finished rows (waiting as the sandbox's plan wait allows)
   void replan_compare_row(size_t i);  // a row's tick or smoother changed
   void rebuild_plot_data(const Sandbox& sb);
+  void plot_unit_row();  // the plots' unit choice
 
   SDL_Renderer* renderer_;
   ReplayModel replay_;
@@ -185,7 +187,7 @@ class Inspector {
   Tab tab_ = Tab::replay;
   std::optional<Tab> requested_tab_;
   bool strip_collapsed_ = false;
-  float canvas_right_ = 0.0f;
+  float strip_wanted_ = 0.0f;
   bool help_open_ = false;
   std::vector<std::pair<std::string, std::pair<ImVec2, ImVec2>>> widgets_;
 

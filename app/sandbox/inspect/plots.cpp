@@ -80,32 +80,50 @@ void Inspector::rebuild_plot_data(const Sandbox& sb) {
 
 namespace {
 
-/// A line plot with axes: y labelled with its name, unit and range, x the distance along the
-/// path [cells] from 0 to `length`. Hovering shows the distance and the value there. Returns
-/// the hovered distance, or -1.
+/// The smallest plot: 120 px, and room at a large UI scale for its title, its x labels and a
+/// plot area of two lines' height (so the y labels at its top and bottom do not meet). [pixels]
+float min_plot_height() { return std::max(120.0f, ImGui::GetTextLineHeight() * 4.5f + 10.0f * em()); }
+
+/// A line plot with axes: y labelled with its name and unit and ticks at its range's ends (and
+/// at 0 when there is room for a third label between them), x the distance along the path
+/// [cells] from 0 to `length`. Hovering shows the distance and the value there. Returns the
+/// hovered distance, or -1.
 double plot_axes(const char* id, const char* name, const char* unit, const std::vector<float>& v, float lo, float hi,
                  double length, ImVec2 size) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float pad_l = ImGui::CalcTextSize("-0.00").x + 8 * em(), pad_b = ImGui::GetTextLineHeight() + 6 * em();
+  const float line = ImGui::GetTextLineHeight();
+  const float pad_l = ImGui::CalcTextSize("-0.00").x + 8 * em(), pad_b = line + 6 * em();
   const ImVec2 o = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton(id, ImVec2(std::max(size.x, 80.0f), std::max(size.y, 60.0f)));
+  ImGui::InvisibleButton(id, ImVec2(std::max(size.x, 80.0f), std::max(size.y, min_plot_height())));
   const bool hovered = ImGui::IsItemHovered();
-  const ImVec2 a(o.x + pad_l, o.y + ImGui::GetTextLineHeight() + 2), b(ImGui::GetItemRectMax().x - 4, ImGui::GetItemRectMax().y - pad_b);
+  const ImVec2 a(o.x + pad_l, o.y + line + 2 * em()), b(ImGui::GetItemRectMax().x - 4 * em(), ImGui::GetItemRectMax().y - pad_b);
   const ImU32 axis = IM_COL32(180, 180, 180, 255), text = IM_COL32(220, 220, 220, 255);
   dl->AddRectFilled(a, b, IM_COL32(30, 34, 40, 255));
   char buf[96];
+  // The title over the plot, without its unit when narrow (the hover tooltip says both), and
+  // kept within the plot's own width so neighbours never overprint each other.
   std::snprintf(buf, sizeof buf, "%s [%s]", name, unit);
-  dl->AddText(ImVec2(a.x, o.y), text, buf);
+  const float title_x = ImGui::CalcTextSize(buf).x <= b.x - a.x ? a.x : o.x;
+  if (ImGui::CalcTextSize(buf).x > b.x - o.x) std::snprintf(buf, sizeof buf, "%s", name);
+  dl->PushClipRect(o, ImGui::GetItemRectMax(), true);
+  dl->AddText(ImVec2(title_x, o.y), text, buf);
+  dl->PopClipRect();
   auto y_of = [&](float val) { return b.y - (val - lo) / std::max(1e-6f, hi - lo) * (b.y - a.y); };
-  for (const float t : {lo, hi, lo < 0 && hi > 0 ? 0.0f : lo}) {
+  // Each label is a line tall and centred on its tick (the top one held under the title): 0
+  // only when it is well clear of both ends.
+  std::vector<float> ticks{lo, hi};
+  if (lo < 0 && hi > 0 && std::min(y_of(lo) - y_of(0.0f), y_of(0.0f) - y_of(hi)) >= line * 1.6f) ticks.push_back(0.0f);
+  for (const float t : ticks) {
     std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(t));
-    dl->AddText(ImVec2(o.x, y_of(t) - ImGui::GetTextLineHeight() * 0.5f), text, buf);
+    dl->AddText(ImVec2(o.x, std::max(y_of(t) - line * 0.5f, o.y + line)), text, buf);  // under the title
     dl->AddLine(ImVec2(a.x, y_of(t)), ImVec2(b.x, y_of(t)), IM_COL32(70, 75, 85, 255));
   }
   dl->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, b.y), axis);
   dl->AddLine(ImVec2(a.x, a.y), ImVec2(a.x, b.y), axis);
   dl->AddText(ImVec2(a.x, b.y + 2), text, "0");
+  // The x label says what the axis is only when it fits beside the "0".
   std::snprintf(buf, sizeof buf, "distance along the path [cells]   %.1f", length);
+  if (ImGui::CalcTextSize(buf).x > b.x - a.x - ImGui::CalcTextSize("0  ").x) std::snprintf(buf, sizeof buf, "%.1f cells", length);
   dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(buf).x, b.y + 2), text, buf);
   std::vector<ImVec2> pts;
   const size_t n = v.size();
@@ -127,19 +145,17 @@ double plot_axes(const char* id, const char* name, const char* unit, const std::
 
 void Inspector::tab_plots(Sandbox& sb) {
   probe_s_ = -1.0;  // set again below while a plot is hovered
-  ImGui::SetNextItemWidth(120 * em());
-  if (ImGui::Combo("unit", &plot_unit_, kUnits, IM_ARRAYSIZE(kUnits))) plot_plans_ = -1;
-  help_marker("Whose limits shape the speed plot: top speed, acceleration, braking and the sideways acceleration "
-              "it accepts in a bend (the core's unit presets).");
   if (plot_plans_ != sb.plan().plans) rebuild_plot_data(sb);
   if (plot_k_.empty()) {
+    plot_unit_row();
     ImGui::TextDisabled("No path to plot.");
     return;
   }
-  ImGui::SameLine();
-  ImGui::TextWrapped("path length %.2f cells. Hover a plot: the distance and value, and the point on the map.",
-                     profile_.s.back());
-  const float w = (ImGui::GetContentRegionAvail().x - 30 * em()) / 3.0f, h = ImGui::GetContentRegionAvail().y - 4 * em();
+  // The three plots side by side first, filling the strip's height but for the unit's row
+  // under them, never shorter than min_plot_height(): a shorter strip scrolls.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float w = (ImGui::GetContentRegionAvail().x - 30 * em()) / 3.0f;
+  const float h = std::max(min_plot_height(), ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeight() - st.ItemSpacing.y);
   const auto [kmin, kmax] = std::minmax_element(plot_k_.begin(), plot_k_.end());
   const float kabs = std::max({std::abs(*kmin), std::abs(*kmax), 0.05f});
   const double len = profile_.s.back();
@@ -161,7 +177,16 @@ void Inspector::tab_plots(Sandbox& sb) {
               "from rest and braking to rest at the goal. Curvature of a polyline is the circle through each point "
               "and its neighbours, so grid corners show as spikes. Steering angle: atan(wheelbase x curvature) for a "
               "wheelbase of 1 cell; it jumps where an arc meets a line (Dubins, Reeds-Shepp) and ramps on the "
-              "clothoids of the cc-dubins / cc-reeds-shepp curves.");
+              "clothoids of the cc-dubins / cc-reeds-shepp curves. Hover a plot: the distance and value there, "
+              "and the point on the map.");
+  plot_unit_row();
+}
+
+void Inspector::plot_unit_row() {
+  ImGui::SetNextItemWidth(120 * em());
+  if (ImGui::Combo("unit", &plot_unit_, kUnits, IM_ARRAYSIZE(kUnits))) plot_plans_ = -1;
+  help_marker("Whose limits shape the speed plot: top speed, acceleration, braking and the sideways acceleration "
+              "it accepts in a bend (the core's unit presets).");
 }
 
 }  // namespace pathlab::sandbox

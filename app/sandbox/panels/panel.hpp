@@ -29,10 +29,6 @@ class FunctionPanel final : public Panel {
   std::function<void(Sandbox&)> fn_;
 };
 
-/// Width of the side panel [pixels]: 350 at the default font, growing with the UI scale but
-/// never more than 45% of the window.
-float side_panel_width();
-
 std::unique_ptr<Panel> make_scene_panel();  // panel_scene.cpp: open, import, save, recent files
 std::unique_ptr<Panel> make_edit_panel();   // panel_edit.cpp: tools, brush, undo, generators, view
 /// The "Doors and trucks" panel (door_panel.cpp): the two tools, the selected door's or truck's

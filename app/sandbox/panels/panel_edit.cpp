@@ -102,11 +102,6 @@ class EditPanel final : public Panel {
 
 }  // namespace
 
-float side_panel_width() {
-  const ImGuiIO& io = ImGui::GetIO();
-  return std::min(io.DisplaySize.x * 0.45f, 360.0f * ImGui::GetFontSize() / 14.0f);
-}
-
 std::unique_ptr<Panel> make_edit_panel() { return std::make_unique<EditPanel>(); }
 
 }  // namespace pathlab::sandbox

@@ -246,7 +246,9 @@ void Sandbox::draw_stats_panel() {
       }
     }
   }
+  ImGui::PushTextWrapPos(0.0f);  // a long note wraps at the panel's edge instead of being cut
   for (const std::string& n : p.result.notes) ImGui::TextDisabled("note: %s", n.c_str());
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace pathlab::sandbox

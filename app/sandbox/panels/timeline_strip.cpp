@@ -75,10 +75,6 @@ void buttons(Sandbox& sb, const plan::Recording* rec) {
 
 namespace {
 
-/// A narrow canvas (a large UI scale, a small window) puts the slider on a row of its own, so
-/// it keeps room to scrub: the buttons take about 20 font heights.
-bool two_rows(float width) { return width < ImGui::GetFontSize() * 40.0f; }
-
 /// A tick over the slider just drawn (the last item) for each mark: brown a door click, blue a
 /// send, grey a paint, and a door's scheduled toggle short and pale. At ImGui 1.86's slider
 /// geometry (SliderBehaviorT): 2 px padding, an int grab of range-sized width (at least
@@ -104,28 +100,25 @@ void draw_marks(const std::vector<TimelineMark>& marks, int64_t until) {
 
 }  // namespace
 
-float Sandbox::timeline_height() const {
-  if (units_->count() == 0) return 0.0f;
-  const float rows = two_rows(ImGui::GetIO().DisplaySize.x - side_panel_width()) ? 2.0f : 1.0f;
-  return rows * ImGui::GetFrameHeight() + (rows - 1.0f) * ImGui::GetStyle().ItemSpacing.y +
-         2.0f * ImGui::GetStyle().WindowPadding.y;
-}
-
 void Sandbox::draw_timeline() {
-  const float h = timeline_height();
-  if (h <= 0.0f) return;
-  const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(0, io.DisplaySize.y - inspector_->strip_height() - h), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(std::max(1.0f, io.DisplaySize.x - side_panel_width()), h), ImGuiCond_Always);
+  // Where and how tall: the layout (screen_layout.hpp), which puts the slider on a row of its
+  // own when the canvas is narrow (a large UI scale) so it keeps room to scrub.
+  const ScreenRect& r = layout_.timeline;
+  if (r.empty()) return;
+  const float em = ImGui::GetFontSize() / 14.0f;
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8.0f * em, 4.0f * em));  // as timeline_strip_height() counts it
   ImGui::Begin("##timeline", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::PopStyleVar();
   const plan::Recording* rec = units_->recording();
   buttons(*this, rec);
-  if (!two_rows(io.DisplaySize.x - side_panel_width())) ImGui::SameLine();
+  if (!layout_.timeline_two_rows) ImGui::SameLine();
   if (!rec) {
     const std::string& note = units_->recording_note();
-    ImGui::TextDisabled("%s", note.empty() ? "the run is recorded from its first step" : note.c_str());
+    text_fitted(note.empty() ? "the run is recorded from its first step" : note.c_str());
   } else {
     // The slider over the recorded steps, labelled with the moment in seconds.
     char label[64];
