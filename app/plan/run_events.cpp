@@ -154,11 +154,12 @@ void RunEvents::detect_unit(const Crowd& crowd, int id, int64_t step, bool keep)
   u.wall_touching = wall_now;
   u.unit_touching = unit_now;
   // Overlapping bodies (the move check should never allow it): each pair once, by the lower id.
+  const double r = crowd.agent_def(id).unit.radius;
   for (int j : st.neighbors) {
     if (j <= id || j >= crowd.agent_count()) continue;
-    const double gap = glm::length(crowd.state(j).pose.pos - st.pose.pos) - crowd.agent_def(id).unit.radius -
-                       crowd.agent_def(j).unit.radius;
-    if (gap >= -kOverlapSlack) continue;
+    const Vec2 d = crowd.state(j).pose.pos - st.pose.pos;
+    const double reach = std::max(0.0, r + crowd.agent_def(j).unit.radius - kOverlapSlack);
+    if (glm::dot(d, d) >= reach * reach) continue;  // squared: no root for the common case
     e.kind = RunEventKind::collision;
     e.detail = 1;
     e.other = j;
@@ -189,14 +190,10 @@ void RunEvents::detect(const Crowd& crowd, int64_t step, bool keep) {
       add(e);
     }
   }
-  // Keep the contact runs across the step; everything else is read afresh.
-  std::vector<UnitSeen> touching = units_;
+  // The contact runs (detect_unit set them) carry across the step; everything else is read afresh.
   observe_now(crowd, step);
-  for (size_t i = 0; i < units_.size(); ++i) {
-    const bool kept = comparable && i < touching.size();
-    units_[i].wall_touching = kept && touching[i].wall_touching;
-    units_[i].unit_touching = kept && touching[i].unit_touching;
-  }
+  if (!comparable)
+    for (UnitSeen& u : units_) u.wall_touching = u.unit_touching = false;
 }
 
 void RunEvents::add_input(const io::UnitInput& in) {

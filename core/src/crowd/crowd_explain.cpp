@@ -74,55 +74,33 @@ const char* to_string(CrowdReplanCause cause) noexcept {
   return "?";
 }
 
-Result<CrowdExplanation> CrowdImpl::explain(int id, CrowdRoutePlanner planner) const {
-  if (id < 0 || id >= static_cast<int>(agents_.size()))
-    return fail(StatusCode::invalid_argument, "explain: unknown agent " + std::to_string(id));
-  // The step's phases before the decisions (step()), on a copy: a door toggling or a truck
-  // moving in that step changes the unit's constraints as it will for real.
-  std::unique_ptr<CrowdImpl> c = clone(std::move(planner));
-  c->update_doors();
-  c->move_obstacles();
-  c->make_way_for_movers();
-  c->rebuild_buckets();
-  c->find_neighbors(id);
-  c->decide(id);
-  const crowd::Agent& a = c->agents_[static_cast<size_t>(id)];
-  const crowd::Agent& now = agents_[static_cast<size_t>(id)];
-  CrowdExplanation e;
-  e.agent = id;
-  e.step = steps_ + 1;
-  e.position = a.st.pose.pos;
-  e.radius = a.def.unit.radius;
-  e.max_speed = a.def.unit.max_speed;
-  e.preferred_velocity = a.st.preferred_velocity;
-  e.chosen_velocity = a.st.avoidance_velocity;
-  e.neighbors = a.st.neighbors;
-  e.holonomic = a.holonomic;
-  e.target_speed = a.holonomic ? glm::length(a.new_velocity) : a.target_speed;
-  // Label the lines as decide() made them: walls, trucks, then the neighbours that constrain.
-  const auto& lines = c->lines_;
+namespace {
+
+/// e.constraints: the clone's lines as decide() made them, labelled: walls, trucks, then the
+/// neighbours that constrain, in order; and the worst violation of the chosen velocity.
+void label_constraints(const CrowdImpl& c, const crowd::Agent& a, CrowdExplanation& e) {
   std::vector<int> owners;
   for (int j : a.st.neighbors)
-    if (c->constrains(a, c->agents_[static_cast<size_t>(j)])) owners.push_back(j);
-  for (size_t k = 0; k < lines.size(); ++k) {
+    if (c.constrains(a, c.agents_[static_cast<size_t>(j)])) owners.push_back(j);
+  for (size_t k = 0; k < c.lines_.size(); ++k) {
     CrowdOrcaConstraint oc;
-    oc.point = lines[k].point;
-    oc.direction = lines[k].direction;
+    oc.point = c.lines_[k].point;
+    oc.direction = c.lines_[k].direction;
     const int ki = static_cast<int>(k);
-    oc.hard = ki < c->hard_lines_;
-    oc.source = ki < c->wall_lines_ ? CrowdOrcaConstraint::Source::wall
-                : oc.hard           ? CrowdOrcaConstraint::Source::obstacle
-                                    : CrowdOrcaConstraint::Source::unit;
-    const size_t u = k - static_cast<size_t>(c->hard_lines_);
+    oc.hard = ki < c.hard_lines_;
+    oc.source = ki < c.wall_lines_ ? CrowdOrcaConstraint::Source::wall
+                : oc.hard          ? CrowdOrcaConstraint::Source::obstacle
+                                   : CrowdOrcaConstraint::Source::unit;
+    const size_t u = k - static_cast<size_t>(c.hard_lines_);
     if (!oc.hard && u < owners.size()) oc.other = owners[u];
-    e.worst_violation = std::max(e.worst_violation, crowd::violation(lines[k], e.chosen_velocity));
+    e.worst_violation = std::max(e.worst_violation, crowd::violation(c.lines_[k], e.chosen_velocity));
     e.constraints.push_back(oc);
   }
-  const double t = c->time();
-  e.no_progress_for = std::max(0.0, time() - now.progress_time);
-  e.stuck_after = def_.stuck_time;
-  e.stuck_total = now.stuck_total;
-  // The mode: the first of these that holds decides what the unit does this step.
+}
+
+/// e.mode and e.decision: the first of these that holds decides what the unit does this step.
+/// `now` is the unit as it stands, `a` after the clone's decision at time `t`.
+void describe_mode(const crowd::Agent& now, const crowd::Agent& a, double t, const CrowdDef& def, CrowdExplanation& e) {
   const std::string avoid = avoidance_words(e);
   if (now.gave_up) {
     e.mode = "gave up";
@@ -152,8 +130,42 @@ Result<CrowdExplanation> CrowdImpl::explain(int id, CrowdRoutePlanner planner) c
   if (now.st.stuck) {
     e.mode = "stuck, " + e.mode;
     e.decision = "stuck (no progress for " + fixed(e.no_progress_for, 1) + " s; remedies every " +
-                 fixed(def_.stuck_time, 1) + " s: give way, detour, re-plan); " + e.decision;
+                 fixed(def.stuck_time, 1) + " s: give way, detour, re-plan); " + e.decision;
   }
+}
+
+}  // namespace
+
+Result<CrowdExplanation> CrowdImpl::explain(int id, CrowdRoutePlanner planner) const {
+  if (id < 0 || id >= static_cast<int>(agents_.size()))
+    return fail(StatusCode::invalid_argument, "explain: unknown agent " + std::to_string(id));
+  // The step's phases before the decisions (step()), on a copy: a door toggling or a truck
+  // moving in that step changes the unit's constraints as it will for real.
+  std::unique_ptr<CrowdImpl> c = clone(std::move(planner));
+  c->update_doors();
+  c->move_obstacles();
+  c->make_way_for_movers();
+  c->rebuild_buckets();
+  c->find_neighbors(id);
+  c->decide(id);
+  const crowd::Agent& a = c->agents_[static_cast<size_t>(id)];
+  const crowd::Agent& now = agents_[static_cast<size_t>(id)];
+  CrowdExplanation e;
+  e.agent = id;
+  e.step = steps_ + 1;
+  e.position = a.st.pose.pos;
+  e.radius = a.def.unit.radius;
+  e.max_speed = a.def.unit.max_speed;
+  e.preferred_velocity = a.st.preferred_velocity;
+  e.chosen_velocity = a.st.avoidance_velocity;
+  e.neighbors = a.st.neighbors;
+  e.holonomic = a.holonomic;
+  e.target_speed = a.holonomic ? glm::length(a.new_velocity) : a.target_speed;
+  label_constraints(*c, a, e);
+  e.no_progress_for = std::max(0.0, time() - now.progress_time);
+  e.stuck_after = def_.stuck_time;
+  e.stuck_total = now.stuck_total;
+  describe_mode(now, a, c->time(), def_, e);
   return e;
 }
 
