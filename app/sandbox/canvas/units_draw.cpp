@@ -215,6 +215,9 @@ void draw_crowd(const UnitSwarm& units, const io::Scene& scene, ImDrawList* dl, 
   draw_trucks(units, dl, under, to_screen, o.overlays.trucks);
   if (o.routes) draw_routes(units, layer.begin(dl), to_screen);
   draw_overlays(units, layer.begin(dl), to_screen, o.overlays, o.lookahead);
+  // One unit selected: why it moves as it does (the Why section), under the bodies.
+  if (const std::vector<int> sel = units.selection(); sel.size() == 1)
+    if (const CrowdExplanation* why = units.why(sel.front())) draw_why(*why, units.crowd(), dl, to_screen);
   // Bodies in one batch, marks in the next: a batch draws its lines before its discs.
   SdlBatch& bodies = layer.begin(dl);
   auto radius_px = [&](int i) {
@@ -269,9 +272,6 @@ void CrowdUi::draw(Sandbox& sb, ImDrawList* dl, bool steer_points) {
   const auto to_screen = [&sb](Vec2 p) { return sb.world_to_screen(p); };
   CrowdDrawOptions o{overlays, sb.show_unit_paths(), steer_points};
   draw_crowd(units, sb.scene(), dl, sb.sdl_layer(), to_screen, sb.scale(), o);
-  // One unit selected: why it moves as it does (the Why section), over the crowd.
-  if (const std::vector<int> sel = units.selection(); sel.size() == 1)
-    if (const CrowdExplanation* why = units.why(sel.front())) draw_why(*why, units.crowd(), dl, to_screen);
   if (send_from_) {
     const ImVec2 a = to_screen(*send_from_), b = to_screen(send_to_);
     dl->AddCircle(a, 6.0f, IM_COL32(255, 230, 60, 255), 16, 2.0f);
