@@ -86,6 +86,24 @@ void BM_record_hashes_1000(benchmark::State& state) {
 }
 BENCHMARK(BM_record_hashes_1000)->Unit(benchmark::kMicrosecond)->Iterations(600);
 
+/// What finding the run's events adds to each recorded step (plan::RunEvents::detect: every
+/// unit's counters and flags against the step before, overlaps with its neighbours, doors).
+/// The crowd's step itself is not timed.
+void BM_record_events_1000(benchmark::State& state) {
+  Crowd& crowd = const_cast<Crowd&>(recording().crowd());  // as BM_step_1000
+  plan::RunEvents events;
+  int64_t step = 0;
+  events.observe(crowd, step);
+  for (auto _ : state) {
+    state.PauseTiming();
+    crowd.step();
+    state.ResumeTiming();
+    events.detect(crowd, ++step);
+  }
+  state.counters["events"] = static_cast<double>(events.events().size());
+}
+BENCHMARK(BM_record_events_1000)->Unit(benchmark::kMicrosecond)->Iterations(120);
+
 /// One keyframe (a clone of the crowd and a copy of its routing): time and heap bytes. Taken
 /// every kKeyframeEvery steps, so its share of a step is this / kKeyframeEvery.
 void BM_keyframe_1000(benchmark::State& state) {

@@ -100,6 +100,7 @@ struct Recording::Keyframe {
   int64_t step = 0;
   Grid grid;  ///< scene_.grid then (paint inputs edit it)
   SceneUnits units;  ///< its crowd a clone routed by its own copy of the routing
+  RunEvents::Seen seen;  ///< what the events of the step after it are found against
   size_t bytes = 0;
 };
 
@@ -113,6 +114,7 @@ Result<Recording> Recording::start(const io::Scene& scene, const RecordOptions& 
   r.scene_ = scene;
   r.units_ = std::move(*built);
   r.options_ = options;
+  r.events_ = RunEvents(options.event_cap);
   r.keyframe_every_ = options.keyframe_every;
   r.hash_every_ = options.hash_every > 0 ? options.hash_every : std::max<int64_t>(1, std::llround(1.0 / options.def.dt));
   r.take_keyframe();
@@ -135,7 +137,10 @@ void Recording::take_keyframe() {
   k->step = step_;
   k->grid = scene_.grid;
   k->units = copy_units(units_);
-  k->bytes = sizeof(Keyframe) + units_bytes(k->units) + k->grid.costs().capacity() * sizeof(float);
+  events_.observe(*units_.crowd, step_);
+  k->seen = events_.seen();
+  k->bytes = sizeof(Keyframe) + units_bytes(k->units) + k->grid.costs().capacity() * sizeof(float) +
+             k->seen.units.capacity() * sizeof(k->seen.units[0]) + k->seen.doors.capacity() * sizeof(DoorState);
   keyframes_.push_back(std::move(k));
 }
 
@@ -143,23 +148,35 @@ void Recording::restore(const Keyframe& k) {
   step_ = k.step;
   scene_.grid = k.grid;
   units_ = copy_units(k.units);  // the keyframe stays as it was, for the next seek
+  events_.restore(k.seen);
   next_input_ = static_cast<size_t>(
       std::lower_bound(inputs_.begin(), inputs_.end(), step_, [](const io::UnitInput& in, int64_t s) { return in.step < s; }) -
       inputs_.begin());
 }
 
-void Recording::simulate_step() {
+void Recording::apply_due_inputs(bool at_frontier) {
   while (next_input_ < inputs_.size() && inputs_[next_input_].step <= step_) {
+    if (at_frontier && next_input_ >= evented_inputs_) {  // a replay's input, first applied now
+      events_.add_input(inputs_[next_input_]);
+      evented_inputs_ = next_input_ + 1;
+    }
     (void)apply_unit_input(units_, scene_, inputs_[next_input_]);
     ++next_input_;
   }
+}
+
+void Recording::simulate_step(bool new_step) {
+  events_.observe(*units_.crowd, step_);  // (it follows the state: only a fresh start observes here)
+  apply_due_inputs(new_step);
   units_.crowd->step();
   ++step_;
+  events_.detect(*units_.crowd, step_, new_step);
 }
 
 void Recording::step() {
-  simulate_step();
-  if (step_ <= recorded_until()) return;  // re-simulating what is recorded (after a seek)
+  const bool recording = step_ == recorded_until();  // else re-simulating what is recorded (after a seek)
+  simulate_step(recording);
+  if (!recording) return;
   step_hashes_.push_back(crowd_state_hash(*units_.crowd));
   if (step_ % hash_every_ == 0) hashes_.push_back(state_hash(*units_.crowd, step_));
   if (step_ % keyframe_every_ == 0) {
@@ -184,17 +201,19 @@ std::string Recording::input(io::UnitInput in) {
     const auto later = std::upper_bound(inputs_.begin(), inputs_.end(), step_,
                                         [](int64_t s, const io::UnitInput& i) { return s < i.step; });
     inputs_.erase(later, inputs_.end());
+    evented_inputs_ = std::min(evented_inputs_, inputs_.size());
     step_hashes_.resize(static_cast<size_t>(step_));
     std::erase_if(hashes_, [&](const io::StateHash& h) { return h.step > step_; });
     std::erase_if(keyframes_, [&](const auto& k) { return k->step > step_; });
+    events_.drop_after(step_);
   }
+  events_.observe(*units_.crowd, step_);  // (it follows the state: only a fresh start observes here)
   // Inputs due now that were recorded before this one apply first, in their order.
-  while (next_input_ < inputs_.size() && inputs_[next_input_].step <= step_) {
-    (void)apply_unit_input(units_, scene_, inputs_[next_input_]);
-    ++next_input_;
-  }
+  apply_due_inputs(true);
   inputs_.insert(inputs_.begin() + static_cast<std::ptrdiff_t>(next_input_), in);
   ++next_input_;
+  events_.add_input(in);
+  evented_inputs_ = next_input_;
   return apply_unit_input(units_, scene_, in);
 }
 
@@ -207,7 +226,7 @@ Status Recording::seek(int64_t step) {
                                    [](int64_t s, const auto& k) { return s < k->step; });
   const Keyframe& k = **std::prev(it);  // keyframes_[0] is step 0
   if (!(step_ <= step && step_ >= k.step)) restore(k);
-  while (step_ < step) simulate_step();
+  while (step_ < step) simulate_step(false);
   return ok_status();
 }
 

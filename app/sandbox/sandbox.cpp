@@ -47,6 +47,8 @@ Sandbox::Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path
   panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_plan_panel(); }));
   panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_stats_panel(); }));
   panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_units_panel(); }));
+  panels_.push_back(make_why_panel());
+  panels_.push_back(make_event_panel());
 }
 
 Sandbox::~Sandbox() {

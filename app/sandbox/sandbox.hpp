@@ -31,6 +31,7 @@
 #include "document/edit_history.hpp"
 #include "document/file_browser.hpp"
 #include "document/gallery.hpp"
+#include "panels/event_list.hpp"
 #include "panels/panel.hpp"
 #include "planning/plan_pipeline.hpp"
 #include "planning/replay.hpp"
@@ -84,6 +85,8 @@ class Sandbox {
   UnitSwarm& units() { return *units_; }
   CrowdUi& crowd_ui() { return *crowd_ui_; }
   bool show_unit_paths() const { return show_unit_paths_; }
+  /// Which kinds of the recorded run's events the Events list and the timeline's ticks show.
+  EventFilter& event_filter() { return event_filter_; }
   /// Screen rectangle (min, max) of a panel control drawn last frame, by label; scripted UI
   /// tests click on it. Zero-sized when it was not drawn.
   std::pair<ImVec2, ImVec2> widget_rect(const std::string& label) const {
@@ -263,6 +266,7 @@ class Sandbox {
   std::unique_ptr<CrowdUi> crowd_ui_;
   int unit_preset_ = 0;
   bool show_unit_paths_ = true;
+  EventFilter event_filter_;
   uint64_t map_version_ = 0;  // bumped by map_changed(): units re-plan when it, the goal or a setting moves
   // The start -> goal plan treats shut doors as walls: the doors it was planned with, and a
   // version of its grid (the map's and the doors') for the pipeline's per-map caches.

@@ -3,6 +3,7 @@
 // the hover label. Reads the model, never changes it.
 
 #include "canvas/units_draw.hpp"
+#include "canvas/why_draw.hpp"
 
 #include <algorithm>
 #include <array>
@@ -216,6 +217,9 @@ void draw_crowd(const UnitSwarm& units, const io::Scene& scene, ImDrawList* dl, 
   draw_trucks(units, dl, under, to_screen, o.overlays.trucks);
   if (o.routes) draw_routes(units, layer.begin(dl), to_screen);
   draw_overlays(units, layer.begin(dl), to_screen, o.overlays, o.lookahead);
+  // One unit selected: why it moves as it does (the Why section), under the bodies.
+  if (const std::vector<int> sel = units.selection(); sel.size() == 1)
+    if (const CrowdExplanation* why = units.why(sel.front())) draw_why(*why, units.crowd(), dl, to_screen);
   // Bodies in one batch, marks in the next: a batch draws its lines before its discs.
   SdlBatch& bodies = layer.begin(dl);
   const float u = o.ui_scale;

@@ -10,6 +10,7 @@
 
 #include "inspect/inspector.hpp"
 #include "inspect/ui_widgets.hpp"
+#include "panels/event_list.hpp"
 #include "sandbox.hpp"
 
 namespace pathlab::sandbox {
@@ -131,9 +132,10 @@ void Sandbox::draw_timeline() {
       seek(*this, step);
     remember_widget("timeline");
     draw_marks(units_->timeline_marks(), rec->recorded_until());
+    draw_event_ticks(rec->events().events(), event_filter_, rec->recorded_until());
     help_marker("The run since Reset, as recorded: drag to see any moment of it (the canvas shows the units, "
                 "doors and trucks then). Ticks mark the edits (brown: a door click, blue: a send; short: a door's "
-                "scheduled toggle). A door click or a send made at a past moment starts the run afresh "
+                "scheduled toggle); short ticks in the lower half, the run's events in the Events section's colours. A door click or a send made at a past moment starts the run afresh "
                 "from there: the recorded future is dropped.");
   }
   ImGui::End();

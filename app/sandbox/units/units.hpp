@@ -151,6 +151,10 @@ class UnitSwarm {
   /// Where unit `id` is going (its own goal or the scene's).
   Pose goal_of(int id, const io::Scene& scene) const;
   int replans(int id) const;
+  /// Why unit `id` moves as it does at the moment shown: the decision of the next step, worked
+  /// out on a copy of the crowd (plan::explain_unit, units_why.cpp), kept until the moment or
+  /// the unit changes. Null for an unknown unit.
+  const CrowdExplanation* why(int id) const;
   SwarmMetrics metrics() const;
   /// Units whose disc contains `p`, the nearest centre first; -1 when none.
   int unit_at(Vec2 p, double slack = 0.0) const;
@@ -206,6 +210,16 @@ class UnitSwarm {
   std::unique_ptr<plan::Recording> rec_;  ///< the run since Reset; its crowd replaces crowd_
   bool record_due_ = false;  ///< start a recording at the next step (Reset, load, spawn at t = 0)
   std::string rec_note_;
+  struct WhyCache {  ///< why(): the last explanation and the moment it is of
+    int id = -1;
+    int64_t crowd_step = -1;
+    uint64_t state = 0;  ///< plan::crowd_state_hash of the crowd then
+    size_t inputs = 0;   ///< the recording's inputs then (a send changes goals, not poses)
+    Vec2 target{0.0, 0.0};
+    const Crowd* crowd = nullptr;
+    std::optional<CrowdExplanation> why;
+  };
+  mutable WhyCache why_;
 };
 
 }  // namespace pathlab::sandbox

@@ -169,6 +169,23 @@ struct MovingObstacleDef {
   bool loop = false;             ///< Drive the route again from its start (back along a closed route).
 };
 
+/// Why a unit's route was last re-planned (CrowdAgentState::replan_cause; the first plan and
+/// settling into a slot near a shared goal are not re-plans).
+enum class CrowdReplanCause : uint8_t {
+  none,         ///< not re-planned yet
+  new_goal,     ///< sent to a new goal (Crowd::set_goal)
+  door,         ///< a door opened or closed
+  out_of_sight, ///< its next waypoint went out of sight (pushed round a corner)
+  retry,        ///< it had no route and asked again
+  stuck,        ///< no progress for CrowdDef::stuck_time: planned afresh from where it stands
+  detour,       ///< no progress: a detour round the units standing in the way
+  drive,        ///< a car stuck on a turn it cannot make: a drivable Hybrid A* detour
+  slot,         ///< held up near a shared goal: took a nearer slot, or parked where it stands
+};
+
+/// "new goal", "door", "waypoint out of sight", ... (for people).
+const char* to_string(CrowdReplanCause cause) noexcept;
+
 /// What one unit is doing.
 struct CrowdAgentState {
   Pose pose;
@@ -195,6 +212,7 @@ struct CrowdAgentState {
   bool yielding = false;              ///< Giving way to a unit of higher priority.
   bool waiting = false;               ///< No route right now (e.g. a door is closed); re-plans when things change.
   std::string why;                    ///< When it cannot arrive (or waits): why, for people.
+  CrowdReplanCause replan_cause = CrowdReplanCause::none;  ///< Why `route` was last re-planned.
 };
 
 /// Measurements of one unit.
@@ -244,6 +262,45 @@ struct MovingObstacleState {
 
 using CrowdAgentId = int;
 
+/// One ORCA constraint on a unit's velocity (CrowdExplanation): the permitted velocities lie to
+/// the left of the line through `point` along `direction` (unit length), i.e. v is permitted
+/// when cross(direction, point - v) <= 0. [Units: cells/s]
+struct CrowdOrcaConstraint {
+  enum class Source : uint8_t { wall, obstacle, unit };
+  Vec2 point{0.0, 0.0};
+  Vec2 direction{1.0, 0.0};
+  Source source = Source::wall;
+  int other = -1;  ///< the unit's id (Source::unit), else -1
+  /// Walls and moving obstacles are never relaxed; other units' lines are, by the least
+  /// possible amount, when they cannot all be met.
+  bool hard = true;
+};
+
+/// Why a unit moves as it does (Crowd::explain): the decision the crowd's next step makes for
+/// it, from the state now, with the step's own ORCA program.
+struct CrowdExplanation {
+  CrowdAgentId agent = -1;
+  int64_t step = 0;                   ///< The step deciding: Crowd::step_count() + 1.
+  Vec2 position{0.0, 0.0};            ///< [Units: cells]
+  double radius = 0.0;                ///< [Units: cells]
+  double max_speed = 0.0;             ///< The disc ORCA chooses in. [Units: cells/s]
+  Vec2 preferred_velocity{0.0, 0.0};  ///< What its route asks for. [Units: cells/s]
+  Vec2 chosen_velocity{0.0, 0.0};     ///< What ORCA chose (CrowdAgentState::avoidance_velocity after the step). [Units: cells/s]
+  std::vector<int> neighbors;         ///< Units considered, nearest first.
+  std::vector<CrowdOrcaConstraint> constraints;  ///< Walls, then moving obstacles, then units.
+  /// How far the chosen velocity lies outside the constraint it breaks most (0: it meets them
+  /// all; > 0 when they cannot all be met and ORCA's 3D program relaxed the units' lines).
+  /// [Units: cells/s]
+  double worst_violation = 0.0;
+  bool holonomic = true;              ///< Free heading: ORCA's velocity is its motion; else a reachable motion near it.
+  double target_speed = 0.0;          ///< A heading unit's chosen speed (negative: backing up). [Units: cells/s]
+  double no_progress_for = 0.0;       ///< Time since its remaining route last got shorter. [Units: s]
+  double stuck_after = 0.0;           ///< CrowdDef::stuck_time. [Units: s]
+  double stuck_total = 0.0;           ///< Time spent stuck in all (it gives up past CrowdDef::give_up_time). [Units: s]
+  std::string mode;                   ///< "follows its route", "gives way", "backs up", "waits", "arrived", ...
+  std::string decision;               ///< The decision in words, for people.
+};
+
 class CrowdImpl;
 
 class Crowd {
@@ -277,6 +334,14 @@ class Crowd {
   /// e.g. a planner's cache and records, belong to this crowd); empty: the built-in planning.
   /// Costs a copy of the map (three times) and of every unit's state.
   Crowd clone(CrowdRoutePlanner planner) const;
+  /// Why unit `id` moves as it does: the decision the next step() makes for it (its preferred
+  /// velocity, its neighbours and the ORCA constraints they and the walls put on it, the
+  /// velocity chosen), worked out on a copy of the crowd (clone(planner): the step's phases
+  /// before the decisions, doors, trucks, making way and neighbours, then its decision), so
+  /// this crowd is not changed: its next state is the same bytes, asked or not. `planner`
+  /// answers the copy's route questions (a door toggling in that step re-plans); empty: the
+  /// built-in planning. Costs a clone. Errors: an unknown id.
+  Result<CrowdExplanation> explain(CrowdAgentId id, CrowdRoutePlanner planner = {}) const;
   /// About the heap bytes this crowd holds (its maps, units, routes, doors, trucks, scratch):
   /// what a clone costs, for a recording's keyframe budget. [Units: bytes]
   size_t memory_bytes() const noexcept;

@@ -123,6 +123,7 @@ Status CrowdImpl::set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> goa
   a.gave_up = false;
   a.stuck_total = 0.0;
   join_group(id);
+  a.st.replan_cause = CrowdReplanCause::new_goal;
   plan_route(id);
   a.progress_time = time();
   return ok_status();

@@ -146,13 +146,13 @@ void CrowdImpl::decide(int id) {
   const double vmax = u.max_speed;
   lines_.clear();
   add_wall_lines(a, a.def.unit.radius + std::min(vmax * def_.obstacle_horizon, 3.0) + 0.5);
+  wall_lines_ = static_cast<int>(lines_.size());
   add_mover_lines(a);
   const int hard = static_cast<int>(lines_.size());
   hard_lines_ = hard;
   for (int j : a.st.neighbors) {
     const crowd::Agent& b = agents_[static_cast<size_t>(j)];
-    const double gap = glm::length(b.st.pose.pos - a.st.pose.pos) - u.radius - b.def.unit.radius;
-    if (gap > vmax * def_.time_horizon + b.def.unit.max_speed * def_.time_horizon) continue;
+    if (!constrains(a, b)) continue;
     // A vehicle tracking its route does not sidestep (crowd_track.cpp): a person takes the
     // whole of avoiding it, not half.
     const double share = a.holonomic && b.tracking ? 1.0 : 0.5;
@@ -167,6 +167,11 @@ void CrowdImpl::decide(int id) {
   } else {
     choose_heading_motion(a, v);
   }
+}
+
+bool CrowdImpl::constrains(const crowd::Agent& a, const crowd::Agent& b) const {
+  const double gap = glm::length(b.st.pose.pos - a.st.pose.pos) - a.def.unit.radius - b.def.unit.radius;
+  return gap <= a.def.unit.max_speed * def_.time_horizon + b.def.unit.max_speed * def_.time_horizon;
 }
 
 void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca) {

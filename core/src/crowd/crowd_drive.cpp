@@ -102,6 +102,7 @@ bool CrowdImpl::plan_drivable_route(int id) {
   a.st.route_source = CrowdRouteSource::drive;
   a.st.next_waypoint = 1;
   ++a.m.replans;
+  a.st.replan_cause = CrowdReplanCause::drive;
   a.best_remaining = remaining_route(a);
   mark_flow(id);
   return true;

@@ -59,7 +59,10 @@ Result<int> CrowdImpl::add_door(const DoorDef& door) {
     doors_.back().open = false;
     apply_door(doors_.back());
     finder_.reset(grid_);
-    for (size_t i = 0; i < agents_.size(); ++i) plan_route(static_cast<int>(i));
+    for (size_t i = 0; i < agents_.size(); ++i) {
+      agents_[i].st.replan_cause = CrowdReplanCause::door;
+      plan_route(static_cast<int>(i));
+    }
   }
   return static_cast<int>(doors_.size()) - 1;
 }
@@ -120,7 +123,9 @@ void CrowdImpl::update_doors() {
   if (!changed) return;
   finder_.reset(grid_);
   for (size_t i = 0; i < agents_.size(); ++i) {
-    if (!agents_[i].st.reached) plan_route(static_cast<int>(i));
+    if (agents_[i].st.reached) continue;
+    agents_[i].st.replan_cause = CrowdReplanCause::door;
+    plan_route(static_cast<int>(i));
   }
 }
 

@@ -166,6 +166,7 @@ class CrowdImpl {
   // Scratch.
   std::vector<crowd::OrcaLine> lines_;
   int hard_lines_ = 0;  ///< lines_[0, hard_lines_) are walls and moving obstacles.
+  int wall_lines_ = 0;  ///< lines_[0, wall_lines_) are walls (Crowd::explain tells them apart).
   std::vector<std::pair<double, int>> found_;
 
   double time() const { return static_cast<double>(steps_) * def_.dt; }
@@ -237,6 +238,10 @@ class CrowdImpl {
   void rebuild_buckets();
   void find_neighbors(int id);
   void decide(int id);
+  /// Whether neighbour b is near enough to constrain a's velocity within the time horizon.
+  bool constrains(const crowd::Agent& a, const crowd::Agent& b) const;
+  // crowd_explain.cpp
+  Result<CrowdExplanation> explain(int id, CrowdRoutePlanner planner) const;
   void add_wall_lines(const crowd::Agent& a, double range);
   void add_wall_line(const crowd::Agent& a, Vec2 closest, double range, bool corner);
   void add_mover_lines(const crowd::Agent& a);

@@ -101,7 +101,10 @@ void CrowdImpl::park_if_held(int id) {
   if (a.slot < 0 || a.at_spot || a.st.waiting || time() - a.lock_since < kParkHereAfter) return;
   const Vec2 target = a.st.target;
   resettle(id);
-  if (a.st.target != target) plan_route(id);
+  if (a.st.target != target) {
+    a.st.replan_cause = CrowdReplanCause::slot;
+    plan_route(id);
+  }
 }
 
 }  // namespace pathlab

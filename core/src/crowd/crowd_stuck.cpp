@@ -53,13 +53,18 @@ void CrowdImpl::track_progress(int id) {
     }
     if (t >= a.next_resolve) {
       a.next_resolve = t + def_.stuck_time;
-      if (a.st.waiting) plan_route(id);
-      else resolve_deadlock(id);
+      if (a.st.waiting) {
+        a.st.replan_cause = CrowdReplanCause::retry;
+        plan_route(id);
+      } else {
+        resolve_deadlock(id);
+      }
     }
   }
   if (t >= a.next_visibility_check && !a.st.waiting && a.st.route.size() >= 2) {
     a.next_visibility_check = t + kVisibilityPeriod;
     if (!segment_clear(grid_, pos, a.st.route[static_cast<size_t>(a.st.next_waypoint)], a.def.unit.radius)) {
+      a.st.replan_cause = CrowdReplanCause::out_of_sight;
       plan_route(id);
     }
   }
@@ -113,11 +118,16 @@ void CrowdImpl::resolve_deadlock(int id) {
   }
   if (a.slot >= 0) resettle(id);
   const std::vector<Vec2> old = a.st.route;
+  const int replans = a.m.replans;
   if (!blockers.empty()) plan_route(id, blockers);
+  if (a.m.replans != replans) a.st.replan_cause = a.st.route != old ? CrowdReplanCause::detour : CrowdReplanCause::stuck;
   // Nothing in the way and still stuck after a round of the usual remedies: a car's route
   // has a turn it cannot make there; drive a detour it can (crowd_drive.cpp).
   const bool drove = nearest < 0 && a.stuck_total >= kDriveAfter && plan_drivable_route(id);
-  if (!drove && a.st.route == old) plan_route(id);
+  if (!drove && a.st.route == old) {
+    a.st.replan_cause = CrowdReplanCause::stuck;
+    plan_route(id);
+  }
   const UnitDef& u = a.def.unit;
   if (!a.holonomic && u.pivot_turn_rate == 0.0 && u.can_reverse && nearest < 0) {
     a.maneuver_until = t + 1.0;  // cannot turn on the spot: back up and come at it again

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "pathlab/io/repro_file.hpp"
+#include "pathlab/plan/run_events.hpp"
 #include "pathlab/plan/scene_units.hpp"
 #include "pathlab/plan/unit_input.hpp"
 #include "pathlab/status.hpp"
@@ -42,6 +43,8 @@ struct RecordOptions {
   /// any run length, seeking re-simulates more. 0: no limit. 150 MB keeps 10 simulated minutes
   /// of 1,000 units at 60 Hz within 200 MB with the hashes (bench/bench_repro.cpp). [Units: bytes]
   size_t keyframe_budget = 150'000'000;
+  /// Most events kept (run_events.hpp); later ones are counted, not kept. [Limit: >= 0]
+  size_t event_cap = RunEvents::kDefaultCap;
 };
 
 class Recording {
@@ -75,6 +78,10 @@ class Recording {
   const std::vector<io::UnitInput>& inputs() const noexcept { return inputs_; }
   const std::vector<io::StateHash>& hashes() const noexcept { return hashes_; }
   const std::vector<uint64_t>& step_hashes() const noexcept { return step_hashes_; }
+  /// The run's events up to recorded_until(), by step (run_events.hpp): read off the crowd as
+  /// each step is recorded, so re-simulating after a seek adds none, and an edit after a seek
+  /// back drops the future's with the rest of it.
+  const RunEvents& events() const noexcept { return events_; }
   int64_t hash_every() const noexcept { return hash_every_; }
   /// Keyframes kept, and about how many bytes they take (units, routes, maps). [Units: bytes]
   size_t keyframe_count() const noexcept { return keyframes_.size(); }
@@ -92,7 +99,12 @@ class Recording {
   /// Drops every other keyframe (doubling the interval) while they take more than the budget.
   void keep_keyframe_budget();
   void restore(const Keyframe& k);
-  void simulate_step();
+  /// Applies the inputs due, steps the crowd and follows it with the events' detector, which
+  /// records the step's events when it is `new_step` (recorded for the first time).
+  void simulate_step(bool new_step);
+  /// Applies the inputs due at this step; at the recording's frontier, an input applied for
+  /// the first time (a replay's) becomes an event.
+  void apply_due_inputs(bool at_frontier);
 
   io::Scene start_scene_;  ///< the scene the run started from (the repro's)
   io::Scene scene_;        ///< the scene now
@@ -106,6 +118,8 @@ class Recording {
   std::vector<io::StateHash> hashes_;
   std::vector<uint64_t> step_hashes_;
   std::vector<std::shared_ptr<const Keyframe>> keyframes_;  ///< by step, every keyframe_every
+  RunEvents events_;
+  size_t evented_inputs_ = 0;  ///< inputs_[0..evented_inputs_) have their events
 };
 
 }  // namespace pathlab::plan
