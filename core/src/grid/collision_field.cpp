@@ -84,12 +84,25 @@ double ClearanceField::upper_bound(Vec2 p) const {
   return stored + glm::length(p - Vec2(fx + 0.5, fy + 0.5)) + kMargin;
 }
 
+ClearanceField::Bounds ClearanceField::bounds(Vec2 p) const {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (!is_finite(p) || width_ <= 0) return Bounds{-1.0, inf};
+  const double fx = std::floor(p.x), fy = std::floor(p.y);
+  if (fx < 0 || fy < 0 || fx >= width_ || fy >= height_) return Bounds{-1.0, inf};
+  const size_t k = static_cast<size_t>(fy) * static_cast<size_t>(width_) + static_cast<size_t>(fx);
+  const double stored = dist_[k];
+  const double off = glm::length(p - Vec2(fx + 0.5, fy + 0.5));
+  const double upper = stored <= 0.0 ? kMargin : stored >= kReach + 0.5 - 1e-3 ? inf : stored + off + kMargin;
+  return Bounds{stored - off - kMargin, upper};
+}
+
 bool point_clear(const Grid& grid, const ClearanceField& field, Vec2 p, double radius) {
   if (field.fits(grid) && std::isfinite(radius) && radius >= 0.0) {
     // Above: the true distance exceeds radius, so the point is strictly inside free space
     // (for radius 0 too). Below: the disc overlaps a wall by more than the referee's slack.
-    if (field.lower_bound(p) > radius) return true;
-    if (field.upper_bound(p) < radius - kRefereeSlack) return false;
+    const ClearanceField::Bounds b = field.bounds(p);
+    if (b.lower > radius) return true;
+    if (b.upper < radius - kRefereeSlack) return false;
   }
   return point_clear(grid, p, radius);
 }
