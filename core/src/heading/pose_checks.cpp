@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <vector>
 
 #include "heading/pose_smoother_internal.hpp"
 #include "pathlab/swept_check.hpp"
@@ -141,11 +140,6 @@ WordTrace trace_word(const Walls& walls, const Pose& from, const DubinsSolution&
   // sagitta: clearance beyond agent_radius + 2 max_sagitta along the arc clears every chord.
   const double need = agent_radius + 2.0 * max_sagitta;
   bool proven = true;
-  // Points only the referee can judge, judged after the walk: a point the field shows blocked
-  // further on settles the word without them (most words tried are blocked, by a wall cell the
-  // field sees at once, after several such doubtful points). The verdict is the same.
-  thread_local std::vector<Vec2> doubtful;
-  doubtful.clear();
   for (int k = 0; k < 3; ++k) {
     const double len = parts.length[static_cast<size_t>(k)];
     // Covered up to t (a point's clear disc reaches back over the step that led to it).
@@ -160,15 +154,13 @@ WordTrace trace_word(const Walls& walls, const Pose& from, const DubinsSolution&
         // (as points_clear() of the smoother reasons). Near a wall the field's upper bound is
         // loose, so where the lower one cannot clear the point the referee looks at it.
         if (bound.upper < agent_radius - kSlack) return WordTrace::blocked;
-        if (room + need <= agent_radius) doubtful.push_back(q);
+        if (room + need <= agent_radius && !point_clear(*walls.grid, q, agent_radius)) return WordTrace::blocked;
         proven = false;
         t += std::max(room, kBlockedProbe);  // no point within room of q is blocked
       }
       if (t >= len) break;
     }
   }
-  for (const Vec2 q : doubtful)
-    if (!point_clear(*walls.grid, q, agent_radius)) return WordTrace::blocked;
   return proven ? WordTrace::clear : WordTrace::unknown;
 }
 

@@ -371,12 +371,6 @@ std::optional<SegmentPath> dubins_shortcut(const Walls& walls, const Pose& a, co
   // that is already too dear, as between two poses of a stretch that is one straight line, stop
   // before solving for the six words.
   if (glm::length(b.pos - a.pos) + ends - 1e-11 >= dearest) return std::nullopt;
-  // Nor where the shortest word is too long or too dear (the loop below would stop at once):
-  // dubins_length() skips the algebra of most words by their lower bounds, at half the cost of
-  // solving all six.
-  if (auto shortest = dubins_length(a, b, d.turning_radius);
-      shortest && (!(*shortest <= st.length + kPoseSmoothEps) || *shortest + ends >= dearest))
-    return std::nullopt;
   auto all = dubins_all(a, b, d.turning_radius);
   if (!all) return std::nullopt;
   std::array<DubinsSolution, 6> words = *all;
