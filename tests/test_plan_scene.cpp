@@ -12,6 +12,8 @@
 #include "cli_plan_check.hpp"
 #include "cli_support.hpp"
 #include "pathlab/io/scene_file.hpp"
+#include "pathlab/pose_smoother.hpp"
+#include "pathlab/swept_check.hpp"
 #include "pathlab/plan/plan_service.hpp"
 #include "pathlab/plan/scene.hpp"
 
@@ -194,4 +196,55 @@ TEST_CASE("every bundled scene, planned with Directional and Hybrid A* and the v
   }
   CHECK(planned >= 20);
   MESSAGE(planned << " smoothed heading plans passed the referee");
+}
+
+TEST_CASE("the vehicle smoother keeps the rounds up to the first one the referee refuses") {
+  // The smoother checks only the last round's whole path, and each round in order when that
+  // fails: the result must be the path before the first refused round, as when every round was
+  // checked as it ended, and it must pass the referee.
+  int smoothed = 0, refused = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(PATHLAB_ASSETS_DIR) + "/scenes")) {
+    if (entry.path().extension() != ".json") continue;
+    auto scene = plan::load_scene(entry.path().string());
+    REQUIRE(scene.ok());
+    if (scene->grid.width() > 128 || scene->grid.height() > 128) continue;
+    for (const char* planner : {"directional", "hybrid"}) {
+      CAPTURE(entry.path().string());
+      CAPTURE(planner);
+      io::Scene s = *scene;
+      s.settings.planner = planner;
+      s.settings.smoother = "none";
+      if (!(s.settings.turning_radius > 0)) s.settings.turning_radius = 2.0;
+      auto request = plan::scene_request(s);
+      if (!request) continue;
+      plan::PlanService service;
+      const Grid grid = plan::scene_grid(s);
+      const plan::PlanResult r = service.plan(grid, *request);
+      if (!r.found || !r.segments) continue;
+      PoseSmoothDef def = default_pose_smooth_def();
+      def.turning_radius = s.settings.turning_radius;
+      def.agent_radius = s.settings.agent_radius;
+      auto out = smooth_pose_path(grid, *r.segments, def);
+      REQUIRE(out.ok());
+      ++smoothed;
+      SweptCheckDef check = default_swept_check_def();
+      check.agent_radius = def.agent_radius;
+      check.max_sagitta = def.max_sagitta;
+      auto swept = check_swept_path(grid, out->path, check);
+      REQUIRE(swept.ok());
+      CHECK(swept->clear);
+      if (out->refused_rounds == 0) continue;
+      ++refused;
+      // The same rounds stopped before the refused one give the same path.
+      def.max_rounds = std::max(1, out->rounds - 1);
+      auto before = smooth_pose_path(grid, *r.segments, def);
+      REQUIRE(before.ok());
+      const SegmentPath& expect = out->rounds > 1 ? before->path : *r.segments;
+      CHECK(out->path.length() == expect.length());
+      CHECK(out->path.segments().size() == expect.segments().size());
+    }
+  }
+  CHECK(smoothed >= 20);
+  CHECK(refused >= 1);  // the JPS pillar field at agent radius 0 (see the test above)
+  MESSAGE(smoothed << " heading plans smoothed, " << refused << " with a refused round");
 }

@@ -83,6 +83,11 @@ class ClearanceField {
   double lower_bound(Vec2 p) const;
   /// An upper bound of the same distance (+infinity where the field is capped). [Units: cells]
   double upper_bound(Vec2 p) const;
+  /// Both bounds from one lookup, each the very value of the function above. [Units: cells]
+  struct Bounds {
+    double lower = -1.0, upper = 0.0;
+  };
+  Bounds bounds(Vec2 p) const;
 
  private:
   int width_ = 0, height_ = 0;

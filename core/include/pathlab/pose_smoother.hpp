@@ -87,7 +87,7 @@ struct PoseSmoothResult {
   int rounds = 0;          ///< Rounds run (the last one changed nothing unless max_rounds stopped it).
   int shortcuts = 0;       ///< Connections accepted over all rounds.
   int relaxed = 0;         ///< Junction moves accepted by the relaxation over all rounds.
-  int refused_rounds = 0;  ///< Rounds whose whole path failed check_swept_path() (the path before them is kept).
+  int refused_rounds = 0;  ///< 1 when a round's whole path failed check_swept_path() (the rounds before it are kept, later ones dropped), else 0.
   int gear_changes = 0;    ///< Cusps of the result.
   int short_gear_runs = 0; ///< Gear segments of the result shorter than min_gear_length (kept from the input).
   double cost = 0.0;       ///< Length plus penalties, as defined above. [Units: cells]

@@ -166,6 +166,23 @@ double point_box_distance(Vec2 p, Vec2 lo, Vec2 hi) {
   return std::sqrt(dx * dx + dy * dy);
 }
 
+/// segment_clear_disc(g, p, p, r), the same answer, about four times faster: the same cells
+/// (the capsule's columns and rows for a = b), each judged by its distance to p, which is what
+/// segment_box_distance() gives for a segment of zero length (the point's own distance is one
+/// of the candidates it takes the least of, and no corner is nearer). The smoother's word
+/// tracing asks this near every wall it passes.
+bool disc_clear(const Grid& g, Vec2 p, double r) {
+  const double lim = r - kClearanceTolerance;
+  if (p.x < lim || p.y < lim || p.x > g.width() - lim || p.y > g.height() - lim) return false;
+  const int c0 = static_cast<int>(std::floor(p.x - r)), c1 = static_cast<int>(std::floor(p.x + r));
+  const int r0 = static_cast<int>(std::floor(p.y - r)), r1 = static_cast<int>(std::floor(p.y + r));
+  for (int c = c0; c <= c1; ++c)
+    for (int row = r0; row <= r1; ++row)
+      if (blocked_or_outside(g, c, row) && point_box_distance(p, Vec2(c, row), Vec2(c + 1, row + 1)) < lim)
+        return false;
+  return true;
+}
+
 }  // namespace
 
 double segment_box_distance(Vec2 a, Vec2 b, Vec2 lo, Vec2 hi) {
@@ -196,7 +213,7 @@ double segment_box_distance(Vec2 a, Vec2 b, Vec2 lo, Vec2 hi) {
 bool point_clear(const Grid& grid, Vec2 p, double radius) {
   if (!is_finite(p) || !std::isfinite(radius) || radius < 0) return false;
   if (radius <= 0.0) return grid.contains(p) && point_admissible(grid, p);
-  return segment_clear_disc(grid, p, p, radius);
+  return disc_clear(grid, p, radius);
 }
 
 bool segment_clear(const Grid& grid, Vec2 a, Vec2 b, double radius) {

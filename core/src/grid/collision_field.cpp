@@ -65,31 +65,43 @@ ClearanceField::ClearanceField(const Grid& grid) : width_(grid.width()), height_
   for (size_t k = 0; k < d.size(); ++k) dist_[k] = static_cast<float>(d[k]);
 }
 
-double ClearanceField::lower_bound(Vec2 p) const {
-  if (!is_finite(p) || width_ <= 0) return -1.0;
-  const double fx = std::floor(p.x), fy = std::floor(p.y);
-  if (fx < 0 || fy < 0 || fx >= width_ || fy >= height_) return -1.0;
-  const size_t k = static_cast<size_t>(fy) * static_cast<size_t>(width_) + static_cast<size_t>(fx);
-  return static_cast<double>(dist_[k]) - glm::length(p - Vec2(fx + 0.5, fy + 0.5)) - kMargin;
+namespace {
+
+/// The cell holding p and the offset of p from its centre; false outside the map (NaN too).
+/// For p inside, truncation is floor(): one conversion instead of a rounding sequence per axis
+/// (these lookups are the inner loop of the planners' and the smoother's checks).
+bool locate(Vec2 p, int width, int height, size_t& k, double& offset) {
+  if (!(p.x >= 0.0 && p.y >= 0.0 && p.x < width && p.y < height)) return false;
+  const int cx = static_cast<int>(p.x), cy = static_cast<int>(p.y);
+  k = static_cast<size_t>(cy) * static_cast<size_t>(width) + static_cast<size_t>(cx);
+  offset = glm::length(p - Vec2(cx + 0.5, cy + 0.5));
+  return true;
 }
 
-double ClearanceField::upper_bound(Vec2 p) const {
-  if (!is_finite(p) || width_ <= 0) return std::numeric_limits<double>::infinity();
-  const double fx = std::floor(p.x), fy = std::floor(p.y);
-  if (fx < 0 || fy < 0 || fx >= width_ || fy >= height_) return std::numeric_limits<double>::infinity();
-  const size_t k = static_cast<size_t>(fy) * static_cast<size_t>(width_) + static_cast<size_t>(fx);
+}  // namespace
+
+double ClearanceField::lower_bound(Vec2 p) const { return bounds(p).lower; }
+
+double ClearanceField::upper_bound(Vec2 p) const { return bounds(p).upper; }
+
+ClearanceField::Bounds ClearanceField::bounds(Vec2 p) const {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  size_t k = 0;
+  double off = 0.0;
+  if (width_ <= 0 || !locate(p, width_, height_, k, off)) return Bounds{-1.0, inf};
   const double stored = dist_[k];
-  if (stored <= 0.0) return kMargin;  // p lies in the closed box of a blocked cell
-  if (stored >= kReach + 0.5 - 1e-3) return std::numeric_limits<double>::infinity();  // capped
-  return stored + glm::length(p - Vec2(fx + 0.5, fy + 0.5)) + kMargin;
+  // The upper bound: kMargin in the closed box of a blocked cell, none where the field is capped.
+  const double upper = stored <= 0.0 ? kMargin : stored >= kReach + 0.5 - 1e-3 ? inf : stored + off + kMargin;
+  return Bounds{stored - off - kMargin, upper};
 }
 
 bool point_clear(const Grid& grid, const ClearanceField& field, Vec2 p, double radius) {
   if (field.fits(grid) && std::isfinite(radius) && radius >= 0.0) {
     // Above: the true distance exceeds radius, so the point is strictly inside free space
     // (for radius 0 too). Below: the disc overlaps a wall by more than the referee's slack.
-    if (field.lower_bound(p) > radius) return true;
-    if (field.upper_bound(p) < radius - kRefereeSlack) return false;
+    const ClearanceField::Bounds b = field.bounds(p);
+    if (b.lower > radius) return true;
+    if (b.upper < radius - kRefereeSlack) return false;
   }
   return point_clear(grid, p, radius);
 }

@@ -145,14 +145,15 @@ WordTrace trace_word(const Walls& walls, const Pose& from, const DubinsSolution&
     // Covered up to t (a point's clear disc reaches back over the step that led to it).
     for (double t = 0.0;;) {
       const Vec2 q = parts.at(k, std::min(t, len));
-      const double room = field.lower_bound(q) - need;
+      const ClearanceField::Bounds bound = field.bounds(q);
+      const double room = bound.lower - need;
       if (proven && room >= kMinStride) {
         t += room;
       } else {
         // The disc at a point of the curve overlapping a wall makes the chord through it overlap
         // (as points_clear() of the smoother reasons). Near a wall the field's upper bound is
         // loose, so where the lower one cannot clear the point the referee looks at it.
-        if (field.upper_bound(q) < agent_radius - kSlack) return WordTrace::blocked;
+        if (bound.upper < agent_radius - kSlack) return WordTrace::blocked;
         if (room + need <= agent_radius && !point_clear(*walls.grid, q, agent_radius)) return WordTrace::blocked;
         proven = false;
         t += std::max(room, kBlockedProbe);  // no point within room of q is blocked

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <string>
@@ -235,9 +236,15 @@ Result<PoseTable> pose_table(const SegmentPath& path, const PoseSmoothDef& d) {
   return t;
 }
 
-/// Stretches [from, to] of a path (distances along it) that the last round replaced with a
+/// A stretch [from, to] of a path (distances along it) that the last round replaced with a
 /// connection. [Units: cells]
-using Changes = std::vector<std::pair<double, double>>;
+struct Change {
+  double from = 0.0, to = 0.0;
+  /// The connection is a shortest forward path between its ends (the shortest Dubins word, with
+  /// forward Dubins connections only): then no shortcut between two of its poses can be cheaper.
+  bool shortest = false;
+};
+using Changes = std::vector<Change>;
 
 struct Round {
   SegmentPath path;
@@ -266,10 +273,27 @@ constexpr double kChangeReach = 8.0;
 /// still matter (changes are in order and apart; advanced as `s` grows).
 bool near_change(const Changes* changed, double s, size_t& from) {
   if (changed == nullptr) return true;
-  while (from < changed->size() && (*changed)[from].second < s) ++from;
+  while (from < changed->size() && (*changed)[from].to < s) ++from;
   if (from >= changed->size()) return false;
-  const auto& [a, b] = (*changed)[from];
-  return (a - kChangeReach <= s && s <= a) || b - kChangeReach <= s;
+  const Change& c = (*changed)[from];
+  return (c.from - kChangeReach <= s && s <= c.from) || c.to - kChangeReach <= s;
+}
+
+/// Tolerance of "a pose lies on a connection" (distances along the path). [Units: cells]
+constexpr double kOnConnection = 1e-9;
+
+/// Where the shortest connection that pose distance `s` lies on ends (change `from`, as found by
+/// near_change()); -infinity when there is none. A shortcut from `s` to a pose up to there
+/// would replace a piece of a shortest forward path, itself a shortest one between its ends
+/// (were a shorter one there, splicing it in would shorten the whole: Bellman's principle
+/// applied to Dubins' theorem, "On Curves of Minimal Length with a Constraint on Average
+/// Curvature", 1957), so none is cheaper. These were a quarter of the tries in later rounds on
+/// bench_vehicle_replan's maps, none of them accepted.
+double shortest_connection_end(const Changes* changed, double s, size_t from) {
+  const double none = -std::numeric_limits<double>::infinity();
+  if (changed == nullptr || from >= changed->size()) return none;
+  const Change& c = (*changed)[from];
+  return c.shortest && c.from - kOnConnection <= s && s <= c.to + kOnConnection ? c.to + kOnConnection : none;
 }
 
 /// Appends a stretch of the input to the legs, joining it to a preceding stretch.
@@ -399,12 +423,19 @@ std::vector<size_t> probe_targets(size_t i, size_t last) {
 /// connection; in the open they keep reaching), then bisection pushes the farthest clear probe
 /// towards the next one out. Reachability is not monotone, so this finds a pose near, not
 /// always at, the farthest one; the next round picks up much of what it misses.
+/// `no_gain_to`: targets up to this distance along the path cannot give a cheaper connection
+/// (shortest_connection_end()) and count as failed tries without being tried.
 std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Walls& walls, const PoseTable& t, size_t i,
-                                                                 const SegmentPath& done, const PoseSmoothDef& d) {
+                                                                 const SegmentPath& done, const PoseSmoothDef& d,
+                                                                 double no_gain_to) {
   const std::vector<size_t> probes = probe_targets(i, t.pose.size() - 1);
   if (probes.empty()) return {i + 1, std::nullopt};
+  const auto attempt = [&](size_t j) -> std::optional<SegmentPath> {
+    if (t.s[j] <= no_gain_to) return std::nullopt;
+    return try_shortcut(walls, t, i, j, done, d);
+  };
   // The farthest pose first: in the open (and near the goal) it is often reached at once.
-  if (auto whole = try_shortcut(walls, t, i, probes.back(), done, d)) return {probes.back(), std::move(whole)};
+  if (auto whole = attempt(probes.back())) return {probes.back(), std::move(whole)};
   size_t lo = i + 1, hi = 0;  // farthest clear probe; nearest failed probe beyond it (0: none)
   std::optional<SegmentPath> link;
   int misses = 0;
@@ -414,7 +445,7 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Walls& wal
       break;
     }
     if (j > i + kDenseReach && misses >= kMissesAfterClear) break;
-    if (auto c = try_shortcut(walls, t, i, j, done, d)) {
+    if (auto c = attempt(j)) {
       lo = j;
       hi = 0;
       link = std::move(c);
@@ -427,7 +458,7 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Walls& wal
   if (!link) return {i + 1, std::nullopt};
   while (hi > lo + 1) {
     const size_t mid = lo + (hi - lo) / 2;
-    if (auto farther = try_shortcut(walls, t, i, mid, done, d)) {
+    if (auto farther = attempt(mid)) {
       lo = mid;
       link = std::move(farther);
     } else {
@@ -435,6 +466,15 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Walls& wal
     }
   }
   return {lo, std::move(link)};
+}
+
+/// True when `link` is a shortest forward path between its ends: forward Dubins connections
+/// only (with reversing or CC curves the cost is not the length, or the curve not the shortest),
+/// and its length that of the shortest Dubins word (to rounding).
+bool is_shortest_forward(const SegmentPath& link, const PoseSmoothDef& d) {
+  if (d.allow_reverse || d.cc_sharpness != 0.0) return false;
+  const auto shortest = dubins_length(link.start(), link.end(), d.turning_radius);
+  return shortest && std::abs(*shortest - link.length()) <= 1e-9;
 }
 
 /// One round of shortcuts over `path`; `last`: the stretches the round before changed, null in
@@ -449,13 +489,14 @@ Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const 
   size_t i = 0, change = 0;
   while (i + 1 < n) {
     auto [reached, link] = near_change(last, t.s[i], change)
-                               ? farthest_shortcut(walls, t, i, r.path, d)
+                               ? farthest_shortcut(walls, t, i, r.path, d, shortest_connection_end(last, t.s[i], change))
                                : std::pair<size_t, std::optional<SegmentPath>>{i + 1, std::nullopt};
     if (link) {
       ++r.shortcuts;
       const double from = r.path.length();
+      const bool shortest = is_shortest_forward(*link, d);
       if (Status s = r.path.append(*link); !s) return s.error();
-      r.changed.emplace_back(from, r.path.length());
+      r.changed.push_back(Change{from, r.path.length(), shortest});
       r.legs.push_back(Leg{std::move(*link), true});
     } else {
       const Pose at = r.path.end();
@@ -476,33 +517,59 @@ Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const 
   return r;
 }
 
+/// What a round left: its path and what it did.
+struct RoundRecord {
+  SegmentPath path;
+  int shortcuts = 0;
+  int relaxed = 0;
+};
+
+/// Keeps the rounds up to the first one whose whole path the referee (check_swept_path())
+/// refuses. Each link passed the referee alone, but a round also cuts the kept stretches at new
+/// poses and may move junctions, which moves the referee's chords: a path grazing a wall by less
+/// than a sagitta can then fail it (a pillar field at agent radius 0: an arc 0.00095 cells from
+/// a corner, chords grown by 1e-3). The last round's path is checked first, and the rounds in
+/// order only when it fails: the result of checking each round as it ends, for one check
+/// instead of one per round (the check of a whole path costs as much as probing a few poses).
+void keep_refereed_rounds(const Walls& walls, const PoseSmoothDef& def, std::vector<RoundRecord>& rounds,
+                          PoseSmoothResult& out) {
+  if (rounds.empty()) return;
+  size_t counted = rounds.size();
+  if (!connection_clear(walls, rounds.back().path, def)) {
+    counted = 0;
+    while (counted + 1 < rounds.size() && connection_clear(walls, rounds[counted].path, def)) ++counted;
+    out.refused_rounds = 1;
+    out.rounds = static_cast<int>(counted) + 1;  // the refused round ran; later ones are dropped
+  }
+  for (size_t k = 0; k < counted; ++k) {
+    out.shortcuts += rounds[k].shortcuts;
+    out.relaxed += rounds[k].relaxed;
+  }
+  if (counted > 0) out.path = std::move(rounds[counted - 1].path);
+}
+
 /// smooth_pose_path() against `walls`.
 Result<PoseSmoothResult> smooth_with(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& def) {
   if (Status s = check_def(def); !s) return s.error();
   PoseSmoothResult out;
   out.path = path;
   Changes changed;
+  std::vector<RoundRecord> done;  // the rounds that changed the path, in order
+  done.reserve(static_cast<size_t>(def.max_rounds));  // `current` points into it
+  const SegmentPath* current = &out.path;
   for (int round = 0; round < def.max_rounds && !path.empty(); ++round) {
     // The relaxation moves junctions outside the recorded stretches: then every pose is probed.
-    auto r = shortcut_round(walls, out.path, def, round == 0 || def.relax ? nullptr : &changed);
+    auto r = shortcut_round(walls, *current, def, round == 0 || def.relax ? nullptr : &changed);
     if (!r) return r.error();
     ++out.rounds;
     if (r->shortcuts == 0) break;
-    // Each link passed the referee alone, but the round also cuts the kept stretches at new
-    // poses and may move junctions, which moves the referee's chords: a path grazing a wall by
-    // less than a sagitta can then fail it (a pillar field at agent radius 0: an arc 0.00095
-    // cells from a corner, chords grown by 1e-3). Only a round the referee passes whole counts.
-    if (!connection_clear(walls, r->path, def)) {
-      ++out.refused_rounds;
-      break;
-    }
-    out.shortcuts += r->shortcuts;
-    out.relaxed += r->relaxed;
-    const double before = pose_path_cost(out.path, def);
-    out.path = std::move(r->path);
+    const double before = pose_path_cost(*current, def);
+    done.push_back(RoundRecord{std::move(r->path), r->shortcuts, r->relaxed});
+    current = &done.back().path;
     changed = std::move(r->changed);
-    if (before - pose_path_cost(out.path, def) < def.min_round_gain) break;
+    if (before - pose_path_cost(*current, def) < def.min_round_gain) break;
   }
+  keep_refereed_rounds(walls, def, done, out);
   std::vector<int> gears;
   const std::vector<double> runs = gear_runs(out.path.segments(), gears);
   out.gear_changes = runs.empty() ? 0 : static_cast<int>(runs.size()) - 1;
