@@ -25,7 +25,7 @@
 /// its route for 4 s leaves it to the sampler until it gets on; a car asked to give way backs
 /// up. Routes with sharper corners (grid routes) are the sampler's, except for a unit that can
 /// pivot with no other unit within 2 cells: it drives such a route leg by leg, stopping on each
-/// sharp corner to turn on the spot. Persons keep ORCA. Never faster than its top speed.
+/// sharp corner to turn on the spot. Persons keep ORCA.
 ///
 /// Units sharing a goal settle in slots round it (hexagonal rings, nearest first). A unit held
 /// in one place for 7 s among the slots (or beside its own) takes a nearer free slot, or parks

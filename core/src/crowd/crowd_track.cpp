@@ -251,12 +251,7 @@ Vec2 CrowdImpl::ride_velocity(Vec2 pos, const Pose& on, double speed) const {
   Vec2 side = step - glm::dot(step, ahead) * ahead;
   const double side_len = glm::length(side), side_max = along * std::tan(kRideAngle);
   if (side_len > side_max) side *= side_max / side_len;
-  // Never faster than the speed, sideways part included (bench512's units rode 6% over their
-  // top speed while closing an offset).
-  Vec2 step_taken = along * ahead + side;
-  const double taken = glm::length(step_taken), allowed = std::max(0.0, speed) * dt;
-  if (taken > allowed) step_taken *= allowed / taken;
-  return step_taken / dt;
+  return (along * ahead + side) / dt;
 }
 
 Pose CrowdImpl::ride_pose(const crowd::Agent& a, double ds) const {
