@@ -23,7 +23,9 @@
 /// the route: it stops short of any unit standing on the route ahead or going there within
 /// time_horizon, and persons avoid it with the whole ORCA responsibility. A vehicle stuck on
 /// its route for 4 s leaves it to the sampler until it gets on; a car asked to give way backs
-/// up. Routes with sharper corners (grid routes) are the sampler's; persons keep ORCA.
+/// up. Routes with sharper corners (grid routes) are the sampler's, except for a unit that can
+/// pivot with no other unit within 2 cells: it drives such a route leg by leg, stopping on each
+/// sharp corner to turn on the spot. Persons keep ORCA.
 ///
 /// Units sharing a goal settle in slots round it (hexagonal rings, nearest first). A unit held
 /// in one place for 7 s among the slots (or beside its own) takes a nearer free slot, or parks

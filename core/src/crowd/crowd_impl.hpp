@@ -49,6 +49,7 @@ struct Agent {
   double target_speed = 0.0;    ///< Heading units.
   double target_turn = 0.0;     ///< Heading units. [Units: rad/s]
   bool ride = false;            ///< A vehicle tracking its route, on the route's line: it drives along it exactly (crowd_move.cpp).
+  size_t ride_stop = 0;          ///< The route point a riding vehicle stops at (its end, or a sharp corner to pivot at).
   int sharp_last = -1;           ///< Cache of CrowdImpl::last_sharp_corner for the route with these:
   size_t sharp_key_size = 0;
   Vec2 sharp_key_front{0.0, 0.0}, sharp_key_back{0.0, 0.0};
@@ -179,6 +180,9 @@ class CrowdImpl {
   void plan_route(int id, const std::vector<Cell>& extra_blocked = {});
   /// plan_route with CrowdDef::route_planner (set): asks it, "no route" on an error.
   void plan_provided_route(int id, const std::vector<Cell>& extra_blocked = {});
+  /// Drops the points of a planned route (starting at the unit's position) before the one
+  /// nearest to the unit within its first cells, so the unit does not drive back to its cell's centre.
+  void join_route_ahead(std::vector<Vec2>& route, double radius) const;
   Result<GridPath> search_cells(Cell start, Cell goal, double radius, const std::vector<Cell>& extra);
   void claim_slot(int id);
   // crowd_slots.cpp
@@ -258,6 +262,8 @@ class CrowdImpl {
   /// The last point of the unit's route where it turns more than a vehicle drives as it is
   /// (20 degrees), -1 if none. Cached in the agent.
   int last_sharp_corner(crowd::Agent& a) const;
+  /// No other unit within a couple of cells (crowd_track.cpp: it may stop to pivot at corners).
+  bool alone(const crowd::Agent& a) const;
   /// The fastest a vehicle on route leg `leg` may drive now: it can stop before any other unit
   /// (where it is, or where it goes within CrowdDef::time_horizon) comes within reach of the
   /// route ahead, and take the bends ahead. [Units: cells/s]

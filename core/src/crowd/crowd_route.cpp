@@ -21,6 +21,7 @@ constexpr double kKeepRight = 0.3;        ///< Bias to the right near others. [U
 constexpr int kWindowMargin = 16;         ///< Planning window beyond start and goal. [Units: cells]
 constexpr double kOnSpotDistance = 0.25;  ///< An arrived unit this close to its target is on its spot. [Units: cells]
 constexpr double kKeepRightRange = 3.0;   ///< Gap within which the bias applies. [Units: cells]
+constexpr double kJoinReach = 1.5;        ///< A re-planned unit joins its route within this much of its start. [Units: cells]
 
 }  // namespace
 
@@ -205,6 +206,7 @@ void CrowdImpl::plan_provided_route(int id, const std::vector<Cell>& extra_block
       route.push_back(target);
     }
   }
+  join_route_ahead(route, r);
   keep_right_in_passages(route, r);
   a.st.route_source = CrowdRouteSource::planner;
   a.st.next_waypoint = route.size() < 2 ? 0 : 1;
@@ -213,6 +215,34 @@ void CrowdImpl::plan_provided_route(int id, const std::vector<Cell>& extra_block
   advance_waypoints(a);  // as the next step will: skipping a waypoint is not progress
   a.best_remaining = remaining_route(a);
   mark_flow(id);
+}
+
+void CrowdImpl::join_route_ahead(std::vector<Vec2>& route, double radius) const {
+  // A planner starts its route at the centre of the unit's cell: a unit re-planning from
+  // beside that centre was sent back to it first. A heading unit then turned round, drove a
+  // fraction of a cell back and turned round again; a bear hemmed in at a block's corner of
+  // bench512 re-planned every 2 s and turned between the two for 15 s. The unit joins its
+  // route at the route's point nearest to it within the first kJoinReach of the route, in
+  // straight reach.
+  // Only a route that starts by going back: a vehicle planner's route whose first leg is
+  // sideways is the one it drives (a shortcut there would make a corner it cannot take).
+  if (route.size() < 3) return;
+  const Vec2 pos = route.front();
+  auto backwards = [&](size_t k) { return k + 1 < route.size() && glm::dot(route[k] - pos, route[k + 1] - route[k]) < 0.0; };
+  if (!backwards(1)) return;
+  size_t best = 1;
+  double best_d = glm::length(route[1] - pos);
+  double arc = 0.0;
+  for (size_t k = 2; k < route.size(); ++k) {
+    arc += glm::length(route[k - 1] - route[k - 2]);
+    if (arc > kJoinReach) break;
+    const double d = glm::length(route[k] - pos);
+    if (d < best_d && !backwards(k) && segment_clear(grid_, pos, route[k], radius)) {
+      best_d = d;
+      best = k;
+    }
+  }
+  if (best > 1) route.erase(route.begin() + 1, route.begin() + static_cast<std::ptrdiff_t>(best));
 }
 
 bool CrowdImpl::slot_blocked_by_other_group(int id, Vec2 p) const {

@@ -16,6 +16,7 @@ constexpr double kArriveDistance = 0.1;  ///< As in crowd_arrive.cpp: this close
 constexpr double kYieldTime = 1.5;       ///< How long a unit gives way. [Units: s]
 constexpr double kVisibilityPeriod = 0.5;///< How often a unit checks it still sees its waypoint. [Units: s]
 constexpr double kBlockerGap = 0.5;       ///< Bodies this close count as "in the way". [Units: cells]
+constexpr double kLockedFirst = 5.0;  ///< A unit held in one place this long goes first, whatever its rank. [Units: s]
 constexpr double kDriveAfter = 10.0;  ///< Stuck this long with nothing in the way: a car plans a drivable detour. [Units: s]
 
 }  // namespace
@@ -100,7 +101,12 @@ void CrowdImpl::resolve_deadlock(int id) {
   if (nearest >= 0) {
     crowd::Agent& b = agents_[static_cast<size_t>(nearest)];
     // Priority: the unit added first goes first; a unit that has arrived always gives way.
-    const bool other_yields = b.st.reached || (!a.st.reached && nearest > id);
+    bool other_yields = b.st.reached || (!a.st.reached && nearest > id);
+    // The unit held in one place longer goes first once either has been held a while: by rank
+    // alone a car wedged between a wall and a car of higher rank behind it was asked to back
+    // into that car, and both stood 15 s (50 units leaving one corner of bench512).
+    const double a_held = t - a.lock_since, b_held = t - b.lock_since;
+    if (!a.st.reached && !b.st.reached && std::max(a_held, b_held) >= kLockedFirst) other_yields = a_held >= b_held;
     crowd::Agent& yielder = other_yields ? b : a;
     const Vec2 from = other_yields ? pos : b.st.pose.pos;
     Vec2 away = yielder.st.pose.pos - from;

@@ -35,6 +35,8 @@ constexpr double kTouch = 1e-3;      ///< ... and to units standing beside it. [
 constexpr double kApproach = 0.02;   ///< A unit within reach blocks where the route comes this much closer to it. [Units: cells]
 constexpr double kStandingSpeed = 0.05;  ///< Slower than this is standing. [Units: cells/s]
 constexpr double kScanStep = 0.1;    ///< Spacing of the points of the route ahead checked against other units. [Units: cells]
+constexpr double kCornerReach = 0.05; ///< A vehicle this near a sharp corner it stopped at turns to the next leg. [Units: cells]
+constexpr double kAloneGap = 2.0;    ///< No other unit within this gap: it may stop and pivot at sharp corners. [Units: cells]
 constexpr double kScanExtra = 1.0;   ///< Route checked ahead: the braking distance at top speed plus this. [Units: cells]
 
 /// The route leg (index of its end point, >= 1) a unit at `pos` is on: next_waypoint passes
@@ -54,6 +56,15 @@ double corner_at(const std::vector<Vec2>& route, size_t k) {
   return wrap_angle(std::atan2(l1.y, l1.x) - std::atan2(l0.y, l0.x));
 }
 
+/// The first route point at or after `leg` where the route turns more than kMaxCorner (the
+/// route's last point if none).
+size_t next_sharp_corner(const std::vector<Vec2>& route, size_t leg) {
+  for (size_t k = leg; k + 1 < route.size(); ++k) {
+    if (std::abs(corner_at(route, k)) > kMaxCorner) return k;
+  }
+  return route.size() - 1;
+}
+
 /// Distance from p to the segment a-b. [Units: cells]
 double segment_distance(Vec2 p, Vec2 a, Vec2 b) {
   const Vec2 ab = b - a;
@@ -63,6 +74,14 @@ double segment_distance(Vec2 p, Vec2 a, Vec2 b) {
 }
 
 }  // namespace
+
+bool CrowdImpl::alone(const crowd::Agent& a) const {
+  for (int j : a.st.neighbors) {
+    const crowd::Agent& b = agents_[static_cast<size_t>(j)];
+    if (glm::length(b.st.pose.pos - a.st.pose.pos) < a.def.unit.radius + b.def.unit.radius + kAloneGap) return false;
+  }
+  return true;
+}
 
 int CrowdImpl::last_sharp_corner(crowd::Agent& a) const {
   // Cached per route (its size and ends say when it changed): the check costs an atan2 per
@@ -93,26 +112,35 @@ bool CrowdImpl::track_route(crowd::Agent& a) const {
   // did before (50 units starting in one corner of bench512 held two vehicles 88 s otherwise).
   if (a.st.stuck && time() - a.progress_time > kPatience) return false;
   const Vec2 pos = a.st.pose.pos;
-  const size_t leg = current_leg(route, a.st.next_waypoint, pos);
-  const Vec2 from = route[leg - 1], to = route[leg];
-  const double len = glm::length(to - from);
-  if (len < 1e-9) return false;
-  const Vec2 dir = (to - from) / len;
+  const bool pivots = u.pivot_turn_rate > 0.0;
+  size_t leg = current_leg(route, a.st.next_waypoint, pos);
   // Only a route it can drive: a grid route's corners (45 or 90 degrees, in clutter) are the
   // sampler's and the drivable detour's (crowd_drive.cpp) to round, backing up where it must.
   // (Units that can pivot stopping to turn at such corners instead made a counterflow of 2 x 40
   // units through doorways worse: 3 of 80 not arrived in 120 s, locks of 60 s, against none.)
   // (Checking only the next few cells instead made that counterflow worse again: 79 of 80
   // arrived, a lock of 26 s.)
-  if (static_cast<int>(leg) <= last_sharp_corner(a)) return false;
+  // A unit that can pivot and has no other unit near drives a grid route's legs one by one,
+  // stopping at each sharp corner to turn on the spot (the sampler cut seed 004's corners:
+  // 24 wall contacts in a corridor one cell wide). Among other units it stays the sampler's,
+  // as above.
+  size_t stop = route.size() - 1;  // where it brakes to a stop: the route's end, or a sharp corner
+  if (static_cast<int>(leg) <= last_sharp_corner(a)) {
+    if (!pivots || !alone(a)) return false;
+    stop = next_sharp_corner(route, leg);
+    if (stop == leg && glm::length(pos - route[leg]) <= kCornerReach) stop = next_sharp_corner(route, ++leg);
+  }
   // Distance left along the route, signed on the last leg (negative: past the end), as far as it
   // matters to braking: summed over the whole route every step, a smoothed 512-cell crowd ran
   // three times slower.
+  const Vec2 from = route[leg - 1], to = route[leg];
+  const double len = glm::length(to - from);
+  if (len < 1e-9) return false;
+  const Vec2 dir = (to - from) / len;
   const double reach = u.max_speed * u.max_speed / u.braking + kEndSlack;
   double rem = glm::dot(to - pos, dir);
-  if (leg + 1 < route.size()) rem = std::max(rem, 0.0);
-  for (size_t k = leg; k + 1 < route.size() && rem <= reach; ++k) rem += glm::length(route[k + 1] - route[k]);
-  const bool pivots = u.pivot_turn_rate > 0.0;
+  if (leg < stop) rem = std::max(rem, 0.0);
+  for (size_t k = leg; k < stop && rem <= reach; ++k) rem += glm::length(route[k + 1] - route[k]);
   // Steer along the leg's direction, back onto its line (Stanley: Thrun et al. 2006, "Stanley:
   // the robot that won the DARPA Grand Challenge"), plus the bend to the next leg. Pure pursuit
   // of a point ahead lagged a route's final bend: cars parked 11 degrees off the goal heading.
@@ -138,8 +166,9 @@ bool CrowdImpl::track_route(crowd::Agent& a) const {
   // A vehicle planner's route bends at the turning radius itself, so steering that lags it by
   // a step can never catch up: cars parked 11-23 degrees off the goal heading.
   a.ride = std::abs(cross) < kRideOffset && heading_off < kRideAngle;
+  a.ride_stop = stop;
   double bend = 0.0;  // curvature of the route here [1/cells]
-  if (leg + 1 < route.size()) {
+  if (leg < stop) {
     const double next_len = glm::length(route[leg + 1] - to);
     if (next_len > 1e-9) bend = corner_at(route, leg) / (0.5 * (len + next_len));
   }
@@ -236,7 +265,8 @@ Pose CrowdImpl::ride_pose(const crowd::Agent& a, double ds) const {
   double along = len > 1e-9 ? std::clamp(glm::dot(pos - from, (route[leg] - from) / len),
                                          leg == 1 ? -std::numeric_limits<double>::infinity() : 0.0, len) + ds
                             : 0.0;
-  while (along > len && leg + 1 < route.size()) {  // on into the next legs
+  const size_t stop = std::min(a.ride_stop, route.size() - 1);  // not past a sharp corner it stops at
+  while (along > len && leg < stop) {  // on into the next legs
     along -= len;
     from = route[leg];
     ++leg;
