@@ -275,10 +275,12 @@ void Sandbox::frame() {
   sdl_layer_->new_frame();  // last frame's batches were drawn by now
   draw_panel();
   draw_timeline();  // before the canvas: a seek shows in this frame's drawing
+  follow_recorded_scene();
   draw_canvas();  // plans (plan_step) after its input, before drawing the path
   inspector_->frame(*this);
   // Re-plans of units get a slice of the frame; the rest waits for the next frames.
   units_->update(scene_, static_cast<double>(ImGui::GetIO().DeltaTime), drag_ == Drag::tool);
+  follow_recorded_scene();
   record_state_edits();
   draw_status();
   draw_dialogs();

@@ -66,6 +66,7 @@ std::string UnitSwarm::spawn(const io::Scene& scene, const std::string& preset, 
                              std::optional<Pose> goal) {
   auto def = unit_preset(preset);
   if (!def) return def.error().message;
+  if (rec_) return spawn_recorded(preset, pose, goal);  // a spawn during the run is a recorded input
   Unit u{preset, *def, pose, goal, "", 0, false};
   auto id = place(scene, u, pose);
   if (!id) return preset + ": " + id.error().message;
@@ -111,8 +112,8 @@ std::string UnitSwarm::spawn_area(const io::Scene& scene, int n, const std::vect
   return "";
 }
 
-void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
-  detach(from_current ? "the map, a door, a truck or a setting was edited" : "");
+void UnitSwarm::rebuild(const io::Scene& scene, bool from_current, const char* why) {
+  detach(from_current ? why : "");
   const double t = from_current ? time() : 0.0;
   std::vector<Pose> poses;
   std::vector<bool> arrived;
@@ -209,16 +210,30 @@ std::vector<io::UnitData> UnitSwarm::spawn_list() const {
 
 void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {
   // Another planner or setting: every unit re-plans with it (a rebuild from where they are).
-  const bool settings_changed = !(scene.settings == routing_->settings);
-  if (!(scene.grid == built_on_) || !same_dynamic(scene) || settings_changed) {
+  const bool settings_changed = !(scene.settings == routing().settings);
+  const bool map_edited = !(scene.grid == built_on_);
+  if (map_edited || !same_dynamic(scene) || settings_changed) {
     if (defer_rebuild) return;  // still pending: the units walk the old map until the stroke ends
     replan_pending_ = false;
-    rebuild(scene, true);
-    return;
+    // Painting walls or ground is a recorded input (the recording rebuilds its crowd as a
+    // replay does); what it cannot hold ends it, saying which edit and why.
+    std::string why = settings_changed ? "a planner setting was changed (a recording holds the settings it started with)"
+                      : !same_dynamic(scene) ? "a door or truck was edited (a recording holds the scene's doors and trucks as they started)"
+                                             : "";
+    if (why.empty() && rec_) why = record_paint(scene);
+    if (!why.empty() || !rec_) {
+      rebuild(scene, true, why.empty() ? "the map was edited" : why.c_str());
+      return;
+    }
   }
   replan_pending_ = false;
   if (scene_goal_.pos == scene.goal.pos && scene_goal_.heading == scene.goal.heading) return;
-  detach("the goal was moved");
+  if (rec_) {
+    (void)rec_->input(io::UnitInput{0, io::GoalInput{scene.goal}});  // recorded at the step shown
+    scene_goal_ = scene.goal;
+    sync_from_recording();
+    return;
+  }
   scene_goal_ = scene.goal;
   routing_->scene_goal = scene.goal;  // before set_goal re-plans
   for (int i = 0; i < count(); ++i) {
@@ -236,6 +251,7 @@ void UnitSwarm::run_steps(int n) {
     if (rec_) rec_->step();
     else crowd_->step();
   }
+  sync_from_recording();  // a replayed spawn, paint or goal move shows in the lists
 }
 
 bool UnitSwarm::same_dynamic(const io::Scene& scene) const {
