@@ -9,11 +9,15 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "cli_support.hpp"
+#include "pathlab/io/map_files.hpp"
 #include "pathlab/io/repro_file.hpp"
 #include "pathlab/plan/recording.hpp"
 #include "pathlab/plan/scene.hpp"
@@ -40,6 +44,13 @@ std::pair<uint64_t, Grid> fresh_to(const io::Repro& repro, int64_t steps) {
     su->crowd->step();
   }
   return {plan::crowd_state_hash(*su->crowd), scene.grid};
+}
+
+void shot(test::SandboxUi& ui, const std::string& name) {
+  std::vector<uint8_t> px;
+  ui.host->frame([](ImGuiIO& io) { io.MousePos = ImVec2(-1, -1); }, &px);
+  if (const char* dir = std::getenv("PATHLAB_TEST_SHOTS"))
+    (void)io::write_png_rgba(std::string(dir) + "/" + name + ".png", ui.host->width(), ui.host->height(), px.data());
 }
 
 /// A brush stroke with the paint tool along row `y` from cell x0 to x1, then one idle frame
@@ -188,6 +199,7 @@ TEST_CASE("sandbox edits: an edit at a past moment branches; Undo branch restore
   CHECK(rec->can_undo_branch());
   for (int s = 0; s < 30; ++s) u.step(ui.sb().scene());
   ui.idle(1);
+  shot(ui, "timeline_branch");
   ui.click_widget("Undo branch");
   ui.idle(1);
   CHECK_FALSE(rec->can_undo_branch());
@@ -215,4 +227,59 @@ TEST_CASE("sandbox edits: an edit a recording cannot hold ends it, naming the ed
   u.update(ui.sb().scene(), 0.0);
   CHECK(u.recording() == nullptr);
   CHECK(u.recording_note().find("not recorded since t = 0.17 s: a planner setting was changed") == 0);
+}
+
+TEST_CASE("sandbox edits: a held handle far from a keyframe closes in frame by frame; let go, the exact moment") {
+  io::Scene scene;
+  scene.name = "scrub";
+  scene.grid = Grid::create(60, 60).value();
+  scene.start = Pose{Vec2(5.5, 5.5), 0.0};
+  scene.goal = Pose{Vec2(54.5, 54.5), 0.0};
+  scene.settings.planner = "astar";
+  scene.settings.smoother = "los";
+  UnitSwarm u(scene.grid);
+  u.set_playing(false);
+  // 300 units: one frame of scrubbing re-simulates kScrubUnitSteps / 300 = 50 steps at most.
+  CHECK(u.spawn_area(scene, 300, {1, 0, 0, 0}, Vec2(1.0, 1.0), Vec2(40.0, 40.0)).empty());
+  REQUIRE(u.count() == 300);
+  const int64_t per_frame = sandbox::kScrubUnitSteps / 300;
+  REQUIRE(per_frame == 50);
+  for (int s = 0; s < 130; ++s) u.step(scene);
+  const plan::Recording* rec = u.recording();
+  REQUIRE(rec != nullptr);
+  REQUIRE(rec->keyframe_before(119) == 60);  // the timeline's keyframes: every simulated second
+  const uint64_t want = rec->step_hashes()[118];
+
+  REQUIRE(u.scrub(119, true).ok());  // from 130: restore 60, 50 steps on
+  CHECK(rec->step_index() == 110);
+  CHECK(u.scrub_target() == std::optional<int64_t>(119));
+  REQUIRE(u.scrub(119, true).ok());  // the next frame, handle held still: on to it
+  CHECK(rec->step_index() == 119);
+  CHECK_FALSE(u.scrub_target().has_value());
+  CHECK(plan::crowd_state_hash(u.crowd()) == want);
+  REQUIRE(u.scrub(20, true).ok());  // within a frame's work of its keyframe: exact at once
+  CHECK(rec->step_index() == 20);
+  REQUIRE(u.scrub(125, true).ok());
+  CHECK(rec->step_index() == 125);  // the keyframe at 120 and 5 steps: exact
+  REQUIRE(u.scrub(119, true).ok());
+  CHECK(rec->step_index() == 110);
+  REQUIRE(u.scrub(119, false).ok());  // let go: the exact moment at once
+  CHECK(rec->step_index() == 119);
+  CHECK(plan::crowd_state_hash(u.crowd()) == want);
+}
+
+TEST_CASE("sandbox edits: the fuzz seed of a version 2 repro (spawn and goal inputs) reads and writes back") {
+  const std::string seed = std::string(PATHLAB_ASSETS_DIR) + "/../fuzz/corpus/fuzz_repro_file/edits_v2.json";
+  auto r = io::load_repro(seed, plan::scene_read_options());
+  REQUIRE_MESSAGE(r.ok(), r.error().message);
+  int spawns = 0, goals = 0;
+  for (const io::UnitInput& in : r->inputs) {
+    spawns += std::holds_alternative<io::SpawnInput>(in.what) ? 1 : 0;
+    goals += std::holds_alternative<io::GoalInput>(in.what) ? 1 : 0;
+  }
+  CHECK(spawns == 2);
+  CHECK(goals == 1);
+  auto back = io::parse_repro(io::repro_to_json(*r), "again.json", ".", plan::scene_read_options());
+  REQUIRE(back.ok());
+  CHECK(back->inputs == r->inputs);
 }

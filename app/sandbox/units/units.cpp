@@ -173,6 +173,38 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current, const char* w
   record_due_ = time() == 0.0;  // Reset (or an edit before the first step): record from here
 }
 
+void UnitSwarm::rebuild_after_map_edit(const io::Scene& scene) {
+  carried_ = metrics();
+  std::vector<int> replans_now;
+  for (int i = 0; i < count(); ++i) replans_now.push_back(replans(i) + 1);  // the rebuild re-plans it
+  plan::SceneUnits su;
+  su.routing = routing_;
+  su.def = default_crowd_def();  // make_crowd's
+  su.def.route_planner = nullptr;
+  su.crowd.emplace(std::move(*crowd_));
+  for (size_t k = 0; k < units_.size(); ++k) {
+    su.presets.push_back(units_[k].preset);
+    su.scene_index.push_back(static_cast<int>(k));
+    su.messages.push_back(units_[k].message);
+    su.goals.push_back(units_[k].goal);
+  }
+  time_offset_ += su.crowd->time();  // the new crowd's clock starts at 0
+  plan::rebuild_scene_units(su, scene);
+  crowd_ = std::make_unique<Crowd>(std::move(*su.crowd));
+  std::vector<Unit> kept;
+  for (size_t k = 0; k < su.scene_index.size(); ++k) {
+    const size_t was = static_cast<size_t>(su.scene_index[k]);  // a unit with no room left is dropped
+    Unit u = std::move(units_[was]);
+    u.replans_before = replans_now[was];
+    u.message = su.messages[k];
+    kept.push_back(std::move(u));
+  }
+  units_ = std::move(kept);
+  built_on_ = scene.grid;
+  accumulator_ = 0.0;
+  record_due_ = time() == 0.0;  // an edit before the first step: record from here
+}
+
 std::string UnitSwarm::load(const io::Scene& scene) {
   units_.clear();
   speed_ = std::clamp(scene.sim_speed, 0.05, 20.0);
@@ -220,9 +252,14 @@ void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {
     std::string why = settings_changed ? "a planner setting was changed (a recording holds the settings it started with)"
                       : !same_dynamic(scene) ? "a door or truck was edited (a recording holds the scene's doors and trucks as they started)"
                                              : "";
-    if (why.empty() && rec_) why = record_paint(scene);
-    if (!why.empty() || !rec_) {
-      rebuild(scene, true, why.empty() ? "the map was edited" : why.c_str());
+    if (why.empty()) {
+      // A map edit alone: recorded as paint while recording, else the same rebuild a replay
+      // makes (plan::rebuild_scene_units) on the swarm's own crowd.
+      why = rec_ ? record_paint(scene) : "";
+      if (why.empty() && !rec_) rebuild_after_map_edit(scene);
+    }
+    if (!why.empty()) {
+      rebuild(scene, true, why.c_str());
       return;
     }
   }

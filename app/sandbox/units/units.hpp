@@ -199,6 +199,9 @@ class UnitSwarm {
   /// `why`: the edit that ends the recording (from_current), for recording_note().
   void rebuild(const io::Scene& scene, bool from_current, const char* why = "");
   void apply_replan(const io::Scene& scene, bool defer_rebuild);
+  /// A map edit (nothing else) while not recording: the swarm's crowd rebuilt by
+  /// plan::rebuild_scene_units, the one rebuild a recorded paint and a replay make too.
+  void rebuild_after_map_edit(const io::Scene& scene);
   bool same_dynamic(const io::Scene& scene) const;  ///< the scene's doors and trucks are the crowd's
   /// Adds `u` to the crowd near `at`; `stay` (a unit that had arrived, rebuilt) keeps it where
   /// it stands instead of sending it to its goal again (it would swap slots with its neighbours).
