@@ -268,6 +268,7 @@ class Sandbox {
   uint64_t plan_grid_version_ = 0;
   std::string units_key_;  // what the units' routes were planned for (units_key())
   uint64_t units_scene_version_ = 0;  // UnitSwarm::shown_scene_version() last followed
+  uint64_t units_moment_version_ = 0;  // UnitSwarm::moment_version() last followed
   std::string units_key() const;
   std::map<std::string, std::pair<ImVec2, ImVec2>> widget_rects_;
   std::vector<std::unique_ptr<Panel>> panels_;

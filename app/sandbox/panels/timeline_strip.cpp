@@ -114,6 +114,12 @@ void draw_marks(const std::vector<TimelineMark>& marks, int64_t until) {
 }  // namespace
 
 void Sandbox::follow_recorded_scene() {
+  if (units_->moment_version() != units_moment_version_) {
+    // The units of another moment (a seek): no edit of the user's, no undo step (undoing it
+    // would reload the units and end the recording).
+    units_moment_version_ = units_->moment_version();
+    committed_state_.units = units_->spawn_list();
+  }
   if (units_->shown_scene_version() == units_scene_version_) return;
   units_scene_version_ = units_->shown_scene_version();
   const plan::Recording* rec = units_->recording();

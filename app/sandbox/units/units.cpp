@@ -288,6 +288,7 @@ void UnitSwarm::run_steps(int n) {
     if (rec_) rec_->step();
     else crowd_->step();
   }
+  if (rec_ && rec_->revision() != synced_revision_) ++moment_version_;
   sync_from_recording();  // a replayed spawn, paint or goal move shows in the lists
 }
 

@@ -129,6 +129,10 @@ class UnitSwarm {
   /// Counts changes of the map or goal shown that the recording made (a seek or a replayed
   /// paint or goal move); the sandbox copies recording()->scene()'s map and goal when it moves.
   uint64_t shown_scene_version() const { return shown_scene_version_; }
+  /// Counts changes of the moment shown that are no edit of the user's (a seek, a branch
+  /// undone, playing through recorded inputs): the spawn list may differ then, and the sandbox
+  /// must not take that for an edit to undo.
+  uint64_t moment_version() const { return moment_version_; }
   /// Replays `repro` (its scene loaded with load() first): its inputs at their steps up to its
   /// last step, then shows its moment (its end without one), paused. Returns "" or why not
   /// (a run that differs from the file's hashes is kept, and said so).
@@ -242,6 +246,7 @@ class UnitSwarm {
   std::string rec_note_;
   uint64_t synced_revision_ = 0;      ///< rec_->revision() the lists were last synced at
   uint64_t shown_scene_version_ = 0;
+  uint64_t moment_version_ = 0;
   std::optional<int64_t> scrub_target_;  ///< the handle's step while a scrub closes in on it
 };
 

@@ -125,6 +125,7 @@ Status UnitSwarm::undo_branch() {
   playing_ = false;
   accumulator_ = 0.0;
   const Status s = rec_->undo_branch();
+  ++moment_version_;
   sync_from_recording();
   return s;
 }
@@ -188,6 +189,7 @@ Status UnitSwarm::seek(int64_t step) {
   accumulator_ = 0.0;
   scrub_target_.reset();
   const Status s = rec_->seek(step);
+  ++moment_version_;
   sync_from_recording();
   return s;
 }
