@@ -15,6 +15,7 @@
 #include <chrono>
 #include <memory>
 #include <random>
+#include <vector>
 
 #include "pathlab/map_generators.hpp"
 #include "pathlab/plan/recording.hpp"
@@ -145,6 +146,61 @@ void BM_seek_1000(benchmark::State& state) {
 }
 BENCHMARK(BM_seek_1000)->Arg(0)->Arg(5)->Arg(30)->Unit(benchmark::kMillisecond)->Iterations(3);
 
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// Scrubbing: seeks to 15 random steps of the run (a fixed seed), as a slider dragged anywhere
+/// asks; wall time, median and max. Then what the sandbox's timeline redraws per frame while its
+/// handle is held (UnitSwarm::scrub): at most kScrubUnitSteps / 1,000 = 15 steps re-simulated
+/// after restoring the keyframe before the step: its median and max over the same steps.
+void random_seeks(plan::Recording& rec, benchmark::State& state) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int64_t> pick(0, rec.recorded_until());
+  std::vector<double> exact, dragged;
+  for (int k = 0; k < 15; ++k) {
+    const int64_t step = pick(rng);
+    (void)rec.seek(rec.recorded_until());  // from far away, as a drag across the slider
+    auto t0 = std::chrono::steady_clock::now();
+    (void)rec.seek(step);
+    exact.push_back(ms_since(t0));
+    (void)rec.seek(rec.recorded_until());
+    t0 = std::chrono::steady_clock::now();
+    (void)rec.seek(std::min(step, rec.keyframe_before(step) + 15));  // one frame of a drag
+    dragged.push_back(ms_since(t0));
+  }
+  for (auto* v : {&exact, &dragged}) std::sort(v->begin(), v->end());
+  state.counters["seek_median_ms"] = exact[exact.size() / 2];
+  state.counters["seek_max_ms"] = exact.back();
+  state.counters["drag_frame_median_ms"] = dragged[dragged.size() / 2];
+  state.counters["drag_frame_max_ms"] = dragged.back();
+}
+
+/// Starting a recording: building the scene's units again (Recording::start: every unit plans
+/// its route) against a copy of live units (start_from with Crowd::clone and copy_routing, what
+/// the sandbox does at Reset's first step since issue 25's edits).
+void BM_start_recording_1000(benchmark::State& state) {
+  const io::Scene scene = scene_1000();
+  const plan::SceneUnits live = plan::build_scene_units(scene).value();
+  const bool copy = state.range(0) == 1;
+  for (auto _ : state) {
+    if (!copy) {
+      benchmark::DoNotOptimize(plan::Recording::start(scene).value());
+      continue;
+    }
+    plan::SceneUnits u;
+    u.routing = plan::copy_routing(*live.routing);
+    u.crowd.emplace(live.crowd->clone(plan::unit_route_planner(u.routing)));
+    u.presets = live.presets;
+    u.scene_index = live.scene_index;
+    u.messages = live.messages;
+    u.goals = live.goals;
+    benchmark::DoNotOptimize(plan::Recording::start_from(scene, std::move(u)).value());
+  }
+  state.SetLabel(copy ? "start_from a copy of live units" : "start: build the units again");
+}
+BENCHMARK(BM_start_recording_1000)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(3);
+
 /// The issue's memory case: 10 simulated minutes of 1,000 units at 60 Hz, recorded with the
 /// default options (keyframes every 600 steps within a 150 MB budget). Heap measured by
 /// malloc's own count before and after; then the worst seek (a step just before the next
@@ -168,6 +224,7 @@ void BM_ten_minutes_1000(benchmark::State& state) {
     const auto t1 = std::chrono::steady_clock::now();
     (void)rec.seek(kTenMinutes / 2 / rec.keyframe_interval() * rec.keyframe_interval());
     state.counters["keyframe_seek_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+    random_seeks(rec, state);
   }
 }
 BENCHMARK(BM_ten_minutes_1000)->Unit(benchmark::kSecond)->Iterations(1);

@@ -215,7 +215,7 @@ TEST_CASE("repro files: hostile or wrong input gets one error naming the file, l
     REQUIRE_FALSE(r);
     return r.error().message;
   };
-  CHECK(error_of("\"pathlab_repro\": 1", "\"pathlab_repro\": 9") == "r.json:2: pathlab_repro version 9 is newer than this pathlab understands (1)");
+  CHECK(error_of("\"pathlab_repro\": 2", "\"pathlab_repro\": 9") == "r.json:2: pathlab_repro version 9 is newer than this pathlab understands (2)");
   CHECK(error_of("[[5,10],", "[[5,99],") == "r.json:8: inputs[0].paint.cells[0][1] must be in 0..14 (got 99)");
   CHECK(error_of("\"door\":0", "\"door\":1") == "r.json:9: inputs[1].door must be in 0..0 (got 1)");
   CHECK(error_of("{\"step\":60,", "{\"step\":122,") == "r.json:8: inputs[0].step must be in 0..121 (got 122)");
@@ -223,7 +223,7 @@ TEST_CASE("repro files: hostile or wrong input gets one error naming the file, l
   CHECK(error_of("\"step_hashes\": \"", "\"step_hashes\": \"0").find("step_hashes must hold 16 hex digits") != std::string::npos);
   CHECK(error_of("\"state\":\"", "\"state\":\"X") == "r.json:12: hashes[0].state must be 16 hex digits");
   CHECK(error_of("{\"step\":60,\"paint\"", "{\"step\":60,\"door\":0,\"paint\"") ==
-        "r.json:8: inputs[0] needs exactly one of \"paint\", \"door\", \"send\"");
+        "r.json:8: inputs[0] needs exactly one of \"paint\", \"door\", \"send\", \"spawn\", \"goal\"");
   // The scene's own errors keep the repro file's line numbers.
   const std::string scene_error = error_of("\"planner\": \"astar\"", "\"planner\": \"warp\"");
   const size_t line = static_cast<size_t>(std::count(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(good.find("\"planner\"")), '\n') + 1);

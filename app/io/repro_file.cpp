@@ -10,6 +10,7 @@
 
 #include "pathlab/io/json_guard.hpp"
 #include "pathlab/map_io.hpp"
+#include "pathlab/unit.hpp"
 #include "scene_file_internal.hpp"
 
 #ifndef PATHLAB_VERSION_STRING
@@ -109,15 +110,44 @@ SendInput read_send(const json& j, const std::string& key) {
   return s;
 }
 
+/// [x, y, deg] (or [x, y]: heading 0) inside the map `grid` covers. [Units: cells]
+Pose read_pose(const json& j, const std::string& key, const Grid& grid) {
+  if (!j.is_array() || (j.size() != 2 && j.size() != 3)) bad(key, "must be [x, y] or [x, y, deg]");
+  Pose p{Vec2(number(j[0], key + "[0]"), number(j[1], key + "[1]")), 0.0};
+  if (j.size() == 3) p.heading = deg_to_rad(number(j[2], key + "[2]"));
+  if (!grid.contains(p.pos))
+    bad(key, "is outside the map (0.." + std::to_string(grid.width()) + ", 0.." + std::to_string(grid.height()) + ")");
+  return p;
+}
+
+SpawnInput read_spawn(const json& j, const std::string& key, const Grid& grid) {
+  if (!j.is_object()) bad(key, "must be an object");
+  SpawnInput s;
+  const json& preset = field(j, key, "preset");
+  if (!preset.is_string()) bad(key + ".preset", "must be a string");
+  s.preset = preset.get<std::string>();
+  // Checked here, not when the input applies: a replay must not meet an unknown preset.
+  if (const auto def = unit_preset(s.preset); !def) bad(key + ".preset", printable_text(def.error().message, 120));
+  s.pose = read_pose(field(j, key, "pose"), key + ".pose", grid);
+  const json& goal = field(j, key, "goal");
+  if (!goal.is_null()) s.goal = read_pose(goal, key + ".goal", grid);
+  return s;
+}
+
+/// The input kinds a repro holds (version 1 knew the first three).
+constexpr const char* kInputKinds[] = {"paint", "door", "send", "spawn", "goal"};
+
 UnitInput read_input(const json& j, const std::string& key, const Repro& r) {
   if (!j.is_object()) bad(key, "must be an object");
   UnitInput in;
   in.step = integer(field(j, key, "step"), key + ".step", 0, r.until_step);
-  const int kinds = static_cast<int>(j.contains("paint")) + static_cast<int>(j.contains("door")) +
-                    static_cast<int>(j.contains("send"));
-  if (kinds != 1) bad(key, "needs exactly one of \"paint\", \"door\", \"send\"");
+  int kinds = 0;
+  for (const char* kind : kInputKinds) kinds += static_cast<int>(j.contains(kind));
+  if (kinds != 1) bad(key, "needs exactly one of \"paint\", \"door\", \"send\", \"spawn\", \"goal\"");
   if (j.contains("paint")) in.what = read_paint(j["paint"], key + ".paint", r.scene.grid);
   if (j.contains("send")) in.what = read_send(j["send"], key + ".send");
+  if (j.contains("spawn")) in.what = read_spawn(j["spawn"], key + ".spawn", r.scene.grid);
+  if (j.contains("goal")) in.what = GoalInput{read_pose(j["goal"], key + ".goal", r.scene.grid)};
   if (j.contains("door")) {
     if (r.scene.doors.empty()) bad(key + ".door", "the scene has no doors");
     in.what = DoorInput{static_cast<int>(integer(j["door"], key + ".door", 0, static_cast<int64_t>(r.scene.doors.size()) - 1))};
@@ -289,6 +319,10 @@ Result<Repro> load_repro(const std::string& path, const SceneReadOptions& option
 
 namespace {
 
+nlohmann::ordered_json pose_json(const Pose& p) {
+  return {p.pos.x, p.pos.y, detail::stable_degrees(p.heading)};
+}
+
 nlohmann::ordered_json input_json(const UnitInput& in) {
   nlohmann::ordered_json j;
   j["step"] = in.step;
@@ -302,6 +336,10 @@ nlohmann::ordered_json input_json(const UnitInput& in) {
     nlohmann::ordered_json goal = {s->goal.x, s->goal.y};
     if (s->goal_heading) goal.push_back(detail::stable_degrees(*s->goal_heading));
     j["send"] = {{"units", s->units}, {"goal", std::move(goal)}};
+  } else if (const auto* sp = std::get_if<SpawnInput>(&in.what)) {
+    j["spawn"] = {{"preset", sp->preset}, {"pose", pose_json(sp->pose)}, {"goal", sp->goal ? pose_json(*sp->goal) : nullptr}};
+  } else if (const auto* g = std::get_if<GoalInput>(&in.what)) {
+    j["goal"] = pose_json(g->goal);
   }
   return j;
 }

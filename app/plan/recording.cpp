@@ -99,20 +99,47 @@ io::StateHash state_hash(const Crowd& crowd, int64_t step) {
 struct Recording::Keyframe {
   int64_t step = 0;
   Grid grid;  ///< scene_.grid then (paint inputs edit it)
+  std::vector<io::UnitData> scene_units;  ///< scene_.units then (spawn inputs add to it)
+  Pose goal;                              ///< scene_.goal then (goal inputs move it)
   SceneUnits units;  ///< its crowd a clone routed by its own copy of the routing
   RunEvents::Seen seen;  ///< what the events of the step after it are found against
   size_t bytes = 0;
 };
 
-Result<Recording> Recording::start(const io::Scene& scene, const RecordOptions& options) {
+/// A recorded future: what an input at a past moment drops, kept so the branch can be undone.
+struct Recording::Future {
+  int64_t at = 0;  ///< the step the branch started at
+  std::vector<io::UnitInput> inputs;
+  std::vector<io::StateHash> hashes;
+  std::vector<uint64_t> step_hashes;
+  std::vector<std::shared_ptr<const Keyframe>> keyframes;
+  int64_t keyframe_every = 0;
+  RunEvents events;  ///< the events up to the end of the dropped future
+  size_t evented_inputs = 0;
+};
+
+Status Recording::check_options(const RecordOptions& options) {
   if (options.keyframe_every < 1) return fail(StatusCode::invalid_argument, "keyframe_every must be >= 1");
   if (options.hash_every < 0) return fail(StatusCode::invalid_argument, "hash_every must be >= 0");
+  return ok_status();
+}
+
+Result<Recording> Recording::start(const io::Scene& scene, const RecordOptions& options) {
+  if (const Status s = check_options(options); !s) return s.error();
   auto built = build_scene_units(scene, options.def);
   if (!built) return built.error();
+  return start_from(scene, std::move(*built), options);
+}
+
+Result<Recording> Recording::start_from(const io::Scene& scene, SceneUnits units, const RecordOptions& options) {
+  if (const Status s = check_options(options); !s) return s.error();
+  if (!units.crowd || !units.routing) return fail(StatusCode::invalid_argument, "the units have no crowd");
+  if (units.crowd->step_count() != 0 || units.step_offset != 0)
+    return fail(StatusCode::invalid_argument, "the units have run already: a recording starts at step 0");
   Recording r;
   r.start_scene_ = scene;
   r.scene_ = scene;
-  r.units_ = std::move(*built);
+  r.units_ = std::move(units);
   r.options_ = options;
   r.events_ = RunEvents(options.event_cap);
   r.keyframe_every_ = options.keyframe_every;
@@ -136,6 +163,8 @@ void Recording::take_keyframe() {
   auto k = std::make_shared<Keyframe>();
   k->step = step_;
   k->grid = scene_.grid;
+  k->scene_units = scene_.units;
+  k->goal = scene_.goal;
   k->units = copy_units(units_);
   events_.observe(*units_.crowd, step_);
   k->seen = events_.seen();
@@ -147,8 +176,11 @@ void Recording::take_keyframe() {
 void Recording::restore(const Keyframe& k) {
   step_ = k.step;
   scene_.grid = k.grid;
+  scene_.units = k.scene_units;
+  scene_.goal = k.goal;
   units_ = copy_units(k.units);  // the keyframe stays as it was, for the next seek
   events_.restore(k.seen);
+  ++revision_;
   next_input_ = static_cast<size_t>(
       std::lower_bound(inputs_.begin(), inputs_.end(), step_, [](const io::UnitInput& in, int64_t s) { return in.step < s; }) -
       inputs_.begin());
@@ -162,6 +194,7 @@ void Recording::apply_due_inputs(bool at_frontier) {
     }
     (void)apply_unit_input(units_, scene_, inputs_[next_input_]);
     ++next_input_;
+    ++revision_;
   }
 }
 
@@ -197,7 +230,10 @@ std::string Recording::input(io::UnitInput in) {
   in.step = step_;
   if (step_ < recorded_until()) {
     // Another course from here: the recorded future no longer happens (inputs recorded for
-    // this very step stay, and apply before this one).
+    // this very step stay, and apply before this one). It is kept whole for undo_branch.
+    auto future = std::make_shared<Future>();
+    *future = Future{step_, inputs_, hashes_, step_hashes_, keyframes_, keyframe_every_, events_, evented_inputs_};
+    dropped_ = std::move(future);
     const auto later = std::upper_bound(inputs_.begin(), inputs_.end(), step_,
                                         [](int64_t s, const io::UnitInput& i) { return s < i.step; });
     inputs_.erase(later, inputs_.end());
@@ -214,7 +250,40 @@ std::string Recording::input(io::UnitInput in) {
   ++next_input_;
   events_.add_input(in);
   evented_inputs_ = next_input_;
+  ++revision_;
   return apply_unit_input(units_, scene_, in);
+}
+
+int64_t Recording::branch_step() const noexcept { return dropped_ ? dropped_->at : 0; }
+
+Status Recording::undo_branch() {
+  if (!dropped_) return fail(StatusCode::invalid_argument, "no branch to undo");
+  const std::shared_ptr<const Future> f = std::move(dropped_);
+  dropped_.reset();
+  inputs_ = f->inputs;
+  hashes_ = f->hashes;
+  step_hashes_ = f->step_hashes;
+  keyframes_ = f->keyframes;
+  keyframe_every_ = f->keyframe_every;
+  events_ = f->events;
+  evented_inputs_ = f->evented_inputs;
+  // The state shown is the branch's: restore the old future's keyframe and re-simulate.
+  const auto it = std::upper_bound(keyframes_.begin(), keyframes_.end(), f->at,
+                                   [](int64_t s, const auto& k) { return s < k->step; });
+  restore(**std::prev(it));
+  while (step_ < f->at) simulate_step(false);
+  return ok_status();
+}
+
+int64_t Recording::keyframe_before(int64_t step) const {
+  const auto it = std::upper_bound(keyframes_.begin(), keyframes_.end(), step,
+                                   [](int64_t s, const auto& k) { return s < k->step; });
+  return it == keyframes_.begin() ? 0 : (*std::prev(it))->step;
+}
+
+int64_t Recording::seek_steps(int64_t step) const {
+  const int64_t k = keyframe_before(step);
+  return step_ <= step && step_ >= k ? step - step_ : step - k;
 }
 
 Status Recording::seek(int64_t step) {

@@ -98,8 +98,48 @@ void rebuild_scene_units(SceneUnits& su, const io::Scene& scene) {
   su.crowd.emplace(std::move(*fresh));
 }
 
+namespace {
+
+/// A unit spawned during the run: placed as the sandbox places a spawned unit, listed in
+/// `scene.units` where it really stands (SceneUnits::scene_index points there).
+std::string spawn_scene_unit(SceneUnits& su, io::Scene& scene, const io::SpawnInput& spawn) {
+  const auto def = unit_preset(spawn.preset);
+  if (!def) return def.error().message;
+  std::string message;
+  const auto id = place_unit(*su.crowd, UnitPlacement{*def, spawn.pose, spawn.goal, scene.goal, false, &scene.grid}, message);
+  if (!id) return spawn.preset + ": " + id.error().message;
+  scene.units.push_back(io::UnitData{spawn.preset, su.crowd->state(*id).pose, spawn.goal});
+  su.presets.push_back(spawn.preset);
+  su.scene_index.push_back(static_cast<int>(scene.units.size()) - 1);
+  su.messages.push_back(std::move(message));
+  su.goals.push_back(spawn.goal);
+  return "";
+}
+
+/// The scene's goal moved: every unit without its own goal re-targets to the nearest point
+/// where it fits (as the sandbox re-targets them).
+std::string move_scene_goal(SceneUnits& su, io::Scene& scene, const Pose& goal) {
+  scene.goal = goal;
+  su.routing->scene_goal = goal;  // before set_goal re-plans
+  Crowd& crowd = *su.crowd;
+  std::string first;
+  for (int i = 0; i < crowd.agent_count(); ++i) {
+    const size_t k = static_cast<size_t>(i);
+    if (su.goals[k]) continue;  // has its own goal
+    const auto fit = fit_goal(crowd.grid(), goal.pos, crowd.agent_def(i).unit.radius);
+    const Status s = fit ? crowd.set_goal(i, *fit) : Status(fail(StatusCode::blocked, "the goal has no room for this unit"));
+    su.messages[k] = s ? "" : s.error().message;
+    if (!s && first.empty()) first = su.presets[k] + " " + std::to_string(i) + ": " + su.messages[k];
+  }
+  return first;
+}
+
+}  // namespace
+
 std::string apply_unit_input(SceneUnits& su, io::Scene& scene, const UnitInput& input) {
   Crowd& crowd = *su.crowd;
+  if (const auto* spawn = std::get_if<io::SpawnInput>(&input.what)) return spawn_scene_unit(su, scene, *spawn);
+  if (const auto* goal = std::get_if<io::GoalInput>(&input.what)) return move_scene_goal(su, scene, goal->goal);
   if (const auto* door = std::get_if<io::DoorInput>(&input.what)) {
     const Status s = toggle_door(crowd, door->door);
     return s ? "" : s.error().message;

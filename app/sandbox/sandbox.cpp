@@ -282,6 +282,7 @@ void Sandbox::frame() {
   update_layout();  // canvas.cpp: where the panel, canvas, timeline and strip go this frame
   draw_panel();
   draw_timeline();  // before the canvas: a seek shows in this frame's drawing
+  follow_recorded_scene();
   draw_canvas();  // plans (plan_step) after its input, before drawing the path
   inspector_->frame(*this);
   // Re-plans of units get a slice of the frame; the rest waits for the next frames. While a
@@ -290,6 +291,7 @@ void Sandbox::frame() {
   const bool asking = pending_.kind != PendingAction::Kind::none || !restore_offer_.empty();
   const double real_dt = asking ? 0.0 : static_cast<double>(ImGui::GetIO().DeltaTime);
   units_->update(scene_, real_dt, drag_ == Drag::tool);
+  follow_recorded_scene();
   record_state_edits();
   draw_status();
   draw_dialogs();

@@ -213,6 +213,9 @@ class Sandbox {
   void draw_units_panel();  // units.cpp
   void draw_timeline();     // timeline_strip.cpp: the units' recorded run, under the canvas
   void update_layout();     // canvas.cpp: layout_ for this frame (screen_layout.hpp)
+  /// The map and goal of the moment the timeline shows (a seek before a recorded paint or goal
+  /// move), copied from the units' recording when it changed them (timeline_strip.cpp).
+  void follow_recorded_scene();
   void draw_canvas();       // canvas.cpp
   void draw_path(ImDrawList* dl);
   void draw_poses(ImDrawList* dl);
@@ -274,6 +277,8 @@ class Sandbox {
   uint64_t planned_map_version_ = 0;
   uint64_t plan_grid_version_ = 0;
   std::string units_key_;  // what the units' routes were planned for (units_key())
+  uint64_t units_scene_version_ = 0;  // UnitSwarm::shown_scene_version() last followed
+  uint64_t units_moment_version_ = 0;  // UnitSwarm::moment_version() last followed
   std::string units_key() const;
   std::map<std::string, std::pair<ImVec2, ImVec2>> widget_rects_;
   std::vector<std::unique_ptr<Panel>> panels_;

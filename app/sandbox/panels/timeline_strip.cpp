@@ -64,6 +64,13 @@ void buttons(Sandbox& sb, const plan::Recording* rec) {
   if (ImGui::Button("Save repro")) sb.save_repro();
   sb.remember_widget("Save repro");
   ImGui::EndDisabled();
+  if (u.can_undo_branch()) {
+    ImGui::SameLine();
+    if (ImGui::Button("Undo branch")) {
+      if (const Status s = u.undo_branch(); !s) sb.set_status(s.error().message, true);
+    }
+    sb.remember_widget("Undo branch");
+  }
   help_marker("Save repro writes the run since Reset (scene, edits, state hashes) as a new NAME.repro.json "
               "next to the scene, with the moment shown as its moment of interest: opening it (or "
               "`pathlab FILE.repro.json`) shows that moment again; `pathlab-cli replay FILE --check` checks it. "
@@ -94,12 +101,35 @@ void draw_marks(const std::vector<TimelineMark>& marks, int64_t until) {
     float top = lo.y;
     if (m.kind == TimelineMark::Kind::send) c = IM_COL32(90, 170, 255, 255);
     if (m.kind == TimelineMark::Kind::paint) c = IM_COL32(200, 200, 200, 255);
+    if (m.kind == TimelineMark::Kind::spawn) c = IM_COL32(110, 200, 110, 255);
+    if (m.kind == TimelineMark::Kind::goal) c = IM_COL32(230, 200, 60, 255);
     if (m.kind == TimelineMark::Kind::door_schedule) c = IM_COL32(200, 120, 50, 140), top = (lo.y + hi.y) * 0.5f;
     dl->AddRectFilled(ImVec2(x - w * 0.5f, top), ImVec2(x + w * 0.5f, hi.y), c);
   }
 }
 
 }  // namespace
+
+void Sandbox::follow_recorded_scene() {
+  if (units_->moment_version() != units_moment_version_) {
+    // The units of another moment (a seek): no edit of the user's, no undo step (undoing it
+    // would reload the units and end the recording).
+    units_moment_version_ = units_->moment_version();
+    committed_state_.units = units_->spawn_list();
+  }
+  if (units_->shown_scene_version() == units_scene_version_) return;
+  units_scene_version_ = units_->shown_scene_version();
+  const plan::Recording* rec = units_->recording();
+  if (!rec) return;
+  // The world at the moment shown: what was painted by then, where the goal was. Not an edit
+  // of the document (no undo step, not dirty): the recording holds the edits.
+  scene_.grid = rec->scene().grid;
+  scene_.goal = rec->scene().goal;
+  texture_dirty_ = true;
+  plan_dirty_ = true;
+  map_version_++;
+  units_key_ = units_key();  // the units follow the recording: no re-plan of their own
+}
 
 void Sandbox::draw_timeline() {
   // Where and how tall: the layout (screen_layout.hpp), which puts the slider on a row of its
@@ -122,21 +152,30 @@ void Sandbox::draw_timeline() {
     text_fitted(note.empty() ? "the run is recorded from its first step" : note.c_str());
   } else {
     // The slider over the recorded steps, labelled with the moment in seconds.
+    // While a drag re-simulates towards the handle (UnitSwarm::scrub), the handle and the
+    // label stay where the mouse put it.
+    const auto target = units_->scrub_target();
+    int step = static_cast<int>(target.value_or(rec->step_index()));
+    const double dt = units_->crowd().dt();
     char label[64];
-    std::snprintf(label, sizeof label, "t = %.2f s of %.2f s", rec->time(),
-                  static_cast<double>(rec->recorded_until()) * units_->crowd().dt());
-    int step = static_cast<int>(rec->step_index());
+    std::snprintf(label, sizeof label, "t = %.2f s of %.2f s", static_cast<double>(step) * dt,
+                  static_cast<double>(rec->recorded_until()) * dt);
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 2.0f);
-    if (ImGui::SliderInt("##timeline", &step, 0, static_cast<int>(rec->recorded_until()), label,
-                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput))
-      seek(*this, step);
+    const bool moved = ImGui::SliderInt("##timeline", &step, 0, static_cast<int>(rec->recorded_until()), label,
+                                        ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput);
+    const bool held = ImGui::IsItemActive();
+    if (moved || (held && target) || (ImGui::IsItemDeactivated() && target)) {
+      units_->set_playing(false);  // a scrub shows one moment: playing would move off it
+      if (const Status s = units_->scrub(step, held); !s) set_status(s.error().message, true);
+    }
     remember_widget("timeline");
     draw_marks(units_->timeline_marks(), rec->recorded_until());
     draw_event_ticks(rec->events().events(), event_filter_, rec->recorded_until());
     help_marker("The run since Reset, as recorded: drag to see any moment of it (the canvas shows the units, "
                 "doors and trucks then). Ticks mark the edits (brown: a door click, blue: a send; short: a door's "
-                "scheduled toggle); short ticks in the lower half, the run's events in the Events section's colours. A door click or a send made at a past moment starts the run afresh "
-                "from there: the recorded future is dropped.");
+                "scheduled toggle; grey: paint; green: a spawn; yellow: the goal moved); short ticks in the lower half, "
+                "the run's events in the Events section's colours. An edit made at a past moment starts a new branch "
+                "from there: the recorded future is dropped, and \"Undo branch\" brings it back exactly.");
   }
   ImGui::End();
 }

@@ -66,6 +66,7 @@ std::string UnitSwarm::spawn(const io::Scene& scene, const std::string& preset, 
                              std::optional<Pose> goal) {
   auto def = unit_preset(preset);
   if (!def) return def.error().message;
+  if (rec_) return spawn_recorded(preset, pose, goal);  // a spawn during the run is a recorded input
   Unit u{preset, *def, pose, goal, "", 0, false};
   auto id = place(scene, u, pose);
   if (!id) return preset + ": " + id.error().message;
@@ -111,8 +112,8 @@ std::string UnitSwarm::spawn_area(const io::Scene& scene, int n, const std::vect
   return "";
 }
 
-void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
-  detach(from_current ? "the map, a door, a truck or a setting was edited" : "");
+void UnitSwarm::rebuild(const io::Scene& scene, bool from_current, const char* why) {
+  detach(from_current ? why : "");
   const double t = from_current ? time() : 0.0;
   std::vector<Pose> poses;
   std::vector<bool> arrived;
@@ -172,6 +173,38 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current) {
   record_due_ = time() == 0.0;  // Reset (or an edit before the first step): record from here
 }
 
+void UnitSwarm::rebuild_after_map_edit(const io::Scene& scene) {
+  carried_ = metrics();
+  std::vector<int> replans_now;
+  for (int i = 0; i < count(); ++i) replans_now.push_back(replans(i) + 1);  // the rebuild re-plans it
+  plan::SceneUnits su;
+  su.routing = routing_;
+  su.def = default_crowd_def();  // make_crowd's
+  su.def.route_planner = nullptr;
+  su.crowd.emplace(std::move(*crowd_));
+  for (size_t k = 0; k < units_.size(); ++k) {
+    su.presets.push_back(units_[k].preset);
+    su.scene_index.push_back(static_cast<int>(k));
+    su.messages.push_back(units_[k].message);
+    su.goals.push_back(units_[k].goal);
+  }
+  time_offset_ += su.crowd->time();  // the new crowd's clock starts at 0
+  plan::rebuild_scene_units(su, scene);
+  crowd_ = std::make_unique<Crowd>(std::move(*su.crowd));
+  std::vector<Unit> kept;
+  for (size_t k = 0; k < su.scene_index.size(); ++k) {
+    const size_t was = static_cast<size_t>(su.scene_index[k]);  // a unit with no room left is dropped
+    Unit u = std::move(units_[was]);
+    u.replans_before = replans_now[was];
+    u.message = su.messages[k];
+    kept.push_back(std::move(u));
+  }
+  units_ = std::move(kept);
+  built_on_ = scene.grid;
+  accumulator_ = 0.0;
+  record_due_ = time() == 0.0;  // an edit before the first step: record from here
+}
+
 std::string UnitSwarm::load(const io::Scene& scene) {
   units_.clear();
   speed_ = std::clamp(scene.sim_speed, 0.05, 20.0);
@@ -209,16 +242,35 @@ std::vector<io::UnitData> UnitSwarm::spawn_list() const {
 
 void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {
   // Another planner or setting: every unit re-plans with it (a rebuild from where they are).
-  const bool settings_changed = !(scene.settings == routing_->settings);
-  if (!(scene.grid == built_on_) || !same_dynamic(scene) || settings_changed) {
+  const bool settings_changed = !(scene.settings == routing().settings);
+  const bool map_edited = !(scene.grid == built_on_);
+  if (map_edited || !same_dynamic(scene) || settings_changed) {
     if (defer_rebuild) return;  // still pending: the units walk the old map until the stroke ends
     replan_pending_ = false;
-    rebuild(scene, true);
-    return;
+    // Painting walls or ground is a recorded input (the recording rebuilds its crowd as a
+    // replay does); what it cannot hold ends it, saying which edit and why.
+    std::string why = settings_changed ? "a planner setting was changed (a recording holds the settings it started with)"
+                      : !same_dynamic(scene) ? "a door or truck was edited (a recording holds the scene's doors and trucks as they started)"
+                                             : "";
+    if (why.empty()) {
+      // A map edit alone: recorded as paint while recording, else the same rebuild a replay
+      // makes (plan::rebuild_scene_units) on the swarm's own crowd.
+      why = rec_ ? record_paint(scene) : "";
+      if (why.empty() && !rec_) rebuild_after_map_edit(scene);
+    }
+    if (!why.empty()) {
+      rebuild(scene, true, why.c_str());
+      return;
+    }
   }
   replan_pending_ = false;
   if (scene_goal_.pos == scene.goal.pos && scene_goal_.heading == scene.goal.heading) return;
-  detach("the goal was moved");
+  if (rec_) {
+    (void)rec_->input(io::UnitInput{0, io::GoalInput{scene.goal}});  // recorded at the step shown
+    scene_goal_ = scene.goal;
+    sync_from_recording();
+    return;
+  }
   scene_goal_ = scene.goal;
   routing_->scene_goal = scene.goal;  // before set_goal re-plans
   for (int i = 0; i < count(); ++i) {
@@ -236,6 +288,8 @@ void UnitSwarm::run_steps(int n) {
     if (rec_) rec_->step();
     else crowd_->step();
   }
+  if (rec_ && rec_->revision() != synced_revision_) ++moment_version_;
+  sync_from_recording();  // a replayed spawn, paint or goal move shows in the lists
 }
 
 bool UnitSwarm::same_dynamic(const io::Scene& scene) const {

@@ -31,6 +31,11 @@ namespace pathlab::sandbox {
 /// The presets the core offers, in menu order.
 const std::vector<std::string>& unit_preset_names();
 
+/// Unit-steps (units x steps) one frame of scrubbing re-simulates at most: about 65 ms at the
+/// 4.3 us a unit-step of bench/bench_repro.cpp's 1,000 units, so the canvas redraws within
+/// 100 ms while the timeline's handle is dragged (UnitSwarm::scrub). [Limit: > 0]
+inline constexpr int64_t kScrubUnitSteps = 15'000;
+
 /// Most fixed steps one frame runs; a slow frame drops the rest instead of spiralling (the
 /// simulation then runs slower than the clock, never differently).
 inline constexpr int kMaxStepsPerFrame = 16;
@@ -44,7 +49,7 @@ const char* activity_name(UnitActivity a);
 
 /// Something that happened in a recorded run, marked on the timeline.
 struct TimelineMark {
-  enum class Kind { door_click, send, paint, door_schedule };
+  enum class Kind { door_click, send, paint, door_schedule, spawn, goal };
   int64_t step = 0;  ///< before that step's simulation (an input) or the step it falls in (a schedule)
   Kind kind = Kind::door_click;
   int index = 0;     ///< the door (door_click, door_schedule), else the input's index
@@ -94,10 +99,12 @@ class UnitSwarm {
 
   // ---- The timeline (issue 25): every run is recorded from its Reset ----
   // From Reset (or loading, or spawning at t = 0) the units run inside a plan::Recording: its
-  // crowd is the one shown and stepped, door clicks and sends are recorded as inputs, so the
-  // run can be seeked and replayed. An edit the recording cannot hold (a map edit, a spawn, a
-  // setting, a door or truck edited, the goal moved) after t = 0 ends it: the swarm carries on
-  // from a copy of the crowd, unrecorded, until the next Reset.
+  // crowd is the one shown and stepped; door clicks, sends, painted walls and ground, spawned
+  // units and the goal moved are recorded inputs, so the run can be seeked and replayed, and an
+  // edit at a past moment starts a new branch (the old future undoable: undo_branch). An edit
+  // the recording cannot hold (a setting, a door or truck edited, a terrain cost painted)
+  // ends it: the swarm carries on from a copy of the crowd, unrecorded, until the next Reset,
+  // and recording_note() says which edit and why.
 
   /// The run being recorded, or null (edited mid-run; no units).
   const plan::Recording* recording() const { return rec_.get(); }
@@ -107,6 +114,25 @@ class UnitSwarm {
   /// goes on from there along the recorded inputs, and an edit there drops the recorded future.
   /// Errors: no recording, a step outside it.
   Status seek(int64_t step);
+  /// A seek while the timeline's handle is dragged: exact when it re-simulates at most
+  /// kScrubUnitSteps unit-steps, else it re-simulates that much towards `step` from the keyframe
+  /// before it (or from the step shown, when on the way), so each frame redraws quickly and the
+  /// shown moment closes in on the handle while it is held; scrub_target() is then `step`.
+  /// Without `dragging` (the drag ended) it is seek(step). Errors: as seek.
+  Status scrub(int64_t step, bool dragging);
+  /// The step the handle is at while a scrub has not reached it yet.
+  std::optional<int64_t> scrub_target() const { return scrub_target_; }
+  /// The recording's last branch can be undone (recording()->can_undo_branch()).
+  bool can_undo_branch() const { return rec_ && rec_->can_undo_branch(); }
+  /// Restores the future the last branch dropped, showing the branch's moment, paused.
+  Status undo_branch();
+  /// Counts changes of the map or goal shown that the recording made (a seek or a replayed
+  /// paint or goal move); the sandbox copies recording()->scene()'s map and goal when it moves.
+  uint64_t shown_scene_version() const { return shown_scene_version_; }
+  /// Counts changes of the moment shown that are no edit of the user's (a seek, a branch
+  /// undone, playing through recorded inputs): the spawn list may differ then, and the sandbox
+  /// must not take that for an edit to undo.
+  uint64_t moment_version() const { return moment_version_; }
   /// Replays `repro` (its scene loaded with load() first): its inputs at their steps up to its
   /// last step, then shows its moment (its end without one), paused. Returns "" or why not
   /// (a run that differs from the file's hashes is kept, and said so).
@@ -176,15 +202,27 @@ class UnitSwarm {
     std::string message;       ///< a goal moved to fit, or other notes
     int replans_before = 0;    ///< re-plans in crowds since rebuilt
     bool selected = false;
+    int key = -1;              ///< while recording: its index in the recording's scene units
   };
-  void rebuild(const io::Scene& scene, bool from_current);
+  /// `why`: the edit that ends the recording (from_current), for recording_note().
+  void rebuild(const io::Scene& scene, bool from_current, const char* why = "");
   void apply_replan(const io::Scene& scene, bool defer_rebuild);
+  /// A map edit (nothing else) while not recording: the swarm's crowd rebuilt by
+  /// plan::rebuild_scene_units, the one rebuild a recorded paint and a replay make too.
+  void rebuild_after_map_edit(const io::Scene& scene);
   bool same_dynamic(const io::Scene& scene) const;  ///< the scene's doors and trucks are the crowd's
   /// Adds `u` to the crowd near `at`; `stay` (a unit that had arrived, rebuilt) keeps it where
   /// it stands instead of sending it to its goal again (it would swap slots with its neighbours).
   Result<CrowdAgentId> place(const io::Scene& scene, Unit& u, Pose at, bool stay = false);
   void run_steps(int n);
   std::string send_recorded(const std::vector<int>& ids, Vec2 goal, std::optional<double> heading);
+  std::string spawn_recorded(const std::string& preset, const Pose& pose, std::optional<Pose> goal);
+  /// Records the map edit (the scene's map against built_on_) as paint inputs; returns "" or
+  /// why it cannot (a terrain cost: a paint input makes walls or ground of cost 1).
+  std::string record_paint(const io::Scene& scene);
+  /// The unit list, map and goal as the recording has them at the step shown (after a seek, a
+  /// recorded input or a replayed one): a seek back shows the goals and units of that moment.
+  void sync_from_recording();
   /// The crowd shown: the recording's, else the swarm's own.
   const Crowd& cur() const { return rec_ ? rec_->crowd() : *crowd_; }
   /// Takes the crowd back from the recording (a copy routed by a copy of its routing), which
@@ -220,6 +258,10 @@ class UnitSwarm {
     std::optional<CrowdExplanation> why;
   };
   mutable WhyCache why_;
+  uint64_t synced_revision_ = 0;      ///< rec_->revision() the lists were last synced at
+  uint64_t shown_scene_version_ = 0;
+  uint64_t moment_version_ = 0;
+  std::optional<int64_t> scrub_target_;  ///< the handle's step while a scrub closes in on it
 };
 
 }  // namespace pathlab::sandbox

@@ -35,17 +35,99 @@ void UnitSwarm::start_recording(const io::Scene& scene) {
   plan::RecordOptions o;
   o.def.dt = crowd_->dt();
   o.keyframe_every = kTimelineKeyframeEvery;
-  auto r = plan::Recording::start(start, o);
+  // From a copy of the units shown (their routes planned already): building them again from
+  // the scene re-planned every unit in the first frame. The copy is what the file's scene
+  // builds (load and spawn place units as build_scene_units does; tests/test_sandbox_repro.cpp
+  // and the timeline's tests compare a fresh build with it).
+  plan::SceneUnits live;
+  live.routing = plan::copy_routing(*routing_);
+  live.crowd.emplace(crowd_->clone(plan::unit_route_planner(live.routing)));
+  for (size_t k = 0; k < units_.size(); ++k) {
+    units_[k].key = static_cast<int>(k);
+    live.presets.push_back(units_[k].preset);
+    live.scene_index.push_back(static_cast<int>(k));
+    live.messages.push_back(units_[k].message);
+    live.goals.push_back(units_[k].goal);
+  }
+  live.def = o.def;
+  auto r = plan::Recording::start_from(start, std::move(live), o);
   if (!r) {
     rec_note_ = "not recorded: " + r.error().message;
     return;
   }
-  // The recording must run exactly the units shown, or the timeline would show another run.
-  if (r->crowd().agent_count() != count() || plan::crowd_state_hash(r->crowd()) != plan::crowd_state_hash(*crowd_)) {
-    rec_note_ = "not recorded: the units Reset places differ from the ones shown";
-    return;
-  }
   rec_ = std::make_unique<plan::Recording>(std::move(*r));
+  synced_revision_ = rec_->revision();
+}
+
+void UnitSwarm::sync_from_recording() {
+  if (!rec_ || rec_->revision() == synced_revision_) return;
+  synced_revision_ = rec_->revision();
+  const plan::SceneUnits& su = rec_->units();
+  const Crowd& c = *su.crowd;
+  // What the recording does not hold (the selection, re-plans in crowds before a rebuild) stays
+  // with the unit it belongs to: its key, the recording's scene unit.
+  std::vector<const Unit*> by_key(rec_->scene().units.size(), nullptr);
+  for (const Unit& u : units_)
+    if (u.key >= 0 && static_cast<size_t>(u.key) < by_key.size()) by_key[static_cast<size_t>(u.key)] = &u;
+  std::vector<Unit> next;
+  next.reserve(static_cast<size_t>(c.agent_count()));
+  for (int i = 0; i < c.agent_count(); ++i) {
+    const size_t k = static_cast<size_t>(i);
+    const int key = su.scene_index[k];
+    // Where Reset puts it: its place in the recording's scene (a spawned one where it stood).
+    const io::UnitData& d = rec_->scene().units[static_cast<size_t>(key)];
+    const Unit* was = by_key[static_cast<size_t>(key)];
+    next.push_back(Unit{su.presets[k], c.agent_def(i).unit, d.pose, su.goals[k], su.messages[k],
+                        was ? was->replans_before : 0, was && was->selected, key});
+  }
+  units_ = std::move(next);
+  if (!(rec_->scene().grid == built_on_) || !(rec_->scene().goal.pos == scene_goal_.pos) ||
+      rec_->scene().goal.heading != scene_goal_.heading) {
+    built_on_ = rec_->scene().grid;
+    scene_goal_ = rec_->scene().goal;
+    ++shown_scene_version_;
+  }
+}
+
+std::string UnitSwarm::record_paint(const io::Scene& scene) {
+  const Grid& now = scene.grid;
+  if (now.width() != built_on_.width() || now.height() != built_on_.height())
+    return "the map was resized (a recording holds one map size)";
+  io::PaintInput walls{{}, true}, ground{{}, false};
+  for (int y = 0; y < now.height(); ++y)
+    for (int x = 0; x < now.width(); ++x) {
+      const float c = now.cost(x, y);
+      if (c == built_on_.cost(x, y)) continue;
+      if (c == kBlocked) walls.cells.push_back(Cell{x, y});
+      else if (c == 1.0f) ground.cells.push_back(Cell{x, y});
+      else return "a terrain cost was painted (a recorded paint makes walls or ground of cost 1)";
+    }
+  // Recorded at the step shown (after a seek back this starts a branch); each rebuilds the
+  // recording's crowd with plan::rebuild_scene_units, as a replay does. The new crowd counts
+  // from 0: carry the metrics and re-plans (one more each: the rebuild re-plans it).
+  carried_ = metrics();
+  for (int i = 0; i < count(); ++i) units_[static_cast<size_t>(i)].replans_before = replans(i) + 1;
+  if (!walls.cells.empty()) (void)rec_->input(io::UnitInput{0, std::move(walls)});
+  if (!ground.cells.empty()) (void)rec_->input(io::UnitInput{0, std::move(ground)});
+  sync_from_recording();
+  built_on_ = scene.grid;  // the recording's map now (a paint outside it would differ: none is)
+  return "";
+}
+
+std::string UnitSwarm::spawn_recorded(const std::string& preset, const Pose& pose, std::optional<Pose> goal) {
+  const std::string e = rec_->input(io::UnitInput{0, io::SpawnInput{preset, pose, goal}});
+  sync_from_recording();
+  return e;
+}
+
+Status UnitSwarm::undo_branch() {
+  if (!rec_) return fail(StatusCode::invalid_argument, "the units are not recorded");
+  playing_ = false;
+  accumulator_ = 0.0;
+  const Status s = rec_->undo_branch();
+  ++moment_version_;
+  sync_from_recording();
+  return s;
 }
 
 void UnitSwarm::detach(const char* why) {
@@ -70,6 +152,7 @@ std::string UnitSwarm::replay(const io::Repro& repro) {
   if (r->crowd().agent_count() != count() || plan::crowd_state_hash(r->crowd()) != plan::crowd_state_hash(*crowd_))
     return "its units do not start as the sandbox places them";
   rec_ = std::make_unique<plan::Recording>(std::move(*r));
+  synced_revision_ = rec_->revision();
   while (rec_->recorded_until() < repro.until_step) rec_->step();
   const std::string differs = rec_->step_hashes() == repro.step_hashes ? "" : "the replay differs from the file's hashes";
   (void)seek(repro.moment.value_or(repro.until_step));  // in 0..until_step: the reader checked
@@ -84,6 +167,8 @@ std::vector<TimelineMark> UnitSwarm::timeline_marks() const {
     TimelineMark m{inputs[i].step, TimelineMark::Kind::paint, static_cast<int>(i)};
     if (const auto* d = std::get_if<io::DoorInput>(&inputs[i].what)) m.kind = TimelineMark::Kind::door_click, m.index = d->door;
     else if (std::holds_alternative<io::SendInput>(inputs[i].what)) m.kind = TimelineMark::Kind::send;
+    else if (std::holds_alternative<io::SpawnInput>(inputs[i].what)) m.kind = TimelineMark::Kind::spawn;
+    else if (std::holds_alternative<io::GoalInput>(inputs[i].what)) m.kind = TimelineMark::Kind::goal;
     out.push_back(m);
   }
   // Scheduled toggles: seconds since Reset, the step whose simulation crosses them.
@@ -102,7 +187,24 @@ std::vector<TimelineMark> UnitSwarm::timeline_marks() const {
 Status UnitSwarm::seek(int64_t step) {
   if (!rec_) return fail(StatusCode::invalid_argument, "the units are not recorded");
   accumulator_ = 0.0;
-  return rec_->seek(step);
+  scrub_target_.reset();
+  const Status s = rec_->seek(step);
+  ++moment_version_;
+  sync_from_recording();
+  return s;
+}
+
+Status UnitSwarm::scrub(int64_t step, bool dragging) {
+  if (!rec_ || !dragging) return seek(step);
+  const int64_t per_frame = std::max<int64_t>(1, kScrubUnitSteps / std::max(1, count()));
+  if (step < 0 || step > rec_->recorded_until() || rec_->seek_steps(step) <= per_frame) return seek(step);
+  // Too far to re-simulate in one frame: from the keyframe before it, or on from the step
+  // shown when that is on the way, one frame's worth at a time.
+  const int64_t at = rec_->step_index(), key = rec_->keyframe_before(step);
+  const int64_t from = at >= key && at <= step ? at : key;
+  const Status s = seek(std::min(step, from + per_frame));
+  if (rec_->step_index() < step) scrub_target_ = step;
+  return s;
 }
 
 std::string UnitSwarm::send_recorded(const std::vector<int>& ids, Vec2 goal, std::optional<double> heading) {
@@ -111,11 +213,7 @@ std::string UnitSwarm::send_recorded(const std::vector<int>& ids, Vec2 goal, std
     if (id >= 0 && id < count()) valid.push_back(id);
   // Recorded at the step shown; after a seek back this drops the recorded future.
   std::string first = rec_->input(io::UnitInput{0, io::SendInput{valid, goal, heading}});
-  for (int id : valid) {
-    Unit& u = units_[static_cast<size_t>(id)];
-    u.goal = Pose{goal, heading.value_or(0.0)};
-    u.message = rec_->units().messages[static_cast<size_t>(id)];
-  }
+  sync_from_recording();
   return first;
 }
 

@@ -4,9 +4,10 @@
 /// scene, every input with the step it was given at, the simulation settings, the pathlab
 /// version that wrote it, the moment of interest and state hashes to check a replay against.
 ///
-/// Format (version 1; README.md, section "Repro files", is the contract):
+/// Format (version 2; README.md, section "Repro files", is the contract; version 1 files, which
+/// have no "spawn" or "goal" inputs, are read as they are):
 /// {
-///  "pathlab_repro": 1,
+///  "pathlab_repro": 2,
 ///  "pathlab_version": "0.1.0",
 ///  "settings": {"dt": 0.016666666666666666, "hash_every": 60},
 ///  "until_step": 600,
@@ -14,7 +15,9 @@
 ///  "inputs": [
 ///   {"step": 120, "paint": {"cells": [[x, y], ...], "wall": true}},
 ///   {"step": 180, "door": 0},
-///   {"step": 240, "send": {"units": [0, 3], "goal": [x, y] or [x, y, deg]}}
+///   {"step": 240, "send": {"units": [0, 3], "goal": [x, y] or [x, y, deg]}},
+///   {"step": 300, "spawn": {"preset": "person", "pose": [x, y, deg], "goal": [x, y, deg] or null}},
+///   {"step": 360, "goal": [x, y, deg]}
 ///  ],
 ///  "hashes": [{"step": 60, "state": "16 hex digits", "units": ["8 hex digits", ...]}, ...],
 ///  "step_hashes": "16 hex digits per step, steps 1..until_step",
@@ -38,7 +41,7 @@
 
 namespace pathlab::io {
 
-inline constexpr int kReproVersion = 1;
+inline constexpr int kReproVersion = 2;
 /// Most steps a repro may cover (as `pathlab-cli crowd`'s limit): 46 hours at 60 Hz.
 inline constexpr int64_t kMaxReproSteps = 10'000'000;
 inline constexpr size_t kMaxReproInputs = 1'000'000;
@@ -71,10 +74,30 @@ struct SendInput {
   bool operator==(const SendInput&) const = default;
 };
 
+/// A unit spawned during the run: a unit of `preset` placed near `pose` (the nearest free spot),
+/// going to `goal` (none: the scene's goal). It gets the next crowd agent id.
+struct SpawnInput {
+  std::string preset;
+  Pose pose;                 ///< [Units: cells, radians]
+  std::optional<Pose> goal;  ///< [Units: cells, radians]
+  bool operator==(const SpawnInput& o) const {
+    return preset == o.preset && same_pose(pose, o.pose) && goal.has_value() == o.goal.has_value() &&
+           (!goal || same_pose(*goal, *o.goal));
+  }
+  /// Pose has no ==: equal doubles, bit for bit as a replay needs them.
+  static bool same_pose(const Pose& a, const Pose& b) { return a.pos == b.pos && a.heading == b.heading; }
+};
+
+/// The scene's goal moved: every unit without a goal of its own re-targets to it.
+struct GoalInput {
+  Pose goal;  ///< [Units: cells, radians]
+  bool operator==(const GoalInput& o) const { return SpawnInput::same_pose(goal, o.goal); }
+};
+
 /// One edit during a run, applied after `step` steps.
 struct UnitInput {
   int64_t step = 0;
-  std::variant<PaintInput, DoorInput, SendInput> what;
+  std::variant<PaintInput, DoorInput, SendInput, SpawnInput, GoalInput> what;
   bool operator==(const UnitInput&) const = default;
 };
 

@@ -51,6 +51,12 @@ class Recording {
  public:
   /// Starts a run of `scene`'s units (build_scene_units) at step 0. Errors: a bad def.
   static Result<Recording> start(const io::Scene& scene, const RecordOptions& options = {});
+  /// Starts a run from `units` as they stand at step 0 (a copy the caller made, e.g. the
+  /// sandbox's live units: Crowd::clone with copy_routing), instead of building them again:
+  /// no re-planning, so starting costs a copy. `scene` is the run's start (what a repro holds);
+  /// `units` must be what build_scene_units(scene) gives, or a replay of the file differs
+  /// (replay --check says so). Errors: bad options, no crowd, a crowd already stepped.
+  static Result<Recording> start_from(const io::Scene& scene, SceneUnits units, const RecordOptions& options = {});
   /// A run to replay `repro`: its scene, dt and inputs (applied when their steps come); its
   /// hashes are not copied (compare them with hashes() / step_hashes() as the run goes).
   static Result<Recording> replay(const io::Repro& repro, int64_t keyframe_every = 600);
@@ -66,6 +72,25 @@ class Recording {
   /// at or before it, then re-simulation with the recorded inputs. Errors: a step past the
   /// recorded ones (recorded_until()) or negative.
   Status seek(int64_t step);
+
+  /// The step of the keyframe a seek to `step` would restore (the nearest at or before it),
+  /// and how many steps seek(step) would re-simulate from where the run is now (0: a keyframe
+  /// or the step shown). For a viewer that must redraw quickly: while the user drags, it can
+  /// show the keyframe and seek exactly when the drag ends.
+  int64_t keyframe_before(int64_t step) const;
+  int64_t seek_steps(int64_t step) const;
+
+  /// True after an input at a past moment dropped the recorded future (a branch), until
+  /// undo_branch() or the next branch.
+  bool can_undo_branch() const noexcept { return dropped_ != nullptr; }
+  /// The step the last branch started at (valid while can_undo_branch()).
+  int64_t branch_step() const noexcept;
+  /// Drops the current branch and restores the future the branch dropped, exactly as it was
+  /// (its inputs, hashes and keyframes), showing the branch's step. Errors: no branch.
+  Status undo_branch();
+  /// Counts the changes of the units' list, goals, messages or map that stepping alone does not
+  /// make: inputs applied, keyframes restored. A viewer compares it to refresh what it shows.
+  uint64_t revision() const noexcept { return revision_; }
 
   int64_t step_index() const noexcept { return step_; }
   double time() const noexcept { return static_cast<double>(step_) * options_.def.dt; }
@@ -94,7 +119,9 @@ class Recording {
 
  private:
   struct Keyframe;
+  struct Future;
   Recording() = default;
+  static Status check_options(const RecordOptions& options);
   void take_keyframe();
   /// Drops every other keyframe (doubling the interval) while they take more than the budget.
   void keep_keyframe_budget();
@@ -120,6 +147,8 @@ class Recording {
   std::vector<std::shared_ptr<const Keyframe>> keyframes_;  ///< by step, every keyframe_every
   RunEvents events_;
   size_t evented_inputs_ = 0;  ///< inputs_[0..evented_inputs_) have their events
+  std::shared_ptr<const Future> dropped_;  ///< the future the last branch dropped (undo_branch)
+  uint64_t revision_ = 0;
 };
 
 }  // namespace pathlab::plan

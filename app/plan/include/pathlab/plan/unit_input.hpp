@@ -1,8 +1,8 @@
 #pragma once
 /// @file unit_input.hpp
 /// Edits during a crowd run as data (io::UnitInput: paint cells, click a door, send units to
-/// a goal), applied to a scene's units by one function, so a recorded run replays its edits
-/// exactly as they were made (recording.hpp). The sandbox's door clicks and "send the
+/// a goal, spawn a unit, move the scene's goal), applied to a scene's units by one function,
+/// so a recorded run replays its edits exactly as they were made (recording.hpp). The sandbox's door clicks and "send the
 /// selection" go through toggle_door and send_unit below too.
 
 #include <optional>
@@ -35,7 +35,9 @@ void rebuild_scene_units(SceneUnits& units, const io::Scene& scene);
 
 /// Applies one input now: paint edits `scene.grid` and rebuilds the crowd
 /// (rebuild_scene_units), a door click is toggle_door, a send is send_unit for each listed unit
-/// (unknown ids skipped, as the sandbox skips them). Returns "" or the first problem for people
+/// (unknown ids skipped, as the sandbox skips them), a spawn places a unit (place_unit; the
+/// next agent id; listed in `scene.units` where it stands), a goal move sets `scene.goal` and
+/// re-targets the units without their own goal. Returns "" or the first problem for people
 /// (the run goes on: a replay meets the same problem at the same step).
 std::string apply_unit_input(SceneUnits& units, io::Scene& scene, const UnitInput& input);
 

@@ -1,0 +1,285 @@
+// Edits during a recorded run in the sandbox (issue 25): painting walls, spawning a unit and
+// moving the goal are recorded inputs like door clicks and sends; an edit at a past moment
+// starts a branch whose dropped future "Undo branch" brings back exactly; after a seek the
+// spawn list shows the goals of the moment shown; an edit a recording cannot hold ends it with
+// a note naming it. The proof of the issue: a run with a wall painted, a door clicked and a
+// group sent mid-run, saved, reopened and scrubbed to the middle equals a fresh simulation to
+// that step, and `pathlab-cli replay --check` passes on the file and names the step and unit on
+// a copy with one input moved by one step.
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "pathlab/io/map_files.hpp"
+#include "pathlab/io/repro_file.hpp"
+#include "pathlab/plan/recording.hpp"
+#include "pathlab/plan/scene.hpp"
+#include "pathlab/plan/unit_input.hpp"
+#include "sandbox_ui.hpp"
+
+using namespace pathlab;
+using sandbox::UnitSwarm;
+
+namespace {
+
+const std::string kDoorway = std::string(PATHLAB_ASSETS_DIR) + "/scenes/crowds/doorway.json";
+
+/// A fresh, unrecorded simulation of `repro`'s scene and inputs (the planning layer alone) to
+/// `steps`: its crowd's state hash, and the map then.
+std::pair<uint64_t, Grid> fresh_to(const io::Repro& repro, int64_t steps) {
+  io::Scene scene = repro.scene;
+  auto su = plan::build_scene_units(scene);
+  REQUIRE(su.ok());
+  size_t next = 0;
+  for (int64_t s = 0; s < steps; ++s) {
+    for (; next < repro.inputs.size() && repro.inputs[next].step == s; ++next)
+      (void)plan::apply_unit_input(*su, scene, repro.inputs[next]);
+    su->crowd->step();
+  }
+  return {plan::crowd_state_hash(*su->crowd), scene.grid};
+}
+
+void shot(test::SandboxUi& ui, const std::string& name) {
+  std::vector<uint8_t> px;
+  ui.host->frame([](ImGuiIO& io) { io.MousePos = ImVec2(-1, -1); }, &px);
+  if (const char* dir = std::getenv("PATHLAB_TEST_SHOTS"))
+    (void)io::write_png_rgba(std::string(dir) + "/" + name + ".png", ui.host->width(), ui.host->height(), px.data());
+}
+
+/// A brush stroke with the paint tool along row `y` from cell x0 to x1, then one idle frame
+/// (the stroke's rebuild waits for its end).
+void paint_row(test::SandboxUi& ui, int y, int x0, int x1) {
+  ui.sb().set_tool(sandbox::Tool::paint);
+  ui.sb().set_brush(0);
+  const ImVec2 a = ui.sb().world_to_screen(Vec2(x0 + 0.5, y + 0.5)), b = ui.sb().world_to_screen(Vec2(x1 + 0.5, y + 0.5));
+  ui.mouse_at(a, false);
+  ui.mouse_at(a, true);
+  ui.mouse_at(b, true);
+  ui.mouse_at(b, false);
+  ui.idle(1);
+}
+
+}  // namespace
+
+TEST_CASE("proof: wall, door, send mid-run; saved, reopened, scrubbed to the middle: a fresh simulation; replay --check") {
+  test::ScratchDir dir("sandbox_edits_proof");
+  auto scene = io::load_scene(kDoorway);
+  REQUIRE(scene.ok());
+  REQUIRE(!scene->doors.empty());
+  test::SandboxUi ui(*scene, 2);
+  ui.sb().set_work_dir(dir.path.string());
+  UnitSwarm& u = ui.sb().units();
+  u.set_playing(false);
+  u.reset(ui.sb().scene());
+  ui.idle(1);
+  REQUIRE(u.count() > 2);
+  const int64_t blocked_before = ui.sb().scene().grid.blocked_count();
+  for (int s = 0; s < 240; ++s) {
+    if (s == 60) paint_row(ui, 10, 5, 7);  // through the paint tool, as a user paints
+    if (s == 120) u.toggle_door(0);
+    if (s == 180) CHECK(u.send({0, 1}, Vec2(3.5, 12.5), std::nullopt).empty());
+    u.step(ui.sb().scene());
+  }
+  const plan::Recording* rec = u.recording();
+  REQUIRE_MESSAGE(rec != nullptr, u.recording_note());  // painting no longer ends the recording
+  REQUIRE(rec->inputs().size() == 3);
+  CHECK(std::holds_alternative<io::PaintInput>(rec->inputs()[0].what));
+  CHECK(rec->inputs()[0].step == 60);
+  CHECK(ui.sb().scene().grid.blocked_count() > blocked_before);
+
+  REQUIRE(u.seek(150).ok());
+  ui.idle(1);
+  ui.click_widget("Save repro");
+  const std::string path = dir / "untitled.repro.json";
+  REQUIRE_MESSAGE(std::filesystem::exists(path), ui.sb().status());
+  auto saved = io::load_repro(path, plan::scene_read_options());
+  REQUIRE(saved.ok());
+  CHECK(saved->moment == std::optional<int64_t>(150));
+  CHECK(saved->until_step == 240);
+
+  // Reopened: the timeline at the moment; scrubbed to the middle (after the paint and the door).
+  REQUIRE_MESSAGE(ui.sb().open(path), ui.sb().status());
+  ui.idle(1);
+  UnitSwarm& v = ui.sb().units();
+  REQUIRE(v.recording() != nullptr);
+  CHECK(v.recording()->step_index() == 150);
+  REQUIRE(v.seek(130).ok());
+  ui.idle(1);
+  const auto [hash, grid] = fresh_to(*saved, 130);
+  CHECK(plan::crowd_state_hash(v.crowd()) == hash);
+  CHECK(ui.sb().scene().grid == grid);  // the canvas shows the wall painted by then
+  REQUIRE(v.seek(30).ok());
+  ui.idle(1);
+  CHECK(ui.sb().scene().grid.blocked_count() == blocked_before);  // before the paint: no wall
+  CHECK(plan::crowd_state_hash(v.crowd()) == fresh_to(*saved, 30).first);
+
+  auto r = test::run_cli("replay " + path + " --check");
+  CHECK_MESSAGE(r.status == 0, r.err);
+  std::string moved = test::file_bytes(path);
+  const size_t at = moved.find("{\"step\":180,\"send\"");
+  REQUIRE(at != std::string::npos);
+  moved.replace(at, 11, "{\"step\":181");
+  const std::string bad = dir / "moved.repro.json";
+  std::ofstream(bad, std::ios::binary) << moved;
+  r = test::run_cli("replay " + bad + " --check");
+  CHECK(r.status == 1);
+  CHECK_MESSAGE(r.err.find("diverges at step 181") != std::string::npos, r.err);
+  CHECK_MESSAGE(r.err.find(": unit 0 (") != std::string::npos, r.err);
+}
+
+TEST_CASE("sandbox edits: a spawn and a goal move are recorded; a seek shows the goals and units of that moment") {
+  auto scene = io::load_scene(kDoorway);
+  REQUIRE(scene.ok());
+  test::SandboxUi ui(*scene, 2);
+  UnitSwarm& u = ui.sb().units();
+  u.set_playing(false);
+  u.reset(ui.sb().scene());
+  const int n = u.count();
+  for (int s = 0; s < 120; ++s) {
+    if (s == 30) CHECK(u.send({0}, Vec2(3.5, 12.5), std::nullopt).empty());
+    if (s == 60) CHECK(u.spawn(ui.sb().scene(), "person", ui.sb().scene().start).empty());
+    if (s == 90) {
+      ui.sb().scene().goal.pos += Vec2(-1.0, 0.0);
+      u.request_replan();
+    }
+    u.step(ui.sb().scene());
+  }
+  REQUIRE_MESSAGE(u.recording() != nullptr, u.recording_note());
+  CHECK(u.recording()->inputs().size() == 3);
+  CHECK(u.count() == n + 1);
+  CHECK(u.spawn_list().size() == static_cast<size_t>(n + 1));
+  REQUIRE(u.spawn_list()[0].goal.has_value());
+  CHECK(u.spawn_list()[0].goal->pos == Vec2(3.5, 12.5));
+  REQUIRE(scene->units[0].goal.has_value());
+  const Vec2 own = scene->units[0].goal->pos;
+
+  // Back before the send: unit 0 goes to its own goal again, the spawned unit is not there.
+  REQUIRE(u.seek(20).ok());
+  ui.idle(1);
+  CHECK(u.count() == n);
+  REQUIRE(u.spawn_list()[0].goal.has_value());
+  CHECK(u.spawn_list()[0].goal->pos == own);  // not the later send's goal
+  CHECK(u.goal_of(0, ui.sb().scene()).pos == own);
+  CHECK(ui.sb().scene().goal.pos == scene->goal.pos);  // the goal where it was then
+  REQUIRE(u.seek(100).ok());
+  ui.idle(1);
+  CHECK(u.count() == n + 1);
+  CHECK(ui.sb().scene().goal.pos == scene->goal.pos + Vec2(-1.0, 0.0));
+}
+
+TEST_CASE("sandbox edits: an edit at a past moment branches; Undo branch restores the old future bit for bit") {
+  auto scene = io::load_scene(kDoorway);
+  REQUIRE(scene.ok());
+  test::SandboxUi ui(*scene, 2);
+  UnitSwarm& u = ui.sb().units();
+  u.set_playing(false);
+  u.reset(ui.sb().scene());
+  for (int s = 0; s < 200; ++s) {
+    if (s == 120) u.toggle_door(0);
+    u.step(ui.sb().scene());
+  }
+  const plan::Recording* rec = u.recording();
+  REQUIRE(rec != nullptr);
+  const auto inputs = rec->inputs();
+  const auto steps = rec->step_hashes();
+  const auto hashes = rec->hashes();
+  REQUIRE(u.seek(80).ok());
+  ui.idle(1);
+  CHECK(ui.sb().widget_rect("Undo branch").second.x <= 0.0f);  // nothing to undo yet
+  paint_row(ui, 10, 5, 7);  // an edit in the past: a new branch from step 80
+  REQUIRE(u.recording() == rec);
+  CHECK(rec->recorded_until() == 80);
+  CHECK(rec->can_undo_branch());
+  for (int s = 0; s < 30; ++s) u.step(ui.sb().scene());
+  ui.idle(1);
+  shot(ui, "timeline_branch");
+  ui.click_widget("Undo branch");
+  ui.idle(1);
+  CHECK_FALSE(rec->can_undo_branch());
+  CHECK(rec->step_index() == 80);
+  CHECK(rec->inputs() == inputs);
+  CHECK(rec->step_hashes() == steps);
+  CHECK(rec->hashes() == hashes);
+  CHECK(plan::crowd_state_hash(u.crowd()) == steps[79]);
+  CHECK(ui.sb().scene().grid == scene->grid);  // the branch's wall is gone from the canvas
+  for (int s = 80; s < 200; ++s) u.step(ui.sb().scene());
+  CHECK(plan::crowd_state_hash(u.crowd()) == steps[199]);  // the old future, re-simulated
+}
+
+TEST_CASE("sandbox edits: an edit a recording cannot hold ends it, naming the edit") {
+  auto scene = io::load_scene(kDoorway);
+  REQUIRE(scene.ok());
+  test::SandboxUi ui(*scene, 2);
+  UnitSwarm& u = ui.sb().units();
+  u.set_playing(false);
+  u.reset(ui.sb().scene());
+  for (int s = 0; s < 10; ++s) u.step(ui.sb().scene());
+  REQUIRE(u.recording() != nullptr);
+  ui.sb().scene().settings.turn_penalty += 0.5;
+  u.request_replan();
+  u.update(ui.sb().scene(), 0.0);
+  CHECK(u.recording() == nullptr);
+  CHECK(u.recording_note().find("not recorded since t = 0.17 s: a planner setting was changed") == 0);
+}
+
+TEST_CASE("sandbox edits: a held handle far from a keyframe closes in frame by frame; let go, the exact moment") {
+  io::Scene scene;
+  scene.name = "scrub";
+  scene.grid = Grid::create(60, 60).value();
+  scene.start = Pose{Vec2(5.5, 5.5), 0.0};
+  scene.goal = Pose{Vec2(54.5, 54.5), 0.0};
+  scene.settings.planner = "astar";
+  scene.settings.smoother = "los";
+  UnitSwarm u(scene.grid);
+  u.set_playing(false);
+  // 300 units: one frame of scrubbing re-simulates kScrubUnitSteps / 300 = 50 steps at most.
+  CHECK(u.spawn_area(scene, 300, {1, 0, 0, 0}, Vec2(1.0, 1.0), Vec2(40.0, 40.0)).empty());
+  REQUIRE(u.count() == 300);
+  const int64_t per_frame = sandbox::kScrubUnitSteps / 300;
+  REQUIRE(per_frame == 50);
+  for (int s = 0; s < 130; ++s) u.step(scene);
+  const plan::Recording* rec = u.recording();
+  REQUIRE(rec != nullptr);
+  REQUIRE(rec->keyframe_before(119) == 60);  // the timeline's keyframes: every simulated second
+  const uint64_t want = rec->step_hashes()[118];
+
+  REQUIRE(u.scrub(119, true).ok());  // from 130: restore 60, 50 steps on
+  CHECK(rec->step_index() == 110);
+  CHECK(u.scrub_target() == std::optional<int64_t>(119));
+  REQUIRE(u.scrub(119, true).ok());  // the next frame, handle held still: on to it
+  CHECK(rec->step_index() == 119);
+  CHECK_FALSE(u.scrub_target().has_value());
+  CHECK(plan::crowd_state_hash(u.crowd()) == want);
+  REQUIRE(u.scrub(20, true).ok());  // within a frame's work of its keyframe: exact at once
+  CHECK(rec->step_index() == 20);
+  REQUIRE(u.scrub(125, true).ok());
+  CHECK(rec->step_index() == 125);  // the keyframe at 120 and 5 steps: exact
+  REQUIRE(u.scrub(119, true).ok());
+  CHECK(rec->step_index() == 110);
+  REQUIRE(u.scrub(119, false).ok());  // let go: the exact moment at once
+  CHECK(rec->step_index() == 119);
+  CHECK(plan::crowd_state_hash(u.crowd()) == want);
+}
+
+TEST_CASE("sandbox edits: the fuzz seed of a version 2 repro (spawn and goal inputs) reads and writes back") {
+  const std::string seed = std::string(PATHLAB_ASSETS_DIR) + "/../fuzz/corpus/fuzz_repro_file/edits_v2.json";
+  auto r = io::load_repro(seed, plan::scene_read_options());
+  REQUIRE_MESSAGE(r.ok(), r.error().message);
+  int spawns = 0, goals = 0;
+  for (const io::UnitInput& in : r->inputs) {
+    spawns += std::holds_alternative<io::SpawnInput>(in.what) ? 1 : 0;
+    goals += std::holds_alternative<io::GoalInput>(in.what) ? 1 : 0;
+  }
+  CHECK(spawns == 2);
+  CHECK(goals == 1);
+  auto back = io::parse_repro(io::repro_to_json(*r), "again.json", ".", plan::scene_read_options());
+  REQUIRE(back.ok());
+  CHECK(back->inputs == r->inputs);
+}
