@@ -47,10 +47,12 @@ Sandbox::Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path
   panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_plan_panel(); }));
   panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_stats_panel(); }));
   panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_units_panel(); }));
+  panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_lesson_panel(); }));
 }
 
 Sandbox::~Sandbox() {
   worker_.reset();  // stops a running plan before the scene goes
+  set_side_panel_hidden(false);  // the next sandbox starts with its panel
   if (texture_) SDL_DestroyTexture(texture_);
 }
 
@@ -88,6 +90,7 @@ void Sandbox::set_scene(io::Scene scene) {
   committed_state_ = scene_state();
   // The last plan belongs to the old scene: drop it rather than draw it on the new map.
   apply_plan(PlanView{});
+  if (presenting_) units_->set_playing(false);  // on a projector, units wait for Play
 }
 
 // ---- Planning ----
@@ -273,7 +276,7 @@ void Sandbox::draw_panel() {
 
 void Sandbox::frame() {
   sdl_layer_->new_frame();  // last frame's batches were drawn by now
-  draw_panel();
+  presenting_ ? draw_presentation() : draw_panel();
   draw_timeline();  // before the canvas: a seek shows in this frame's drawing
   draw_canvas();  // plans (plan_step) after its input, before drawing the path
   inspector_->frame(*this);

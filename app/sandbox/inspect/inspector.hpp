@@ -70,8 +70,9 @@ class Inspector {
   /// Grows with the UI scale (the font size).
   /// Never more than 40% of the window, so the map keeps most of it at 250%.
   float strip_height() const {
+    if (presenting_ && !presenting_strip_) return reserved_height_;  // the lesson's caption takes the strip's place
     const float h = strip_collapsed_ ? ImGui::GetFrameHeight() : kStripHeight * ImGui::GetFontSize() / 14.0f;
-    return std::min(h, std::max(ImGui::GetFrameHeight(), ImGui::GetIO().DisplaySize.y * 0.4f));
+    return std::min(h, std::max(ImGui::GetFrameHeight(), ImGui::GetIO().DisplaySize.y * 0.4f)) + reserved_height();
   }
   /// True when the replay draws the search, so the sandbox skips its own search layer.
   bool owns_search() const { return !replay_.empty(); }
@@ -122,6 +123,21 @@ class Inspector {
   void scan() { gallery_ = scan_gallery(assets_dir() + "/scenes"), gallery_scanned_ = true; }
   /// Opens a preset and switches on the views its "gallery.views" asks for.
   bool open_preset(Sandbox& sb, const GalleryEntry& e);
+  /// Back to the default overlays and compare rows, then `views` switched on (apply_preset_view;
+  /// names it does not know are skipped): what a preset or a lesson step shows when opened.
+  void show_views(Sandbox& sb, const std::vector<std::string>& views);
+  /// The views switched on now beyond the defaults, as apply_preset_view names them ("compare",
+  /// "compare:<planner>" for each ticked row, overlays, "vehicle_rules"): a lesson step's views.
+  std::vector<std::string> current_views() const;
+  /// Presentation mode (issue 26): the strip is not drawn and gives its place, `reserved`
+  /// pixels, to the lesson's caption; hover tooltips are off and Space, the arrows, Home and
+  /// End are the presentation's keys.
+  /// With `strip` (a lesson step that asks for a tab: plots, compare) the strip stays, above the caption.
+  void set_presenting(bool on, float reserved, bool strip = false) {
+    presenting_ = on, reserved_height_ = reserved, presenting_strip_ = strip;
+  }
+  /// Height kept free under the strip for the caption (0 unless presenting). [pixels]
+  float reserved_height() const { return presenting_ ? reserved_height_ : 0.0f; }
   /// Switches on one view of a preset's "gallery.views": an overlay name ("navmesh", "spline",
   /// ...), "compare", "compare:<planner>" (that row ticked), "vehicle_rules" (Compare holds
   /// polylines to the turning radius) or "tab:<name>". False for a name it does not know.
@@ -185,6 +201,8 @@ class Inspector {
   Tab tab_ = Tab::replay;
   std::optional<Tab> requested_tab_;
   bool strip_collapsed_ = false;
+  bool presenting_ = false, presenting_strip_ = false;
+  float reserved_height_ = 0.0f;
   float canvas_right_ = 0.0f;
   bool help_open_ = false;
   std::vector<std::pair<std::string, std::pair<ImVec2, ImVec2>>> widgets_;

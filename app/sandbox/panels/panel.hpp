@@ -32,6 +32,9 @@ class FunctionPanel final : public Panel {
 /// Width of the side panel [pixels]: 350 at the default font, growing with the UI scale but
 /// never more than 45% of the window.
 float side_panel_width();
+/// Presentation mode hides the side panel: side_panel_width() is 0 while `hidden`, so the
+/// canvas, the timeline and the strip take the whole width. (One sandbox per process.)
+void set_side_panel_hidden(bool hidden);
 
 std::unique_ptr<Panel> make_scene_panel();  // panel_scene.cpp: open, import, save, recent files
 std::unique_ptr<Panel> make_edit_panel();   // panel_edit.cpp: tools, brush, undo, generators, view

@@ -102,7 +102,14 @@ class EditPanel final : public Panel {
 
 }  // namespace
 
+namespace {
+bool g_side_panel_hidden = false;  // presentation mode (set_side_panel_hidden)
+}  // namespace
+
+void set_side_panel_hidden(bool hidden) { g_side_panel_hidden = hidden; }
+
 float side_panel_width() {
+  if (g_side_panel_hidden) return 0.0f;
   const ImGuiIO& io = ImGui::GetIO();
   return std::min(io.DisplaySize.x * 0.45f, 360.0f * ImGui::GetFontSize() / 14.0f);
 }
