@@ -111,10 +111,12 @@ bool Sandbox::view_on(const std::string& v) const {
   if (v == "curvature") return show_curvature_;
   if (v == "unit_routes") return show_unit_paths_;
   if (v == "replay") return show_search_ && (replay_from_start_after_ >= 0 || inspector_->replay().step() == 0);
-  if (v == "tab:replay") return inspector_->tab() == Inspector::Tab::replay;
-  if (v == "tab:overlays") return inspector_->tab() == Inspector::Tab::overlays;
-  if (v == "tab:plots") return inspector_->tab() == Inspector::Tab::plots;
-  if (v == "tab:compare") return inspector_->tab() == Inspector::Tab::compare;
+  // A tab is chosen now and shown when the strip is (after presenting).
+  auto tab = [&](Inspector::Tab t) { return inspector_->tab() == t || inspector_->requested_tab() == t; };
+  if (v == "tab:replay") return tab(Inspector::Tab::replay);
+  if (v == "tab:overlays") return tab(Inspector::Tab::overlays);
+  if (v == "tab:plots") return tab(Inspector::Tab::plots);
+  if (v == "tab:compare") return tab(Inspector::Tab::compare);
   if (v == "compare") return inspector_->compare_shown();
   if (v.rfind("compare:", 0) == 0) {
     for (const CompareRun& r : inspector_->compare_runs())
@@ -181,12 +183,7 @@ void Sandbox::draw_presentation() {
   }
   const ImGuiIO& io = ImGui::GetIO();
   const float h = caption_height(io.DisplaySize.x);
-  // The canvas and the timeline end above the caption; a step that asks for a tab (plots,
-  // compare's table) keeps the Inspect strip between them.
-  bool strip = false;
-  if (lesson_.open() && lesson_.step >= 0)
-    for (const std::string& v : lesson_.lesson.steps[static_cast<size_t>(lesson_.step)].views) strip = strip || v.rfind("tab:", 0) == 0;
-  inspector_->set_presenting(true, h, strip);
+  inspector_->set_presenting(true, h);  // the canvas and the timeline end above the caption
   ImGui::SetNextWindowPos(ImVec2(0, io.DisplaySize.y - h), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, h), ImGuiCond_Always);
   // No background: the sandbox clears the screen to the window colour (see render()).
@@ -208,8 +205,7 @@ void Sandbox::draw_presentation() {
     units_->set_playing(!units_->playing());
   if (button("Exit (Esc)", "present:exit")) set_presenting(false);
   if (lesson) {
-    ImGui::TextDisabled("%s: step %d of %d (Right/Left, PageDown/PageUp; Space plays)", lesson_.lesson.title.c_str(),
-                        lesson_.step + 1, lesson_.count());
+    ImGui::TextDisabled("%d / %d  %s", lesson_.step + 1, lesson_.count(), lesson_.lesson.title.c_str());
     if (lesson_.step >= 0) {
       ImGui::SetWindowFontScale(kCaptionScale);
       ImGui::PushTextWrapPos(0.0f);

@@ -141,13 +141,13 @@ void Inspector::frame(Sandbox& sb) {
   probe_s_ = -1.0;  // the probe marker shows only while a plot is hovered (tab_plots sets it)
 
   const ImGuiIO& io = ImGui::GetIO();
-  if (presenting_ && !presenting_strip_) return help_window();  // the caption shows instead (sandbox_present.cpp)
+  if (presenting_) return help_window();  // the caption shows instead (sandbox_present.cpp)
   // The strip spans the canvas's width (the sandbox's panel keeps the right edge; the canvas's
   // right edge was seen when drawing on it this frame). Collapsed, its title bar sits at the
   // bottom edge, where the canvas stops.
   const float width = canvas_right_ > 0 ? canvas_right_ : io.DisplaySize.x * 0.7f;
   ImGui::SetNextWindowPos(ImVec2(0, io.DisplaySize.y - strip_height()), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(width, strip_height() - reserved_height()), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, strip_height()), ImGuiCond_Always);
   ImGui::SetNextWindowCollapsed(strip_collapsed_, ImGuiCond_Always);
   // No ImGui background: the sandbox clears the screen to the window colour (see render()).
   const bool open = ImGui::Begin("Inspect: see inside the method (F1 for help)", nullptr,

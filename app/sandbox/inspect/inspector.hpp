@@ -70,9 +70,9 @@ class Inspector {
   /// Grows with the UI scale (the font size).
   /// Never more than 40% of the window, so the map keeps most of it at 250%.
   float strip_height() const {
-    if (presenting_ && !presenting_strip_) return reserved_height_;  // the lesson's caption takes the strip's place
+    if (presenting_) return reserved_height_;  // the lesson's caption takes the strip's place
     const float h = strip_collapsed_ ? ImGui::GetFrameHeight() : kStripHeight * ImGui::GetFontSize() / 14.0f;
-    return std::min(h, std::max(ImGui::GetFrameHeight(), ImGui::GetIO().DisplaySize.y * 0.4f)) + reserved_height();
+    return std::min(h, std::max(ImGui::GetFrameHeight(), ImGui::GetIO().DisplaySize.y * 0.4f));
   }
   /// True when the replay draws the search, so the sandbox skips its own search layer.
   bool owns_search() const { return !replay_.empty(); }
@@ -94,6 +94,8 @@ class Inspector {
   ReplayModel& replay() { return replay_; }
   void show_tab(Tab t) { requested_tab_ = t; }
   Tab tab() const { return tab_; }
+  /// The tab asked for (show_tab, a preset's "tab:<name>") and not drawn yet.
+  std::optional<Tab> requested_tab() const { return requested_tab_; }
   /// Screen rectangle of a named control as drawn in the last frame ("scrub", "play", "step",
   /// "back", "speed", "compare_run", "export_csv", "export_json", "copy_scene", "help", ...).
   /// Zero-size when the control was not drawn.
@@ -132,12 +134,7 @@ class Inspector {
   /// Presentation mode (issue 26): the strip is not drawn and gives its place, `reserved`
   /// pixels, to the lesson's caption; hover tooltips are off and Space, the arrows, Home and
   /// End are the presentation's keys.
-  /// With `strip` (a lesson step that asks for a tab: plots, compare) the strip stays, above the caption.
-  void set_presenting(bool on, float reserved, bool strip = false) {
-    presenting_ = on, reserved_height_ = reserved, presenting_strip_ = strip;
-  }
-  /// Height kept free under the strip for the caption (0 unless presenting). [pixels]
-  float reserved_height() const { return presenting_ ? reserved_height_ : 0.0f; }
+  void set_presenting(bool on, float reserved) { presenting_ = on, reserved_height_ = reserved; }
   /// Switches on one view of a preset's "gallery.views": an overlay name ("navmesh", "spline",
   /// ...), "compare", "compare:<planner>" (that row ticked), "vehicle_rules" (Compare holds
   /// polylines to the turning radius) or "tab:<name>". False for a name it does not know.
@@ -201,7 +198,7 @@ class Inspector {
   Tab tab_ = Tab::replay;
   std::optional<Tab> requested_tab_;
   bool strip_collapsed_ = false;
-  bool presenting_ = false, presenting_strip_ = false;
+  bool presenting_ = false;
   float reserved_height_ = 0.0f;
   float canvas_right_ = 0.0f;
   bool help_open_ = false;

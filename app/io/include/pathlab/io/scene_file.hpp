@@ -97,7 +97,7 @@ struct UnitData {
   std::optional<Pose> goal;
   /// A turning radius of its own instead of its preset's (issue 26: Pinter's tank of seed 004
   /// keeps radius 3); a unit given one cannot turn on the spot. [Units: cells] [Limit: (0, 1000]]
-  std::optional<double> turning_radius;
+  std::optional<double> turning_radius = std::nullopt;  // initialised: UnitData{preset, pose, goal} stays complete
 };
 
 /// The unit's definition: its preset's, with its own turning radius when it has one (and then
