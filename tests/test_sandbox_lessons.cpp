@@ -248,3 +248,24 @@ TEST_CASE("lessons: a lesson that cannot be read changes nothing and says why") 
   CHECK(ui.sb().lesson().step == 1);
   CHECK(ui.sb().scene().grid.width() > 0);
 }
+
+TEST_CASE("lessons: Space plays a step's rewound replay first, the units after it") {
+  const std::string lesson = kAssets + "/lessons/4-turning-radius.lesson.json";
+  test::SandboxUi ui(test::small_scene("before"), 2);
+  REQUIRE(ui.sb().open(lesson));
+  ui.key(ImGui::GetKeyIndex(ImGuiKey_RightArrow));
+  ui.key(ImGui::GetKeyIndex(ImGuiKey_RightArrow));
+  ui.idle(2);
+  REQUIRE(ui.sb().lesson().step == 2);  // Directional A*'s search, replayed; the tank stands at the start
+  REQUIRE(ui.sb().units().count() == 1);
+  REQUIRE(ui.sb().inspector().hides_path());
+  ui.key(ImGui::GetKeyIndex(ImGuiKey_Space));
+  CHECK(ui.sb().inspector().replay().playing);
+  CHECK_FALSE(ui.sb().units().playing());
+  ReplayModel& r = ui.sb().inspector().replay();
+  r.playing = false;
+  r.set_step(r.steps());  // the replay has shown the path: Space is the tank's now
+  ui.key(ImGui::GetKeyIndex(ImGuiKey_Space));
+  CHECK(ui.sb().units().playing());
+  CHECK_FALSE(r.playing);
+}

@@ -41,6 +41,8 @@ void Sandbox::set_presenting(bool on) {
   user_zoomed_ = false;  // the canvas changes size: the map fits the new one
   view_fitted_ = false;
   if (on) units_->set_playing(false);  // nothing moves before the teacher says so
+  // Back at the desk, "opened ..." of the last step is old news; an error stays.
+  if (!on && !status_error_) status_.clear(), shown_status_.clear();
 }
 
 bool Sandbox::open_lesson(const std::string& path) {
@@ -162,12 +164,14 @@ void Sandbox::present_keys() {
   else if (pressed_named(ImGuiKey_Home)) show_lesson_step(0);
   else if (pressed_named(ImGuiKey_End)) show_lesson_step(lesson_.count() - 1);
   if (pressed_named(ImGuiKey_Space)) {
-    // Play: the units when the scene has any, else the search's replay (from the start at its end).
-    if (units_->count() > 0) {
-      units_->set_playing(!units_->playing());
-    } else if (ReplayModel& r = inspector_->replay(); !r.empty()) {
+    // Play: the search's replay while it has steps to go (a step's "replay"), else the units
+    // when the scene has any, else the replay again from its start.
+    ReplayModel& r = inspector_->replay();
+    if (!r.empty() && (r.step() < r.steps() || units_->count() == 0)) {
       if (r.step() >= r.steps()) r.set_step(0);
       r.playing = !r.playing;
+    } else if (units_->count() > 0) {
+      units_->set_playing(!units_->playing());
     }
   }
 }
