@@ -328,6 +328,9 @@ TEST_CASE("scene file: bad doors, trucks and unit goals name the file, the line 
       {R"("doors": [{"cells": [2, 0, 2, 3]},
 {"cells": [2, 0, 9, 3]}]})", "bad.json:5: doors[1].cells[2] is outside the map (0..7)"},
       {R"("doors": [{"cells": [2, 0, 2, -1]}]})", "bad.json:4: doors[0].cells[3] is outside the map"},
+      {R"("units": [{"preset": "tank", "pose": [1.5, 1.5], "turning_radius": 0}]})",
+       "units[0].turning_radius must be in (0, 1000] cells"},
+      {R"("units": [{"preset": "tank", "pose": [1.5, 1.5], "turning_radius": "3"}]})", "units[0].turning_radius must be a number"},
       {R"("doors": [{"cells": [4, 0, 2, 3]}]})", "doors[0].cells must have x0 <= x1"},
       {R"("doors": [{"cells": [2, 0, 2]}]})", "doors[0].cells must be [x0, y0, x1, y1]"},
       {R"("doors": [{"cells": [2, 0, 2.5, 3]}]})", "doors[0].cells[2] must be an integer cell"},
@@ -427,4 +430,23 @@ TEST_CASE("scene file: headings keep their bytes through save, load and save") {
   for (size_t i = 0; i < s.units.size(); ++i)
     worst = std::max(worst, std::abs(back->units[i].pose.heading - s.units[i].pose.heading));
   CHECK(worst <= 4.0 * std::numeric_limits<double>::epsilon() * kPi);
+}
+
+TEST_CASE("scene file: a unit's own turning radius is kept, and makes it keep that radius (no pivoting)") {
+  io::Scene s = crowd_scene();
+  s.units[1] = io::UnitData{"tank", Pose{Vec2(4.5, 9.5), 0.1}, std::nullopt, 3.0};
+  const std::string text = io::scene_to_json(s);
+  CHECK(contains(text, "\"turning_radius\""));
+  auto back = io::parse_scene(text, "mem", ".");
+  REQUIRE(back.ok());
+  CHECK(back->units[1].turning_radius == 3.0);
+  CHECK_FALSE(back->units[0].turning_radius.has_value());
+  CHECK(io::scene_to_json(*back) == text);
+  const UnitDef own = io::scene_unit_def(back->units[1]).value();
+  CHECK(own.turning_radius == 3.0);
+  CHECK(own.pivot_turn_rate == 0.0);
+  const UnitDef preset = io::scene_unit_def(io::UnitData{"tank", Pose{}, std::nullopt}).value();
+  CHECK(preset.turning_radius == 0.0);  // the preset's tracks: it may turn on the spot
+  CHECK(preset.pivot_turn_rate > 0.0);
+  CHECK(io::crowd_agents(*back).value()[1].unit.turning_radius == 3.0);
 }

@@ -9,6 +9,7 @@
 
 #include "pathlab/io/json_guard.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/directional_astar.hpp"
 #include "pathlab/map_io.hpp"
 #include "scene_file_internal.hpp"
 
@@ -68,6 +69,11 @@ void read_units(const json& us, Scene& scene) {
     if (pose == nullptr) bad_key(key + ".pose", "is missing");
     u.pose = pose_of(*pose, key + ".pose");
     if (const json* goal = member(us[i], "goal")) u.goal = pose_of(*goal, key + ".goal");
+    if (const json* r = member(us[i], "turning_radius")) {
+      const double radius = number(*r, key + ".turning_radius");
+      if (!(radius > 0.0 && radius <= kMaxTurningRadius)) bad_key(key + ".turning_radius", "must be in (0, 1000] cells");
+      u.turning_radius = radius;
+    }
     scene.units.push_back(std::move(u));
   }
 }
@@ -286,6 +292,7 @@ void write_crowd_parts(const Scene& scene, ojson& j) {
     ju["preset"] = u.preset;
     ju["pose"] = pose_json(u.pose);
     if (u.goal) ju["goal"] = pose_json(*u.goal);
+    if (u.turning_radius) ju["turning_radius"] = *u.turning_radius;
     units.push_back(std::move(ju));
   }
   j["units"] = std::move(units);
@@ -317,12 +324,23 @@ void write_crowd_parts(const Scene& scene, ojson& j) {
 
 namespace pathlab::io {
 
+Result<UnitDef> scene_unit_def(const UnitData& unit) {
+  auto def = unit_preset(unit.preset);
+  if (!def) return def.error();
+  if (unit.turning_radius) {
+    // Its own turning radius is the one it drives with: no pivoting on tracks or feet.
+    def->turning_radius = *unit.turning_radius;
+    def->pivot_turn_rate = 0.0;
+  }
+  return def;
+}
+
 Result<std::vector<CrowdAgentDef>> crowd_agents(const Scene& scene) {
   std::vector<CrowdAgentDef> out;
   out.reserve(scene.units.size());
   for (size_t i = 0; i < scene.units.size(); ++i) {
     const UnitData& u = scene.units[i];
-    auto preset = unit_preset(u.preset);
+    auto preset = scene_unit_def(u);
     if (!preset) return fail(preset.error().code, "units[" + std::to_string(i) + "]: " + preset.error().message);
     const Pose goal = u.goal.value_or(scene.goal);
     CrowdAgentDef a;

@@ -94,7 +94,7 @@ Result<SceneUnits> build_scene_units(const io::Scene& scene, const CrowdDef& def
   for (size_t k = 0; k < scene.units.size(); ++k) {
     const io::UnitData& u = scene.units[k];
     const std::string where = "units[" + std::to_string(k) + "]: ";
-    auto unit = unit_preset(u.preset);
+    auto unit = io::scene_unit_def(u);
     if (!unit) {
       out.skipped.push_back(where + unit.error().message);
       continue;

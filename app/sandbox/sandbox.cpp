@@ -49,6 +49,7 @@ Sandbox::Sandbox(SDL_Renderer* renderer, io::Scene scene, std::string scene_path
   panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_units_panel(); }));
   panels_.push_back(make_why_panel());
   panels_.push_back(make_event_panel());
+  panels_.push_back(std::make_unique<FunctionPanel>([](Sandbox& sb) { sb.draw_lesson_panel(); }));
 }
 
 Sandbox::~Sandbox() {
@@ -90,6 +91,7 @@ void Sandbox::set_scene(io::Scene scene) {
   committed_state_ = scene_state();
   // The last plan belongs to the old scene: drop it rather than draw it on the new map.
   apply_plan(PlanView{});
+  if (presenting_) units_->set_playing(false);  // on a projector, units wait for Play
 }
 
 // ---- Planning ----
@@ -280,7 +282,7 @@ void Sandbox::draw_panel() {
 void Sandbox::frame() {
   sdl_layer_->new_frame();  // last frame's batches were drawn by now
   update_layout();  // canvas.cpp: where the panel, canvas, timeline and strip go this frame
-  draw_panel();
+  presenting_ ? draw_presentation() : draw_panel();
   draw_timeline();  // before the canvas: a seek shows in this frame's drawing
   follow_recorded_scene();
   draw_canvas();  // plans (plan_step) after its input, before drawing the path

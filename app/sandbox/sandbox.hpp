@@ -32,6 +32,7 @@
 #include "document/file_browser.hpp"
 #include "document/gallery.hpp"
 #include "panels/event_list.hpp"
+#include "document/lesson_deck.hpp"
 #include "panels/panel.hpp"
 #include "planning/plan_pipeline.hpp"
 #include "planning/replay.hpp"
@@ -182,6 +183,32 @@ class Sandbox {
   void show_file_dialog(BrowseMode mode);
   FileDialog& file_dialog() { return *file_dialog_; }
 
+  // ---- Presentation and lessons (sandbox_present.cpp; issue 26) ----
+  /// Presentation mode (F5 or "Present"; Esc leaves): no side panel and no Inspect strip, the
+  /// canvas takes the window above the lesson's caption (and the units' timeline), no hover
+  /// tooltips, no "opened ..." banner, and units wait for Play (Space) in every scene opened.
+  bool presenting() const { return presenting_; }
+  void set_presenting(bool on);
+  /// Opens a lesson file and presents its first step. A failure changes nothing (the status says why).
+  bool open_lesson(const std::string& path);
+  /// Opens step `index` of the lesson (clamped): its scene, its views on, units paused. False
+  /// when the scene cannot open, or when the scene shown has unsaved edits (saying so).
+  bool show_lesson_step(int index);
+  const LessonShow& lesson() const { return lesson_; }
+  LessonDraft& lesson_draft() { return draft_; }
+  /// Switches on one view of a lesson step: a canvas layer ("search", "raw_path", "curvature",
+  /// "unit_routes"), "replay" (the search from its first step) or an inspector view. False for
+  /// a name nobody knows.
+  bool apply_view(const std::string& v);
+  /// Whether view `v` (a lesson view name) is on now: what a lesson step switched on can be seen.
+  bool view_on(const std::string& v) const;
+  /// "Add this view to lesson": the scene shown (its file, or its preset id), `caption` and the
+  /// views on now become the draft's next step. "" when added, else why not.
+  std::string add_view_to_lesson(const std::string& caption);
+  /// "Save lesson": the draft to a new NAME.lesson.json next to where Save puts scenes (then
+  /// back to that file). Returns its path, or "" (the status says why).
+  std::string save_lesson_draft();
+
   // ---- Planning (sandbox.cpp) ----
   /// Plans now and waits for the result.
   void replan_now();
@@ -216,6 +243,10 @@ class Sandbox {
   /// The map and goal of the moment the timeline shows (a seek before a recorded paint or goal
   /// move), copied from the units' recording when it changed them (timeline_strip.cpp).
   void follow_recorded_scene();
+  void draw_presentation();  // sandbox_present.cpp: the caption, its buttons and keys (instead of the panel)
+  void draw_lesson_panel();  // sandbox_present.cpp: the side panel's "Lesson" section
+  void present_keys();
+  float caption_height(float width) const;
   void draw_canvas();       // canvas.cpp
   void draw_path(ImDrawList* dl);
   void draw_poses(ImDrawList* dl);
@@ -315,6 +346,14 @@ class Sandbox {
   bool pending_modal_open_ = false, quit_confirmed_ = false;
   std::string restore_offer_;
   std::unique_ptr<FileDialog> file_dialog_;
+
+  // Presentation and lessons (sandbox_present.cpp).
+  bool presenting_ = false;
+  LessonShow lesson_;
+  LessonDraft draft_;
+  int replay_from_start_after_ = -1;  // a step's "replay": rewind once a plan newer than this shows
+  char caption_buf_[2048] = "";
+  char title_buf_[200] = "My lesson";  // LessonDraft's default title
 };
 
 }  // namespace pathlab::sandbox

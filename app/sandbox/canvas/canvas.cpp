@@ -292,10 +292,11 @@ void Sandbox::update_layout() {
   r.font = ImGui::GetFontSize();
   r.frame_height = ImGui::GetFrameHeight();
   r.item_spacing_y = ImGui::GetStyle().ItemSpacing.y;
-  r.side_panel = true;  // the one switch a mode without the panel needs
+  r.side_panel = !presenting_;  // presentation mode (sandbox_present.cpp): the map takes the panel's width
   r.timeline = units_->count() > 0;
-  r.strip_collapsed = inspector_->strip_collapsed();
-  r.strip_wanted = inspector_->strip_wanted();
+  // Presenting, the lesson's caption takes the strip's place at its own height.
+  r.strip_collapsed = !presenting_ && inspector_->strip_collapsed();
+  r.strip_wanted = presenting_ ? caption_height(r.display_w) : inspector_->strip_wanted();
   r.legend_wanted = inspector_->legend_width();
   layout_ = compute_screen_layout(r);
 }

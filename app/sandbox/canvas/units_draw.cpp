@@ -286,7 +286,7 @@ void CrowdUi::draw(Sandbox& sb, ImDrawList* dl, bool steer_points) {
   const ImGuiIO& io = ImGui::GetIO();
   hover_ = -1;
   const ImVec2 m = io.MousePos, lo = dl->GetClipRectMin(), hi = dl->GetClipRectMax();
-  if (io.WantCaptureMouse || m.x < lo.x || m.y < lo.y || m.x >= hi.x || m.y >= hi.y) return;
+  if (io.WantCaptureMouse || sb.presenting() || m.x < lo.x || m.y < lo.y || m.x >= hi.x || m.y >= hi.y) return;
   hover_ = units.unit_at(sb.screen_to_world(m.x, m.y), 3.0 / std::max(1.0f, sb.scale()));
   if (hover_ >= 0) draw_label(units, sb.scene(), hover_);
 }

@@ -41,7 +41,9 @@ void apply(Grid& grid, int64_t index, float cost) {
 bool same_units(const std::vector<io::UnitData>& a, const std::vector<io::UnitData>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].preset != b[i].preset || !same_pose(a[i].pose, b[i].pose) || !same_goal(a[i].goal, b[i].goal)) return false;
+    if (a[i].preset != b[i].preset || !same_pose(a[i].pose, b[i].pose) || !same_goal(a[i].goal, b[i].goal) ||
+        a[i].turning_radius != b[i].turning_radius)
+      return false;
   return true;
 }
 

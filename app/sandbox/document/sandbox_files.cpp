@@ -213,6 +213,7 @@ void Sandbox::open_document(const std::string& path, bool is_scene) {
 
 bool Sandbox::open(const std::string& path) {
   if (is_repro_name(path)) return open_repro(path);
+  if (io::is_lesson_name(path)) return open_lesson(path);
   const bool is_scene = is_scene_name(path);
   if (is_scene) {
     auto sc = plan::load_scene(path);
@@ -337,15 +338,17 @@ void Sandbox::draw_status() {
     status_error_ = status_.find("cannot") != std::string::npos || status_.find("error") != std::string::npos;
   }
   const uint64_t age = SDL_GetTicks64() - status_at_ms_;
-  const bool show_message = !status_.empty() && (status_error_ || age < 6000);
-  if (!show_message && !planning_) return;
+  // On a projector only errors show: "opened ..." and "planning..." would sit over the lesson.
+  const bool show_message = !status_.empty() && (status_error_ || (age < 6000 && !presenting_));
+  const bool show_planning = planning_ && !presenting_;
+  if (!show_message && !show_planning) return;
   ImGui::SetNextWindowPos(ImVec2(canvas_x_ + 8, canvas_y_ + 8));
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(120.0f, canvas_w_ - 16), canvas_h_ * 0.5f));
   ImGui::SetNextWindowBgAlpha(0.85f);
   const ImGuiWindowFlags f = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                              ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
   if (ImGui::Begin("##status", nullptr, f)) {
-    if (planning_) ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "planning...");
+    if (show_planning) ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "planning...");
     if (show_message) {
       ImGui::PushTextWrapPos(std::max(120.0f, canvas_w_ - 32));
       if (status_error_) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", status_.c_str());

@@ -3,7 +3,8 @@
 //   pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays]
 //           [--ui-scale PCT] [--bench-crowd] [--planner NAME] [--record-until T --save-repro OUT]
 //
-// SCENE is a scene .json, a Moving AI .map or a PNG map (default: the demo scene).
+// SCENE is a scene .json, a Moving AI .map or a PNG map (default: the demo scene), a repro
+// (.repro.json: its run replayed) or a lesson (.lesson.json: presented from its first step).
 // --screenshot renders N frames (default 3) and saves the last as a PNG, then exits.
 // --frames N alone renders N frames headless, prints what the last plan found, then exits.
 // --bench-frames renders N frames and prints frame-time statistics, then exits.
@@ -41,6 +42,7 @@
 #include "units/crowd_bench.hpp"
 #include "units/units_record.hpp"
 #include "host/host.hpp"
+#include "pathlab/io/lesson_file.hpp"
 #include "pathlab/io/map_files.hpp"
 #include "host/quit_signal.hpp"
 #include "pathlab/io/scene_file.hpp"
@@ -294,7 +296,9 @@ int main(int argc, char** argv) {
   const bool explicit_scene = !o.scene_path.empty();
   std::string repro_path;  // a repro opens in the sandbox once it exists (Sandbox::open_repro)
   if (sandbox::is_repro_name(o.scene_path)) repro_path = std::exchange(o.scene_path, "");
-  if (!repro_path.empty()) {
+  std::string lesson_path;  // a lesson opens presented, at its first step (Sandbox::open_lesson)
+  if (io::is_lesson_name(o.scene_path)) lesson_path = std::exchange(o.scene_path, "");
+  if (!repro_path.empty() || !lesson_path.empty()) {
     scene = empty_scene();
   } else if (o.bench_crowd) {
     scene = sandbox::crowd_bench_scene();
@@ -312,6 +316,7 @@ int main(int argc, char** argv) {
   (*host)->set_sandbox(std::make_unique<sandbox::Sandbox>((*host)->renderer(), std::move(scene), o.scene_path, is_scene));
   sandbox::Sandbox& sb = (*host)->sandbox();
   if (!repro_path.empty() && !sb.open_repro(repro_path)) return usage_error(sb.status());
+  if (!lesson_path.empty() && !sb.open_lesson(lesson_path)) return usage_error(sb.status());
   if (headless) sb.set_plan_wait_ms(60000);  // scripted runs show the plan of their own inputs
   else sb.set_state_dir(state_dir);
   if (!headless && !explicit_scene) sb.reopen_last_unsaved();  // the next start offers the restore

@@ -140,6 +140,7 @@ void Inspector::frame(Sandbox& sb) {
   shortcuts(sb);
   probe_s_ = -1.0;  // the probe marker shows only while a plot is hovered (tab_plots sets it)
 
+  if (presenting_) return help_window();  // the lesson's caption shows instead (sandbox_present.cpp)
   // The strip spans the canvas's width under it (the layout's rectangle, screen_layout.hpp):
   // a splitter at its top edge, then the collapse arrow and the tabs, then the tab's body,
   // which scrolls when the strip is shorter than it.
@@ -224,6 +225,7 @@ void Inspector::shortcuts(Sandbox& sb) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantCaptureKeyboard || io.KeyCtrl || io.KeyAlt) return;
   if (key_pressed(SDL_SCANCODE_F1)) help_open_ = !help_open_;
+  if (presenting_) return;  // the presentation steps through its lesson with these keys
   if (key_pressed(ImGui::GetKeyIndex(ImGuiKey_Space)) && !replay_.empty()) {
     if (replay_.step() >= replay_.steps()) replay_.set_step(0);  // play again from the start
     replay_.playing = !replay_.playing;
@@ -359,6 +361,11 @@ void Inspector::tab_gallery(Sandbox& sb) {
 
 bool Inspector::open_preset(Sandbox& sb, const GalleryEntry& e) {
   if (!sb.open(e.path)) return false;
+  show_views(sb, e.views);
+  return true;
+}
+
+void Inspector::show_views(Sandbox& sb, const std::vector<std::string>& views) {
   // A preset opens with the views that show its lesson; everything else goes back to defaults
   // so the previous preset's overlays (and compare rows) do not clutter this one.
   ov_ = Overlays{};
@@ -367,13 +374,31 @@ bool Inspector::open_preset(Sandbox& sb, const GalleryEntry& e) {
   const std::vector<CompareRun> defaults = compare_rows_from_registry();
   if (compare_.size() != defaults.size()) compare_ = defaults;
   for (size_t i = 0; i < compare_.size(); ++i) compare_[i].enabled = defaults[i].enabled;
-  for (const std::string& v : e.views) apply_preset_view(v);
+  for (const std::string& v : views) apply_preset_view(v);
   // The scene's own planner is what its note talks about: Compare always has its row (the
   // arena's legend once had no JPS row for a JPS lesson).
   if (compare_visible_) apply_preset_view("compare:" + sb.scene().settings.planner);
   internals_plans_ = -1;
   compare_plans_ = -1;  // refresh() re-runs compare for the new scene when it is shown
-  return true;
+}
+
+std::vector<std::string> Inspector::current_views() const {
+  std::vector<std::string> out;
+  const Overlays d;
+  const std::pair<bool Overlays::*, const char*> names[] = {
+      {&Overlays::navmesh, "navmesh"}, {&Overlays::corridor, "corridor"},   {&Overlays::portals, "portals"},
+      {&Overlays::funnel, "funnel"},   {&Overlays::spline, "spline"},       {&Overlays::tangents, "tangents"},
+      {&Overlays::circles, "circles"}, {&Overlays::dubins, "dubins"},       {&Overlays::reeds_shepp, "reeds_shepp"},
+      {&Overlays::curvature_ramp, "curvature_ramp"}, {&Overlays::lookahead, "lookahead"}};
+  for (const auto& [flag, name] : names)
+    if (ov_.*flag && !(d.*flag)) out.push_back(name);
+  if (compare_visible_) {
+    out.push_back("compare");
+    for (const CompareRun& r : compare_)
+      if (r.enabled) out.push_back("compare:" + r.planner);
+  }
+  if (compare_vehicle_rules_) out.push_back("vehicle_rules");
+  return out;
 }
 
 bool Inspector::apply_preset_view(const std::string& v) {
@@ -387,6 +412,7 @@ bool Inspector::apply_preset_view(const std::string& v) {
   else if (v == "dubins") ov_.dubins = true;
   else if (v == "reeds_shepp") ov_.reeds_shepp = true;
   else if (v == "curvature_ramp") ov_.curvature_ramp = true;
+  else if (v == "lookahead") ov_.lookahead = true;
   else if (v == "compare") compare_visible_ = true;
   else if (v == "vehicle_rules") compare_vehicle_rules_ = true;
   else if (v == "tab:replay") requested_tab_ = Tab::replay;
@@ -530,6 +556,8 @@ void Inspector::help_window() {
         {"Ctrl+S", "save the scene to its own file (an import or a preset: to a new scene name)"},
         {"Ctrl+Q", "quit (asks first when there are unsaved edits)"},
         {"F", "fit the whole map into the view"},
+        {"F5 / Esc", "presentation mode on / off: no side panel, the map takes the window, units wait for Space"},
+        {"Right, PageDown / Left, PageUp", "presenting a lesson: next / previous step (a clicker sends PageDown/PageUp)"},
         {"Space", "replay: play / pause (from the start when at the end)"},
         {"Left / Right", "replay: one expansion back / forward (Shift: 10)"},
         {"Home / End", "replay: first / last step"},
@@ -597,7 +625,7 @@ void Inspector::draw_under_path(Sandbox& sb, ImDrawList* dl) {
 
 void Inspector::draw_replay_hover(const Sandbox& sb, ImDrawList* dl) {
   const ImGuiIO& io = ImGui::GetIO();
-  if (replay_.empty() || io.WantCaptureMouse) return;
+  if (replay_.empty() || io.WantCaptureMouse || presenting_) return;  // no tooltips on a projector
   const ImVec2 m = io.MousePos, lo = dl->GetClipRectMin(), hi = dl->GetClipRectMax();
   if (m.x < lo.x || m.y < lo.y || m.x >= hi.x || m.y >= hi.y) return;
   const Vec2 w = sb.screen_to_world(m.x, m.y);

@@ -91,6 +91,8 @@ class Inspector {
   ReplayModel& replay() { return replay_; }
   void show_tab(Tab t) { requested_tab_ = t; }
   Tab tab() const { return tab_; }
+  /// The tab asked for (show_tab, a preset's "tab:<name>") and not drawn yet.
+  std::optional<Tab> requested_tab() const { return requested_tab_; }
   /// Screen rectangle of a named control as drawn in the last frame ("scrub", "play", "step",
   /// "back", "speed", "compare_run", "export_csv", "export_json", "copy_scene", "help", ...).
   /// Zero-size when the control was not drawn.
@@ -121,6 +123,16 @@ class Inspector {
   void scan() { gallery_ = scan_gallery(assets_dir() + "/scenes"), gallery_scanned_ = true; }
   /// Opens a preset and switches on the views its "gallery.views" asks for.
   bool open_preset(Sandbox& sb, const GalleryEntry& e);
+  /// Back to the default overlays and compare rows, then `views` switched on (apply_preset_view;
+  /// names it does not know are skipped): what a preset or a lesson step shows when opened.
+  void show_views(Sandbox& sb, const std::vector<std::string>& views);
+  /// The views switched on now beyond the defaults, as apply_preset_view names them ("compare",
+  /// "compare:<planner>" for each ticked row, overlays, "vehicle_rules"): a lesson step's views.
+  std::vector<std::string> current_views() const;
+  /// Presentation mode (issue 26): the strip is not drawn and gives its place (the layout's
+  /// strip rectangle) to the lesson's caption; hover tooltips are off and Space, the arrows,
+  /// Home and End are the presentation's keys.
+  void set_presenting(bool on) { presenting_ = on; }
   /// Switches on one view of a preset's "gallery.views": an overlay name ("navmesh", "spline",
   /// ...), "compare", "compare:<planner>" (that row ticked), "vehicle_rules" (Compare holds
   /// polylines to the turning radius) or "tab:<name>". False for a name it does not know.
@@ -188,6 +200,7 @@ class Inspector {
   std::optional<Tab> requested_tab_;
   bool strip_collapsed_ = false;
   float strip_wanted_ = 0.0f;
+  bool presenting_ = false;
   bool help_open_ = false;
   std::vector<std::pair<std::string, std::pair<ImVec2, ImVec2>>> widgets_;
 

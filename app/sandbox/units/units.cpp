@@ -67,7 +67,7 @@ std::string UnitSwarm::spawn(const io::Scene& scene, const std::string& preset, 
   auto def = unit_preset(preset);
   if (!def) return def.error().message;
   if (rec_) return spawn_recorded(preset, pose, goal);  // a spawn during the run is a recorded input
-  Unit u{preset, *def, pose, goal, "", 0, false};
+  Unit u{preset, *def, pose, goal, std::nullopt, "", 0, false};
   auto id = place(scene, u, pose);
   if (!id) return preset + ": " + id.error().message;
   u.spawn = crowd_->state(*id).pose;  // where it really stands (nudged off others)
@@ -219,7 +219,8 @@ std::string UnitSwarm::load(const io::Scene& scene) {
     const io::UnitData& d = scene.units[static_cast<size_t>(built->scene_index[k])];
     const int id = static_cast<int>(k);
     // Where it really stands (nudged off others) is where Reset puts it back.
-    units_.push_back(Unit{d.preset, crowd_->agent_def(id).unit, crowd_->state(id).pose, d.goal, built->messages[k], 0, false});
+    units_.push_back(Unit{d.preset, crowd_->agent_def(id).unit, crowd_->state(id).pose, d.goal, d.turning_radius,
+                          built->messages[k], 0, false});
   }
   return built->skipped.empty() ? "" : built->skipped.front();
 }
@@ -236,7 +237,7 @@ void UnitSwarm::reset(const io::Scene& scene) {
 
 std::vector<io::UnitData> UnitSwarm::spawn_list() const {
   std::vector<io::UnitData> out;
-  for (const Unit& u : units_) out.push_back(io::UnitData{u.preset, u.spawn, u.goal});
+  for (const Unit& u : units_) out.push_back(io::UnitData{u.preset, u.spawn, u.goal, u.turning_radius});
   return out;
 }
 

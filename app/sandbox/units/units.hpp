@@ -199,6 +199,7 @@ class UnitSwarm {
     UnitDef def;
     Pose spawn;
     std::optional<Pose> goal;  ///< its own goal; none = the scene's
+    std::optional<double> turning_radius;  ///< its own (io::UnitData::turning_radius), saved with it
     std::string message;       ///< a goal moved to fit, or other notes
     int replans_before = 0;    ///< re-plans in crowds since rebuilt
     bool selected = false;

@@ -77,7 +77,7 @@ void UnitSwarm::sync_from_recording() {
     // Where Reset puts it: its place in the recording's scene (a spawned one where it stood).
     const io::UnitData& d = rec_->scene().units[static_cast<size_t>(key)];
     const Unit* was = by_key[static_cast<size_t>(key)];
-    next.push_back(Unit{su.presets[k], c.agent_def(i).unit, d.pose, su.goals[k], su.messages[k],
+    next.push_back(Unit{su.presets[k], c.agent_def(i).unit, d.pose, su.goals[k], d.turning_radius, su.messages[k],
                         was ? was->replans_before : 0, was && was->selected, key});
   }
   units_ = std::move(next);

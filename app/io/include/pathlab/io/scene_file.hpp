@@ -14,7 +14,7 @@
 ///                "agent_radius": 0, "subdivisions": 8, "turning_radius": 2, "reverse": false,
 ///                "insert_min_chord": 2, "shift_margin": 0.01, "shift_passes": 0, "headings": 72,
 ///                "neighborhood": 0, "reverse_penalty": 2, "gear_change_penalty": 2},
-///   "units": [{"preset": "car", "pose": [x, y, deg], "goal": [x, y, deg]}, ...],
+///   "units": [{"preset": "car", "pose": [x, y, deg], "goal": [x, y, deg], "turning_radius": 3}, ...],
 ///   "doors": [{"cells": [x0, y0, x1, y1], "open": true, "toggles": [t, ...]}, ...],
 ///   "moving_obstacles": [{"size": [length, width], "route": [[x, y], ...], "speed": v,
 ///                         "start": t, "loop": false}, ...],
@@ -23,7 +23,8 @@
 /// Rows use `.` free, `@` wall, `S` swamp (cost 3); other costs go in "weights".
 ///
 /// Version 3 (crowds, issue 13):
-/// - a unit's "goal" is optional (none: the scene's goal); [x, y] means heading 0.
+/// - a unit's "goal" is optional (none: the scene's goal); [x, y] means heading 0; its
+///   "turning_radius" is optional (none: its preset's), in (0, 1000] cells.
 /// - a door is a rectangle of cells, corners inclusive, inside the map with x0 <= x1 and
 ///   y0 <= y1; "open" (default true) is its state at t = 0; "toggles" are the times [s] at
 ///   which it switches, >= 0 and strictly increasing.
@@ -94,7 +95,14 @@ struct UnitData {
   Pose pose;  ///< heading in radians
   /// The unit's own goal (a crowd sends each unit somewhere); none: the scene's goal.
   std::optional<Pose> goal;
+  /// A turning radius of its own instead of its preset's (issue 26: Pinter's tank of seed 004
+  /// keeps radius 3); a unit given one cannot turn on the spot. [Units: cells] [Limit: (0, 1000]]
+  std::optional<double> turning_radius = std::nullopt;  // initialised: UnitData{preset, pose, goal} stays complete
 };
+
+/// The unit's definition: its preset's, with its own turning radius when it has one (and then
+/// no turning on the spot: pivot_turn_rate 0). Errors name the preset.
+Result<UnitDef> scene_unit_def(const UnitData& unit);
 
 struct Scene {
   std::string name;
