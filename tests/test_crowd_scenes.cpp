@@ -71,24 +71,19 @@ double sharpest_corner(const std::vector<Vec2>& pts) {
 
 }  // namespace
 
-TEST_CASE("crowd scenes: bench512's 50 units leaving one corner: no overlap, none over its top speed") {
+// The issue's bound on locks, checked over the first 120 s: 15.25 s before the "held longer
+// goes first" and "join the route ahead" rules (car 49 wedged between a wall and units of
+// higher rank behind it; a bear re-planning every 2 s to a route that started back at its
+// cell's centre), 8.0 s now. Not yet met over a longer run: over 300 s car 9 stays 18.5 s at a
+// block's corner (`pathlab-cli crowd --scene assets/scenes/bench512.json --max-time 300`),
+// which keeps issue 24 open; this guards the first 120 s against coming back.
+TEST_CASE("crowd scenes: bench512's 50 units leaving one corner: no overlap, none over its top speed, no lock over 10 s in 120 s") {
   // 120 s optimised (about 12 s of CPU), 20 s under the sanitizers.
   const double seconds = sanitized() ? 20.0 : 120.0;
   const SceneRun r = run_scene(load("bench512.json"), seconds);
   CHECK(r.agents == 50);
   CHECK(r.metrics.min_separation_ratio >= 1.0 - 1e-9);  // bodies never overlap
   CHECK(r.worst_speed <= 1.0 + 1e-9);
-}
-
-// The issue's bound on locks: in the first 120 s, 15.25 s before this branch (car 49 wedged
-// between a wall and units of higher rank behind it; a bear re-planning every 2 s to a route
-// that started back at its cell's centre), 8.0 s now. It is chaotic: a small change elsewhere
-// (capping a riding vehicle's sideways step) gave 17.4 s, and over 300 s it is still 18.5 s
-// (`pathlab-cli crowd --scene assets/scenes/bench512.json --max-time 300`). So the bound is
-// reported and allowed to fail (doctest::may_fail) until bench512 no longer jams.
-TEST_CASE("crowd scenes: bench512's 50 units leaving one corner: no lock over 10 s" * doctest::may_fail()) {
-  const double seconds = sanitized() ? 20.0 : 120.0;
-  const SceneRun r = run_scene(load("bench512.json"), seconds);
   CAPTURE(r.metrics.longest_lock_agent);
   CHECK(r.metrics.longest_lock <= kMaxLock);
   MESSAGE("bench512, " << r.time << " s: longest lock " << r.metrics.longest_lock << " s (agent " << r.metrics.longest_lock_agent
