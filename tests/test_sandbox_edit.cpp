@@ -270,6 +270,40 @@ TEST_CASE("replay: the final path is hidden until the replay reaches the end") {
   CHECK(red_pixels() > 50);
 }
 
+TEST_CASE("replay: a navmesh plan's corridor and funnel are hidden with its path until the replay ends") {
+  io::Scene scene = open_scene(40, 20);
+  for (int y = 4; y < 16; ++y) scene.grid.set_cost(20, y, kBlocked);  // a wall to walk round: a funnel corner
+  scene.settings.planner = "navmesh";
+  scene.settings.smoother = "funnel";
+  SandboxUi ui(std::move(scene), 2);
+  REQUIRE(ui.sb().plan().result.found);
+  REQUIRE(ui.sb().inspector().apply_preset_view("funnel"));
+  REQUIRE(ui.sb().inspector().apply_preset_view("corridor"));
+  ui.idle(2);
+  ReplayModel& r = ui.sb().inspector().replay();
+  REQUIRE_FALSE(r.empty());
+  std::vector<uint8_t> px;
+  // The funnel's corners and apex (overlays.cpp: 120, 30, 160, opaque).
+  auto count = [&](uint8_t cr, uint8_t cg, uint8_t cb) {
+    int n = 0;
+    const int w = ui.host->width();
+    for (int y = 0; y < 500; ++y)
+      for (int x = 0; x < 900; ++x) {
+        const uint8_t* c = &px[(static_cast<size_t>(y) * w + x) * 4];
+        if (c[0] == cr && c[1] == cg && c[2] == cb) ++n;
+      }
+    return n;
+  };
+  r.set_step(0);
+  ui.host->frame([](ImGuiIO& io) { io.MousePos = ImVec2(-1, -1); }, &px);
+  REQUIRE(ui.sb().inspector().hides_path());
+  CHECK(count(120, 30, 160) == 0);
+  r.set_step(r.steps());
+  ui.host->frame([](ImGuiIO& io) { io.MousePos = ImVec2(-1, -1); }, &px);
+  CHECK_FALSE(ui.sb().inspector().hides_path());
+  CHECK(count(120, 30, 160) > 20);
+}
+
 TEST_CASE("gallery: the seed 004 preset opens with its tank spawned and driving") {
   SandboxUi ui(open_scene(20, 10), 1);
   ui.sb().inspector().scan();

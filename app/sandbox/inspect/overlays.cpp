@@ -168,7 +168,9 @@ void Inspector::draw_navmesh(const Sandbox& sb, ImDrawList* dl) {
       batch.polyline(pts.data(), static_cast<int>(pts.size()), IM_COL32(30, 120, 60, 200), true);
     }
   }
-  if (!corridor_) return;
+  // The corridor, its portals and the funnel are the search's answer: hidden with the final
+  // path until the replay reaches its end, as the spline's control points are.
+  if (!corridor_ || hides_path()) return;
   if (ov_.corridor) {
     for (int p : corridor_->corridor.polygons) {
       std::vector<ImVec2> pts;
