@@ -67,6 +67,16 @@ void check_common(test::SandboxUi& ui, const std::string& what) {
                                                               << ")-(" << r.Max.x << ", " << r.Max.y << ")");
   }
   CHECK(windows >= 3);  // the side panel, the strip and its body at least
+  // Rows of buttons and radio buttons in the side panel wrap instead of running past its
+  // visible edge (the panel scrolls sideways only for a slider's label).
+  if (!l.panel.empty()) {
+    for (const char* w : {"open_dialog", "import_dialog", "save", "save_as_dialog", "undo", "redo", "fit", "wall",
+                          "erase", "terrain", "rect", "start", "goal"}) {
+      const auto [lo, hi] = ui.sb().widget_rect(w);
+      if (hi.x <= lo.x) continue;  // not drawn (its section collapsed or scrolled away)
+      CHECK_MESSAGE(hi.x <= l.panel.right() + kTol, std::string(w) << " ends at x " << hi.x << ", the panel at " << l.panel.right());
+    }
+  }
   // Every Inspect tab shows in full on the strip (none scrolled away behind arrows).
   for (const char* tab : {"tab:Replay", "tab:Overlays", "tab:Plots", "tab:Compare", "tab:Gallery", "tab:Export"}) {
     const auto [lo, hi] = ui.sb().inspector().widget(tab);

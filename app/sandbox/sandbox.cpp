@@ -273,8 +273,13 @@ void Sandbox::draw_panel() {
   // Leave room for the longest label, its help marker and the scrollbar; in a narrow panel the
   // controls keep half of it.
   ImGui::PushItemWidth(-std::min(ImGui::GetFontSize() * 11.5f, ImGui::GetContentRegionAvail().x * 0.5f));
+  // Text wraps at the panel's visible edge (not at its scrolled content's), so a note is read
+  // whole without scrolling sideways.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::PushTextWrapPos(std::max(ImGui::GetFontSize() * 8.0f, r.w - style.WindowPadding.x - style.ScrollbarSize));
   widget_rects_.clear();
   for (auto& p : panels_) p->draw(*this);
+  ImGui::PopTextWrapPos();
   ImGui::PopItemWidth();
   ImGui::End();
 }

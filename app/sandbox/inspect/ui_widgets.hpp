@@ -29,6 +29,16 @@ inline void same_line_if_fits(float width) {
   if (after + width <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
 }
 
+/// The width of a button labelled `label` (what ImGui::Button makes of it). [pixels]
+inline float button_width(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+}
+
+/// The width of a radio button or checkbox labelled `label`. [pixels]
+inline float check_width(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
 /// Greyed text on the rest of the line: whole when it fits, else cut at the line's end with
 /// "..." and shown whole, wrapped, in a tooltip on hover. For a one-line strip where wrapping
 /// would need a height it does not have.

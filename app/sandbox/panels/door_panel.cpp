@@ -57,7 +57,7 @@ class DynamicPanel final : public Panel {
     int t = static_cast<int>(sb.tool());
     ImGui::RadioButton("door", &t, static_cast<int>(Tool::door));
     sb.remember_widget("door tool");
-    ImGui::SameLine();
+    same_line_if_fits(check_width("truck"));
     ImGui::RadioButton("truck", &t, static_cast<int>(Tool::truck));
     sb.remember_widget("truck tool");
     help_marker("door: drag a rectangle of cells; click a door to select it. truck: click route points, "

@@ -43,10 +43,6 @@ bool key_pressed(ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k))
 
 void remember(Sandbox& sb, const std::string& name) { sb.remember_widget(name.c_str()); }
 
-float button_width(const char* label) {
-  return ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2.0f;
-}
-
 /// Width the help marker "(?)" takes after an item.
 float marker_width() { return ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x; }
 

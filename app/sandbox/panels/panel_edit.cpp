@@ -16,14 +16,15 @@ class EditPanel final : public Panel {
   void draw(Sandbox& sb) override {
     if (!ImGui::CollapsingHeader("Edit", ImGuiTreeNodeFlags_DefaultOpen)) return;
     tools(sb);
+    // Rows of buttons wrap in a narrow panel (a large UI scale) instead of running off its edge.
     if (ImGui::Button("Undo")) sb.undo();
     sb.remember_widget("undo");
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Redo"));
     if (ImGui::Button("Redo")) sb.redo();
     sb.remember_widget("redo");
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Clear"));
     if (ImGui::Button("Clear")) fill_from(sb, nullptr);
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Fit view"));
     if (ImGui::Button("Fit view")) sb.fit_view();
     sb.remember_widget("fit");
     help_marker("Undo covers every edit: cells, start and goal, settings and spawned units (Ctrl+Z, Ctrl+Y). "
@@ -42,8 +43,9 @@ class EditPanel final : public Panel {
     } kTools[] = {{"wall", Tool::paint, false}, {"erase", Tool::erase, true}, {"terrain", Tool::terrain, true},
                   {"rect", Tool::rect, true},   {"start", Tool::start, false}, {"goal", Tool::goal, true}};
     for (const auto& k : kTools) {
-      if (k.same_line) ImGui::SameLine();
+      if (k.same_line) same_line_if_fits(check_width(k.label));
       ImGui::RadioButton(k.label, &t, static_cast<int>(k.tool));
+      sb.remember_widget(k.label);
     }
     help_marker("start/goal: press to place, drag to set the heading. The markers can always be dragged; "
                 "drag an arrow's tip to turn it.");

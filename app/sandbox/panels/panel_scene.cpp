@@ -34,7 +34,7 @@ class ScenePanel final : public Panel {
                 "path\" writes the scene to this name (a .json). Imports and bundled presets are never written.");
     if (ImGui::Button("Open path")) sb.request_open(buf_);
     sb.remember_widget("open");
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Save to path"));
     if (ImGui::Button("Save to path")) sb.save(buf_);
     sb.remember_widget("save_as");
     const auto& recent = sb.recent_files();
@@ -69,15 +69,15 @@ class ScenePanel final : public Panel {
     if (ImGui::Button("Open...")) sb.show_file_dialog(BrowseMode::open);
     sb.remember_widget("open_dialog");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open a scene (Ctrl+O)");
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Import..."));
     if (ImGui::Button("Import...")) sb.show_file_dialog(BrowseMode::import);
     sb.remember_widget("import_dialog");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Import a Moving AI .map or a PNG map (never written)");
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Save"));
     if (ImGui::Button("Save")) sb.save();
     sb.remember_widget("save");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the scene to its own file (Ctrl+S)");
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Save As..."));
     if (ImGui::Button("Save As...")) sb.show_file_dialog(BrowseMode::save_as);
     sb.remember_widget("save_as_dialog");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the scene under a new name (Ctrl+Shift+S)");

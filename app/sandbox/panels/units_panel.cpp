@@ -44,7 +44,7 @@ void spawn_controls(Sandbox& sb, int& preset) {
   int t = static_cast<int>(sb.tool());
   ImGui::RadioButton("select", &t, static_cast<int>(Tool::select));
   sb.remember_widget("select");
-  ImGui::SameLine();
+  same_line_if_fits(check_width("spawn area"));
   ImGui::RadioButton("spawn area", &t, static_cast<int>(Tool::spawn_area));
   sb.remember_widget("spawn area");
   sb.set_tool(static_cast<Tool>(t));
@@ -56,7 +56,7 @@ void spawn_controls(Sandbox& sb, int& preset) {
 void play_controls(Sandbox& sb) {
   UnitSwarm& u = sb.units();
   if (ImGui::Button(u.playing() ? "Pause" : "Play")) u.set_playing(!u.playing());
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Step"));
   if (ImGui::Button("Step")) {
     u.set_playing(false);
     u.step(sb.scene());
@@ -72,7 +72,7 @@ void play_controls(Sandbox& sb) {
               "the same at any speed.");
   if (ImGui::Button("Reset")) u.reset(sb.scene());
   help_marker("Puts every unit back at its spawn pose, at rest; doors and trucks start over.");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Remove all"));
   if (ImGui::Button("Remove all")) u.clear(sb.scene());
 }
 
@@ -86,16 +86,16 @@ void overlay_controls(Sandbox& sb, bool& routes) {
   ImGui::Checkbox("steer points", &sb.inspector().overlays().lookahead);
   help_marker("steer points: the waypoint each unit heads for (orange).");
   ImGui::Checkbox("neighbours", &o.neighbours);
-  ImGui::SameLine();
+  same_line_if_fits(check_width("velocities"));
   ImGui::Checkbox("velocities", &o.velocities);
   help_marker("neighbours: a line to each unit the avoidance considered this step. velocities (one second of "
               "travel): blue what the route asks for, pink what ORCA avoidance chose (as RecastDemo's crowd tool).");
   ImGui::Checkbox("stuck", &o.stuck);
-  ImGui::SameLine();
+  same_line_if_fits(check_width("doors"));
   ImGui::Checkbox("doors", &o.doors);
-  ImGui::SameLine();
+  same_line_if_fits(check_width("trucks"));
   ImGui::Checkbox("trucks", &o.trucks);
-  ImGui::SameLine();
+  same_line_if_fits(check_width("legend"));
   ImGui::Checkbox("legend", &o.legend);
   help_marker("stuck: red ring = no progress, amber = waiting for a route (e.g. a door is shut). doors: shut ones "
               "brown with a cross, open ones green outlines. trucks: the moving obstacles' routes.");
