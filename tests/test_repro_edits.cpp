@@ -114,6 +114,8 @@ TEST_CASE("an edit at a past moment branches; undo_branch restores the old futur
   const auto hashes = rec->hashes();
   const auto steps = rec->step_hashes();
   const size_t keyframes = rec->keyframe_count();
+  const std::vector<plan::RunEvent> events = rec->events().events();
+  REQUIRE_FALSE(events.empty());
   CHECK_FALSE(rec->can_undo_branch());
 
   REQUIRE(rec->seek(100));
@@ -132,6 +134,7 @@ TEST_CASE("an edit at a past moment branches; undo_branch restores the old futur
   CHECK(rec->hashes() == hashes);
   CHECK(rec->step_hashes() == steps);
   CHECK(rec->keyframe_count() == keyframes);
+  CHECK(rec->events().events() == events);  // the old future's events come back with it
   CHECK(plan::crowd_state_hash(rec->crowd()) == steps[99]);
   // Played on, the old future happens again bit for bit (re-simulated, not copied).
   for (int s = 100; s < 300; ++s) {
@@ -141,6 +144,7 @@ TEST_CASE("an edit at a past moment branches; undo_branch restores the old futur
       break;
     }
   }
+  CHECK(rec->events().events() == events);  // re-simulating the old future adds none
   CHECK_FALSE(rec->undo_branch());  // nothing left to undo
 }
 
