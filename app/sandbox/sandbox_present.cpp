@@ -178,7 +178,7 @@ void Sandbox::present_keys() {
 void Sandbox::draw_presentation() {
   widget_rects_.clear();  // only the caption's buttons are on screen
   present_keys();
-  if (!presenting_) return draw_panel();  // Esc: the panel is back this frame
+  if (!presenting_) return draw_panel();  // Esc: the layout brings the panel back next frame
   if (replay_from_start_after_ >= 0 && !planning_ && !plan_dirty_ && plan_.plans > replay_from_start_after_) {
     inspector_->replay().set_step(0);
     inspector_->replay().playing = false;
