@@ -18,13 +18,9 @@ namespace {
 
 using json = nlohmann::json;
 
-/// Thrown by the readers below; parse_lesson reports "FILE:LINE: KEY WHAT" at the key's line.
-struct LessonError {
-  std::string key;
-  std::string what;
-};
-
-[[noreturn]] void bad(std::string key, std::string what) { throw LessonError{std::move(key), std::move(what)}; }
+/// The readers below raise "KEY WHAT" as the scene reader does (detail::bad_key); parse_lesson
+/// reports it at the key's line (detail::located).
+[[noreturn]] void bad(std::string key, std::string what) { detail::bad_key(std::move(key), std::move(what)); }
 
 /// The first bytes save_lesson writes: what check_lesson_target recognises as a lesson.
 constexpr const char* kLessonHead = "{\n \"pathlab_lesson\": ";
@@ -141,22 +137,15 @@ const std::vector<std::string>& lesson_view_names() {
 }
 
 Result<Lesson> parse_lesson(const std::string& text_in, const std::string& source, const LessonReadOptions& options) {
-  if (auto checked = check_json_text(text_in, source); !checked) return checked.error();
-  json root;
-  try {
-    root = json::parse(text_in);
-  } catch (const json::parse_error& e) {
-    return json_syntax_error(text_in, source, e.byte).error();
-  } catch (const json::exception& e) {
-    return fail(StatusCode::parse_error, source + ":1: not valid JSON (" + printable_text(e.what()) + ")");
-  }
+  auto parsed = detail::parse_json_text(text_in, source);
+  if (!parsed) return parsed.error();
+  const json root = std::move(*parsed);
   try {
     if (!root.is_object() || !root.contains("pathlab_lesson"))
       return fail(StatusCode::parse_error, source + ":1: not a pathlab lesson (no \"pathlab_lesson\" version)");
     return read_lesson(root, options);
-  } catch (const LessonError& e) {
-    const int line = line_of_offset(text_in, detail::offset_of_key(text_in, e.key));
-    return fail(StatusCode::parse_error, source + ":" + std::to_string(line) + ": " + printable_text(e.key + " " + e.what, 300));
+  } catch (const detail::SceneError& e) {
+    return fail(StatusCode::parse_error, detail::located(e, text_in, source));
   } catch (const json::exception& e) {
     return fail(StatusCode::parse_error, source + ": " + printable_text(e.what()));
   }

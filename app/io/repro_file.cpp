@@ -22,13 +22,9 @@ namespace {
 
 using json = nlohmann::json;
 
-/// Thrown by the readers below; parse_repro reports "FILE:LINE: KEY WHAT" at the key's line.
-struct ReproError {
-  std::string key;
-  std::string what;
-};
-
-[[noreturn]] void bad(std::string key, std::string what) { throw ReproError{std::move(key), std::move(what)}; }
+/// The readers below raise "KEY WHAT" as the scene reader does (detail::bad_key); parse_repro
+/// reports it at the key's line (detail::located).
+[[noreturn]] void bad(std::string key, std::string what) { detail::bad_key(std::move(key), std::move(what)); }
 
 const json& field(const json& obj, const std::string& parent, const char* name) {
   const auto it = obj.find(name);
@@ -250,15 +246,9 @@ const char* pathlab_version() noexcept { return PATHLAB_VERSION_STRING; }
 
 Result<Repro> parse_repro(const std::string& text, const std::string& source, const std::string& base_dir,
                           const SceneReadOptions& options) {
-  if (auto checked = check_json_text(text, source); !checked) return checked.error();
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    return json_syntax_error(text, source, e.byte).error();
-  } catch (const json::exception& e) {
-    return fail(StatusCode::parse_error, source + ":1: not valid JSON (" + printable_text(e.what()) + ")");
-  }
+  auto parsed = detail::parse_json_text(text, source);
+  if (!parsed) return parsed.error();
+  const json root = std::move(*parsed);
   try {
     if (!root.is_object() || !root.contains("pathlab_repro")) return fail(StatusCode::parse_error, source + ": not a pathlab repro (no \"pathlab_repro\" version)");
     Repro r;
@@ -272,9 +262,8 @@ Result<Repro> parse_repro(const std::string& text, const std::string& source, co
     r.scene = std::move(*scene);
     read_body(root, r);
     return r;
-  } catch (const ReproError& e) {
-    const int line = line_of_offset(text, detail::offset_of_key(text, e.key));
-    return fail(StatusCode::parse_error, source + ":" + std::to_string(line) + ": " + printable_text(e.key + " " + e.what, 300));
+  } catch (const detail::SceneError& e) {
+    return fail(StatusCode::parse_error, detail::located(e, text, source));
   } catch (const json::exception& e) {
     return fail(StatusCode::parse_error, source + ": " + printable_text(e.what()));
   }
@@ -290,9 +279,8 @@ Status parse_guarded(const std::string& text, const std::string& source, Read re
     return ok_status();
   } catch (const json::parse_error& e) {
     return json_syntax_error(text, source, e.byte);
-  } catch (const ReproError& e) {
-    const int line = line_of_offset(text, detail::offset_of_key(text, e.key));
-    return fail(StatusCode::parse_error, source + ":" + std::to_string(line) + ": " + printable_text(e.key + " " + e.what, 300));
+  } catch (const detail::SceneError& e) {
+    return fail(StatusCode::parse_error, detail::located(e, text, source));
   } catch (const json::exception& e) {
     return fail(StatusCode::parse_error, source + ": " + printable_text(e.what()));
   }

@@ -38,13 +38,6 @@ double cost_as_typed(float cost) {
   throw SceneError{source + ": " + printable_text(what, 300), {}, {}};
 }
 
-/// "FILE:LINE: KEY what" for an error raised with a key, else the message as raised.
-std::string located(const SceneError& e, const std::string& text, const std::string& source) {
-  if (e.key.empty()) return e.message;
-  const int line = line_of_offset(text, detail::offset_of_key(text, e.key));
-  return source + ":" + std::to_string(line) + ": " + printable_text(e.key + " " + e.what, 300);
-}
-
 /// "FILE:LINE: MESSAGE" for a refused name, at the line of the key the message begins with.
 std::string names_error(const std::string& message, const std::string& text, const std::string& source) {
   const std::string key = message.substr(0, message.find(':'));
@@ -193,16 +186,9 @@ PlanSettingsData read_settings(const json& s, const std::string& source) {
 
 Result<Scene> parse_scene(const std::string& text, const std::string& source, const std::string& base_dir,
                           const SceneReadOptions& options) {
-  // Depth and number range first: nlohmann copies values recursively and throws on 1e400.
-  if (auto checked = check_json_text(text, source); !checked) return checked.error();
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    return json_syntax_error(text, source, e.byte).error();
-  } catch (const json::exception& e) {
-    return fail(StatusCode::parse_error, source + ":1: not valid JSON (" + printable_text(e.what()) + ")");
-  }
+  auto parsed = detail::parse_json_text(text, source);
+  if (!parsed) return parsed.error();
+  json root = std::move(*parsed);  // not const: a missing key reads as null (operator[])
   try {
     if (!root.is_object() || !root.contains("pathlab_scene")) bad(source, "not a pathlab scene (no \"pathlab_scene\" version)");
     if (!root["pathlab_scene"].is_number_integer() || root["pathlab_scene"].get<int64_t>() < 1) {
@@ -239,7 +225,7 @@ Result<Scene> parse_scene(const std::string& text, const std::string& source, co
     }
     return scene;
   } catch (const SceneError& e) {
-    return fail(StatusCode::parse_error, located(e, text, source));
+    return fail(StatusCode::parse_error, detail::located(e, text, source));
   } catch (const json::exception& e) {
     return fail(StatusCode::parse_error, source + ": " + printable_text(e.what()));
   }
@@ -318,4 +304,24 @@ Status write_file_atomic(const std::string& path, const std::string& text) {
 
 Status save_scene(const Scene& scene, const std::string& path) { return write_file_atomic(path, scene_to_json(scene)); }
 
+namespace detail {
+
+std::string located(const SceneError& e, std::string_view text, const std::string& source) {
+  if (e.key.empty()) return e.message;
+  const int line = line_of_offset(text, offset_of_key(text, e.key));
+  return source + ":" + std::to_string(line) + ": " + printable_text(e.key + " " + e.what, 300);
+}
+
+Result<nlohmann::json> parse_json_text(const std::string& text, const std::string& source) {
+  if (auto checked = check_json_text(text, source); !checked) return checked.error();
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    return json_syntax_error(text, source, e.byte).error();
+  } catch (const nlohmann::json::exception& e) {
+    return fail(StatusCode::parse_error, source + ":1: not valid JSON (" + printable_text(e.what()) + ")");
+  }
+}
+
+}  // namespace detail
 }  // namespace pathlab::io

@@ -21,6 +21,15 @@ struct SceneError {
 
 [[noreturn]] void bad_key(std::string key, std::string what);
 
+/// "FILE:LINE: KEY what" for an error raised with a key (bad_key), at the key's line in
+/// `text`; else the message as raised. The scene, repro and lesson readers all report so.
+std::string located(const SceneError& e, std::string_view text, const std::string& source);
+
+/// `text` as JSON, guarded first (check_json_text: depth, number range; nlohmann copies values
+/// recursively and throws on 1e400): the scene, repro and lesson readers' first step. A syntax
+/// error reads "FILE:LINE: not valid JSON (byte N)".
+Result<nlohmann::json> parse_json_text(const std::string& text, const std::string& source);
+
 /// A heading in degrees for the file: rad_to_deg(rad), moved by a few ulps when that makes
 /// deg_to_rad give back exactly `rad`. Without this, about 2 in 100 headings change their last
 /// digit on every save, load and save; with it, the bytes stay the same.
