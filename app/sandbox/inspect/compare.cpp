@@ -180,13 +180,7 @@ void header_with_help(int column, const char* name, const char* help) {
   ImGui::TableSetColumnIndex(column);
   if (help) {
     ImGui::TextDisabled("(?)");
-    if (ImGui::IsItemHovered()) {
-      ImGui::BeginTooltip();
-      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-      ImGui::TextUnformatted(help);
-      ImGui::PopTextWrapPos();
-      ImGui::EndTooltip();
-    }
+    hover_tooltip(help);
     ImGui::SameLine();
   }
   ImGui::TableHeader(name);

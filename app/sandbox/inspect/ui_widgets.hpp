@@ -7,18 +7,22 @@
 
 namespace pathlab::sandbox {
 
+/// `text` whole, wrapped at 30 font heights, in a tooltip while the last item is hovered.
+inline void hover_tooltip(const char* text) {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 /// A greyed "(?)" after the previous item that shows `text` when hovered (the ImGui demo's
 /// help marker): every control whose effect is not obvious from its label gets one.
 inline void help_marker(const char* text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
+  hover_tooltip(text);
 }
 
 /// SameLine() when an item `width` pixels wide still fits on the line, else the item starts a
@@ -55,13 +59,7 @@ inline void text_fitted(const char* text) {
     if (!cut.empty()) cut.pop_back();
   }
   ImGui::TextDisabled("%s...", cut.c_str());
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
+  hover_tooltip(text);
 }
 
 }  // namespace pathlab::sandbox
