@@ -31,6 +31,28 @@ std::string scene_text(const std::string& planner, const std::string& smoother) 
          "              \"smoother\": \"" + smoother + "\"}}\n";
 }
 
+/// Every bundled scene up to 128x128 (the bench maps are too slow for a test), once with
+/// Directional and once with Hybrid A* and `smoother` (turning radius 2 where it has none):
+/// `visit(scene, path)` for each.
+template <class Visit>
+void for_each_heading_scene(const char* smoother, Visit visit) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(PATHLAB_ASSETS_DIR) + "/scenes")) {
+    if (entry.path().extension() != ".json") continue;
+    auto scene = plan::load_scene(entry.path().string());
+    REQUIRE(scene.ok());
+    if (scene->grid.width() > 128 || scene->grid.height() > 128) continue;
+    for (const char* planner : {"directional", "hybrid"}) {
+      CAPTURE(entry.path().string());
+      CAPTURE(planner);
+      io::Scene s = *scene;
+      s.settings.planner = planner;
+      s.settings.smoother = smoother;
+      if (!(s.settings.turning_radius > 0)) s.settings.turning_radius = 2.0;
+      visit(s);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("plan::parse_scene refuses unknown planner and smoother names at the key's line; io alone reads them") {
@@ -172,28 +194,16 @@ TEST_CASE("every bundled scene, planned with Directional and Hybrid A* and the v
   // at agent radius 0 a smoothed Directional A* path once grazed a corner by 0.00095 cells,
   // under the referee's 1e-3 sagitta, after its round cut the kept arcs at new poses.
   int planned = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(PATHLAB_ASSETS_DIR) + "/scenes")) {
-    if (entry.path().extension() != ".json") continue;
-    auto scene = plan::load_scene(entry.path().string());
-    REQUIRE(scene.ok());
-    if (scene->grid.width() > 128 || scene->grid.height() > 128) continue;  // bench maps: too slow for a test
-    for (const char* planner : {"directional", "hybrid"}) {
-      CAPTURE(entry.path().string());
-      CAPTURE(planner);
-      io::Scene s = *scene;
-      s.settings.planner = planner;
-      s.settings.smoother = "vehicle";
-      if (!(s.settings.turning_radius > 0)) s.settings.turning_radius = 2.0;
-      auto request = plan::scene_request(s);
-      if (!request) continue;
-      request->analyse = true;
-      plan::PlanService service;
-      const plan::PlanResult r = service.plan(plan::scene_grid(s), *request);
-      if (!r.found) continue;
-      CHECK_FALSE(r.curve_blocked_at.has_value());
-      ++planned;
-    }
-  }
+  for_each_heading_scene("vehicle", [&](const io::Scene& s) {
+    auto request = plan::scene_request(s);
+    if (!request) return;
+    request->analyse = true;
+    plan::PlanService service;
+    const plan::PlanResult r = service.plan(plan::scene_grid(s), *request);
+    if (!r.found) return;
+    CHECK_FALSE(r.curve_blocked_at.has_value());
+    ++planned;
+  });
   CHECK(planned >= 20);
   MESSAGE(planned << " smoothed heading plans passed the referee");
 }
@@ -203,47 +213,35 @@ TEST_CASE("the vehicle smoother keeps the rounds up to the first one the referee
   // fails: the result must be the path before the first refused round, as when every round was
   // checked as it ended, and it must pass the referee.
   int smoothed = 0, refused = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(PATHLAB_ASSETS_DIR) + "/scenes")) {
-    if (entry.path().extension() != ".json") continue;
-    auto scene = plan::load_scene(entry.path().string());
-    REQUIRE(scene.ok());
-    if (scene->grid.width() > 128 || scene->grid.height() > 128) continue;
-    for (const char* planner : {"directional", "hybrid"}) {
-      CAPTURE(entry.path().string());
-      CAPTURE(planner);
-      io::Scene s = *scene;
-      s.settings.planner = planner;
-      s.settings.smoother = "none";
-      if (!(s.settings.turning_radius > 0)) s.settings.turning_radius = 2.0;
-      auto request = plan::scene_request(s);
-      if (!request) continue;
-      plan::PlanService service;
-      const Grid grid = plan::scene_grid(s);
-      const plan::PlanResult r = service.plan(grid, *request);
-      if (!r.found || !r.segments) continue;
-      PoseSmoothDef def = default_pose_smooth_def();
-      def.turning_radius = s.settings.turning_radius;
-      def.agent_radius = s.settings.agent_radius;
-      auto out = smooth_pose_path(grid, *r.segments, def);
-      REQUIRE(out.ok());
-      ++smoothed;
-      SweptCheckDef check = default_swept_check_def();
-      check.agent_radius = def.agent_radius;
-      check.max_sagitta = def.max_sagitta;
-      auto swept = check_swept_path(grid, out->path, check);
-      REQUIRE(swept.ok());
-      CHECK(swept->clear);
-      if (out->refused_rounds == 0) continue;
-      ++refused;
-      // The same rounds stopped before the refused one give the same path.
-      def.max_rounds = std::max(1, out->rounds - 1);
-      auto before = smooth_pose_path(grid, *r.segments, def);
-      REQUIRE(before.ok());
-      const SegmentPath& expect = out->rounds > 1 ? before->path : *r.segments;
-      CHECK(out->path.length() == expect.length());
-      CHECK(out->path.segments().size() == expect.segments().size());
-    }
-  }
+  for_each_heading_scene("none", [&](const io::Scene& s) {
+    auto request = plan::scene_request(s);
+    if (!request) return;
+    plan::PlanService service;
+    const Grid grid = plan::scene_grid(s);
+    const plan::PlanResult r = service.plan(grid, *request);
+    if (!r.found || !r.segments) return;
+    PoseSmoothDef def = default_pose_smooth_def();
+    def.turning_radius = s.settings.turning_radius;
+    def.agent_radius = s.settings.agent_radius;
+    auto out = smooth_pose_path(grid, *r.segments, def);
+    REQUIRE(out.ok());
+    ++smoothed;
+    SweptCheckDef check = default_swept_check_def();
+    check.agent_radius = def.agent_radius;
+    check.max_sagitta = def.max_sagitta;
+    auto swept = check_swept_path(grid, out->path, check);
+    REQUIRE(swept.ok());
+    CHECK(swept->clear);
+    if (out->refused_rounds == 0) return;
+    ++refused;
+    // The same rounds stopped before the refused one give the same path.
+    def.max_rounds = std::max(1, out->rounds - 1);
+    auto before = smooth_pose_path(grid, *r.segments, def);
+    REQUIRE(before.ok());
+    const SegmentPath& expect = out->rounds > 1 ? before->path : *r.segments;
+    CHECK(out->path.length() == expect.length());
+    CHECK(out->path.segments().size() == expect.segments().size());
+  });
   CHECK(smoothed >= 20);
   CHECK(refused >= 1);  // the JPS pillar field at agent radius 0 (see the test above)
   MESSAGE(smoothed << " heading plans smoothed, " << refused << " with a refused round");
