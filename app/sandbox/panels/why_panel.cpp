@@ -8,6 +8,7 @@
 #include <string>
 
 #include "inspect/ui_widgets.hpp"
+#include "inspect/wrapped_text.hpp"
 #include "panels/event_list.hpp"
 #include "sandbox.hpp"
 
@@ -39,7 +40,7 @@ std::string velocity_words(Vec2 v) {
 void line(const char* label, const std::string& text, ImVec4 colour = ImVec4(0.7f, 0.85f, 1.0f, 1.0f)) {
   ImGui::TextColored(colour, "%s", label);
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", text.c_str());
+  text_wrapped(text.c_str());
 }
 
 void plan_lines(const Sandbox& sb, const UnitSwarm& u, int id) {
