@@ -13,6 +13,8 @@
 #include "pathlab/collision.hpp"
 #include "pathlab/grid_search.hpp"
 #include "pathlab/map_generators.hpp"
+#include "pathlab/plan/plan_service.hpp"
+#include "pathlab/plan/registry.hpp"
 
 using namespace pathlab;
 
@@ -40,6 +42,14 @@ Cell stroke_centre(std::mt19937& rng, const Grid& g) {
     default: break;
   }
   return c;
+}
+
+Cell random_free(const Grid& g, std::mt19937& rng) {
+  std::uniform_int_distribution<int> x(0, g.width() - 1), y(0, g.height() - 1);
+  for (;;) {
+    const Cell c{x(rng), y(rng)};
+    if (g.is_free(c)) return c;
+  }
 }
 
 float stroke_cost(std::mt19937& rng) {
@@ -209,4 +219,34 @@ TEST_CASE("live edit: an empty rectangle, one outside the map, another map size:
   g.set_blocked(0, 0, true);
   CHECK(pf.update(g, CellRect{Cell{-3, -3}, Cell{2, 2}}).ok());
   check_equals_rebuild(g, pf, 0.0);
+}
+
+TEST_CASE("live edit: the planning service mends its grid pathfinder after map_changed(), on a copy too") {
+  Grid g = room_map(64, 8);
+  std::mt19937 rng(31);
+  plan::PlanService service;  // kept across the edits, as the sandbox's worker keeps it
+  for (int i = 0; i < (sanitized() ? 10 : 60); ++i) {
+    CAPTURE(i);
+    stroke(g, stroke_centre(rng, g), std::uniform_int_distribution<int>(1, 8)(rng), stroke_cost(rng));
+    service.map_changed();
+    // Every other round plans on a copy (the worker's request holds its own scene).
+    const Grid copy = g;
+    const Grid& planned = i % 2 == 0 ? g : copy;
+    for (const plan::PlannerId id : {plan::PlannerId::astar, plan::PlannerId::jps, plan::PlannerId::theta}) {
+      plan::PlanRequest req;
+      req.settings.planner = plan::planner_name(id);
+      req.settings.smoother = plan::smoother_name(plan::SmootherId::none);
+      req.start = Pose{cell_center(random_free(planned, rng)), 0.0};
+      req.goal = Pose{cell_center(random_free(planned, rng)), 0.0};
+      const plan::PlanResult mended = service.plan(planned, req);
+      plan::PlanService fresh;
+      const plan::PlanResult rebuilt = fresh.plan(planned, req);
+      CAPTURE(req.settings.planner);
+      REQUIRE(mended.error == rebuilt.error);
+      REQUIRE(mended.found == rebuilt.found);
+      CHECK(mended.points == rebuilt.points);
+      CHECK(mended.length == rebuilt.length);
+      CHECK(mended.expanded == rebuilt.expanded);
+    }
+  }
 }
