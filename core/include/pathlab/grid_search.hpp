@@ -131,15 +131,16 @@ class GridPathfinder {
   /// the next query answers as a rebuilt pathfinder would (same tables, same paths). `grid` may
   /// be another object than before with the same size (a copy the caller edited).
   /// `changed` is clipped to the map. Cost: about the cells in `changed` plus the rows,
-  /// columns and diagonals whose jumps change; a few hundred microseconds for a brush of
-  /// radius 8 on a 512x512 map, against 15-20 ms for a rebuild. [Units: cells]
+  /// columns and diagonals whose jumps change; about 0.1 ms for a brush of radius 8 on a
+  /// 512x512 map with JPS's tables built (10 us without), against 5-8 ms for a rebuild
+  /// (bench_live_edit). [Units: cells]
   /// Errors: `changed` empty (invalid_argument) or wholly outside the map (out_of_bounds);
   /// `grid` of another size than the one prepared (invalid_argument: call reset()).
   Status update(const Grid& grid, const CellRect& changed);
 
   /// Like update() when the changed cells are not known: compares `grid` with the copy of the
-  /// costs the pathfinder keeps (4 bytes a cell; about 0.1 ms on 512x512) and mends what
-  /// differs. Another size, or more than an eighth of the cells changed, is a reset().
+  /// costs the pathfinder keeps (4 bytes a cell, one pass over them) and mends what differs.
+  /// Another size, or more than an eighth of the cells changed, is a reset().
   void refresh(const Grid& grid);
 
   /// Finds a path. Errors: start/goal outside the map (out_of_bounds) or not passable
