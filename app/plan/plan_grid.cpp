@@ -99,9 +99,11 @@ void warm_up(PlanService::Cache& cache, GridPlanner kind, const PlanRequest& req
 
 void plan_grid(PlanService::Cache& cache, const Grid& grid, const PlanRequest& request, const PlannerInfo& planner,
                const SmootherInfo& smoother, PlanResult& out) {
-  if (!cache.finder) {
+  if (!cache.finder || cache.finder_stale) {
     const auto t0 = std::chrono::steady_clock::now();
-    cache.finder = std::make_unique<GridPathfinder>(grid);
+    if (cache.finder) cache.finder->refresh(grid);
+    else cache.finder = std::make_unique<GridPathfinder>(grid);
+    cache.finder_stale = false;
     add_preprocess_time(cache, t0);
   }
   const GridPlanner kind = *parse_grid_planner(planner.name);

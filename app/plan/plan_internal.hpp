@@ -24,6 +24,9 @@ struct MeshEntry {
 struct PlanService::Cache {
   const Grid* grid = nullptr;
   std::unique_ptr<GridPathfinder> finder;  // built on the first grid plan
+  /// The grid was edited (or is another object) since `finder` last planned: it compares the
+  /// grid with its copy and mends what changed (GridPathfinder::refresh) instead of rebuilding.
+  bool finder_stale = false;
   /// Navmeshes by (agent radius, mesh kind: 0 rectangles, 1 convex, 2 wall corners): units of
   /// different sizes share one service.
   std::map<std::pair<double, int>, MeshEntry> meshes;
@@ -39,8 +42,10 @@ struct PlanService::Cache {
 
   /// The clearance field of `g`, built (and its time counted as preprocessing) when missing.
   const ClearanceField& clearance_for(const Grid& g);
-  /// Drops everything when `g` is not the grid the cache was built for.
+  /// Drops everything when `g` is not the grid the cache was built for (the grid pathfinder
+  /// is kept and refreshed: its buffers serve a map of the same size).
   void bind(const Grid& g);
+  /// Drops the per-map preprocessing after an edit; the grid pathfinder mends its own.
   void clear();
   /// The mesh for the radius and kind, built when missing; sets `error` when the build fails.
   MeshEntry* mesh_for(const Grid& g, double agent_radius, bool convex, bool corners, std::string& error);

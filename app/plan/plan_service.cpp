@@ -87,7 +87,7 @@ std::string check_query_ends(const Grid& grid, PlannerFamily family, PlannerId p
 }
 
 void PlanService::Cache::clear() {
-  finder.reset();
+  finder_stale = true;  // a paint stroke costs the cells it touched, not a rebuild (issue 28)
   meshes.clear();
   directional.reset();
   hybrid.reset();

@@ -1,5 +1,7 @@
 #include "pathlab/collision.hpp"
 
+#include "grid/grid_search_internal.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -292,34 +294,32 @@ double center_line_cost(const Grid& grid, Cell a, Cell b) {
   return total;
 }
 
+namespace detail {
+
+bool cell_passable(const Grid& grid, int x, int y, double radius) {
+  if (!grid.is_free(x, y)) return false;
+  if (!(radius > 0.5)) return true;
+  const int w = grid.width(), h = grid.height();
+  const double lim = radius - kClearanceTolerance;
+  const int reach = static_cast<int>(std::ceil(radius));
+  const Vec2 c(x + 0.5, y + 0.5);
+  if (c.x < lim || c.y < lim || c.x > w - lim || c.y > h - lim) return false;
+  for (int j = -reach; j <= reach; ++j) {
+    for (int i = -reach; i <= reach; ++i) {
+      if (grid.is_free(x + i, y + j)) continue;
+      if (point_box_distance(c, Vec2(x + i, y + j), Vec2(x + i + 1, y + j + 1)) < lim) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace detail
+
 std::vector<uint8_t> passable_cells(const Grid& grid, double radius) {
   const int w = grid.width(), h = grid.height();
   std::vector<uint8_t> out(static_cast<size_t>(grid.cell_count()), 0);
   for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) out[static_cast<size_t>(grid.index(x, y))] = grid.is_free(x, y) ? 1 : 0;
-  if (!(radius > 0.5)) return out;
-  const double lim = radius - kClearanceTolerance;
-  const int reach = static_cast<int>(std::ceil(radius));
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x) {
-      uint8_t& cell = out[static_cast<size_t>(grid.index(x, y))];
-      if (!cell) continue;
-      const Vec2 c(x + 0.5, y + 0.5);
-      if (c.x < lim || c.y < lim || c.x > w - lim || c.y > h - lim) {
-        cell = 0;
-        continue;
-      }
-      for (int j = -reach; j <= reach && cell; ++j) {
-        for (int i = -reach; i <= reach; ++i) {
-          if (grid.is_free(x + i, y + j)) continue;
-          if (point_box_distance(c, Vec2(x + i, y + j), Vec2(x + i + 1, y + j + 1)) < lim) {
-            cell = 0;
-            break;
-          }
-        }
-      }
-    }
-  }
+    for (int x = 0; x < w; ++x) out[static_cast<size_t>(grid.index(x, y))] = detail::cell_passable(grid, x, y, radius);
   return out;
 }
 

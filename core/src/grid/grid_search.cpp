@@ -33,26 +33,30 @@ constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
 using namespace detail;
 
 void GridSearchWorkspace::prepare(double radius) {
-  if (pg.radius == radius && pg.w == grid->width() && pg.h == grid->height() && !pg.pass.empty()) return;
   const Grid& gr = *grid;
+  if (!stale && pg.radius == radius && pg.w == gr.width() && pg.h == gr.height()) return;
   pg.w = gr.width();
   pg.h = gr.height();
   pg.pw = pg.w + 2;
   pg.ph = pg.h + 2;
   pg.inv_pw = 1.0 / pg.pw;
   pg.radius = radius;
-  pg.uniform = gr.uniform_cost();
+  // assign() keeps the capacity: a map of the same size reuses the buffers.
   const size_t n = static_cast<size_t>(pg.pw) * static_cast<size_t>(pg.ph);
   pg.pass.assign(n, 0);
   pg.cost.assign(n, 1.0f);
-  const std::vector<uint8_t> passable = passable_cells(gr, radius);
+  source_cost = gr.costs();
+  nonuniform_cells = 0;
+  for (const float c : source_cost) nonuniform_cells += c != 1.0f && c != kBlocked;
+  pg.uniform = nonuniform_cells == 0;
   for (int y = 0; y < pg.h; ++y) {
     for (int x = 0; x < pg.w; ++x) {
       const size_t id = static_cast<size_t>(pg.id(Cell{x, y}));
-      pg.pass[id] = passable[static_cast<size_t>(gr.index(x, y))];
+      pg.pass[id] = radius > 0.5 ? cell_passable(gr, x, y, radius) : gr.is_free(x, y);
       if (pg.pass[id]) pg.cost[id] = gr.cost(x, y);
     }
   }
+  stale = false;
   jump_tables_ready = false;
 }
 
@@ -390,7 +394,7 @@ GridPathfinder& GridPathfinder::operator=(GridPathfinder&&) noexcept = default;
 
 void GridPathfinder::reset(const Grid& grid) {
   ws_->grid = &grid;
-  ws_->pg = detail::PaddedGrid{};
+  ws_->stale = true;  // rebuilt by the next query's prepare(), in the same buffers
   ws_->jump_tables_ready = false;
 }
 

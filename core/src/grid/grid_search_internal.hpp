@@ -96,6 +96,15 @@ class GridSearchWorkspace {
   std::vector<JumpCell> jumps;  // per node; built on the first JPS query after prepare()
   bool jump_tables_ready = false;  // `jumps` is built
 
+  /// The grid's costs `pg` was built from (width * height, row-major): what update() and
+  /// refresh() compare the edited grid with.
+  std::vector<float> source_cost;
+  int64_t nonuniform_cells = 0;  // free cells of source_cost whose cost is not 1 (pg.uniform: none)
+  bool stale = true;             // pg must be rebuilt before the next query (reset(), a new pathfinder)
+  /// Scratch of update(), kept between edits: ids whose pass flag changed, a mark per node.
+  std::vector<int32_t> pass_changed;
+  std::vector<uint8_t> mark;
+
   /// Per-node search state in one 16-byte record, so a relaxation touches one cache line.
   /// stamp = search_id * 2 + closed; any other value means "not seen in this search".
   struct NodeData {
@@ -152,6 +161,9 @@ class GridSearchWorkspace {
 
   void prepare(double radius);
   void begin_search(size_t states);
+  /// Mends pg (and the jump tables when built) after the grid cells `changed` (padded ids) got
+  /// new costs; source_cost is updated. Returns false when a rebuild is cheaper (then stale).
+  bool apply_changes(const std::vector<int32_t>& changed);
 };
 
 namespace detail {
@@ -160,6 +172,15 @@ namespace detail {
 /// summing the polyline (JPS: the cost of its straight and diagonal runs is their length).
 void finish_node_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorkspace::NodeData* nodes, int t,
                       double known_length = -1.0);
+
+/// Whether cell (x, y) is passable for an agent of `radius` (collision.cpp; the rule of
+/// passable_cells()): free, and for radius > 0.5 its centre's disc clear of walls and border.
+bool cell_passable(const Grid& grid, int x, int y, double radius);
+
+/// JPS's goal-free jump tables (jps_tables.cpp): built whole on the first JPS query, then
+/// mended after edits where the padded cells `pass_changed` flipped.
+void build_jump_tables(GridSearchWorkspace& ws);
+void update_jump_tables(GridSearchWorkspace& ws, const std::vector<int32_t>& pass_changed);
 }  // namespace detail
 
 }  // namespace pathlab

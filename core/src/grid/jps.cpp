@@ -66,66 +66,6 @@ struct Jumper {
   }
 };
 
-/// Fills the goal-free jump tables. Each cell's result follows from its successor's in the
-/// same direction. A straight scan stops at a blocked cell or at one with a forced neighbour
-/// (a side cell passable there and blocked one cell back); a diagonal scan stops at a step whose
-/// row or column scan stops at a jump point. Two sweeps over the rows instead of one per
-/// direction (the table is 32 bytes a cell, so each sweep is a pass over memory): bottom-up
-/// for the +y directions and both row directions, top-down for the -y directions, each row
-/// finished while it is in cache.
-void build_jump_tables(GridSearchWorkspace& ws) {
-  const PaddedGrid& pg = ws.pg;
-  const int pw = pg.pw, ph = pg.ph;
-  ws.jumps.assign(pg.pass.size(), JumpCell{});
-  JumpCell* J = ws.jumps.data();
-  const uint8_t* pass = pg.pass.data();
-  auto P = [&](int x, int y) { return pass[y * pw + x] != 0; };
-  // Straight table si (0 +x, 1 -x, 2 +y, 3 -y) at (x, y) from its successor's entry.
-  auto straight = [&](int x, int y, int si) {
-    const int d = (si & 1) ? -1 : 1;
-    const int dx = si < 2 ? d : 0, dy = si < 2 ? 0 : d;
-    const int nx = x + dx, ny = y + dy;  // the next position of the scan
-    if (!P(nx, ny)) return -1;
-    if ((P(nx + dy, ny + dx) && !P(nx + dy - dx, ny + dx - dy)) ||
-        (P(nx - dy, ny - dx) && !P(nx - dy - dx, ny - dx - dy))) {
-      return 1;
-    }
-    const int32_t next = J[ny * pw + nx].straight[si];
-    return next > 0 ? next + 1 : next - 1;
-  };
-  // Diagonal table di at (x, y): needs the straight entries of the diagonal successor.
-  auto diagonal = [&](int x, int y, int di) {
-    const int dx = (di & 1) ? 1 : -1, dy = (di & 2) ? 1 : -1;
-    if (!P(x + dx, y) || !P(x, y + dy) || !P(x + dx, y + dy)) return -1;  // no corner cutting
-    const JumpCell& next = J[(y + dy) * pw + x + dx];
-    if (next.straight[dx > 0 ? 0 : 1] > 0 || next.straight[dy > 0 ? 2 : 3] > 0) return 1;
-    const int32_t after = next.diag[di];
-    return after > 0 ? after + 1 : after - 1;
-  };
-  for (int y = ph - 2; y >= 1; --y) {
-    for (int x = pw - 2; x >= 1; --x)
-      if (P(x, y)) J[y * pw + x].straight[0] = straight(x, y, 0);
-    for (int x = 1; x <= pw - 2; ++x) {
-      if (!P(x, y)) continue;  // only passable cells are ever looked up
-      JumpCell& c = J[y * pw + x];
-      c.straight[1] = straight(x, y, 1);
-      c.straight[2] = straight(x, y, 2);
-      c.diag[2] = diagonal(x, y, 2);  // (-1, +1)
-      c.diag[3] = diagonal(x, y, 3);  // (+1, +1)
-    }
-  }
-  for (int y = 1; y <= ph - 2; ++y) {
-    for (int x = 1; x <= pw - 2; ++x) {
-      if (!P(x, y)) continue;
-      JumpCell& c = J[y * pw + x];
-      c.straight[3] = straight(x, y, 3);
-      c.diag[0] = diagonal(x, y, 0);  // (-1, -1)
-      c.diag[1] = diagonal(x, y, 1);  // (+1, -1)
-    }
-  }
-  ws.jump_tables_ready = true;
-}
-
 /// One JPS query. Diagonal jump points are pruned (Harabor & Grastien 2014, "Improving Jump
 /// Point Search"): where a diagonal jump stops only because a straight scan from its stop cell
 /// finds a jump point, that stop cell is not put on the open list; the straight scans' jump

@@ -132,7 +132,10 @@ class PlanService {
   PlanService& operator=(const PlanService&) = delete;
 
   PlanResult plan(const Grid& grid, const PlanRequest& request);
-  /// Forget cached preprocessing (the grid was edited in place).
+  /// The grid was edited in place (or will be another one): forget the cached preprocessing.
+  /// The grid planners' pathfinder is kept and, on the next grid plan, mends its preprocessing
+  /// where the map changed (GridPathfinder::refresh: one pass over the costs to find the
+  /// changed cells, then the cost of the edit), so painting does not rebuild JPS's tables.
   void map_changed();
   /// The navmesh for `grid` with these settings, built (and kept) if needed; null when the
   /// build fails. For drawing the mesh when the planner is not the navmesh.

@@ -1,0 +1,201 @@
+// Edit-to-plan latency (issue 28): a brush stroke lands on the map, then the next plan with
+// A*, JPS or Theta* runs. "before" is what the planning service did until issue 28 (a new
+// GridPathfinder per edit: padded map, node records and JPS's jump tables rebuilt whole),
+// "after" is GridPathfinder::update() with the stroke's rectangle and a query on the mended
+// pathfinder. Both run on the same map, the same stroke and the same query, interleaved, in one
+// process; each sample is thread CPU time from the edit to the finished plan (the stroke's own
+// painting excluded). Strokes alternate paint and erase at random places (radius 1, 4, 8 cells,
+// the sandbox's disc brush), queries join two random free cells.
+//
+// Second table: the first query on a fresh map per planner (a new pathfinder: all set-up
+// included) against the same query on the warm pathfinder; their difference is the set-up.
+//
+//   bench_live_edit [--strokes N] [--maps a,b,...]
+//
+// Maps: generated random 10% and rooms (256x256, 512x512) and the Moving AI maps Berlin_0_256,
+// 8room_000 and random512-10-0 (tests/data/movingai). Not a Google Benchmark program: one table
+// with before and after side by side.
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "pathlab/grid_search.hpp"
+#include "pathlab/map_generators.hpp"
+#include "pathlab/map_io.hpp"
+
+using namespace pathlab;
+
+namespace {
+
+double thread_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
+struct NamedMap {
+  std::string name;
+  Grid grid;
+};
+
+Grid generated(int side, bool rooms, uint32_t seed) {
+  Grid g = Grid::create(side, side).value();
+  if (rooms) generate_rooms(g, 24, 3, seed);
+  else generate_random(g, 0.10, seed);
+  return g;
+}
+
+std::vector<NamedMap> load_maps(const std::vector<std::string>& only) {
+  std::vector<NamedMap> maps;
+  auto want = [&](const std::string& n) { return only.empty() || std::find(only.begin(), only.end(), n) != only.end(); };
+  for (int side : {256, 512}) {
+    const std::string s = std::to_string(side);
+    if (want("random10-" + s)) maps.push_back({"random10-" + s, generated(side, false, 1)});
+    if (want("rooms-" + s)) maps.push_back({"rooms-" + s, generated(side, true, 2)});
+  }
+  for (const char* name : {"Berlin_0_256", "8room_000", "random512-10-0"}) {
+    if (!want(name)) continue;
+    auto g = load_movingai_map(std::string(PATHLAB_MOVINGAI_DIR) + "/" + name + ".map");
+    if (!g) {
+      std::fprintf(stderr, "bench_live_edit: %s\n", g.error().message.c_str());
+      std::exit(1);
+    }
+    maps.push_back({name, std::move(*g)});
+  }
+  return maps;
+}
+
+/// The sandbox's disc brush; returns the rectangle it covers.
+CellRect stroke(Grid& g, Cell c, int radius, float cost) {
+  const int r = radius - 1;
+  for (int dy = -r; dy <= r; ++dy)
+    for (int dx = -r; dx <= r; ++dx)
+      if (dx * dx + dy * dy <= r * r + r) g.set_cost(c.x + dx, c.y + dy, cost);
+  return CellRect{Cell{c.x - r, c.y - r}, Cell{c.x + r, c.y + r}};
+}
+
+Cell random_free(const Grid& g, std::mt19937& rng) {
+  std::uniform_int_distribution<int> x(0, g.width() - 1), y(0, g.height() - 1);
+  for (;;) {
+    const Cell c{x(rng), y(rng)};
+    if (g.is_free(c)) return c;
+  }
+}
+
+struct Stats {
+  double median = 0, p95 = 0;
+};
+
+Stats stats(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  if (v.empty()) return {};
+  auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5))]; };
+  return {at(0.5), at(0.95)};
+}
+
+const GridPlanner kPlanners[] = {GridPlanner::astar, GridPlanner::jps, GridPlanner::theta};
+const char* const kTitles[] = {"A*", "JPS", "Theta*"};
+
+/// One row: `strokes` strokes of `radius` on a copy of `base`, each planned before and after.
+void edit_row(const NamedMap& m, int planner, int radius, int strokes) {
+  Grid g = m.grid;
+  std::mt19937 rng(static_cast<uint32_t>(1000 * planner + radius));
+  GridPathfinder mended(g);
+  (void)mended.find_path(kPlanners[planner], random_free(g, rng), random_free(g, rng));  // warm, as in the sandbox
+  std::vector<double> before, after, mend;
+  std::uniform_int_distribution<int> x(0, g.width() - 1), y(0, g.height() - 1);
+  for (int i = 0; i < strokes; ++i) {
+    const CellRect rect = stroke(g, Cell{x(rng), y(rng)}, radius, i % 2 == 0 ? kBlocked : 1.0f);
+    const Cell s = random_free(g, rng), t = random_free(g, rng);
+    double t0 = thread_ms();
+    GridPathfinder fresh(g);
+    auto a = fresh.find_path(kPlanners[planner], s, t);
+    before.push_back(thread_ms() - t0);
+    t0 = thread_ms();
+    if (!mended.update(g, rect).ok()) std::abort();
+    const double t1 = thread_ms();
+    auto b = mended.find_path(kPlanners[planner], s, t);
+    after.push_back(thread_ms() - t0);
+    mend.push_back(t1 - t0);
+    if (!a || !b || a->found != b->found || a->length != b->length) {
+      std::fprintf(stderr, "bench_live_edit: %s %s: mended and rebuilt answers differ\n", m.name.c_str(),
+                   kTitles[planner]);
+      std::exit(1);
+    }
+  }
+  const Stats sb = stats(before), sa = stats(after), sm = stats(mend);
+  std::printf("| %-14s | %-6s | %2d | %8.2f | %8.2f | %8.2f | %8.2f | %8.3f |\n", m.name.c_str(), kTitles[planner],
+              radius, sb.median, sb.p95, sa.median, sa.p95, sm.median);
+  std::fflush(stdout);
+}
+
+/// First query on a fresh pathfinder vs the same query warm, medians over `reps` pairs.
+void first_query_row(const NamedMap& m, int planner, int reps) {
+  std::mt19937 rng(static_cast<uint32_t>(77 + planner));
+  std::vector<double> first, warm;
+  for (int i = 0; i < reps; ++i) {
+    const Cell s = random_free(m.grid, rng), t = random_free(m.grid, rng);
+    double t0 = thread_ms();
+    GridPathfinder pf(m.grid);
+    (void)pf.find_path(kPlanners[planner], s, t);
+    first.push_back(thread_ms() - t0);
+    t0 = thread_ms();
+    (void)pf.find_path(kPlanners[planner], s, t);
+    warm.push_back(thread_ms() - t0);
+  }
+  const double f = stats(first).median, w = stats(warm).median;
+  std::printf("| %-14s | %-6s | %8.2f | %8.2f | %8.2f |\n", m.name.c_str(), kTitles[planner], f, w, f - w);
+  std::fflush(stdout);
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at <= s.size()) {
+    const size_t comma = std::min(s.find(',', at), s.size());
+    if (comma > at) out.push_back(s.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int strokes = 40;
+  std::vector<std::string> only;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--strokes") == 0 && i + 1 < argc) {
+      strokes = std::atoi(argv[++i]);
+      if (strokes < 1 || strokes > 100000) {
+        std::fprintf(stderr, "bench_live_edit: --strokes wants a whole number in 1..100000\n");
+        return 2;
+      }
+    } else if (std::strcmp(argv[i], "--maps") == 0 && i + 1 < argc) {
+      only = split(argv[++i]);
+    } else {
+      std::fprintf(stderr, "usage: bench_live_edit [--strokes N] [--maps a,b,...]\n");
+      return 2;
+    }
+  }
+  const std::vector<NamedMap> maps = load_maps(only);
+  std::printf("Edit-to-plan latency, thread CPU ms, %d strokes a row (before: rebuilt pathfinder; after: update())\n\n",
+              strokes);
+  std::printf("| map            | planner| r  | before median | before p95 | after median | after p95 | update() median |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  for (const NamedMap& m : maps)
+    for (int p = 0; p < 3; ++p)
+      for (int r : {1, 4, 8}) edit_row(m, p, r, strokes);
+  std::printf("\nFirst query on a fresh map, thread CPU ms, median of 11\n\n");
+  std::printf("| map            | planner| first query | same query warm | set-up |\n|---|---|---|---|---|\n");
+  for (const NamedMap& m : maps)
+    for (int p = 0; p < 3; ++p) first_query_row(m, p, 11);
+  return 0;
+}
