@@ -118,7 +118,8 @@ void check_strip_usable(test::SandboxUi& ui, const std::string& what, float usef
   CHECK(r.Min.y >= l.strip.y - kTol);
   CHECK(r.Max.y <= l.strip.bottom() + kTol);
   CHECK(r.Max.x <= l.strip.right() + kTol);
-  CHECK_MESSAGE(body->ScrollMax.x <= kTol, "the strip's body is " << body->ScrollMax.x << " px wider than the strip");
+  // Half an em: ImGui counts the blank ending a wrapped line in the text's width.
+  CHECK_MESSAGE(body->ScrollMax.x <= 0.5f * font, "the strip's body is " << body->ScrollMax.x << " px wider than the strip");
   if (ImGuiWindow* panel = window_named("pathlab"))
     CHECK_MESSAGE(panel->ScrollMax.x <= kTol, "the side panel is " << panel->ScrollMax.x << " px wider than shown");
 }
@@ -236,7 +237,7 @@ TEST_CASE("layout: units with the timeline at 100-250%") {
     // The strip under it shows its tab's content too, for every tab a crowd scene uses.
     for (Inspector::Tab t : {Inspector::Tab::replay, Inspector::Tab::compare, Inspector::Tab::export_}) {
       ui.sb().inspector().show_tab(t);
-      ui.idle(2);
+      ui.idle(6);  // the layout follows the tab (Compare asks for more), then the body its width
       check_common(ui, name("units", scale));
       check_strip_usable(ui, name("units", scale) + " tab " + std::to_string(static_cast<int>(t)));
     }

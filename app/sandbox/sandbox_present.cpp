@@ -266,7 +266,7 @@ void Sandbox::draw_lesson_panel() {
               "step through it. Esc or F5 leaves.");
   if (lesson_.open()) {
     ImGui::TextWrapped("Lesson open: %s (%d steps)", lesson_.lesson.title.c_str(), lesson_.count());
-    if (ImGui::Button("Present lesson")) {
+    if (ImGui::Button("Present it")) {
       set_presenting(true);
       show_lesson_step(0);
     }

@@ -335,7 +335,9 @@ void Inspector::tab_compare(Sandbox& sb) {
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, table_frame_padding());
   ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, table_cell_padding());
-  const bool table = ImGui::BeginTable("compare", 9, flags, ImVec2(0, ImGui::GetContentRegionAvail().y));
+  // As wide as the body, as tall as what is left of it.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const bool table = ImGui::BeginTable("compare", 9, flags, ImVec2(std::max(1.0f, avail.x), avail.y));
   ImGui::PopStyleVar(2);
   if (!table) return;
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, table_frame_padding());

@@ -23,7 +23,7 @@ void spawn_controls(Sandbox& sb, int& preset) {
   }
   help_marker("The core's presets (seed 004): a person turns on the spot, a car needs a 2-cell circle and may "
               "back up, a tank pivots slowly, a bear runs fast with a 1.5-cell turn.");
-  if (ImGui::Button("Spawn at start")) {
+  if (ImGui::Button("Spawn unit")) {
     const std::string e = u.spawn(sb.scene(), names[static_cast<size_t>(preset)], sb.scene().start);
     sb.set_status(e.empty() ? std::to_string(u.count()) + " units" : e, !e.empty());
   }
