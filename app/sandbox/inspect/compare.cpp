@@ -288,7 +288,8 @@ float Inspector::strip_body_useful() const {
 
 bool Inspector::compare_controls_in_legend(const Sandbox& sb) const {
   const ScreenLayout& l = sb.layout();
-  if (!compare_visible_ || l.legend.empty()) return false;
+  // Presenting, the lesson step has set them: the projector shows the legend only.
+  if (presenting_ || !compare_visible_ || l.legend.empty()) return false;
   const float body = l.strip.h - l.strip_min - ImGui::GetStyle().ItemSpacing.y;
   return body < compare_controls_height() + 4.0f * compare_row_height() + ImGui::GetStyle().ScrollbarSize;
 }
