@@ -2,7 +2,9 @@
 // 150-250%"): in every mode (compare, plots, replay, gallery, units with the timeline) the
 // canvas keeps at least half of the window, no ImGui window or child is outside the window,
 // plots are at least 120 px tall, the compare legend leaves the map most of the canvas and
-// every Inspect tab is on screen (none behind the tab bar's arrows).
+// every Inspect tab is on screen (none behind the tab bar's arrows); the strip's body keeps a
+// useful height (two lines, Compare's header and two rows) and nothing in it or in the side
+// panel needs sideways scrolling (labels go above their controls in a narrow panel).
 // Set PATHLAB_TEST_SHOTS to a folder to keep a PNG of each mode at each scale.
 
 #include <doctest/doctest.h>
@@ -18,6 +20,7 @@
 #include "canvas/screen_layout.hpp"
 #include "inspect/inspector.hpp"
 #include "pathlab/io/map_files.hpp"
+#include "planning/plan_pipeline.hpp"
 #include "sandbox_ui.hpp"
 
 using namespace pathlab;
@@ -86,6 +89,41 @@ void check_common(test::SandboxUi& ui, const std::string& what) {
   }
 }
 
+/// The strip's body: the shown tab's child window, as drawn last frame (null when not drawn).
+ImGuiWindow* strip_body() {
+  for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+    if (w->Active && w->ParentWindow && std::string(w->ParentWindow->Name) == "Inspect##strip" &&
+        std::string(w->Name).rfind("Inspect##strip/##body", 0) == 0)
+      return w;
+  return nullptr;
+}
+
+ImGuiWindow* window_named(const char* name) {
+  ImGuiWindow* w = ImGui::FindWindowByName(name);
+  return w && w->Active ? w : nullptr;
+}
+
+/// The strip shows its tab's content, not only its tab row: its body is at least two lines of
+/// text tall (the layout's useful minimum, or `useful` when the tab asks for more), lies inside
+/// the strip and needs no sideways scrolling; the side panel needs none either.
+void check_strip_usable(test::SandboxUi& ui, const std::string& what, float useful = 0.0f) {
+  INFO(what);
+  const ScreenLayout& l = ui.sb().layout();
+  const float font = ImGui::GetFontSize(), gap = ImGui::GetStyle().ItemSpacing.y;
+  REQUIRE_FALSE(ui.sb().inspector().strip_collapsed());
+  ImGuiWindow* body = strip_body();
+  REQUIRE(body != nullptr);
+  const ImRect r = body->Rect();
+  CHECK(r.GetHeight() >= std::max(useful, 2.0f * font + gap) - kTol);
+  CHECK(r.Min.y >= l.strip.y - kTol);
+  CHECK(r.Max.y <= l.strip.bottom() + kTol);
+  CHECK(r.Max.x <= l.strip.right() + kTol);
+  // Half an em: ImGui counts the blank ending a wrapped line in the text's width.
+  CHECK_MESSAGE(body->ScrollMax.x <= 0.5f * font, "the strip's body is " << body->ScrollMax.x << " px wider than the strip");
+  if (ImGuiWindow* panel = window_named("pathlab"))
+    CHECK_MESSAGE(panel->ScrollMax.x <= kTol, "the side panel is " << panel->ScrollMax.x << " px wider than shown");
+}
+
 void set_scale(test::SandboxUi& ui, float scale) {
   ui.sb().set_ui_scale(scale);
   ui.idle(3);  // the font is rebuilt between frames; the layout settles in the next
@@ -103,10 +141,12 @@ TEST_CASE("layout: the replay and the gallery at 100-250%") {
     ui.sb().inspector().show_tab(Inspector::Tab::replay);
     ui.idle(2);
     check_common(ui, name("replay", scale));
+    check_strip_usable(ui, name("replay", scale));
     shot(ui, name("replay", scale));
     ui.sb().inspector().show_tab(Inspector::Tab::gallery);
     ui.idle(2);
     check_common(ui, name("gallery", scale));
+    check_strip_usable(ui, name("gallery", scale));
     shot(ui, name("gallery", scale));
   }
 }
@@ -119,6 +159,7 @@ TEST_CASE("layout: plots at 100-250% are at least 120 px tall") {
     ui.sb().inspector().show_tab(Inspector::Tab::plots);
     ui.idle(2);
     check_common(ui, name("plots", scale));
+    check_strip_usable(ui, name("plots", scale));
     for (const char* plot : {"plot_curvature", "plot_steering", "plot_speed"}) {
       INFO(plot << " at " << scale);
       const auto [lo, hi] = ui.sb().inspector().widget(plot);
@@ -126,6 +167,30 @@ TEST_CASE("layout: plots at 100-250% are at least 120 px tall") {
       CHECK(hi.x - lo.x >= 120.0f);
     }
     shot(ui, name("plots", scale));
+  }
+}
+
+/// Compare's table shows its header and at least two whole rows (their tick boxes inside the
+/// table's visible part), and its controls are on screen, in the tab or in the legend.
+void check_compare_rows(test::SandboxUi& ui, const std::string& what) {
+  INFO(what);
+  const float row = ImGui::GetFontSize() + 4.0f * ImGui::GetFontSize() / 14.0f;  // compare.cpp's tighter rows
+  check_strip_usable(ui, what, 3.0f * row + ImGui::GetStyle().ScrollbarSize);
+  ImGuiWindow* table = nullptr;  // the table's scrolling child inside the body
+  for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+    if (w->Active && w->ParentWindow == strip_body()) table = w;
+  REQUIRE(table != nullptr);
+  const ImRect clip = table->InnerClipRect;
+  int whole = 0;
+  for (const CompareRun& r : ui.sb().inspector().compare_runs()) {
+    const auto [lo, hi] = ui.sb().inspector().widget("compare:" + r.planner);
+    if (hi.x > lo.x && lo.y >= clip.Min.y - kTol && hi.y <= clip.Max.y + kTol) ++whole;
+  }
+  CHECK(whole >= 2);
+  for (const char* c : {"compare_show", "compare_run", "compare_vehicle"}) {
+    const auto [lo, hi] = ui.sb().inspector().widget(c);
+    CHECK_MESSAGE(hi.x > lo.x, c << " not drawn");
+    CHECK_MESSAGE(hi.y <= 800.0f + kTol, c);
   }
 }
 
@@ -149,6 +214,7 @@ TEST_CASE("layout: compare at 100-250% keeps the map beside its legend") {
     CHECK(at.x >= l.map.right() - kTol);
     const ImVec2 map_right = ui.sb().world_to_screen(Vec2(ui.sb().scene().grid.width(), 0));
     CHECK(map_right.x <= l.map.right() + kTol);
+    check_compare_rows(ui, name("compare", scale));
     shot(ui, name("compare", scale));
   }
 }
@@ -168,6 +234,21 @@ TEST_CASE("layout: units with the timeline at 100-250%") {
     CHECK(l.timeline.bottom() <= l.strip.y + kTol);  // above the strip, not under it
     const auto r = ui.sb().widget_rect("timeline");
     CHECK(r.second.x - r.first.x > 200.0f * scale);  // the slider keeps room to scrub
+    // The strip under it shows its tab's content too, for every tab a crowd scene uses.
+    for (Inspector::Tab t : {Inspector::Tab::replay, Inspector::Tab::compare, Inspector::Tab::export_}) {
+      ui.sb().inspector().show_tab(t);
+      ui.idle(6);  // the layout follows the tab (Compare asks for more), then the body its width
+      check_common(ui, name("units", scale));
+      check_strip_usable(ui, name("units", scale) + " tab " + std::to_string(static_cast<int>(t)));
+    }
+    ui.sb().inspector().show_tab(Inspector::Tab::replay);
+    ui.idle(2);
+    // The replay's controls are in the body, or reached by scrolling it.
+    const auto play = ui.sb().inspector().widget("play");
+    ImGuiWindow* body = strip_body();
+    REQUIRE(body != nullptr);
+    CHECK(play.first.y >= body->InnerRect.Min.y - kTol);
+    CHECK(play.second.y <= body->InnerRect.Max.y + body->ScrollMax.y - body->Scroll.y + kTol);
     shot(ui, name("units", scale));
   }
 }
@@ -211,5 +292,27 @@ TEST_CASE("layout: the Inspect strip's splitter resizes it within its bounds") {
     ui.click(ImVec2((clo2.x + chi2.x) / 2, (clo2.y + chi2.y) / 2));
     ui.idle(1);
     CHECK_FALSE(ui.sb().inspector().strip_collapsed());
+  }
+}
+
+TEST_CASE("layout: no control of the side panel needs sideways scrolling at 100-250%, for every planner") {
+  test::SandboxUi ui(load("seeds/004-tank-figure-8.json"), 3);
+  for (float scale : kScales) {
+    set_scale(ui, scale);
+    if (ImGuiWindow* panel = window_named("pathlab")) panel->StateStorage.SetInt(panel->GetID("Lesson"), 1);
+    for (const char* planner : {"astar", "theta", "navmesh", "directional", "hybrid", "dubins"}) {
+      for (const char* smoother : {"", "catmull-rom", "edge-shift"}) {
+        io::PlanSettingsData& st = ui.sb().scene().settings;
+        st.planner = planner;
+        st.smoother = smoother;
+        (void)normalize_settings(st);
+        ui.sb().replan_now();
+        ui.idle(2);
+        INFO(std::string(planner) << " / " << st.smoother << " at " << scale);
+        ImGuiWindow* panel = window_named("pathlab");
+        REQUIRE(panel != nullptr);
+        CHECK_MESSAGE(panel->ScrollMax.x <= kTol, "the side panel is " << panel->ScrollMax.x << " px wider than shown");
+      }
+    }
   }
 }

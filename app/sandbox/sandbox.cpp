@@ -265,6 +265,14 @@ void Sandbox::draw_panel() {
   if (r.empty()) return;
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y));
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h));
+  // Narrowed below its natural width (a large UI scale, screen_layout.hpp), the panel keeps
+  // more of it for its controls: a thinner scrollbar and margin (100% is unchanged).
+  const bool narrow = r.w < natural_panel_width(ImGui::GetFontSize()) - 0.5f;
+  const float em = ImGui::GetFontSize() / 14.0f;
+  if (narrow) {
+    ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, 9.0f * em);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(4.0f * em, ImGui::GetStyle().WindowPadding.y));
+  }
   // At a large UI scale the panel is narrower than its content (it keeps 30% of the window at
   // most): a label that does not fit scrolls into view sideways rather than being cut.
   ImGui::Begin("pathlab", nullptr,
@@ -282,6 +290,7 @@ void Sandbox::draw_panel() {
   ImGui::PopTextWrapPos();
   ImGui::PopItemWidth();
   ImGui::End();
+  if (narrow) ImGui::PopStyleVar(2);
 }
 
 void Sandbox::frame() {

@@ -202,7 +202,7 @@ class Sandbox {
   bool apply_view(const std::string& v);
   /// Whether view `v` (a lesson view name) is on now: what a lesson step switched on can be seen.
   bool view_on(const std::string& v) const;
-  /// "Add this view to lesson": the scene shown (its file, or its preset id), `caption` and the
+  /// "Add this view" (Lesson section): the scene shown (its file, or its preset id), `caption` and the
   /// views on now become the draft's next step. "" when added, else why not.
   std::string add_view_to_lesson(const std::string& caption);
   /// "Save lesson": the draft to a new NAME.lesson.json next to where Save puts scenes (then

@@ -258,7 +258,7 @@ std::string Sandbox::save_lesson_draft() {
 void Sandbox::draw_lesson_panel() {
   const ImGuiIO& io = ImGui::GetIO();
   if (!io.WantCaptureKeyboard && !pending_modal_open_ && !io.KeyCtrl && pressed(SDL_SCANCODE_F5)) set_presenting(true);
-  if (!ImGui::CollapsingHeader("Lesson")) return;
+  if (!collapsing_header("Lesson")) return;
   if (ImGui::Button("Present (F5)")) set_presenting(true);
   remember_widget("present");
   help_marker("Presentation mode for a projector: the side panel and the Inspect strip go, the map takes the window, "
@@ -266,30 +266,31 @@ void Sandbox::draw_lesson_panel() {
               "step through it. Esc or F5 leaves.");
   if (lesson_.open()) {
     ImGui::TextWrapped("Lesson open: %s (%d steps)", lesson_.lesson.title.c_str(), lesson_.count());
-    if (ImGui::Button("Present it from step 1")) {
+    if (ImGui::Button("Present it")) {
       set_presenting(true);
       show_lesson_step(0);
     }
     remember_widget("present_lesson");
   }
   ImGui::Separator();
-  ImGui::TextUnformatted("Make a lesson from what is shown:");
-  if (ImGui::InputText("title##lesson", title_buf_, sizeof title_buf_)) draft_.title = title_buf_;
-  ImGui::InputTextMultiline("caption##lesson", caption_buf_, sizeof caption_buf_, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 4));
+  ImGui::TextWrapped("Make a lesson from what is shown:");
+  if (ImGui::InputText(fit_label("title##lesson", help_marker_width()).c_str(), title_buf_, sizeof title_buf_)) draft_.title = title_buf_;
+  ImGui::TextUnformatted("caption");  // above: the field takes the whole width
+  ImGui::InputTextMultiline("##caption##lesson", caption_buf_, sizeof caption_buf_, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 4));
   remember_widget("lesson_caption");
-  if (ImGui::Button("Add this view to lesson") && add_view_to_lesson(caption_buf_).empty()) caption_buf_[0] = '\0';
+  if (ImGui::Button("Add this view") && add_view_to_lesson(caption_buf_).empty()) caption_buf_[0] = '\0';
   remember_widget("lesson_add");
   help_marker("Adds a step: this scene (a preset by its id, or your saved scene file), the caption above and the views "
               "switched on now (overlays, compare rows, the replay when rewound, the raw path). Save an edited scene "
               "first.");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Save lesson") + help_marker_width());
   ImGui::BeginDisabled(draft_.count() == 0);
   if (ImGui::Button("Save lesson")) save_lesson_draft();
   remember_widget("lesson_save");
   ImGui::EndDisabled();
   help_marker("Writes NAME.lesson.json next to where Save puts the scene: a new file the first time (never over "
               "another file), then that same file again. Open it (Open..., or pathlab FILE.lesson.json) to present.");
-  ImGui::Text("%d step(s)%s%s", draft_.count(), draft_.file().empty() ? "" : ", saved as ",
+  ImGui::TextWrapped("%d step(s)%s%s", draft_.count(), draft_.file().empty() ? "" : ", saved as ",
               draft_.file().empty() ? "" : fs::path(draft_.file()).filename().string().c_str());
 }
 

@@ -298,6 +298,7 @@ void Sandbox::update_layout() {
   r.strip_collapsed = !presenting_ && inspector_->strip_collapsed();
   r.strip_wanted = presenting_ ? caption_height(r.display_w) : inspector_->strip_wanted();
   r.legend_wanted = inspector_->legend_width();
+  r.strip_body_useful = presenting_ ? 0.0f : inspector_->strip_body_useful();
   layout_ = compute_screen_layout(r);
 }
 

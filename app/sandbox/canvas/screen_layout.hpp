@@ -9,6 +9,10 @@
 //  - the side panel is at most kPanelMaxShare of the window's width (its content scrolls);
 //  - the canvas keeps at least kCanvasMinShare of the window's area: the timeline and the strip
 //    share what is left under it, the strip shrinking first;
+//  - the strip keeps its body's useful height (strip_body_useful) where it can: first the
+//    timeline drops to one row (timeline_compact), then the side panel narrows, down to
+//    kPanelMinShare, so the canvas is wide enough to be shorter (issue 26: at 250% with units
+//    the strip showed its tab row only, and Compare its table's header only);
 //  - the compare legend is at most kLegendMaxShare of the canvas's width, so the map beside it
 //    keeps the rest.
 
@@ -34,6 +38,9 @@ struct LayoutRequest {
   bool strip_collapsed = false;             ///< the Inspect strip shows its tab row only
   float strip_wanted = 0;                   ///< the strip's height the user dragged to; 0: the default
   float legend_wanted = 0;                  ///< the compare legend's natural width; 0: no legend
+  /// The strip's body height below which the shown tab is not usable (a few lines of text,
+  /// Compare's header and rows); 0: strip_body_lines() of the font. [pixels]
+  float strip_body_useful = 0;
 };
 
 struct ScreenLayout {
@@ -44,10 +51,12 @@ struct ScreenLayout {
   ScreenRect timeline;  ///< the units' timeline (empty without units)
   ScreenRect strip;     ///< the Inspect strip, its splitter included
   bool timeline_two_rows = false;  ///< the timeline's slider sits on a row of its own
+  bool timeline_compact = false;   ///< one row: play, the slider and a menu of the other buttons
   float strip_min = 0, strip_max = 0;  ///< the heights the strip's splitter may drag it to
 };
 
 constexpr float kPanelMaxShare = 0.30f;   ///< of the window's width
+constexpr float kPanelMinShare = 0.25f;   ///< of the window's width: narrower, its labels go above its controls
 constexpr float kCanvasMinShare = 0.5f;   ///< of the window's area
 constexpr float kLegendMaxShare = 0.35f;  ///< of the canvas's width
 
@@ -64,6 +73,10 @@ bool timeline_needs_two_rows(float canvas_w, float font);
 float collapsed_strip_height(const LayoutRequest& r);
 /// The splitter's grip at the strip's top edge. [pixels]
 float strip_splitter_height(float font);
+/// The strip's body height for `lines` lines of text (the default useful height: 2). [pixels]
+float strip_body_lines(const LayoutRequest& r, float lines);
+/// The strip's height for a body of `body` pixels: its collapsed height and the gap under the tabs. [pixels]
+float strip_height_for_body(const LayoutRequest& r, float body);
 
 /// The rectangles for `r`, by the rules above.
 ScreenLayout compute_screen_layout(const LayoutRequest& r);

@@ -75,7 +75,7 @@ io::Lesson LessonDraft::lesson_at(const std::string& lesson_path) const {
 }
 
 Result<std::string> LessonDraft::save(const std::string& dir) {
-  if (steps_.empty()) return fail(StatusCode::invalid_argument, "the lesson has no steps yet: \"Add this view to lesson\" first");
+  if (steps_.empty()) return fail(StatusCode::invalid_argument, "the lesson has no steps yet: \"Add this view\" first");
   std::string path = file_;
   if (path.empty()) {
     if (is_bundled_path(dir)) return fail(StatusCode::invalid_argument, dir + ": the bundled assets are never written");

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <vector>
 
 #include "host/quit_signal.hpp"
 #include "pathlab/io/map_files.hpp"
@@ -110,8 +111,19 @@ bool Host::pump_events(int wait_ms) {
   SDL_Event e;
   bool have = wait_ms > 0 ? SDL_WaitEventTimeout(&e, wait_ms) == 1 : SDL_PollEvent(&e) == 1;
   events_ = 0;
+  // ImGui 1.86 sees a key as held or not once a frame: a key pressed and let go between two
+  // frames (a presenter's clicker, a quick tap while a slow frame draws) was never seen
+  // pressed, and a lesson step was skipped. Such a key's release waits for the next frame.
+  std::vector<SDL_Event> later;
+  std::vector<SDL_Scancode> pressed;
   while (have) {
     ++events_;
+    if (e.type == SDL_KEYUP && std::find(pressed.begin(), pressed.end(), e.key.keysym.scancode) != pressed.end()) {
+      later.push_back(e);
+      have = SDL_PollEvent(&e) == 1;
+      continue;
+    }
+    if (e.type == SDL_KEYDOWN) pressed.push_back(e.key.keysym.scancode);
     ImGui_ImplSDL2_ProcessEvent(&e);
     const bool close = e.type == SDL_QUIT || (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_CLOSE);
     // Closing with unsaved edits asks first (the sandbox's dialog); without a sandbox, quit.
@@ -119,6 +131,7 @@ bool Host::pump_events(int wait_ms) {
     else if (close) quit_ = true;
     have = SDL_PollEvent(&e) == 1;
   }
+  for (SDL_Event& up : later) SDL_PushEvent(&up);
   // A quit signal ends the app without asking (quit_signal.hpp); the caller writes the autosave.
   if (quit_signal() != 0) return false;
   return !quit_ && !(sandbox_ && sandbox_->quit_confirmed());

@@ -267,6 +267,60 @@ void Inspector::compare_row_cells(size_t i, const CompareRanking& ranking,
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s%s", check.reason.c_str(), check.reason.empty() || notes.empty() ? "" : "\n", notes.c_str());
 }
 
+namespace {
+
+/// The table's frames and cells are tighter than elsewhere (a row at 250% is 45 px, not 60), so
+/// a short strip shows two whole rows under the header. [pixels]
+ImVec2 table_frame_padding() { return ImVec2(ImGui::GetStyle().FramePadding.x, ImGui::GetFontSize() / 14.0f); }
+ImVec2 table_cell_padding() { return ImVec2(ImGui::GetStyle().CellPadding.x, ImGui::GetFontSize() / 14.0f); }
+/// A row of Compare's table: a frame (the tick box, the smoother's combo) in the cell's padding. [pixels]
+float compare_row_height() { return ImGui::GetFontSize() + 2.0f * table_frame_padding().y + 2.0f * table_cell_padding().y; }
+/// The controls' row over the table. [pixels]
+float compare_controls_height() { return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y; }
+
+}  // namespace
+
+float Inspector::strip_body_useful() const {
+  if (tab_ != Tab::compare) return 0.0f;
+  // The header, two rows and the sideways scrollbar.
+  return (compare_visible_ ? 0.0f : compare_controls_height()) + 3.0f * compare_row_height() + ImGui::GetStyle().ScrollbarSize;
+}
+
+bool Inspector::compare_controls_in_legend(const Sandbox& sb) const {
+  const ScreenLayout& l = sb.layout();
+  // Presenting, the lesson step has set them: the projector shows the legend only.
+  if (presenting_ || !compare_visible_ || l.legend.empty()) return false;
+  const float body = l.strip.h - l.strip_min - ImGui::GetStyle().ItemSpacing.y;
+  return body < compare_controls_height() + 4.0f * compare_row_height() + ImGui::GetStyle().ScrollbarSize;
+}
+
+void Inspector::compare_controls(Sandbox& sb) {
+  // Each control's help on hovering it (no "(?)" beside it: the row stays one line at 200%).
+  if (checkbox_fitted("draw on the map", &compare_visible_) && compare_visible_) run_compare(sb);
+  remember("compare_show");
+  hover_tooltip("Draws every ticked row on the canvas in its colour, with a legend: valid rows solid (the best one "
+                "thicker), invalid rows dashed and faded, a cross where a path meets a wall. Key: M.");
+  same_line_if_fits(button_width("Run again"));
+  if (ImGui::Button("Run again")) run_compare(sb);
+  remember("compare_run");
+  hover_tooltip("Plans the scene once per ticked row: every planner of the registry with the scene's start and goal "
+                "poses (headings included), agent radius, turning radius and other options. Rows are planned one "
+                "after another on a worker thread, so the window keeps drawing. Re-runs by itself when the scene "
+                "changes while shown.");
+  same_line_if_fits(check_width("vehicle rules"));
+  checkbox_fitted("vehicle rules", &compare_vehicle_rules_);  // changes the ranking only: nothing to plan
+  remember("compare_vehicle");
+  hover_tooltip(kValidityHelp);
+  const CompareRanking ranking = rank_rows(compare_, compare_rules());
+  int shown = 0, done = 0;
+  for (const RowCheck& c : ranking.checks) shown += c.verdict != RowVerdict::off, done += c.valid() || c.invalid();
+  char note[96];
+  if (compare_busy()) std::snprintf(note, sizeof note, "planning %d/%d", done, shown);
+  else std::snprintf(note, sizeof note, "clearance: nearest wall or map edge, capped at %.0f", kClearanceCap);
+  same_line_if_fits(ImGui::GetFontSize() * 6.0f);
+  text_fitted(note);  // whole on hover when the strip is narrow
+}
+
 void Inspector::tab_compare(Sandbox& sb) {
   // The table shows the rows even when the map does not: they follow the scene while the tab is open.
   if (compare_.empty() || compare_plans_ != sb.plan().plans) {
@@ -274,34 +328,20 @@ void Inspector::tab_compare(Sandbox& sb) {
     run_compare(sb);
     compare_visible_ = shown;
   }
-  if (ImGui::Checkbox("draw on the map", &compare_visible_) && compare_visible_) run_compare(sb);
-  remember("compare_show");
-  help_marker("Draws every ticked row on the canvas in its colour, with a legend: valid rows solid (the best one "
-              "thicker), invalid rows dashed and faded, a cross where a path meets a wall. Key: M.");
-  same_line_if_fits(ImGui::CalcTextSize("Run again (?)").x + 4.0f * ImGui::GetStyle().FramePadding.x);
-  if (ImGui::Button("Run again")) run_compare(sb);
-  remember("compare_run");
-  help_marker("Plans the scene once per ticked row: every planner of the registry with the scene's start and goal "
-              "poses (headings included), agent radius, turning radius and other options. Rows are planned one "
-              "after another on a worker thread, so the window keeps drawing. Re-runs by itself when the scene "
-              "changes while shown.");
-  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("vehicle rules (?)").x + 2.0f * ImGui::GetStyle().ItemInnerSpacing.x);
-  ImGui::Checkbox("vehicle rules", &compare_vehicle_rules_);  // changes the ranking only: nothing to plan
-  remember("compare_vehicle");
-  help_marker(kValidityHelp);
+  if (!compare_controls_in_legend(sb)) compare_controls(sb);
   const CompareRanking ranking = rank_rows(compare_, compare_rules());
-  int shown = 0, done = 0;
-  for (const RowCheck& c : ranking.checks) shown += c.verdict != RowVerdict::off, done += c.valid() || c.invalid();
-  char note[96];
-  if (compare_busy()) std::snprintf(note, sizeof note, "planning %d/%d", done, shown);
-  else std::snprintf(note, sizeof note, "clearance: nearest wall or map edge, capped at %.0f", kClearanceCap);
-  ImGui::SameLine();
-  text_fitted(note);  // whole on hover when the strip is narrow
   // Every column as wide as its header and cells (a narrow strip scrolls sideways rather than
   // cutting "length" to "l"); the header row stays while the rows scroll.
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("compare", 9, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) return;
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, table_frame_padding());
+  ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, table_cell_padding());
+  // As wide as the body, as tall as what is left of it.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const bool table = ImGui::BeginTable("compare", 9, flags, ImVec2(std::max(1.0f, avail.x), avail.y));
+  ImGui::PopStyleVar(2);
+  if (!table) return;
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, table_frame_padding());
   ImGui::TableSetupScrollFreeze(2, 1);  // the rank and the planner stay while scrolling sideways
   ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, 70 * em());
   ImGui::TableSetupColumn("planner", ImGuiTableColumnFlags_WidthFixed, 150 * em());
@@ -320,6 +360,7 @@ void Inspector::tab_compare(Sandbox& sb) {
     compare_row_cells(i, ranking, best_cols);
     ImGui::PopID();
   }
+  ImGui::PopStyleVar();
   ImGui::EndTable();
 }
 
@@ -327,7 +368,7 @@ float Inspector::legend_width() const {
   return compare_visible_ ? 320.0f * ImGui::GetFontSize() / 14.0f : 0.0f;
 }
 
-void Inspector::draw_compare(const Sandbox& sb, ImDrawList* dl) {
+void Inspector::draw_compare(Sandbox& sb, ImDrawList* dl) {
   if (!compare_visible_) return;
   const CompareRanking ranking = rank_rows(compare_, compare_rules());
   // Paths that coincide stay visible: each row is shifted by its own few pixels. Invalid rows
@@ -374,7 +415,7 @@ void Inspector::draw_compare(const Sandbox& sb, ImDrawList* dl) {
   draw_compare_legend(sb, ranking);
 }
 
-void Inspector::draw_compare_legend(const Sandbox& sb, const CompareRanking& ranking) {
+void Inspector::draw_compare_legend(Sandbox& sb, const CompareRanking& ranking) {
   // A window in the band the layout keeps free at the canvas's right edge (never over the map):
   // its lines wrap to the band's width, and it scrolls when taller than the canvas. Rows in the
   // table's order.
@@ -393,6 +434,11 @@ void Inspector::draw_compare_legend(const Sandbox& sb, const CompareRanking& ran
                                  ImGuiWindowFlags_NoNav;
   if (ImGui::Begin("##compare_legend", nullptr, flags)) {
     legend_at_ = ImGui::GetWindowPos();
+    if (compare_controls_in_legend(sb)) {
+      // The strip's body is short (a large UI scale): the table keeps it, the controls come here.
+      compare_controls(sb);
+      ImGui::Separator();
+    }
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted("compare: shortest valid first");
     // The row's line style (solid when valid, dashed when not, as on the map) left of its text,

@@ -265,21 +265,22 @@ void Inspector::tab_replay(Sandbox& sb) {
     replay_.playing = !replay_.playing;
   }
   remember("play");
-  ImGui::SameLine();
+  // The row wraps in a narrow strip (a large UI scale) rather than running past its edge.
+  same_line_if_fits(button_width("|<"));
   if (ImGui::Button("|<")) replay_.set_step(0);
   remember("first");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("< back"));
   if (ImGui::Button("< back")) replay_.set_step(replay_.step() - 1);
   remember("back");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("step >"));
   if (ImGui::Button("step >")) replay_.set_step(replay_.step() + 1);
   remember("step");
-  ImGui::SameLine();
+  same_line_if_fits(button_width(">|"));
   if (ImGui::Button(">|")) replay_.set_step(replay_.steps());
   remember("last");
-  ImGui::SameLine();
+  same_line_if_fits(180 * em() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("speed").x + help_marker_width());
   ImGui::SetNextItemWidth(180 * em());
-  ImGui::SliderFloat("speed", &replay_.speed, 1.0f, 20000.0f, "%.0f exp/s", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat(fit_label("speed", help_marker_width()).c_str(), &replay_.speed, 1.0f, 20000.0f, "%.0f exp/s", ImGuiSliderFlags_Logarithmic);
   remember("speed");
   help_marker("Expansions per second while playing. Logarithmic: drag right for big searches.");
 
@@ -287,14 +288,14 @@ void Inspector::tab_replay(Sandbox& sb) {
   int k = static_cast<int>(std::min<int64_t>(replay_.step(), INT32_MAX));
   const int kmax = static_cast<int>(std::min<int64_t>(replay_.steps(), INT32_MAX));
   ImGui::SetNextItemWidth(-160 * em());
-  if (ImGui::SliderInt("step", &k, 0, kmax, "step %d")) {
+  if (ImGui::SliderInt(fit_label("step", help_marker_width()).c_str(), &k, 0, kmax, "step %d")) {
     replay_.playing = false;
     replay_.set_step(k);
   }
   remember("scrub");
   help_marker("Scrub through the search. Step k shows the first k expansions and the nodes they opened. "
               "Keys: Space play/pause, Left/Right step (Shift: 10), Home/End. Hover a cell for its costs.");
-  ImGui::Text("shown: %lld expanded, %lld open, %lld closed", static_cast<long long>(replay_.expansions_shown()),
+  ImGui::TextWrapped("shown: %lld expanded, %lld open, %lld closed", static_cast<long long>(replay_.expansions_shown()),
               static_cast<long long>(replay_.open_count()), static_cast<long long>(replay_.closed_count()));
   help_marker("\"closed\" counts nodes whose latest event is a close. With a turn penalty a cell is searched once per "
               "direction, and Theta* can reopen nodes, so closed nodes may be fewer than expansions.");
@@ -304,7 +305,7 @@ void Inspector::tab_replay(Sandbox& sb) {
                   c % replay_.grid_width(), c / replay_.grid_width(), static_cast<double>(replay_.g(c)),
                   static_cast<double>(replay_.f(c) - replay_.g(c)), static_cast<double>(replay_.f(c)));
     } else if (replay_.source() == ReplayModel::Source::navmesh) {
-      ImGui::Text("step %lld expanded polygon %d: g = %.3f, f = %.3f", static_cast<long long>(replay_.step()), c,
+      ImGui::TextWrapped("step %lld expanded polygon %d: g = %.3f, f = %.3f", static_cast<long long>(replay_.step()), c,
                   static_cast<double>(replay_.g(c)), static_cast<double>(replay_.f(c)));
     }
   }
@@ -452,9 +453,9 @@ void Inspector::tab_export(Sandbox& sb) {
   static char dir_buf[512];
   if (dir_buf[0] == '\0' || export_dir_ != dir_buf) std::snprintf(dir_buf, sizeof dir_buf, "%s", export_dir_.c_str());
   ImGui::SetNextItemWidth(std::min(420 * em(), ImGui::GetContentRegionAvail().x * 0.6f));
-  if (ImGui::InputText("folder", dir_buf, sizeof dir_buf)) export_dir_ = dir_buf;
-  ImGui::SetNextItemWidth(200 * em());
-  ImGui::InputText("file name", export_stem_, sizeof export_stem_);
+  if (ImGui::InputText(fit_label("folder").c_str(), dir_buf, sizeof dir_buf)) export_dir_ = dir_buf;
+  ImGui::SetNextItemWidth(std::min(200 * em(), ImGui::GetContentRegionAvail().x * 0.5f));
+  ImGui::InputText(fit_label("file name", help_marker_width()).c_str(), export_stem_, sizeof export_stem_);
   help_marker("Written as <folder>/<file name>.csv or .json. CSV columns: index, x, y, s (distance along the path), "
               "heading_deg, curvature. Numbers keep 17 digits so they read back exactly.");
   const ExportedPath e = exported_path(sb);
@@ -467,17 +468,17 @@ void Inspector::tab_export(Sandbox& sb) {
   ImGui::BeginDisabled(e.points.empty());
   if (ImGui::Button("Save path CSV")) write(".csv", path_to_csv(e));
   remember("export_csv");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Save path JSON"));
   if (ImGui::Button("Save path JSON")) write(".json", path_to_json(e));
   remember("export_json");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Copy path CSV"));
   if (ImGui::Button("Copy path CSV")) {
     SDL_SetClipboardText(path_to_csv(e).c_str());
     message_ = "path CSV copied to the clipboard";
   }
   remember("copy_path");
   ImGui::EndDisabled();
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Copy scene to clipboard") + help_marker_width());
   if (ImGui::Button("Copy scene to clipboard")) {
     SDL_SetClipboardText(io::scene_to_json(sb.scene()).c_str());
     message_ = "scene JSON copied: paste it into a file or a bug report; \"pathlab-cli plan\" and the sandbox read it";
@@ -486,7 +487,7 @@ void Inspector::tab_export(Sandbox& sb) {
   help_marker("The whole scene (map, start, goal, settings) as scene JSON, to paste into a bug report.");
   cli_command_row(sb);
   if (e.points.empty()) ImGui::TextDisabled("No path to export.");
-  else ImGui::Text("%zu points, length %.3f cells", e.points.size(), e.length);
+  else ImGui::TextWrapped("%zu points, length %.3f cells", e.points.size(), e.length);
   if (!message_.empty()) ImGui::TextWrapped("%s", message_.c_str());
 }
 
@@ -515,9 +516,9 @@ CliCommand Inspector::cli_command(Sandbox& sb) {
 void Inspector::cli_command_row(Sandbox& sb) {
   if (!sb.scene().units.empty() || !sb.units().spawn_list().empty()) {
     ImGui::RadioButton("plan", &cli_units_int_, 0);
-    ImGui::SameLine();
+    same_line_if_fits(check_width("units' run"));
     ImGui::RadioButton("units' run", &cli_units_int_, 1);
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Copy CLI command") + help_marker_width());
   } else {
     cli_units_int_ = 0;
   }

@@ -109,6 +109,10 @@ class Inspector {
   /// shown), so the legend sits beside the map rather than over it; the layout gives it at most
   /// kLegendMaxShare of the canvas, and its lines wrap. [pixels]
   float legend_width() const;
+  /// The strip's body height the shown tab needs to be usable, for the layout (0: its default
+  /// of two lines); Compare: its table's header and two rows, with the controls unless the
+  /// legend carries them. [pixels]
+  float strip_body_useful() const;
   /// Top-left corner of the compare legend's window as last drawn (screen pixels).
   ImVec2 legend_at() const { return legend_at_; }
   /// Plans every ticked row again with the scene as it is now (on the compare worker; the rows
@@ -181,8 +185,12 @@ class Inspector {
   void draw_navmesh(const Sandbox& sb, ImDrawList* dl);
   void draw_spline(const Sandbox& sb, ImDrawList* dl);
   void draw_ramp_and_probe(const Sandbox& sb, ImDrawList* dl);
-  void draw_compare(const Sandbox& sb, ImDrawList* dl);
-  void draw_compare_legend(const Sandbox& sb, const CompareRanking& ranking);
+  void draw_compare(Sandbox& sb, ImDrawList* dl);
+  void draw_compare_legend(Sandbox& sb, const CompareRanking& ranking);
+  void compare_controls(Sandbox& sb);  // draw on the map, run again, vehicle rules, the note
+  /// The strip's body is too short for Compare's controls over its table's header and three
+  /// rows, and the legend shows: the legend carries the controls, the body the table only.
+  bool compare_controls_in_legend(const Sandbox& sb) const;
   void compare_row_cells(size_t i, const CompareRanking& ranking, const std::vector<std::array<bool, 5>>& best);
   void submit_compare_row();         // the next ticked row without a result goes to the worker
   void compare_step(const Sandbox& sb);  // takes finished rows (waiting as the sandbox's plan wait allows)

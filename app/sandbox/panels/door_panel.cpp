@@ -28,16 +28,16 @@ std::string times_text(const std::vector<double>& times) {
 void truck_fields(Sandbox& sb, MovingObstacleDef& m) {
   static constexpr double kMinSize = 0.5, kMaxSize = 12.0, kMinSpeed = 0.1, kMaxSpeed = 20.0, kMinStart = 0.0, kMaxStart = 120.0;
   double size[2] = {m.half_extents.x * 2.0, m.half_extents.y * 2.0};
-  if (ImGui::SliderScalarN("size (length, width)", ImGuiDataType_Double, size, 2, &kMinSize, &kMaxSize, "%.2f")) {
+  if (ImGui::SliderScalarN(fit_label("size (length, width)", help_marker_width()).c_str(), ImGuiDataType_Double, size, 2, &kMinSize, &kMaxSize, "%.2f")) {
     m.half_extents = Vec2(std::clamp(size[0], kMinSize, kMaxSize) / 2.0, std::clamp(size[1], kMinSize, kMaxSize) / 2.0);
   }
   sb.remember_widget("truck size");
   double speed = m.speed, start = m.start_time;
   // "##truck": the Units section has a "speed" too; one ID for both made typing into one edit the other.
-  if (ImGui::SliderScalar("speed##truck", ImGuiDataType_Double, &speed, &kMinSpeed, &kMaxSpeed, "%.2f cells/s"))
+  if (ImGui::SliderScalar(fit_label("speed##truck", help_marker_width()).c_str(), ImGuiDataType_Double, &speed, &kMinSpeed, &kMaxSpeed, "%.2f cells/s"))
     m.speed = std::clamp(speed, kMinSpeed, kMaxSpeed);
   sb.remember_widget("truck speed");
-  if (ImGui::SliderScalar("start", ImGuiDataType_Double, &start, &kMinStart, &kMaxStart, "%.1f s"))
+  if (ImGui::SliderScalar(fit_label("start", help_marker_width()).c_str(), ImGuiDataType_Double, &start, &kMinStart, &kMaxStart, "%.1f s"))
     m.start_time = std::clamp(start, kMinStart, kMaxStart);
   sb.remember_widget("truck start");
   ImGui::Checkbox("loop", &m.loop);
@@ -53,7 +53,7 @@ class DynamicPanel final : public Panel {
     io::Scene& scene = sb.scene();
     e.clamp_to(scene);
     keys(sb, e);
-    if (!ImGui::CollapsingHeader("Doors and trucks", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!collapsing_header("Doors and trucks", ImGuiTreeNodeFlags_DefaultOpen)) return;
     int t = static_cast<int>(sb.tool());
     ImGui::RadioButton("door", &t, static_cast<int>(Tool::door));
     sb.remember_widget("door tool");
@@ -64,7 +64,7 @@ class DynamicPanel final : public Panel {
                 "double-click or Enter ends the route; click a truck to select it. Delete removes the "
                 "selection, Esc drops a route being clicked. Saved with the scene; Ctrl+Z undoes.");
     if (t != static_cast<int>(sb.tool())) sb.set_tool(static_cast<Tool>(t));
-    ImGui::Text("%zu doors, %zu trucks", scene.doors.size(), scene.moving_obstacles.size());
+    ImGui::TextWrapped("%zu doors, %zu trucks", scene.doors.size(), scene.moving_obstacles.size());
     if (!e.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "%s", e.error.c_str());
     if (e.door >= 0) door_fields(sb, scene.doors[static_cast<size_t>(e.door)], e);
     else toggles_for_ = -1;
@@ -111,7 +111,7 @@ class DynamicPanel final : public Panel {
       std::snprintf(buf_, sizeof buf_, "%s", times_text(d.toggle_times).c_str());
       toggles_for_ = e.door;
     }
-    ImGui::InputText("toggle times (s)", buf_, sizeof buf_);
+    ImGui::InputText(fit_label("toggle times (s)", help_marker_width()).c_str(), buf_, sizeof buf_);
     sb.remember_widget("door toggles");
     if (ImGui::IsItemDeactivatedAfterEdit()) {
       std::vector<double> times;

@@ -101,7 +101,7 @@ void event_table(Sandbox& sb, const plan::Recording& rec, const std::vector<size
 class EventPanel final : public Panel {
  public:
   void draw(Sandbox& sb) override {
-    if (!ImGui::CollapsingHeader("Events", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!collapsing_header("Events", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const plan::Recording* rec = sb.units().recording();
     if (!rec) {
       ImGui::TextDisabled("no recorded run (Reset records one)");

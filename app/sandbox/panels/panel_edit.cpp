@@ -14,7 +14,7 @@ namespace {
 class EditPanel final : public Panel {
  public:
   void draw(Sandbox& sb) override {
-    if (!ImGui::CollapsingHeader("Edit", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!collapsing_header("Edit", ImGuiTreeNodeFlags_DefaultOpen)) return;
     tools(sb);
     // Rows of buttons wrap in a narrow panel (a large UI scale) instead of running off its edge.
     if (ImGui::Button("Undo")) sb.undo();
@@ -51,11 +51,11 @@ class EditPanel final : public Panel {
                 "drag an arrow's tip to turn it.");
     sb.set_tool(static_cast<Tool>(t));
     int brush = sb.brush();
-    ImGui::SliderInt("brush", &brush, 1, 16);
+    ImGui::SliderInt(fit_label("brush", help_marker_width()).c_str(), &brush, 1, 16);
     sb.set_brush(std::clamp(brush, 1, 16));
     help_marker("Brush radius in cells for wall, erase and terrain.");
     float cost = sb.terrain_cost();
-    ImGui::SliderFloat("terrain cost", &cost, 1.1f, 20.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat(fit_label("terrain cost", help_marker_width()).c_str(), &cost, 1.1f, 20.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
     sb.remember_widget("terrain cost");
     help_marker("What one cell of terrain costs to cross, as a multiple of open floor (3: the swamp of the scene "
                 "files). Darker green is dearer. JPS ignores terrain costs.");
@@ -63,10 +63,10 @@ class EditPanel final : public Panel {
   }
 
   void generators(Sandbox& sb) {
-    ImGui::Combo("generator", &kind_, "random\0maze\0rooms\0");
-    ImGui::SliderFloat("density", &density_, 0.0f, 0.6f);
+    ImGui::Combo(fit_label("generator", help_marker_width()).c_str(), &kind_, "random\0maze\0rooms\0");
+    ImGui::SliderFloat(fit_label("density", help_marker_width()).c_str(), &density_, 0.0f, 0.6f);
     help_marker("random: share of blocked cells. maze: corridor width = 1 + density*10. rooms: room size = 4 + density*40.");
-    ImGui::InputInt("seed", &seed_);
+    ImGui::InputInt(fit_label("seed", help_marker_width()).c_str(), &seed_);
     if (!ImGui::Button("Generate")) return;
     Grid g = sb.scene().grid;
     const uint32_t seed = static_cast<uint32_t>(seed_);
@@ -79,7 +79,7 @@ class EditPanel final : public Panel {
   void view(Sandbox& sb) {
     int pct = static_cast<int>(std::lround(sb.ui_scale() * 100.0f));
     // Applied when let go: the font is rebuilt once, not at every step of the drag.
-    ImGui::SliderInt("UI scale", &pct, 100, 250, "%d%%");
+    ImGui::SliderInt(fit_label("UI scale", help_marker_width()).c_str(), &pct, 100, 250, "%d%%");
     sb.remember_widget("ui_scale");
     if (ImGui::IsItemDeactivatedAfterEdit() || (ImGui::IsItemEdited() && !ImGui::IsItemActive()))
       sb.set_ui_scale(static_cast<float>(pct / 25 * 25) / 100.0f);

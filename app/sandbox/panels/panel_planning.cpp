@@ -23,7 +23,7 @@ using Remember = std::function<void(const char*)>;
 /// A combo over MethodInfo names; the hovered entry's help shows as a tooltip.
 bool method_combo(const char* label, std::string& value, const std::vector<MethodInfo>& methods) {
   bool changed = false;
-  if (ImGui::BeginCombo(label, value.c_str())) {
+  if (ImGui::BeginCombo(fit_label(label, help_marker_width()).c_str(), value.c_str())) {
     for (const MethodInfo& m : methods) {
       const bool selected = value == m.name;
       if (ImGui::Selectable(m.name, selected)) {
@@ -59,7 +59,7 @@ bool option_slider(OptionId id, double& value, const Remember& remember) {
   const plan::OptionInfo& o = plan::option_info(id);
   double v = value;
   const ImGuiSliderFlags flags = o.logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None;
-  const bool changed = ImGui::SliderScalar(o.label, ImGuiDataType_Double, &v, &o.slider_min, &o.slider_max, o.format, flags);
+  const bool changed = ImGui::SliderScalar(fit_label(o.label, help_marker_width()).c_str(), ImGuiDataType_Double, &v, &o.slider_min, &o.slider_max, o.format, flags);
   remember(o.label);
   option_help(o);
   if (!changed) return false;
@@ -70,7 +70,7 @@ bool option_slider(OptionId id, double& value, const Remember& remember) {
 bool option_slider(OptionId id, int& value, const Remember& remember) {
   const plan::OptionInfo& o = plan::option_info(id);
   const ImGuiSliderFlags flags = o.logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None;
-  const bool changed = ImGui::SliderInt(o.label, &value, static_cast<int>(o.slider_min), static_cast<int>(o.slider_max),
+  const bool changed = ImGui::SliderInt(fit_label(o.label, help_marker_width()).c_str(), &value, static_cast<int>(o.slider_min), static_cast<int>(o.slider_max),
                                         "%d", flags);
   remember(o.label);
   option_help(o);
@@ -84,7 +84,7 @@ bool grid_search_rows(const plan::PlannerInfo& planner, io::PlanSettingsData& s,
   bool changed = false;
   if (applies(planner, OptionId::connectivity)) {
     bool four = s.connectivity == 4;
-    if (ImGui::Checkbox(plan::option_info(OptionId::connectivity).label, &four)) {
+    if (checkbox_fitted(plan::option_info(OptionId::connectivity).label, &four, help_marker_width())) {
       s.connectivity = four ? 4 : 8;
       changed = true;
     }
@@ -110,11 +110,11 @@ bool smoother_rows(const plan::SmootherInfo& smoother, io::PlanSettingsData& s, 
 
 bool navmesh_rows(io::PlanSettingsData& s, const Remember& remember) {
   const plan::OptionInfo& o = plan::option_info(OptionId::navmesh_convex);
-  bool changed = ImGui::Checkbox(o.label, &s.navmesh_convex);
+  bool changed = checkbox_fitted(o.label, &s.navmesh_convex, help_marker_width());
   remember(o.label);
   help_marker(o.help);
   const plan::OptionInfo& c = plan::option_info(OptionId::navmesh_corners);
-  changed |= ImGui::Checkbox(c.label, &s.navmesh_corners);
+  changed |= checkbox_fitted(c.label, &s.navmesh_corners, help_marker_width());
   remember(c.label);
   help_marker(c.help);
   return changed;
@@ -130,7 +130,7 @@ bool directional_rows(io::PlanSettingsData& s, const Remember& remember) {
   for (int i = 0; i < 5; ++i)
     if (kHoods[i] == s.neighborhood) h = i;
   bool changed = false;
-  if (ImGui::Combo(o.label, &h, kHoodNames, 5)) {
+  if (ImGui::Combo(fit_label(o.label, help_marker_width()).c_str(), &h, kHoodNames, 5)) {
     s.neighborhood = kHoods[h];
     changed = true;
   }
@@ -142,7 +142,7 @@ bool directional_rows(io::PlanSettingsData& s, const Remember& remember) {
 bool hybrid_rows(io::PlanSettingsData& s, const Remember& remember) {
   bool changed = option_slider(OptionId::heading_bins, s.headings, remember);
   const plan::OptionInfo& reverse = plan::option_info(OptionId::reverse);
-  if (ImGui::Checkbox(reverse.label, &s.reverse)) changed = true;
+  if (checkbox_fitted(reverse.label, &s.reverse, help_marker_width())) changed = true;
   help_marker(reverse.help);
   if (s.reverse) {
     changed |= option_slider(OptionId::reverse_penalty, s.reverse_penalty, remember);
@@ -155,7 +155,7 @@ bool hybrid_rows(io::PlanSettingsData& s, const Remember& remember) {
 }  // namespace
 
 void Sandbox::draw_plan_panel() {
-  if (!ImGui::CollapsingHeader("Plan", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!collapsing_header("Plan", ImGuiTreeNodeFlags_DefaultOpen)) return;
   io::PlanSettingsData& s = scene_.settings;
   const Remember remember = [this](const char* label) { remember_widget(label); };
   bool changed = false;
@@ -181,24 +181,24 @@ void Sandbox::draw_plan_panel() {
   const plan::SmootherInfo* smoother = plan::find_smoother(s.smoother, planner->family);
   if (applies(*planner, OptionId::cc) || (smoother && (smoother->options & plan::option_bit(OptionId::cc)) != 0)) {
     const plan::OptionInfo& cc = plan::option_info(OptionId::cc);
-    if (ImGui::Checkbox(cc.label, &s.cc)) changed = true;
+    if (checkbox_fitted(cc.label, &s.cc, help_marker_width())) changed = true;
     remember(cc.label);
     help_marker(cc.help);
   }
 
-  if (ImGui::Checkbox("show search", &show_search_)) changed = true;
+  if (checkbox_fitted("show search", &show_search_, help_marker_width())) changed = true;
   help_marker("Grid searches: closed cells in blue, the open frontier in yellow. Navmesh: the corridor's polygons.");
-  ImGui::SameLine();
-  ImGui::Checkbox("raw path", &show_raw_path_);
+  same_line_if_fits(check_width("raw path") + help_marker_width());
+  checkbox_fitted("raw path", &show_raw_path_, help_marker_width());
   help_marker("Draw the planner's waypoints before smoothing as a thin grey line.");
-  ImGui::Checkbox("curvature colours", &show_curvature_);
+  checkbox_fitted("curvature colours", &show_curvature_, help_marker_width());
   help_marker("Colour the path by curvature: green gentle, red at the turning-radius limit or tighter.");
   if (radius_changed) map_changed();  // also clears the navmesh for the old radius
   else if (changed) plan_dirty_ = true;
 }
 
 void Sandbox::draw_stats_panel() {
-  if (!ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!collapsing_header("Stats", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const PlanView& p = plan_;
   if (!p.error.empty()) {
     ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "cannot plan:");
@@ -207,17 +207,17 @@ void Sandbox::draw_stats_panel() {
     ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "no path:");
     ImGui::TextWrapped("%s", p.result.reason.empty() ? "the goal cannot be reached" : p.result.reason.c_str());
   } else {
-    ImGui::Text("length      %.3f cells", p.result.length);
-    ImGui::Text("points      %zu", p.result.points.size());
+    ImGui::TextWrapped("length      %.3f cells", p.result.length);
+    ImGui::TextWrapped("points      %zu", p.result.points.size());
     if (!p.result.word.empty()) {
-      ImGui::Text("curve       %s", p.result.word.c_str());
+      ImGui::TextWrapped("curve       %s", p.result.word.c_str());
       // The words keep the maths frame (OMPL's and the CLI's), which the y-down map mirrors.
       help_marker("The curve's pieces in order: L and R turns, S straight, + forward, - reverse. As in the "
                   "CLI and OMPL, L and R are named in the maths frame: the map's y grows down, so on screen "
                   "an L piece turns clockwise (right, seen from the driver) and an R piece anticlockwise.");
     }
     if (p.result.max_curvature > 0) {
-      ImGui::Text("max curv.   %.3f /cell (r %.2f)", p.result.max_curvature, 1.0 / p.result.max_curvature);
+      ImGui::TextWrapped("max curv.   %.3f /cell (r %.2f)", p.result.max_curvature, 1.0 / p.result.max_curvature);
     } else {
       ImGui::Text("max curv.   0 (straight)");
     }
@@ -225,16 +225,15 @@ void Sandbox::draw_stats_panel() {
                     ? "Measured on the curve itself (the spline or the arcs)."
                     : "A polyline's corners are sharp; this is the circle through each corner and its neighbours, "
                       "a comparison figure rather than a drivable radius.");
-    if (p.result.sharp_corners > 0) ImGui::Text("corners     %d sharper than 30 deg", p.result.sharp_corners);
+    if (p.result.sharp_corners > 0) ImGui::TextWrapped("corners     %d sharper than 30 deg", p.result.sharp_corners);
   }
-  ImGui::Text("expanded    %lld nodes", static_cast<long long>(p.result.expanded));
+  ImGui::TextWrapped("expanded    %lld nodes", static_cast<long long>(p.result.expanded));
   if (const ReplayModel& r = inspector_->replay(); !r.empty() && r.steps() != p.result.expanded) {
     // Both numbers are on screen: say why the replay has a step more than the expansions.
-    ImGui::PushTextWrapPos(0.0f);
+    // Wrapped at the panel's visible edge (draw_panel's wrap position).
     ImGui::TextDisabled("replay: %s", ReplayModel::steps_vs_expanded(r.steps(), p.result.expanded).c_str());
-    ImGui::PopTextWrapPos();
   }
-  ImGui::Text("plan time   %.3f ms", p.result.time_ms);
+  ImGui::TextWrapped("plan time   %.3f ms", p.result.time_ms);
   if (p.result.found) {
     if (p.result.violations.empty()) {
       ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.4f, 1), "no violations");
@@ -246,9 +245,8 @@ void Sandbox::draw_stats_panel() {
       }
     }
   }
-  ImGui::PushTextWrapPos(0.0f);  // a long note wraps at the panel's edge instead of being cut
+  // A long note wraps at the panel's visible edge (draw_panel's wrap position) instead of being cut.
   for (const std::string& n : p.result.notes) ImGui::TextDisabled("note: %s", n.c_str());
-  ImGui::PopTextWrapPos();
 }
 
 }  // namespace pathlab::sandbox

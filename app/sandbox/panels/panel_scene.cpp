@@ -25,10 +25,10 @@ const char* origin_text(Origin o) {
 class ScenePanel final : public Panel {
  public:
   void draw(Sandbox& sb) override {
-    if (!ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!collapsing_header("Scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const SceneDocument& doc = sb.document();
     draw_dialog_buttons(sb);
-    ImGui::InputText("file", buf_, sizeof buf_);
+    ImGui::InputText(fit_label("file", help_marker_width()).c_str(), buf_, sizeof buf_);
     sb.remember_widget("file");
     help_marker("Or type a path: a scene (.json) to open, or a Moving AI .map / PNG map to import. \"Save to "
                 "path\" writes the scene to this name (a .json). Imports and bundled presets are never written.");
@@ -38,7 +38,7 @@ class ScenePanel final : public Panel {
     if (ImGui::Button("Save to path")) sb.save(buf_);
     sb.remember_widget("save_as");
     const auto& recent = sb.recent_files();
-    if (!recent.empty() && ImGui::BeginCombo("recent", "open a recent file")) {
+    if (!recent.empty() && ImGui::BeginCombo(fit_label("recent", help_marker_width()).c_str(), "open a recent file")) {
       for (const std::string& r : recent) {
         if (ImGui::Selectable(r.c_str())) {
           std::snprintf(buf_, sizeof buf_, "%s", r.c_str());

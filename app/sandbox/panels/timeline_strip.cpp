@@ -79,6 +79,23 @@ void buttons(Sandbox& sb, const plan::Recording* rec) {
               "moment replays the recorded run, edits included. The speed: simulated seconds per real second.");
 }
 
+/// One compact row (a large UI scale under a short canvas, screen_layout.hpp): play/pause and
+/// a "..." menu with the other buttons, so the slider shares their row.
+void compact_buttons(Sandbox& sb, const plan::Recording* rec) {
+  UnitSwarm& u = sb.units();
+  if (ImGui::Button(u.playing() ? "Pause##timeline" : "Play##timeline", ImVec2(ImGui::GetFontSize() * 3.5f, 0)))
+    u.set_playing(!u.playing());
+  sb.remember_widget("timeline play");
+  ImGui::SameLine();
+  if (ImGui::Button("...##timeline_more")) ImGui::OpenPopup("timeline_more");
+  sb.remember_widget("timeline more");
+  hover_tooltip("Back to the start, one step back or forward, the speed, Save repro");
+  if (ImGui::BeginPopup("timeline_more")) {
+    buttons(sb, rec);
+    ImGui::EndPopup();
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -145,7 +162,7 @@ void Sandbox::draw_timeline() {
                    ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PopStyleVar();
   const plan::Recording* rec = units_->recording();
-  buttons(*this, rec);
+  layout_.timeline_compact ? compact_buttons(*this, rec) : buttons(*this, rec);
   if (!layout_.timeline_two_rows) ImGui::SameLine();
   if (!rec) {
     const std::string& note = units_->recording_note();

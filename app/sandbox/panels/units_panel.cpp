@@ -16,24 +16,24 @@ void spawn_controls(Sandbox& sb, int& preset) {
   UnitSwarm& u = sb.units();
   CrowdUi& c = sb.crowd_ui();
   const auto& names = unit_preset_names();
-  if (ImGui::BeginCombo("preset", names[static_cast<size_t>(preset)].c_str())) {
+  if (ImGui::BeginCombo(fit_label("preset", help_marker_width()).c_str(), names[static_cast<size_t>(preset)].c_str())) {
     for (size_t i = 0; i < names.size(); ++i)
       if (ImGui::Selectable(names[i].c_str(), static_cast<int>(i) == preset)) preset = static_cast<int>(i);
     ImGui::EndCombo();
   }
   help_marker("The core's presets (seed 004): a person turns on the spot, a car needs a 2-cell circle and may "
               "back up, a tank pivots slowly, a bear runs fast with a 1.5-cell turn.");
-  if (ImGui::Button("Spawn at start")) {
+  if (ImGui::Button("Spawn unit")) {
     const std::string e = u.spawn(sb.scene(), names[static_cast<size_t>(preset)], sb.scene().start);
     sb.set_status(e.empty() ? std::to_string(u.count()) + " units" : e, !e.empty());
   }
   sb.remember_widget("Spawn at start");
   help_marker("One unit of the preset at the start pose (the nearest free spot when others stand there).");
-  ImGui::SliderInt("crowd size", &c.spawn_count, 1, 500);
+  ImGui::SliderInt(fit_label("crowd size", help_marker_width()).c_str(), &c.spawn_count, 1, 500);
   help_marker("Units the spawn-area tool adds per drag (or per click, in a square round it).");
   ImGui::TextUnformatted("mix");
   for (size_t i = 0; i < names.size() && i < c.mix.size(); ++i) {
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::GetFontSize() * 2.2f);
     ImGui::PushID(static_cast<int>(i));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 2.2f);
     ImGui::DragInt("##w", &c.mix[i], 0.1f, 0, 10);
@@ -65,7 +65,7 @@ void play_controls(Sandbox& sb) {
   // A double, the scene's own type (issue 23): a typed 1.3 is saved as 1.3.
   static constexpr double kMinSpeed = 0.1, kMaxSpeed = 8.0;
   double speed = u.speed();
-  if (ImGui::SliderScalar("speed##sim", ImGuiDataType_Double, &speed, &kMinSpeed, &kMaxSpeed, "%.2fx", ImGuiSliderFlags_Logarithmic))
+  if (ImGui::SliderScalar(fit_label("speed##sim", help_marker_width()).c_str(), ImGuiDataType_Double, &speed, &kMinSpeed, &kMaxSpeed, "%.2fx", ImGuiSliderFlags_Logarithmic))
     u.set_speed(speed);
   sb.remember_widget("sim speed");
   help_marker("Simulated seconds per real second. The crowd runs fixed 1/60 s steps, so the trajectories are "
@@ -78,12 +78,12 @@ void play_controls(Sandbox& sb) {
 
 void overlay_controls(Sandbox& sb, bool& routes) {
   CrowdOverlays& o = sb.crowd_ui().overlays;
-  ImGui::Checkbox("Draw unit routes", &routes);
+  checkbox_fitted("Draw unit routes", &routes, help_marker_width());
   sb.remember_widget("Draw unit routes");
   help_marker("Each unit's own remaining route in its colour: exactly what it will drive, planned by the scene's "
               "planner and smoother with the unit's radius and turning radius (no other planner stands in). A "
               "unit whose planner found no route has none: it stays put with a red ! badge (hover it for why).");
-  ImGui::Checkbox("steer points", &sb.inspector().overlays().lookahead);
+  checkbox_fitted("steer points", &sb.inspector().overlays().lookahead, help_marker_width());
   help_marker("steer points: the waypoint each unit heads for (orange).");
   ImGui::Checkbox("neighbours", &o.neighbours);
   same_line_if_fits(check_width("velocities"));
@@ -112,7 +112,8 @@ void unit_messages(const UnitSwarm& u) {
   }
   if (failed > 0) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%d unit(s) without a route: they stay put", failed);
   if (planning > 0) ImGui::TextColored(ImVec4(1, 0.75f, 0.2f, 1), "%d unit(s) planning", planning);
-  ImGui::PushTextWrapPos(0.0f);  // wrap at the panel's right edge
+  // Wrapped at the panel's visible edge (draw_panel's wrap position: 0 would be its content's
+  // edge, which a wide row pushes out).
   for (int i = 0; i < u.count(); ++i) {
     if (u.unit_message(i).empty()) continue;
     if (shown == kShown) {
@@ -123,17 +124,16 @@ void unit_messages(const UnitSwarm& u) {
     ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "%s %d: %s", u.preset_of(i).c_str(), i, u.unit_message(i).c_str());
   }
   if (more > 0) ImGui::TextDisabled("... and %d more (hover a unit)", more);
-  ImGui::PopTextWrapPos();
 }
 
 void metrics_lines(const UnitSwarm& u) {
   const SwarmMetrics m = u.metrics();
-  ImGui::Text("%d units, %d arrived, t = %.1f s, %zu selected", u.count(), m.arrived, u.time(), u.selection().size());
-  if (std::isfinite(m.min_separation)) ImGui::Text("smallest gap %.3f cells", m.min_separation);
-  else ImGui::TextDisabled("smallest gap: fewer than two units");
+  ImGui::TextWrapped("%d units, %d arrived, t = %.1f s, %zu selected", u.count(), m.arrived, u.time(), u.selection().size());
+  if (std::isfinite(m.min_separation)) ImGui::TextWrapped("smallest gap %.3f cells", m.min_separation);
+  else ImGui::TextWrapped("smallest gap: fewer than two units");
   help_marker("Smallest distance between two unit bodies (centre distance minus both radii) in any step so far; "
               "below 0 would be an overlap.");
-  ImGui::Text("stuck %d now (%d steps), re-plans %d, wall contacts %d", m.stuck, m.stuck_steps, m.replans,
+  ImGui::TextWrapped("stuck %d now (%d steps), re-plans %d, wall contacts %d", m.stuck, m.stuck_steps, m.replans,
               m.wall_contacts);
   unit_messages(u);
 }
@@ -141,7 +141,7 @@ void metrics_lines(const UnitSwarm& u) {
 }  // namespace
 
 void Sandbox::draw_units_panel() {
-  if (!ImGui::CollapsingHeader("Units", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!collapsing_header("Units", ImGuiTreeNodeFlags_DefaultOpen)) return;
   spawn_controls(*this, unit_preset_);
   play_controls(*this);
   overlay_controls(*this, show_unit_paths_);

@@ -95,7 +95,7 @@ void why_lines(const Sandbox& sb, const UnitSwarm& u, int id, const CrowdExplana
 class WhyPanel final : public Panel {
  public:
   void draw(Sandbox& sb) override {
-    if (!ImGui::CollapsingHeader("Why (selected unit)", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!collapsing_header("Why (selected unit)", ImGuiTreeNodeFlags_DefaultOpen)) return;
     help_marker("Why the selected unit moves as it does at the moment shown: the decision the next step makes for "
                 "it, worked out on a copy of the crowd with the step's own ORCA program (the run is not changed). "
                 "On the canvas: its preferred velocity (blue) and ORCA's choice (pink) as one second of travel, the "
