@@ -37,13 +37,15 @@ int64_t get_signed(const uint8_t*& p) {
   return static_cast<int64_t>(u >> 1) ^ -static_cast<int64_t>(u & 1);
 }
 
-int32_t quantise_pos(double v) { return static_cast<int32_t>(std::llround(v / Trail::kPosQuantum)); }
+/// Rounds half away from zero with one truncating conversion (no library call: this runs for
+/// every unit of every recorded step). |v| stays far below 2^62 for any map pathlab loads.
+int64_t round_fast(double v) { return static_cast<int64_t>(v + (v >= 0.0 ? 0.5 : -0.5)); }
+
+int32_t quantise_pos(double v) { return static_cast<int32_t>(round_fast(v * (1.0 / Trail::kPosQuantum))); }
 
 /// The heading as a 16-bit fraction of a turn (wraps: -pi and pi are one value).
 uint16_t quantise_heading(double h) {
-  const double turns = h / (2.0 * kPi);
-  const double frac = turns - std::floor(turns);  // [0, 1)
-  return static_cast<uint16_t>(static_cast<uint32_t>(std::llround(frac * 65536.0)) & 0xffffu);
+  return static_cast<uint16_t>(static_cast<uint64_t>(round_fast(h * (1.0 / Trail::kHeadingQuantum))) & 0xffffu);
 }
 
 double heading_of(uint16_t h) { return static_cast<double>(static_cast<int16_t>(h)) * Trail::kHeadingQuantum; }
@@ -89,7 +91,7 @@ Trail::Looks Trail::looks_of(const Crowd& crowd, const std::vector<std::string>&
 }
 
 void Trail::record(const Crowd& crowd, const std::vector<std::string>& presets, bool units_may_differ) {
-  Quantised q;
+  Quantised& q = next_;
   quantise(crowd, q);
   if (looks_.empty() || units_may_differ || q.units.size() != looks_.back().preset.size()) {
     Looks l = looks_of(crowd, presets);
@@ -106,7 +108,7 @@ void Trail::record(const Crowd& crowd, const std::vector<std::string>& presets, 
   offsets_.push_back(static_cast<uint32_t>(blocks_.back().bytes.size()));
   if (full) write_full(q);
   else write_delta(q);
-  last_ = std::move(q);
+  std::swap(last_, next_);
 }
 
 void Trail::write_full(const Quantised& q) {
@@ -137,12 +139,15 @@ void Trail::write_delta(const Quantised& q) {
     put_varint(out, scratch_.size());
     uint32_t prev = 0;
     for (uint32_t i : scratch_) {
-      put_varint(out, i - prev);  // the gap from the last changed one
+      // The gap from the last changed one, and whether the heading and the flags changed (most
+      // steps of a moving unit change its position only).
+      const bool turned = now[i].h != was[i].h, flagged = now[i].flags != was[i].flags;
+      put_varint(out, (static_cast<uint64_t>(i - prev) << 2) | (turned ? 2u : 0u) | (flagged ? 1u : 0u));
       prev = i;
       put_signed(out, static_cast<int64_t>(now[i].x) - was[i].x);
       put_signed(out, static_cast<int64_t>(now[i].y) - was[i].y);
-      put_signed(out, static_cast<int16_t>(static_cast<uint16_t>(now[i].h - was[i].h)));  // wraps round
-      out.push_back(now[i].flags);
+      if (turned) put_signed(out, static_cast<int16_t>(static_cast<uint16_t>(now[i].h - was[i].h)));  // wraps round
+      if (flagged) out.push_back(now[i].flags);
     }
   }
   scratch_.clear();
@@ -176,12 +181,13 @@ void Trail::decode(int64_t step, Quantised& q) const {
       const uint64_t n = get_varint(p);
       size_t i = 0;
       for (uint64_t k = 0; k < n; ++k) {
-        i += static_cast<size_t>(get_varint(p));
+        const uint64_t head = get_varint(p);
+        i += static_cast<size_t>(head >> 2);
         Q& v = (*list)[i];
         v.x = static_cast<int32_t>(v.x + get_signed(p));
         v.y = static_cast<int32_t>(v.y + get_signed(p));
-        v.h = static_cast<uint16_t>(v.h + static_cast<uint16_t>(get_signed(p)));
-        v.flags = *p++;
+        if (head & 2) v.h = static_cast<uint16_t>(v.h + static_cast<uint16_t>(get_signed(p)));
+        if (head & 1) v.flags = *p++;
       }
     }
     const uint64_t doors = get_varint(p);

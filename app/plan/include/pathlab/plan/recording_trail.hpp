@@ -8,7 +8,8 @@
 ///
 /// Encoding: per step one record, either full (every value, absolute) or a delta against the
 /// step before (only the units, trucks and doors whose quantised values changed, each as
-/// zig-zag varints, so a unit standing still costs nothing). A full record every
+/// zig-zag varints, the heading and flags only when they changed, so a unit standing still
+/// costs nothing and one walking straight about 3 bytes). A full record every
 /// kFullEvery steps bounds the work of reading a step; the unit list (who is drawn how: preset
 /// and radius) is kept apart, once per change (a spawn, a unit dropped by a rebuild).
 
@@ -100,6 +101,7 @@ class Trail {
   std::vector<Looks> looks_;       ///< by `from`, increasing
   std::vector<std::string> preset_names_;
   Quantised last_;  ///< the last step recorded, for the next delta
+  Quantised next_;  ///< the step being recorded (kept: no allocation per step)
   std::vector<uint32_t> scratch_;  ///< changed indices while writing a delta
 };
 
