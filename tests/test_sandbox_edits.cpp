@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
@@ -229,7 +230,9 @@ TEST_CASE("sandbox edits: an edit a recording cannot hold ends it, naming the ed
   CHECK(u.recording_note().find("not recorded since t = 0.17 s: a planner setting was changed") == 0);
 }
 
-TEST_CASE("sandbox edits: a held handle far from a keyframe closes in frame by frame; let go, the exact moment") {
+/// 300 people on an open 60x60 map, stepped 130 steps (recorded): one frame of re-simulation
+/// is kScrubUnitSteps / 300 = 50 steps.
+io::Scene open_scene() {
   io::Scene scene;
   scene.name = "scrub";
   scene.grid = Grid::create(60, 60).value();
@@ -237,35 +240,208 @@ TEST_CASE("sandbox edits: a held handle far from a keyframe closes in frame by f
   scene.goal = Pose{Vec2(54.5, 54.5), 0.0};
   scene.settings.planner = "astar";
   scene.settings.smoother = "los";
+  return scene;
+}
+
+/// What the canvas draws (the trail's frame) against the crowd simulated to that step: equal
+/// within the trail's quanta (1/1024 cell, 2 pi / 65536 rad), flags and doors exactly.
+void check_drawn_is_simulated(const plan::TrailFrame& f, const Crowd& c) {
+  REQUIRE(static_cast<int>(f.units.size()) == c.agent_count());
+  for (int i = 0; i < c.agent_count(); ++i) {
+    const plan::TrailUnit& t = f.units[static_cast<size_t>(i)];
+    const CrowdAgentState& st = c.state(i);
+    CAPTURE(i);
+    CHECK(std::abs(t.pos.x - st.pose.pos.x) <= plan::Trail::kPosQuantum / 2 + 1e-12);
+    CHECK(std::abs(t.pos.y - st.pose.pos.y) <= plan::Trail::kPosQuantum / 2 + 1e-12);
+    CHECK(std::abs(std::remainder(t.heading - st.pose.heading, 2.0 * kPi)) <= plan::Trail::kHeadingQuantum / 2 + 1e-12);
+    CHECK(t.arrived == st.arrived);
+    CHECK(t.stuck == st.stuck);
+    CHECK(t.waiting == st.waiting);
+  }
+  for (int d = 0; d < c.door_count(); ++d) CHECK(f.doors[static_cast<size_t>(d)] == c.door_state(d));
+}
+
+TEST_CASE("sandbox edits: a scrub far from a keyframe draws the trail at once, the state simulated there; let go, the crowd follows") {
+  const io::Scene scene = open_scene();
   UnitSwarm u(scene.grid);
   u.set_playing(false);
-  // 300 units: one frame of scrubbing re-simulates kScrubUnitSteps / 300 = 50 steps at most.
   CHECK(u.spawn_area(scene, 300, {1, 0, 0, 0}, Vec2(1.0, 1.0), Vec2(40.0, 40.0)).empty());
   REQUIRE(u.count() == 300);
-  const int64_t per_frame = sandbox::kScrubUnitSteps / 300;
-  REQUIRE(per_frame == 50);
+  REQUIRE(sandbox::kScrubUnitSteps / 300 == 50);
   for (int s = 0; s < 130; ++s) u.step(scene);
   const plan::Recording* rec = u.recording();
   REQUIRE(rec != nullptr);
   REQUIRE(rec->keyframe_before(119) == 60);  // the timeline's keyframes: every simulated second
   const uint64_t want = rec->step_hashes()[118];
 
-  REQUIRE(u.scrub(119, true).ok());  // from 130: restore 60, 50 steps on
-  CHECK(rec->step_index() == 110);
+  REQUIRE(u.scrub(119, true).ok());  // 59 steps past its keyframe: more than a frame's work
+  CHECK(rec->step_index() == 130);   // nothing re-simulated while the handle is held
+  REQUIRE(u.shown_frame() != nullptr);
+  CHECK(u.shown_frame()->step == 119);
   CHECK(u.scrub_target() == std::optional<int64_t>(119));
-  REQUIRE(u.scrub(119, true).ok());  // the next frame, handle held still: on to it
+  u.update(scene, 1.0 / 60.0);
+  CHECK(rec->step_index() == 130);
+  const plan::TrailFrame drawn = *u.shown_frame();
+  REQUIRE(u.scrub(119, false).ok());  // let go: the crowd closes in, a frame's work at a time
+  CHECK(u.shown_frame() != nullptr);
+  u.update(scene, 1.0 / 60.0);
+  CHECK(rec->step_index() == 110);  // the keyframe at 60 and 50 steps
+  CHECK(u.shown_frame() != nullptr);
+  u.update(scene, 1.0 / 60.0);
   CHECK(rec->step_index() == 119);
+  CHECK(u.shown_frame() == nullptr);
   CHECK_FALSE(u.scrub_target().has_value());
   CHECK(plan::crowd_state_hash(u.crowd()) == want);
+  check_drawn_is_simulated(drawn, u.crowd());  // what was drawn is what is simulated there
+
   REQUIRE(u.scrub(20, true).ok());  // within a frame's work of its keyframe: exact at once
   CHECK(rec->step_index() == 20);
-  REQUIRE(u.scrub(125, true).ok());
-  CHECK(rec->step_index() == 125);  // the keyframe at 120 and 5 steps: exact
+  CHECK(u.shown_frame() == nullptr);
   REQUIRE(u.scrub(119, true).ok());
-  CHECK(rec->step_index() == 110);
-  REQUIRE(u.scrub(119, false).ok());  // let go: the exact moment at once
+  CHECK(rec->step_index() == 20);
+  u.set_playing(true);  // playing needs the crowd there: it is brought there at once
+  u.update(scene, 0.0);
   CHECK(rec->step_index() == 119);
+  CHECK(u.shown_frame() == nullptr);
   CHECK(plan::crowd_state_hash(u.crowd()) == want);
+  u.set_playing(false);
+  for (int64_t s : {0, 37, 60, 99, 129}) {  // any step drawn from the trail is the simulated one
+    CAPTURE(s);
+    REQUIRE(u.scrub(130, true).ok());
+    REQUIRE(u.scrub(s, true).ok());
+    const plan::TrailFrame f = u.shown_frame() ? *u.shown_frame() : rec->trail().frame(s);
+    REQUIRE(u.seek(s).ok());
+    check_drawn_is_simulated(f, u.crowd());
+  }
+}
+
+TEST_CASE("sandbox edits: the timeline draws a far moment from the trail, then the crowd there (screenshots)") {
+  test::SandboxUi ui(open_scene(), 2);
+  UnitSwarm& u = ui.sb().units();
+  u.set_playing(false);
+  CHECK(u.spawn_area(ui.sb().scene(), 300, {3, 1, 1, 1}, Vec2(1.0, 1.0), Vec2(40.0, 40.0)).empty());
+  u.reset(ui.sb().scene());  // the warm-up frames ran the clock: the run starts here
+  for (int s = 0; s < 240; ++s) u.step(ui.sb().scene());
+  REQUIRE_MESSAGE(u.recording() != nullptr, u.recording_note());
+  REQUIRE(u.scrub(179, true).ok());  // as a held handle asks (59 steps past a keyframe)
+  ui.idle(2);  // the handle is not really held here: the frames do not re-simulate
+  REQUIRE(u.shown_frame() != nullptr);
+  shot(ui, "timeline_trail");
+  REQUIRE(u.scrub(179, false).ok());
+  for (int k = 0; k < 4 && u.shown_frame(); ++k) ui.idle(1);
+  CHECK(u.shown_frame() == nullptr);
+  CHECK(u.recording()->step_index() == 179);
+  shot(ui, "timeline_trail_settled");
+}
+
+TEST_CASE("sandbox edits: Ctrl+Z after scrubbing back and editing undoes the branch, like Undo branch") {
+  auto scene = io::load_scene(kDoorway);
+  REQUIRE(scene.ok());
+  test::SandboxUi ui(*scene, 2);
+  UnitSwarm& u = ui.sb().units();
+  u.set_playing(false);
+  u.reset(ui.sb().scene());
+  for (int s = 0; s < 200; ++s) {
+    if (s == 120) u.toggle_door(0);
+    u.step(ui.sb().scene());
+  }
+  const plan::Recording* rec = u.recording();
+  REQUIRE(rec != nullptr);
+  const auto inputs = rec->inputs();
+  const auto steps = rec->step_hashes();
+  REQUIRE(u.seek(80).ok());
+  ui.idle(1);
+  paint_row(ui, 10, 5, 7);  // scrub back and edit: a branch from step 80
+  REQUIRE(rec->can_undo_branch());
+  for (int s = 0; s < 30; ++s) u.step(ui.sb().scene());
+  ui.key(ImGui::GetKeyIndex(ImGuiKey_Z), true);
+  ui.idle(1);
+  CHECK_FALSE(rec->can_undo_branch());
+  CHECK(rec->step_index() == 80);
+  CHECK(rec->inputs() == inputs);
+  CHECK(rec->step_hashes() == steps);
+  CHECK(ui.sb().scene().grid == scene->grid);  // the branch's wall is gone
+  for (int s = 80; s < 200; ++s) u.step(ui.sb().scene());
+  CHECK(plan::crowd_state_hash(u.crowd()) == steps[199]);  // the old future, re-simulated
+
+  // An edit after the branch is what Ctrl+Z undoes first; the branch stays undoable.
+  REQUIRE(u.seek(60).ok());
+  ui.idle(1);
+  paint_row(ui, 10, 5, 7);
+  REQUIRE(rec->can_undo_branch());
+  paint_row(ui, 12, 2, 3);
+  ui.key(ImGui::GetKeyIndex(ImGuiKey_Z), true);
+  ui.idle(1);
+  CHECK(rec->can_undo_branch());
+}
+
+TEST_CASE("sandbox edits: dragging the goal records one input, on release; a replay of the file is the live run") {
+  auto scene = io::load_scene(kDoorway);
+  REQUIRE(scene.ok());
+  test::SandboxUi ui(*scene, 2);
+  UnitSwarm& u = ui.sb().units();
+  u.reset(ui.sb().scene());
+  u.set_playing(true);
+  ui.idle(20);  // one fixed step a frame (the test host's fixed frame time)
+  const plan::Recording* rec = u.recording();
+  REQUIRE(rec != nullptr);
+  const Vec2 from = ui.sb().scene().goal.pos;
+  ui.mouse_at(ui.sb().world_to_screen(from), false);
+  ui.mouse_at(ui.sb().world_to_screen(from), true);
+  for (int k = 1; k <= 6; ++k) ui.mouse_at(ui.sb().world_to_screen(from + Vec2(-0.7 * k, 0.4 * k)), true);
+  ui.mouse_at(ui.sb().world_to_screen(from + Vec2(-4.2, 2.4)), false);
+  ui.idle(40);
+  int goals = 0;
+  for (const io::UnitInput& in : rec->inputs()) {
+    const auto* g = std::get_if<io::GoalInput>(&in.what);
+    if (!g) continue;
+    ++goals;
+    CHECK(g->goal.pos == ui.sb().scene().goal.pos);  // where the drag ended
+  }
+  CHECK(goals == 1);
+  CHECK(ui.sb().scene().goal.pos != from);
+  const io::Repro repro = rec->repro();
+  auto replay = plan::Recording::replay(repro);
+  REQUIRE(replay.ok());
+  while (replay->recorded_until() < repro.until_step) replay->step();
+  CHECK(replay->step_hashes() == repro.step_hashes);
+}
+
+TEST_CASE("sandbox edits: the metrics after a seek are those the run had then, a paint's rebuild included") {
+  auto scene = io::load_scene(kDoorway);
+  REQUIRE(scene.ok());
+  test::SandboxUi ui(*scene, 2);
+  UnitSwarm& u = ui.sb().units();
+  u.set_playing(false);
+  u.reset(ui.sb().scene());
+  struct Seen {
+    sandbox::SwarmMetrics m;
+    std::vector<int> replans;
+  };
+  auto seen = [&u] {
+    Seen s{u.metrics(), {}};
+    for (int i = 0; i < u.count(); ++i) s.replans.push_back(u.replans(i));
+    return s;
+  };
+  std::vector<std::pair<int64_t, Seen>> live;
+  for (int s = 0; s < 200; ++s) {
+    if (s == 30 || s == 100 || s == 150) live.emplace_back(s, seen());
+    if (s == 60) paint_row(ui, 10, 5, 7);  // rebuilds the crowd: its own metrics count from 0
+    u.step(ui.sb().scene());
+  }
+  REQUIRE(u.recording() != nullptr);
+  for (const auto& [step, then] : live) {
+    CAPTURE(step);
+    REQUIRE(u.seek(199).ok());
+    REQUIRE(u.seek(step).ok());
+    const Seen now = seen();
+    CHECK(now.m.min_separation == then.m.min_separation);
+    CHECK(now.m.stuck_steps == then.m.stuck_steps);
+    CHECK(now.m.wall_contacts == then.m.wall_contacts);
+    CHECK(now.m.replans == then.m.replans);
+    CHECK(now.m.arrived == then.m.arrived);
+    CHECK(now.replans == then.replans);
+  }
 }
 
 TEST_CASE("sandbox edits: the fuzz seed of a version 2 repro (spawn and goal inputs) reads and writes back") {

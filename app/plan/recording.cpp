@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <variant>
 
 namespace pathlab::plan {
 namespace {
@@ -103,6 +105,7 @@ struct Recording::Keyframe {
   Pose goal;                              ///< scene_.goal then (goal inputs move it)
   SceneUnits units;  ///< its crowd a clone routed by its own copy of the routing
   RunEvents::Seen seen;  ///< what the events of the step after it are found against
+  Carried carried;       ///< the metrics of the crowds before its crowd
   size_t bytes = 0;
 };
 
@@ -116,6 +119,7 @@ struct Recording::Future {
   int64_t keyframe_every = 0;
   RunEvents events;  ///< the events up to the end of the dropped future
   size_t evented_inputs = 0;
+  Trail trail;
 };
 
 Status Recording::check_options(const RecordOptions& options) {
@@ -144,6 +148,9 @@ Result<Recording> Recording::start_from(const io::Scene& scene, SceneUnits units
   r.events_ = RunEvents(options.event_cap);
   r.keyframe_every_ = options.keyframe_every;
   r.hash_every_ = options.hash_every > 0 ? options.hash_every : std::max<int64_t>(1, std::llround(1.0 / options.def.dt));
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  r.carried_.run.min_separation = r.carried_.run.min_separation_ratio = r.carried_.run.min_obstacle_gap = inf;
+  r.trail_.record(*r.units_.crowd, r.units_.presets, true);
   r.take_keyframe();
   return r;
 }
@@ -168,6 +175,7 @@ void Recording::take_keyframe() {
   k->units = copy_units(units_);
   events_.observe(*units_.crowd, step_);
   k->seen = events_.seen();
+  k->carried = carried_;
   k->bytes = sizeof(Keyframe) + units_bytes(k->units) + k->grid.costs().capacity() * sizeof(float) +
              k->seen.units.capacity() * sizeof(k->seen.units[0]) + k->seen.doors.capacity() * sizeof(DoorState);
   keyframes_.push_back(std::move(k));
@@ -180,6 +188,7 @@ void Recording::restore(const Keyframe& k) {
   scene_.goal = k.goal;
   units_ = copy_units(k.units);  // the keyframe stays as it was, for the next seek
   events_.restore(k.seen);
+  carried_ = k.carried;
   ++revision_;
   next_input_ = static_cast<size_t>(
       std::lower_bound(inputs_.begin(), inputs_.end(), step_, [](const io::UnitInput& in, int64_t s) { return in.step < s; }) -
@@ -192,7 +201,7 @@ void Recording::apply_due_inputs(bool at_frontier) {
       events_.add_input(inputs_[next_input_]);
       evented_inputs_ = next_input_ + 1;
     }
-    (void)apply_unit_input(units_, scene_, inputs_[next_input_]);
+    apply(inputs_[next_input_]);
     ++next_input_;
     ++revision_;
   }
@@ -212,6 +221,8 @@ void Recording::step() {
   if (!recording) return;
   step_hashes_.push_back(crowd_state_hash(*units_.crowd));
   if (step_ % hash_every_ == 0) hashes_.push_back(state_hash(*units_.crowd, step_));
+  trail_.record(*units_.crowd, units_.presets, revision_ != trail_revision_);
+  trail_revision_ = revision_;
   if (step_ % keyframe_every_ == 0) {
     take_keyframe();
     keep_keyframe_budget();
@@ -220,7 +231,7 @@ void Recording::step() {
 
 void Recording::keep_keyframe_budget() {
   if (options_.keyframe_budget == 0) return;
-  while (keyframes_.size() > 1 && keyframe_bytes() > options_.keyframe_budget) {
+  while (keyframes_.size() > 1 && keyframe_bytes() + trail_.bytes() > options_.keyframe_budget) {
     keyframe_every_ *= 2;
     std::erase_if(keyframes_, [&](const auto& k) { return k->step % keyframe_every_ != 0; });  // step 0 stays
   }
@@ -232,7 +243,7 @@ std::string Recording::input(io::UnitInput in) {
     // Another course from here: the recorded future no longer happens (inputs recorded for
     // this very step stay, and apply before this one). It is kept whole for undo_branch.
     auto future = std::make_shared<Future>();
-    *future = Future{step_, inputs_, hashes_, step_hashes_, keyframes_, keyframe_every_, events_, evented_inputs_};
+    *future = Future{step_, inputs_, hashes_, step_hashes_, keyframes_, keyframe_every_, events_, evented_inputs_, trail_};
     dropped_ = std::move(future);
     const auto later = std::upper_bound(inputs_.begin(), inputs_.end(), step_,
                                         [](int64_t s, const io::UnitInput& i) { return s < i.step; });
@@ -242,6 +253,7 @@ std::string Recording::input(io::UnitInput in) {
     std::erase_if(hashes_, [&](const io::StateHash& h) { return h.step > step_; });
     std::erase_if(keyframes_, [&](const auto& k) { return k->step > step_; });
     events_.drop_after(step_);
+    trail_.truncate(step_);
   }
   events_.observe(*units_.crowd, step_);  // (it follows the state: only a fresh start observes here)
   // Inputs due now that were recorded before this one apply first, in their order.
@@ -251,7 +263,9 @@ std::string Recording::input(io::UnitInput in) {
   events_.add_input(in);
   evented_inputs_ = next_input_;
   ++revision_;
-  return apply_unit_input(units_, scene_, in);
+  std::string error;
+  apply(in, &error);
+  return error;
 }
 
 int64_t Recording::branch_step() const noexcept { return dropped_ ? dropped_->at : 0; }
@@ -267,12 +281,85 @@ Status Recording::undo_branch() {
   keyframe_every_ = f->keyframe_every;
   events_ = f->events;
   evented_inputs_ = f->evented_inputs;
+  trail_ = f->trail;
   // The state shown is the branch's: restore the old future's keyframe and re-simulate.
   const auto it = std::upper_bound(keyframes_.begin(), keyframes_.end(), f->at,
                                    [](int64_t s, const auto& k) { return s < k->step; });
   restore(**std::prev(it));
   while (step_ < f->at) simulate_step(false);
   return ok_status();
+}
+
+void Recording::apply(const io::UnitInput& input, std::string* error) {
+  if (!std::holds_alternative<io::PaintInput>(input.what)) {
+    std::string e = apply_unit_input(units_, scene_, input);
+    if (error) *error = std::move(e);
+    return;
+  }
+  // A paint rebuilds the crowd: what the old one measured is carried, per scene unit.
+  const Crowd& old = *units_.crowd;
+  std::vector<std::pair<int, CrowdAgentMetrics>> before;
+  for (int i = 0; i < old.agent_count(); ++i) before.emplace_back(units_.scene_index[static_cast<size_t>(i)], old.metrics(i));
+  const CrowdMetrics run = old.run_metrics();
+  std::string e = apply_unit_input(units_, scene_, input);
+  if (error) *error = std::move(e);
+  CrowdMetrics& c = carried_.run;
+  c.min_separation = std::min(c.min_separation, run.min_separation);
+  c.min_separation_ratio = std::min(c.min_separation_ratio, run.min_separation_ratio);
+  c.min_obstacle_gap = std::min(c.min_obstacle_gap, run.min_obstacle_gap);
+  c.wall_contacts += run.wall_contacts;
+  c.stuck_steps += run.stuck_steps;
+  c.replans += run.replans + units_.crowd->agent_count();  // the rebuild plans each kept unit again
+  c.longest_lock = std::max(c.longest_lock, run.longest_lock);
+  if (carried_.units.size() < scene_.units.size()) carried_.units.resize(scene_.units.size());
+  for (const auto& [key, m] : before) {
+    CrowdAgentMetrics& u = carried_.units[static_cast<size_t>(key)];
+    u.distance += m.distance;
+    u.wall_contacts += m.wall_contacts;
+    u.unit_contacts += m.unit_contacts;
+    u.stuck_steps += m.stuck_steps;
+    u.replans += m.replans + 1;
+    u.longest_lock = std::max(u.longest_lock, m.longest_lock);
+  }
+}
+
+void Recording::map_at(int64_t step, Grid& grid, Pose& goal) const {
+  grid = start_scene_.grid;
+  goal = start_scene_.goal;
+  for (const io::UnitInput& in : inputs_) {
+    if (in.step >= step) break;
+    if (const auto* g = std::get_if<io::GoalInput>(&in.what)) goal = g->goal;
+    if (const auto* paint = std::get_if<io::PaintInput>(&in.what))
+      for (const Cell& c : paint->cells)
+        if (grid.in_bounds(c.x, c.y)) grid.set_cost(c.x, c.y, paint->wall ? kBlocked : 1.0f);  // as apply_unit_input
+  }
+}
+
+CrowdAgentMetrics Recording::unit_metrics(CrowdAgentId id) const {
+  CrowdAgentMetrics m = units_.crowd->metrics(id);
+  const size_t key = static_cast<size_t>(units_.scene_index[static_cast<size_t>(id)]);
+  if (key >= carried_.units.size()) return m;
+  const CrowdAgentMetrics& c = carried_.units[key];
+  m.distance += c.distance;
+  m.wall_contacts += c.wall_contacts;
+  m.unit_contacts += c.unit_contacts;
+  m.stuck_steps += c.stuck_steps;
+  m.replans += c.replans;
+  m.longest_lock = std::max(m.longest_lock, c.longest_lock);
+  return m;
+}
+
+CrowdMetrics Recording::run_metrics() const {
+  CrowdMetrics m = units_.crowd->run_metrics();
+  const CrowdMetrics& c = carried_.run;
+  m.min_separation = std::min(m.min_separation, c.min_separation);
+  m.min_separation_ratio = std::min(m.min_separation_ratio, c.min_separation_ratio);
+  m.min_obstacle_gap = std::min(m.min_obstacle_gap, c.min_obstacle_gap);
+  m.wall_contacts += c.wall_contacts;
+  m.stuck_steps += c.stuck_steps;
+  m.replans += c.replans;
+  if (c.longest_lock > m.longest_lock) m.longest_lock = c.longest_lock, m.longest_lock_agent = -1, m.longest_lock_obstacle = -1;
+  return m;
 }
 
 int64_t Recording::keyframe_before(int64_t step) const {

@@ -244,6 +244,12 @@ void Sandbox::record_state_edits() {
 bool Sandbox::undo() {
   std::optional<SceneState> state;
   record_state_edits();  // a change not yet recorded is undone first
+  if (units_->can_undo_branch() && units_->branches_made() == units_branches_ && history_.edits() == edits_at_branch_) {
+    // The last edit started a branch at a past moment: undoing it brings the old future back
+    // (as "Undo branch"), not only the edit (which would start yet another branch).
+    if (const Status s = units_->undo_branch(); !s) set_status(s.error().message, true);
+    return true;
+  }
   if (!history_.undo(scene_.grid, state)) return false;
   if (state) apply_state(*state);
   else map_changed();
@@ -306,9 +312,15 @@ void Sandbox::frame() {
   // still: the user decides which world runs, so none runs on behind the dialog.
   const bool asking = pending_.kind != PendingAction::Kind::none || !restore_offer_.empty();
   const double real_dt = asking ? 0.0 : static_cast<double>(ImGui::GetIO().DeltaTime);
-  units_->update(scene_, real_dt, drag_ == Drag::tool);
+  // A stroke or a goal drag in progress: its rebuild, or its recorded goal move, waits for its end.
+  const bool editing = drag_ == Drag::tool || drag_ == Drag::goal_pos || drag_ == Drag::goal_heading;
+  units_->update(scene_, real_dt, editing);
   follow_recorded_scene();
   record_state_edits();
+  if (units_->branches_made() != units_branches_) {  // an edit started a branch (Ctrl+Z undoes it)
+    units_branches_ = units_->branches_made();
+    edits_at_branch_ = history_.edits();
+  }
   draw_status();
   draw_dialogs();
   file_dialog_->draw(*this);

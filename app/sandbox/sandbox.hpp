@@ -310,6 +310,8 @@ class Sandbox {
   std::string units_key_;  // what the units' routes were planned for (units_key())
   uint64_t units_scene_version_ = 0;  // UnitSwarm::shown_scene_version() last followed
   uint64_t units_moment_version_ = 0;  // UnitSwarm::moment_version() last followed
+  uint64_t units_branches_ = 0;       // UnitSwarm::branches_made() last seen
+  uint64_t edits_at_branch_ = 0;      // history_.edits() then: Ctrl+Z undoes the branch until an edit follows
   std::string units_key() const;
   std::map<std::string, std::pair<ImVec2, ImVec2>> widget_rects_;
   std::vector<std::unique_ptr<Panel>> panels_;

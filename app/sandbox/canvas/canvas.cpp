@@ -371,11 +371,13 @@ void Sandbox::draw_canvas() {
     std::vector<Pose> truck_pose;
     DynamicLive live;
     const Crowd& c = units_->crowd();
-    if (c.time() > 0.0 && c.door_count() == static_cast<int>(scene_.doors.size()) &&
+    const plan::TrailFrame* f = units_->shown_frame();  // a scrubbed moment the crowd has not reached
+    if ((f ? f->step > 0 : c.time() > 0.0) && c.door_count() == static_cast<int>(scene_.doors.size()) &&
         c.moving_obstacle_count() == static_cast<int>(scene_.moving_obstacles.size())) {
-      for (int d = 0; d < c.door_count(); ++d) door_open.push_back(c.door_open(d));
-      for (int d = 0; d < c.door_count(); ++d) door_state.push_back(c.door_state(d));
-      for (int k = 0; k < c.moving_obstacle_count(); ++k) truck_pose.push_back(c.moving_obstacle(k).pose);
+      for (int d = 0; d < c.door_count(); ++d) door_state.push_back(f ? f->doors[static_cast<size_t>(d)] : c.door_state(d));
+      for (DoorState d : door_state) door_open.push_back(d != DoorState::closed);  // as Crowd::door_open
+      for (int k = 0; k < c.moving_obstacle_count(); ++k)
+        truck_pose.push_back(f ? f->trucks[static_cast<size_t>(k)].pose : c.moving_obstacle(k).pose);
       live = DynamicLive{&door_open, &truck_pose, &door_state};
     }
     draw_scene_dynamic(dl, scene_, [this](Vec2 p) { return world_to_screen(p); }, dynamic_edit_.selection(), live);

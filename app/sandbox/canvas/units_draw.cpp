@@ -45,12 +45,14 @@ void arrow(SdlBatch& b, ImVec2 from, ImVec2 to, ImU32 col) {
   b.line(to, offset(to, a - kPi * 0.8, len), col);
 }
 
-void draw_doors(const UnitSwarm& units, ImDrawList* dl, const ToScreen& to_screen) {
+/// `open(d)`: whether door d is open at the moment drawn (the crowd's, or the trail's).
+template <class Open>
+void draw_doors(const UnitSwarm& units, ImDrawList* dl, const ToScreen& to_screen, Open open) {
   const Crowd& c = units.crowd();
   for (int d = 0; d < c.door_count(); ++d) {
     const DoorDef& def = c.door_def(d);
     const ImVec2 lo = to_screen(Vec2(def.lo.x, def.lo.y)), hi = to_screen(Vec2(def.hi.x + 1.0, def.hi.y + 1.0));
-    if (c.door_open(d)) {
+    if (open(d)) {
       dl->AddRect(lo, hi, IM_COL32(90, 200, 110, 255), 0, 0, 2.0f);
       continue;
     }
@@ -60,11 +62,14 @@ void draw_doors(const UnitSwarm& units, ImDrawList* dl, const ToScreen& to_scree
   }
 }
 
-void draw_trucks(const UnitSwarm& units, ImDrawList* dl, SdlBatch& b, const ToScreen& to_screen, bool routes) {
+/// `state(k)`: truck k's pose and flags at the moment drawn (the crowd's, or the trail's).
+template <class State>
+void draw_trucks(const UnitSwarm& units, ImDrawList* dl, SdlBatch& b, const ToScreen& to_screen, bool routes,
+                 State state) {
   const Crowd& c = units.crowd();
   for (int k = 0; k < c.moving_obstacle_count(); ++k) {
     const MovingObstacleDef& def = c.moving_obstacle_def(k);
-    const MovingObstacleState& st = c.moving_obstacle(k);
+    const auto st = state(k);
     if (routes) {
       std::vector<ImVec2> pts;
       for (const Vec2& p : def.route) pts.push_back(to_screen(p));
@@ -210,11 +215,54 @@ void draw_unit_mark(SdlBatch& b, const std::string& preset, ImVec2 c, double hea
   }
 }
 
+namespace {
+
+int stroke(float ui_scale) { return std::clamp(static_cast<int>(std::lround(2.0f * ui_scale)), 1, 4); }
+
+/// A scrubbed moment the crowd has not reached (UnitSwarm::shown_frame): what the trail holds,
+/// drawn as draw_crowd draws the crowd (doors, trucks, bodies, marks, stuck rings); routes,
+/// overlays and "why" need the crowd itself and come back when it is there.
+void draw_trail_frame(const plan::TrailFrame& f, const UnitSwarm& units, ImDrawList* dl, SdlLayer& layer,
+                      const ToScreen& to_screen, float scale, const CrowdDrawOptions& o) {
+  const size_t doors = f.doors.size(), trucks = f.trucks.size();
+  if (o.overlays.doors)
+    draw_doors(units, dl, to_screen, [&](int d) {
+      return static_cast<size_t>(d) < doors ? f.doors[static_cast<size_t>(d)] != DoorState::closed : units.crowd().door_open(d);
+    });
+  draw_trucks(units, dl, layer.begin(dl), to_screen, o.overlays.trucks, [&](int k) {
+    MovingObstacleState st = units.crowd().moving_obstacle(k);
+    if (static_cast<size_t>(k) < trucks) st.pose = f.trucks[static_cast<size_t>(k)].pose, st.waiting = f.trucks[static_cast<size_t>(k)].waiting;
+    return st;
+  });
+  const float u = o.ui_scale;
+  auto radius_px = [&](const plan::TrailUnit& t) { return std::max(3.0f * u, static_cast<float>(t.radius) * scale); };
+  auto selected = [&](size_t i) { return static_cast<int>(i) < units.count() && units.selected(static_cast<int>(i)); };
+  SdlBatch& bodies = layer.begin(dl);
+  for (size_t i = 0; i < f.units.size(); ++i)
+    draw_unit_disc(bodies, dl, units.trail_preset(f.units[i].preset), to_screen(f.units[i].pos), radius_px(f.units[i]),
+                   selected(i));
+  SdlBatch& marks = layer.begin(dl);
+  for (size_t i = 0; i < f.units.size(); ++i) {
+    const plan::TrailUnit& t = f.units[i];
+    const ImVec2 c = to_screen(t.pos);
+    draw_unit_mark(marks, units.trail_preset(t.preset), c, t.heading, radius_px(t), selected(i), u);
+    if (o.overlays.stuck && (t.stuck || t.waiting))
+      ring(marks, c, radius_px(t) + 4.0f * u, t.stuck ? IM_COL32(255, 30, 30, 255) : IM_COL32(255, 170, 0, 255), stroke(u));
+  }
+}
+
+}  // namespace
+
 void draw_crowd(const UnitSwarm& units, const io::Scene& scene, ImDrawList* dl, SdlLayer& layer,
                 const ToScreen& to_screen, float scale, const CrowdDrawOptions& o) {
-  if (o.overlays.doors) draw_doors(units, dl, to_screen);
+  if (const plan::TrailFrame* f = units.shown_frame()) {
+    draw_trail_frame(*f, units, dl, layer, to_screen, scale, o);
+    return;
+  }
+  const Crowd& crowd = units.crowd();
+  if (o.overlays.doors) draw_doors(units, dl, to_screen, [&](int d) { return crowd.door_open(d); });
   SdlBatch& under = layer.begin(dl);
-  draw_trucks(units, dl, under, to_screen, o.overlays.trucks);
+  draw_trucks(units, dl, under, to_screen, o.overlays.trucks, [&](int k) { return crowd.moving_obstacle(k); });
   if (o.routes) draw_routes(units, layer.begin(dl), to_screen);
   draw_overlays(units, layer.begin(dl), to_screen, o.overlays, o.lookahead);
   // One unit selected: why it moves as it does (the Why section), under the bodies.
@@ -236,8 +284,7 @@ void draw_crowd(const UnitSwarm& units, const io::Scene& scene, ImDrawList* dl, 
     const float r = radius_px(i);
     draw_unit_mark(marks, units.preset_of(i), c, st.pose.heading, r, units.selected(i), u);
     if (o.overlays.stuck && (st.stuck || st.waiting))
-      ring(marks, c, r + 4.0f * u, st.stuck ? IM_COL32(255, 30, 30, 255) : IM_COL32(255, 170, 0, 255),
-           std::clamp(static_cast<int>(std::lround(2.0f * u)), 1, 4));
+      ring(marks, c, r + 4.0f * u, st.stuck ? IM_COL32(255, 30, 30, 255) : IM_COL32(255, 170, 0, 255), stroke(u));
   }
   // Badges last: a batch is drawn at its place in the draw list, so these lie over the marks.
   for (int i = 0; i < units.count(); ++i) draw_plan_badge(units, dl, i, to_screen(units.crowd().state(i).pose.pos), radius_px(i));

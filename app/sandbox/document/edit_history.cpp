@@ -84,6 +84,7 @@ void EditHistory::record_state(const SceneState& before, const SceneState& after
 }
 
 void EditHistory::push(Edit e) {
+  ++edits_;
   done_.push_back(std::move(e));
   undone_.clear();
   if (done_.size() > kMaxEdits) done_.erase(done_.begin());

@@ -43,6 +43,8 @@ class EditHistory {
   bool redo(Grid& grid, std::optional<SceneState>& state);
   bool can_undo() const { return !done_.empty(); }
   bool can_redo() const { return !undone_.empty(); }
+  /// Counts the edits recorded so far (never decreases): tells whether one was made since.
+  uint64_t edits() const { return edits_; }
   void clear();
 
  private:
@@ -58,6 +60,7 @@ class EditHistory {
   std::vector<Edit> done_, undone_;
   Edit current_;
   bool recording_ = false;
+  uint64_t edits_ = 0;
   static constexpr size_t kMaxEdits = 500;
 };
 

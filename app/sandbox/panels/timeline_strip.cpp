@@ -140,8 +140,8 @@ void Sandbox::follow_recorded_scene() {
   if (!rec) return;
   // The world at the moment shown: what was painted by then, where the goal was. Not an edit
   // of the document (no undo step, not dirty): the recording holds the edits.
-  scene_.grid = rec->scene().grid;
-  scene_.goal = rec->scene().goal;
+  scene_.grid = units_->shown_map();  // the trail's moment while scrubbing, else the crowd's
+  scene_.goal = units_->shown_goal();
   texture_dirty_ = true;
   plan_dirty_ = true;
   map_version_++;
@@ -169,14 +169,15 @@ void Sandbox::draw_timeline() {
     text_fitted(note.empty() ? "the run is recorded from its first step" : note.c_str());
   } else {
     // The slider over the recorded steps, labelled with the moment in seconds.
-    // While a drag re-simulates towards the handle (UnitSwarm::scrub), the handle and the
-    // label stay where the mouse put it.
+    // While the crowd re-simulates towards the handle (UnitSwarm::scrub), the handle and the
+    // label stay where the mouse put it, and the canvas draws that moment from the trail.
     const auto target = units_->scrub_target();
     int step = static_cast<int>(target.value_or(rec->step_index()));
     const double dt = units_->crowd().dt();
     char label[64];
-    std::snprintf(label, sizeof label, "t = %.2f s of %.2f s", static_cast<double>(step) * dt,
-                  static_cast<double>(rec->recorded_until()) * dt);
+    // Drawn from the trail while the crowd is not there yet: routes and "why" follow it.
+    std::snprintf(label, sizeof label, "t = %.2f s of %.2f s%s", static_cast<double>(step) * dt,
+                  static_cast<double>(rec->recorded_until()) * dt, units_->shown_frame() ? " (trail)" : "");
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 2.0f);
     const bool moved = ImGui::SliderInt("##timeline", &step, 0, static_cast<int>(rec->recorded_until()), label,
                                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput);
@@ -192,7 +193,9 @@ void Sandbox::draw_timeline() {
                 "doors and trucks then). Ticks mark the edits (brown: a door click, blue: a send; short: a door's "
                 "scheduled toggle; grey: paint; green: a spawn; yellow: the goal moved); short ticks in the lower half, "
                 "the run's events in the Events section's colours. An edit made at a past moment starts a new branch "
-                "from there: the recorded future is dropped, and \"Undo branch\" brings it back exactly.");
+                "from there: the recorded future is dropped, and \"Undo branch\" (or Ctrl+Z) brings it back exactly. "
+                "\"(trail)\": a long run's moment is drawn from its recorded trail (units, doors, trucks) while the "
+                "units are re-simulated to it; routes and \"why\" come back when they are there.");
   }
   ImGui::End();
 }

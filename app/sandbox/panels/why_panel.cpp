@@ -112,7 +112,8 @@ class WhyPanel final : public Panel {
     if (sel.size() > 1) ImGui::TextDisabled("%zu selected: the first, #%d", sel.size(), id);
     const CrowdExplanation* e = u.why(id);
     if (!e) {
-      ImGui::TextDisabled("no explanation for unit %d", id);
+      if (u.shown_frame()) ImGui::TextDisabled("the units are being re-simulated to the moment shown");
+      else ImGui::TextDisabled("no explanation for unit %d", id);
       return;
     }
     why_lines(sb, u, id, *e);

@@ -244,7 +244,10 @@ std::vector<io::UnitData> UnitSwarm::spawn_list() const {
 void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {
   // Another planner or setting: every unit re-plans with it (a rebuild from where they are).
   const bool settings_changed = !(scene.settings == routing().settings);
-  const bool map_edited = !(scene.grid == built_on_);
+  // While the trail draws a moment the crowd has not reached, the sandbox shows that moment's
+  // map and goal: an edit is a change from those (record_paint and record_input bring the
+  // crowd there first).
+  const bool map_edited = !(scene.grid == (shown_ ? shown_grid_ : built_on_));
   if (map_edited || !same_dynamic(scene) || settings_changed) {
     if (defer_rebuild) return;  // still pending: the units walk the old map until the stroke ends
     replan_pending_ = false;
@@ -264,14 +267,22 @@ void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {
       return;
     }
   }
-  replan_pending_ = false;
-  if (scene_goal_.pos == scene.goal.pos && scene_goal_.heading == scene.goal.heading) return;
+  const Pose& goal_shown = shown_ ? shown_goal_ : scene_goal_;
+  if (goal_shown.pos == scene.goal.pos && goal_shown.heading == scene.goal.heading) {
+    replan_pending_ = false;
+    return;
+  }
   if (rec_) {
-    (void)rec_->input(io::UnitInput{0, io::GoalInput{scene.goal}});  // recorded at the step shown
+    // A goal drag in progress: one recorded move when it ends, not one per re-plan on the way
+    // (a replay of the file then gives the live run: the move it recorded is the one applied).
+    if (defer_rebuild) return;
+    replan_pending_ = false;
+    (void)record_input(io::UnitInput{0, io::GoalInput{scene.goal}});  // recorded at the step shown
     scene_goal_ = scene.goal;
     sync_from_recording();
     return;
   }
+  replan_pending_ = false;
   scene_goal_ = scene.goal;
   routing_->scene_goal = scene.goal;  // before set_goal re-plans
   for (int i = 0; i < count(); ++i) {
@@ -300,6 +311,10 @@ bool UnitSwarm::same_dynamic(const io::Scene& scene) const {
 void UnitSwarm::update(const io::Scene& scene, double real_seconds, bool defer_rebuild) {
   if (!same_dynamic(scene)) replan_pending_ = true;  // a door or truck was placed or edited
   if (replan_pending_) apply_replan(scene, defer_rebuild);
+  // A scrubbed moment drawn from the trail: playing goes on from the crowd there; paused, the
+  // crowd closes in on it a frame's worth at a time once the handle is let go.
+  if (scrub_target_ && playing_) settle();
+  else if (scrub_target_ && !scrub_held_) close_in();
   if (!playing_ || !std::isfinite(real_seconds) || real_seconds < 0) return;
   accumulator_ += real_seconds * speed_;
   const double dt = crowd_->dt();
@@ -314,6 +329,7 @@ void UnitSwarm::update(const io::Scene& scene, double real_seconds, bool defer_r
 }
 
 void UnitSwarm::step(const io::Scene& scene) {
+  settle();  // one step on from the moment shown
   if (replan_pending_) apply_replan(scene, false);
   if (record_due_) start_recording(scene);
   run_steps(1);
@@ -335,7 +351,7 @@ std::string UnitSwarm::send(const std::vector<int>& ids, Vec2 goal, std::optiona
 
 void UnitSwarm::toggle_door(int door) {
   if (rec_) {
-    (void)rec_->input(io::UnitInput{0, io::DoorInput{door}});  // recorded at the step shown
+    (void)record_input(io::UnitInput{0, io::DoorInput{door}});  // recorded at the step shown
     return;
   }
   (void)plan::toggle_door(*crowd_, door);  // as a recorded click replays; no such door: nothing

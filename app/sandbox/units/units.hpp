@@ -31,9 +31,10 @@ namespace pathlab::sandbox {
 /// The presets the core offers, in menu order.
 const std::vector<std::string>& unit_preset_names();
 
-/// Unit-steps (units x steps) one frame of scrubbing re-simulates at most: about 65 ms at the
-/// 4.3 us a unit-step of bench/bench_repro.cpp's 1,000 units, so the canvas redraws within
-/// 100 ms while the timeline's handle is dragged (UnitSwarm::scrub). [Limit: > 0]
+/// Unit-steps (units x steps) one frame re-simulates at most on the way to a scrubbed moment:
+/// about 65 ms at the 4.3 us a unit-step of bench/bench_repro.cpp's 1,000 units. Nearer than
+/// that, a scrub seeks exactly at once; farther, the canvas draws the moment from the
+/// recording's trail while the crowd closes in (UnitSwarm::scrub). [Limit: > 0]
 inline constexpr int64_t kScrubUnitSteps = 15'000;
 
 /// Most fixed steps one frame runs; a slow frame drops the rest instead of spiralling (the
@@ -90,9 +91,10 @@ class UnitSwarm {
   /// rebuilds the crowd from the units' current states (map edited).
   void request_replan() { replan_pending_ = true; }
   /// Runs a pending re-plan, then advances by `real_seconds` times the speed in fixed steps
-  /// (nothing while paused; at most kMaxStepsPerFrame). `defer_rebuild` (a brush stroke in
-  /// progress) keeps a map edit's rebuild for the first frame without it: rebuilding re-plans
-  /// every unit (about 80 ms for 200 units on 256x256), once per stroke, not once per frame.
+  /// (nothing while paused; at most kMaxStepsPerFrame). `defer_rebuild` (a brush stroke or a
+  /// drag of the goal in progress) keeps a map edit's rebuild for the first frame without it:
+  /// rebuilding re-plans every unit (about 80 ms for 200 units on 256x256), once per stroke,
+  /// not once per frame; while recording, a goal moved is recorded once, when the drag ends.
   void update(const io::Scene& scene, double real_seconds, bool defer_rebuild = false);
   /// Runs a pending re-plan and exactly one fixed step (the Step button; tests).
   void step(const io::Scene& scene);
@@ -114,18 +116,35 @@ class UnitSwarm {
   /// goes on from there along the recorded inputs, and an edit there drops the recorded future.
   /// Errors: no recording, a step outside it.
   Status seek(int64_t step);
-  /// A seek while the timeline's handle is dragged: exact when it re-simulates at most
-  /// kScrubUnitSteps unit-steps, else it re-simulates that much towards `step` from the keyframe
-  /// before it (or from the step shown, when on the way), so each frame redraws quickly and the
-  /// shown moment closes in on the handle while it is held; scrub_target() is then `step`.
-  /// Without `dragging` (the drag ended) it is seek(step). Errors: as seek.
+  /// A seek from the timeline's handle: exact at once when it re-simulates at most
+  /// kScrubUnitSteps unit-steps; else the moment is drawn from the recording's trail at once
+  /// (shown_frame(): every unit's pose and activity, doors, trucks, the map and goal then) and
+  /// scrub_target() is `step`. While `dragging` nothing is re-simulated (a frame costs a trail
+  /// read); once let go, each update() re-simulates kScrubUnitSteps unit-steps towards it
+  /// (from the keyframe before it, or on from the crowd's step when on the way) until the
+  /// crowd is there; playing, stepping or an edit first bring it there at once (settle()).
+  /// Errors: as seek.
   Status scrub(int64_t step, bool dragging);
-  /// The step the handle is at while a scrub has not reached it yet.
+  /// The step the handle is at while the crowd has not reached it yet.
   std::optional<int64_t> scrub_target() const { return scrub_target_; }
+  /// What the canvas draws while the crowd has not reached the scrubbed moment: the trail's
+  /// frame of scrub_target(); null when the crowd is at the moment shown.
+  const plan::TrailFrame* shown_frame() const { return shown_ ? &*shown_ : nullptr; }
+  /// A trail frame's preset name (TrailUnit::preset).
+  const std::string& trail_preset(int preset) const;
+  /// Brings the crowd to scrub_target() now (exact re-simulation), if it is not there.
+  void settle();
   /// The recording's last branch can be undone (recording()->can_undo_branch()).
   bool can_undo_branch() const { return rec_ && rec_->can_undo_branch(); }
   /// Restores the future the last branch dropped, showing the branch's moment, paused.
   Status undo_branch();
+  /// Counts the branches made (an edit at a past moment): the sandbox's Ctrl+Z undoes the
+  /// last one when it is newer than the last edit it could undo otherwise.
+  uint64_t branches_made() const { return branches_made_; }
+  /// The map and the scene's goal at the moment shown (the trail's moment while scrubbing):
+  /// the sandbox draws these when shown_scene_version() moves.
+  const Grid& shown_map() const;
+  Pose shown_goal() const;
   /// Counts changes of the map or goal shown that the recording made (a seek or a replayed
   /// paint or goal move); the sandbox copies recording()->scene()'s map and goal when it moves.
   uint64_t shown_scene_version() const { return shown_scene_version_; }
@@ -262,7 +281,20 @@ class UnitSwarm {
   uint64_t synced_revision_ = 0;      ///< rec_->revision() the lists were last synced at
   uint64_t shown_scene_version_ = 0;
   uint64_t moment_version_ = 0;
-  std::optional<int64_t> scrub_target_;  ///< the handle's step while a scrub closes in on it
+  std::optional<int64_t> scrub_target_;  ///< the handle's step while the crowd closes in on it
+  std::optional<plan::TrailFrame> shown_;  ///< the trail's frame of scrub_target_
+  bool scrub_held_ = false;              ///< the handle is held: no re-simulation meanwhile
+  Grid shown_grid_;                      ///< the map at scrub_target_ (while shown_)
+  Pose shown_goal_;                      ///< the scene's goal then
+  static constexpr size_t kNoInputs = static_cast<size_t>(-1);
+  size_t shown_inputs_ = kNoInputs;      ///< inputs before the trail's moment (its map and goal)
+  uint64_t branches_made_ = 0;
+  /// Draws `step` from the trail (its frame, map and goal).
+  void show_trail(int64_t step);
+  /// One frame's re-simulation towards scrub_target_; clears it on arrival.
+  void close_in();
+  /// recording()->input(...) at the moment shown (settled first), counting branches.
+  std::string record_input(io::UnitInput input);
 };
 
 }  // namespace pathlab::sandbox

@@ -45,17 +45,26 @@ Pose UnitSwarm::goal_of(int id, const io::Scene& scene) const {
 }
 
 int UnitSwarm::replans(int id) const {
+  // While recording, the recording's count: exact at any moment shown (it carries rebuilds).
+  if (rec_) return rec_->unit_metrics(id).replans;
   return units_[static_cast<size_t>(id)].replans_before + cur().metrics(id).replans;
 }
 
 SwarmMetrics UnitSwarm::metrics() const {
-  const CrowdMetrics m = cur().run_metrics();
   SwarmMetrics out;
   out.arrived = arrived();
-  out.min_separation = std::min(carried_.min_separation, m.min_separation);
   for (int i = 0; i < count(); ++i) out.stuck += cur().state(i).stuck ? 1 : 0;
-  out.stuck_steps = carried_.stuck_steps + m.stuck_steps;
-  out.wall_contacts = carried_.wall_contacts + m.wall_contacts;
+  if (rec_) {  // the recording's: restored with its keyframes, so exact after a seek
+    const CrowdMetrics m = rec_->run_metrics();
+    out.min_separation = m.min_separation;
+    out.stuck_steps = m.stuck_steps;
+    out.wall_contacts = m.wall_contacts;
+  } else {
+    const CrowdMetrics m = cur().run_metrics();
+    out.min_separation = std::min(carried_.min_separation, m.min_separation);
+    out.stuck_steps = carried_.stuck_steps + m.stuck_steps;
+    out.wall_contacts = carried_.wall_contacts + m.wall_contacts;
+  }
   out.replans = 0;
   for (int i = 0; i < count(); ++i) out.replans += replans(i);
   return out;

@@ -90,6 +90,7 @@ void UnitSwarm::sync_from_recording() {
 }
 
 std::string UnitSwarm::record_paint(const io::Scene& scene) {
+  settle();  // painted at the moment shown: the crowd there, built_on_ its map
   const Grid& now = scene.grid;
   if (now.width() != built_on_.width() || now.height() != built_on_.height())
     return "the map was resized (a recording holds one map size)";
@@ -103,19 +104,17 @@ std::string UnitSwarm::record_paint(const io::Scene& scene) {
       else return "a terrain cost was painted (a recorded paint makes walls or ground of cost 1)";
     }
   // Recorded at the step shown (after a seek back this starts a branch); each rebuilds the
-  // recording's crowd with plan::rebuild_scene_units, as a replay does. The new crowd counts
-  // from 0: carry the metrics and re-plans (one more each: the rebuild re-plans it).
-  carried_ = metrics();
-  for (int i = 0; i < count(); ++i) units_[static_cast<size_t>(i)].replans_before = replans(i) + 1;
-  if (!walls.cells.empty()) (void)rec_->input(io::UnitInput{0, std::move(walls)});
-  if (!ground.cells.empty()) (void)rec_->input(io::UnitInput{0, std::move(ground)});
+  // recording's crowd with plan::rebuild_scene_units, as a replay does (the recording carries
+  // the old crowd's metrics: Recording::unit_metrics).
+  if (!walls.cells.empty()) (void)record_input(io::UnitInput{0, std::move(walls)});
+  if (!ground.cells.empty()) (void)record_input(io::UnitInput{0, std::move(ground)});
   sync_from_recording();
   built_on_ = scene.grid;  // the recording's map now (a paint outside it would differ: none is)
   return "";
 }
 
 std::string UnitSwarm::spawn_recorded(const std::string& preset, const Pose& pose, std::optional<Pose> goal) {
-  const std::string e = rec_->input(io::UnitInput{0, io::SpawnInput{preset, pose, goal}});
+  const std::string e = record_input(io::UnitInput{0, io::SpawnInput{preset, pose, goal}});
   sync_from_recording();
   return e;
 }
@@ -124,6 +123,10 @@ Status UnitSwarm::undo_branch() {
   if (!rec_) return fail(StatusCode::invalid_argument, "the units are not recorded");
   playing_ = false;
   accumulator_ = 0.0;
+  scrub_target_.reset();  // the branch's moment is shown: no scrub goes on
+  if (shown_) ++shown_scene_version_;  // the crowd's map again
+  shown_.reset();
+  shown_inputs_ = kNoInputs;
   const Status s = rec_->undo_branch();
   ++moment_version_;
   sync_from_recording();
@@ -132,6 +135,14 @@ Status UnitSwarm::undo_branch() {
 
 void UnitSwarm::detach(const char* why) {
   if (!rec_) return;
+  settle();
+  // The run's metrics so far go on with the swarm's own crowd (a clone: its own metrics too).
+  const CrowdMetrics run = rec_->run_metrics(), now = rec_->crowd().run_metrics();
+  carried_.min_separation = run.min_separation;
+  carried_.stuck_steps = run.stuck_steps - now.stuck_steps;
+  carried_.wall_contacts = run.wall_contacts - now.wall_contacts;
+  for (int i = 0; i < count(); ++i)
+    units_[static_cast<size_t>(i)].replans_before = rec_->unit_metrics(i).replans - rec_->crowd().metrics(i).replans;
   routing_ = plan::copy_routing(*rec_->units().routing);
   crowd_ = std::make_unique<Crowd>(rec_->crowd().clone(plan::unit_route_planner(routing_)));
   time_offset_ = rec_->time() - crowd_->time();
@@ -187,24 +198,79 @@ std::vector<TimelineMark> UnitSwarm::timeline_marks() const {
 Status UnitSwarm::seek(int64_t step) {
   if (!rec_) return fail(StatusCode::invalid_argument, "the units are not recorded");
   accumulator_ = 0.0;
+  const bool was_trail = shown_.has_value();
   scrub_target_.reset();
+  shown_.reset();
+  shown_inputs_ = kNoInputs;
   const Status s = rec_->seek(step);
   ++moment_version_;
+  synced_revision_ = was_trail ? rec_->revision() - 1 : synced_revision_;  // the trail's map: show the crowd's again
+  if (was_trail) ++shown_scene_version_;
   sync_from_recording();
   return s;
 }
 
+void UnitSwarm::show_trail(int64_t step) {
+  shown_ = rec_->trail().frame(step);
+  scrub_target_ = step;
+  ++moment_version_;
+  // The map and goal then: recomputed when a paint or goal input lies between the moments.
+  const auto& in = rec_->inputs();
+  const size_t before = static_cast<size_t>(
+      std::lower_bound(in.begin(), in.end(), step, [](const io::UnitInput& i, int64_t s) { return i.step < s; }) - in.begin());
+  if (before != shown_inputs_) {
+    shown_inputs_ = before;
+    rec_->map_at(step, shown_grid_, shown_goal_);
+    ++shown_scene_version_;
+  }
+}
+
 Status UnitSwarm::scrub(int64_t step, bool dragging) {
-  if (!rec_ || !dragging) return seek(step);
+  scrub_held_ = dragging;
+  if (!rec_ || step < 0 || step > rec_->recorded_until()) return seek(step);
   const int64_t per_frame = std::max<int64_t>(1, kScrubUnitSteps / std::max(1, count()));
-  if (step < 0 || step > rec_->recorded_until() || rec_->seek_steps(step) <= per_frame) return seek(step);
-  // Too far to re-simulate in one frame: from the keyframe before it, or on from the step
-  // shown when that is on the way, one frame's worth at a time.
+  if (rec_->seek_steps(step) <= per_frame) return seek(step);
+  // Too far to re-simulate in one frame: the trail draws the moment now; the crowd follows.
+  if (!shown_ || shown_->step != step) show_trail(step);
+  return ok_status();
+}
+
+void UnitSwarm::close_in() {
+  if (!rec_ || !scrub_target_) return;
+  const int64_t step = *scrub_target_;
+  const int64_t per_frame = std::max<int64_t>(1, kScrubUnitSteps / std::max(1, count()));
+  if (rec_->seek_steps(step) <= per_frame) {
+    (void)seek(step);
+    return;
+  }
+  // From the keyframe before it, or on from the crowd's step when that is on the way.
   const int64_t at = rec_->step_index(), key = rec_->keyframe_before(step);
   const int64_t from = at >= key && at <= step ? at : key;
-  const Status s = seek(std::min(step, from + per_frame));
-  if (rec_->step_index() < step) scrub_target_ = step;
-  return s;
+  (void)rec_->seek(std::min(step, from + per_frame));
+  sync_from_recording();
+}
+
+void UnitSwarm::settle() {
+  if (rec_ && scrub_target_) (void)seek(*scrub_target_);
+  scrub_held_ = false;
+}
+
+const std::string& UnitSwarm::trail_preset(int preset) const {
+  static const std::string none;
+  if (!rec_ || preset < 0 || static_cast<size_t>(preset) >= rec_->trail().preset_names().size()) return none;
+  return rec_->trail().preset_names()[static_cast<size_t>(preset)];
+}
+
+const Grid& UnitSwarm::shown_map() const { return shown_ ? shown_grid_ : rec_ ? rec_->scene().grid : built_on_; }
+
+Pose UnitSwarm::shown_goal() const { return shown_ ? shown_goal_ : rec_ ? rec_->scene().goal : scene_goal_; }
+
+std::string UnitSwarm::record_input(io::UnitInput input) {
+  settle();
+  const bool branches = rec_->step_index() < rec_->recorded_until();
+  std::string e = rec_->input(std::move(input));
+  if (branches) ++branches_made_;
+  return e;
 }
 
 std::string UnitSwarm::send_recorded(const std::vector<int>& ids, Vec2 goal, std::optional<double> heading) {
@@ -212,7 +278,7 @@ std::string UnitSwarm::send_recorded(const std::vector<int>& ids, Vec2 goal, std
   for (int id : ids)
     if (id >= 0 && id < count()) valid.push_back(id);
   // Recorded at the step shown; after a seek back this drops the recorded future.
-  std::string first = rec_->input(io::UnitInput{0, io::SendInput{valid, goal, heading}});
+  std::string first = record_input(io::UnitInput{0, io::SendInput{valid, goal, heading}});
   sync_from_recording();
   return first;
 }

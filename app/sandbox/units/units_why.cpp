@@ -6,7 +6,8 @@
 namespace pathlab::sandbox {
 
 const CrowdExplanation* UnitSwarm::why(int id) const {
-  if (id < 0 || id >= count()) return nullptr;
+  // While the trail shows a moment the crowd has not reached, there is no decision to explain.
+  if (id < 0 || id >= count() || shown_) return nullptr;
   const Crowd& c = cur();
   const uint64_t state = plan::crowd_state_hash(c);
   const size_t inputs = rec_ ? rec_->inputs().size() : 0;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "pathlab/io/repro_file.hpp"
+#include "pathlab/plan/recording_trail.hpp"
 #include "pathlab/plan/run_events.hpp"
 #include "pathlab/plan/scene_units.hpp"
 #include "pathlab/plan/unit_input.hpp"
@@ -38,11 +39,13 @@ struct RecordOptions {
   int64_t keyframe_every = 600;
   /// Steps between per-unit hashes; 0: one simulated second (round(1 / dt)). [Limit: >= 0]
   int64_t hash_every = 0;
-  /// Most bytes the keyframes may take (Crowd::memory_bytes and the routing's records). Past
-  /// it, every other keyframe is dropped and the interval doubles: memory stays bounded for
-  /// any run length, seeking re-simulates more. 0: no limit. 150 MB keeps 10 simulated minutes
-  /// of 1,000 units at 60 Hz within 200 MB with the hashes (bench/bench_repro.cpp). [Units: bytes]
-  size_t keyframe_budget = 150'000'000;
+  /// Most bytes the keyframes (Crowd::memory_bytes and the routing's records) and the trail
+  /// (trail(): what is drawn of every step) may take together. Past it, every other keyframe
+  /// is dropped and the interval doubles: memory stays bounded for any run length whose trail
+  /// fits (a few bytes per moving unit and step), seeking re-simulates more. 0: no limit.
+  /// 170 MB keeps 10 simulated minutes of 1,000 units at 60 Hz within 200 MB with the hashes
+  /// and events (bench/bench_repro.cpp). [Units: bytes]
+  size_t keyframe_budget = 170'000'000;
   /// Most events kept (run_events.hpp); later ones are counted, not kept. [Limit: >= 0]
   size_t event_cap = RunEvents::kDefaultCap;
 };
@@ -107,6 +110,21 @@ class Recording {
   /// each step is recorded, so re-simulating after a seek adds none, and an edit after a seek
   /// back drops the future's with the rest of it.
   const RunEvents& events() const noexcept { return events_; }
+  /// What is drawn of every recorded step (frames 0..recorded_until()): a timeline shows any
+  /// recorded moment from it at once, while seek() brings the crowd itself there.
+  const Trail& trail() const noexcept { return trail_; }
+  /// The map and the scene's goal after `step` steps (before that step's inputs): the start
+  /// scene's with the recorded paint and goal inputs of earlier steps applied, as the trail's
+  /// moment is drawn. [Limit: 0 <= step <= recorded_until()]
+  void map_at(int64_t step, Grid& grid, Pose& goal) const;
+  /// Unit `id`'s metrics over the whole run at the step shown: its crowd's since the last
+  /// rebuild (a paint input rebuilds the crowd, whose metrics count from 0) plus those of the
+  /// crowds before (one more re-plan per rebuild: the rebuild plans it again); restored with
+  /// the keyframes, so equal after a seek to those of a run stepped straight there.
+  /// time_to_goal and arrived are the crowd's. Precondition: a valid id.
+  CrowdAgentMetrics unit_metrics(CrowdAgentId id) const;
+  /// The run's metrics likewise (sums and extremes over the crowds so far; arrived: now's).
+  CrowdMetrics run_metrics() const;
   int64_t hash_every() const noexcept { return hash_every_; }
   /// Keyframes kept, and about how many bytes they take (units, routes, maps). [Units: bytes]
   size_t keyframe_count() const noexcept { return keyframes_.size(); }
@@ -120,6 +138,13 @@ class Recording {
  private:
   struct Keyframe;
   struct Future;
+  /// Metrics of the crowds before the last rebuild (unit_metrics, run_metrics).
+  struct Carried {
+    std::vector<CrowdAgentMetrics> units;  ///< by scene index (the recording's scene units)
+    CrowdMetrics run;
+  };
+  /// apply_unit_input, carrying the metrics of a crowd it rebuilds (a paint input).
+  void apply(const io::UnitInput& input, std::string* error = nullptr);
   Recording() = default;
   static Status check_options(const RecordOptions& options);
   void take_keyframe();
@@ -146,6 +171,9 @@ class Recording {
   std::vector<uint64_t> step_hashes_;
   std::vector<std::shared_ptr<const Keyframe>> keyframes_;  ///< by step, every keyframe_every
   RunEvents events_;
+  Trail trail_;
+  uint64_t trail_revision_ = 0;  ///< revision_ when the trail last recorded a step
+  Carried carried_;
   size_t evented_inputs_ = 0;  ///< inputs_[0..evented_inputs_) have their events
   std::shared_ptr<const Future> dropped_;  ///< the future the last branch dropped (undo_branch)
   uint64_t revision_ = 0;
