@@ -29,7 +29,7 @@ bool sanitized() { return std::getenv("PATHLAB_SANITIZED") != nullptr; }
 struct SceneRun {
   CrowdMetrics metrics;
   double time = 0.0;
-  double worst_speed = 0.0;  ///< Largest |speed| / top speed of any unit in any step.
+  double worst_speed = 0.0;  ///< Largest speed (as reported, and as the step moved it) / top speed of any unit in any step.
   int agents = 0;
 };
 
@@ -41,10 +41,16 @@ SceneRun run_scene(const io::Scene& scene, double seconds) {
   Crowd& c = *built->crowd;
   SceneRun r;
   r.agents = c.agent_count();
+  std::vector<Vec2> before(static_cast<size_t>(r.agents));
   while (!c.all_arrived() && c.time() < seconds) {
+    for (int i = 0; i < r.agents; ++i) before[static_cast<size_t>(i)] = c.state(i).pose.pos;
     c.step();
-    for (int i = 0; i < c.agent_count(); ++i) {
-      r.worst_speed = std::max(r.worst_speed, std::abs(c.state(i).speed) / c.agent_def(i).unit.max_speed);
+    // The step as driven, its sideways part included (the speed a unit reports is only its
+    // speed along its heading; riding vehicles closed sideways offsets up to 6.5% over it).
+    for (int i = 0; i < r.agents; ++i) {
+      const double moved = glm::length(c.state(i).pose.pos - before[static_cast<size_t>(i)]) / c.dt();
+      const double reported = std::abs(c.state(i).speed);
+      r.worst_speed = std::max(r.worst_speed, std::max(moved, reported) / c.agent_def(i).unit.max_speed);
     }
   }
   r.metrics = c.run_metrics();

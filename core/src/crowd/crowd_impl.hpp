@@ -273,7 +273,7 @@ class CrowdImpl {
   Pose ride_pose(const crowd::Agent& a, double ds) const;
   /// The velocity of a riding vehicle at `pos` for the step to `on` (ride_pose) at `speed`.
   /// [Units: cells/s]
-  Vec2 ride_velocity(Vec2 pos, const Pose& on, double speed) const;
+  Vec2 ride_velocity(Vec2 pos, const Pose& on, double speed, double top) const;
   bool place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const;
   void measure();
   // crowd_dynamic.cpp

@@ -139,7 +139,7 @@ void CrowdImpl::move(int id) {
     // A corner sharper than a drivable chord is steered round, not jumped.
     if (ride && std::abs(wrap_angle(on.heading - pose.heading)) <= max_heading_rate(u, ride_speed) * dt + crowd::kChordTurn) {
       // Riding its route: towards the route's point a speed's step on, facing along it.
-      v = ride_velocity(pose.pos, on, ride_speed);
+      v = ride_velocity(pose.pos, on, ride_speed, u.max_speed);
       a.st.speed = ride_speed;
       pose.heading = on.heading;
     } else {
