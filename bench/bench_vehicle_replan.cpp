@@ -184,7 +184,7 @@ double median_of(const std::vector<Row>& rows, F figure) {
 void print_header() {
   std::printf("%-11s %-12s %5s | %-24s | %-24s | %-24s | %-15s | %-11s | %-11s | %-13s | %s\n", "map", "planner",
               "found", "search ms med/p95/max", "smoother ms med/p95/max", "whole ms med/p95/max",
-              "smooth/search", "chg/100", "turn x", "length", "unsafe | replan ms med/p95");
+              "smooth/search", "chg/100", "turn x", "length", "unsafe | replan ms med/p95 | smoother > search");
 }
 
 void print_rows(const char* map, const char* planner, const std::vector<Row>& rows, size_t asked) {
@@ -206,12 +206,13 @@ void print_rows(const char* map, const char* planner, const std::vector<Row>& ro
   const auto len = [&](bool smooth) {
     return median_of(rows, [&](const Row& r) { return (smooth ? r.smoothed : r.raw).length; });
   };
-  int unsafe = 0, differ = 0;
-  for (const Row& r : rows) unsafe += r.unsafe, differ += !r.same;
+  int unsafe = 0, differ = 0, dearer = 0;
+  for (const Row& r : rows) unsafe += r.unsafe, differ += !r.same, dearer += r.smooth_ms > r.search_ms;
   std::printf(" | %4.1f->%4.1f | %4.2f->%4.2f | %5.1f->%5.1f | %d", chg(false), chg(true), turn(false), turn(true),
               len(false), len(true), unsafe);
   std::printf(" |");
   print_spread(rows, [](const Row& r) { return r.replan_ms; });
+  std::printf(" | %d", dearer);
   if (differ > 0) std::printf(" (%d direct smoother calls differ from the service)", differ);
   std::printf("\n");
   std::fflush(stdout);

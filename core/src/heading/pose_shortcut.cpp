@@ -360,6 +360,14 @@ std::optional<SegmentPath> first_clear(const Walls& walls, std::vector<SegmentPa
   return std::nullopt;
 }
 
+/// Sorts the words by length, equal lengths in their order (insertion sort, stable: the words
+/// left out by dubins_all_within() go last without reordering the others, which is what
+/// std::sort did for six words with libstdc++, so the smoother's choices stay the same).
+void sort_by_length(std::array<DubinsSolution, 6>& words) {
+  for (size_t i = 1; i < words.size(); ++i)
+    for (size_t k = i; k > 0 && words[k].length < words[k - 1].length; --k) std::swap(words[k], words[k - 1]);
+}
+
 /// Forward Dubins connections (the default): the words are ranked by length, and a word's cost
 /// is its length plus the gear changes to reversing neighbours, so the cost test runs before a
 /// word is turned into segments and stops at the first word too dear (every later one is too).
@@ -371,10 +379,11 @@ std::optional<SegmentPath> dubins_shortcut(const Walls& walls, const Pose& a, co
   // that is already too dear, as between two poses of a stretch that is one straight line, stop
   // before solving for the six words.
   if (glm::length(b.pos - a.pos) + ends - 1e-11 >= dearest) return std::nullopt;
-  auto all = dubins_all(a, b, d.turning_radius);
+  // Only the words the loop below can reach are solved: a longer one would break it.
+  auto all = dubins_all_within(a, b, d.turning_radius, std::min(st.length + kPoseSmoothEps, dearest - ends));
   if (!all) return std::nullopt;
   std::array<DubinsSolution, 6> words = *all;
-  std::sort(words.begin(), words.end(), [](const auto& x, const auto& y) { return x.length < y.length; });
+  sort_by_length(words);
   // Exact ties are left to segments_cost() of the built path; the 1e-10 covers the rounding
   // between a word's length and that cost (a few ulps). It was 1e-7, which let through the
   // words that only rebuild a stretch that already is one Dubins curve (its cost up to rounding):
