@@ -22,8 +22,9 @@
 // radius; "unsafe" counts the paths that fail. Prints median / p95 / max per map kind and
 // planner and over all, and the smoother / search ratio.
 // This is a measuring program, not a Google Benchmark: it prints tables and exits.
-// Usage: bench_vehicle_replan [--maps N] [--queries N] [--per-query] [--kind K] (K: 0..4, one kind only,
-// for profiling)
+// Usage: bench_vehicle_replan [--maps N] [--queries N] [--per-query] [--kind K] [--no-budget]
+// (K: 0..4, one kind only, for profiling; --no-budget: the direct smoother call without the
+// service's budget of tries, pose_smooth_tries_for())
 
 #include <algorithm>
 #include <cmath>
@@ -52,6 +53,9 @@ constexpr double kTurningRadius = 2.0;
 constexpr double kAgentRadius = 0.3;
 constexpr double kSampleStep = 0.1;
 constexpr int kMapSize = 256;
+/// The direct smoother call gets the service's budget of tries (--no-budget: none, to see
+/// what the smoother would do unbounded; the service's own calls keep theirs).
+bool g_budget = true;
 
 struct Query {
   Pose start, goal;
@@ -131,6 +135,8 @@ struct Row {
   bool unsafe = false;
   bool same = true;   // the direct smoother call gave the service's path
   int rounds = 0;     // the smoother's rounds
+  int64_t tries = 0;  // the smoother's shortcut tries
+  bool spent = false; // its tries ran out (PoseSmoothDef::max_tries)
   int64_t expanded = 0;  // the search's expanded poses
 };
 
@@ -145,9 +151,13 @@ Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid&
   row.raw = bench::measure(raw, row.search_ms);
   if (!row.raw.found || !raw.segments) return row;
   t0 = thread_ms();
-  auto direct = smooth_pose_path(g, *raw.segments, service_smooth_def(), field);
+  PoseSmoothDef def = service_smooth_def();
+  if (g_budget) def.max_tries = pose_smooth_tries_for(raw.expanded);  // as the service gives it
+  auto direct = smooth_pose_path(g, *raw.segments, def, field);
   row.smooth_ms = thread_ms() - t0;
   row.rounds = direct ? direct->rounds : 0;
+  row.tries = direct ? direct->tries : 0;
+  row.spent = direct && direct->budget_spent;
   t0 = thread_ms();
   const plan::PlanResult whole = service.plan(g, request_for(q, planner, "vehicle"));
   row.whole_ms = thread_ms() - t0;
@@ -184,7 +194,7 @@ double median_of(const std::vector<Row>& rows, F figure) {
 void print_header() {
   std::printf("%-11s %-12s %5s | %-24s | %-24s | %-24s | %-15s | %-11s | %-11s | %-13s | %s\n", "map", "planner",
               "found", "search ms med/p95/max", "smoother ms med/p95/max", "whole ms med/p95/max",
-              "smooth/search", "chg/100", "turn x", "length", "unsafe | replan ms med/p95");
+              "smooth/search", "chg/100", "turn x", "length", "unsafe | replan ms med/p95 | smoother > search");
 }
 
 void print_rows(const char* map, const char* planner, const std::vector<Row>& rows, size_t asked) {
@@ -206,21 +216,23 @@ void print_rows(const char* map, const char* planner, const std::vector<Row>& ro
   const auto len = [&](bool smooth) {
     return median_of(rows, [&](const Row& r) { return (smooth ? r.smoothed : r.raw).length; });
   };
-  int unsafe = 0, differ = 0;
-  for (const Row& r : rows) unsafe += r.unsafe, differ += !r.same;
+  int unsafe = 0, differ = 0, dearer = 0;
+  for (const Row& r : rows) unsafe += r.unsafe, differ += !r.same, dearer += r.smooth_ms > r.search_ms;
   std::printf(" | %4.1f->%4.1f | %4.2f->%4.2f | %5.1f->%5.1f | %d", chg(false), chg(true), turn(false), turn(true),
               len(false), len(true), unsafe);
   std::printf(" |");
   print_spread(rows, [](const Row& r) { return r.replan_ms; });
+  std::printf(" | %d", dearer);
   if (differ > 0) std::printf(" (%d direct smoother calls differ from the service)", differ);
   std::printf("\n");
   std::fflush(stdout);
 }
 
 void print_query(const char* map, const char* planner, size_t i, const Row& r) {
-  std::printf("  %s %s q%zu: search %.3f smoother %.3f whole %.3f ms, chg/100 %.2f, turn %.3f, length %.3f, rounds %d, expanded %lld%s\n",
+  std::printf("  %s %s q%zu: search %.3f smoother %.3f whole %.3f ms, chg/100 %.2f, turn %.3f, length %.3f, rounds %d, expanded %lld, tries %lld%s%s\n",
               map, planner, i, r.search_ms, r.smooth_ms, r.whole_ms, r.smoothed.changes_per_100,
-              r.smoothed.turning / std::max(r.need, 0.1), r.smoothed.length, r.rounds, static_cast<long long>(r.expanded), r.unsafe ? " UNSAFE" : "");
+              r.smoothed.turning / std::max(r.need, 0.1), r.smoothed.length, r.rounds, static_cast<long long>(r.expanded), static_cast<long long>(r.tries),
+              r.spent ? " (spent)" : "", r.unsafe ? " UNSAFE" : "");
 }
 
 }  // namespace
@@ -231,6 +243,7 @@ int main(int argc, char** argv) {
   int only_kind = -1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--per-query") == 0) per_query = true;
+    else if (std::strcmp(argv[i], "--no-budget") == 0) g_budget = false;
     else if (i + 1 < argc && std::strcmp(argv[i], "--maps") == 0) maps = std::clamp(std::atoi(argv[++i]), 1, 20);
     else if (i + 1 < argc && std::strcmp(argv[i], "--queries") == 0) queries = std::clamp(std::atoi(argv[++i]), 1, 200);
     else if (i + 1 < argc && std::strcmp(argv[i], "--kind") == 0) only_kind = std::clamp(std::atoi(argv[++i]), 0, 4);

@@ -102,6 +102,45 @@ TEST_CASE("dubins: the length-only path and the word search agree, also near deg
   }
 }
 
+TEST_CASE("dubins: dubins_all_within keeps every word up to its limit, bit for bit, and drops only longer ones") {
+  std::mt19937_64 rng(24);
+  std::uniform_real_distribution<double> heading(-kPi, kPi), tiny(-1e-9, 1e-9), unit(0.0, 1.0);
+  const int n = sanitized() ? 4000 : 40000;
+  int dropped = 0;
+  for (int i = 0; i < n; ++i) {
+    Pose a = random_pose(rng, 6.0);
+    Pose b = i % 3 == 0 ? random_pose(rng, 6.0) : a;
+    if (i % 3 == 1) {  // near the start, where the CCC words exist and LSL's circles may coincide
+      b.pos = a.pos + Vec2(tiny(rng), tiny(rng)) + (i % 2 == 0 ? Vec2(0, 0) : 3.0 * Vec2(unit(rng), unit(rng)));
+      b.heading = a.heading + (i % 2 == 0 ? tiny(rng) : heading(rng));
+    } else if (i % 3 == 2) {  // straight ahead: ties between words
+      b.pos = a.pos + 4.0 * Vec2(std::cos(a.heading), std::sin(a.heading));
+    }
+    const double r = 0.5 + 2.0 * unit(rng);
+    const auto all = dubins_all(a, b, r).value();
+    // Limits at, just below and just above each word's length, and a few others.
+    std::vector<double> limits{0.0, 1e300, 2.0 * r * unit(rng)};
+    for (const auto& w : all)
+      if (std::isfinite(w.length)) limits.insert(limits.end(), {w.length, w.length * (1 - 1e-12), w.length + 1e-12});
+    for (const double limit : limits) {
+      const auto within = dubins_all_within(a, b, r, limit).value();
+      for (size_t k = 0; k < all.size(); ++k) {
+        CHECK(within[k].word == all[k].word);
+        if (std::isfinite(within[k].length)) {
+          // A word it keeps is dubins_all()'s word exactly.
+          CHECK(within[k].length == all[k].length);
+          CHECK(within[k].params == all[k].params);
+        } else {
+          // A word it drops does not exist or is longer than the limit.
+          CHECK(!(all[k].length <= limit));
+          dropped += std::isfinite(all[k].length);
+        }
+      }
+    }
+  }
+  CHECK(dropped > n);  // it does leave words out
+}
+
 TEST_CASE("dubins: hard cases") {
   const double r = 2.0;
   const ob::DubinsStateSpace space(r);

@@ -289,6 +289,66 @@ TEST_CASE("pose smoother: on 256 x 256 maps of five kinds paths stay legal at ag
   CHECK(smooth_changes * 4 <= raw_changes);  // the search's wobble (about 25 per 100 cells) is mostly gone
 }
 
+TEST_CASE("pose smoother: max_tries bounds its work; the result stays legal, no longer, no dearer") {
+  // Issue 24: the smoother must never cost more than the search it smooths, counted in steps
+  // so that plans do not depend on the machine's speed.
+  Grid g = Grid::create(128, 128).value();
+  generate_random(g, 0.10, 2400);
+  constexpr double kSmallAgent = 0.3;
+  HybridAStarOptions h = default_hybrid_astar_options();
+  h.turning_radius = kR;
+  h.agent_radius = kSmallAgent;
+  auto planner = HybridAStar::create(g, h);
+  REQUIRE(planner.ok());
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(1.0, 127.0), uh(-kPi, kPi);
+  int queries = 0, spent = 0;
+  for (int guard = 0; queries < 4 && guard < 60; ++guard) {
+    const Pose s{Vec2(u(rng), u(rng)), uh(rng)}, t{Vec2(u(rng), u(rng)), uh(rng)};
+    if (!point_clear(g, s.pos, 1.0) || !point_clear(g, t.pos, 1.0) || glm::length(s.pos - t.pos) < 40) continue;
+    auto planned = planner->plan(s, t);
+    REQUIRE(planned.ok());
+    if (!planned->found) continue;
+    ++queries;
+    PoseSmoothDef d = def_for(false);
+    d.agent_radius = kSmallAgent;
+    const ClearanceField field(g);
+    auto free = smooth_pose_path(g, planned->path, d, field);
+    REQUIRE(free.ok());
+    CHECK_FALSE(free->budget_spent);
+    REQUIRE(free->tries > 40);
+    for (const int64_t limit : {int64_t{1}, free->tries / 4, free->tries / 2, free->tries}) {
+      d.max_tries = limit;
+      auto bounded = smooth_pose_path(g, planned->path, d, field);
+      REQUIRE(bounded.ok());
+      CHECK(bounded->tries <= limit);
+      CHECK(bounded->budget_spent == (bounded->tries >= limit));
+      spent += bounded->budget_spent;
+      SweptCheckDef fine;
+      fine.agent_radius = kSmallAgent;
+      fine.max_sagitta = 1e-4;
+      auto swept = check_swept_path(g, bounded->path, fine);
+      REQUIRE(swept.ok());
+      CHECK(swept->clear);
+      CHECK(bounded->path.end().pos == planned->path.end().pos);
+      CHECK(bounded->path.length() <= planned->path.length() + 1e-9);
+      CHECK(bounded->cost <= pose_path_cost(planned->path, d) + 1e-9);
+      // The same budget gives the same path (deterministic), and the whole budget the free one.
+      auto again = smooth_pose_path(g, planned->path, d, field);
+      REQUIRE(again.ok());
+      CHECK(again->path.length() == bounded->path.length());
+      if (limit == free->tries) CHECK(bounded->path.length() == free->path.length());
+    }
+  }
+  CHECK(queries == 4);
+  CHECK(spent >= 8);  // the smaller budgets did stop it
+  // The service's budget: one try per expansion, never under a short search's share.
+  CHECK(pose_smooth_tries_for(0) == pose_smooth_tries_for(1));
+  CHECK(pose_smooth_tries_for(0) > 0);
+  CHECK(pose_smooth_tries_for(1000000) == 1000000);
+  CHECK(pose_smooth_tries_for(2000000) > pose_smooth_tries_for(1000000));
+}
+
 TEST_CASE("pose smoother: the gear-change and reverse penalties decide whether it reverses") {
   // Turning around in an open lot: forward-only input (a Dubins loop), Reeds-Shepp allowed.
   const Grid g = Grid::create(40, 40).value();
@@ -397,6 +457,9 @@ TEST_CASE("pose smoother: bad definitions are errors naming the field") {
   d = def_for(false);
   d.min_round_gain = -0.1;
   CHECK(message(d).find("min_round_gain") != std::string::npos);
+  d = def_for(false);
+  d.max_tries = -1;
+  CHECK(message(d).find("max_tries") != std::string::npos);
   auto empty = smooth_pose_path(g, SegmentPath(Pose{Vec2(3, 3), 0}), def_for(false));
   REQUIRE(empty.ok());
   CHECK(empty->path.empty());

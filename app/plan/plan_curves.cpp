@@ -114,10 +114,12 @@ PoseSmoothDef vehicle_def(const PlanRequest& request) {
 /// the gear segments shorter than the smoother's minimum it had to keep.
 /// With a `field` (the service's per-map clearance field) the smoother's checks are faster; the
 /// result is the same.
+/// `max_tries`: PoseSmoothDef::max_tries (0: no limit).
 std::string vehicle_smooth(const Grid& grid, const PlanRequest& request, SegmentPath& path, int& shortcuts,
-                           int& short_runs, const ClearanceField* field = nullptr) {
-  auto smoothed = field ? smooth_pose_path(grid, path, vehicle_def(request), *field)
-                        : smooth_pose_path(grid, path, vehicle_def(request));
+                           int& short_runs, const ClearanceField* field = nullptr, int64_t max_tries = 0) {
+  PoseSmoothDef def = vehicle_def(request);
+  def.max_tries = max_tries;
+  auto smoothed = field ? smooth_pose_path(grid, path, def, *field) : smooth_pose_path(grid, path, def);
   if (!smoothed) return smoothed.error().message;
   shortcuts += smoothed->shortcuts;
   short_runs += smoothed->short_gear_runs;
@@ -213,7 +215,9 @@ void plan_heading(PlanService::Cache& cache, const Grid& grid, const PlanRequest
   int shortcuts = 0, short_runs = 0;
   if (out.found && smoother && smoother->id == SmootherId::vehicle) {
     const ClearanceField& field = cache.clearance_for(grid);
-    if (std::string e = vehicle_smooth(grid, request, path->path, shortcuts, short_runs, &field); !e.empty())
+    // Never dearer than the search it smooths (issue 24), counted in steps, not milliseconds.
+    const int64_t tries = pose_smooth_tries_for(path->expanded);
+    if (std::string e = vehicle_smooth(grid, request, path->path, shortcuts, short_runs, &field, tries); !e.empty())
       return (void)fail(out, PlanStage::smooth, e);
     path->length = path->path.length();
   }

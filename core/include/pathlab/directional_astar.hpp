@@ -115,6 +115,10 @@ class DirectionalAStar {
   std::vector<double> g_;
   std::vector<int32_t> parent_move_;
   std::vector<uint8_t> closed_;
+  // The heuristic of each state the query has pushed (-1: not worked out yet): a state is
+  // pushed again each time its g improves, and its heuristic (a Dubins length near the goal)
+  // was 40% of a query.
+  std::vector<double> h_;
   // The states whose g_ the last query set: the next one resets only these (directional_astar.cpp).
   std::vector<int64_t> touched_;
   // The obstacle-aware 2D distance to the goal, settled lazily per query (heading_internal.hpp);

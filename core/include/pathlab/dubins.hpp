@@ -64,6 +64,14 @@ Result<double> dubins_length(const Pose& from, const Pose& to, double radius);
 /// words are +infinity); the shortest is the one dubins_shortest() returns.
 Result<std::array<DubinsSolution, 6>> dubins_all(const Pose& from, const Pose& to, double radius);
 
+/// dubins_all() without the words that cannot be shorter than `max_length` [Units: cells]:
+/// each word whose cheap lower bound (its straight part plus the least turning its arcs must
+/// do, as dubins_shortest() uses them) exceeds max_length is left out (length +infinity);
+/// every other word is the very value dubins_all() gives. Most words a shortcut search tries
+/// are too long to matter, and their atan2 and acos were a fifth of the vehicle smoother's time.
+Result<std::array<DubinsSolution, 6>> dubins_all_within(const Pose& from, const Pose& to, double radius,
+                                                        double max_length);
+
 /// The segments of a solution, starting exactly at `from` and ending exactly at `to`.
 Result<SegmentPath> dubins_to_path(const Pose& from, const Pose& to, double radius, const DubinsSolution& sol);
 

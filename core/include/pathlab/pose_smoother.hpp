@@ -78,6 +78,12 @@ struct PoseSmoothDef {
   /// curvature changes by at most this per cell travelled (see above).
   /// [Units: 1/cells^2] [Limit: 0, or check_cc_sharpness(turning_radius, .) of cc_curves.hpp]
   double cc_sharpness = 0.0;
+  /// Most shortcut tries (each solves the curves between two poses) over all rounds; 0: no
+  /// limit. Once they are spent the smoother keeps what it has (the round under way copies the
+  /// rest of its path), so a plan's smoothing never costs more than this, on any machine:
+  /// pose_smooth_tries_for() gives the number that keeps it under the search's own work.
+  /// [Units: tries] [Limit: >= 0]
+  int64_t max_tries = 0;
 };
 
 inline PoseSmoothDef default_pose_smooth_def() { return PoseSmoothDef{}; }
@@ -91,7 +97,16 @@ struct PoseSmoothResult {
   int gear_changes = 0;    ///< Cusps of the result.
   int short_gear_runs = 0; ///< Gear segments of the result shorter than min_gear_length (kept from the input).
   double cost = 0.0;       ///< Length plus penalties, as defined above. [Units: cells]
+  int64_t tries = 0;       ///< Shortcut tries made (see PoseSmoothDef::max_tries).
+  bool budget_spent = false;  ///< max_tries stopped the smoothing.
 };
+
+/// The max_tries that keeps the vehicle smoother's work at about that of the Hybrid or
+/// Directional A* search that found the path in `expanded` expansions (HeadingPath::expanded):
+/// one try per expansion (each costs 1-1.6 us on bench_vehicle_replan's maps), and at least
+/// 1500 tries (about the fixed cost of a short search: its 2D goal distance and goal check).
+/// The planning service gives this to the smoother it runs after these planners. [Units: tries]
+int64_t pose_smooth_tries_for(int64_t expanded);
 
 /// Smooths `path` (lines and arcs in any gear). Errors: a field of `def` out of range
 /// (invalid_argument naming it), or more than 1e6 poses (too_large). An empty path is

@@ -281,6 +281,47 @@ Result<std::array<DubinsSolution, 6>> dubins_all(const Pose& from, const Pose& t
       to_solution(DubinsWord::RLR, ccc(m), radius),       to_solution(DubinsWord::LRL, ccc(g), radius)};
 }
 
+Result<std::array<DubinsSolution, 6>> dubins_all_within(const Pose& from, const Pose& to, double radius,
+                                                        double max_length) {
+  if (auto ok = check_curve_input(from, to.pos, to.heading, radius); !ok) return ok.error();
+  const LocalGoal g = detail::local_goal(from, to, radius);
+  const LocalGoal m = mirrored(g);
+  // The bounds in radii, with room to spare: a word's length and its bound are sums of the same
+  // few terms (rounding about 1e-15 relative), a degenerate LSL (circles closer than
+  // kCurveDegenerate) drops a straight part of up to 1e-10, and an arc snapped to 0 by mod2pi()
+  // moves a sum by up to kCurveAngleSnap; 1e-6 radii is far above all of them.
+  const double limit = max_length / radius + 1e-6 * (1.0 + std::abs(max_length / radius));
+  const auto straight_same = [](const LocalGoal& h) {
+    const double ax = h.x - h.s, ay = h.y - 1.0 + h.c;
+    return std::sqrt(ax * ax + ay * ay);
+  };
+  const auto straight_cross = [](const LocalGoal& h) {
+    const double bx = h.x + h.s, by = h.y - 1.0 - h.c;
+    const double b2 = bx * bx + by * by;
+    return b2 < 4.0 - kTouchSlack ? kInf : std::sqrt(std::max(b2 - 4.0, 0.0));
+  };
+  // CCC: the middle arc p = pi + 2 acos(d / 4) and t + q = phi + p (mod 2 pi); none beyond 4 r.
+  const auto ccc_bound = [](const LocalGoal& h) {
+    const double ax = h.x - h.s, ay = h.y - 1.0 + h.c;
+    const double dc2 = ax * ax + ay * ay;
+    if (dc2 > 16.0 + kTouchSlack) return kInf;
+    const double p = kPi + 2.0 * std::acos(std::min(std::sqrt(dc2) * 0.25, 1.0));
+    return p + mod2pi(h.phi + p);
+  };
+  const double abs_phi = std::abs(g.phi);
+  const auto word = [&](DubinsWord w, double bound, auto solve) {
+    DubinsSolution s = to_solution(w, Word{}, radius);
+    return bound <= limit ? to_solution(w, solve(), radius) : s;
+  };
+  return std::array<DubinsSolution, 6>{
+      word(DubinsWord::LSL, straight_same(g) + mod2pi(g.phi), [&] { return csc_same(g); }),
+      word(DubinsWord::RSR, straight_same(m) + mod2pi(m.phi), [&] { return csc_same(m); }),
+      word(DubinsWord::LSR, straight_cross(g) + abs_phi, [&] { return csc_cross(g); }),
+      word(DubinsWord::RSL, straight_cross(m) + abs_phi, [&] { return csc_cross(m); }),
+      word(DubinsWord::RLR, ccc_bound(m), [&] { return ccc(m); }),
+      word(DubinsWord::LRL, ccc_bound(g), [&] { return ccc(g); })};
+}
+
 Result<SegmentPath> dubins_to_path(const Pose& from, const Pose& to, double radius, const DubinsSolution& sol) {
   if (auto ok = check_curve_input(from, to.pos, to.heading, radius); !ok) return ok.error();
   if (!std::isfinite(sol.length))

@@ -213,6 +213,7 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
   planner.g_.assign(states, std::numeric_limits<double>::infinity());
   planner.parent_move_.assign(states, -1);
   planner.closed_.assign(states, 0);
+  planner.h_.assign(states, -1.0);
   planner.field_ = std::make_shared<detail::GoalDistance>();
   return planner;
 }
@@ -244,6 +245,13 @@ struct DirectionalAStar::Search {
     if (field > glm::length(goal.pos - q.pos) + kCurveSlackRadii * r) return field;
     auto d = dubins_length(q, goal, r);
     return std::max(field, d ? *d : 0.0);
+  }
+  /// heuristic() of state `node` = (c, h), worked out once per query (the same value: the
+  /// field's distances do not depend on when they are settled).
+  double heuristic_of(int64_t node, Cell c, int h) const {
+    double& known = p.h_[static_cast<size_t>(node)];
+    if (known < 0.0) known = heuristic(c, h);
+    return known;
   }
 
   bool check_ends(HeadingPath& out, Cell sc, Cell gc);
@@ -331,7 +339,7 @@ void DirectionalAStar::Search::expand(const Item& it, Cell c, int h, HeadingPath
     if (p.g_[static_cast<size_t>(tn)] == std::numeric_limits<double>::infinity()) p.touched_.push_back(tn);
     p.g_[static_cast<size_t>(tn)] = ng;
     p.parent_move_[static_cast<size_t>(tn)] = mi;
-    open.push({ng + heuristic(to, m.to_heading), ng, tn});
+    open.push({ng + heuristic_of(tn, to, m.to_heading), ng, tn});
   }
 }
 
@@ -346,11 +354,13 @@ int64_t DirectionalAStar::Search::run(int64_t start_node, int64_t goal_node, Hea
     p.g_.assign(n, std::numeric_limits<double>::infinity());
     p.parent_move_.assign(n, -1);
     p.closed_.assign(n, 0);
+    p.h_.assign(n, -1.0);
   } else {
     for (const int64_t i : p.touched_) {
       p.g_[static_cast<size_t>(i)] = std::numeric_limits<double>::infinity();
       p.parent_move_[static_cast<size_t>(i)] = -1;
       p.closed_[static_cast<size_t>(i)] = 0;
+      p.h_[static_cast<size_t>(i)] = -1.0;
     }
   }
   p.touched_.clear();

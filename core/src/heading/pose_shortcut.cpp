@@ -166,6 +166,11 @@ namespace {
 using namespace detail;
 
 constexpr size_t kMaxPoses = 1000000;
+/// pose_smooth_tries_for(): tries per expansion of the search (a try and an expansion cost
+/// about the same, 1-1.6 us each on bench_vehicle_replan's maps), and the fewest tries (about a
+/// short search's fixed cost: its 2D goal distance and goal check, 0.3-2 ms).
+constexpr int64_t kTriesPerExpansion = 1;
+constexpr int64_t kMinTries = 1500;
 /// Farthest pose a shortcut from pose i may reach: i + kWindow (200 cells at the default step),
 /// so a round costs at most kWindow tries per pose however long the path is.
 constexpr size_t kWindow = 400;
@@ -188,6 +193,7 @@ Status check_def(const PoseSmoothDef& d) {
   if (d.max_rounds < 1 || d.max_rounds > 100) return bad("max_rounds", "in [1, 100]");
   if (!(d.max_sagitta > 0.0 && std::isfinite(d.max_sagitta))) return bad("max_sagitta", "> 0 and finite");
   if (!(d.min_round_gain >= 0.0 && std::isfinite(d.min_round_gain))) return bad("min_round_gain", ">= 0 and finite");
+  if (d.max_tries < 0) return bad("max_tries", ">= 0");
   if (d.cc_sharpness != 0.0)
     if (Status s = check_cc_sharpness(d.turning_radius, d.cc_sharpness); !s)
       return fail(StatusCode::invalid_argument, "pose smoother: cc_" + s.error().message);  // "cc_sharpness ..."
@@ -296,6 +302,18 @@ double shortest_connection_end(const Changes* changed, double s, size_t from) {
   return c.shortest && c.from - kOnConnection <= s && s <= c.to + kOnConnection ? c.to + kOnConnection : none;
 }
 
+/// Where the shortcuts worth trying from pose distance `s` begin (as shortest_connection_end()):
+/// from a pose on the stretch kept before a changed one, only past where the change starts.
+/// The last round probed from every pose of that kept stretch (it made no shortcut from any of
+/// them) towards the rest of it, which has not changed since (its poses only moved along it by
+/// under a pose step); what is new is the connection after it. These repeated tries were most
+/// of a later round's on bench_vehicle_replan's maps.
+double no_gain_end(const Changes* changed, double s, size_t from) {
+  if (changed != nullptr && from < changed->size() && s < (*changed)[from].from - kOnConnection)
+    return (*changed)[from].from + kOnConnection;
+  return shortest_connection_end(changed, s, from);
+}
+
 /// Appends a stretch of the input to the legs, joining it to a preceding stretch.
 Status add_cut_leg(const SegmentPath& path, double a, double b, std::vector<Leg>& legs, const Pose& at,
                    std::span<const double> ends) {
@@ -360,6 +378,14 @@ std::optional<SegmentPath> first_clear(const Walls& walls, std::vector<SegmentPa
   return std::nullopt;
 }
 
+/// Sorts the words by length, equal lengths in their order (insertion sort, stable: the words
+/// left out by dubins_all_within() go last without reordering the others, which is what
+/// std::sort did for six words with libstdc++, so the smoother's choices stay the same).
+void sort_by_length(std::array<DubinsSolution, 6>& words) {
+  for (size_t i = 1; i < words.size(); ++i)
+    for (size_t k = i; k > 0 && words[k].length < words[k - 1].length; --k) std::swap(words[k], words[k - 1]);
+}
+
 /// Forward Dubins connections (the default): the words are ranked by length, and a word's cost
 /// is its length plus the gear changes to reversing neighbours, so the cost test runs before a
 /// word is turned into segments and stops at the first word too dear (every later one is too).
@@ -371,10 +397,12 @@ std::optional<SegmentPath> dubins_shortcut(const Walls& walls, const Pose& a, co
   // that is already too dear, as between two poses of a stretch that is one straight line, stop
   // before solving for the six words.
   if (glm::length(b.pos - a.pos) + ends - 1e-11 >= dearest) return std::nullopt;
-  auto all = dubins_all(a, b, d.turning_radius);
+  ++walls.tries;  // the tries that cost something: solving, tracing and checking words
+  // Only the words the loop below can reach are solved: a longer one would break it.
+  auto all = dubins_all_within(a, b, d.turning_radius, std::min(st.length + kPoseSmoothEps, dearest - ends));
   if (!all) return std::nullopt;
   std::array<DubinsSolution, 6> words = *all;
-  std::sort(words.begin(), words.end(), [](const auto& x, const auto& y) { return x.length < y.length; });
+  sort_by_length(words);
   // Exact ties are left to segments_cost() of the built path; the 1e-10 covers the rounding
   // between a word's length and that cost (a few ulps). It was 1e-7, which let through the
   // words that only rebuild a stretch that already is one Dubins curve (its cost up to rounding):
@@ -400,6 +428,7 @@ std::optional<SegmentPath> try_shortcut(const Walls& walls, const PoseTable& t, 
                                         const SegmentPath& done, const PoseSmoothDef& d) {
   const Stretch st = stretch_between(t, i, j, done, d);
   if (!d.allow_reverse && d.cc_sharpness == 0.0) return dubins_shortcut(walls, t.pose[i], t.pose[j], st, d);
+  ++walls.tries;
   return first_clear(walls, connections(t.pose[i], t.pose[j], st.length, d), st, d);
 }
 
@@ -431,7 +460,7 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Walls& wal
   const std::vector<size_t> probes = probe_targets(i, t.pose.size() - 1);
   if (probes.empty()) return {i + 1, std::nullopt};
   const auto attempt = [&](size_t j) -> std::optional<SegmentPath> {
-    if (t.s[j] <= no_gain_to) return std::nullopt;
+    if (t.s[j] <= no_gain_to || walls.spent()) return std::nullopt;
     return try_shortcut(walls, t, i, j, done, d);
   };
   // The farthest pose first: in the open (and near the goal) it is often reached at once.
@@ -488,8 +517,8 @@ Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const 
   const size_t n = t.pose.size();
   size_t i = 0, change = 0;
   while (i + 1 < n) {
-    auto [reached, link] = near_change(last, t.s[i], change)
-                               ? farthest_shortcut(walls, t, i, r.path, d, shortest_connection_end(last, t.s[i], change))
+    auto [reached, link] = near_change(last, t.s[i], change) && !walls.spent()
+                               ? farthest_shortcut(walls, t, i, r.path, d, no_gain_end(last, t.s[i], change))
                                : std::pair<size_t, std::optional<SegmentPath>>{i + 1, std::nullopt};
     if (link) {
       ++r.shortcuts;
@@ -567,8 +596,11 @@ Result<PoseSmoothResult> smooth_with(const Walls& walls, const SegmentPath& path
     done.push_back(RoundRecord{std::move(r->path), r->shortcuts, r->relaxed});
     current = &done.back().path;
     changed = std::move(r->changed);
+    if (walls.spent()) break;  // the tries ran out in this round
     if (before - pose_path_cost(*current, def) < def.min_round_gain) break;
   }
+  out.tries = walls.tries;
+  out.budget_spent = walls.spent();
   keep_refereed_rounds(walls, def, done, out);
   std::vector<int> gears;
   const std::vector<double> runs = gear_runs(out.path.segments(), gears);
@@ -585,12 +617,16 @@ double pose_path_cost(const SegmentPath& path, const PoseSmoothDef& def) {
 }
 
 Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& def) {
-  return smooth_with(Walls{&grid, nullptr}, path, def);
+  return smooth_with(Walls{&grid, nullptr, def.max_tries}, path, def);
 }
 
 Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& def,
                                           const ClearanceField& field) {
-  return smooth_with(Walls{&grid, field.fits(grid) ? &field : nullptr}, path, def);
+  return smooth_with(Walls{&grid, field.fits(grid) ? &field : nullptr, def.max_tries}, path, def);
+}
+
+int64_t pose_smooth_tries_for(int64_t expanded) {
+  return std::max<int64_t>(kMinTries, expanded * kTriesPerExpansion);
 }
 
 }  // namespace pathlab

@@ -47,6 +47,10 @@ std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_le
 struct Walls {
   const Grid* grid = nullptr;
   const ClearanceField* field = nullptr;  ///< built from *grid, or null
+  int64_t max_tries = 0;                  ///< PoseSmoothDef::max_tries (0: no limit)
+  mutable int64_t tries = 0;              ///< shortcut tries made so far (counted by the checks' users)
+  /// True when the tries are spent: no more shortcuts are tried.
+  bool spent() const { return max_tries > 0 && tries >= max_tries; }
 };
 
 /// The unit's disc swept along `path` is clear (cheap point rejection, then check_swept_path()).
