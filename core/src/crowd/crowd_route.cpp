@@ -114,6 +114,7 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
     mark_flow(id);
     return;
   }
+  if (!avoiding && plan_flow_route(id)) return;  // a large group's shared flow field (flow_field_crowd.cpp)
   auto path = search_cells(cell_of(pos), cell_of(target), r, extra_blocked);
   if (!path || !path->found) {
     if (avoiding) return;  // the caller falls back to the plain map
