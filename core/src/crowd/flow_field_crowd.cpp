@@ -5,7 +5,8 @@
 // unit, smoothed by line of sight, then to the unit's own target (its goal or slot); it is a
 // route like any other, so waypoints, slots, doors, traffic marks and stuck handling work on it
 // unchanged. Units that cannot sidestep (a turning radius, a slow pivot) keep their own routes,
-// and detours round units standing in the way stay the built-in search's.
+// and so do detours round units standing in the way and the last stretch to a slot near the
+// goal (both need the units around, which a shared field does not hold).
 
 #include <algorithm>
 #include <cmath>
@@ -102,7 +103,9 @@ bool CrowdImpl::flow_group_large(const crowd::Agent& a) const {
 
 bool CrowdImpl::plan_flow_route(int id) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
-  if (def_.flow_field_units <= 0 || !a.holonomic || !flow_group_large(a)) return false;
+  // A unit with a slot is in the last stretch, among units settled round the goal: its own
+  // search routes round them (their cells cost extra, crowd_flow.cpp); the field does not know them.
+  if (def_.flow_field_units <= 0 || !a.holonomic || a.slot >= 0 || !flow_group_large(a)) return false;
   crowd::GridStamp stamp;
   stamp.step = steps_;
   stamp.doors_open.reserve(doors_.size());
