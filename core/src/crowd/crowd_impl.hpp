@@ -64,6 +64,8 @@ struct GoalGroup {
   std::vector<Vec2> slots;      ///< Made on the first claim, nearest the goal first.
   std::vector<int> claimed_by;  ///< Per slot: the unit, or -1.
   double spacing = 0.0;         ///< Distance between rings (and neighbouring slots). [Units: cells]
+  double max_radius = 0.0;      ///< The largest member's radius, found in step max_radius_step (claim_slot). [Units: cells]
+  int64_t max_radius_step = -1;
 };
 
 struct Door {
