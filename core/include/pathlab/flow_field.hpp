@@ -101,10 +101,12 @@ class FlowField {
   /// [Units: cells] [Limit: radius 0 .. kMaxAgentRadius]
   Vec2 direction(const Grid& grid, Vec2 p, double radius) const;
 
-  /// The way from `from` to the goal cell's centre and then to `to` (a point near the goal),
-  /// smoothed by line of sight for `radius`: `from` first, then the corners of the way, `to`
-  /// last. Each segment is clear for `radius` where the field's radius is at least `radius`,
-  /// except a last one to `to` that the caller checks. Empty when from's cell is unreachable.
+  /// The way from `from` downhill to the goal, then to `to` (a point near the goal), string
+  /// pulled by line of sight for `radius`: `from` first, then the corners of the way, `to` last
+  /// when it is in straight sight of a corner near the end (else the route ends at the goal
+  /// cell's centre). Segments are clear for `radius` (segment_clear) when `radius` is at most
+  /// the field's. Empty when no way leads from `from` (its cell, or a neighbour in sight).
+  /// [Units: cells] [Limit: radius 0 .. kMaxAgentRadius]
   std::vector<Vec2> route(const Grid& grid, Vec2 from, Vec2 to, double radius) const;
 
   /// Heap bytes the field holds. [Units: bytes]
