@@ -23,6 +23,7 @@ const char* route_source_name(CrowdRouteSource s) {
     case CrowdRouteSource::detour: return "the crowd: a detour round units";
     case CrowdRouteSource::drive: return "the crowd: a drivable Hybrid A* detour";
     case CrowdRouteSource::planner: return "the scene's planner";
+    case CrowdRouteSource::flow_field: return "the crowd's flow field, shared by its group";
   }
   return "?";
 }

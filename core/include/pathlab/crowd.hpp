@@ -78,6 +78,7 @@ enum class CrowdRouteSource {
   detour,   ///< the built-in search round units standing in the way (deadlock resolution)
   drive,    ///< the built-in Hybrid A* detour of a car stuck on a turn (crowd_drive.cpp)
   planner,  ///< CrowdDef::route_planner (its detours round units too)
+  flow_field,  ///< the built-in flow field shared by a large group (CrowdDef::flow_field_units)
 };
 
 /// Plans a route for a unit: waypoints in cells from (about) query.from.pos to (about)
@@ -106,6 +107,11 @@ struct CrowdDef {
   double lock_distance = 0.5;
   /// Planner expansion budget per (re-)plan; 0 = no limit. Deterministic. [Limit: >= 0]
   int64_t plan_expansions = 200000;
+  /// From this many persons (free heading) of one radius class bound for one goal cell, their
+  /// built-in routes come from one shared flow field towards that cell (flow_field.hpp: one
+  /// search for the group, kept up to date when doors change) instead of a search each; units
+  /// with a turning radius or a slow pivot keep their own. 0: never. [Limit: >= 0]
+  int flow_field_units = 32;
   /// Who plans the units' routes. Empty (the default): the crowd's own grid A* with each
   /// unit's radius (windowed, line-of-sight shortcut). Set: called for every plan and re-plan
   /// of a unit's route (added, new goal, door toggled, a slot claimed near a shared goal,

@@ -11,6 +11,7 @@
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/dubins.hpp"
 #include "pathlab/edge_shift.hpp"
+#include "pathlab/flow_field.hpp"
 #include "pathlab/follow_path.hpp"
 #include "pathlab/follower.hpp"
 #include "pathlab/funnel.hpp"

@@ -41,6 +41,7 @@ Status validate_crowd_def(const CrowdDef& d) {
     return fail(StatusCode::invalid_argument, "crowd.max_neighbors must be in 1..64 (got " + std::to_string(d.max_neighbors) + ")");
   }
   if (d.plan_expansions < 0) return fail(StatusCode::invalid_argument, "crowd.plan_expansions must be >= 0");
+  if (d.flow_field_units < 0) return fail(StatusCode::invalid_argument, "crowd.flow_field_units must be >= 0");
   return ok_status();
 }
 
@@ -179,7 +180,8 @@ size_t bytes_of(const std::vector<T>& v) {
 size_t CrowdImpl::memory_bytes() const noexcept {
   size_t b = sizeof(*this) + bytes_of(base_.costs()) + bytes_of(grid_.costs()) + bytes_of(avoid_grid_.costs()) +
              bytes_of(local_grid_.costs()) + bytes_of(flow_) + bytes_of(settled_) + bytes_of(settled_cells_) +
-             bytes_of(bucket_start_) + bytes_of(bucket_ids_) + bytes_of(lines_) + bytes_of(found_) + bytes_of(agents_);
+             bytes_of(bucket_start_) + bytes_of(bucket_ids_) + bytes_of(lines_) + bytes_of(found_) + bytes_of(agents_) +
+             flow_fields_.memory_bytes();
   for (const crowd::Agent& a : agents_) {
     b += bytes_of(a.st.route) + bytes_of(a.st.neighbors) + bytes_of(a.flow_marks) + a.st.why.capacity() +
          a.st.note.capacity() + a.def.unit.name.capacity();

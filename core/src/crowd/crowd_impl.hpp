@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "crowd/flow_field_crowd.hpp"
 #include "crowd/orca.hpp"
 #include "pathlab/crowd.hpp"
 #include "pathlab/grid_search.hpp"
@@ -63,6 +64,8 @@ struct GoalGroup {
   std::vector<Vec2> slots;      ///< Made on the first claim, nearest the goal first.
   std::vector<int> claimed_by;  ///< Per slot: the unit, or -1.
   double spacing = 0.0;         ///< Distance between rings (and neighbouring slots). [Units: cells]
+  double max_radius = 0.0;      ///< The largest member's radius, found in step max_radius_step (claim_slot). [Units: cells]
+  int64_t max_radius_step = -1;
 };
 
 struct Door {
@@ -149,6 +152,7 @@ class CrowdImpl {
   std::vector<int> settled_cells_;  ///< The cells where settled_ is not 0.
   int64_t settled_step_ = -1;       ///< The step settled_ was made for.
   std::vector<crowd::GoalGroup> groups_;
+  crowd::FlowFields flow_fields_;  ///< Shared routes of large groups (flow_field_crowd.cpp).
   std::vector<crowd::Door> doors_;
   std::vector<crowd::Mover> movers_;
   int64_t steps_ = 0;
@@ -185,6 +189,12 @@ class CrowdImpl {
   void join_route_ahead(std::vector<Vec2>& route, double radius) const;
   Result<GridPath> search_cells(Cell start, Cell goal, double radius, const std::vector<Cell>& extra);
   void claim_slot(int id);
+  // flow_field_crowd.cpp
+  /// plan_route for a unit of a large group (CrowdDef::flow_field_units): its route from the
+  /// group's flow field. False, and nothing changed, when that does not apply or finds no route.
+  bool plan_flow_route(int id);
+  /// Whether at least CrowdDef::flow_field_units persons of a's radius class go to a's goal cell.
+  bool flow_group_large(const crowd::Agent& a) const;
   // crowd_slots.cpp
   /// Sets parked_far and the note from the unit's slot's distance to its goal.
   void update_parked(int id);

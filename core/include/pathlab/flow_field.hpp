@@ -1,0 +1,145 @@
+#pragma once
+/// @file flow_field.hpp
+/// Flow fields: one distance field from a goal over the whole grid, shared by every unit that
+/// goes there, instead of one route search per unit (Emerson, "Crowd Pathfinding and Steering
+/// Using Flow Field Tiles", Game AI Pro, 2013; Treuille, Cooper and Popovic, "Continuum
+/// Crowds", 2006, for the continuum view of a crowd following the gradient of one potential).
+///
+/// The field holds, for every cell, the weighted cost of the cheapest 8-connected path from the
+/// cell's centre to the centre of the nearest goal cell: octile steps, a step between two cells
+/// costing its length times the mean of their cost multipliers (grid.hpp), no corner cutting (a
+/// diagonal step needs both orthogonal neighbours passable), and the agent radius's clearance
+/// (a cell is passable when a disc of the radius around its centre is clear: passable_cells()).
+/// These are exactly the costs of GridPlanner::dijkstra with the same radius, from any cell to
+/// the goal. Each cell also knows its next cell downhill (the neighbour its cost comes through).
+///
+/// A unit reads the field where it stands: direction() aims at the farthest cell of the way
+/// downhill within sight_range that it can see for its radius (line-of-sight smoothing, so it
+/// does not zig-zag along the field's eight directions); route() gives the whole way to the
+/// goal as a polyline with the same smoothing.
+///
+/// When cells of the map change (a painted wall, a door), update() repairs the field where the
+/// change matters: the cells whose way downhill ran through a changed cell, plus those that a
+/// changed cell makes cheaper, are searched again from the unchanged cells around them
+/// (Ramalingam and Reps, "An incremental algorithm for a generalization of the shortest-path
+/// problem", 1996: the same distances as a rebuild). The other cells keep their values.
+///
+/// Deterministic: ties are broken by cell index, so the same grid and goals give the same bytes.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "pathlab/geometry.hpp"
+#include "pathlab/grid.hpp"
+#include "pathlab/status.hpp"
+
+namespace pathlab {
+
+/// Settings of a flow field. Start from default_flow_field_def().
+struct FlowFieldDef {
+  /// Clearance of the units that read the field: a cell is passable when a disc of this radius
+  /// around its centre is clear of walls (for radius <= 0.5: when the cell is free).
+  /// [Units: cells] [Limit: 0 .. kMaxAgentRadius]
+  double agent_radius = 0.0;
+  /// How far along the way downhill direction() and route() look for a point in straight
+  /// sight: the longer, the straighter a unit steered by direction() walks in the open (24: a
+  /// walk 0.4% longer than the straight line where the field's staircase is 8% longer; 12:
+  /// 2.3%), the more cells a reading visits. [Units: cells] [Limit: 1 .. 256]
+  double sight_range = 24.0;
+};
+
+inline FlowFieldDef default_flow_field_def() { return FlowFieldDef{}; }
+
+/// What one update() did.
+struct FlowFieldUpdate {
+  int64_t changed_cells = 0;  ///< Cells whose passability or cost changed.
+  /// Cells whose cost was searched again (a rebuild touches every reachable cell).
+  int64_t touched_cells = 0;
+};
+
+class FlowField {
+ public:
+  FlowField() = default;
+
+  /// Builds the field towards `goals` on `grid`. Errors: no goal, a goal outside the map, a bad
+  /// radius or sight range (naming it). Goal cells that are not passable for the radius are left
+  /// out; with none passable every cell is unreachable (not an error: no path).
+  /// [Limit: at most kMaxGridCells goals]
+  static Result<FlowField> build(const Grid& grid, std::span<const Cell> goals,
+                                 const FlowFieldDef& def = default_flow_field_def());
+
+  /// Repairs the field after the cells `changed` of `grid` changed (their cost or wall; cells
+  /// that did not change may be listed too). `grid` must be the map the field was built on, as
+  /// it is now. Afterwards distance() equals a rebuild's. Errors: a grid of another size, a
+  /// cell outside the map (the field is unchanged then).
+  Result<FlowFieldUpdate> update(const Grid& grid, std::span<const Cell> changed);
+
+  int width() const noexcept { return width_; }    ///< [Units: cells]
+  int height() const noexcept { return height_; }  ///< [Units: cells]
+  const FlowFieldDef& def() const noexcept { return def_; }
+  const std::vector<Cell>& goals() const noexcept { return goals_; }
+
+  /// Weighted cost from the centre of `c` to the nearest goal; infinity where no way leads
+  /// there, in a cell that is not passable and outside the map. [Units: cells x cost]
+  double distance(Cell c) const noexcept;
+  bool reachable(Cell c) const noexcept;
+  /// Whether a disc of the field's radius fits around the centre of `c` (false outside the map).
+  bool passable(Cell c) const noexcept;
+  /// The next cell downhill (cost(c) = cost(next) + the step's cost); `c` itself at a goal or
+  /// where the goal is unreachable.
+  Cell next_cell(Cell c) const noexcept;
+  /// The cells from `c` downhill to a goal, `c` first and the goal last; empty when `c` is
+  /// unreachable.
+  std::vector<Cell> descent(Cell c) const;
+
+  /// The direction a unit of `radius` at `p` should go: the unit vector towards the farthest
+  /// cell centre of the way downhill from p's cell within sight_range that is in straight sight
+  /// (segment_clear for `radius`), or towards the next cell when none is; zero at a goal cell
+  /// or where the goal is unreachable. Never into a wall cell when p is clear for `radius`
+  /// and `radius` is at most the field's. `grid` is the map the field is kept for.
+  /// [Units: cells] [Limit: radius 0 .. kMaxAgentRadius]
+  Vec2 direction(const Grid& grid, Vec2 p, double radius) const;
+
+  /// The way from `from` downhill to the goal, then to `to` (a point near the goal), string
+  /// pulled by line of sight for `radius`: `from` first, then the corners of the way, `to` last
+  /// when it is in straight sight of a corner near the end (else the route ends at the goal
+  /// cell's centre). Segments are clear for `radius` (segment_clear) when `radius` is at most
+  /// the field's. Empty when no way leads from `from` (its cell, or a neighbour in sight).
+  /// [Units: cells] [Limit: radius 0 .. kMaxAgentRadius]
+  std::vector<Vec2> route(const Grid& grid, Vec2 from, Vec2 to, double radius) const;
+
+  /// Heap bytes the field holds. [Units: bytes]
+  size_t memory_bytes() const noexcept;
+
+ private:
+  int64_t index(Cell c) const noexcept { return static_cast<int64_t>(c.y) * width_ + c.x; }
+  bool in_bounds(Cell c) const noexcept { return c.x >= 0 && c.y >= 0 && c.x < width_ && c.y < height_; }
+  /// Whether the step from passable cell c in direction k (flow_field_steps.hpp) stays on
+  /// passable cells without cutting a corner.
+  bool step_allowed(Cell c, int k) const noexcept;
+  /// Dijkstra from `seeds` (cells whose cost is set), lowering costs; counts pops in `touched`.
+  void search(const std::vector<int64_t>& seeds, int64_t* touched);
+  /// Sets cost_ of the cells [lo, hi] from `grid` (clipped to the map), adding those that
+  /// changed to `changed`.
+  void set_passability(const Grid& grid, Cell lo, Cell hi, std::vector<int64_t>* changed);
+  /// Drops the costs of the cells `changed` and of those whose way downhill needs them; puts
+  /// the goal cells among them and the unchanged cells around them in `seeds`.
+  void invalidate(const std::vector<int64_t>& changed, std::vector<int64_t>& seeds);
+  /// The index of a point of `way` at or after `first` in straight sight of p for `radius`,
+  /// as far along as a galloping then halving probe finds; `first` when none is.
+  size_t farthest_in_sight(const Grid& grid, Vec2 p, const std::vector<Vec2>& way, size_t first, double radius) const;
+  /// The reachable cell a unit at p starts downhill from: p's own, else the neighbour with the
+  /// lowest cost in straight sight of p; none: p itself (unreachable).
+  Cell entry_cell(const Grid& grid, Vec2 p, double radius) const;
+
+  int width_ = 0, height_ = 0;
+  FlowFieldDef def_;
+  std::vector<Cell> goals_;
+  std::vector<double> dist_;    ///< Per cell, row-major. [Units: cells x cost]
+  std::vector<float> cost_;     ///< Per cell: the cost multiplier, kBlocked where not passable for the radius.
+  std::vector<uint8_t> next_;   ///< Per cell: the direction downhill (0..7), kNone at a goal or unreachable.
+  std::vector<uint8_t> is_goal_;
+};
+
+}  // namespace pathlab

@@ -1,0 +1,132 @@
+// Flow fields in the crowd: the units of a large group bound for one goal cell (at least
+// CrowdDef::flow_field_units persons of one radius class) take their routes from one shared
+// distance field instead of a route search each (Emerson, "Crowd Pathfinding and Steering
+// Using Flow Field Tiles", Game AI Pro, 2013). The route is the field's way downhill from the
+// unit, smoothed by line of sight, then to the unit's own target (its goal or slot); it is a
+// route like any other, so waypoints, slots, doors, traffic marks and stuck handling work on it
+// unchanged. Units that cannot sidestep (a turning radius, a slow pivot) keep their own routes,
+// and so do detours round units standing in the way and the last stretch to a slot near the
+// goal (both need the units around, which a shared field does not hold).
+
+#include <algorithm>
+#include <cmath>
+
+#include "crowd/crowd_impl.hpp"
+
+namespace pathlab {
+
+namespace crowd {
+
+double FlowFields::class_radius(double radius) {
+  if (radius <= 0.5) return 0.5;
+  return std::ceil(radius * 4.0) / 4.0;
+}
+
+const FlowField* FlowFields::get(const Grid& grid, const GridStamp& stamp, Cell goal, double radius) {
+  if (!(stamp == stamp_)) {
+    sync(grid);
+    stamp_ = stamp;
+  }
+  ++uses_;
+  for (Entry& e : entries_) {
+    if (e.goal == goal && e.radius == radius) {
+      e.used = uses_;
+      return &e.field;
+    }
+  }
+  FlowFieldDef def = default_flow_field_def();
+  def.agent_radius = radius;
+  const Cell one[] = {goal};
+  auto field = FlowField::build(grid, one, def);
+  if (field && !field->passable(goal)) {
+    // A goal by a wall: its cell's centre is too tight for the class's radius; the field then
+    // flows to the neighbouring cells that are not (the route's last leg goes to the goal).
+    std::vector<Cell> around;
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        if (field->passable(Cell{goal.x + dx, goal.y + dy})) around.push_back(Cell{goal.x + dx, goal.y + dy});
+      }
+    }
+    if (around.empty()) return nullptr;
+    field = FlowField::build(grid, around, def);
+  }
+  if (!field) return nullptr;
+  if (entries_.size() >= kMaxFields) {
+    auto oldest = std::min_element(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+    entries_.erase(oldest);
+  }
+  if (seen_.empty()) seen_ = grid.costs();
+  entries_.push_back(Entry{goal, radius, std::move(*field), uses_});
+  return &entries_.back().field;
+}
+
+void FlowFields::sync(const Grid& grid) {
+  const std::vector<float>& now = grid.costs();
+  if (entries_.empty() || seen_.size() != now.size()) {
+    entries_.clear();  // none yet, or another map: built afresh on use
+    seen_ = now;
+    return;
+  }
+  std::vector<Cell> changed;
+  for (size_t i = 0; i < now.size(); ++i) {
+    if (now[i] != seen_[i]) changed.push_back(Cell{static_cast<int>(i % static_cast<size_t>(grid.width())),
+                                                   static_cast<int>(i / static_cast<size_t>(grid.width()))});
+  }
+  if (changed.empty()) return;
+  std::erase_if(entries_, [&](Entry& e) { return !e.field.update(grid, changed); });
+  seen_ = now;
+}
+
+size_t FlowFields::memory_bytes() const noexcept {
+  size_t b = entries_.capacity() * sizeof(Entry) + seen_.capacity() * sizeof(float) + stamp_.doors_open.capacity();
+  for (const Entry& e : entries_) b += e.field.memory_bytes();
+  return b;
+}
+
+}  // namespace crowd
+
+bool CrowdImpl::flow_group_large(const crowd::Agent& a) const {
+  // The persons of one radius class bound for the goal's cell, counted until there are enough.
+  const Cell goal = cell_of(a.def.goal);
+  const double radius = crowd::FlowFields::class_radius(a.def.unit.radius);
+  int count = 0;
+  for (const crowd::GoalGroup& g : groups_) {
+    if (!(cell_of(g.goal) == goal)) continue;
+    for (int m : g.members) {
+      const crowd::Agent& o = agents_[static_cast<size_t>(m)];
+      if (!o.holonomic || crowd::FlowFields::class_radius(o.def.unit.radius) != radius) continue;
+      if (++count >= def_.flow_field_units) return true;
+    }
+  }
+  return false;
+}
+
+bool CrowdImpl::plan_flow_route(int id) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  // A unit with a slot is in the last stretch, among units settled round the goal: its own
+  // search routes round them (their cells cost extra, crowd_flow.cpp); the field does not know them.
+  if (def_.flow_field_units <= 0 || !a.holonomic || a.slot >= 0 || !flow_group_large(a)) return false;
+  crowd::GridStamp stamp;
+  stamp.step = steps_;
+  stamp.doors_open.reserve(doors_.size());
+  for (const crowd::Door& d : doors_) stamp.doors_open.push_back(d.open ? 1 : 0);
+  const double r = a.def.unit.radius;
+  const FlowField* field = flow_fields_.get(grid_, stamp, cell_of(a.def.goal), crowd::FlowFields::class_radius(r));
+  if (field == nullptr) return false;
+  std::vector<Vec2> route = field->route(grid_, a.st.pose.pos, a.st.target, r);
+  // No way from here, or the target out of sight of the way's end: the search decides (and
+  // says why when it finds nothing either).
+  if (route.size() < 2 || route.back() != a.st.target) return false;
+  a.st.route = std::move(route);
+  keep_right_in_passages(a.st.route, r);
+  a.st.route_source = CrowdRouteSource::flow_field;
+  a.st.next_waypoint = 1;
+  a.st.waiting = false;
+  if (!a.gave_up) a.st.why.clear();
+  advance_waypoints(a);  // as the next step will: skipping a waypoint is not progress
+  a.best_remaining = remaining_route(a);
+  mark_flow(id);
+  return true;
+}
+
+}  // namespace pathlab
