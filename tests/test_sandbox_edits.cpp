@@ -459,3 +459,40 @@ TEST_CASE("sandbox edits: the fuzz seed of a version 2 repro (spawn and goal inp
   REQUIRE(back.ok());
   CHECK(back->inputs == r->inputs);
 }
+
+TEST_CASE("sandbox edits: a paint while paused mid-run draws the truck where it is, not a second one at its route's start") {
+  // The paint rebuilds the crowd, whose own clock starts again at 0; the canvas took that for
+  // "not started" and drew the scene's truck at its route's start beside the running one.
+  auto scene = io::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/crowds/garbage-truck.json");
+  REQUIRE(scene.ok());
+  REQUIRE(scene->moving_obstacles.size() == 1);
+  test::SandboxUi ui(*scene, 2);
+  UnitSwarm& u = ui.sb().units();
+  u.set_playing(false);
+  u.reset(ui.sb().scene());
+  for (int s = 0; s < 600; ++s) u.step(ui.sb().scene());  // 10 s: the truck is at its route's end
+  // Dark brown pixels (the cab band, drawn (90, 50, 10) at alpha 230 over the map) where a
+  // truck at the route's start has its cab (3 x 1.5 cells, heading +y: its front 0.825-1.5
+  // cells ahead of the start; the route's start marker, ringed in the same brown, is behind).
+  const Vec2 start = scene->moving_obstacles[0].route[0];
+  int shots_taken = 0;
+  const auto cab_pixels_at_start = [&] {
+    std::vector<uint8_t> px;
+    ui.host->frame([](ImGuiIO& io) { io.MousePos = ImVec2(-1, -1); }, &px);
+    if (const char* dir = std::getenv("PATHLAB_TEST_SHOTS"))
+      (void)io::write_png_rgba(std::string(dir) + "/truck_start_" + std::to_string(shots_taken++) + ".png", ui.host->width(), ui.host->height(), px.data());
+    const ImVec2 a = ui.sb().world_to_screen(start + Vec2(-0.6, 0.9)), b = ui.sb().world_to_screen(start + Vec2(0.6, 1.45));
+    const int w = ui.host->width(), h = ui.host->height();
+    int n = 0;
+    for (int y = std::max(0, static_cast<int>(std::min(a.y, b.y))); y < std::min(h, static_cast<int>(std::max(a.y, b.y))); ++y)
+      for (int x = std::max(0, static_cast<int>(std::min(a.x, b.x))); x < std::min(w, static_cast<int>(std::max(a.x, b.x))); ++x) {
+        const uint8_t* p = &px[(static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)) * 4];
+        n += (p[0] >= 80 && p[0] <= 130 && p[1] >= 40 && p[1] <= 85 && p[2] <= 45) ? 1 : 0;
+      }
+    return n;
+  };
+  CHECK(cab_pixels_at_start() == 0);
+  paint_row(ui, 20, 25, 27);  // far from everyone: the crowd is rebuilt from where it stands
+  CHECK(u.time() > 9.9);
+  CHECK(cab_pixels_at_start() == 0);
+}

@@ -365,14 +365,15 @@ void Sandbox::draw_canvas() {
   }
   {
     // Once the crowd runs, its doors and trucks are where the scene's are drawn: the scene's
-    // definition alone would leave a second truck standing at its route's start.
+    // definition alone would leave a second truck standing at its route's start. "Runs" is the
+    // run's clock, not the crowd's: a paint rebuilds the crowd, whose own clock starts at 0.
     std::vector<bool> door_open;
     std::vector<DoorState> door_state;
     std::vector<Pose> truck_pose;
     DynamicLive live;
     const Crowd& c = units_->crowd();
     const plan::TrailFrame* f = units_->shown_frame();  // a scrubbed moment the crowd has not reached
-    if ((f ? f->step > 0 : c.time() > 0.0) && c.door_count() == static_cast<int>(scene_.doors.size()) &&
+    if ((f ? f->step > 0 : units_->time() > 0.0) && c.door_count() == static_cast<int>(scene_.doors.size()) &&
         c.moving_obstacle_count() == static_cast<int>(scene_.moving_obstacles.size())) {
       for (int d = 0; d < c.door_count(); ++d) door_state.push_back(f ? f->doors[static_cast<size_t>(d)] : c.door_state(d));
       for (DoorState d : door_state) door_open.push_back(d != DoorState::closed);  // as Crowd::door_open
