@@ -265,7 +265,7 @@ void Sandbox::draw_lesson_panel() {
               "no hover tooltips, units wait for Space. With a lesson open, Right/Left (or a clicker's PageDown/PageUp) "
               "step through it. Esc or F5 leaves.");
   if (lesson_.open()) {
-    ImGui::TextWrapped("Lesson open: %s (%d steps)", lesson_.lesson.title.c_str(), lesson_.count());
+    text_wrapped_f("Lesson open: %s (%d steps)", lesson_.lesson.title.c_str(), lesson_.count());
     if (ImGui::Button("Present it")) {
       set_presenting(true);
       show_lesson_step(0);
@@ -273,7 +273,7 @@ void Sandbox::draw_lesson_panel() {
     remember_widget("present_lesson");
   }
   ImGui::Separator();
-  ImGui::TextWrapped("Make a lesson from what is shown:");
+  text_wrapped_f("Make a lesson from what is shown:");
   if (ImGui::InputText(fit_label("title##lesson", help_marker_width()).c_str(), title_buf_, sizeof title_buf_)) draft_.title = title_buf_;
   ImGui::TextUnformatted("caption");  // above: the field takes the whole width
   ImGui::InputTextMultiline("##caption##lesson", caption_buf_, sizeof caption_buf_, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 4));
@@ -290,7 +290,7 @@ void Sandbox::draw_lesson_panel() {
   ImGui::EndDisabled();
   help_marker("Writes NAME.lesson.json next to where Save puts the scene: a new file the first time (never over "
               "another file), then that same file again. Open it (Open..., or pathlab FILE.lesson.json) to present.");
-  ImGui::TextWrapped("%d step(s)%s%s", draft_.count(), draft_.file().empty() ? "" : ", saved as ",
+  text_wrapped_f("%d step(s)%s%s", draft_.count(), draft_.file().empty() ? "" : ", saved as ",
               draft_.file().empty() ? "" : fs::path(draft_.file()).filename().string().c_str());
 }
 

@@ -248,7 +248,7 @@ void Inspector::shortcuts(Sandbox& sb) {
 
 void Inspector::tab_replay(Sandbox& sb) {
   if (replay_.empty()) {
-    ImGui::TextWrapped("Nothing to replay: this planner records no search (curve planners), the plan failed, or "
+    text_wrapped_f("Nothing to replay: this planner records no search (curve planners), the plan failed, or "
                        "\"show search\" is off in the Plan panel.");
     return;
   }
@@ -257,7 +257,7 @@ void Inspector::tab_replay(Sandbox& sb) {
                                                                         : "heading-aware poses";
   // Wrapped: on a narrow window one line of this would run off the strip. The step count is
   // said against Stats' expansion count, which it may exceed by the goal's pop.
-  ImGui::TextWrapped("Search over %s: %s. Red: expanded at this step; yellow: frontier; blue: closed. The path "
+  text_wrapped_f("Search over %s: %s. Red: expanded at this step; yellow: frontier; blue: closed. The path "
                      "shows at the last step.",
                      what, ReplayModel::steps_vs_expanded(replay_.steps(), sb.plan().result.expanded).c_str());
   if (ImGui::Button(replay_.playing ? "Pause" : "Play", ImVec2(60 * em(), 0))) {
@@ -295,17 +295,17 @@ void Inspector::tab_replay(Sandbox& sb) {
   remember("scrub");
   help_marker("Scrub through the search. Step k shows the first k expansions and the nodes they opened. "
               "Keys: Space play/pause, Left/Right step (Shift: 10), Home/End. Hover a cell for its costs.");
-  ImGui::TextWrapped("shown: %lld expanded, %lld open, %lld closed", static_cast<long long>(replay_.expansions_shown()),
+  text_wrapped_f("shown: %lld expanded, %lld open, %lld closed", static_cast<long long>(replay_.expansions_shown()),
               static_cast<long long>(replay_.open_count()), static_cast<long long>(replay_.closed_count()));
   help_marker("\"closed\" counts nodes whose latest event is a close. With a turn penalty a cell is searched once per "
               "direction, and Theta* can reopen nodes, so closed nodes may be fewer than expansions.");
   if (const int c = replay_.current(); c >= 0) {
     if (replay_.source() == ReplayModel::Source::grid && replay_.grid_width() > 0) {
-      ImGui::TextWrapped("step %lld expanded cell (%d, %d): g = %.3f, h = %.3f, f = %.3f", static_cast<long long>(replay_.step()),
+      text_wrapped_f("step %lld expanded cell (%d, %d): g = %.3f, h = %.3f, f = %.3f", static_cast<long long>(replay_.step()),
                   c % replay_.grid_width(), c / replay_.grid_width(), static_cast<double>(replay_.g(c)),
                   static_cast<double>(replay_.f(c) - replay_.g(c)), static_cast<double>(replay_.f(c)));
     } else if (replay_.source() == ReplayModel::Source::navmesh) {
-      ImGui::TextWrapped("step %lld expanded polygon %d: g = %.3f, f = %.3f", static_cast<long long>(replay_.step()), c,
+      text_wrapped_f("step %lld expanded polygon %d: g = %.3f, f = %.3f", static_cast<long long>(replay_.step()), c,
                   static_cast<double>(replay_.g(c)), static_cast<double>(replay_.f(c)));
     }
   }
@@ -351,11 +351,11 @@ void Inspector::tab_gallery(Sandbox& sb) {
     for (const GalleryEntry& e : gallery_)
       if (sb.document().source() == e.path) shown = &e;
   if (shown) {
-    ImGui::TextWrapped("%s", shown->title.c_str());
+    text_wrapped_f("%s", shown->title.c_str());
     ImGui::Separator();
-    ImGui::TextWrapped("%s", shown->teaches.empty() ? "(no note)" : shown->teaches.c_str());
+    text_wrapped_f("%s", shown->teaches.empty() ? "(no note)" : shown->teaches.c_str());
   } else {
-    ImGui::TextWrapped("Hover a preset to read what it teaches.");
+    text_wrapped_f("Hover a preset to read what it teaches.");
   }
   ImGui::EndChild();
 }
@@ -487,8 +487,8 @@ void Inspector::tab_export(Sandbox& sb) {
   help_marker("The whole scene (map, start, goal, settings) as scene JSON, to paste into a bug report.");
   cli_command_row(sb);
   if (e.points.empty()) ImGui::TextDisabled("No path to export.");
-  else ImGui::TextWrapped("%zu points, length %.3f cells", e.points.size(), e.length);
-  if (!message_.empty()) ImGui::TextWrapped("%s", message_.c_str());
+  else text_wrapped_f("%zu points, length %.3f cells", e.points.size(), e.length);
+  if (!message_.empty()) text_wrapped_f("%s", message_.c_str());
 }
 
 CliCommand Inspector::cli_command(Sandbox& sb) {
@@ -578,12 +578,12 @@ void Inspector::help_window() {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(k[0]);
         ImGui::TableNextColumn();
-        ImGui::TextWrapped("%s", k[1]);
+        text_wrapped_f("%s", k[1]);
       }
       ImGui::EndTable();
     }
     ImGui::Separator();
-    ImGui::TextWrapped("Shortcuts work when no text field has the keyboard. Every \"(?)\" explains the control before "
+    text_wrapped_f("Shortcuts work when no text field has the keyboard. Every \"(?)\" explains the control before "
                        "it.");
   }
   ImGui::End();

@@ -5,8 +5,9 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
-
 #include <string>
+
+#include "inspect/wrapped_text.hpp"
 
 namespace pathlab::sandbox {
 
@@ -46,7 +47,7 @@ inline std::string fit_label(const char* label, float after = 0.0f) {
   const float right = ImGui::GetCursorScreenPos().x + ImGui::CalcItemWidth() + st.ItemInnerSpacing.x +
                       ImGui::CalcTextSize(shown.c_str()).x + after;
   if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) return id;
-  ImGui::TextWrapped("%s", shown.c_str());
+  text_wrapped_f("%s", shown.c_str());
   ImGui::SetNextItemWidth(-std::max(1.0f, after));
   return "##" + id;
 }

@@ -6,6 +6,8 @@
 
 #include <imgui.h>
 
+#include <cstdarg>
+#include <cstdio>
 #include <string>
 
 namespace pathlab::sandbox {
@@ -72,6 +74,21 @@ inline void text_wrapped(const char* text) {
     return;
   }
   ImGui::TextUnformatted(break_at_spaces(text, width).c_str());
+}
+
+/// printf-style text_wrapped(): ImGui::TextWrapped's arguments, wrapped at spaces only.
+inline void text_wrapped_f(const char* fmt, ...) IM_FMTARGS(1);
+inline void text_wrapped_f(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  va_list again;
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, fmt, args);
+  va_end(args);
+  std::string text(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(text.data(), text.size() + 1, fmt, again);
+  va_end(again);
+  text_wrapped(text.c_str());
 }
 
 }  // namespace pathlab::sandbox

@@ -64,7 +64,7 @@ class DynamicPanel final : public Panel {
                 "double-click or Enter ends the route; click a truck to select it. Delete removes the "
                 "selection, Esc drops a route being clicked. Saved with the scene; Ctrl+Z undoes.");
     if (t != static_cast<int>(sb.tool())) sb.set_tool(static_cast<Tool>(t));
-    ImGui::TextWrapped("%zu doors, %zu trucks", scene.doors.size(), scene.moving_obstacles.size());
+    text_wrapped_f("%zu doors, %zu trucks", scene.doors.size(), scene.moving_obstacles.size());
     if (!e.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "%s", e.error.c_str());
     if (e.door >= 0) door_fields(sb, scene.doors[static_cast<size_t>(e.door)], e);
     else toggles_for_ = -1;

@@ -398,22 +398,22 @@ void FileDialog::draw_kind_and_buttons(Sandbox& sb) {
 void FileDialog::draw_message() const {
   if (!message_.empty() || !browser_.error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, message_error_ || message_.empty() ? kErrorColour : ImGui::GetStyleColorVec4(ImGuiCol_Text));
-    ImGui::TextWrapped("%s", message_.empty() ? browser_.error().c_str() : message_.c_str());
+    text_wrapped_f("%s", message_.empty() ? browser_.error().c_str() : message_.c_str());
     ImGui::PopStyleColor();
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (browser_.truncated())
-    ImGui::TextWrapped("Showing the first %zu of %s%zu entries: this folder is very large. Type a name in the path "
+    text_wrapped_f("Showing the first %zu of %s%zu entries: this folder is very large. Type a name in the path "
                        "bar to reach the others.",
                        browser_.entries().size(), browser_.scan_stopped() ? "over " : "", browser_.matched());
   else if (!selected_.empty())
-    ImGui::TextWrapped("%s", (fs::path(browser_.folder()) / selected_).string().c_str());
+    text_wrapped_f("%s", (fs::path(browser_.folder()) / selected_).string().c_str());
   else {
     const auto& entries = browser_.entries();
     const auto folders = std::count_if(entries.begin(), entries.end(), [](const FileEntry& e) { return e.is_folder; });
     const size_t files = entries.size() - static_cast<size_t>(folders);
-    ImGui::TextWrapped("%zu folder%s, %zu file%s", static_cast<size_t>(folders), folders == 1 ? "" : "s", files,
+    text_wrapped_f("%zu folder%s, %zu file%s", static_cast<size_t>(folders), folders == 1 ? "" : "s", files,
                        files == 1 ? "" : "s");
   }
   ImGui::PopStyleColor();

@@ -202,22 +202,22 @@ void Sandbox::draw_stats_panel() {
   const PlanView& p = plan_;
   if (!p.error.empty()) {
     ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "cannot plan:");
-    ImGui::TextWrapped("%s", p.error.c_str());
+    text_wrapped_f("%s", p.error.c_str());
   } else if (!p.result.found) {
     ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "no path:");
-    ImGui::TextWrapped("%s", p.result.reason.empty() ? "the goal cannot be reached" : p.result.reason.c_str());
+    text_wrapped_f("%s", p.result.reason.empty() ? "the goal cannot be reached" : p.result.reason.c_str());
   } else {
-    ImGui::TextWrapped("length      %.3f cells", p.result.length);
-    ImGui::TextWrapped("points      %zu", p.result.points.size());
+    text_wrapped_f("length      %.3f cells", p.result.length);
+    text_wrapped_f("points      %zu", p.result.points.size());
     if (!p.result.word.empty()) {
-      ImGui::TextWrapped("curve       %s", p.result.word.c_str());
+      text_wrapped_f("curve       %s", p.result.word.c_str());
       // The words keep the maths frame (OMPL's and the CLI's), which the y-down map mirrors.
       help_marker("The curve's pieces in order: L and R turns, S straight, + forward, - reverse. As in the "
                   "CLI and OMPL, L and R are named in the maths frame: the map's y grows down, so on screen "
                   "an L piece turns clockwise (right, seen from the driver) and an R piece anticlockwise.");
     }
     if (p.result.max_curvature > 0) {
-      ImGui::TextWrapped("max curv.   %.3f /cell (r %.2f)", p.result.max_curvature, 1.0 / p.result.max_curvature);
+      text_wrapped_f("max curv.   %.3f /cell (r %.2f)", p.result.max_curvature, 1.0 / p.result.max_curvature);
     } else {
       ImGui::Text("max curv.   0 (straight)");
     }
@@ -225,15 +225,15 @@ void Sandbox::draw_stats_panel() {
                     ? "Measured on the curve itself (the spline or the arcs)."
                     : "A polyline's corners are sharp; this is the circle through each corner and its neighbours, "
                       "a comparison figure rather than a drivable radius.");
-    if (p.result.sharp_corners > 0) ImGui::TextWrapped("corners     %d sharper than 30 deg", p.result.sharp_corners);
+    if (p.result.sharp_corners > 0) text_wrapped_f("corners     %d sharper than 30 deg", p.result.sharp_corners);
   }
-  ImGui::TextWrapped("expanded    %lld nodes", static_cast<long long>(p.result.expanded));
+  text_wrapped_f("expanded    %lld nodes", static_cast<long long>(p.result.expanded));
   if (const ReplayModel& r = inspector_->replay(); !r.empty() && r.steps() != p.result.expanded) {
     // Both numbers are on screen: say why the replay has a step more than the expansions.
     // Wrapped at the panel's visible edge (draw_panel's wrap position).
     ImGui::TextDisabled("replay: %s", ReplayModel::steps_vs_expanded(r.steps(), p.result.expanded).c_str());
   }
-  ImGui::TextWrapped("plan time   %.3f ms", p.result.time_ms);
+  text_wrapped_f("plan time   %.3f ms", p.result.time_ms);
   if (p.result.found) {
     if (p.result.violations.empty()) {
       ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.4f, 1), "no violations");
@@ -241,7 +241,7 @@ void Sandbox::draw_stats_panel() {
       ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%zu violation(s):", p.result.violations.size());
       for (const std::string& v : p.result.violations) {
         ImGui::Bullet();
-        ImGui::TextWrapped("%s", v.c_str());
+        text_wrapped_f("%s", v.c_str());
       }
     }
   }

@@ -49,13 +49,13 @@ class ScenePanel final : public Panel {
       ImGui::EndCombo();
     }
     const io::Scene& s = sb.scene();
-    ImGui::TextWrapped("%s%s  %dx%d", sb.unsaved() ? "* " : "", s.name.empty() ? "(unnamed)" : s.name.c_str(),
+    text_wrapped_f("%s%s  %dx%d", sb.unsaved() ? "* " : "", s.name.empty() ? "(unnamed)" : s.name.c_str(),
                        s.grid.width(), s.grid.height());  // preset names are long
     const std::string target = doc.save_path().empty() ? doc.suggested_save_path("") : doc.save_path();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", origin_text(doc.origin()));
+    text_wrapped_f("%s", origin_text(doc.origin()));
     ImGui::PopStyleColor();
-    ImGui::TextWrapped("Save (Ctrl+S) writes %s", std::filesystem::path(target).filename().string().c_str());
+    text_wrapped_f("Save (Ctrl+S) writes %s", std::filesystem::path(target).filename().string().c_str());
     // The field follows the document when it changes (open, save), never the other way round.
     if (doc.source() != seen_source_) {
       seen_source_ = doc.source();

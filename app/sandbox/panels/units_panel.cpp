@@ -128,12 +128,12 @@ void unit_messages(const UnitSwarm& u) {
 
 void metrics_lines(const UnitSwarm& u) {
   const SwarmMetrics m = u.metrics();
-  ImGui::TextWrapped("%d units, %d arrived, t = %.1f s, %zu selected", u.count(), m.arrived, u.time(), u.selection().size());
-  if (std::isfinite(m.min_separation)) ImGui::TextWrapped("smallest gap %.3f cells", m.min_separation);
-  else ImGui::TextWrapped("smallest gap: fewer than two units");
+  text_wrapped_f("%d units, %d arrived, t = %.1f s, %zu selected", u.count(), m.arrived, u.time(), u.selection().size());
+  if (std::isfinite(m.min_separation)) text_wrapped_f("smallest gap %.3f cells", m.min_separation);
+  else text_wrapped_f("smallest gap: fewer than two units");
   help_marker("Smallest distance between two unit bodies (centre distance minus both radii) in any step so far; "
               "below 0 would be an overlap.");
-  ImGui::TextWrapped("stuck %d now (%d steps), re-plans %d, wall contacts %d", m.stuck, m.stuck_steps, m.replans,
+  text_wrapped_f("stuck %d now (%d steps), re-plans %d, wall contacts %d", m.stuck, m.stuck_steps, m.replans,
               m.wall_contacts);
   unit_messages(u);
 }
