@@ -361,6 +361,8 @@ TEST_CASE("sandbox edits: Ctrl+Z after scrubbing back and editing undoes the bra
   CHECK(rec->inputs() == inputs);
   CHECK(rec->step_hashes() == steps);
   CHECK(ui.sb().scene().grid == scene->grid);  // the branch's wall is gone
+  CHECK_FALSE(ui.sb().history().can_undo());  // and so is its undo step: the paint went with the branch
+  CHECK(ui.sb().history().can_redo());
   for (int s = 80; s < 200; ++s) u.step(ui.sb().scene());
   CHECK(plan::crowd_state_hash(u.crowd()) == steps[199]);  // the old future, re-simulated
 

@@ -247,7 +247,18 @@ bool Sandbox::undo() {
   if (units_->can_undo_branch() && units_->branches_made() == units_branches_ && history_.edits() == edits_at_branch_) {
     // The last edit started a branch at a past moment: undoing it brings the old future back
     // (as "Undo branch"), not only the edit (which would start yet another branch).
-    if (const Status s = units_->undo_branch(); !s) set_status(s.error().message, true);
+    if (const Status s = units_->undo_branch(); !s) {
+      set_status(s.error().message, true);
+    } else if (branch_edit_in_history_) {
+      // A paint started it: the old future's map has no such wall, so its undo step goes too
+      // (left behind, the next Ctrl+Z would undo a wall already gone; Redo paints it again).
+      std::optional<SceneState> unused;
+      (void)history_.undo(scene_.grid, unused);
+      branch_edit_in_history_ = false;
+      texture_dirty_ = true;
+      plan_dirty_ = true;
+      map_version_++;
+    }
     return true;
   }
   if (!history_.undo(scene_.grid, state)) return false;
@@ -301,6 +312,7 @@ void Sandbox::draw_panel() {
 
 void Sandbox::frame() {
   sdl_layer_->new_frame();  // last frame's batches were drawn by now
+  edits_at_frame_start_ = history_.edits();
   update_layout();  // canvas.cpp: where the panel, canvas, timeline and strip go this frame
   presenting_ ? draw_presentation() : draw_panel();
   draw_timeline();  // before the canvas: a seek shows in this frame's drawing
@@ -320,6 +332,7 @@ void Sandbox::frame() {
   if (units_->branches_made() != units_branches_) {  // an edit started a branch (Ctrl+Z undoes it)
     units_branches_ = units_->branches_made();
     edits_at_branch_ = history_.edits();
+    branch_edit_in_history_ = edits_at_branch_ != edits_at_frame_start_;
   }
   draw_status();
   draw_dialogs();

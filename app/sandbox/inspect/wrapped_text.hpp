@@ -5,6 +5,7 @@
 // numbers on a projector.
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <cstdarg>
 #include <cstdio>
@@ -65,10 +66,12 @@ inline std::string break_at_spaces(const char* text, float width) {
   return out;
 }
 
-/// `text` wrapped to the room left on the line from the cursor (every line starts where the
-/// first does, as ImGui::TextWrapped after SameLine), broken at spaces only.
+/// `text` wrapped where ImGui::TextWrapped would wrap it (the pushed text wrap position, else
+/// the content region's edge; every line starts where the first does), broken at spaces only.
 inline void text_wrapped(const char* text) {
-  const float width = ImGui::GetContentRegionAvail().x;
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const float wrap_pos = window->DC.TextWrapPos < 0.0f ? 0.0f : window->DC.TextWrapPos;
+  const float width = ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), wrap_pos);
   if (width <= ImGui::GetFontSize()) {
     ImGui::TextUnformatted(text);
     return;
