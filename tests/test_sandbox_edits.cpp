@@ -363,6 +363,16 @@ TEST_CASE("sandbox edits: Ctrl+Z after scrubbing back and editing undoes the bra
   CHECK(ui.sb().scene().grid == scene->grid);  // the branch's wall is gone
   CHECK_FALSE(ui.sb().history().can_undo());  // and so is its undo step: the paint went with the branch
   CHECK(ui.sb().history().can_redo());
+  // Ctrl+Y paints it again: a branch from the same moment once more; Ctrl+Z takes it back.
+  ui.key(ImGui::GetKeyIndex(ImGuiKey_Y), true);
+  ui.idle(1);
+  CHECK(ui.sb().scene().grid != scene->grid);
+  CHECK(rec->can_undo_branch());
+  CHECK(rec->recorded_until() == 80);
+  ui.key(ImGui::GetKeyIndex(ImGuiKey_Z), true);
+  ui.idle(1);
+  CHECK(ui.sb().scene().grid == scene->grid);
+  CHECK(rec->inputs() == inputs);
   for (int s = 80; s < 200; ++s) u.step(ui.sb().scene());
   CHECK(plan::crowd_state_hash(u.crowd()) == steps[199]);  // the old future, re-simulated
 
