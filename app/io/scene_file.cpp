@@ -307,9 +307,12 @@ Status save_scene(const Scene& scene, const std::string& path) { return write_fi
 namespace detail {
 
 std::string located(const SceneError& e, std::string_view text, const std::string& source) {
-  if (e.key.empty()) return e.message;
+  if (!e.message.empty()) return e.message;  // raised whole, no key
+  // JSON allows a key named "": shown as such (an empty key once read as "no key" gave an
+  // empty message, found by fuzz_lesson_file).
+  const std::string key = e.key.empty() ? "\"\"" : e.key;
   const int line = line_of_offset(text, offset_of_key(text, e.key));
-  return source + ":" + std::to_string(line) + ": " + printable_text(e.key + " " + e.what, 300);
+  return source + ":" + std::to_string(line) + ": " + printable_text(key + " " + e.what, 300);
 }
 
 Result<nlohmann::json> parse_json_text(const std::string& text, const std::string& source) {

@@ -14,7 +14,7 @@ namespace pathlab::io::detail {
 /// Thrown by the readers, caught in parse_scene. With a `key` (e.g. "doors[2].toggles[1]"),
 /// parse_scene finds the key's line in the text and reports "FILE:LINE: KEY WHAT".
 struct SceneError {
-  std::string message;  ///< the whole message when `key` is empty
+  std::string message;  ///< the whole message (no key); empty when raised by bad_key
   std::string key;
   std::string what;
 };
