@@ -250,8 +250,9 @@ bool Sandbox::undo() {
     if (const Status s = units_->undo_branch(); !s) {
       set_status(s.error().message, true);
     } else if (branch_edit_in_history_) {
-      // A paint started it: the old future's map has no such wall, so its undo step goes too
-      // (left behind, the next Ctrl+Z would undo a wall already gone; Redo paints it again).
+      // The edit that started it (a paint, a goal moved) is in the undo list: the old future
+      // has no such edit, so its undo step goes too, unapplied (left behind, the next Ctrl+Z
+      // would undo a wall already gone; Redo makes the edit again).
       std::optional<SceneState> unused;
       (void)history_.undo(scene_.grid, unused);
       branch_edit_in_history_ = false;

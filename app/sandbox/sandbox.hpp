@@ -313,7 +313,7 @@ class Sandbox {
   uint64_t units_branches_ = 0;       // UnitSwarm::branches_made() last seen
   uint64_t edits_at_branch_ = 0;      // history_.edits() then: Ctrl+Z undoes the branch until an edit follows
   uint64_t edits_at_frame_start_ = 0; // history_.edits() when this frame began
-  bool branch_edit_in_history_ = false;  // the edit that started the branch is history_'s last (a paint)
+  bool branch_edit_in_history_ = false;  // the edit that started the branch is history_'s last (a paint, a goal move)
   std::string units_key() const;
   std::map<std::string, std::pair<ImVec2, ImVec2>> widget_rects_;
   std::vector<std::unique_ptr<Panel>> panels_;
