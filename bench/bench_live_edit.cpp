@@ -26,11 +26,14 @@
 #include <string>
 #include <vector>
 
+#include "../tests/generated_maps.hpp"
 #include "pathlab/grid_search.hpp"
 #include "pathlab/map_generators.hpp"
 #include "pathlab/map_io.hpp"
 
 using namespace pathlab;
+using test::brush_stroke;
+using test::random_free_cell;
 
 namespace {
 
@@ -72,23 +75,6 @@ std::vector<NamedMap> load_maps(const std::vector<std::string>& only) {
   return maps;
 }
 
-/// The sandbox's disc brush; returns the rectangle it covers.
-CellRect stroke(Grid& g, Cell c, int radius, float cost) {
-  const int r = radius - 1;
-  for (int dy = -r; dy <= r; ++dy)
-    for (int dx = -r; dx <= r; ++dx)
-      if (dx * dx + dy * dy <= r * r + r) g.set_cost(c.x + dx, c.y + dy, cost);
-  return CellRect{Cell{c.x - r, c.y - r}, Cell{c.x + r, c.y + r}};
-}
-
-Cell random_free(const Grid& g, std::mt19937& rng) {
-  std::uniform_int_distribution<int> x(0, g.width() - 1), y(0, g.height() - 1);
-  for (;;) {
-    const Cell c{x(rng), y(rng)};
-    if (g.is_free(c)) return c;
-  }
-}
-
 struct Stats {
   double median = 0, p95 = 0;
 };
@@ -108,12 +94,12 @@ void edit_row(const NamedMap& m, int planner, int radius, int strokes) {
   Grid g = m.grid;
   std::mt19937 rng(static_cast<uint32_t>(1000 * planner + radius));
   GridPathfinder mended(g);
-  (void)mended.find_path(kPlanners[planner], random_free(g, rng), random_free(g, rng));  // warm, as in the sandbox
+  (void)mended.find_path(kPlanners[planner], random_free_cell(g, rng), random_free_cell(g, rng));  // warm, as in the sandbox
   std::vector<double> before, after, mend;
   std::uniform_int_distribution<int> x(0, g.width() - 1), y(0, g.height() - 1);
   for (int i = 0; i < strokes; ++i) {
-    const CellRect rect = stroke(g, Cell{x(rng), y(rng)}, radius, i % 2 == 0 ? kBlocked : 1.0f);
-    const Cell s = random_free(g, rng), t = random_free(g, rng);
+    const CellRect rect = brush_stroke(g, Cell{x(rng), y(rng)}, radius, i % 2 == 0 ? kBlocked : 1.0f);
+    const Cell s = random_free_cell(g, rng), t = random_free_cell(g, rng);
     double t0 = thread_ms();
     GridPathfinder fresh(g);
     auto a = fresh.find_path(kPlanners[planner], s, t);
@@ -141,7 +127,7 @@ void first_query_row(const NamedMap& m, int planner, int reps) {
   std::mt19937 rng(static_cast<uint32_t>(77 + planner));
   std::vector<double> first, warm;
   for (int i = 0; i < reps; ++i) {
-    const Cell s = random_free(m.grid, rng), t = random_free(m.grid, rng);
+    const Cell s = random_free_cell(m.grid, rng), t = random_free_cell(m.grid, rng);
     double t0 = thread_ms();
     GridPathfinder pf(m.grid);
     (void)pf.find_path(kPlanners[planner], s, t);

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "pathlab/grid.hpp"
+#include "pathlab/grid_search.hpp"
 
 namespace pathlab::test {
 
@@ -41,6 +42,26 @@ inline Grid block_clutter_map(double density, uint32_t seed) {
       if (u(rng) < density)
         for (int k = 0; k < 4; ++k) g.set_blocked(x + k % 2, y + k / 2, true);
   return g;
+}
+
+/// A free cell of `g` drawn uniformly (x, then y, until one is free). [Limit: g has a free cell]
+inline Cell random_free_cell(const Grid& g, std::mt19937& rng) {
+  std::uniform_int_distribution<int> x(0, g.width() - 1), y(0, g.height() - 1);
+  for (;;) {
+    const Cell c{x(rng), y(rng)};
+    if (g.is_free(c)) return c;
+  }
+}
+
+/// The sandbox's brush (canvas_tools.cpp): a disc of `radius` cells around `c` set to `cost`,
+/// clipped to the map; returns the rectangle it covers (which may reach outside the map).
+/// [radius: cells, Limit: >= 1]
+inline CellRect brush_stroke(Grid& g, Cell c, int radius, float cost) {
+  const int r = radius - 1;
+  for (int dy = -r; dy <= r; ++dy)
+    for (int dx = -r; dx <= r; ++dx)
+      if (dx * dx + dy * dy <= r * r + r) g.set_cost(c.x + dx, c.y + dy, cost);
+  return CellRect{Cell{c.x - r, c.y - r}, Cell{c.x + r, c.y + r}};
 }
 
 }  // namespace pathlab::test

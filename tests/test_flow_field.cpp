@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "generated_maps.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/flow_field.hpp"
 #include "pathlab/grid_search.hpp"
@@ -30,14 +31,6 @@ Grid terrain_grid(int w, int h, double walls, double swamp, uint32_t seed) {
     for (int x = 0; x < w; ++x)
       if (g.is_free(x, y) && u(rng) < swamp) g.set_cost(x, y, 3.0f);
   return g;
-}
-
-Cell random_free_cell(const Grid& g, std::mt19937& rng) {
-  std::uniform_int_distribution<int> ux(0, g.width() - 1), uy(0, g.height() - 1);
-  for (;;) {
-    const Cell c{ux(rng), uy(rng)};
-    if (g.is_free(c)) return c;
-  }
 }
 
 FlowFieldDef with_radius(double r) {

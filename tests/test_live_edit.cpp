@@ -9,6 +9,7 @@
 #include <cstring>
 #include <random>
 
+#include "generated_maps.hpp"
 #include "grid/grid_search_internal.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/grid_search.hpp"
@@ -17,20 +18,12 @@
 #include "pathlab/plan/registry.hpp"
 
 using namespace pathlab;
+using test::brush_stroke;
+using test::random_free_cell;
 
 namespace {
 
 bool sanitized() { return std::getenv("PATHLAB_SANITIZED") != nullptr; }
-
-/// The sandbox's brush (canvas_tools.cpp): a disc of `radius` cells around `c`, clipped to the
-/// map; returns the rectangle it covers (which may reach outside the map).
-CellRect stroke(Grid& g, Cell c, int radius, float cost) {
-  const int r = radius - 1;
-  for (int dy = -r; dy <= r; ++dy)
-    for (int dx = -r; dx <= r; ++dx)
-      if (dx * dx + dy * dy <= r * r + r) g.set_cost(c.x + dx, c.y + dy, cost);
-  return CellRect{Cell{c.x - r, c.y - r}, Cell{c.x + r, c.y + r}};
-}
 
 /// A stroke centre: a third of them on or next to the map's border.
 Cell stroke_centre(std::mt19937& rng, const Grid& g) {
@@ -42,14 +35,6 @@ Cell stroke_centre(std::mt19937& rng, const Grid& g) {
     default: break;
   }
   return c;
-}
-
-Cell random_free(const Grid& g, std::mt19937& rng) {
-  std::uniform_int_distribution<int> x(0, g.width() - 1), y(0, g.height() - 1);
-  for (;;) {
-    const Cell c{x(rng), y(rng)};
-    if (g.is_free(c)) return c;
-  }
 }
 
 float stroke_cost(std::mt19937& rng) {
@@ -137,7 +122,7 @@ void run_strokes(Grid g, int strokes, uint32_t seed, double radius) {
   for (int i = 0; i < strokes; ++i) {
     CAPTURE(i);
     const int r = std::uniform_int_distribution<int>(1, 8)(rng);
-    const CellRect rect = stroke(g, stroke_centre(rng, g), r, stroke_cost(rng));
+    const CellRect rect = brush_stroke(g, stroke_centre(rng, g), r, stroke_cost(rng));
     REQUIRE(mended.update(g, rect).ok());
     check_equals_rebuild(g, mended, radius);
     if (i % 10 == 9) check_same_answers(g, mended, rng, 3, radius);
@@ -180,7 +165,7 @@ TEST_CASE("live edit: refresh() finds the changed cells itself, on a copy of the
     CAPTURE(i);
     Grid copy = g;  // the sandbox's worker plans on a copy of the scene per request
     for (int k = 0; k < 3; ++k)
-      stroke(copy, stroke_centre(rng, copy), std::uniform_int_distribution<int>(1, 8)(rng), stroke_cost(rng));
+      brush_stroke(copy, stroke_centre(rng, copy), std::uniform_int_distribution<int>(1, 8)(rng), stroke_cost(rng));
     mended.refresh(copy);
     check_equals_rebuild(copy, mended, 0.0);
     if (i % 10 == 0) check_same_answers(copy, mended, rng, 3, 0.0);
@@ -227,7 +212,7 @@ TEST_CASE("live edit: the planning service mends its grid pathfinder after map_c
   plan::PlanService service;  // kept across the edits, as the sandbox's worker keeps it
   for (int i = 0; i < (sanitized() ? 10 : 60); ++i) {
     CAPTURE(i);
-    stroke(g, stroke_centre(rng, g), std::uniform_int_distribution<int>(1, 8)(rng), stroke_cost(rng));
+    brush_stroke(g, stroke_centre(rng, g), std::uniform_int_distribution<int>(1, 8)(rng), stroke_cost(rng));
     service.map_changed();
     // Every other round plans on a copy (the worker's request holds its own scene).
     const Grid copy = g;
@@ -236,8 +221,8 @@ TEST_CASE("live edit: the planning service mends its grid pathfinder after map_c
       plan::PlanRequest req;
       req.settings.planner = plan::planner_name(id);
       req.settings.smoother = plan::smoother_name(plan::SmootherId::none);
-      req.start = Pose{cell_center(random_free(planned, rng)), 0.0};
-      req.goal = Pose{cell_center(random_free(planned, rng)), 0.0};
+      req.start = Pose{cell_center(random_free_cell(planned, rng)), 0.0};
+      req.goal = Pose{cell_center(random_free_cell(planned, rng)), 0.0};
       const plan::PlanResult mended = service.plan(planned, req);
       plan::PlanService fresh;
       const plan::PlanResult rebuilt = fresh.plan(planned, req);
