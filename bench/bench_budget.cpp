@@ -22,7 +22,6 @@
 // (taskset -c 1) and repeat to see the noise.
 // Usage: bench_budget [--queries N] [--part 1|2]
 
-#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -39,16 +38,12 @@
 #include "pathlab/map_generators.hpp"
 #include "pathlab/map_io.hpp"
 #include "pathlab/plan/plan_service.hpp"
+#include "thread_clock.hpp"
 
 using namespace pathlab;
+using bench::thread_ms;
 
 namespace {
-
-double thread_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
-}
 
 double percentile(std::vector<double> v, double p) {
   if (v.empty()) return std::nan("");

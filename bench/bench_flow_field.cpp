@@ -29,13 +29,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <vector>
 
 #include "../tests/crowd_support.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/flow_field.hpp"
 #include "pathlab/map_generators.hpp"
+#include "thread_clock.hpp"
 
 using namespace pathlab;
 using namespace pathlab::test;
@@ -116,12 +116,6 @@ int count_overlaps(const Crowd& crowd, const Grid& grid) {
   return overlaps;
 }
 
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
 double percentile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   return v[static_cast<size_t>(std::min<double>(static_cast<double>(v.size()) - 1.0, std::floor(q * static_cast<double>(v.size()))))];
@@ -134,18 +128,18 @@ void BM_rooms_crowd(benchmark::State& state) {
   def.flow_field_units = static_cast<int>(state.range(0));
   for (auto _ : state) {
     auto t0 = std::chrono::steady_clock::now();
-    double c0 = thread_cpu_seconds();
+    double c0 = bench::thread_seconds();
     Crowd crowd = Crowd::create(grid, def).value();
     for (const auto& a : agents) (void)crowd.add_agent(a).value();
     state.counters["setup_s"] = seconds_since(t0);
-    state.counters["setup_cpu_s"] = thread_cpu_seconds() - c0;
+    state.counters["setup_cpu_s"] = bench::thread_seconds() - c0;
     std::vector<double> wall_ms, cpu_ms;
     int overlaps = 0;
     for (int s = 0; s < kSteps; ++s) {
       t0 = std::chrono::steady_clock::now();
-      c0 = thread_cpu_seconds();
+      c0 = bench::thread_seconds();
       crowd.step();
-      cpu_ms.push_back(1e3 * (thread_cpu_seconds() - c0));
+      cpu_ms.push_back(1e3 * (bench::thread_seconds() - c0));
       wall_ms.push_back(1e3 * seconds_since(t0));
       overlaps += count_overlaps(crowd, grid);
     }

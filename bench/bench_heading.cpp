@@ -4,7 +4,6 @@
 // the success rate as counters.
 
 #include <benchmark/benchmark.h>
-#include <time.h>
 
 #include <algorithm>
 #include <random>
@@ -16,19 +15,16 @@
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/hybrid_astar.hpp"
 #include "pathlab/map_io.hpp"
+#include "thread_clock.hpp"
 
 using namespace pathlab;
+using bench::thread_ms;
 
 namespace {
 
 constexpr int kQueries = 100;
 
 /// CPU time of this thread [ms]: the machine is shared, so wall time would count other work.
-double thread_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
-}
 
 std::vector<std::pair<Pose, Pose>> queries(const Grid& g, double agent, uint32_t seed) {
   std::mt19937 rng(seed);

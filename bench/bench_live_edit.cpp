@@ -20,7 +20,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <functional>
 #include <random>
 #include <string>
@@ -30,18 +29,14 @@
 #include "pathlab/grid_search.hpp"
 #include "pathlab/map_generators.hpp"
 #include "pathlab/map_io.hpp"
+#include "thread_clock.hpp"
 
 using namespace pathlab;
+using bench::thread_ms;
 using test::brush_stroke;
 using test::random_free_cell;
 
 namespace {
-
-double thread_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
-}
 
 struct NamedMap {
   std::string name;

@@ -29,7 +29,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -46,6 +45,7 @@
 #include "pathlab/navmesh.hpp"
 #include "pathlab/navmesh_search.hpp"
 #include "pathlab/navmesh_smooth.hpp"
+#include "thread_clock.hpp"
 
 using namespace pathlab;
 
@@ -145,12 +145,6 @@ MapData load_map(const std::string& name) {
   if (!scen) usage_error(scen.error().message);
   if (scen->empty()) usage_error(base + ".map.scen: no problems");
   return MapData{std::move(*grid), std::move(*scen)};
-}
-
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
 constexpr int kMaxPath = 4096;
@@ -270,14 +264,14 @@ Row measure_map(const std::string& name, const Args& args) {
     for (int p = 0; p < kPlanners; ++p) {
       if (!args.use[p] || (p == kDetour && row.no_detour)) continue;
       double sink = 0.0;
-      const double t0 = thread_cpu_seconds();
+      const double t0 = bench::thread_seconds();
       int failed = 0;
       for (size_t i : run.sample) {
         const double len = run.query(static_cast<Planner>(p), md.scen[i]);
         sink += len;
         failed += len < 0.0;
       }
-      const double t1 = thread_cpu_seconds();
+      const double t1 = bench::thread_seconds();
       row.failed[p] = failed;
       if (sink == -12345.678) std::fprintf(stderr, " ");  // keeps the queries' results alive
       times[p].push_back((t1 - t0) * 1e6 / static_cast<double>(row.queries));

@@ -3,23 +3,15 @@
 // steering changes per 100 cells, turning against what the Euclidean shortest path needs, cusps,
 // and thread CPU time (the machine may be shared). Header-only, bench/ only.
 
-#include <time.h>
-
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "pathlab/geometry.hpp"
 #include "pathlab/plan/plan_service.hpp"
+#include "thread_clock.hpp"
 
 namespace pathlab::bench {
-
-/// CPU time of the calling thread. [Units: ms]
-inline double thread_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
-}
 
 struct Measure {
   bool found = false;
