@@ -54,6 +54,22 @@ void shot(test::SandboxUi& ui, const std::string& name) {
     (void)io::write_png_rgba(std::string(dir) + "/" + name + ".png", ui.host->width(), ui.host->height(), px.data());
 }
 
+/// The units of `ui`, paused at their Reset: the recorded run starts here.
+UnitSwarm& paused_at_reset(test::SandboxUi& ui) {
+  UnitSwarm& u = ui.sb().units();
+  u.set_playing(false);
+  u.reset(ui.sb().scene());
+  return u;
+}
+
+/// 200 recorded steps of the doorway scene with its door clicked at step 120.
+void record_door_click_run(test::SandboxUi& ui, UnitSwarm& u) {
+  for (int s = 0; s < 200; ++s) {
+    if (s == 120) u.toggle_door(0);
+    u.step(ui.sb().scene());
+  }
+}
+
 /// A brush stroke with the paint tool along row `y` from cell x0 to x1, then one idle frame
 /// (the stroke's rebuild waits for its end).
 void paint_row(test::SandboxUi& ui, int y, int x0, int x1) {
@@ -76,9 +92,7 @@ TEST_CASE("proof: wall, door, send mid-run; saved, reopened, scrubbed to the mid
   REQUIRE(!scene->doors.empty());
   test::SandboxUi ui(*scene, 2);
   ui.sb().set_work_dir(dir.path.string());
-  UnitSwarm& u = ui.sb().units();
-  u.set_playing(false);
-  u.reset(ui.sb().scene());
+  UnitSwarm& u = paused_at_reset(ui);
   ui.idle(1);
   REQUIRE(u.count() > 2);
   const int64_t blocked_before = ui.sb().scene().grid.blocked_count();
@@ -139,9 +153,7 @@ TEST_CASE("sandbox edits: a spawn and a goal move are recorded; a seek shows the
   auto scene = io::load_scene(kDoorway);
   REQUIRE(scene.ok());
   test::SandboxUi ui(*scene, 2);
-  UnitSwarm& u = ui.sb().units();
-  u.set_playing(false);
-  u.reset(ui.sb().scene());
+  UnitSwarm& u = paused_at_reset(ui);
   const int n = u.count();
   for (int s = 0; s < 120; ++s) {
     if (s == 30) CHECK(u.send({0}, Vec2(3.5, 12.5), std::nullopt).empty());
@@ -179,13 +191,8 @@ TEST_CASE("sandbox edits: an edit at a past moment branches; Undo branch restore
   auto scene = io::load_scene(kDoorway);
   REQUIRE(scene.ok());
   test::SandboxUi ui(*scene, 2);
-  UnitSwarm& u = ui.sb().units();
-  u.set_playing(false);
-  u.reset(ui.sb().scene());
-  for (int s = 0; s < 200; ++s) {
-    if (s == 120) u.toggle_door(0);
-    u.step(ui.sb().scene());
-  }
+  UnitSwarm& u = paused_at_reset(ui);
+  record_door_click_run(ui, u);
   const plan::Recording* rec = u.recording();
   REQUIRE(rec != nullptr);
   const auto inputs = rec->inputs();
@@ -218,9 +225,7 @@ TEST_CASE("sandbox edits: an edit a recording cannot hold ends it, naming the ed
   auto scene = io::load_scene(kDoorway);
   REQUIRE(scene.ok());
   test::SandboxUi ui(*scene, 2);
-  UnitSwarm& u = ui.sb().units();
-  u.set_playing(false);
-  u.reset(ui.sb().scene());
+  UnitSwarm& u = paused_at_reset(ui);
   for (int s = 0; s < 10; ++s) u.step(ui.sb().scene());
   REQUIRE(u.recording() != nullptr);
   ui.sb().scene().settings.turn_penalty += 0.5;
@@ -338,13 +343,8 @@ TEST_CASE("sandbox edits: Ctrl+Z after scrubbing back and editing undoes the bra
   auto scene = io::load_scene(kDoorway);
   REQUIRE(scene.ok());
   test::SandboxUi ui(*scene, 2);
-  UnitSwarm& u = ui.sb().units();
-  u.set_playing(false);
-  u.reset(ui.sb().scene());
-  for (int s = 0; s < 200; ++s) {
-    if (s == 120) u.toggle_door(0);
-    u.step(ui.sb().scene());
-  }
+  UnitSwarm& u = paused_at_reset(ui);
+  record_door_click_run(ui, u);
   const plan::Recording* rec = u.recording();
   REQUIRE(rec != nullptr);
   const auto inputs = rec->inputs();
@@ -423,9 +423,7 @@ TEST_CASE("sandbox edits: the metrics after a seek are those the run had then, a
   auto scene = io::load_scene(kDoorway);
   REQUIRE(scene.ok());
   test::SandboxUi ui(*scene, 2);
-  UnitSwarm& u = ui.sb().units();
-  u.set_playing(false);
-  u.reset(ui.sb().scene());
+  UnitSwarm& u = paused_at_reset(ui);
   struct Seen {
     sandbox::SwarmMetrics m;
     std::vector<int> replans;
@@ -479,9 +477,7 @@ TEST_CASE("sandbox edits: a paint while paused mid-run draws the truck where it 
   REQUIRE(scene.ok());
   REQUIRE(scene->moving_obstacles.size() == 1);
   test::SandboxUi ui(*scene, 2);
-  UnitSwarm& u = ui.sb().units();
-  u.set_playing(false);
-  u.reset(ui.sb().scene());
+  UnitSwarm& u = paused_at_reset(ui);
   for (int s = 0; s < 600; ++s) u.step(ui.sb().scene());  // 10 s: the truck is at its route's end
   // Dark brown pixels (the cab band, drawn (90, 50, 10) at alpha 230 over the map) where a
   // truck at the route's start has its cab (3 x 1.5 cells, heading +y: its front 0.825-1.5
