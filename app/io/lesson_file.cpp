@@ -140,15 +140,11 @@ Result<Lesson> parse_lesson(const std::string& text_in, const std::string& sourc
   auto parsed = detail::parse_json_text(text_in, source);
   if (!parsed) return parsed.error();
   const json root = std::move(*parsed);
-  try {
+  return detail::read_located(text_in, source, [&]() -> Result<Lesson> {
     if (!root.is_object() || !root.contains("pathlab_lesson"))
       return fail(StatusCode::parse_error, source + ":1: not a pathlab lesson (no \"pathlab_lesson\" version)");
     return read_lesson(root, options);
-  } catch (const detail::SceneError& e) {
-    return fail(StatusCode::parse_error, detail::located(e, text_in, source));
-  } catch (const json::exception& e) {
-    return fail(StatusCode::parse_error, source + ": " + printable_text(e.what()));
-  }
+  });
 }
 
 Result<Lesson> load_lesson(const std::string& path, const LessonReadOptions& options) {

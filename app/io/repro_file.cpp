@@ -249,7 +249,7 @@ Result<Repro> parse_repro(const std::string& text, const std::string& source, co
   auto parsed = detail::parse_json_text(text, source);
   if (!parsed) return parsed.error();
   const json root = std::move(*parsed);
-  try {
+  return detail::read_located(text, source, [&]() -> Result<Repro> {
     if (!root.is_object() || !root.contains("pathlab_repro")) return fail(StatusCode::parse_error, source + ": not a pathlab repro (no \"pathlab_repro\" version)");
     Repro r;
     read_header(root, r);
@@ -262,28 +262,18 @@ Result<Repro> parse_repro(const std::string& text, const std::string& source, co
     r.scene = std::move(*scene);
     read_body(root, r);
     return r;
-  } catch (const detail::SceneError& e) {
-    return fail(StatusCode::parse_error, detail::located(e, text, source));
-  } catch (const json::exception& e) {
-    return fail(StatusCode::parse_error, source + ": " + printable_text(e.what()));
-  }
+  });
 }
 
 /// Parses `text` (guarded) and runs `read` on its root; errors located in `text`.
 template <class Read>
 Status parse_guarded(const std::string& text, const std::string& source, Read read) {
-  if (auto checked = check_json_text(text, source); !checked) return checked;
-  try {
-    const json root = json::parse(text);
-    read(root);
+  auto parsed = detail::parse_json_text(text, source);
+  if (!parsed) return parsed.error();
+  return detail::read_located(text, source, [&]() -> Status {
+    read(*parsed);
     return ok_status();
-  } catch (const json::parse_error& e) {
-    return json_syntax_error(text, source, e.byte);
-  } catch (const detail::SceneError& e) {
-    return fail(StatusCode::parse_error, detail::located(e, text, source));
-  } catch (const json::exception& e) {
-    return fail(StatusCode::parse_error, source + ": " + printable_text(e.what()));
-  }
+  });
 }
 
 Result<std::vector<UnitInput>> parse_unit_inputs(const std::string& text, const std::string& source, const Scene& scene,

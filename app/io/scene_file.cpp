@@ -189,7 +189,7 @@ Result<Scene> parse_scene(const std::string& text, const std::string& source, co
   auto parsed = detail::parse_json_text(text, source);
   if (!parsed) return parsed.error();
   json root = std::move(*parsed);  // not const: a missing key reads as null (operator[])
-  try {
+  return detail::read_located(text, source, [&]() -> Result<Scene> {
     if (!root.is_object() || !root.contains("pathlab_scene")) bad(source, "not a pathlab scene (no \"pathlab_scene\" version)");
     if (!root["pathlab_scene"].is_number_integer() || root["pathlab_scene"].get<int64_t>() < 1) {
       bad(source, "\"pathlab_scene\" must be a positive version number");
@@ -224,11 +224,7 @@ Result<Scene> parse_scene(const std::string& text, const std::string& source, co
       }
     }
     return scene;
-  } catch (const SceneError& e) {
-    return fail(StatusCode::parse_error, detail::located(e, text, source));
-  } catch (const json::exception& e) {
-    return fail(StatusCode::parse_error, source + ": " + printable_text(e.what()));
-  }
+  });
 }
 
 Result<Scene> load_scene(const std::string& path, const SceneReadOptions& options) {

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pathlab/io/json_guard.hpp"
 #include "pathlab/io/scene_file.hpp"
 
 namespace pathlab::io::detail {
@@ -29,6 +30,20 @@ std::string located(const SceneError& e, std::string_view text, const std::strin
 /// recursively and throws on 1e400): the scene, repro and lesson readers' first step. A syntax
 /// error reads "FILE:LINE: not valid JSON (byte N)".
 Result<nlohmann::json> parse_json_text(const std::string& text, const std::string& source);
+
+/// Runs `read()` (a reader over a parsed document) and turns what the readers throw into a
+/// parse error: a SceneError located at its key's line in `text`, any other nlohmann error as
+/// "FILE: what". The scene, repro and lesson readers' second step, after parse_json_text.
+template <class Read>
+auto read_located(const std::string& text, const std::string& source, Read read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const SceneError& e) {
+    return fail(StatusCode::parse_error, located(e, text, source));
+  } catch (const nlohmann::json::exception& e) {
+    return fail(StatusCode::parse_error, source + ": " + printable_text(e.what()));
+  }
+}
 
 /// A heading in degrees for the file: rad_to_deg(rad), moved by a few ulps when that makes
 /// deg_to_rad give back exactly `rad`. Without this, about 2 in 100 headings change their last
