@@ -272,6 +272,7 @@ struct Row {
   double setup_s = 0.0;
   double wall_median = 0.0, wall_p95 = 0.0, cpu_median = 0.0, cpu_p95 = 0.0;  // [Units: ms]
   double bytes_per_unit = 0.0;
+  int full_routes = 0;  ///< Units with a route to their goal at the end (not a partial one, not waiting).
   Quality quality;
 };
 
@@ -329,6 +330,10 @@ Row run_pathlab(const Args& a, const ScaleScenario& s) {
         for (int i = 0; i < crowd.agent_count(); ++i) pos[static_cast<size_t>(i)] = crowd.state(i).pose.pos;
       },
       row);
+  for (int i = 0; i < crowd.agent_count(); ++i) {
+    const pathlab::CrowdAgentState& st = crowd.state(i);
+    if (st.route_source != CrowdRouteSource::none && !st.waiting) ++row.full_routes;
+  }
   return row;
 }
 
@@ -404,6 +409,10 @@ Row run_detour(const Args& a, const ScaleScenario& s) {
         }
       },
       row);
+  for (int k : idx) {
+    const dtCrowdAgent* ag = k >= 0 ? crowd->getAgent(k) : nullptr;
+    if (ag && ag->targetState == DT_CROWDAGENT_TARGET_VALID && ag->corridor.getLastPoly() == ag->targetRef) ++row.full_routes;
+  }
   dtFreeCrowd(crowd);
   return row;
 }
@@ -415,8 +424,8 @@ void print_table(const std::vector<Row>& rows, const Args& a) {
               a.warmup, a.steps, (a.warmup + a.steps) * kDt, a.threads);
   std::printf("| map | units | engine | setup s | step ms median / p95 (wall) | step ms median / p95 (CPU) | "
               "us per unit-step wall / CPU | pathlab / Detour wall / CPU | overlaps max per step / total | "
-              "wall overlaps | arrived | advance cells | bytes per unit |\n");
-  std::printf("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+              "wall overlaps | arrived | advance cells | full routes | bytes per unit |\n");
+  std::printf("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const Row& r : rows) {
     std::string ratio = "";
     if (r.engine == "pathlab") {
@@ -428,13 +437,13 @@ void print_table(const std::vector<Row>& rows, const Args& a) {
         }
     }
     const double n = r.units;
-    std::printf("| %s | %d%s | %s | %.1f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %s | %d / %lld | %lld | %d | %.1f | %.0f |\n",
+    std::printf("| %s | %d%s | %s | %.1f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %s | %d / %lld | %lld | %d | %.1f | %d | %.0f |\n",
                 r.map.c_str(), r.units, r.added == r.units ? "" : (" (" + std::to_string(r.added) + " added)").c_str(),
                 r.engine.c_str(), r.setup_s, r.wall_median, r.wall_p95, r.cpu_median, r.cpu_p95,
                 1e3 * r.wall_median / n, 1e3 * r.cpu_median / n, ratio.empty() ? "-" : ratio.c_str(),
                 r.quality.max_overlaps_per_step, static_cast<long long>(r.quality.overlap_pair_steps),
                 static_cast<long long>(r.quality.wall_overlaps), r.quality.arrived, r.quality.mean_advance,
-                r.bytes_per_unit);
+                r.full_routes, r.bytes_per_unit);
   }
 }
 

@@ -129,7 +129,7 @@ inline ScaleScenario movingai_scenario(const std::string& map_name, const std::s
   const std::string path = dir + "/" + map_name + ".map";
   auto grid = load_movingai_map(path);
   if (!grid) {
-    std::fprintf(stderr, "bench_crowd_scale: %s: %s\n", path.c_str(), grid.error().message.c_str());
+    std::fprintf(stderr, "bench_crowd_scale: --maps %s: %s\n", map_name.c_str(), grid.error().message.c_str());
     std::exit(2);
   }
   ScaleScenario s{map_name, std::move(*grid), {}, {}, {}};
