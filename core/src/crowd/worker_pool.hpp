@@ -29,13 +29,13 @@ class WorkerPool {
 
   int threads() const noexcept { return threads_; }
   /// How many parts run(n) splits n units into: one per thread, with at least kMinUnitsPerPart
-  /// units each (a part's wake-up costs more than a few units' work).
+  /// units each (a part's wake-up, some microseconds, costs about one unit's decision).
   int parts(int n) const noexcept;
   /// Calls job(begin, end, part) for the contiguous parts of [0, n), part 0 on the calling
   /// thread, and returns when every part is done.
   void run(int n, const Job& job);
 
-  static constexpr int kMinUnitsPerPart = 16;
+  static constexpr int kMinUnitsPerPart = 4;
 
  private:
   void start();
