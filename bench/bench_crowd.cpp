@@ -309,9 +309,9 @@ Swarm& swarm(int threads) {
     Swarm w;
     w.grid = Grid::create(512, 512).value();
     generate_random(w.grid, 0.2, 2024);
-    CrowdDef def = default_crowd_def();
-    def.threads = threads;
-    w.crowd = std::make_unique<Crowd>(Crowd::create(w.grid, def).value());
+    CrowdDef crowd_def = default_crowd_def();
+    crowd_def.threads = threads;
+    w.crowd = std::make_unique<Crowd>(Crowd::create(w.grid, crowd_def).value());
     std::mt19937 rng(7);
     std::uniform_int_distribution<int> cell(1, 510), off(-40, 40);
     const char* presets[] = {"person", "person", "tank", "bear", "car"};
