@@ -25,6 +25,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <map>
+
 #include <DetourCrowd.h>
 
 #include <algorithm>
@@ -299,12 +301,17 @@ struct Swarm {
   std::vector<Vec2> home, away;
 };
 
-Swarm& swarm() {
-  static Swarm s = [] {
+/// The swarm stepped on `threads` threads (CrowdDef::threads), made once per count.
+Swarm& swarm(int threads) {
+  static std::map<int, Swarm> made;
+  if (auto it = made.find(threads); it != made.end()) return it->second;
+  Swarm& s = made[threads] = [threads] {
     Swarm w;
     w.grid = Grid::create(512, 512).value();
     generate_random(w.grid, 0.2, 2024);
-    w.crowd = std::make_unique<Crowd>(Crowd::create(w.grid).value());
+    CrowdDef crowd_def = default_crowd_def();
+    crowd_def.threads = threads;
+    w.crowd = std::make_unique<Crowd>(Crowd::create(w.grid, crowd_def).value());
     std::mt19937 rng(7);
     std::uniform_int_distribution<int> cell(1, 510), off(-40, 40);
     const char* presets[] = {"person", "person", "tank", "bear", "car"};
@@ -326,8 +333,9 @@ Swarm& swarm() {
   return s;
 }
 
+/// The argument is CrowdDef::threads (the same steps with any count; the time is wall time).
 void BM_swarm_1000(benchmark::State& state) {
-  Swarm& w = swarm();
+  Swarm& w = swarm(static_cast<int>(state.range(0)));
   Crowd& crowd = *w.crowd;
   for (auto _ : state) {
     crowd.step();
@@ -348,7 +356,7 @@ void BM_swarm_1000(benchmark::State& state) {
   state.counters["replans"] = crowd.run_metrics().replans;
   state.counters["min_sep_ratio"] = crowd.run_metrics().min_separation_ratio;
 }
-BENCHMARK(BM_swarm_1000)->Unit(benchmark::kMillisecond)->Iterations(600);
+BENCHMARK(BM_swarm_1000)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Iterations(600)->UseRealTime();
 
 }  // namespace
 

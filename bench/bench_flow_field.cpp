@@ -7,7 +7,8 @@
 // one cell thick, doorways 4 cells wide: generate_rooms(31, 4)), 10,000 persons in 8 groups of
 // 1,250, each group starting in a block of 2x2 rooms by the map's edge and sent to the centre
 // of one room across the map, 600 steps of 1/60 s; the argument is CrowdDef::flow_field_units
-// (0: no flow fields, every unit searches its own routes, as before issue 27; 32: the default).
+// (0: no flow fields, every unit searches its own routes, as before issue 27; 32: the default),
+// the second CrowdDef::threads (the same steps with any count: compare the wall times).
 // Counters: setup_s (adding the units, which plans their first routes), ms_step_median /
 // ms_step_p95 / ms_step_max (wall time of Crowd::step, re-planning included; cpu_ms_*: the
 // thread's CPU time of the same, which a loaded machine inflates less), overlaps
@@ -126,6 +127,7 @@ void BM_rooms_crowd(benchmark::State& state) {
   const std::vector<CrowdAgentDef> agents = rooms_agents(grid);
   CrowdDef def = default_crowd_def();
   def.flow_field_units = static_cast<int>(state.range(0));
+  def.threads = static_cast<int>(state.range(1));
   for (auto _ : state) {
     auto t0 = std::chrono::steady_clock::now();
     double c0 = bench::thread_seconds();
@@ -156,7 +158,7 @@ void BM_rooms_crowd(benchmark::State& state) {
     state.counters["MB"] = static_cast<double>(crowd.memory_bytes()) / 1e6;
   }
 }
-BENCHMARK(BM_rooms_crowd)->Arg(0)->Arg(32)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_rooms_crowd)->Args({0, 1})->Args({32, 1})->Args({32, 2})->Unit(benchmark::kSecond)->Iterations(1);
 
 FlowFieldDef field_def() {
   FlowFieldDef d = default_flow_field_def();

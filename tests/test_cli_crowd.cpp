@@ -137,6 +137,9 @@ TEST_CASE("cli crowd: bad input is exit 2 with the file and line") {
   check_usage_error(base + ok + " --max-time -1", "--max-time");
   check_usage_error(base + ok + " --max-time 1e9 --dt 0.001", "--max-time");
   check_usage_error(base + ok + " --every 0", "--every");
+  check_usage_error(base + ok + " --threads 0", "--threads");
+  check_usage_error(base + ok + " --threads 65", "--threads");
+  check_usage_error(base + ok + " --threads two", "--threads");
   check_usage_error(base + ok + " --speed 3", "--speed");
   check_usage_error("crowd --map " + map, "--agents");
   check_usage_error(base + ok + " --doors " + write_temp("crowd_d1.doors", "1 1 2 2 ajar\n"), "crowd_d1.doors:1");
@@ -147,6 +150,16 @@ TEST_CASE("cli crowd: bad input is exit 2 with the file and line") {
                     "crowd_o2.obst:1");
   check_usage_error(base + ok + " --obstacles " + write_temp("crowd_o3.obst", "3 1.5 2 0 once 1 1 500 5\n"),
                     "crowd_o3.obst:1");
+}
+
+TEST_CASE("cli crowd --threads: the doorway queue prints the same lines with 1 and 3 threads") {
+  const std::string args = "crowd --map " + kDir + "doorway.map --agents " + kDir + "doorway_queue.agents --json --every 10";
+  const auto one = run_cli(args + " --threads 1");
+  const auto three = run_cli(args + " --threads 3");
+  REQUIRE(one.status == 0);
+  REQUIRE(three.status == 0);
+  CHECK(json_lines(one.out).size() >= 3);
+  CHECK(one.out == three.out);
 }
 
 TEST_CASE("cli crowd: a huge start heading neither hangs nor fails") {

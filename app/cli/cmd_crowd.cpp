@@ -29,7 +29,8 @@ namespace {
 constexpr const char* kCrowdUsage =
     "usage: pathlab-cli crowd --map FILE --agents FILE [--doors FILE] [--obstacles FILE] [options]\n"
     "       pathlab-cli crowd --scene FILE [--planner NAME] [--smoother NAME] [--radius R] [--agent-radius R] [options]\n"
-    "options: --dt S (step, default 1/60) --max-time S --every N --json\n"
+    "options: --dt S (step, default 1/60) --max-time S --every N --threads N (1..64, default 1: the same\n"
+    "result with any count) --json\n"
     "--scene runs the scene's units, doors and trucks as the sandbox does (pathlab/plan/scene_units.hpp):\n"
     "each unit drives the routes of the scene's planner and smoother with its own radius and turning\n"
     "radius, or waits and says why; --planner, --smoother, --radius (turning) and --agent-radius\n"
@@ -220,6 +221,7 @@ int run_crowd(int argc, char** argv) {
   const auto dt_arg = args.number("dt");
   const auto max_time_arg = args.number("max-time");
   const long long every = args.integer("every").value_or(1);
+  const long long threads = args.integer("threads").value_or(1);
   const bool json = args.flag("json");
   for (const char* known : {"scene", "map", "agents", "doors", "obstacles", "planner", "smoother", "radius", "agent-radius"})
     (void)args.str(known);
@@ -232,6 +234,8 @@ int run_crowd(int argc, char** argv) {
   }
   if (max_time_arg && !(*max_time_arg > 0.0)) throw UsageError("--max-time must be > 0 seconds");
   if (every < 1) throw UsageError("--every must be >= 1");
+  if (threads < 1 || threads > 64) throw UsageError("--threads must be in 1..64 (got " + std::to_string(threads) + ")");
+  def.threads = static_cast<int>(threads);
 
   CrowdInput in = read_input(args, def);
   Crowd& crowd = in.get();

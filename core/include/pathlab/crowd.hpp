@@ -112,6 +112,12 @@ struct CrowdDef {
   /// search for the group, kept up to date when doors change) instead of a search each; units
   /// with a turning radius or a slow pivot keep their own. 0: never. [Limit: >= 0]
   int flow_field_units = 32;
+  /// Threads that step the crowd, the calling one included: the neighbour queries and the
+  /// avoidance decisions of the units run on a pool of this many (contiguous ranges of units);
+  /// everything that units share (routes, slots, doors, moves in index order) stays on the
+  /// calling thread. The result is the same bytes with any count. 1: no thread is started.
+  /// [Limit: 1..64]
+  int threads = 1;
   /// Who plans the units' routes. Empty (the default): the crowd's own grid A* with each
   /// unit's radius (windowed, line-of-sight shortcut). Set: called for every plan and re-plan
   /// of a unit's route (added, new goal, door toggled, a slot claimed near a shared goal,

@@ -42,13 +42,18 @@ Status validate_crowd_def(const CrowdDef& d) {
   }
   if (d.plan_expansions < 0) return fail(StatusCode::invalid_argument, "crowd.plan_expansions must be >= 0");
   if (d.flow_field_units < 0) return fail(StatusCode::invalid_argument, "crowd.flow_field_units must be >= 0");
+  if (d.threads < 1 || d.threads > 64) {
+    return fail(StatusCode::invalid_argument, "crowd.threads must be in 1..64 (got " + std::to_string(d.threads) + ")");
+  }
   return ok_status();
 }
 
 }  // namespace
 
 CrowdImpl::CrowdImpl(const Grid& grid, const CrowdDef& def)
-    : def_(def), base_(grid), grid_(grid), finder_(grid_), avoid_grid_(grid), avoid_finder_(avoid_grid_), local_finder_(local_grid_) {
+    : def_(def), base_(grid), grid_(grid), finder_(grid_), avoid_grid_(grid), avoid_finder_(avoid_grid_), local_finder_(local_grid_),
+      pool_(def.threads) {
+  scratch_.resize(static_cast<size_t>(def.threads));
   min_separation_ = std::numeric_limits<double>::infinity();
   min_ratio_ = std::numeric_limits<double>::infinity();
   min_obstacle_gap_ = std::numeric_limits<double>::infinity();
@@ -136,9 +141,18 @@ void CrowdImpl::step() {
   make_way_for_movers();
   rebuild_buckets();
   const int n = static_cast<int>(agents_.size());
-  for (int i = 0; i < n; ++i) find_neighbors(i);
-  for (int i = 0; i < n; ++i) decide(i);
-  for (int i = 0; i < n; ++i) move(i);
+  // Neighbours and decisions on the worker threads: a unit's find_neighbors() and decide()
+  // write only its own state and its thread's scratch, and read what no one writes in this
+  // phase (pos_, vel_, the map, the routes), so any split of the units gives the same bytes.
+  // Everything shared (routes, slots, flow marks, doors) changes in the serial phases.
+  pool_.run(n, [this](int begin, int end, int part) {
+    crowd::Scratch& s = scratch_[static_cast<size_t>(part)];
+    for (int i = begin; i < end; ++i) {
+      find_neighbors(i, s);
+      decide(i, s);
+    }
+  });
+  for (int i = 0; i < n; ++i) move(i);  // in index order: a move sees the moves before it
   ++steps_;
   measure();
   for (int i = 0; i < n; ++i) track_progress(i);
@@ -180,8 +194,10 @@ size_t bytes_of(const std::vector<T>& v) {
 size_t CrowdImpl::memory_bytes() const noexcept {
   size_t b = sizeof(*this) + bytes_of(base_.costs()) + bytes_of(grid_.costs()) + bytes_of(avoid_grid_.costs()) +
              bytes_of(local_grid_.costs()) + bytes_of(flow_) + bytes_of(settled_) + bytes_of(settled_cells_) +
-             bytes_of(bucket_start_) + bytes_of(bucket_ids_) + bytes_of(lines_) + bytes_of(found_) + bytes_of(agents_) +
-             flow_fields_.memory_bytes();
+             bytes_of(buckets_) + bytes_of(agent_bucket_) + bytes_of(pos_) + bytes_of(vel_) + bytes_of(radius_) +
+             bytes_of(scratch_) + bytes_of(agents_) + flow_fields_.memory_bytes();
+  for (const std::vector<int>& ids : buckets_) b += bytes_of(ids);
+  for (const crowd::Scratch& s : scratch_) b += bytes_of(s.lines) + bytes_of(s.found);
   for (const crowd::Agent& a : agents_) {
     b += bytes_of(a.st.route) + bytes_of(a.st.neighbors) + bytes_of(a.flow_marks) + a.st.why.capacity() +
          a.st.note.capacity() + a.def.unit.name.capacity();

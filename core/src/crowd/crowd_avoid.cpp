@@ -24,54 +24,74 @@ Vec2 dir_of(double heading) { return Vec2(std::cos(heading), std::sin(heading));
 }  // namespace
 
 void CrowdImpl::rebuild_buckets() {
-  bucket_w_ = grid_.width() / kBucketSide + 1;
-  bucket_h_ = grid_.height() / kBucketSide + 1;
-  const size_t nb = static_cast<size_t>(bucket_w_) * static_cast<size_t>(bucket_h_);
-  bucket_start_.assign(nb + 1, 0);
+  const int w = grid_.width() / kBucketSide + 1, h = grid_.height() / kBucketSide + 1;
+  const size_t n = agents_.size();
+  if (w != bucket_w_ || h != bucket_h_ || n < agent_bucket_.size()) {  // the first step
+    bucket_w_ = w;
+    bucket_h_ = h;
+    buckets_.assign(static_cast<size_t>(w) * static_cast<size_t>(h), {});
+    agent_bucket_.clear();
+  }
   auto bucket_of = [&](Vec2 p) {
     const int bx = std::clamp(static_cast<int>(p.x) / kBucketSide, 0, bucket_w_ - 1);
     const int by = std::clamp(static_cast<int>(p.y) / kBucketSide, 0, bucket_h_ - 1);
-    return static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx);
+    return by * bucket_w_ + bx;
   };
-  for (const auto& a : agents_) ++bucket_start_[bucket_of(a.st.pose.pos) + 1];
-  for (size_t b = 0; b < nb; ++b) bucket_start_[b + 1] += bucket_start_[b];
-  bucket_ids_.assign(agents_.size(), -1);
-  std::vector<int> fill(bucket_start_.begin(), bucket_start_.end() - 1);
-  for (size_t i = 0; i < agents_.size(); ++i) {
-    const size_t b = bucket_of(agents_[i].st.pose.pos);
-    bucket_ids_[static_cast<size_t>(fill[b]++)] = static_cast<int>(i);
+  pos_.resize(n);
+  vel_.resize(n);
+  radius_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const crowd::Agent& a = agents_[i];
+    pos_[i] = a.st.pose.pos;
+    vel_[i] = a.st.velocity;
+    radius_[i] = a.def.unit.radius;
+    const int b = bucket_of(pos_[i]);
+    if (i == agent_bucket_.size()) {  // added since the last step
+      agent_bucket_.push_back(b);
+      buckets_[static_cast<size_t>(b)].push_back(static_cast<int>(i));
+      continue;
+    }
+    const int old = agent_bucket_[i];
+    if (b == old) continue;
+    std::vector<int>& from = buckets_[static_cast<size_t>(old)];
+    *std::find(from.begin(), from.end(), static_cast<int>(i)) = from.back();
+    from.pop_back();
+    buckets_[static_cast<size_t>(b)].push_back(static_cast<int>(i));
+    agent_bucket_[i] = b;
   }
 }
 
-void CrowdImpl::find_neighbors(int id) {
-  crowd::Agent& a = agents_[static_cast<size_t>(id)];
-  const Vec2 p = a.st.pose.pos;
-  const double range = def_.neighbor_distance + a.def.unit.radius + max_radius_;
+void CrowdImpl::find_neighbors(int id, crowd::Scratch& s) {
+  const size_t self = static_cast<size_t>(id);
+  const Vec2 p = pos_[self];
+  const double r = radius_[self];
+  const double range = def_.neighbor_distance + r + max_radius_;
   const int bx0 = std::max(0, static_cast<int>(std::floor((p.x - range) / kBucketSide)));
   const int by0 = std::max(0, static_cast<int>(std::floor((p.y - range) / kBucketSide)));
   const int bx1 = std::min(bucket_w_ - 1, static_cast<int>(std::floor((p.x + range) / kBucketSide)));
   const int by1 = std::min(bucket_h_ - 1, static_cast<int>(std::floor((p.y + range) / kBucketSide)));
-  std::vector<std::pair<double, int>>& found = found_;
+  std::vector<std::pair<double, int>>& found = s.found;
   found.clear();
   for (int by = by0; by <= by1; ++by) {
     for (int bx = bx0; bx <= bx1; ++bx) {
-      const size_t b = static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx);
-      for (int k = bucket_start_[b]; k < bucket_start_[b + 1]; ++k) {
-        const int j = bucket_ids_[static_cast<size_t>(k)];
+      for (int j : buckets_[static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx)]) {
         if (j == id) continue;
-        const crowd::Agent& o = agents_[static_cast<size_t>(j)];
-        const double gap = glm::length(o.st.pose.pos - p) - a.def.unit.radius - o.def.unit.radius;
+        const size_t k = static_cast<size_t>(j);
+        const double gap = glm::length(pos_[k] - p) - r - radius_[k];
         if (gap < def_.neighbor_distance) found.emplace_back(gap, j);
       }
     }
   }
+  // (gap, id) is a total order: the nearest `keep` do not depend on the buckets' order.
   const size_t keep = std::min(found.size(), static_cast<size_t>(def_.max_neighbors));
   std::partial_sort(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(keep), found.end());
-  a.st.neighbors.clear();
-  for (size_t k = 0; k < keep; ++k) a.st.neighbors.push_back(found[k].second);
+  std::vector<int>& out = agents_[self].st.neighbors;
+  out.clear();
+  for (size_t k = 0; k < keep; ++k) out.push_back(found[k].second);
 }
 
-void CrowdImpl::add_wall_line(const crowd::Agent& a, Vec2 q, double range, bool corner) {
+void CrowdImpl::add_wall_line(const crowd::Agent& a, Vec2 q, double range, bool corner,
+                              std::vector<crowd::OrcaLine>& lines) const {
   const Vec2 d = q - a.st.pose.pos;
   const double dist = glm::length(d);
   if (dist > range || dist < 1e-9) return;
@@ -80,14 +100,14 @@ void CrowdImpl::add_wall_line(const crowd::Agent& a, Vec2 q, double range, bool 
     // (a static neighbour of radius 0, full responsibility). The half-plane through the point
     // would also forbid sliding past it: a car 0.003 cells off the wall at the mouth of a
     // one-cell corridor could not drive in.
-    lines_.push_back(crowd::agent_line(a.st.pose.pos, a.st.velocity, q, Vec2(0.0), a.def.unit.radius,
+    lines.push_back(crowd::agent_line(a.st.pose.pos, a.st.velocity, q, Vec2(0.0), a.def.unit.radius,
                                        def_.obstacle_horizon, def_.dt, 1.0));
     return;
   }
-  lines_.push_back(crowd::half_plane(d / dist, (dist - a.def.unit.radius) / def_.obstacle_horizon));
+  lines.push_back(crowd::half_plane(d / dist, (dist - a.def.unit.radius) / def_.obstacle_horizon));
 }
 
-void CrowdImpl::add_wall_lines(const crowd::Agent& a, double range) {
+void CrowdImpl::add_wall_lines(const crowd::Agent& a, double range, std::vector<crowd::OrcaLine>& lines) const {
   // The walls near the unit as line obstacles with full responsibility: every run of cell
   // edges between a blocked cell (the map's outside too) and a free one, facing the unit, is
   // one segment; its constraint goes through the segment's point closest to the unit (exact
@@ -104,7 +124,7 @@ void CrowdImpl::add_wall_lines(const crowd::Agent& a, double range) {
                                                : !grid_.is_free(x, e - 1) && grid_.is_free(x, e));
       if (edge && run < 0) run = x;
       if (!edge && run >= 0) {
-        add_wall_line(a, Vec2(std::clamp(p.x, double(run), double(x)), double(e)), range, p.x < run || p.x > x);
+        add_wall_line(a, Vec2(std::clamp(p.x, double(run), double(x)), double(e)), range, p.x < run || p.x > x, lines);
         run = -1;
       }
     }
@@ -118,14 +138,14 @@ void CrowdImpl::add_wall_lines(const crowd::Agent& a, double range) {
                                               : !grid_.is_free(e - 1, y) && grid_.is_free(e, y));
       if (edge && run < 0) run = y;
       if (!edge && run >= 0) {
-        add_wall_line(a, Vec2(double(e), std::clamp(p.y, double(run), double(y))), range, p.y < run || p.y > y);
+        add_wall_line(a, Vec2(double(e), std::clamp(p.y, double(run), double(y))), range, p.y < run || p.y > y, lines);
         run = -1;
       }
     }
   }
 }
 
-void CrowdImpl::add_mover_lines(const crowd::Agent& a) {
+void CrowdImpl::add_mover_lines(const crowd::Agent& a, std::vector<crowd::OrcaLine>& lines) const {
   const Vec2 p = a.st.pose.pos;
   const double r = a.def.unit.radius;
   for (const crowd::Mover& m : movers_) {
@@ -134,47 +154,50 @@ void CrowdImpl::add_mover_lines(const crowd::Agent& a) {
     const double reach = r + (a.def.unit.max_speed + m.def.speed) * def_.time_horizon;
     if (dist > reach || dist < 1e-9) continue;
     const Vec2 n = (q - p) / dist;
-    lines_.push_back(crowd::half_plane(n, (dist - r) / def_.time_horizon + glm::dot(m.velocity, n)));
+    lines.push_back(crowd::half_plane(n, (dist - r) / def_.time_horizon + glm::dot(m.velocity, n)));
   }
 }
 
-void CrowdImpl::decide(int id) {
-  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+void CrowdImpl::decide(int id, crowd::Scratch& s) {
+  const size_t self = static_cast<size_t>(id);
+  crowd::Agent& a = agents_[self];
   const Vec2 pref = preferred_velocity(id);
   a.st.preferred_velocity = pref;
   const UnitDef& u = a.def.unit;
   const double vmax = u.max_speed;
-  lines_.clear();
-  add_wall_lines(a, a.def.unit.radius + std::min(vmax * def_.obstacle_horizon, 3.0) + 0.5);
-  wall_lines_ = static_cast<int>(lines_.size());
-  add_mover_lines(a);
-  const int hard = static_cast<int>(lines_.size());
-  hard_lines_ = hard;
+  std::vector<crowd::OrcaLine>& lines = s.lines;
+  lines.clear();
+  add_wall_lines(a, a.def.unit.radius + std::min(vmax * def_.obstacle_horizon, 3.0) + 0.5, lines);
+  s.wall_lines = static_cast<int>(lines.size());
+  add_mover_lines(a, lines);
+  const int hard = static_cast<int>(lines.size());
+  s.hard_lines = hard;
   for (int j : a.st.neighbors) {
-    const crowd::Agent& b = agents_[static_cast<size_t>(j)];
-    if (!constrains(a, b)) continue;
+    if (!constrains(id, j)) continue;
+    const size_t k = static_cast<size_t>(j);
     // A vehicle tracking its route does not sidestep (crowd_track.cpp): a person takes the
     // whole of avoiding it, not half.
-    const double share = a.holonomic && b.tracking ? 1.0 : 0.5;
-    lines_.push_back(crowd::agent_line(a.st.pose.pos, a.st.velocity, b.st.pose.pos, b.st.velocity,
-                                       u.radius + b.def.unit.radius, def_.time_horizon, def_.dt, share));
+    const double share = a.holonomic && agents_[k].tracking ? 1.0 : 0.5;
+    lines.push_back(crowd::agent_line(pos_[self], vel_[self], pos_[k], vel_[k], radius_[self] + radius_[k],
+                                      def_.time_horizon, def_.dt, share));
   }
-  a.near_units = static_cast<int>(lines_.size()) > hard;
-  const Vec2 v = crowd::solve_velocity(lines_, hard, vmax, pref);
+  a.near_units = static_cast<int>(lines.size()) > hard;
+  const Vec2 v = crowd::solve_velocity(lines, hard, vmax, pref);
   a.st.avoidance_velocity = v;
   if (a.holonomic) {
     a.new_velocity = v;
   } else {
-    choose_heading_motion(a, v);
+    choose_heading_motion(a, v, s);
   }
 }
 
-bool CrowdImpl::constrains(const crowd::Agent& a, const crowd::Agent& b) const {
-  const double gap = glm::length(b.st.pose.pos - a.st.pose.pos) - a.def.unit.radius - b.def.unit.radius;
-  return gap <= a.def.unit.max_speed * def_.time_horizon + b.def.unit.max_speed * def_.time_horizon;
+bool CrowdImpl::constrains(int a, int b) const {
+  const size_t i = static_cast<size_t>(a), j = static_cast<size_t>(b);
+  const double gap = glm::length(pos_[j] - pos_[i]) - radius_[i] - radius_[j];
+  return gap <= agents_[i].def.unit.max_speed * def_.time_horizon + agents_[j].def.unit.max_speed * def_.time_horizon;
 }
 
-void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca) {
+void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca, const crowd::Scratch& scratch) const {
   // Units that cannot sidestep: sample (speed, turn rate) pairs reachable within the reaction
   // time and keep the one whose velocity at the horizon is closest to ORCA's choice, facing
   // where ORCA wants to go, and breaking the fewest ORCA constraints on the way.
@@ -199,7 +222,8 @@ void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca) {
   if (back_to_it) nose_goal += kPi;
   const Vec2 nose_dir = dir_of(nose_goal);
   const double align_weight = u.max_speed * std::max(want, glm::length(a.st.preferred_velocity));
-  const int hard = hard_lines_;
+  const int hard = scratch.hard_lines;
+  const std::vector<crowd::OrcaLine>& lines = scratch.lines;
   constexpr int kSpeeds = 9, kTurns = 11;
   // Evenly spaced speeds, plus exactly zero when it lies between them and ORCA asks the unit to
   // stand: one that may reverse had only -0.25 and +0.19 cells/s to pick from, and crept at
@@ -227,8 +251,8 @@ void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca) {
       dir_mid = Vec2(dir_mid.x * rot_mid.x - dir_mid.y * rot_mid.y, dir_mid.x * rot_mid.y + dir_mid.y * rot_mid.x);
       double cost = glm::dot(v_end - v_orca, v_end - v_orca);
       cost += align_weight * (1.0 - glm::dot(nose_end, nose_dir));
-      for (size_t k = 0; k < lines_.size(); ++k) {
-        const double viol = crowd::violation(lines_[k], v_mid);
+      for (size_t k = 0; k < lines.size(); ++k) {
+        const double viol = crowd::violation(lines[k], v_mid);
         if (viol > 0.0) cost += (static_cast<int>(k) < std::max(hard, 0) ? 100.0 : 10.0) * viol;
       }
       if (cost < best) {

@@ -79,21 +79,22 @@ namespace {
 /// e.constraints: the clone's lines as decide() made them, labelled: walls, trucks, then the
 /// neighbours that constrain, in order; and the worst violation of the chosen velocity.
 void label_constraints(const CrowdImpl& c, const crowd::Agent& a, CrowdExplanation& e) {
+  const crowd::Scratch& s = c.scratch_.front();
   std::vector<int> owners;
   for (int j : a.st.neighbors)
-    if (c.constrains(a, c.agents_[static_cast<size_t>(j)])) owners.push_back(j);
-  for (size_t k = 0; k < c.lines_.size(); ++k) {
+    if (c.constrains(e.agent, j)) owners.push_back(j);
+  for (size_t k = 0; k < s.lines.size(); ++k) {
     CrowdOrcaConstraint oc;
-    oc.point = c.lines_[k].point;
-    oc.direction = c.lines_[k].direction;
+    oc.point = s.lines[k].point;
+    oc.direction = s.lines[k].direction;
     const int ki = static_cast<int>(k);
-    oc.hard = ki < c.hard_lines_;
-    oc.source = ki < c.wall_lines_ ? CrowdOrcaConstraint::Source::wall
+    oc.hard = ki < s.hard_lines;
+    oc.source = ki < s.wall_lines ? CrowdOrcaConstraint::Source::wall
                 : oc.hard          ? CrowdOrcaConstraint::Source::obstacle
                                    : CrowdOrcaConstraint::Source::unit;
-    const size_t u = k - static_cast<size_t>(c.hard_lines_);
+    const size_t u = k - static_cast<size_t>(s.hard_lines);
     if (!oc.hard && u < owners.size()) oc.other = owners[u];
-    e.worst_violation = std::max(e.worst_violation, crowd::violation(c.lines_[k], e.chosen_velocity));
+    e.worst_violation = std::max(e.worst_violation, crowd::violation(s.lines[k], e.chosen_velocity));
     e.constraints.push_back(oc);
   }
 }
@@ -146,8 +147,8 @@ Result<CrowdExplanation> CrowdImpl::explain(int id, CrowdRoutePlanner planner) c
   c->move_obstacles();
   c->make_way_for_movers();
   c->rebuild_buckets();
-  c->find_neighbors(id);
-  c->decide(id);
+  c->find_neighbors(id, c->scratch_.front());
+  c->decide(id, c->scratch_.front());
   const crowd::Agent& a = c->agents_[static_cast<size_t>(id)];
   const crowd::Agent& now = agents_[static_cast<size_t>(id)];
   CrowdExplanation e;

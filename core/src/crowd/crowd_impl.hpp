@@ -13,6 +13,7 @@
 
 #include "crowd/flow_field_crowd.hpp"
 #include "crowd/orca.hpp"
+#include "crowd/worker_pool.hpp"
 #include "pathlab/crowd.hpp"
 #include "pathlab/grid_search.hpp"
 
@@ -87,6 +88,15 @@ struct Mover {
   double blocked_since = -1.0;///< When its way was last found blocked after being clear; -1: it is not blocked. [Units: s]
   double backed = 0.0;        ///< How far it has backed off and not driven again. [Units: cells]
   double pause_until = -1.0;  ///< Backed off: it waits until then before it comes on again. [Units: s]
+};
+
+/// What one thread's decisions work in (CrowdImpl::decide): the ORCA lines of the unit being
+/// decided and the neighbour candidates of its query. One per worker thread.
+struct Scratch {
+  std::vector<OrcaLine> lines;
+  int hard_lines = 0;  ///< lines[0, hard_lines) are walls and moving obstacles.
+  int wall_lines = 0;  ///< lines[0, wall_lines) are walls (Crowd::explain tells them apart).
+  std::vector<std::pair<double, int>> found;
 };
 
 /// A GridPathfinder that can be copied with the crowd (Crowd::clone): a copy starts without a
@@ -165,14 +175,19 @@ class CrowdImpl {
   int longest_lock_obstacle_ = -1;
   double max_radius_ = 0.0;
   double max_speed_ = 0.0;  ///< Fastest unit. [Units: cells/s]
-  // Neighbour buckets (counting sort by bucket, ids in index order: deterministic).
-  int bucket_w_ = 1, bucket_h_ = 1;
-  std::vector<int> bucket_start_, bucket_ids_;
-  // Scratch.
-  std::vector<crowd::OrcaLine> lines_;
-  int hard_lines_ = 0;  ///< lines_[0, hard_lines_) are walls and moving obstacles.
-  int wall_lines_ = 0;  ///< lines_[0, wall_lines_) are walls (Crowd::explain tells them apart).
-  std::vector<std::pair<double, int>> found_;
+  // Neighbour buckets of kBucketSide cells, kept up to date by rebuild_buckets(): only a unit
+  // that changed bucket moves. The order of the ids in a bucket depends on the history, so
+  // every reader's result must not (find_neighbors sorts by (gap, id); place_ok asks "any?").
+  int bucket_w_ = 0, bucket_h_ = 0;
+  std::vector<std::vector<int>> buckets_;
+  std::vector<int> agent_bucket_;  ///< Per unit: its bucket.
+  // What the neighbour queries and ORCA read of every unit, as arrays (structure of arrays, one
+  // cache line holds several units), copied from the units at the start of the step.
+  std::vector<Vec2> pos_;        ///< [Units: cells]
+  std::vector<Vec2> vel_;        ///< [Units: cells/s]
+  std::vector<double> radius_;   ///< [Units: cells]
+  std::vector<crowd::Scratch> scratch_;  ///< One per worker thread (scratch_[0]: the caller's).
+  crowd::WorkerPool pool_;  ///< CrowdDef::threads; runs the neighbours-and-decisions phase.
 
   double time() const { return static_cast<double>(steps_) * def_.dt; }
 
@@ -249,17 +264,22 @@ class CrowdImpl {
   /// aside; -1: every route). False, and avoid_grid_ untouched, when there is no other traffic.
   bool fill_traffic_grid(int id, Vec2 dir);
   // crowd_avoid.cpp
+  /// Brings the buckets and pos_, vel_, radius_ up to the units' current state.
   void rebuild_buckets();
-  void find_neighbors(int id);
-  void decide(int id);
-  /// Whether neighbour b is near enough to constrain a's velocity within the time horizon.
-  bool constrains(const crowd::Agent& a, const crowd::Agent& b) const;
+  /// The unit's st.neighbors (nearest first, ties by id); reads pos_ and radius_.
+  void find_neighbors(int id, crowd::Scratch& s);
+  /// The unit's preferred velocity and its avoidance decision. Writes only that unit's state
+  /// and `s`, so units are decided in parallel (step()).
+  void decide(int id, crowd::Scratch& s);
+  /// Whether neighbour b is near enough to constrain a's velocity within the time horizon
+  /// (positions of pos_, as the step's decisions see them).
+  bool constrains(int a, int b) const;
   // crowd_explain.cpp
   Result<CrowdExplanation> explain(int id, CrowdRoutePlanner planner) const;
-  void add_wall_lines(const crowd::Agent& a, double range);
-  void add_wall_line(const crowd::Agent& a, Vec2 closest, double range, bool corner);
-  void add_mover_lines(const crowd::Agent& a);
-  void choose_heading_motion(crowd::Agent& a, Vec2 v_orca);
+  void add_wall_lines(const crowd::Agent& a, double range, std::vector<crowd::OrcaLine>& lines) const;
+  void add_wall_line(const crowd::Agent& a, Vec2 closest, double range, bool corner, std::vector<crowd::OrcaLine>& lines) const;
+  void add_mover_lines(const crowd::Agent& a, std::vector<crowd::OrcaLine>& lines) const;
+  void choose_heading_motion(crowd::Agent& a, Vec2 v_orca, const crowd::Scratch& s) const;
   // crowd_move.cpp
   void move(int id);
   /// The last cell of a unit that cannot sidestep: stop on the spot, or turn and drive straight in.

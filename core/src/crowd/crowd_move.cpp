@@ -88,8 +88,7 @@ bool CrowdImpl::place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const {
   for (int by = by0; by <= by1; ++by) {
     for (int bx = bx0; bx <= bx1; ++bx) {
       const size_t b = static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx);
-      for (int k = bucket_start_[b]; k < bucket_start_[b + 1]; ++k) {
-        const int j = bucket_ids_[static_cast<size_t>(k)];
+      for (int j : buckets_[b]) {  // any order: the answer is whether one is in the way
         if (j == id) continue;
         const crowd::Agent& o = agents_[static_cast<size_t>(j)];
         const double need = r + o.def.unit.radius;

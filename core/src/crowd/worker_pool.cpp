@@ -1,0 +1,83 @@
+// crowd::WorkerPool: std::thread workers woken by a condition variable for each job.
+
+#include "crowd/worker_pool.hpp"
+
+#include <algorithm>
+
+namespace pathlab::crowd {
+
+WorkerPool& WorkerPool::operator=(const WorkerPool& o) {
+  if (this != &o) {
+    stop();
+    threads_ = o.threads_;
+  }
+  return *this;
+}
+
+int WorkerPool::parts(int n) const noexcept {
+  return std::clamp(n / kMinUnitsPerPart, 1, threads_);
+}
+
+void WorkerPool::start() {
+  stop_ = false;
+  const uint64_t now = generation_;  // no worker runs yet: no lock needed
+  for (int part = 1; part < threads_; ++part) workers_.emplace_back([this, part, now] { work(part, now); });
+}
+
+void WorkerPool::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : workers_) t.join();
+  workers_.clear();
+  stop_ = false;
+}
+
+void WorkerPool::run(int n, const Job& job) {
+  const int parts = this->parts(n);
+  if (parts == 1) {
+    job(0, n, 0);
+    return;
+  }
+  if (workers_.empty()) start();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    job_ = &job;
+    n_ = n;
+    parts_ = parts;
+    pending_ = threads_ - 1;  // every worker answers, those without a part at once
+    ++generation_;
+  }
+  wake_.notify_all();
+  job(0, part_begin(n, parts, 1), 0);
+  std::unique_lock<std::mutex> lock(mu_);
+  done_.wait(lock, [this] { return pending_ == 0; });
+  job_ = nullptr;
+}
+
+void WorkerPool::work(int part, uint64_t seen) {
+  for (;;) {
+    const Job* job = nullptr;
+    int n = 0, parts = 1;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+      job = job_;
+      n = n_;
+      parts = parts_;
+    }
+    if (part < parts) (*job)(part_begin(n, parts, part), part_begin(n, parts, part + 1), part);
+    bool last = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      last = --pending_ == 0;
+    }
+    if (last) done_.notify_one();
+  }
+}
+
+}  // namespace pathlab::crowd
