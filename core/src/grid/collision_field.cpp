@@ -54,19 +54,28 @@ bool is_wall_face(const Grid& g, int x, int y) {
 /// for a cell centre (odd s), the two either side of a cell edge (even s).
 std::pair<int, int> cells_at(int s) { return s % 2 != 0 ? std::pair{s / 2, s / 2} : std::pair{s / 2 - 1, s / 2}; }
 
-/// What a sample starts with: kInside when every cell whose closed box holds the sample's
-/// half-cell square is blocked or outside, 0 when some is, else its distance to the map's
-/// outside (capped).
-float sample_start(const Grid& g, int sx, int sy, double cap) {
+/// What a sample touching a blocked cell holds: kInside when every cell whose closed box holds
+/// the sample's half-cell square is blocked or outside, else 0.
+float sample_at_wall(const Grid& g, int sx, int sy) {
   const auto [x0, x1] = cells_at(sx);
   const auto [y0, y1] = cells_at(sy);
-  int blocked = 0, cells = 0;
   for (int y = y0; y <= y1; ++y)
-    for (int x = x0; x <= x1; ++x) ++cells, blocked += !g.is_free(x, y);
-  if (blocked == cells) return kInside;
-  if (blocked > 0) return 0.0f;
-  const double x = 0.5 * sx, y = 0.5 * sy;
-  return static_cast<float>(std::min({cap, x, y, g.width() - x, g.height() - y}));
+    for (int x = x0; x <= x1; ++x)
+      if (g.is_free(x, y)) return 0.0f;
+  return kInside;
+}
+
+/// For row j of the table: the samples i of it within [-reach, reach] are nearer than `cap` to
+/// the box, the others cannot lower a stored distance (none is above the cap).
+std::array<int, kSide> row_reaches(const std::array<float, kSide * kSide>& table, double cap) {
+  std::array<int, kSide> out{};
+  for (int j = 0; j < kSide; ++j) {
+    int reach = -1;
+    for (int i = 0; i <= kSampleReach; ++i)
+      if (table[static_cast<size_t>(j * kSide + kSampleReach + i)] < cap) reach = i;
+    out[static_cast<size_t>(j)] = reach;
+  }
+  return out;
 }
 
 }  // namespace
@@ -75,19 +84,31 @@ ClearanceField::ClearanceField(const Grid& grid) : width_(grid.width()), height_
   const int sw = 2 * width_ + 1, sh = 2 * height_ + 1;
   const double cap = kReach + 0.5;  // a wall more than kSampleReach samples away is at least this far
   dist_.assign(static_cast<size_t>(sw) * static_cast<size_t>(sh), 0.0f);
-  for (int sy = 0; sy < sh; ++sy)
-    for (int sx = 0; sx < sw; ++sx)
-      dist_[static_cast<size_t>(sy) * static_cast<size_t>(sw) + static_cast<size_t>(sx)] = sample_start(grid, sx, sy, cap);
+  // Every sample starts at its distance to the map's outside (capped); those touching a blocked
+  // cell at 0 or kInside.
+  for (int sy = 0; sy < sh; ++sy) {
+    const double y = 0.5 * sy, across = std::min({cap, y, height_ - y});
+    float* row = dist_.data() + static_cast<size_t>(sy) * static_cast<size_t>(sw);
+    for (int sx = 0; sx < sw; ++sx) row[sx] = static_cast<float>(std::min({across, 0.5 * sx, width_ - 0.5 * sx}));
+  }
+  for (int by = 0; by < height_; ++by)
+    for (int bx = 0; bx < width_; ++bx) {
+      if (grid.is_free(bx, by)) continue;
+      for (int sy = 2 * by; sy <= 2 * by + 2; ++sy)
+        for (int sx = 2 * bx; sx <= 2 * bx + 2; ++sx)
+          dist_[static_cast<size_t>(sy) * static_cast<size_t>(sw) + static_cast<size_t>(sx)] = sample_at_wall(grid, sx, sy);
+    }
   // Each wall face lowers the samples around it to their distance from its box (kInside stays:
-  // it is below every distance). A row at a time, without branches: the compiler vectorises it,
-  // which keeps the build of four times the samples near the cost of the old one per cell.
+  // it is below every distance), a row at a time and only where that is below the cap.
   static const std::array<float, kSide * kSide> table = offset_distances();
+  static const std::array<int, kSide> reaches = row_reaches(table, cap);
   for (int by = 0; by < height_; ++by)
     for (int bx = 0; bx < width_; ++bx) {
       if (grid.is_free(bx, by) || !is_wall_face(grid, bx, by)) continue;
       const int cx = 2 * bx + 1, cy = 2 * by + 1;  // the sample at the cell's centre
-      const int i0 = std::max(-kSampleReach, -cx), i1 = std::min(kSampleReach, sw - 1 - cx);
       for (int j = std::max(-kSampleReach, -cy); j <= std::min(kSampleReach, sh - 1 - cy); ++j) {
+        const int reach = reaches[static_cast<size_t>(j + kSampleReach)];
+        const int i0 = std::max(-reach, -cx), i1 = std::min(reach, sw - 1 - cx);
         float* row = dist_.data() + static_cast<size_t>(cy + j) * static_cast<size_t>(sw) + cx;
         const float* box = table.data() + (j + kSampleReach) * kSide + kSampleReach;
         for (int i = i0; i <= i1; ++i) row[i] = std::min(row[i], box[i]);
