@@ -60,12 +60,16 @@ double segment_box_distance(Vec2 a, Vec2 b, Vec2 lo, Vec2 hi);
 /// lookup instead of a scan of the cells around it. Built once per map (it does not depend on
 /// the agent's radius); rebuild it after editing the grid.
 ///
-/// For each cell it stores the exact distance from the cell's centre to the nearest blocked cell
-/// or the map's outside (capped at kReach + 0.5 cells), so for any point p, by the triangle
-/// inequality, stored - |p - centre| <= distance(p, walls) <= stored + |p - centre| (the upper
-/// bound only below the cap; 0 in a blocked cell). The checks below answer from these bounds when they decide the
-/// question with a margin of kMargin, and else ask the referee (the functions above): they
-/// always give the referee's answer, only faster.
+/// It stores the exact distance to the nearest blocked cell or the map's outside (capped at
+/// kReach + 0.5 cells) at every half cell (cell centres, corners and edge midpoints: (2 w + 1)
+/// x (2 h + 1) floats), so for any point p and its nearest sample s, by the triangle inequality,
+/// stored - |p - s| <= distance(p, walls) <= stored + |p - s| (the upper bound only below the
+/// cap; 0 when p is inside walls). |p - s| is at most 0.36 cells, half of what it was with one
+/// sample per cell centre: the bounds decide most checks near walls that the looser ones left
+/// to the referee (bench_vehicle_replan: the smoother's word tracing and the planners'
+/// primitives). The checks below answer from these bounds when they decide the question with a
+/// margin of kMargin, and else ask the referee (the functions above): they always give the
+/// referee's answer, only faster.
 class ClearanceField {
  public:
   /// Distances are exact up to this many cells from a wall. [Units: cells]
@@ -91,7 +95,7 @@ class ClearanceField {
 
  private:
   int width_ = 0, height_ = 0;
-  std::vector<float> dist_;  // row-major, from each cell centre
+  std::vector<float> dist_;  // row-major, (2 w + 1) x (2 h + 1) samples at every half cell
 };
 
 /// point_clear() answered from the field where it decides with a margin, else by the referee.

@@ -1,4 +1,4 @@
-// The clearance field of collision.hpp: distances from cell centres to the walls, and the checks
+// The clearance field of collision.hpp: distances from every half cell to the walls, and the checks
 // that answer from them when the bounds decide and ask the referee (collision.cpp) otherwise.
 // Sphere tracing along a segment (a disc known clear covers the stretch of the segment inside
 // it) is Hart's "Sphere Tracing: A Geometric Method for the Antialiased Ray Tracing of Implicit
@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "pathlab/collision.hpp"
 
@@ -15,66 +16,116 @@ namespace pathlab {
 
 namespace {
 
-constexpr int kSide = 2 * ClearanceField::kReach + 1;
+/// Samples a wall box can be the nearest wall of, per axis on either side of its centre's
+/// sample: every sample farther than this is at least kReach + 0.5 cells from the box.
+/// [Units: samples, half cells]
+constexpr int kSampleReach = 2 * ClearanceField::kReach + 1;
+constexpr int kSide = 2 * kSampleReach + 1;
 /// Sphere tracing stops (and the referee decides) where the clear disc ahead is shorter than
 /// this: near a wall a handful of exact box tests are cheaper than many tiny steps. [Units: cells]
 constexpr double kMinStride = 0.02;
 /// Slack of the referee itself (kClearanceTolerance) plus float rounding of positions.
 constexpr double kRefereeSlack = 1e-9;
+/// Stored for a sample whose half-cell square lies inside walls: every point that looks it up
+/// is in the closed box of a blocked cell (or outside the map).
+constexpr float kInside = -1.0f;
 
-/// Distance from a cell centre to the closed box of the cell at offset (i, j). [Units: cells]
-std::array<double, kSide * kSide> offset_distances() {
-  std::array<double, kSide * kSide> out{};
-  for (int j = -ClearanceField::kReach; j <= ClearanceField::kReach; ++j)
-    for (int i = -ClearanceField::kReach; i <= ClearanceField::kReach; ++i) {
-      const double dx = std::max(std::abs(i) - 0.5, 0.0), dy = std::max(std::abs(j) - 0.5, 0.0);
-      out[static_cast<size_t>((j + ClearanceField::kReach) * kSide + i + ClearanceField::kReach)] = std::sqrt(dx * dx + dy * dy);
+/// Distance from sample (2 bx + 1 + i, 2 by + 1 + j), i / 2 and j / 2 cells from the centre of
+/// cell (bx, by), to that cell's closed box. [Units: cells]
+std::array<float, kSide * kSide> offset_distances() {
+  std::array<float, kSide * kSide> out{};
+  for (int j = -kSampleReach; j <= kSampleReach; ++j)
+    for (int i = -kSampleReach; i <= kSampleReach; ++i) {
+      const double dx = std::max(0.5 * std::abs(i) - 0.5, 0.0), dy = std::max(0.5 * std::abs(j) - 0.5, 0.0);
+      out[static_cast<size_t>((j + kSampleReach) * kSide + i + kSampleReach)] = static_cast<float>(std::sqrt(dx * dx + dy * dy));
     }
   return out;
 }
 
 /// True when a blocked cell has a free 4-neighbour. Only such cells can be the nearest wall of
-/// a free cell: the nearest point of any other blocked box is shared with a blocked neighbour
-/// box on the side facing the free cell, and following those neighbours ends at one with a free
-/// neighbour.
+/// a point in free space: the nearest point of any other blocked box is shared with a blocked
+/// neighbour box on the side facing the point, and following those neighbours ends at one with
+/// a free neighbour.
 bool is_wall_face(const Grid& g, int x, int y) {
   return g.is_free(x + 1, y) || g.is_free(x - 1, y) || g.is_free(x, y + 1) || g.is_free(x, y - 1);
+}
+
+/// The cells whose closed boxes hold sample coordinate `s` (at s / 2 cells) along one axis: one
+/// for a cell centre (odd s), the two either side of a cell edge (even s).
+std::pair<int, int> cells_at(int s) { return s % 2 != 0 ? std::pair{s / 2, s / 2} : std::pair{s / 2 - 1, s / 2}; }
+
+/// What a sample touching a blocked cell holds: kInside when every cell whose closed box holds
+/// the sample's half-cell square is blocked or outside, else 0.
+float sample_at_wall(const Grid& g, int sx, int sy) {
+  const auto [x0, x1] = cells_at(sx);
+  const auto [y0, y1] = cells_at(sy);
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x)
+      if (g.is_free(x, y)) return 0.0f;
+  return kInside;
+}
+
+/// For row j of the table: the samples i of it within [-reach, reach] are nearer than `cap` to
+/// the box, the others cannot lower a stored distance (none is above the cap).
+std::array<int, kSide> row_reaches(const std::array<float, kSide * kSide>& table, double cap) {
+  std::array<int, kSide> out{};
+  for (int j = 0; j < kSide; ++j) {
+    int reach = -1;
+    for (int i = 0; i <= kSampleReach; ++i)
+      if (table[static_cast<size_t>(j * kSide + kSampleReach + i)] < cap) reach = i;
+    out[static_cast<size_t>(j)] = reach;
+  }
+  return out;
 }
 
 }  // namespace
 
 ClearanceField::ClearanceField(const Grid& grid) : width_(grid.width()), height_(grid.height()) {
-  const int w = width_, h = height_;
-  const double cap = kReach + 0.5;  // a wall more than kReach cells away is at least this far
-  dist_.assign(static_cast<size_t>(w) * static_cast<size_t>(h), 0.0f);
-  std::vector<double> d(dist_.size(), 0.0);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x)
-      if (grid.is_free(x, y))  // the map's outside: the distance to the nearest edge
-        d[static_cast<size_t>(grid.index(x, y))] = std::min({cap, x + 0.5, y + 0.5, w - x - 0.5, h - y - 0.5});
-  static const std::array<double, kSide * kSide> table = offset_distances();
-  for (int by = 0; by < h; ++by)
-    for (int bx = 0; bx < w; ++bx) {
-      if (grid.is_free(bx, by) || !is_wall_face(grid, bx, by)) continue;
-      for (int j = std::max(-kReach, -by); j <= std::min(kReach, h - 1 - by); ++j)
-        for (int i = std::max(-kReach, -bx); i <= std::min(kReach, w - 1 - bx); ++i) {
-          double& v = d[static_cast<size_t>(grid.index(bx + i, by + j))];
-          v = std::min(v, table[static_cast<size_t>((j + kReach) * kSide + i + kReach)]);
-        }
+  const int sw = 2 * width_ + 1, sh = 2 * height_ + 1;
+  const double cap = kReach + 0.5;  // a wall more than kSampleReach samples away is at least this far
+  dist_.assign(static_cast<size_t>(sw) * static_cast<size_t>(sh), 0.0f);
+  // Every sample starts at its distance to the map's outside (capped); those touching a blocked
+  // cell at 0 or kInside.
+  for (int sy = 0; sy < sh; ++sy) {
+    const double y = 0.5 * sy, across = std::min({cap, y, height_ - y});
+    float* row = dist_.data() + static_cast<size_t>(sy) * static_cast<size_t>(sw);
+    for (int sx = 0; sx < sw; ++sx) row[sx] = static_cast<float>(std::min({across, 0.5 * sx, width_ - 0.5 * sx}));
+  }
+  for (int by = 0; by < height_; ++by)
+    for (int bx = 0; bx < width_; ++bx) {
+      if (grid.is_free(bx, by)) continue;
+      for (int sy = 2 * by; sy <= 2 * by + 2; ++sy)
+        for (int sx = 2 * bx; sx <= 2 * bx + 2; ++sx)
+          dist_[static_cast<size_t>(sy) * static_cast<size_t>(sw) + static_cast<size_t>(sx)] = sample_at_wall(grid, sx, sy);
     }
-  for (size_t k = 0; k < d.size(); ++k) dist_[k] = static_cast<float>(d[k]);
+  // Each wall face lowers the samples around it to their distance from its box (kInside stays:
+  // it is below every distance), a row at a time and only where that is below the cap.
+  static const std::array<float, kSide * kSide> table = offset_distances();
+  static const std::array<int, kSide> reaches = row_reaches(table, cap);
+  for (int by = 0; by < height_; ++by)
+    for (int bx = 0; bx < width_; ++bx) {
+      if (grid.is_free(bx, by) || !is_wall_face(grid, bx, by)) continue;
+      const int cx = 2 * bx + 1, cy = 2 * by + 1;  // the sample at the cell's centre
+      for (int j = std::max(-kSampleReach, -cy); j <= std::min(kSampleReach, sh - 1 - cy); ++j) {
+        const int reach = reaches[static_cast<size_t>(j + kSampleReach)];
+        const int i0 = std::max(-reach, -cx), i1 = std::min(reach, sw - 1 - cx);
+        float* row = dist_.data() + static_cast<size_t>(cy + j) * static_cast<size_t>(sw) + cx;
+        const float* box = table.data() + (j + kSampleReach) * kSide + kSampleReach;
+        for (int i = i0; i <= i1; ++i) row[i] = std::min(row[i], box[i]);
+      }
+    }
 }
 
 namespace {
 
-/// The cell holding p and the offset of p from its centre; false outside the map (NaN too).
-/// For p inside, truncation is floor(): one conversion instead of a rounding sequence per axis
-/// (these lookups are the inner loop of the planners' and the smoother's checks).
+/// The sample nearest to p and the distance of p from it; false outside the map (NaN too).
+/// For p inside, truncating 2 p + 1/2 rounds to the nearest sample with one conversion per
+/// axis (these lookups are the inner loop of the planners' and the smoother's checks).
 bool locate(Vec2 p, int width, int height, size_t& k, double& offset) {
   if (!(p.x >= 0.0 && p.y >= 0.0 && p.x < width && p.y < height)) return false;
-  const int cx = static_cast<int>(p.x), cy = static_cast<int>(p.y);
-  k = static_cast<size_t>(cy) * static_cast<size_t>(width) + static_cast<size_t>(cx);
-  offset = glm::length(p - Vec2(cx + 0.5, cy + 0.5));
+  const int sx = static_cast<int>(2.0 * p.x + 0.5), sy = static_cast<int>(2.0 * p.y + 0.5);
+  k = static_cast<size_t>(sy) * static_cast<size_t>(2 * width + 1) + static_cast<size_t>(sx);
+  offset = glm::length(p - Vec2(0.5 * sx, 0.5 * sy));
   return true;
 }
 
@@ -90,8 +141,9 @@ ClearanceField::Bounds ClearanceField::bounds(Vec2 p) const {
   double off = 0.0;
   if (width_ <= 0 || !locate(p, width_, height_, k, off)) return Bounds{-1.0, inf};
   const double stored = dist_[k];
-  // The upper bound: kMargin in the closed box of a blocked cell, none where the field is capped.
-  const double upper = stored <= 0.0 ? kMargin : stored >= kReach + 0.5 - 1e-3 ? inf : stored + off + kMargin;
+  // The upper bound: kMargin inside walls (p is in the closed box of a blocked cell), none where
+  // the field is capped.
+  const double upper = stored < 0.0 ? kMargin : stored >= kReach + 0.5 - 1e-3 ? inf : stored + off + kMargin;
   return Bounds{stored - off - kMargin, upper};
 }
 

@@ -25,13 +25,16 @@ bool GoalDistance::begin(const Grid& grid, Cell goal, double agent_radius, int64
   const double relaxed = std::max(0.0, agent_radius - 0.5 * kSqrt2 - 1e-9);
   if (intact_ && grid_ == &grid && w_ == grid.width() && h_ == grid.height() && goal_ == goal && relaxed_ == relaxed)
     return until < 0 || settle(until, meter);  // the same goal again: keep what is settled
+  // The passable cells depend on the grid and the radius, not on the goal: a new goal on the
+  // same grid keeps them (a whole-map pass, a tenth of a short query's goal distances).
+  if (grid_ != &grid || w_ != grid.width() || h_ != grid.height() || relaxed_ != relaxed || pass_.empty())
+    pad_passable(grid, relaxed);
   grid_ = &grid;
   goal_ = goal;
   relaxed_ = relaxed;
   intact_ = true;
   w_ = grid.width();
   h_ = grid.height();
-  pass_ = passable_cells(grid, relaxed);
   dist_.assign(static_cast<size_t>(w_) * static_cast<size_t>(h_), kUnreached);
   for (auto& b : buckets_) b.clear();
   current_.clear();
@@ -49,6 +52,15 @@ bool GoalDistance::begin(const Grid& grid, Cell goal, double agent_radius, int64
   return until < 0 || settle(until, meter);
 }
 
+void GoalDistance::pad_passable(const Grid& grid, double relaxed) {
+  const int w = grid.width(), h = grid.height();
+  const std::vector<uint8_t> inner = passable_cells(grid, relaxed);
+  pass_.assign(static_cast<size_t>(w + 2) * static_cast<size_t>(h + 2), 0);
+  for (int y = 0; y < h; ++y)
+    std::copy_n(inner.begin() + static_cast<ptrdiff_t>(y) * w, w,
+                pass_.begin() + static_cast<ptrdiff_t>(y + 1) * (w + 2) + 1);
+}
+
 bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
   // Dial's bucket queue with integer steps 10 (orthogonal) and 14 (diagonal, a slight
   // underestimate of 10 sqrt 2): linear time. Bucket d is done when all its cells are expanded;
@@ -56,7 +68,9 @@ bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
   static constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
   static constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
   constexpr int kOrtho = 10, kDiag = 14;
-  auto ok = [&](int x, int y) { return x >= 0 && y >= 0 && x < w_ && y < h_ && pass_[static_cast<size_t>(y) * w_ + x]; };
+  // pass_ has a border of blocked cells: no bounds test per neighbour (x and y are >= -1 here).
+  const size_t stride = static_cast<size_t>(w_) + 2;
+  auto ok = [&](int x, int y) { return pass_[static_cast<size_t>(y + 1) * stride + static_cast<size_t>(x + 1)] != 0; };
   while (pending_ > 0 && dist_[static_cast<size_t>(index)] > done_) {
     const int32_t d = done_ + 1;
     current_.swap(buckets_[static_cast<size_t>(d % kBuckets)]);

@@ -64,7 +64,9 @@ class GoalDistance {
   Cell goal_{-1, -1};
   double relaxed_ = -1.0;
   bool intact_ = false;  // false after a stop in the middle of a bucket
-  std::vector<uint8_t> pass_;
+  /// Fills pass_: passable_cells() of the grid with a border of blocked cells around it.
+  void pad_passable(const Grid& grid, double relaxed);
+  std::vector<uint8_t> pass_;  // (w + 2) x (h + 2), row-major, the map's cells inside a blocked border
   std::vector<int32_t> dist_;
   std::vector<int32_t> buckets_[kBuckets];
   std::vector<int32_t> current_;
