@@ -204,6 +204,10 @@ class Navmesh {
   std::vector<TilePolys> tiles_;
   std::vector<int> tile_j_, tile_k_;  // sub-grid line index of each tile border, per axis
   std::vector<uint8_t> sub_open_;     // per sub-cell (row-major): free of every grown wall
+  // Per tile (row-major), its polygons' range [tile_poly_first_[t], tile_poly_first_[t + 1]):
+  // a tiled mesh locates a point among its tile's polygons (no per-cell index to rebuild).
+  std::vector<int> tile_poly_first_;
+  std::vector<uint8_t> on_tile_border_;  // per sub-grid vertex id: 1 on an inner tile border
 
   static void merge_into_convex(Navmesh& m, int nx, bool corners_only);
   void build_tiled();
@@ -213,6 +217,7 @@ class Navmesh {
   void link_all_portals();
   void index_cells();
   int locate_in_cells(Vec2 p) const noexcept;
+  int locate_in_tiles(Vec2 p) const noexcept;
   friend struct NavmeshBuilder;  // the build steps (navmesh.cpp)
   friend struct TileStitcher;    // the tiles' assembly (navmesh_tiles.cpp)
 };

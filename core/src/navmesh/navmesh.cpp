@@ -388,6 +388,7 @@ void Navmesh::link_all_portals() { NavmeshBuilder::link_portals(*this); }
 int Navmesh::locate(Vec2 p) const noexcept {
   if (xs_.size() < 2 || !is_finite(p)) return -1;
   if (p.x < xs_.front() || p.x > xs_.back() || p.y < ys_.front() || p.y > ys_.back()) return -1;
+  if (!tile_poly_first_.empty()) return locate_in_tiles(p);
   if (!cell_first_.empty()) return locate_in_cells(p);
   const int nx = static_cast<int>(xs_.size()) - 1, ny = static_cast<int>(ys_.size()) - 1;
   const int j = std::min(nx - 1, static_cast<int>(std::upper_bound(xs_.begin(), xs_.end(), p.x) - xs_.begin()) - 1);

@@ -191,6 +191,11 @@ void Navmesh::build_tiled() {
   sub_open_.assign(static_cast<size_t>(nx) * static_cast<size_t>(ny), 0);
   fill_open(TileBox{0, nx, 0, ny}, nx, coverage(xs_, ys_, grid_, shrink_), BlockedSums(grid_), sub_open_);
   const int TX = static_cast<int>(tile_j_.size()) - 1, TY = static_cast<int>(tile_k_.size()) - 1;
+  on_tile_border_.assign(static_cast<size_t>(nx + 1) * static_cast<size_t>(ny + 1), 0);
+  for (int t = 1; t < TX; ++t)
+    for (int k = 0; k <= ny; ++k) on_tile_border_[static_cast<size_t>(k) * static_cast<size_t>(nx + 1) + static_cast<size_t>(tile_j_[static_cast<size_t>(t)])] = 1;
+  for (int t = 1; t < TY; ++t)
+    for (int j = 0; j <= nx; ++j) on_tile_border_[static_cast<size_t>(tile_k_[static_cast<size_t>(t)]) * static_cast<size_t>(nx + 1) + static_cast<size_t>(j)] = 1;
   tiles_.assign(static_cast<size_t>(TX) * static_cast<size_t>(TY), TilePolys{});
   for (int ty = 0; ty < TY; ++ty)
     for (int tx = 0; tx < TX; ++tx) build_tile(tx, ty);
@@ -280,6 +285,7 @@ struct TileStitcher {
   /// The segment list of the tile border edge u -> v of a polygon of tile `tile` lies on, as
   /// 2 * line + side; -1 when the edge is not on a border between two tiles.
   int border_of(int tile, int u, int v) const {
+    if (!m.on_tile_border_[static_cast<size_t>(u)] || !m.on_tile_border_[static_cast<size_t>(v)]) return -1;
     const int tx = tile % tiles_x, ty = tile / tiles_x;
     if (vj(u) == vj(v)) {
       if (vj(u) == m.tile_j_[static_cast<size_t>(tx)] && tx > 0) return 2 * tx + 1;
@@ -427,8 +433,30 @@ void Navmesh::finish_rings(int nx, int ny, std::vector<int> vids, std::vector<in
   sub_poly_.clear();
   rect_first_.clear();
   rect_polys_.clear();
+  cell_first_.clear();
+  cell_polys_.clear();
   link_all_portals();
-  index_cells();
+  // Polygons are numbered tile after tile: each tile's range, for locate_in_tiles.
+  tile_poly_first_.assign(tiles_.size() + 1, 0);
+  for (size_t t = 0; t < tiles_.size(); ++t)
+    tile_poly_first_[t + 1] = tile_poly_first_[t] + static_cast<int>(tiles_[t].first.size()) - 1;
+}
+
+int Navmesh::locate_in_tiles(Vec2 p) const noexcept {
+  // The tile whose closed box holds p: a point on a border is in the polygons of both tiles.
+  auto tile_of = [](const std::vector<int>& borders, const std::vector<double>& lines, double v) {
+    int t = 0;
+    while (t + 2 < static_cast<int>(borders.size()) && v >= lines[static_cast<size_t>(borders[static_cast<size_t>(t) + 1])]) ++t;
+    return t;
+  };
+  const int tx = tile_of(tile_j_, xs_, p.x), ty = tile_of(tile_k_, ys_, p.y);
+  const size_t t = static_cast<size_t>(ty) * (tile_j_.size() - 1) + static_cast<size_t>(tx);
+  for (int id = tile_poly_first_[t]; id < tile_poly_first_[t + 1]; ++id) {
+    const NavPolygon& P = polys_[static_cast<size_t>(id)];
+    if (p.x < P.lo.x - 1e-9 || p.x > P.hi.x + 1e-9 || p.y < P.lo.y - 1e-9 || p.y > P.hi.y + 1e-9) continue;
+    if (contains(id, p)) return id;
+  }
+  return -1;
 }
 
 Status Navmesh::update(const Grid& grid, const CellRect& changed) {
