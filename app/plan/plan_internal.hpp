@@ -46,13 +46,11 @@ struct PlanService::Cache {
 
   /// The clearance field of `g`, built (and its time counted as preprocessing) when missing.
   const ClearanceField& clearance_for(const Grid& g);
-  /// Drops everything when `g` is not the grid the cache was built for (the grid pathfinder
-  /// is kept and refreshed: its buffers serve a map of the same size).
+  /// When `g` is not the grid the cache last saw: edited() (the grid pathfinder and the meshes
+  /// are kept and mended: their buffers serve a map of the same size).
   void bind(const Grid& g);
-  /// Drops the per-map preprocessing (another map).
-  void clear();
-  /// The grid was edited in place: the grid pathfinder and the meshes mend themselves on their
-  /// next use; the rest is dropped.
+  /// The grid was edited, or is another object: the grid pathfinder and the meshes mend
+  /// themselves on their next use; the rest of the per-map preprocessing is dropped.
   void edited();
   /// Updates every cached mesh to `g` where its cells changed (a copy when a plan result still
   /// holds the mesh); a mesh that cannot be updated is dropped, to be rebuilt.

@@ -96,12 +96,6 @@ void PlanService::Cache::edited() {
   clearance.reset();
 }
 
-void PlanService::Cache::clear() {
-  edited();
-  meshes.clear();
-  meshes_edited = false;
-}
-
 namespace {
 
 /// The smallest rectangle holding every cell whose passability differs between `a` and `b`
@@ -159,7 +153,10 @@ const ClearanceField& PlanService::Cache::clearance_for(const Grid& g) {
 
 void PlanService::Cache::bind(const Grid& g) {
   if (grid == &g) return;
-  clear();
+  // Another grid object: the sandbox's worker plans on a copy of the scene's map, so treat it
+  // as an edit; the pathfinder and the meshes compare it with their own copies and mend what
+  // differs (a mesh for another size is dropped).
+  edited();
   grid = &g;
 }
 
