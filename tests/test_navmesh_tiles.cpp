@@ -1,15 +1,20 @@
 // Tiled navmeshes (NavmeshDef::tile_size, issue 28): a tiled mesh covers the same free area as
 // the untiled one, so the exact search gives the same lengths; and Navmesh::update() after
-// random brush strokes leaves the mesh a full build gives, polygon for polygon.
+// random brush strokes leaves the mesh a full build gives, polygon for polygon; and on the
+// Moving AI scenarios the tiled wall-corner mesh answers as the untiled one.
 
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <fstream>
 #include <random>
+#include <sstream>
+#include <string>
 
 #include "generated_maps.hpp"
 #include "navmesh_test_support.hpp"
 #include "pathlab/map_generators.hpp"
+#include "pathlab/map_io.hpp"
 #include "pathlab/navmesh.hpp"
 #include "pathlab/navmesh_search.hpp"
 
@@ -149,4 +154,42 @@ TEST_CASE("after random strokes, an updated tiled mesh equals a full build") {
       }
     }
   }
+}
+
+// The Moving AI scenario problems (cell corners, the competition's convention, as
+// `bench_navmesh --movingai-corners` runs them): every 20th problem of each of the 11 files
+// (every 200th under the sanitizers), on the wall-corner mesh the CLI uses, untiled and tiled:
+// the same answers, lengths within 1e-9 relative.
+TEST_CASE("on the Moving AI scenarios a tiled wall-corner mesh gives the untiled mesh's lengths") {
+  const char* maps[] = {"arena", "arena2", "brc202d", "den520d", "lak303d", "Berlin_0_256", "Berlin_0_512",
+                        "Archipelago", "8room_000", "maze512-1-0", "random512-10-0"};
+  const int every = test::sanitized() ? 200 : 20;
+  int compared = 0;
+  for (const char* name : maps) {
+    CAPTURE(name);
+    const std::string dir = std::string(PATHLAB_MOVINGAI_DIR) + "/";
+    const Grid g = load_movingai_map(dir + name + ".map").value();
+    const Navmesh flat = Navmesh::build(g, mesh_def(true, 0.0, 0)).value();
+    const Navmesh tiled = Navmesh::build(g, mesh_def(true, 0.0, kDefaultNavTileSize)).value();
+    NavmeshQuery qf(flat), qt(tiled);
+    std::ifstream in(dir + name + ".map.scen");
+    REQUIRE(in);
+    std::string line;
+    std::getline(in, line);  // "version 1"
+    for (int i = 0; std::getline(in, line); ++i) {
+      if (i % every != 0) continue;
+      std::istringstream ss(line);
+      int bucket = 0, w = 0, h = 0, sx = 0, sy = 0, gx = 0, gy = 0;
+      std::string map;
+      if (!(ss >> bucket >> map >> w >> h >> sx >> sy >> gx >> gy)) continue;
+      const auto rf = qf.find_corridor(Vec2(sx, sy), Vec2(gx, gy)), rt = qt.find_corridor(Vec2(sx, sy), Vec2(gx, gy));
+      CAPTURE(line);
+      REQUIRE(rf.ok() == rt.ok());
+      if (!rf.ok()) continue;
+      REQUIRE(rf->found == rt->found);
+      if (rf->found) CHECK(std::abs(rf->length - rt->length) <= 1e-9 * std::max(1.0, rf->length));
+      ++compared;
+    }
+  }
+  CHECK(compared > (test::sanitized() ? 100 : 1300));
 }
