@@ -171,7 +171,7 @@ TEST_CASE("service: the navmesh is kept per agent radius and dropped when the ma
   CHECK(wide.length > thin.length);  // more clearance round the wall's end
   req.settings.agent_radius = 0.0;
   CHECK(service.plan(grid, req).navmesh == thin.navmesh);  // the same mesh, not a rebuild
-  CHECK(service.navmesh(grid, 0.5, true) == wide.navmesh);
+  CHECK(service.navmesh(grid, 0.5, true, req.settings.navmesh_corners) == wide.navmesh);
   grid.set_blocked(12, 15, true);
   service.map_changed();
   const PlanResult after = service.plan(grid, req);
