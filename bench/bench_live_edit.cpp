@@ -10,13 +10,21 @@
 // Second table: the first query on a fresh map per planner (a new pathfinder: all set-up
 // included) against the same query on the warm pathfinder; their difference is the set-up.
 //
-//   bench_live_edit [--strokes N] [--maps a,b,...]
+// Navmesh tables (the exact search, agent radius 0, on the convex mesh and the wall-corner
+// mesh): "before" rebuilds the untiled mesh and its query tables per edit, "after" is
+// Navmesh::update() on the tiled mesh (NavmeshDef::tile_size = kDefaultNavTileSize) plus
+// NavmeshQuery::reset(); both then plan between two random free cell centres and must agree
+// (same reachability, lengths within 1e-9 relative). Then the first build of each mesh, untiled
+// and tiled (build + query tables).
+//
+//   bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh]
 //
 // Maps: generated random 10% and rooms (256x256, 512x512) and the Moving AI maps Berlin_0_256,
 // 8room_000 and random512-10-0 (tests/data/movingai). Not a Google Benchmark program: one table
 // with before and after side by side.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +37,8 @@
 #include "pathlab/grid_search.hpp"
 #include "pathlab/map_generators.hpp"
 #include "pathlab/map_io.hpp"
+#include "pathlab/navmesh.hpp"
+#include "pathlab/navmesh_search.hpp"
 #include "thread_clock.hpp"
 
 using namespace pathlab;
@@ -58,7 +68,7 @@ std::vector<NamedMap> load_maps(const std::vector<std::string>& only) {
     if (want("random10-" + s)) maps.push_back({"random10-" + s, generated(side, false, 1)});
     if (want("rooms-" + s)) maps.push_back({"rooms-" + s, generated(side, true, 2)});
   }
-  for (const char* name : {"Berlin_0_256", "8room_000", "random512-10-0"}) {
+  for (const char* name : {"Berlin_0_256", "8room_000", "Berlin_0_512", "random512-10-0"}) {
     if (!want(name)) continue;
     auto g = load_movingai_map(std::string(PATHLAB_MOVINGAI_DIR) + "/" + name + ".map");
     if (!g) {
@@ -136,6 +146,87 @@ void first_query_row(const NamedMap& m, int planner, int reps) {
   std::fflush(stdout);
 }
 
+NavmeshDef nav_def(bool corners, int tile) {
+  NavmeshDef d = default_navmesh_def();
+  d.corners_only = corners;
+  d.tile_size = tile;
+  return d;
+}
+
+const char* mesh_title(bool corners) { return corners ? "corners" : "convex"; }
+
+/// One navmesh row: `strokes` strokes of `radius`, each planned on a rebuilt untiled mesh
+/// (before) and on the tiled mesh after update() (after).
+void navmesh_edit_row(const NamedMap& m, bool corners, int radius, int strokes) {
+  Grid g = m.grid;
+  std::mt19937 rng(static_cast<uint32_t>(500 + radius + (corners ? 50 : 0)));
+  Navmesh tiled = Navmesh::build(g, nav_def(corners, kDefaultNavTileSize)).value();
+  NavmeshQuery tq(tiled);
+  std::vector<double> before, after, mend;
+  std::uniform_int_distribution<int> x(0, g.width() - 1), y(0, g.height() - 1);
+  auto centre = [](Cell c) { return Vec2(c.x + 0.5, c.y + 0.5); };
+  for (int i = 0; i < strokes; ++i) {
+    const CellRect rect = brush_stroke(g, Cell{x(rng), y(rng)}, radius, i % 2 == 0 ? kBlocked : 1.0f);
+    const Vec2 s = centre(random_free_cell(g, rng)), t = centre(random_free_cell(g, rng));
+    double t0 = thread_ms();
+    const Navmesh fresh = Navmesh::build(g, nav_def(corners, 0)).value();
+    NavmeshQuery fq(fresh);
+    auto a = fq.find_corridor(s, t);
+    before.push_back(thread_ms() - t0);
+    t0 = thread_ms();
+    if (!tiled.update(g, rect).ok()) std::abort();
+    tq.reset(tiled);
+    const double t1 = thread_ms();
+    auto b = tq.find_corridor(s, t);
+    after.push_back(thread_ms() - t0);
+    mend.push_back(t1 - t0);
+    if (!a || !b || a->found != b->found || std::abs(a->length - b->length) > 1e-9 * std::max(1.0, a->length)) {
+      std::fprintf(stderr, "bench_live_edit: %s navmesh %s: updated and rebuilt answers differ\n", m.name.c_str(),
+                   mesh_title(corners));
+      std::exit(1);
+    }
+  }
+  const Stats sb = stats(before), sa = stats(after), sm = stats(mend);
+  std::printf("| %-14s | %-7s | %2d | %8.2f | %8.2f | %8.2f | %8.2f | %8.2f | %8.2f |\n", m.name.c_str(),
+              mesh_title(corners), radius, sb.median, sb.p95, sa.median, sa.p95, sm.median, sm.p95);
+  std::fflush(stdout);
+}
+
+/// The first build of a mesh (mesh + query tables), untiled and tiled, medians over `reps`.
+void navmesh_build_row(const NamedMap& m, bool corners, int reps) {
+  double med[2] = {0, 0};
+  size_t polys[2] = {0, 0};
+  for (const int k : {0, 1}) {
+    std::vector<double> v;
+    for (int i = 0; i < reps; ++i) {
+      const double t0 = thread_ms();
+      const Navmesh mesh = Navmesh::build(m.grid, nav_def(corners, k == 0 ? 0 : kDefaultNavTileSize)).value();
+      NavmeshQuery q(mesh);
+      v.push_back(thread_ms() - t0);
+      polys[k] = mesh.polygons().size();
+    }
+    med[k] = stats(v).median;
+  }
+  std::printf("| %-14s | %-7s | %8.2f | %8zu | %8.2f | %8zu |\n", m.name.c_str(), mesh_title(corners), med[0], polys[0],
+              med[1], polys[1]);
+  std::fflush(stdout);
+}
+
+void navmesh_tables(const std::vector<NamedMap>& maps, int strokes) {
+  std::printf("\nNavmesh edit-to-plan latency, thread CPU ms, %d strokes a row (before: untiled mesh rebuilt; after: "
+              "tiled update(), %d-cell tiles)\n\n",
+              strokes, kDefaultNavTileSize);
+  std::printf("| map            | mesh    | r  | before median | before p95 | after median | after p95 | update+reset median | update+reset p95 |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|\n");
+  for (const NamedMap& m : maps)
+    for (const bool corners : {false, true})
+      for (int r : {1, 4, 8}) navmesh_edit_row(m, corners, r, strokes);
+  std::printf("\nFirst navmesh build (mesh + query tables), thread CPU ms, median of 3\n\n");
+  std::printf("| map            | mesh    | untiled | polygons | tiled | polygons |\n|---|---|---|---|---|---|\n");
+  for (const NamedMap& m : maps)
+    for (const bool corners : {false, true}) navmesh_build_row(m, corners, 3);
+}
+
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
   size_t at = 0;
@@ -152,6 +243,7 @@ std::vector<std::string> split(const std::string& s) {
 int main(int argc, char** argv) {
   int strokes = 40;
   std::vector<std::string> only;
+  std::string part;  // "", "grid" or "navmesh"
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--strokes") == 0 && i + 1 < argc) {
       strokes = std::atoi(argv[++i]);
@@ -161,12 +253,18 @@ int main(int argc, char** argv) {
       }
     } else if (std::strcmp(argv[i], "--maps") == 0 && i + 1 < argc) {
       only = split(argv[++i]);
+    } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc && (std::strcmp(argv[i + 1], "grid") == 0 || std::strcmp(argv[i + 1], "navmesh") == 0)) {
+      part = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: bench_live_edit [--strokes N] [--maps a,b,...]\n");
+      std::fprintf(stderr, "usage: bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh]\n");
       return 2;
     }
   }
   const std::vector<NamedMap> maps = load_maps(only);
+  if (part == "navmesh") {
+    navmesh_tables(maps, strokes);
+    return 0;
+  }
   std::printf("Edit-to-plan latency, thread CPU ms, %d strokes a row (before: rebuilt pathfinder; after: update())\n\n",
               strokes);
   std::printf("| map            | planner| r  | before median | before p95 | after median | after p95 | update() median |\n");
@@ -178,5 +276,6 @@ int main(int argc, char** argv) {
   std::printf("| map            | planner| first query | same query warm | set-up |\n|---|---|---|---|---|\n");
   for (const NamedMap& m : maps)
     for (int p = 0; p < 3; ++p) first_query_row(m, p, 11);
+  if (part.empty()) navmesh_tables(maps, strokes);
   return 0;
 }

@@ -143,9 +143,11 @@ TEST_CASE("cli navmesh: --navmesh-cost picks the corridor search's cost model") 
   REQUIRE(portal.size() == queries.size());
   CHECK(dflt == exact);
   // The CLI runs the core's search with the named model, query by query, on its default mesh
-  // (wall-corner polygons).
+  // (wall-corner polygons, in the planning service's tiles: the portal-points model's lengths
+  // depend on the polygons).
   NavmeshDef corners = default_navmesh_def();
   corners.corners_only = true;
+  corners.tile_size = kDefaultNavTileSize;
   const Navmesh mesh = Navmesh::build(g, corners).value();
   NavmeshQuery q(mesh);
   NavQueryOptions o = default_nav_query_options();

@@ -1,4 +1,5 @@
-// Query end points for every planner of the core (issue 19): start == goal, pinch points, and a
+// Query end points for every planner of the core (issue 19): start == goal, pinch points (the
+// wall rule, NavmeshDef::pinch_points_are_wall; the default convention: test_navmesh_pinch), and a
 // property test with ends on lattice points, edge midpoints and mesh vertices.
 
 #include <doctest/doctest.h>
@@ -128,7 +129,7 @@ TEST_CASE("start == goal: Directional A* and Hybrid A* give the one pose, length
   }
 }
 
-TEST_CASE("pinch points: where two blocked cells touch only at their corners is wall, and the error says so") {
+TEST_CASE("pinch points with pinch_points_are_wall: where two blocked cells touch only at their corners is wall, and the error says so") {
   // (2,2) is a pinch point of the two '#' on the diagonal; (5,1) touches one blocked cell.
   const Grid g = test::grid_from_rows({"........",
                                        ".#...#..",
@@ -138,7 +139,9 @@ TEST_CASE("pinch points: where two blocked cells touch only at their corners is 
   CHECK_FALSE(point_clear(g, Vec2(2, 2)));
   CHECK_FALSE(segment_clear(g, Vec2(2, 2), Vec2(2.5, 1.5)));
   CHECK_FALSE(segment_clear(g, Vec2(2, 2), Vec2(1.5, 2.5)));
-  auto m = Navmesh::build(g);
+  NavmeshDef wall_rule = default_navmesh_def();
+  wall_rule.pinch_points_are_wall = true;
+  auto m = Navmesh::build(g, wall_rule);
   REQUIRE(m);
   NavmeshQuery q(*m);
   for (const auto& [s, t, who] : {std::tuple{Vec2(2, 2), Vec2(7.5, 3.5), "start"}, std::tuple{Vec2(7.5, 3.5), Vec2(2, 2), "goal"}}) {
@@ -271,7 +274,11 @@ TEST_CASE("property: ends on lattice points, edge midpoints and vertices; every 
   for (int seed = 1; seed <= maps; ++seed) {
     CAPTURE(seed);
     const Grid g = test::random_grid(24, 20, 0.22, static_cast<uint32_t>(100 + seed));
-    auto m = Navmesh::build(g);
+    // The referee's rule for pinch points, which the visibility reference follows (the
+    // competition's convention is tested in test_navmesh_pinch).
+    NavmeshDef wall_rule = default_navmesh_def();
+    wall_rule.pinch_points_are_wall = true;
+    auto m = Navmesh::build(g, wall_rule);
     REQUIRE(m);
     NavmeshQuery q(*m);
     GridPathfinder f(g);

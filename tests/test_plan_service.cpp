@@ -171,7 +171,7 @@ TEST_CASE("service: the navmesh is kept per agent radius and dropped when the ma
   CHECK(wide.length > thin.length);  // more clearance round the wall's end
   req.settings.agent_radius = 0.0;
   CHECK(service.plan(grid, req).navmesh == thin.navmesh);  // the same mesh, not a rebuild
-  CHECK(service.navmesh(grid, 0.5, true) == wide.navmesh);
+  CHECK(service.navmesh(grid, 0.5, true, req.settings.navmesh_corners) == wide.navmesh);
   grid.set_blocked(12, 15, true);
   service.map_changed();
   const PlanResult after = service.plan(grid, req);
@@ -273,5 +273,43 @@ TEST_CASE("service: every family's analysed result says whether it runs into a w
     CHECK(r.blocked_segment < 0);
     CHECK(r.violations.empty());
     CHECK(r.length > dubins.length);
+  }
+}
+
+TEST_CASE("service: after map_changed the navmesh is mended where the map changed, as a fresh build would make it") {
+  // Issue 28: the service builds tiled meshes and updates the tiles a stroke reaches; the
+  // mended mesh equals the mesh a fresh service builds, polygon for polygon, on either kind.
+  for (const bool corners : {true, false}) {
+    CAPTURE(corners);
+    Grid grid = open_grid(90, 70);
+    for (int y = 0; y < 50; ++y) grid.set_blocked(40, y, true);
+    PlanService service;
+    PlanRequest req = request(planner_name(PlannerId::navmesh), smoother_name(SmootherId::funnel), Pose{Vec2(3.5, 3.5), 0},
+                              Pose{Vec2(80.5, 5.5), 0});
+    req.settings.navmesh_corners = corners;
+    REQUIRE(service.plan(grid, req).found);
+    uint32_t seed = 7;
+    auto next = [&](int n) { return static_cast<int>((seed = seed * 1103515245u + 12345u) >> 16) % n; };
+    for (int stroke = 0; stroke < 12; ++stroke) {
+      const int cx = next(90), cy = next(70), r = 1 + next(4);
+      const bool paint = stroke % 3 != 2;
+      for (int y = cy - r; y <= cy + r; ++y)
+        for (int x = cx - r; x <= cx + r; ++x)
+          if (grid.in_bounds(x, y) && !(x < 5 && y < 5) && !(x > 78 && y < 8)) grid.set_blocked(x, y, paint);
+      service.map_changed();
+      // Every other stroke plans on a copy, as the sandbox's worker does.
+      const Grid copy = grid;
+      const Grid& planned = stroke % 2 == 0 ? grid : copy;
+      const PlanResult mended = service.plan(planned, req);
+      PlanService fresh;
+      const PlanResult rebuilt = fresh.plan(planned, req);
+      REQUIRE(mended.navmesh);
+      REQUIRE(rebuilt.navmesh);
+      CHECK(mended.navmesh->tile_size() == kDefaultNavTileSize);
+      CHECK(mended.navmesh->ring_vertex_ids() == rebuilt.navmesh->ring_vertex_ids());
+      CHECK(mended.navmesh->ring_neighbors() == rebuilt.navmesh->ring_neighbors());
+      REQUIRE(mended.found == rebuilt.found);
+      if (mended.found) CHECK(mended.length == doctest::Approx(rebuilt.length).epsilon(1e-12));
+    }
   }
 }

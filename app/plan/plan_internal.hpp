@@ -28,8 +28,12 @@ struct PlanService::Cache {
   /// grid with its copy and mends what changed (GridPathfinder::refresh) instead of rebuilding.
   bool finder_stale = false;
   /// Navmeshes by (agent radius, mesh kind: 0 rectangles, 1 convex, 2 wall corners): units of
-  /// different sizes share one service.
+  /// different sizes share one service. Built tiled (kDefaultNavTileSize), so that an edit
+  /// mends them where the map changed (Navmesh::update, issue 28) instead of rebuilding.
   std::map<std::pair<double, int>, MeshEntry> meshes;
+  /// The grid was edited since the meshes were built or mended: the next mesh_for() compares
+  /// each mesh's copy of the grid with the grid and updates the tiles the changes reach.
+  bool meshes_edited = false;
   // Heading-aware planners precompute tables for their options and the grid; kept while
   // neither changes (the key is the options as text).
   std::unique_ptr<DirectionalAStar> directional;
@@ -42,11 +46,15 @@ struct PlanService::Cache {
 
   /// The clearance field of `g`, built (and its time counted as preprocessing) when missing.
   const ClearanceField& clearance_for(const Grid& g);
-  /// Drops everything when `g` is not the grid the cache was built for (the grid pathfinder
-  /// is kept and refreshed: its buffers serve a map of the same size).
+  /// When `g` is not the grid the cache last saw: edited() (the grid pathfinder and the meshes
+  /// are kept and mended: their buffers serve a map of the same size).
   void bind(const Grid& g);
-  /// Drops the per-map preprocessing after an edit; the grid pathfinder mends its own.
-  void clear();
+  /// The grid was edited, or is another object: the grid pathfinder and the meshes mend
+  /// themselves on their next use; the rest of the per-map preprocessing is dropped.
+  void edited();
+  /// Updates every cached mesh to `g` where its cells changed (a copy when a plan result still
+  /// holds the mesh); a mesh that cannot be updated is dropped, to be rebuilt.
+  void mend_meshes(const Grid& g);
   /// The mesh for the radius and kind, built when missing; sets `error` when the build fails.
   MeshEntry* mesh_for(const Grid& g, double agent_radius, bool convex, bool corners, std::string& error);
 };

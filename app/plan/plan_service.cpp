@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "pathlab/collision.hpp"
 #include "plan_internal.hpp"
@@ -86,13 +87,59 @@ std::string check_query_ends(const Grid& grid, PlannerFamily family, PlannerId p
   return e;
 }
 
-void PlanService::Cache::clear() {
+void PlanService::Cache::edited() {
   finder_stale = true;  // a paint stroke costs the cells it touched, not a rebuild (issue 28)
-  meshes.clear();
+  meshes_edited = !meshes.empty();  // so do the meshes' tiles
   directional.reset();
   hybrid.reset();
   heading_key.clear();
   clearance.reset();
+}
+
+namespace {
+
+/// The smallest rectangle holding every cell whose passability differs between `a` and `b`
+/// (all a mesh depends on); nullopt when none does. [Limit: same size]
+std::optional<CellRect> changed_cells(const Grid& a, const Grid& b) {
+  CellRect r{Cell{b.width(), b.height()}, Cell{-1, -1}};
+  for (int y = 0; y < b.height(); ++y)
+    for (int x = 0; x < b.width(); ++x)
+      if (a.is_free(x, y) != b.is_free(x, y)) {
+        r.min = Cell{std::min(r.min.x, x), std::min(r.min.y, y)};
+        r.max = Cell{std::max(r.max.x, x), std::max(r.max.y, y)};
+      }
+  if (r.max.x < 0) return std::nullopt;
+  return r;
+}
+
+}  // namespace
+
+void PlanService::Cache::mend_meshes(const Grid& g) {
+  meshes_edited = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (auto it = meshes.begin(); it != meshes.end();) {
+    MeshEntry& e = it->second;
+    const Grid& built_for = e.mesh->grid();
+    if (built_for.width() != g.width() || built_for.height() != g.height()) {
+      it = meshes.erase(it);
+      continue;
+    }
+    const std::optional<CellRect> changed = changed_cells(built_for, g);
+    if (!changed) {
+      ++it;
+      continue;
+    }
+    // A plan result may still hold the mesh (and index its polygons): mend a copy then.
+    std::shared_ptr<Navmesh> mesh = e.mesh.use_count() > 1 ? std::make_shared<Navmesh>(*e.mesh) : e.mesh;
+    if (!mesh->update(g, *changed).ok()) {
+      it = meshes.erase(it);
+      continue;
+    }
+    e.mesh = std::move(mesh);
+    e.query->reset(*e.mesh);
+    ++it;
+  }
+  add_preprocess_time(*this, t0);
 }
 
 const ClearanceField& PlanService::Cache::clearance_for(const Grid& g) {
@@ -106,13 +153,17 @@ const ClearanceField& PlanService::Cache::clearance_for(const Grid& g) {
 
 void PlanService::Cache::bind(const Grid& g) {
   if (grid == &g) return;
-  clear();
+  // Another grid object: the sandbox's worker plans on a copy of the scene's map, so treat it
+  // as an edit; the pathfinder and the meshes compare it with their own copies and mend what
+  // differs (a mesh for another size is dropped).
+  edited();
   grid = &g;
 }
 
 MeshEntry* PlanService::Cache::mesh_for(const Grid& g, double agent_radius, bool convex, bool corners,
                                         std::string& error) {
   bind(g);
+  if (meshes_edited) mend_meshes(g);
   const auto key = std::make_pair(agent_radius, corners ? 2 : (convex ? 1 : 0));
   if (auto it = meshes.find(key); it != meshes.end()) return &it->second;
   const auto t0 = std::chrono::steady_clock::now();
@@ -120,6 +171,7 @@ MeshEntry* PlanService::Cache::mesh_for(const Grid& g, double agent_radius, bool
   def.agent_radius = agent_radius;
   def.merge_convex = convex;
   def.corners_only = corners;
+  def.tile_size = kDefaultNavTileSize;
   auto built = Navmesh::build(g, def);
   if (!built) {
     error = built.error().message;
@@ -145,7 +197,7 @@ double curve_step_of(const PlanRequest& request) {
 PlanService::PlanService() : cache_(std::make_unique<Cache>()) {}
 PlanService::~PlanService() = default;
 
-void PlanService::map_changed() { cache_->clear(); }
+void PlanService::map_changed() { cache_->edited(); }
 
 std::shared_ptr<const Navmesh> PlanService::navmesh(const Grid& grid, double agent_radius, bool convex, bool corners) {
   std::string error;

@@ -146,8 +146,8 @@ const std::array<OptionInfo, 17> kOptions = {{
      "Hybrid A* finishes, and the vehicle smoother connects, with CC-Dubins / CC-Reeds-Shepp curves (Fraichard and "
      "Scheuer 2004) of sharpness 1 / radius^2 (full lock over one turning radius), so the steering ramps instead of "
      "jumping there: slightly longer curves. The search's own arcs still switch at once."},
-    // pathlab-cli sets it with --navmesh-polygons corners (its default there); the sandbox keeps
-    // it off by default: the mesh builds 2-4x slower, which live painting would feel.
+    // On by default in the CLI (--navmesh-polygons corners) and, since issue 28, in the sandbox:
+    // the planning service mends its tiled meshes where a stroke changed the map.
     {O::navmesh_corners, "navmesh_corners", "", "wall-corner polygons", 0, 1, 0, 1, false, "%.0f",
      "On: polygons whose vertices are wall corners only (triangles between wall corners, made Delaunay and merged "
      "into convex polygons, as in Polyanya's meshes): no T-junctions, so a path crosses far fewer polygons and the "

@@ -30,6 +30,7 @@
 
 #include "pathlab/geometry.hpp"
 #include "pathlab/grid.hpp"
+#include "pathlab/grid_search.hpp"
 #include "pathlab/status.hpp"
 
 namespace pathlab {
@@ -55,7 +56,29 @@ struct NavmeshDef {
   /// exact search expands fewer nodes; the build takes longer than merge_convex's. When set,
   /// merge_convex is not used.
   bool corners_only = false;
+  /// Build the mesh in square tiles of this many cells (Recast's tile cache idea, Mononen
+  /// 2009-2016): no polygon crosses a tile border, so after an edit update() re-triangulates
+  /// only the tiles the edit reaches and re-stitches their borders (a portal runs wherever both
+  /// sides of a border are open). The free area, and so every exact search length, is that of
+  /// the untiled mesh; there are more polygons (a few per tile border). 0: one mesh for the
+  /// whole map, as before (update() then rebuilds it whole). [Units: cells]
+  /// [Limit: 0 or kMinNavTileSize .. kMaxNavTileSize]
+  int tile_size = 0;
+  /// How NavmeshQuery treats a query point where two blocked cells touch only at their corners
+  /// (a pinch point). false (default): the Moving AI competition's convention, as Polyanya
+  /// answers it: the point is a valid start or goal and the path leaves (or arrives) through
+  /// either free cell beside it, never through the point itself; start == goal there gives
+  /// length 0. true: the point is wall, by the through-a-wall rule (collision.hpp), and the
+  /// query is refused with "is a pinch point".
+  bool pinch_points_are_wall = false;
 };
+
+/// Smallest and largest NavmeshDef::tile_size other than 0. [Units: cells]
+inline constexpr int kMinNavTileSize = 8;
+inline constexpr int kMaxNavTileSize = 4096;
+/// The tile size the sandbox's planning service builds with: a brush stroke of radius 8 touches
+/// at most 3 x 3 tiles, each about 1/256 of a 512 x 512 map. [Units: cells]
+inline constexpr int kDefaultNavTileSize = 32;
 
 inline NavmeshDef default_navmesh_def() { return NavmeshDef{}; }
 
@@ -88,6 +111,21 @@ class Navmesh {
   /// Builds the mesh of `grid` for `def.agent_radius`. An empty mesh (no room for the agent
   /// anywhere) is not an error. Errors: a radius outside [0, kMaxAgentRadius] or NaN.
   static Result<Navmesh> build(const Grid& grid, const NavmeshDef& def = default_navmesh_def());
+
+  /// The cells inside `changed` of `grid` may differ from the grid the mesh was built from;
+  /// every cell outside it must not. Rebuilds the tiles whose sub-cells those cells reach (the
+  /// agent radius widens the reach) and re-stitches the mesh, so that the mesh equals
+  /// build(grid, def) polygon for polygon. An untiled mesh (tile_size 0) is rebuilt whole.
+  /// Polygon and portal indices change: call NavmeshQuery::reset() afterwards. `changed` is
+  /// clipped to the map. [Units: cells]
+  /// Errors: `changed` empty (invalid_argument) or wholly outside the map (out_of_bounds);
+  /// `grid` of another size (invalid_argument). On error the mesh is unchanged.
+  Status update(const Grid& grid, const CellRect& changed);
+
+  /// The tile size the mesh was built with (0: untiled). [Units: cells]
+  int tile_size() const noexcept { return def_.tile_size; }
+  /// The definition the mesh was built with.
+  const NavmeshDef& def() const noexcept { return def_; }
 
   const std::vector<NavPolygon>& polygons() const noexcept { return polys_; }
   const std::vector<NavPortal>& portals() const noexcept { return portals_; }
@@ -134,6 +172,7 @@ class Navmesh {
 
  private:
   Grid grid_;
+  NavmeshDef def_;
   double radius_ = 0.0;
   double shrink_ = 0.0;
   std::vector<NavPolygon> polys_;
@@ -154,10 +193,33 @@ class Navmesh {
   // touching it, cell_polys_[cell_first_[c] .. cell_first_[c + 1]).
   std::vector<int> cell_first_, cell_polys_;
 
+  // Tiled meshes (def_.tile_size > 0; navmesh_tiles.cpp): per tile, its polygons as rings of
+  // sub-grid vertex ids and, per ring edge, the tile-local polygon across or -1 (wall or tile
+  // border). The mesh's own arrays are assembled from them (assemble_tiles).
+  struct TilePolys {
+    std::vector<int> first{0};
+    std::vector<int> verts;
+    std::vector<int> across;
+  };
+  std::vector<TilePolys> tiles_;
+  std::vector<int> tile_j_, tile_k_;  // sub-grid line index of each tile border, per axis
+  std::vector<uint8_t> sub_open_;     // per sub-cell (row-major): free of every grown wall
+  // Per tile (row-major), its polygons' range [tile_poly_first_[t], tile_poly_first_[t + 1]):
+  // a tiled mesh locates a point among its tile's polygons (no per-cell index to rebuild).
+  std::vector<int> tile_poly_first_;
+  std::vector<uint8_t> on_tile_border_;  // per sub-grid vertex id: 1 on an inner tile border
+
   static void merge_into_convex(Navmesh& m, int nx, bool corners_only);
+  void build_tiled();
+  void build_tile(int tx, int ty);
+  void assemble_tiles();
+  void finish_rings(int nx, int ny, std::vector<int> vids, std::vector<int> across);
+  void link_all_portals();
   void index_cells();
   int locate_in_cells(Vec2 p) const noexcept;
+  int locate_in_tiles(Vec2 p) const noexcept;
   friend struct NavmeshBuilder;  // the build steps (navmesh.cpp)
+  friend struct TileStitcher;    // the tiles' assembly (navmesh_tiles.cpp)
 };
 
 }  // namespace pathlab

@@ -34,11 +34,12 @@
 ///
 /// A start or goal in the band the agent radius removed from the mesh is snapped to the
 /// nearest mesh point that a straight segment reaches from it without crossing a wall; the
-/// result says so. One inside a wall or outside the map is an error. So is a pinch point, a
-/// lattice point where two blocked cells touch only at their corners: by the through-a-wall
-/// rule (collision.hpp) every path from it would pass through it, so it counts as wall, and
-/// the error says "is a pinch point" (the Moving AI competition's corner convention would
-/// accept it when the path leaves through a free cell; pathlab does not).
+/// result says so. One inside a wall or outside the map is an error. A pinch point, a lattice
+/// point where two blocked cells touch only at their corners, is a valid end by default (the
+/// Moving AI competition's convention): the search starts from (or ends in) the polygons on
+/// both free sides of it, never passing through the point; with an agent radius it is snapped
+/// from just inside either free cell. With NavmeshDef::pinch_points_are_wall it counts as wall
+/// by the through-a-wall rule (collision.hpp) and the error says "is a pinch point".
 
 #include <cstdint>
 #include <memory>

@@ -6,14 +6,13 @@
 
 #include "navmesh/navmesh_corners.hpp"
 #include "navmesh/navmesh_merge.hpp"
+#include "navmesh/navmesh_tiles.hpp"
 #include "pathlab/collision.hpp"
 
 namespace pathlab {
-namespace {
+namespace detail {
 
-/// Sorted, distinct sub-grid line coordinates along one axis of length n: the edges of every
-/// wall grown by s, clipped to the band [s, n - s] the map's own border leaves free.
-std::vector<double> sub_lines(int n, double s) {
+std::vector<double> sub_lines(int n, double s, int tile) {
   std::vector<double> v;
   const double lo = s, hi = n - s;
   if (!(lo < hi)) return v;
@@ -25,13 +24,13 @@ std::vector<double> sub_lines(int n, double s) {
     if (a > lo && a < hi) v.push_back(a);
     if (b > lo && b < hi) v.push_back(b);
   }
+  for (int k = tile; tile > 0 && k < n; k += tile)
+    if (k > lo && k < hi) v.push_back(k);
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
   return v;
 }
 
-/// For each sub-interval of `lines`, the range of grid columns (or rows) whose grown wall
-/// [c - s, c + 1 + s] covers the interval's midpoint, clamped to [0, n).
 void covering_cells(const std::vector<double>& lines, int n, double s, std::vector<int>& lo, std::vector<int>& hi) {
   const size_t m = lines.size() - 1;
   lo.resize(m);
@@ -44,8 +43,6 @@ void covering_cells(const std::vector<double>& lines, int n, double s, std::vect
   }
 }
 
-/// Each line of sub_lines(n, s) as k + sigma * s, found by redoing sub_lines' own arithmetic,
-/// so that the corner triangulation can test orientations exactly.
 std::vector<std::pair<int32_t, int8_t>> line_tags(const std::vector<double>& lines, double s) {
   std::vector<std::pair<int32_t, int8_t>> tags(lines.size(), {0, 0});
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -55,16 +52,26 @@ std::vector<std::pair<int32_t, int8_t>> line_tags(const std::vector<double>& lin
       continue;
     }
     // x = k - s (k near x + s) or x = k + s (k near x - s); the border lines s and n - s too.
+    bool found = false;
     for (const double base : {x - s, x + s}) {
       const int k0 = static_cast<int>(std::floor(base));
       for (int k = k0 - 1; k <= k0 + 1; ++k) {
-        if (k - s == x) tags[i] = {k, -1};
-        if (k + s == x) tags[i] = {k, 1};
+        if (k - s == x) tags[i] = {k, -1}, found = true;
+        if (k + s == x) tags[i] = {k, 1}, found = true;
       }
     }
+    // A tile border (NavmeshDef::tile_size) is an integer line.
+    if (!found && x == std::round(x)) tags[i] = {static_cast<int32_t>(std::lround(x)), 0};
   }
   return tags;
 }
+
+}  // namespace detail
+namespace {
+
+using detail::covering_cells;
+using detail::line_tags;
+using detail::sub_lines;
 
 struct Rect {
   int x0, y0, x1, y1;  // sub-cell index range [x0, x1) x [y0, y1)
@@ -336,17 +343,26 @@ void NavmeshBuilder::link_portals(Navmesh& m) {
 Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
   if (auto ok = check_agent_radius(def.agent_radius); !ok) return ok.error();
   if (grid.width() <= 0 || grid.height() <= 0) return fail(StatusCode::invalid_argument, "grid is empty");
+  if (def.tile_size != 0 && (def.tile_size < kMinNavTileSize || def.tile_size > kMaxNavTileSize))
+    return fail(StatusCode::invalid_argument, "tile_size " + std::to_string(def.tile_size) + " is not 0 or in [" +
+                                                  std::to_string(kMinNavTileSize) + ", " +
+                                                  std::to_string(kMaxNavTileSize) + "]");
   Navmesh m;
   m.grid_ = grid;
+  m.def_ = def;
   m.radius_ = def.agent_radius;
   // Half the collision tolerance less than the radius: an agent that exactly fits a gap keeps a
   // (1e-9 wide) lane through it instead of losing it to rounding.
   m.shrink_ = def.agent_radius > 0.0 ? std::max(0.0, def.agent_radius - 0.5 * kClearanceTolerance) : 0.0;
-  m.xs_ = sub_lines(grid.width(), m.shrink_);
-  m.ys_ = sub_lines(grid.height(), m.shrink_);
+  m.xs_ = sub_lines(grid.width(), m.shrink_, def.tile_size);
+  m.ys_ = sub_lines(grid.height(), m.shrink_, def.tile_size);
   if (m.xs_.size() < 2 || m.ys_.size() < 2) {
     m.xs_.clear();
     m.ys_.clear();
+    return m;
+  }
+  if (def.tile_size > 0) {
+    m.build_tiled();
     return m;
   }
   std::vector<uint8_t> open = NavmeshBuilder::open_sub_cells(grid, m);  // free and not yet in a rectangle
@@ -367,9 +383,12 @@ Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
   return m;
 }
 
+void Navmesh::link_all_portals() { NavmeshBuilder::link_portals(*this); }
+
 int Navmesh::locate(Vec2 p) const noexcept {
   if (xs_.size() < 2 || !is_finite(p)) return -1;
   if (p.x < xs_.front() || p.x > xs_.back() || p.y < ys_.front() || p.y > ys_.back()) return -1;
+  if (!tile_poly_first_.empty()) return locate_in_tiles(p);
   if (!cell_first_.empty()) return locate_in_cells(p);
   const int nx = static_cast<int>(xs_.size()) - 1, ny = static_cast<int>(ys_.size()) - 1;
   const int j = std::min(nx - 1, static_cast<int>(std::upper_bound(xs_.begin(), xs_.end(), p.x) - xs_.begin()) - 1);

@@ -108,8 +108,15 @@ Result<NavPoint> NavmeshSearchWorkspace::resolve(Vec2 p, const std::string& what
   }
   if (!point_clear(grid, p, 0.0)) {
     if (is_pinch_point(grid, p)) {
-      return fail(StatusCode::blocked, where() + " is a pinch point: two blocked cells touch only at their corners there, "
-                                                 "which counts as wall (no path may pass through it)");
+      if (mesh_->def().pinch_points_are_wall) {
+        return fail(StatusCode::blocked, where() + " is a pinch point: two blocked cells touch only at their corners there, "
+                                                   "which counts as wall (no path may pass through it)");
+      }
+      // The competition's convention: a valid end, left through either free cell beside it.
+      if (out.polygon >= 0) return out;
+      if (snap_from_pinch_point(p, out)) return out;
+      return fail(StatusCode::blocked, where() + " (a pinch point) has no navmesh point within reach for agent radius " +
+                                           std::to_string(mesh_->agent_radius()));
     }
     return fail(StatusCode::blocked, where() + " is inside a wall");
   }
@@ -119,6 +126,31 @@ Result<NavPoint> NavmeshSearchWorkspace::resolve(Vec2 p, const std::string& what
                                          std::to_string(mesh_->agent_radius()));
   }
   return out;
+}
+
+std::vector<Vec2> NavmeshSearchWorkspace::pinch_exits(Vec2 p) const {
+  // Points a hair inside each free cell beside the pinch point p, on its diagonal.
+  constexpr double kNudge = 1e-7;  // [Units: cells]
+  std::vector<Vec2> out;
+  const int x = static_cast<int>(p.x), y = static_cast<int>(p.y);
+  for (const int dy : {-1, 0})
+    for (const int dx : {-1, 0})
+      if (mesh_->grid().is_free(x + dx, y + dy)) out.push_back(p + kNudge * Vec2(dx == 0 ? 1.0 : -1.0, dy == 0 ? 1.0 : -1.0));
+  return out;
+}
+
+bool NavmeshSearchWorkspace::snap_from_pinch_point(Vec2 p, NavPoint& out) const {
+  // With an agent radius the pinch point lies in the removed band: snap from just inside each
+  // free cell beside it and keep the nearer result.
+  bool found = false;
+  double best = 0.0;
+  for (const Vec2 q : pinch_exits(p)) {
+    NavPoint cand;
+    if (!snap_to_mesh(q, cand)) continue;
+    const double d = glm::length(cand.pos - p);
+    if (!found || d < best) out = cand, best = d, found = true;
+  }
+  return found;
 }
 
 bool NavmeshSearchWorkspace::snap_to_mesh(Vec2 p, NavPoint& out) const {
@@ -164,7 +196,7 @@ Result<NavSearchResult> NavmeshSearchWorkspace::find_corridor(Vec2 start, Vec2 g
   begin_query(*s, *t, r);
   for (const int p : start_polys_)
     if (is_goal_polygon(p)) return straight(p, r);
-  if (component_[static_cast<size_t>(s->polygon)] != component_[static_cast<size_t>(t->polygon)]) {
+  if (!same_component()) {
     r.reason = unreachable_reason();
     return r;
   }
@@ -193,8 +225,9 @@ void NavmeshSearchWorkspace::begin_query(const NavPoint& s, const NavPoint& t, N
   goal_tree_ = tree_in_[static_cast<size_t>(t.polygon)];
   // An end on a polygon's edge or vertex lies in every polygon around that point: the search
   // starts from all of them and ends in any of them.
-  touching_polygons(r.start, s.polygon, start_polys_);
-  touching_polygons(r.goal, t.polygon, goal_polys_);
+  touching_polygons(r.start, s.polygon, start_polys_, start_alt_);
+  touching_polygons(r.goal, t.polygon, goal_polys_, goal_alt_);
+  for (int i = 0; i < 2; ++i) goal_alt_tree_[i] = goal_alt_[i] >= 0 ? tree_in_[static_cast<size_t>(goal_alt_[i])] : -1;
   for (const int p : goal_polys_) goal_mark_[static_cast<size_t>(p)] = stamp_;
 }
 
@@ -228,11 +261,31 @@ Result<NavSearchResult> NavmeshSearchWorkspace::straight(int poly, NavSearchResu
   return std::move(r);
 }
 
-void NavmeshSearchWorkspace::touching_polygons(Vec2 p, int poly, std::vector<int>& out) const {
+bool NavmeshSearchWorkspace::same_component() const {
+  for (const int a : start_polys_)
+    for (const int b : goal_polys_)
+      if (component_[static_cast<size_t>(a)] == component_[static_cast<size_t>(b)]) return true;
+  return false;
+}
+
+void NavmeshSearchWorkspace::touching_polygons(Vec2 p, int poly, std::vector<int>& out, int (&pinch_seeds)[2]) const {
   // Breadth first over portal edges that p lies on: one polygon for an interior point, two
-  // for a point on a portal, the whole fan around a vertex.
+  // for a point on a portal, the whole fan around a vertex. A pinch point (accepted by the
+  // competition's convention) has a fan on each free side, not joined by any portal: the
+  // polygons just inside each free cell seed the search too.
   out.clear();
   out.push_back(poly);
+  pinch_seeds[0] = pinch_seeds[1] = -1;
+  if (!mesh_->def().pinch_points_are_wall && is_pinch_point(mesh_->grid(), p)) {
+    int seeds = 0;
+    for (const Vec2 q : pinch_exits(p)) {
+      const int other = mesh_->locate(q);
+      if (other >= 0 && seeds < 2 && mesh_->contains(other, p) && std::find(out.begin(), out.end(), other) == out.end()) {
+        out.push_back(other);
+        pinch_seeds[seeds++] = other;
+      }
+    }
+  }
   for (size_t i = 0; i < out.size(); ++i) {
     const auto [first, last] = portal_edges(out[i]);
     for (const PortalEdge* e = first; e != last; ++e) {
@@ -301,17 +354,19 @@ void NavmeshSearchWorkspace::pp_expand(int poly, int came_by, Vec2 from, double 
     const int pid = plist[static_cast<size_t>(k)];
     if (came_by >= 0 && pid == came_by / 2) continue;
     const NavPortal& pt = portals[static_cast<size_t>(pid)];
-    if (leads_nowhere(poly, pt.poly_a == poly ? pt.poly_b : pt.poly_a, goal_poly_)) continue;
+    if (leads_nowhere_any_goal(poly, pt.poly_a == poly ? pt.poly_b : pt.poly_a)) continue;
     const Vec2 x = taut_point(from, goal_, pt.a, pt.b);
     const bool forward = pt.poly_a == poly;
     pp_relax(2 * pid + (forward ? 0 : 1), came_by, forward ? pt.poly_b : pt.poly_a, x, g + glm::length(x - from), r);
   }
-  if (poly == goal_poly_) pp_relax(2 * static_cast<int>(portals.size()), came_by, poly, goal_, g + glm::length(goal_ - from), r);
+  if (poly == goal_poly_ || poly == goal_alt_[0] || poly == goal_alt_[1]) pp_relax(2 * static_cast<int>(portals.size()), came_by, poly, goal_, g + glm::length(goal_ - from), r);
 }
 
 void NavmeshSearchWorkspace::search_portal_points(const NavPoint& s, NavSearchResult& r) {
   const int goal_node = 2 * static_cast<int>(mesh_->portals().size());
   pp_expand(s.polygon, -1, r.start, 0.0, r);
+  for (const int p : start_alt_)  // a pinch-point start leaves through either free cell
+    if (p >= 0 && p != s.polygon) pp_expand(p, -1, r.start, 0.0, r);
   bool found = false;
   while (!heap_.empty()) {
     std::pop_heap(heap_.begin(), heap_.end(), HeapLess{});
@@ -341,7 +396,13 @@ void NavmeshSearchWorkspace::search_portal_points(const NavPoint& s, NavSearchRe
     chain_.emplace_back(id / 2, nodes_[static_cast<size_t>(id)].poly);
   }
   std::reverse(chain_.begin(), chain_.end());
-  fill_corridor(s.polygon, r);
+  // The polygon the path left the start from: s's own, or the other side of a pinch point.
+  int first_poly = nodes_[static_cast<size_t>(goal_node)].poly;
+  if (!chain_.empty()) {
+    const NavPortal& first = mesh_->portals()[static_cast<size_t>(chain_.front().first)];
+    first_poly = first.poly_a == chain_.front().second ? first.poly_b : first.poly_a;
+  }
+  fill_corridor(first_poly, r);
   r.found = true;
 }
 

@@ -164,7 +164,16 @@ class NavmeshSearchWorkspace {
   }
   /// leads_nowhere for a portal edge of the polygon being expanded (goal_tree_ is the goal
   /// polygon's tree_in_, set per query).
-  bool leads_nowhere(const PortalEdge& pe) const noexcept { return !(goal_tree_ >= pe.dead_lo && goal_tree_ < pe.dead_hi); }
+  bool leads_nowhere(const PortalEdge& pe) const noexcept {
+    return !(goal_tree_ >= pe.dead_lo && goal_tree_ < pe.dead_hi) &&
+           (goal_alt_tree_[0] < 0 || !(goal_alt_tree_[0] >= pe.dead_lo && goal_alt_tree_[0] < pe.dead_hi)) &&
+           (goal_alt_tree_[1] < 0 || !(goal_alt_tree_[1] >= pe.dead_lo && goal_alt_tree_[1] < pe.dead_hi));
+  }
+  /// leads_nowhere(p, q, goal) for the goal polygon and the pinch-point goal's other seeds.
+  bool leads_nowhere_any_goal(int p, int q) const noexcept {
+    return leads_nowhere(p, q, goal_poly_) && (goal_alt_[0] < 0 || leads_nowhere(p, q, goal_alt_[0])) &&
+           (goal_alt_[1] < 0 || leads_nowhere(p, q, goal_alt_[1]));
+  }
   std::pair<const PortalEdge*, const PortalEdge*> portal_edges(int poly) const {
     const PortalEdge* base = pedges_.data();
     return {base + pedge_first_[static_cast<size_t>(poly)], base + pedge_first_[static_cast<size_t>(poly) + 1]};
@@ -172,11 +181,17 @@ class NavmeshSearchWorkspace {
 
   // --- One query (navmesh_search.cpp) ---
   bool snap_to_mesh(Vec2 p, NavPoint& out) const;
+  // Pinch points under the competition's convention: points a hair inside each free cell
+  // beside p, and snapping from them when p is off the mesh.
+  std::vector<Vec2> pinch_exits(Vec2 p) const;
+  bool snap_from_pinch_point(Vec2 p, NavPoint& out) const;
+  // Whether some start polygon and some goal polygon share a connected component.
+  bool same_component() const;
   /// Starts a query: fresh stamps, the polygons around both ends.
   void begin_query(const NavPoint& s, const NavPoint& t, NavSearchResult& r);
   Result<NavSearchResult> straight(int poly, NavSearchResult& r) const;
   /// Every polygon whose boundary or interior holds p, starting from `poly` (which does).
-  void touching_polygons(Vec2 p, int poly, std::vector<int>& out) const;
+  void touching_polygons(Vec2 p, int poly, std::vector<int>& out, int (&pinch_seeds)[2]) const;
   /// The mesh vertex id of a ring vertex of one of `polys` exactly at p, or -1.
   int vertex_at(Vec2 p, const std::vector<int>& polys) const;
   std::string unreachable_reason() const;
@@ -233,6 +248,9 @@ class NavmeshSearchWorkspace {
   Vec2 goal_{0, 0};
   int goal_poly_ = -1;
   int goal_tree_ = -1;  // tree_in_ of goal_poly_
+  // A pinch-point end (the competition's convention): the polygons just inside the free cells
+  // beside it, besides the located one (-1: none), and for the goal their tree_in_.
+  int start_alt_[2] = {-1, -1}, goal_alt_[2] = {-1, -1}, goal_alt_tree_[2] = {-1, -1};
   bool trace_ = false;
   BudgetMeter meter_{SearchBudget{}};
   int64_t node_cap_ = 0;

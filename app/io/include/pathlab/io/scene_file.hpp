@@ -78,7 +78,10 @@ struct PlanSettingsData {
   double shift_margin = 0.01;    ///< navmesh edge-shift: distance kept from edge ends [Units: cells]
   int shift_passes = 0;          ///< navmesh edge-shift passes, 0 = until converged [Limit: 0..64]
   bool navmesh_convex = true;    ///< navmesh: merge rectangles into larger convex polygons (false: rectangles)
-  bool navmesh_corners = false;  ///< navmesh: wall-corner polygons (NavmeshDef::corners_only); overrides navmesh_convex
+  /// navmesh: wall-corner polygons (NavmeshDef::corners_only); overrides navmesh_convex. The
+  /// default since issue 28: the planning service mends its tiled meshes after an edit, so the
+  /// slower build no longer costs a painted stroke.
+  bool navmesh_corners = true;
   int headings = 72;             ///< hybrid A*: heading bins per full turn [Limit: 8..720]
   int neighborhood = 0;          ///< directional A*: cells a move may reach (4, 8, 24, 48; 0 = sized to the turning radius)
   double reverse_penalty = 2.0;  ///< hybrid A*: cost multiplier on reversed length [Limit: >= 1]

@@ -1,0 +1,195 @@
+// Tiled navmeshes (NavmeshDef::tile_size, issue 28): a tiled mesh covers the same free area as
+// the untiled one, so the exact search gives the same lengths; and Navmesh::update() after
+// random brush strokes leaves the mesh a full build gives, polygon for polygon; and on the
+// Moving AI scenarios the tiled wall-corner mesh answers as the untiled one.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "generated_maps.hpp"
+#include "navmesh_test_support.hpp"
+#include "pathlab/map_generators.hpp"
+#include "pathlab/map_io.hpp"
+#include "pathlab/navmesh.hpp"
+#include "pathlab/navmesh_search.hpp"
+
+using namespace pathlab;
+
+namespace {
+
+Grid random_map(int side, double density, uint32_t seed) {
+  Grid g = Grid::create(side, side).value();
+  generate_random(g, density, seed);
+  return g;
+}
+
+Grid room_map(int side, uint32_t seed) {
+  Grid g = Grid::create(side, side).value();
+  generate_rooms(g, 12, 2, seed);
+  return g;
+}
+
+NavmeshDef mesh_def(bool corners, double radius, int tile) {
+  NavmeshDef def;
+  def.corners_only = corners;
+  def.agent_radius = radius;
+  def.tile_size = tile;
+  return def;
+}
+
+/// Every portal joins two polygons along one ring edge of each, run in opposite directions.
+void check_portals(const Navmesh& m) {
+  const auto& rv = m.ring_vertices();
+  auto next = [&](int poly, int e) {
+    const NavPolygon& P = m.polygons()[static_cast<size_t>(poly)];
+    return e + 1 < P.first + P.count ? e + 1 : P.first;
+  };
+  for (const NavPortal& p : m.portals()) {
+    REQUIRE(p.edge_a >= 0);
+    REQUIRE(p.edge_b >= 0);
+    CHECK(rv[static_cast<size_t>(p.edge_a)] == rv[static_cast<size_t>(next(p.poly_b, p.edge_b))]);
+    CHECK(rv[static_cast<size_t>(next(p.poly_a, p.edge_a))] == rv[static_cast<size_t>(p.edge_b)]);
+  }
+}
+
+/// Whether p lies on the mesh as it is (no snapping needed).
+bool on_mesh(const NavmeshQuery& q, Vec2 p) {
+  const auto r = q.resolve(p, "point");
+  return r.ok() && !r->snapped;
+}
+
+/// Both meshes answer `pairs` random queries alike: same reachability, lengths within 1e-9
+/// relative (the exact search's lengths are Euclidean shortest paths in the same free area).
+/// Points in the band the agent radius removed are skipped when both meshes need them snapped:
+/// snapping takes the nearest mesh point a straight segment reaches, a search of its own.
+void same_answers(const Navmesh& a, const Navmesh& b, std::mt19937& rng, int pairs) {
+  NavmeshQuery qa(a), qb(b);
+  for (int i = 0; i < pairs; ++i) {
+    const Vec2 s = test::random_free_point(a.grid(), rng), g = test::random_free_point(a.grid(), rng);
+    bool snapped = false;
+    for (const Vec2 p : {s, g}) {
+      REQUIRE(on_mesh(qa, p) == on_mesh(qb, p));  // the same free area
+      snapped = snapped || !on_mesh(qa, p);
+    }
+    if (snapped) continue;
+    const auto ra = qa.find_corridor(s, g), rb = qb.find_corridor(s, g);
+    INFO("errors: " << (ra.ok() ? "" : ra.error().message) << " / " << (rb.ok() ? "" : rb.error().message));
+    REQUIRE(ra.ok() == rb.ok());
+    if (!ra.ok()) continue;
+    INFO("query " << i << " from (" << s.x << ", " << s.y << ") to (" << g.x << ", " << g.y << ")");
+    REQUIRE(ra->found == rb->found);
+    if (ra->found) CHECK(std::abs(ra->length - rb->length) <= 1e-9 * std::max(1.0, rb->length));
+  }
+}
+
+/// The two meshes are the same, polygon for polygon.
+void same_mesh(const Navmesh& a, const Navmesh& b) {
+  REQUIRE(a.polygons().size() == b.polygons().size());
+  CHECK(a.ring_vertex_ids() == b.ring_vertex_ids());
+  CHECK(a.ring_neighbors() == b.ring_neighbors());
+  CHECK(a.ring_portals() == b.ring_portals());
+  CHECK(a.vertex_on_wall() == b.vertex_on_wall());
+}
+
+}  // namespace
+
+TEST_CASE("a tiled mesh gives the untiled mesh's lengths, on either mesh and radius") {
+  std::mt19937 rng(5);
+  const int pairs = test::sanitized() ? 40 : 300;
+  for (const Grid& g : {random_map(100, 0.2, 3), room_map(90, 4)}) {
+    for (const bool corners : {false, true}) {
+      for (const double radius : {0.0, 0.4, 1.2}) {
+        INFO("corners " << corners << " radius " << radius);
+        const Navmesh flat = Navmesh::build(g, mesh_def(corners, radius, 0)).value();
+        const Navmesh tiled = Navmesh::build(g, mesh_def(corners, radius, 16)).value();
+        CHECK(tiled.tile_size() == 16);
+        CHECK(tiled.polygons().size() > flat.polygons().size());  // the borders cut polygons
+        check_portals(tiled);
+        same_answers(tiled, flat, rng, pairs);
+      }
+    }
+  }
+}
+
+TEST_CASE("a tile size outside its limits is refused, naming it") {
+  const Grid g = room_map(40, 1);
+  const auto bad = Navmesh::build(g, mesh_def(true, 0.0, 3));
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("tile_size 3") != std::string::npos);
+  Navmesh m = Navmesh::build(g, mesh_def(true, 0.0, 8)).value();
+  auto code = [](const Status& s) { return s.ok() ? StatusCode::ok : s.error().code; };
+  CHECK(code(m.update(g, CellRect{Cell{5, 5}, Cell{4, 5}})) == StatusCode::invalid_argument);
+  CHECK(code(m.update(g, CellRect{Cell{50, 50}, Cell{60, 60}})) == StatusCode::out_of_bounds);
+  const Grid other = room_map(48, 1);
+  CHECK(code(m.update(other, CellRect{Cell{1, 1}, Cell{2, 2}})) == StatusCode::invalid_argument);
+}
+
+// 1,000 strokes per mesh kind (100 under the sanitizers): the updated mesh is compared with a
+// full build after every 10th stroke and with an untiled build's answers after every 100th.
+TEST_CASE("after random strokes, an updated tiled mesh equals a full build") {
+  const int strokes = test::sanitized() ? 100 : 1000;
+  for (const bool corners : {false, true}) {
+    for (const double radius : {0.0, 0.6}) {
+      INFO("corners " << corners << " radius " << radius);
+      std::mt19937 rng(corners ? 21u : 22u);
+      Grid g = room_map(96, 7);
+      const NavmeshDef def = mesh_def(corners, radius, 16);
+      Navmesh m = Navmesh::build(g, def).value();
+      for (int i = 1; i <= strokes; ++i) {
+        std::uniform_int_distribution<int> cx(-2, g.width() + 1), cy(-2, g.height() + 1), rad(1, 8), kind(0, 2);
+        const float cost = kind(rng) == 0 ? 1.0f : kBlocked;
+        const CellRect rect = test::brush_stroke(g, Cell{cx(rng), cy(rng)}, rad(rng), cost);
+        if (rect.max.x < 0 || rect.max.y < 0 || rect.min.x >= g.width() || rect.min.y >= g.height()) continue;
+        REQUIRE(m.update(g, rect).ok());
+        if (i % 10 != 0) continue;
+        INFO("stroke " << i);
+        const Navmesh rebuilt = Navmesh::build(g, def).value();
+        same_mesh(m, rebuilt);
+        if (i % 100 == 0) same_answers(m, Navmesh::build(g, mesh_def(corners, radius, 0)).value(), rng, 30);
+      }
+    }
+  }
+}
+
+// The Moving AI scenario problems (cell corners, the competition's convention, as
+// `bench_navmesh --movingai-corners` runs them): every 20th problem of each of the 11 files
+// (every 200th under the sanitizers), on the wall-corner mesh the CLI uses, untiled and tiled:
+// the same answers, lengths within 1e-9 relative.
+TEST_CASE("on the Moving AI scenarios a tiled wall-corner mesh gives the untiled mesh's lengths") {
+  const char* maps[] = {"arena", "arena2", "brc202d", "den520d", "lak303d", "Berlin_0_256", "Berlin_0_512",
+                        "Archipelago", "8room_000", "maze512-1-0", "random512-10-0"};
+  const int every = test::sanitized() ? 200 : 20;
+  int compared = 0;
+  for (const char* name : maps) {
+    CAPTURE(name);
+    const std::string dir = std::string(PATHLAB_MOVINGAI_DIR) + "/";
+    const Grid g = load_movingai_map(dir + name + ".map").value();
+    const Navmesh flat = Navmesh::build(g, mesh_def(true, 0.0, 0)).value();
+    const Navmesh tiled = Navmesh::build(g, mesh_def(true, 0.0, kDefaultNavTileSize)).value();
+    NavmeshQuery qf(flat), qt(tiled);
+    std::ifstream in(dir + name + ".map.scen");
+    REQUIRE(in);
+    std::string line;
+    std::getline(in, line);  // "version 1"
+    for (int i = 0; std::getline(in, line); ++i) {
+      if (i % every != 0) continue;
+      std::istringstream ss(line);
+      int bucket = 0, w = 0, h = 0, sx = 0, sy = 0, gx = 0, gy = 0;
+      std::string map;
+      if (!(ss >> bucket >> map >> w >> h >> sx >> sy >> gx >> gy)) continue;
+      const auto rf = qf.find_corridor(Vec2(sx, sy), Vec2(gx, gy)), rt = qt.find_corridor(Vec2(sx, sy), Vec2(gx, gy));
+      CAPTURE(line);
+      REQUIRE(rf.ok() == rt.ok());
+      if (!rf.ok()) continue;
+      REQUIRE(rf->found == rt->found);
+      if (rf->found) CHECK(std::abs(rf->length - rt->length) <= 1e-9 * std::max(1.0, rf->length));
+      ++compared;
+    }
+  }
+  CHECK(compared > (test::sanitized() ? 100 : 1300));
+}
