@@ -109,15 +109,33 @@ void draw_overlays(const UnitSwarm& units, SdlBatch& b, const ToScreen& to_scree
   }
 }
 
+/// Whether `b` lies on the straight run from `a` to `c`, going on the same way: a grid route's
+/// cell centres along a row, a column or a diagonal. [Units: cells]
+bool on_straight_run(Vec2 a, Vec2 b, Vec2 c) {
+  const Vec2 u = b - a, v = c - b;
+  return std::abs(u.x * v.y - u.y * v.x) <= 1e-9 * (glm::length(u) * glm::length(v)) && glm::dot(u, v) > 0.0;
+}
+
 void draw_routes(const UnitSwarm& units, SdlBatch& b, const ToScreen& to_screen) {
+  // The canvas maps cells to pixels by an offset and a scale (Sandbox::world_to_screen):
+  // worked out once here, as a grid route of 5,000 units has about a million points. Points in
+  // the middle of a straight run are left out: the same line, fewer points.
+  const ImVec2 o = to_screen(Vec2(0.0, 0.0)), one = to_screen(Vec2(1.0, 1.0));
+  const float sx = one.x - o.x, sy = one.y - o.y;
+  auto screen = [&](Vec2 p) { return ImVec2(o.x + static_cast<float>(p.x) * sx, o.y + static_cast<float>(p.y) * sy); };
   std::vector<ImVec2> pts;
   for (int i = 0; i < units.count(); ++i) {
     const CrowdAgentState& st = units.crowd().state(i);
     if (st.arrived || st.route.size() < 2) continue;
     pts.clear();
-    pts.push_back(to_screen(st.pose.pos));
-    for (size_t k = static_cast<size_t>(std::max(st.next_waypoint, 0)); k < st.route.size(); ++k)
-      pts.push_back(to_screen(st.route[k]));
+    pts.push_back(screen(st.pose.pos));
+    Vec2 last = st.pose.pos;
+    const size_t first = static_cast<size_t>(std::max(st.next_waypoint, 0));
+    for (size_t k = first; k < st.route.size(); ++k) {
+      if (k + 1 < st.route.size() && on_straight_run(last, st.route[k], st.route[k + 1])) continue;
+      pts.push_back(screen(st.route[k]));
+      last = st.route[k];
+    }
     // In the unit's colour, translucent: with hundreds of units the routes must not hide the
     // map (nor the steer points drawn over them).
     b.polyline(pts.data(), static_cast<int>(pts.size()), (preset_colour(units.preset_of(i)) & 0x00FFFFFFu) | 0x70000000u);
