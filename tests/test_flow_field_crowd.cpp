@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "crowd_support.hpp"
+#include "pathlab/crowd_flow_field.hpp"
 
 using namespace pathlab;
 using namespace pathlab::test;
@@ -174,4 +175,48 @@ TEST_CASE("flow field crowd: a negative threshold is refused naming the field") 
   auto c = Crowd::create(Grid::create(8, 8).value(), fields(-1));
   REQUIRE_FALSE(c);
   CHECK(c.error().message == "crowd.flow_field_units must be >= 0");
+}
+
+TEST_CASE("flow field crowd: goal_flow_field is the group's field on the crowd's grid as it is now, for an app to show") {
+  CrowdScenario sc = group_through_door(40, false);
+  Crowd crowd = Crowd::create(sc.grid, fields(32)).value();
+  for (const auto& d : sc.doors) REQUIRE(crowd.add_door(d));
+  for (const auto& a : sc.agents) REQUIRE(crowd.add_agent(a));
+  const auto field = goal_flow_field(crowd, 39);
+  REQUIRE(field);
+  // The field the crowd itself builds for the group: towards the goal's cell, a person's class.
+  CHECK(flow_field_class_radius(0.3) == 0.5);
+  CHECK(flow_field_class_radius(0.6) == 0.75);
+  FlowFieldDef def = default_flow_field_def();
+  def.agent_radius = 0.5;
+  const Cell goal[] = {Cell{48, 20}};
+  const FlowField expected = FlowField::build(crowd.grid(), goal, def).value();
+  int reachable = 0;
+  for (int y = 0; y < 40; ++y)
+    for (int x = 0; x < 60; ++x) {
+      const Cell c{x, y};
+      CHECK(field->reachable(c) == expected.reachable(c));
+      if (!expected.reachable(c)) continue;
+      ++reachable;
+      CHECK(field->distance(c) == expected.distance(c));  // the same search: the same bytes
+      CHECK(field->next_cell(c) == expected.next_cell(c));
+    }
+  CHECK(reachable > 2000);
+  // The unit's own route leads down the field: its first waypoint after the start is nearer
+  // the goal by the field's distance.
+  const CrowdAgentState& st = crowd.state(39);
+  REQUIRE(st.route_source == CrowdRouteSource::flow_field);
+  CHECK(field->distance(cell_of(st.route[1])) < field->distance(cell_of(st.pose.pos)));
+  // The door shut: the crowd's grid has a wall there, and so has the field read now.
+  REQUIRE(crowd.set_door_open(0, false));
+  crowd.step();  // a door shuts in the step (once no unit stands in it)
+  REQUIRE_FALSE(crowd.door_open(0));
+  const auto shut = goal_flow_field(crowd, 39);
+  REQUIRE(shut);
+  CHECK_FALSE(shut->reachable(cell_of(st.pose.pos)));
+  CHECK(shut->reachable(Cell{40, 20}));
+  // An unknown unit is refused, naming it.
+  const auto bad = goal_flow_field(crowd, 99);
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message.find("99") != std::string::npos);
 }

@@ -10,6 +10,7 @@
 
 #include "pathlab/collision.hpp"
 #include "pathlab/directional_astar.hpp"
+#include "pathlab/flow_field.hpp"
 #include "pathlab/hybrid_astar.hpp"
 #include "pathlab/plan/plan_service.hpp"
 
@@ -57,6 +58,21 @@ struct PlanService::Cache {
   void mend_meshes(const Grid& g);
   /// The mesh for the radius and kind, built when missing; sets `error` when the build fails.
   MeshEntry* mesh_for(const Grid& g, double agent_radius, bool convex, bool corners, std::string& error);
+
+  /// Flow fields of groups (PlanService::flow_field_route) by goal cell and clearance, on
+  /// `fields_grid`. Not dropped by clear(): the unit routing calls map_changed() for every new
+  /// traffic grid, while the fields are built on the grid without traffic and kept until it
+  /// differs (a door, an edit).
+  struct FieldEntry {
+    Cell goal;
+    double radius = 0.0;
+    FlowField field;
+  };
+  std::vector<FieldEntry> fields;
+  Grid fields_grid;
+  /// The field towards `goal` for `radius` on `g`, built when missing; null with `error` set
+  /// when it cannot be built.
+  const FlowField* field_for(const Grid& g, Cell goal, double radius, std::string& error);
 };
 
 /// Adds the time since `t0` to the cache's preprocessing time of the current plan.

@@ -82,6 +82,19 @@ Result<std::vector<Vec2>> plan_unit_route(UnitRouting& routing, const CrowdRoute
   rec.planner = req.settings.planner;
   rec.smoother = req.settings.smoother;
   rec.request = req;
+  rec.from_flow_field = false;
+  if (q.flow_group && flow_field_reproduces(req.settings)) {
+    if (auto field_route = routing.service.flow_field_route(q.grid, req, q.goal)) {
+      rec.found = true;
+      rec.from_flow_field = true;
+      rec.why.clear();
+      rec.expanded = 0;
+      rec.points = *field_route;
+      ++rec.routes;
+      routing.failed_on[i] = -1;
+      return std::move(*field_route);
+    }
+  }
   ++rec.searched;
   PlanResult res = routing.service.plan(grid, req);
   rec.expanded = res.expanded;

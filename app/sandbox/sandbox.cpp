@@ -62,7 +62,7 @@ void Sandbox::show_all_overlays() {
   show_raw_path_ = true;
   show_curvature_ = true;
   show_unit_paths_ = true;
-  crowd_ui_->overlays = CrowdOverlays{true, true, true, true, true, true};
+  crowd_ui_->overlays = CrowdOverlays{true, true, true, true, true, true, true};
   inspector_->all_overlays_on();
   plan_dirty_ = true;  // the search is only recorded when it is shown
 }

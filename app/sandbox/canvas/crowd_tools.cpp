@@ -77,7 +77,7 @@ class SpawnAreaTool final : public CanvasTool {
     }
     UnitSwarm& u = sb_.units();
     const int before = u.count();
-    const std::string e = u.spawn_area(ctx.scene, std::clamp(c.spawn_count, 1, 500), c.mix, a, b);
+    const std::string e = u.spawn_area(ctx.scene, c.spawn_count, c.mix, a, b);  // it checks the count
     sb_.set_status(e.empty() ? std::to_string(u.count() - before) + " units spawned" : e, !e.empty());
   }
   void draw(ToolContext& ctx, ImDrawList* dl, Vec2 m) const override {

@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include "canvas/canvas_tools.hpp"
+#include "canvas/flow_field_draw.hpp"
 #include "pathlab/geometry.hpp"
 
 namespace pathlab::sandbox {
@@ -24,11 +25,12 @@ struct CrowdOverlays {
   bool doors = true;        ///< doors: closed ones filled, open ones outlined
   bool trucks = true;       ///< moving obstacles' routes
   bool legend = true;       ///< the presets present, by shape and colour
+  bool flow_field = false;  ///< the flow field of the selected group's goal (flow_field_draw.hpp)
 };
 
 class CrowdUi {
  public:
-  int spawn_count = 40;                    ///< units per spawn-area drag [Limit: 1..500]
+  int spawn_count = 40;                    ///< units per spawn-area drag [Limit: 1..kMaxUnits]
   std::vector<int> mix = {3, 1, 1, 1};     ///< weights per unit_preset_names() entry [Limit: 0..10]
   CrowdOverlays overlays;
 
@@ -40,8 +42,11 @@ class CrowdUi {
   void draw(Sandbox& sb, ImDrawList* dl, bool steer_points);
   /// The unit under the mouse last frame, or -1.
   int hovered() const { return hover_; }
+  /// The flow field overlay (what it showed last).
+  const FlowFieldOverlay& flow_field() const { return flow_field_; }
 
  private:
+  FlowFieldOverlay flow_field_;
   std::optional<Vec2> send_from_;
   Vec2 send_to_{0.0, 0.0};
   int hover_ = -1;

@@ -59,6 +59,36 @@ SDL_Texture* sprite(SDL_Renderer* renderer, int radius, bool ring) {
   return t;
 }
 
+/// Axis-aligned quads with a colour each, drawn in one SDL_RenderGeometry call.
+struct TriangleList {
+  std::vector<SDL_Vertex> vertices;
+  std::vector<int> indices;
+  bool blend = false;  ///< some colour is translucent
+
+  /// A square `side` pixels wide from (x, y); `textured`: the whole texture over it.
+  void quad(float x, float y, float side, ImU32 col, bool textured) {
+    if ((col & IM_COL32_A_MASK) == 0) return;
+    const Rgba k = rgba(col);
+    const SDL_Color c{k.r, k.g, k.b, k.a};
+    blend = blend || k.a != 255 || textured;
+    const int first = static_cast<int>(vertices.size());
+    const float u1 = textured ? 1.0f : 0.0f;
+    vertices.push_back(SDL_Vertex{SDL_FPoint{x, y}, c, SDL_FPoint{0.0f, 0.0f}});
+    vertices.push_back(SDL_Vertex{SDL_FPoint{x + side, y}, c, SDL_FPoint{u1, 0.0f}});
+    vertices.push_back(SDL_Vertex{SDL_FPoint{x + side, y + side}, c, SDL_FPoint{u1, u1}});
+    vertices.push_back(SDL_Vertex{SDL_FPoint{x, y + side}, c, SDL_FPoint{0.0f, u1}});
+    for (int i : {0, 1, 2, 0, 2, 3}) indices.push_back(first + i);
+  }
+  void draw(SDL_Renderer* renderer, SDL_Texture* texture) const {
+    if (indices.empty()) return;
+    // Untextured triangles blend with the renderer's draw blend mode (textured ones with the
+    // texture's: blended, set when the sprite was made).
+    SDL_SetRenderDrawBlendMode(renderer, blend ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE);
+    SDL_RenderGeometry(renderer, texture, vertices.data(), static_cast<int>(vertices.size()), indices.data(),
+                       static_cast<int>(indices.size()));
+  }
+};
+
 }  // namespace
 
 void SdlBatch::polyline(const ImVec2* pts, int n, ImU32 col, bool closed) {
@@ -91,26 +121,48 @@ void SdlBatch::thick_polyline(const ImVec2* pts, int n, ImU32 col, int width) {
 
 void SdlBatch::disc(ImVec2 c, float r, ImU32 fill, ImU32 outline) { discs_.push_back(Disc{c, r, fill, outline}); }
 
+void SdlBatch::dot(ImVec2 c, float side, ImU32 col) {
+  if ((col & IM_COL32_A_MASK) != 0) dots_.push_back(Dot{c, std::max(1.0f, side), col});
+}
+
 void SdlBatch::draw(SDL_Renderer* renderer, const SDL_Rect& clip) const {
   SDL_RenderSetClipRect(renderer, &clip);
+  for (const Image& im : images_) SDL_RenderCopyF(renderer, im.texture, nullptr, &im.dst);
   for (const Run& run : runs_) {
     set_colour(renderer, run.col);
     SDL_RenderDrawLinesF(renderer, pts_.data() + run.first, run.count);
   }
+  draw_discs(renderer);
+  draw_dots(renderer);
+  SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE);
+}
+
+void SdlBatch::draw_discs(SDL_Renderer* renderer) const {
+  if (discs_.empty()) return;
+  // Integer corners, as the blits of one sprite each had: the same pixels.
+  std::map<int, std::pair<TriangleList, TriangleList>> by_radius;  // fills, outlines
   for (const Disc& d : discs_) {
     const int radius = std::clamp(static_cast<int>(std::lround(d.r)), 1, kMaxSpriteRadius);
-    const SDL_Rect dst{static_cast<int>(std::lround(d.c.x)) - radius, static_cast<int>(std::lround(d.c.y)) - radius,
-                       2 * radius + 1, 2 * radius + 1};
-    for (const auto& [ring, col] : {std::pair{false, d.fill}, std::pair{true, d.outline}}) {
-      SDL_Texture* t = sprite(renderer, radius, ring);
-      if (!t || (col & IM_COL32_A_MASK) == 0) continue;
-      const Rgba k = rgba(col);
-      SDL_SetTextureColorMod(t, k.r, k.g, k.b);
-      SDL_SetTextureAlphaMod(t, k.a);
-      SDL_RenderCopy(renderer, t, nullptr, &dst);
-    }
+    const float x = static_cast<float>(std::lround(d.c.x) - radius), y = static_cast<float>(std::lround(d.c.y) - radius);
+    const float side = static_cast<float>(2 * radius + 1);
+    auto& [fills, rings] = by_radius[radius];
+    fills.quad(x, y, side, d.fill, true);
+    rings.quad(x, y, side, d.outline, true);
   }
-  SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE);
+  for (const auto& [radius, lists] : by_radius) {
+    lists.first.draw(renderer, sprite(renderer, radius, false));
+    lists.second.draw(renderer, sprite(renderer, radius, true));
+  }
+}
+
+void SdlBatch::draw_dots(SDL_Renderer* renderer) const {
+  if (dots_.empty()) return;
+  TriangleList list;
+  for (const Dot& d : dots_) {
+    const float side = std::round(d.side);
+    list.quad(std::round(d.c.x - side / 2), std::round(d.c.y - side / 2), side, d.col, false);
+  }
+  list.draw(renderer, nullptr);
 }
 
 SdlLayer::~SdlLayer() {

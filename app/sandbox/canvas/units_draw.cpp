@@ -109,15 +109,33 @@ void draw_overlays(const UnitSwarm& units, SdlBatch& b, const ToScreen& to_scree
   }
 }
 
+/// Whether `b` lies on the straight run from `a` to `c`, going on the same way: a grid route's
+/// cell centres along a row, a column or a diagonal. [Units: cells]
+bool on_straight_run(Vec2 a, Vec2 b, Vec2 c) {
+  const Vec2 u = b - a, v = c - b;
+  return std::abs(u.x * v.y - u.y * v.x) <= 1e-9 * (glm::length(u) * glm::length(v)) && glm::dot(u, v) > 0.0;
+}
+
 void draw_routes(const UnitSwarm& units, SdlBatch& b, const ToScreen& to_screen) {
+  // The canvas maps cells to pixels by an offset and a scale (Sandbox::world_to_screen):
+  // worked out once here, as a grid route of 5,000 units has about a million points. Points in
+  // the middle of a straight run are left out: the same line, fewer points.
+  const ImVec2 o = to_screen(Vec2(0.0, 0.0)), one = to_screen(Vec2(1.0, 1.0));
+  const float sx = one.x - o.x, sy = one.y - o.y;
+  auto screen = [&](Vec2 p) { return ImVec2(o.x + static_cast<float>(p.x) * sx, o.y + static_cast<float>(p.y) * sy); };
   std::vector<ImVec2> pts;
   for (int i = 0; i < units.count(); ++i) {
     const CrowdAgentState& st = units.crowd().state(i);
     if (st.arrived || st.route.size() < 2) continue;
     pts.clear();
-    pts.push_back(to_screen(st.pose.pos));
-    for (size_t k = static_cast<size_t>(std::max(st.next_waypoint, 0)); k < st.route.size(); ++k)
-      pts.push_back(to_screen(st.route[k]));
+    pts.push_back(screen(st.pose.pos));
+    Vec2 last = st.pose.pos;
+    const size_t first = static_cast<size_t>(std::max(st.next_waypoint, 0));
+    for (size_t k = first; k < st.route.size(); ++k) {
+      if (k + 1 < st.route.size() && on_straight_run(last, st.route[k], st.route[k + 1])) continue;
+      pts.push_back(screen(st.route[k]));
+      last = st.route[k];
+    }
     // In the unit's colour, translucent: with hundreds of units the routes must not hide the
     // map (nor the steer points drawn over them).
     b.polyline(pts.data(), static_cast<int>(pts.size()), (preset_colour(units.preset_of(i)) & 0x00FFFFFFu) | 0x70000000u);
@@ -152,7 +170,10 @@ void draw_label(const UnitSwarm& units, const io::Scene& scene, int i) {
   ImGui::Text("%s #%d  %s", units.preset_of(i).c_str(), i, activity_name(a));
   ImGui::Text("speed %.2f cells/s, radius %.2f", st.speed, units.crowd().agent_def(i).unit.radius);
   ImGui::Text("goal (%.1f, %.1f), re-plans %d", g.pos.x, g.pos.y, units.replans(i));
-  ImGui::Text("route: %s + %s", scene.settings.planner.c_str(), scene.settings.smoother.c_str());
+  const auto& records = units.routing().records;
+  const bool from_field = static_cast<size_t>(i) < records.size() && records[static_cast<size_t>(i)].from_flow_field;
+  ImGui::Text("route: %s + %s%s", scene.settings.planner.c_str(), scene.settings.smoother.c_str(),
+              from_field ? ", read from its group's flow field" : "");
   if (a == UnitActivity::yielding) ImGui::TextUnformatted("giving way to a unit of higher priority");
   // A tooltip sizes itself to its text: wrap at a fixed width, so a long reason is shown in
   // full on several lines instead of one line wider than the screen.
@@ -219,6 +240,51 @@ namespace {
 
 int stroke(float ui_scale) { return std::clamp(static_cast<int>(std::lround(2.0f * ui_scale)), 1, 4); }
 
+/// A unit as drawn: where on screen, facing where, how big.
+struct BodyView {
+  ImVec2 c;            ///< [Units: pixels]
+  double heading;      ///< [Units: radians]
+  float true_radius;   ///< the body's radius at this zoom [Units: pixels]
+  const std::string* preset;
+  bool selected, stuck, waiting;
+};
+
+/// Below this radius a body covers less than about 3 pixels across: its shape and heading mark
+/// cannot be read, so it is drawn as a dot (level of detail). [Units: pixels]
+constexpr float kDotBelowRadiusPx = 1.5f;
+
+/// The bodies of `n` units (`view(i)`): discs in one batch, their marks in the next (a batch
+/// draws its lines before its discs); dots for units too small to show a shape; nothing for a
+/// unit off the canvas (its clip rect).
+template <class View>
+void draw_bodies(ImDrawList* dl, SdlLayer& layer, const CrowdDrawOptions& o, size_t n, View view) {
+  const float u = o.ui_scale;
+  const ImVec2 lo = dl->GetClipRectMin(), hi = dl->GetClipRectMax();
+  const float margin = 8.0f * u;  // a selection or stuck ring round the smallest body
+  auto on_canvas = [&](const BodyView& b, float r) {
+    return b.c.x + r + margin >= lo.x && b.c.y + r + margin >= lo.y && b.c.x - r - margin < hi.x && b.c.y - r - margin < hi.y;
+  };
+  SdlBatch& bodies = layer.begin(dl);
+  SdlBatch& marks = layer.begin(dl);
+  SdlBatch& dots = layer.begin(dl);  // over the marks: a stuck ring is drawn round a dot
+  const float dot_side = std::round(4.0f * u);
+  for (size_t i = 0; i < n; ++i) {
+    const BodyView b = view(i);
+    const float r = std::max(3.0f * u, b.true_radius);
+    if (!on_canvas(b, r)) continue;
+    const ImU32 ring_col = b.stuck ? IM_COL32(255, 30, 30, 255) : IM_COL32(255, 170, 0, 255);
+    if (b.true_radius < kDotBelowRadiusPx) {
+      if (b.selected) dots.dot(b.c, dot_side + 2.0f * u, IM_COL32(255, 230, 60, 255));
+      dots.dot(b.c, dot_side, preset_colour(*b.preset));
+      if (o.overlays.stuck && (b.stuck || b.waiting)) ring(marks, b.c, dot_side / 2 + 3.0f * u, ring_col, stroke(u));
+      continue;
+    }
+    draw_unit_disc(bodies, dl, *b.preset, b.c, r, b.selected);
+    draw_unit_mark(marks, *b.preset, b.c, b.heading, r, b.selected, u);
+    if (o.overlays.stuck && (b.stuck || b.waiting)) ring(marks, b.c, r + 4.0f * u, ring_col, stroke(u));
+  }
+}
+
 /// A scrubbed moment the crowd has not reached (UnitSwarm::shown_frame): what the trail holds,
 /// drawn as draw_crowd draws the crowd (doors, trucks, bodies, marks, stuck rings); routes,
 /// overlays and "why" need the crowd itself and come back when it is there.
@@ -234,21 +300,12 @@ void draw_trail_frame(const plan::TrailFrame& f, const UnitSwarm& units, ImDrawL
     if (static_cast<size_t>(k) < trucks) st.pose = f.trucks[static_cast<size_t>(k)].pose, st.waiting = f.trucks[static_cast<size_t>(k)].waiting;
     return st;
   });
-  const float u = o.ui_scale;
-  auto radius_px = [&](const plan::TrailUnit& t) { return std::max(3.0f * u, static_cast<float>(t.radius) * scale); };
-  auto selected = [&](size_t i) { return static_cast<int>(i) < units.count() && units.selected(static_cast<int>(i)); };
-  SdlBatch& bodies = layer.begin(dl);
-  for (size_t i = 0; i < f.units.size(); ++i)
-    draw_unit_disc(bodies, dl, units.trail_preset(f.units[i].preset), to_screen(f.units[i].pos), radius_px(f.units[i]),
-                   selected(i));
-  SdlBatch& marks = layer.begin(dl);
-  for (size_t i = 0; i < f.units.size(); ++i) {
+  draw_bodies(dl, layer, o, f.units.size(), [&](size_t i) {
     const plan::TrailUnit& t = f.units[i];
-    const ImVec2 c = to_screen(t.pos);
-    draw_unit_mark(marks, units.trail_preset(t.preset), c, t.heading, radius_px(t), selected(i), u);
-    if (o.overlays.stuck && (t.stuck || t.waiting))
-      ring(marks, c, radius_px(t) + 4.0f * u, t.stuck ? IM_COL32(255, 30, 30, 255) : IM_COL32(255, 170, 0, 255), stroke(u));
-  }
+    const bool sel = static_cast<int>(i) < units.count() && units.selected(static_cast<int>(i));
+    return BodyView{to_screen(t.pos), t.heading, static_cast<float>(t.radius) * scale, &units.trail_preset(t.preset), sel,
+                    t.stuck, t.waiting};
+  });
 }
 
 }  // namespace
@@ -268,24 +325,16 @@ void draw_crowd(const UnitSwarm& units, const io::Scene& scene, ImDrawList* dl, 
   // One unit selected: why it moves as it does (the Why section), under the bodies.
   if (const std::vector<int> sel = units.selection(); sel.size() == 1)
     if (const CrowdExplanation* why = units.why(sel.front())) draw_why(*why, units.crowd(), dl, to_screen);
-  // Bodies in one batch, marks in the next: a batch draws its lines before its discs.
-  SdlBatch& bodies = layer.begin(dl);
+  draw_bodies(dl, layer, o, static_cast<size_t>(units.count()), [&](size_t k) {
+    const int i = static_cast<int>(k);
+    const CrowdAgentState& st = crowd.state(i);
+    return BodyView{to_screen(st.pose.pos), st.pose.heading, static_cast<float>(crowd.agent_def(i).unit.radius) * scale,
+                    &units.preset_of(i), units.selected(i), st.stuck, st.waiting};
+  });
   const float u = o.ui_scale;
   auto radius_px = [&](int i) {
     return std::max(3.0f * u, static_cast<float>(units.crowd().agent_def(i).unit.radius) * scale);
   };
-  for (int i = 0; i < units.count(); ++i)
-    draw_unit_disc(bodies, dl, units.preset_of(i), to_screen(units.crowd().state(i).pose.pos), radius_px(i),
-                   units.selected(i));
-  SdlBatch& marks = layer.begin(dl);
-  for (int i = 0; i < units.count(); ++i) {
-    const CrowdAgentState& st = units.crowd().state(i);
-    const ImVec2 c = to_screen(st.pose.pos);
-    const float r = radius_px(i);
-    draw_unit_mark(marks, units.preset_of(i), c, st.pose.heading, r, units.selected(i), u);
-    if (o.overlays.stuck && (st.stuck || st.waiting))
-      ring(marks, c, r + 4.0f * u, st.stuck ? IM_COL32(255, 30, 30, 255) : IM_COL32(255, 170, 0, 255), stroke(u));
-  }
   // Badges last: a batch is drawn at its place in the draw list, so these lie over the marks.
   for (int i = 0; i < units.count(); ++i) draw_plan_badge(units, dl, i, to_screen(units.crowd().state(i).pose.pos), radius_px(i));
   (void)scene;
@@ -322,6 +371,9 @@ void CrowdUi::draw(Sandbox& sb, ImDrawList* dl, bool steer_points) {
   const UnitSwarm& units = sb.units();
   const auto to_screen = [&sb](Vec2 p) { return sb.world_to_screen(p); };
   CrowdDrawOptions o{overlays, sb.show_unit_paths(), steer_points, sb.ui_scale()};
+  if (overlays.flow_field && !units.shown_frame())  // under the units: the field of the first selected unit's group
+    if (const std::vector<int> sel = units.selection(); !sel.empty())
+      flow_field_.draw(units.crowd(), sel.front(), dl, sb.sdl_layer(), to_screen, sb.scale(), sb.ui_scale());
   draw_crowd(units, sb.scene(), dl, sb.sdl_layer(), to_screen, sb.scale(), o);
   if (send_from_) {
     const ImVec2 a = to_screen(*send_from_), b = to_screen(send_to_);

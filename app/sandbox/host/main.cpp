@@ -1,7 +1,7 @@
 // pathlab: the sandbox.
 //
 //   pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays]
-//           [--ui-scale PCT] [--bench-crowd] [--planner NAME] [--record-until T --save-repro OUT]
+//           [--ui-scale PCT] [--bench-crowd [--bench-units N]] [--paused] [--planner NAME] [--record-until T --save-repro OUT]
 //
 // SCENE is a scene .json, a Moving AI .map or a PNG map (default: the demo scene), a repro
 // (.repro.json: its run replayed) or a lesson (.lesson.json: presented from its first step).
@@ -14,7 +14,10 @@
 //   unit routes and look-ahead points, and every overlay of the inspector (the frame-time
 //   target is measured with them all on).
 // --bench-crowd replaces the scene by the crowd scenario (crowd_bench.hpp: 200 units crowding
-//   through doorways on a 256x256 map), for --bench-frames or --screenshot.
+//   through doorways on a 256x256 map), for --bench-frames or --screenshot; --bench-units N
+//   (1..10000) spawns N units in blocks of the same mix instead of 200.
+// --paused opens with the units standing still (with --bench-frames: frames that time the
+//   drawing of the units, not their steps).
 // --ui-scale PCT (100..250) sets the UI scale for this run (otherwise the remembered one).
 // --planner NAME opens the scene with another planner (its default smoother), as an unsaved
 //   edit: try a shared scene or bug report with theta or hybrid without editing its file first;
@@ -54,7 +57,7 @@ using namespace pathlab;
 namespace {
 
 int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "error: %s\nusage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd] [--planner NAME] [--record-until T --save-repro OUT]\n",
+  std::fprintf(stderr, "error: %s\nusage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd [--bench-units N]] [--paused] [--planner NAME] [--record-until T --save-repro OUT]\n",
                msg.c_str());
   return 2;
 }
@@ -84,7 +87,9 @@ struct Options {
   std::string scene_path, screenshot, planner, save_repro;
   double record_until = -1.0;  ///< [Units: s]; < 0: not recording
   long frames = 3, bench_frames = 0, ui_scale_pct = 0;
+  long bench_units = 0;  ///< --bench-units: the crowd bench's unit count; 0: its 200
   bool frames_given = false, bench_replan = false, all_overlays = false, bench_crowd = false;
+  bool paused = false;  ///< --paused: the units stand still (a bench then times the drawing alone)
 };
 
 /// Reads the command line into `o`. Returns -1 to go on, else the exit status.
@@ -124,13 +129,19 @@ int parse_args(int argc, char** argv, Options& o) {
       o.bench_replan = true;
     } else if (a == "--bench-crowd") {
       o.bench_crowd = true;
+    } else if (a == "--bench-units") {
+      const char* v = value();
+      if (!v || !parse_count(v, o.bench_units) || o.bench_units > sandbox::kMaxCrowdBenchUnits)
+        return usage_error("--bench-units needs a count from 1 to " + std::to_string(sandbox::kMaxCrowdBenchUnits));
+    } else if (a == "--paused") {
+      o.paused = true;
     } else if (a == "--all-overlays") {
       o.all_overlays = true;
     } else if (a == "--bench-frames") {
       const char* v = value();
       if (!v || !parse_count(v, o.bench_frames)) return usage_error("--bench-frames needs a count from 1 to 1000000");
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd] [--planner NAME] [--record-until T --save-repro OUT]\n");
+      std::printf("usage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd [--bench-units N]] [--paused] [--planner NAME] [--record-until T --save-repro OUT]\n");
       return 0;
     } else if (!a.empty() && a[0] == '-') {
       return usage_error("unknown option " + a);
@@ -141,6 +152,7 @@ int parse_args(int argc, char** argv, Options& o) {
     }
   }
   if (o.bench_replan && o.bench_frames == 0) return usage_error("--bench-replan needs --bench-frames N");
+  if (o.bench_units > 0 && !o.bench_crowd) return usage_error("--bench-units N needs --bench-crowd");
   if ((o.record_until > 0.0) != !o.save_repro.empty()) return usage_error("--record-until T and --save-repro OUT go together");
   if (!o.save_repro.empty()) {
     // Checked before anything runs: a user's file is never written over.
@@ -326,8 +338,10 @@ int main(int argc, char** argv) {
   apply_planner_option(sb, o.planner);
   if (o.all_overlays) sb.show_all_overlays();
   if (o.bench_crowd) {
-    if (std::string e = sandbox::spawn_crowd_bench(sb.units(), sb.scene()); !e.empty()) std::fprintf(stderr, "warning: %s\n", e.c_str());
+    const int n = o.bench_units > 0 ? static_cast<int>(o.bench_units) : sandbox::kCrowdBenchUnits;
+    if (std::string e = sandbox::spawn_crowd_bench(sb.units(), sb.scene(), n); !e.empty()) std::fprintf(stderr, "warning: %s\n", e.c_str());
   }
+  if (o.paused) sb.units().set_playing(false);
   if (o.ui_scale_pct > 0) sb.set_ui_scale(static_cast<float>(o.ui_scale_pct) / 100.0f);
   if (!o.save_repro.empty()) return run_record(sb, o);
   if (o.bench_frames > 0) return run_bench(**host, o);

@@ -29,8 +29,15 @@ void spawn_controls(Sandbox& sb, int& preset) {
   }
   sb.remember_widget("Spawn at start");
   help_marker("One unit of the preset at the start pose (the nearest free spot when others stand there).");
-  ImGui::SliderInt(fit_label("crowd size", help_marker_width()).c_str(), &c.spawn_count, 1, 500);
-  help_marker("Units the spawn-area tool adds per drag (or per click, in a square round it).");
+  // Logarithmic: 1 to 40 keeps most of the slider; Ctrl+click types a number, which may be
+  // beyond the cap (not clamped: the user is told why it will not spawn).
+  ImGui::SliderInt(fit_label("crowd size", help_marker_width()).c_str(), &c.spawn_count, 1, kMaxUnits, "%d",
+                   ImGuiSliderFlags_Logarithmic);
+  sb.remember_widget("crowd size");
+  help_marker("Units the spawn-area tool adds per drag (or per click, in a square round it): 1 to 10,000, and "
+              "at most 10,000 units in all. Ctrl+click the slider to type a number.");
+  if (c.spawn_count < 1 || c.spawn_count > kMaxUnits)
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "crowd size: 1 to %d", kMaxUnits);
   ImGui::TextUnformatted("mix");
   for (size_t i = 0; i < names.size() && i < c.mix.size(); ++i) {
     same_line_if_fits(ImGui::GetFontSize() * 2.2f);
@@ -99,6 +106,17 @@ void overlay_controls(Sandbox& sb, bool& routes) {
   ImGui::Checkbox("legend", &o.legend);
   help_marker("stuck: red ring = no progress, amber = waiting for a route (e.g. a door is shut). doors: shut ones "
               "brown with a cross, open ones green outlines. trucks: the moving obstacles' routes.");
+  checkbox_fitted("flow field", &o.flow_field, help_marker_width());
+  sb.remember_widget("flow field");
+  help_marker("The flow field of the selected group's goal (the first selected unit's goal cell and size): the "
+              "cost of the cheapest way to the goal from every cell, yellow near it, purple far, none where the "
+              "goal cannot be reached; arrows point down the field (the step each cell's cost comes through). "
+              "When 32 or more persons are sent to one goal and the scene plans with astar or dijkstra + los "
+              "(8-connected, no turn penalty), their routes are read from this field instead of a search "
+              "each. Select units, right-click to send them, then tick this.");
+  if (o.flow_field && sb.units().selection().empty()) ImGui::TextDisabled("select units to see their field");
+  else if (o.flow_field && !sb.crowd_ui().flow_field().error().empty())
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "no field: %s", sb.crowd_ui().flow_field().error().c_str());
 }
 
 /// Units that wait for a plan or whose planner failed, each with its reason in full: wrapped

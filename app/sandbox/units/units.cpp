@@ -81,6 +81,11 @@ std::string UnitSwarm::spawn_area(const io::Scene& scene, int n, const std::vect
   int total = 0;
   for (size_t p = 0; p < names.size() && p < weights.size(); ++p) total += std::max(0, weights[p]);
   if (total <= 0) return "choose at least one preset for the mix";
+  if (n < 1 || n > kMaxUnits)
+    return "crowd size " + std::to_string(n) + " is out of range: spawn 1 to " + std::to_string(kMaxUnits) + " units at a time";
+  if (n > kMaxUnits - count())
+    return "the sandbox holds at most " + std::to_string(kMaxUnits) + " units: " + std::to_string(count()) +
+           " are here, so at most " + std::to_string(kMaxUnits - count()) + " more (crowd size " + std::to_string(n) + ")";
   const Vec2 lo = glm::min(a, b), hi = glm::max(a, b);
   double big = 0.0;  // the largest unit in the mix sets the spacing
   for (size_t p = 0; p < names.size() && p < weights.size(); ++p)

@@ -41,6 +41,10 @@ inline constexpr int64_t kScrubUnitSteps = 15'000;
 /// simulation then runs slower than the clock, never differently).
 inline constexpr int kMaxStepsPerFrame = 16;
 
+/// Most units the sandbox holds (issue 27: spawning up to ten thousand); a spawn beyond it is
+/// refused with a message. [Limit: >= 1]
+inline constexpr int kMaxUnits = 10'000;
+
 /// The nearest point to `p` where a disc of `radius` fits on `grid` (plan::fit_goal).
 using plan::fit_goal;
 
@@ -76,7 +80,8 @@ class UnitSwarm {
                     std::optional<Pose> goal = std::nullopt);
   /// Spawns `n` units in the rectangle `a`-`b` (world cells, any corners), presets mixed by
   /// `weights` (one per unit_preset_names() entry, >= 0) in a fixed interleaved order. Returns
-  /// "" or the first problem (e.g. only 12 of 40 fit).
+  /// "" or the first problem (e.g. only 12 of 40 fit); spawns nothing when `n` is outside
+  /// 1..kMaxUnits or the units would be more than kMaxUnits. [Limit: n 1 .. kMaxUnits]
   std::string spawn_area(const io::Scene& scene, int n, const std::vector<int>& weights, Vec2 a, Vec2 b);
   /// Removes every unit (the spawn list too); doors and trucks restart.
   void clear(const io::Scene& scene);

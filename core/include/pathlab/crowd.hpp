@@ -67,6 +67,14 @@ struct CrowdRouteQuery {
   /// planner that honours terrain costs spreads the traffic over doorways and lanes with it.
   /// Null when no other unit has a route.
   const Grid* traffic = nullptr;
+  /// The unit belongs to a large group bound for the cell of `goal`: at least
+  /// CrowdDef::flow_field_units persons (free heading) of its radius class go there, and it has
+  /// no slot near the goal yet (the last stretch weaves among settled units). The built-in
+  /// planning then reads the group's shared flow field; a planner may do the same (its route
+  /// from one field towards cell_of(goal) for the whole group) where it plans the same routes.
+  /// Never set for a detour round units (`grid` has them as walls).
+  bool flow_group = false;
+  Vec2 goal{0.0, 0.0};  ///< The unit's goal (`to` may be its slot near it). [Units: cells]
 };
 
 /// Who planned a unit's current route (CrowdAgentState::route_source), so an app can check

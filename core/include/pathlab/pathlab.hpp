@@ -7,6 +7,7 @@
 #include "pathlab/cc_curves.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/crowd.hpp"
+#include "pathlab/crowd_flow_field.hpp"
 #include "pathlab/curve_input.hpp"
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/dubins.hpp"

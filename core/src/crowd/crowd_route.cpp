@@ -169,6 +169,8 @@ void CrowdImpl::plan_provided_route(int id, const std::vector<Cell>& extra_block
   }
   CrowdRouteQuery query{blocked ? *blocked : grid_, a.st.pose, target, a.def.goal_heading, a.def.unit, id};
   if (!blocked && fill_traffic_grid(id, target - pos)) query.traffic = &avoid_grid_;
+  query.goal = a.def.goal;
+  query.flow_group = !blocked && def_.flow_field_units > 0 && a.holonomic && a.slot < 0 && flow_group_large(a);
   Result<std::vector<Vec2>> got = def_.route_planner(query);
   std::string why;
   if (!got) why = got.error().message;

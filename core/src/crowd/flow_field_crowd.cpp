@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "crowd/crowd_impl.hpp"
+#include "pathlab/crowd_flow_field.hpp"
 
 namespace pathlab {
 
@@ -34,22 +36,7 @@ const FlowField* FlowFields::get(const Grid& grid, const GridStamp& stamp, Cell 
       return &e.field;
     }
   }
-  FlowFieldDef def = default_flow_field_def();
-  def.agent_radius = radius;
-  const Cell one[] = {goal};
-  auto field = FlowField::build(grid, one, def);
-  if (field && !field->passable(goal)) {
-    // A goal by a wall: its cell's centre is too tight for the class's radius; the field then
-    // flows to the neighbouring cells that are not (the route's last leg goes to the goal).
-    std::vector<Cell> around;
-    for (int dy = -1; dy <= 1; ++dy) {
-      for (int dx = -1; dx <= 1; ++dx) {
-        if (field->passable(Cell{goal.x + dx, goal.y + dy})) around.push_back(Cell{goal.x + dx, goal.y + dy});
-      }
-    }
-    if (around.empty()) return nullptr;
-    field = FlowField::build(grid, around, def);
-  }
+  auto field = build_towards(grid, goal, radius);
   if (!field) return nullptr;
   if (entries_.size() >= kMaxFields) {
     auto oldest = std::min_element(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
@@ -58,6 +45,24 @@ const FlowField* FlowFields::get(const Grid& grid, const GridStamp& stamp, Cell 
   if (seen_.empty()) seen_ = grid.costs();
   entries_.push_back(Entry{goal, radius, std::move(*field), uses_});
   return &entries_.back().field;
+}
+
+Result<FlowField> FlowFields::build_towards(const Grid& grid, Cell goal, double radius) {
+  FlowFieldDef def = default_flow_field_def();
+  def.agent_radius = radius;
+  const Cell one[] = {goal};
+  auto field = FlowField::build(grid, one, def);
+  if (!field || field->passable(goal)) return field;
+  // A goal by a wall: its cell's centre is too tight for the class's radius; the field then
+  // flows to the neighbouring cells that are not (the route's last leg goes to the goal).
+  std::vector<Cell> around;
+  for (int dy = -1; dy <= 1; ++dy) {
+    for (int dx = -1; dx <= 1; ++dx) {
+      if (field->passable(Cell{goal.x + dx, goal.y + dy})) around.push_back(Cell{goal.x + dx, goal.y + dy});
+    }
+  }
+  if (around.empty()) return fail(StatusCode::blocked, "no room for a unit of radius " + std::to_string(radius) + " at the goal");
+  return FlowField::build(grid, around, def);
 }
 
 void FlowFields::sync(const Grid& grid) {
@@ -84,6 +89,14 @@ size_t FlowFields::memory_bytes() const noexcept {
 }
 
 }  // namespace crowd
+
+Result<FlowField> goal_flow_field(const Crowd& crowd, CrowdAgentId id) {
+  if (id < 0 || id >= crowd.agent_count()) return fail(StatusCode::invalid_argument, "no unit " + std::to_string(id));
+  const CrowdAgentDef& a = crowd.agent_def(id);
+  return crowd::FlowFields::build_towards(crowd.grid(), cell_of(a.goal), flow_field_class_radius(a.unit.radius));
+}
+
+double flow_field_class_radius(double radius) { return crowd::FlowFields::class_radius(radius); }
 
 bool CrowdImpl::flow_group_large(const crowd::Agent& a) const {
   // The persons of one radius class bound for the goal's cell, counted until there are enough.

@@ -28,6 +28,10 @@ class FlowFields {
   /// repaired for the cells of `grid` that changed since the last call whose stamp differed;
   /// null when it cannot be built (the caller plans otherwise).
   const FlowField* get(const Grid& grid, const GridStamp& stamp, Cell goal, double class_radius);
+  /// The field towards `goal` for radius `class_radius` on `grid`: towards the goal cell, or
+  /// where its centre is too tight for the radius, towards its neighbours that are not.
+  /// Errors: no room at or around the goal, a bad radius.
+  static Result<FlowField> build_towards(const Grid& grid, Cell goal, double class_radius);
   /// The radius a unit's field is built for: 0.5 for every radius up to 0.5 (where a cell is
   /// passable when it is free), else the radius rounded up to a quarter cell. [Units: cells]
   static double class_radius(double radius);

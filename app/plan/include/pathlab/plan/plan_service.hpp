@@ -141,12 +141,27 @@ class PlanService {
   /// build fails. For drawing the mesh when the planner is not the navmesh.
   /// `corners`: NavmeshDef::corners_only (then `convex` is not used).
   std::shared_ptr<const Navmesh> navmesh(const Grid& grid, double agent_radius, bool convex, bool corners = false);
+  /// A route for one unit of a group bound for the cell of `field_goal`, read from the
+  /// group's flow field (flow_field.hpp: one distance field from that cell, kept for the whole
+  /// group while `grid` stays the same) instead of a search: the way downhill from
+  /// request.start.pos, string pulled by line of sight with request.settings.agent_radius, to
+  /// request.goal.pos when it is in sight near the end (else the goal cell's centre). Only
+  /// for settings flow_field_reproduces() accepts (they would plan the same routes, but
+  /// for ties between equally short ways). Errors: other settings, no way from the start.
+  Result<std::vector<Vec2>> flow_field_route(const Grid& grid, const PlanRequest& request, Vec2 field_goal);
 
   struct Cache;  // per-map preprocessing (plan_service.cpp)
 
  private:
   std::unique_ptr<Cache> cache_;
 };
+
+/// Whether a group's flow field plans the routes these settings plan: a grid A* or Dijkstra,
+/// 8-connected with no turn penalty (the field's octile costs: no corner cutting, terrain
+/// costs, the agent radius's clearance, as GridPlanner::dijkstra) smoothed by line of sight
+/// ("los": the field's route is string pulled the same way). JPS and Theta* (other ties, any
+/// angle), other smoothers (curves), other families and penalties: no.
+bool flow_field_reproduces(const io::PlanSettingsData& settings);
 
 /// Checks the settings against the registry (names, and that the smoother follows the
 /// planner). Returns "" or a message naming the setting.

@@ -68,6 +68,10 @@ struct UnitRouteRecord {
   int searched = 0;      ///< questions planned by the service (a repeated failing one is not)
   PlanRequest request;   ///< the question
   std::vector<Vec2> points;  ///< the route returned, as the service returned it [Units: cells]
+  /// The route came from the group's flow field (PlanService::flow_field_route), not a search
+  /// of its own: the unit is one of a large group bound for one goal (CrowdRouteQuery::
+  /// flow_group) and the scene's planner plans what a field plans (flow_field_reproduces).
+  bool from_flow_field = false;
 };
 
 /// How a scene's crowd plans units' routes: through the planning service with the scene's
@@ -85,7 +89,10 @@ struct UnitRouting {
 };
 
 /// Plans one crowd route through `routing.service` with the unit's own planner and returns the
-/// path's points; records the question and the answer in routing.records[q.agent]. A planner
+/// path's points; records the question and the answer in routing.records[q.agent]. A unit of a
+/// large group (q.flow_group) whose planner a flow field reproduces reads the group's shared
+/// field instead (PlanService::flow_field_route, on q.grid: the traffic costs would make a
+/// field per unit); where the field has no way from the unit, the search answers. A planner
 /// that finds nothing (no path, the expansion budget, a curve into a wall) is an error: the
 /// crowd makes the unit wait and shows the reason. The same question on the same grid as a
 /// failed one gets the same error without planning again.
