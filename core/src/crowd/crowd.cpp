@@ -183,7 +183,7 @@ size_t CrowdImpl::memory_bytes() const noexcept {
              bytes_of(bucket_start_) + bytes_of(bucket_ids_) + bytes_of(lines_) + bytes_of(found_) + bytes_of(agents_) +
              flow_fields_.memory_bytes();
   for (const crowd::Agent& a : agents_) {
-    b += bytes_of(a.st.route) + bytes_of(a.st.neighbors) + bytes_of(a.flow_marks) + a.st.why.capacity() +
+    b += bytes_of(a.st.route) + bytes_of(a.route_tail) + bytes_of(a.st.neighbors) + bytes_of(a.flow_marks) + a.st.why.capacity() +
          a.st.note.capacity() + a.def.unit.name.capacity();
   }
   for (const crowd::GoalGroup& g : groups_) b += sizeof g + bytes_of(g.members) + bytes_of(g.slots) + bytes_of(g.claimed_by);

@@ -55,6 +55,9 @@ struct Agent {
   size_t sharp_key_size = 0;
   Vec2 sharp_key_front{0.0, 0.0}, sharp_key_back{0.0, 0.0};
   bool tracking = false;        ///< A vehicle tracking its route (crowd_track.cpp) in its last move: others avoid it fully.
+  /// Per route point k: the route's length from k to its end (CrowdImpl::index_route), so the
+  /// distance left is not summed over thousands of points every step. [Units: cells]
+  std::vector<double> route_tail;
 };
 
 /// Units sharing one goal and the free places around it.
@@ -217,6 +220,9 @@ class CrowdImpl {
   /// Whether other routes cross the segment from-to going against `dir`.
   bool oncoming_across(Vec2 from, Vec2 to, Vec2 dir) const;
   double remaining_route(const crowd::Agent& a) const;
+  /// Fills crowd::Agent::route_tail for the unit's current route: every place that sets a
+  /// route calls it (before remaining_route).
+  void index_route(crowd::Agent& a) const;
   /// The fastest a heading unit may go for its target at `d` (`dist` away) without circling it.
   double turn_limited_speed(const crowd::Agent& a, Vec2 d, double dist) const;
   /// Moves next_waypoint past waypoints within reach whose successor is in sight.
