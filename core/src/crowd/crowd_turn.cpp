@@ -40,7 +40,10 @@ bool CrowdImpl::turn_round_to_route(crowd::Agent& a, int gear) const {
   // Only a car that has backed along its route a while (the cause above), or is turning
   // round already: turning round whenever it faced 40 degrees off its route (crowd10) jammed
   // cars in bench512's doorways and starting corner instead (locks of 11-31 s over 300 s).
-  if (gear == 0 && (a.reverse_since < 0.0 || time() - a.reverse_since < kReverseFor)) return false;
+  // And only with no other unit near, as a lone car drives a grid route leg by leg
+  // (crowd_track.cpp): among units the give-way rules back it up on purpose (a car turning
+  // round in the 2 x 40 doorway counterflow of test_crowd_flow never reached its goal).
+  if (gear == 0 && (a.reverse_since < 0.0 || time() - a.reverse_since < kReverseFor || !alone(a))) return false;
   const auto& route = a.st.route;
   const Vec2 pos = a.st.pose.pos;
   // The leg it is on: the one whose end is the first still ahead of it (as crowd_track.cpp).
