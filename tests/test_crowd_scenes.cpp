@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -77,16 +78,18 @@ double sharpest_corner(const std::vector<Vec2>& pts) {
 
 }  // namespace
 
-// The issue's bound on locks, checked over the first 120 s: 15.25 s before the "held longer
-// goes first" and "join the route ahead" rules (car 49 wedged between a wall and units of
-// higher rank behind it; a bear re-planning every 2 s to a route that started back at its
-// cell's centre), 8.0 s now. Not yet met over a longer run (`pathlab-cli crowd --scene
-// assets/scenes/bench512.json --max-time 300`): agent 41 holds 22.6 s (before vehicles were
-// held to their top speed, car 9 18.5 s at a block's corner), which keeps issue 24 open; this
-// guards the first 120 s against coming back.
-TEST_CASE("crowd scenes: bench512's 50 units leaving one corner: no overlap, none over its top speed, no lock over 10 s in 120 s") {
-  // 120 s optimised (about 12 s of CPU), 20 s under the sanitizers.
-  const double seconds = sanitized() ? 20.0 : 120.0;
+// The issue's bound on locks over 300 s (`pathlab-cli crowd --scene assets/scenes/bench512.json
+// --max-time 300`). Over the first 120 s: 15.25 s before the "held longer goes first" and
+// "join the route ahead" rules (car 49 wedged between a wall and units of higher rank behind
+// it; a bear re-planning every 2 s to a route that started back at its cell's centre), 8.0 s
+// after. Over 300 s: 22.6 s (car 41 backed along its route for 40 s at 2 cells/s, then stood
+// against a doorway's corner facing away from the doorway), 8.85 s (agent 22) since a lone car
+// backing along its route turns round (crowd_turn.cpp). The figure is chaotic (the rounding of
+// the distance left alone moved it to 11.75 s): this guards the cause, not a margin. The run
+// costs about 10 s of CPU optimised now that the distance left along a route is not summed
+// every step (120 s cost 12 s before); under the sanitizers only its first 20 s.
+TEST_CASE("crowd scenes: bench512's 50 units leaving one corner: no overlap, none over its top speed, no lock over 10 s in 300 s") {
+  const double seconds = sanitized() ? 20.0 : 300.0;
   const SceneRun r = run_scene(load("bench512.json"), seconds);
   CHECK(r.agents == 50);
   CHECK(r.metrics.min_separation_ratio >= 1.0 - 1e-9);  // bodies never overlap
@@ -95,6 +98,38 @@ TEST_CASE("crowd scenes: bench512's 50 units leaving one corner: no overlap, non
   CHECK(r.metrics.longest_lock <= kMaxLock);
   MESSAGE("bench512, " << r.time << " s: longest lock " << r.metrics.longest_lock << " s (agent " << r.metrics.longest_lock_agent
                        << "), " << r.metrics.wall_contacts << " wall contacts, " << r.metrics.arrived << " arrived");
+}
+
+// The issue's proof: "the truck scene over 20 seeds with no lock longer than 10 s". The bundled
+// scene itself, its units driving the scene's planner as the sandbox runs them (test_crowd_truck
+// runs the same street built in code, and trucks looping round buildings).
+TEST_CASE("crowd scenes: the bundled garbage truck over 20 jittered starts: no lock over 10 s, no overlap, all arrive") {
+  const io::Scene base = load("crowds/garbage-truck.json");
+  REQUIRE(base.units.size() == 6);
+  REQUIRE(base.moving_obstacles.size() == 1);
+  double worst = 0.0;
+  for (int seed = 0; seed < 20; ++seed) {
+    CAPTURE(seed);
+    io::Scene scene = base;
+    // Each start and goal moved by up to 0.4 cells along the street (the people keep their
+    // rows 1.5 cells apart, so none starts on another), the truck starting up to 1 s later.
+    uint64_t g = static_cast<uint64_t>(seed) * 7919u + 17u;
+    auto next = [&g](double amp) {  // uniform in [-amp, amp]
+      g = g * 6364136223846793005ull + 1442695040888963407ull;
+      return amp * (2.0 * static_cast<double>(g >> 11) / 9007199254740992.0 - 1.0);
+    };
+    for (io::UnitData& u : scene.units) {
+      u.pose.pos += Vec2(next(0.4), next(0.4));
+      if (u.goal) u.goal->pos += Vec2(next(0.4), next(0.4));
+    }
+    scene.moving_obstacles[0].start_time += 0.5 * (1.0 + next(1.0));
+    const SceneRun r = run_scene(scene, 60.0);
+    CHECK(r.metrics.arrived == 6);
+    CHECK(r.metrics.longest_lock <= kMaxLock);
+    CHECK(r.metrics.min_separation_ratio >= 1.0 - 1e-9);
+    worst = std::max(worst, r.metrics.longest_lock);
+  }
+  MESSAGE("garbage truck (bundled scene): longest lock over 20 seeds " << worst << " s");
 }
 
 TEST_CASE("crowd scenes: every other bundled scene with units: no lock over 10 s, no overlap") {

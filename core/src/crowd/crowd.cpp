@@ -199,7 +199,7 @@ size_t CrowdImpl::memory_bytes() const noexcept {
   for (const std::vector<int>& ids : buckets_) b += bytes_of(ids);
   for (const crowd::Scratch& s : scratch_) b += bytes_of(s.lines) + bytes_of(s.found);
   for (const crowd::Agent& a : agents_) {
-    b += bytes_of(a.st.route) + bytes_of(a.st.neighbors) + bytes_of(a.flow_marks) + a.st.why.capacity() +
+    b += bytes_of(a.st.route) + bytes_of(a.route_tail) + bytes_of(a.st.neighbors) + bytes_of(a.flow_marks) + a.st.why.capacity() +
          a.st.note.capacity() + a.def.unit.name.capacity();
   }
   for (const crowd::GoalGroup& g : groups_) b += sizeof g + bytes_of(g.members) + bytes_of(g.slots) + bytes_of(g.claimed_by);

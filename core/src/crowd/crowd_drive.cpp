@@ -103,6 +103,7 @@ bool CrowdImpl::plan_drivable_route(int id) {
   a.st.next_waypoint = 1;
   ++a.m.replans;
   a.st.replan_cause = CrowdReplanCause::drive;
+  index_route(a);
   a.best_remaining = remaining_route(a);
   mark_flow(id);
   return true;

@@ -56,6 +56,14 @@ struct Agent {
   size_t sharp_key_size = 0;
   Vec2 sharp_key_front{0.0, 0.0}, sharp_key_back{0.0, 0.0};
   bool tracking = false;        ///< A vehicle tracking its route (crowd_track.cpp) in its last move: others avoid it fully.
+  /// Per route point k: the route's length from k to its end (CrowdImpl::index_route), so the
+  /// distance left is not summed over thousands of points every step. [Units: cells]
+  std::vector<double> route_tail;
+  double reverse_since = -1.0;  ///< When it began its current run in reverse, -1 going forward (crowd_stuck.cpp). [Units: s]
+  int turn_gear = 0;            ///< Turning round to face its route (crowd_turn.cpp): +1 forward, -1 reverse, 0 not turning.
+  double turn_best = 0.0;       ///< The smallest heading error to the route in the current turn. [Units: radians]
+  double turn_progress = 0.0;   ///< When the current turn round last came closer to facing its route. [Units: s]
+  double turn_off_until = -1.0; ///< A turn round that stopped making progress: none again before then. [Units: s]
 };
 
 /// Units sharing one goal and the free places around it.
@@ -232,6 +240,9 @@ class CrowdImpl {
   /// Whether other routes cross the segment from-to going against `dir`.
   bool oncoming_across(Vec2 from, Vec2 to, Vec2 dir) const;
   double remaining_route(const crowd::Agent& a) const;
+  /// Fills crowd::Agent::route_tail for the unit's current route: every place that sets a
+  /// route calls it (before remaining_route).
+  void index_route(crowd::Agent& a) const;
   /// The fastest a heading unit may go for its target at `d` (`dist` away) without circling it.
   double turn_limited_speed(const crowd::Agent& a, Vec2 d, double dist) const;
   /// Moves next_waypoint past waypoints within reach whose successor is in sight.
@@ -242,6 +253,8 @@ class CrowdImpl {
   void update_arrival(int id);
   /// Lock intervals of the unit and of the moving obstacles (CrowdMetrics::longest_lock).
   void track_locks();
+  /// Notes when a unit began driving in reverse (crowd::Agent::reverse_since).
+  void note_reversing(crowd::Agent& a) const;
   void resolve_deadlock(int id);
   // crowd_drive.cpp
   /// For a unit that cannot pivot: replaces the route up to its last waypoint within reach by
@@ -292,6 +305,20 @@ class CrowdImpl {
   /// The last point of the unit's route where it turns more than a vehicle drives as it is
   /// (20 degrees), -1 if none. Cached in the agent.
   int last_sharp_corner(crowd::Agent& a) const;
+  // crowd_turn.cpp
+  /// A car that has driven in reverse for kReverseFor, or is turning round (`gear` its gear in
+  /// the last step's turn), facing more than 40 degrees away from its route's current leg
+  /// within a few cells of its line: turns round (turn_around).
+  bool turn_round_to_route(crowd::Agent& a, int gear) const;
+  /// A vehicle that cannot pivot facing away from its route (`dir`, the leg's direction) with
+  /// room ahead along it (`room` cells of route left): turns round in forward and reverse arcs
+  /// at full lock (a K-turn) instead of driving the route backwards. False when it cannot, or
+  /// when the turn has not come closer to facing the route for a while (it gives up).
+  bool turn_around(crowd::Agent& a, Vec2 dir, double room) const;
+  /// How far the unit drives on an arc at full lock (`gear` +1 forward, -1 reverse, turning
+  /// towards `side` +1 left / -1 right) before a wall (or a unit standing there, with
+  /// `units`), up to `reach`. [Units: cells]
+  double free_arc(const crowd::Agent& a, int gear, double side, double reach, bool units) const;
   /// No other unit within a couple of cells (crowd_track.cpp: it may stop to pivot at corners).
   bool alone(const crowd::Agent& a) const;
   /// The fastest a vehicle on route leg `leg` may drive now: it can stop before any other unit

@@ -18,6 +18,7 @@ constexpr double kVisibilityPeriod = 0.5;///< How often a unit checks it still s
 constexpr double kBlockerGap = 0.5;       ///< Bodies this close count as "in the way". [Units: cells]
 constexpr double kLockedFirst = 5.0;  ///< A unit held in one place this long goes first, whatever its rank. [Units: s]
 constexpr double kDriveAfter = 10.0;  ///< Stuck this long with nothing in the way: a car plans a drivable detour. [Units: s]
+constexpr double kReverseSpeed = 0.2; ///< Slower than this in reverse is not driving in reverse. [Units: cells/s]
 
 }  // namespace
 
@@ -40,6 +41,7 @@ void CrowdImpl::track_progress(int id) {
     if (a.st.route.size() >= 2) a.st.next_waypoint = static_cast<int>(a.st.route.size()) - 1;
     return;
   }
+  note_reversing(a);
   const double rem = remaining_route(a);
   if (rem < a.best_remaining - def_.progress_distance) {
     a.best_remaining = rem;
@@ -69,6 +71,11 @@ void CrowdImpl::track_progress(int id) {
       plan_route(id);
     }
   }
+}
+
+void CrowdImpl::note_reversing(crowd::Agent& a) const {
+  if (a.st.speed > -kReverseSpeed) a.reverse_since = -1.0;
+  else if (a.reverse_since < 0.0) a.reverse_since = time();
 }
 
 void CrowdImpl::resolve_deadlock(int id) {

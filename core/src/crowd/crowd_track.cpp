@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "crowd/crowd_impl.hpp"
 
@@ -106,7 +107,10 @@ bool CrowdImpl::track_route(crowd::Agent& a) const {
   // and brakes along the distance left.
   const UnitDef& u = a.def.unit;
   const auto& route = a.st.route;
+  const int turn_gear = std::exchange(a.turn_gear, 0);  // kept only while it goes on turning round
   if (a.holonomic || route.size() < 2 || time() < a.maneuver_until) return false;
+  // Backing along its route, a car turns round instead (crowd_turn.cpp).
+  if (u.pivot_turn_rate <= 0.0 && turn_round_to_route(a, turn_gear)) return true;
   // Waiting has not helped for a while (a unit stands where the route passes, itself hemmed in,
   // and a detour round it is the same route): the sampler may squeeze past or back out, as it
   // did before (50 units starting in one corner of bench512 held two vehicles 88 s otherwise).

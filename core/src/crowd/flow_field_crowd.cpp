@@ -137,6 +137,7 @@ bool CrowdImpl::plan_flow_route(int id) {
   a.st.waiting = false;
   if (!a.gave_up) a.st.why.clear();
   advance_waypoints(a);  // as the next step will: skipping a waypoint is not progress
+  index_route(a);
   a.best_remaining = remaining_route(a);
   mark_flow(id);
   return true;
