@@ -80,25 +80,6 @@ constexpr double kDt = 1.0 / 60.0;
   std::exit(2);
 }
 
-// ---- threads ----
-// CrowdDef::threads (issue 27, the threads27 branch) is set when it exists; until then only 1
-// thread is accepted. No change is needed when the field lands: the concept sees it.
-
-template <class Def>
-concept HasThreadsField = requires(Def d) { d.threads = 1; };
-
-/// Sets the crowd's worker threads; false when this CrowdDef has no such field and
-/// threads != 1.
-template <class Def>
-bool set_crowd_threads(Def& def, int threads) {
-  if constexpr (HasThreadsField<Def>) {
-    def.threads = threads;
-    return true;
-  } else {
-    return threads == 1;
-  }
-}
-
 // ---- arguments ----
 
 struct Args {
@@ -143,9 +124,6 @@ Args parse_args(int argc, char** argv) {
       a.steps = static_cast<int>(parse_number("--steps", value(), 1, 100000));
     } else if (o == "--threads") {
       a.threads = static_cast<int>(parse_number("--threads", value(), 1, 64));
-      CrowdDef probe;
-      if (!set_crowd_threads(probe, a.threads))
-        usage_error("--threads " + std::to_string(a.threads) + ": this build's CrowdDef has no `threads` field yet; only 1 is accepted");
     } else if (o == "--engines") {
       a.pathlab = a.detour = false;
       for (const std::string& e : split(value())) {
@@ -314,7 +292,7 @@ Row run_pathlab(const Args& a, const ScaleScenario& s) {
   row.units = static_cast<int>(s.start.size());
   row.threads = a.threads;
   CrowdDef def = default_crowd_def();
-  (void)set_crowd_threads(def, a.threads);  // checked by parse_args
+  def.threads = a.threads;  // [1, 64], checked by parse_args
   const UnitDef person = unit_preset("person").value();
   const size_t heap0 = heap_in_use();
   const auto t0 = std::chrono::steady_clock::now();
