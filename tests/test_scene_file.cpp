@@ -146,6 +146,7 @@ TEST_CASE("scene file: version 2 keeps units and the new settings; version 1 sti
   s.settings.headings = 36;
   s.settings.neighborhood = 48;
   s.settings.shift_passes = 3;
+  s.settings.navmesh_corners = false;  // the default since issue 28; it overrides navmesh_convex
   s.settings.navmesh_convex = false;
   s.units = {io::UnitData{"car", Pose{Vec2(1.5, 1.5), deg_to_rad(45.0)}, std::nullopt}, io::UnitData{"bear", s.goal, std::nullopt}};
   s.sim_speed = 2.5;
