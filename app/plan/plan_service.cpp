@@ -96,24 +96,6 @@ void PlanService::Cache::edited() {
   clearance.reset();
 }
 
-namespace {
-
-/// The smallest rectangle holding every cell whose passability differs between `a` and `b`
-/// (all a mesh depends on); nullopt when none does. [Limit: same size]
-std::optional<CellRect> changed_cells(const Grid& a, const Grid& b) {
-  CellRect r{Cell{b.width(), b.height()}, Cell{-1, -1}};
-  for (int y = 0; y < b.height(); ++y)
-    for (int x = 0; x < b.width(); ++x)
-      if (a.is_free(x, y) != b.is_free(x, y)) {
-        r.min = Cell{std::min(r.min.x, x), std::min(r.min.y, y)};
-        r.max = Cell{std::max(r.max.x, x), std::max(r.max.y, y)};
-      }
-  if (r.max.x < 0) return std::nullopt;
-  return r;
-}
-
-}  // namespace
-
 void PlanService::Cache::mend_meshes(const Grid& g) {
   meshes_edited = false;
   const auto t0 = std::chrono::steady_clock::now();

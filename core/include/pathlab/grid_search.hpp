@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,11 @@ struct CellRect {
   Cell min;
   Cell max;
 };
+
+/// The smallest rectangle holding every cell whose passability differs between `before` and
+/// `after` (all a navmesh depends on); nullopt when none does, or when the sizes differ (then
+/// nothing can be mended: rebuild). Costs one pass over the map. [Limit: same size]
+std::optional<CellRect> changed_cells(const Grid& before, const Grid& after);
 
 /// Plans on one grid, reusing its buffers across queries. The grid must outlive the
 /// pathfinder. After editing the grid call update() (the changed cells are known), refresh()

@@ -28,6 +28,19 @@ constexpr int64_t kRebuildFraction = 8;
 
 }  // namespace
 
+std::optional<CellRect> changed_cells(const Grid& before, const Grid& after) {
+  if (before.width() != after.width() || before.height() != after.height()) return std::nullopt;
+  CellRect r{Cell{after.width(), after.height()}, Cell{-1, -1}};
+  for (int y = 0; y < after.height(); ++y)
+    for (int x = 0; x < after.width(); ++x)
+      if (before.is_free(x, y) != after.is_free(x, y)) {
+        r.min = Cell{std::min(r.min.x, x), std::min(r.min.y, y)};
+        r.max = Cell{std::max(r.max.x, x), std::max(r.max.y, y)};
+      }
+  if (r.max.x < 0) return std::nullopt;
+  return r;
+}
+
 bool GridSearchWorkspace::apply_changes(const std::vector<int32_t>& changed) {
   const Grid& gr = *grid;
   for (const int32_t id : changed) {
