@@ -306,9 +306,10 @@ class CrowdImpl {
   /// (20 degrees), -1 if none. Cached in the agent.
   int last_sharp_corner(crowd::Agent& a) const;
   // crowd_turn.cpp
-  /// A car that has driven in reverse for kReverseFor, or is turning round (`gear` its gear in
-  /// the last step's turn), facing more than 40 degrees away from its route's current leg
-  /// within a few cells of its line: turns round (turn_around).
+  /// A car with no other unit near (alone) that has driven in reverse for kReverseFor facing
+  /// more than 40 degrees away from its route's current leg, within a few cells of its line, or
+  /// one turning round already (`gear` its gear in the last step's turn): turns round
+  /// (turn_around).
   bool turn_round_to_route(crowd::Agent& a, int gear) const;
   /// A vehicle that cannot pivot facing away from its route (`dir`, the leg's direction) with
   /// room ahead along it (`room` cells of route left): turns round in forward and reverse arcs
