@@ -116,6 +116,10 @@ bool on_straight_run(Vec2 a, Vec2 b, Vec2 c) {
   return std::abs(u.x * v.y - u.y * v.x) <= 1e-9 * (glm::length(u) * glm::length(v)) && glm::dot(u, v) > 0.0;
 }
 
+/// Above this many units only the selected units' routes are drawn: thousands of translucent
+/// routes hide the map and each other, and drawing 5,000 took 25 ms of a frame (issue 27).
+constexpr int kAllRoutesMaxUnits = 500;
+
 void draw_routes(const UnitSwarm& units, SdlBatch& b, const ToScreen& to_screen) {
   // The canvas maps cells to pixels by an offset and a scale (Sandbox::world_to_screen):
   // worked out once here, as a grid route of 5,000 units has about a million points. Points in
@@ -124,7 +128,9 @@ void draw_routes(const UnitSwarm& units, SdlBatch& b, const ToScreen& to_screen)
   const float sx = one.x - o.x, sy = one.y - o.y;
   auto screen = [&](Vec2 p) { return ImVec2(o.x + static_cast<float>(p.x) * sx, o.y + static_cast<float>(p.y) * sy); };
   std::vector<ImVec2> pts;
+  const bool selected_only = units.count() > kAllRoutesMaxUnits;
   for (int i = 0; i < units.count(); ++i) {
+    if (selected_only && !units.selected(i)) continue;
     const CrowdAgentState& st = units.crowd().state(i);
     if (st.arrived || st.route.size() < 2) continue;
     pts.clear();

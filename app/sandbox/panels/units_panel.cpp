@@ -89,7 +89,8 @@ void overlay_controls(Sandbox& sb, bool& routes) {
   sb.remember_widget("Draw unit routes");
   help_marker("Each unit's own remaining route in its colour: exactly what it will drive, planned by the scene's "
               "planner and smoother with the unit's radius and turning radius (no other planner stands in). A "
-              "unit whose planner found no route has none: it stays put with a red ! badge (hover it for why).");
+              "unit whose planner found no route has none: it stays put with a red ! badge (hover it for why). "
+              "With more than 500 units only the selected units' routes are drawn.");
   checkbox_fitted("steer points", &sb.inspector().overlays().lookahead, help_marker_width());
   help_marker("steer points: the waypoint each unit heads for (orange).");
   ImGui::Checkbox("neighbours", &o.neighbours);
