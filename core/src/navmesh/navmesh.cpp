@@ -6,6 +6,7 @@
 
 #include "navmesh/navmesh_corners.hpp"
 #include "navmesh/navmesh_merge.hpp"
+#include "navmesh/navmesh_rects.hpp"
 #include "navmesh/navmesh_tiles.hpp"
 #include "pathlab/collision.hpp"
 
@@ -73,9 +74,7 @@ using detail::covering_cells;
 using detail::line_tags;
 using detail::sub_lines;
 
-struct Rect {
-  int x0, y0, x1, y1;  // sub-cell index range [x0, x1) x [y0, y1)
-};
+using Rect = detail::SubRect;
 
 }  // namespace
 
@@ -199,49 +198,8 @@ std::vector<uint8_t> NavmeshBuilder::open_sub_cells(const Grid& grid, const Navm
 
 std::vector<Rect> NavmeshBuilder::greedy_rects(Navmesh& m, std::vector<uint8_t>& open, bool best_of_two_growths) {
   const int nx = static_cast<int>(m.xs_.size()) - 1, ny = static_cast<int>(m.ys_.size()) - 1;
-  auto is_open = [&](int j, int k) { return open[static_cast<size_t>(k) * nx + j] != 0; };
-  std::vector<Rect> rects;
   m.sub_poly_.assign(open.size(), -1);
-  const auto& xs = m.xs_;
-  const auto& ys = m.ys_;
-  for (int k = 0; k < ny; ++k) {
-    for (int j = 0; j < nx; ++j) {
-      if (!is_open(j, k)) continue;
-      // Right, then down.
-      int xa = j + 1;
-      while (xa < nx && is_open(xa, k)) ++xa;
-      int ya = k + 1;
-      for (; ya < ny; ++ya) {
-        bool row = true;
-        for (int i = j; i < xa && row; ++i) row = is_open(i, ya);
-        if (!row) break;
-      }
-      Rect best{j, k, xa, ya};
-      if (best_of_two_growths) {
-        // Down, then right.
-        int yb = k + 1;
-        while (yb < ny && is_open(j, yb)) ++yb;
-        int xb = j + 1;
-        for (; xb < nx; ++xb) {
-          bool col = true;
-          for (int i = k; i < yb && col; ++i) col = is_open(xb, i);
-          if (!col) break;
-        }
-        const double area_a = (xs[xa] - xs[j]) * (ys[ya] - ys[k]);
-        const double area_b = (xs[xb] - xs[j]) * (ys[yb] - ys[k]);
-        if (area_b > area_a) best = Rect{j, k, xb, yb};
-      }
-      const int id = static_cast<int>(rects.size());
-      rects.push_back(best);
-      for (int y = best.y0; y < best.y1; ++y) {
-        for (int x = best.x0; x < best.x1; ++x) {
-          open[static_cast<size_t>(y) * nx + x] = 0;
-          m.sub_poly_[static_cast<size_t>(y) * nx + x] = id;
-        }
-      }
-    }
-  }
-  return rects;
+  return detail::greedy_rect_cover(open, nx, ny, m.xs_.data(), m.ys_.data(), best_of_two_growths, m.sub_poly_);
 }
 
 void NavmeshBuilder::rect_rings(Navmesh& m, const std::vector<Rect>& rects) {
@@ -489,5 +447,54 @@ bool Navmesh::segment_on_mesh(int from_poly, Vec2 a, Vec2 b) const noexcept {
   }
   return false;
 }
+
+
+namespace detail {
+
+std::vector<SubRect> greedy_rect_cover(std::vector<uint8_t>& open, int w, int h, const double* xs, const double* ys,
+                                       bool best_of_two, std::vector<int>& owner) {
+  auto at = [w](int j, int k) { return static_cast<size_t>(k) * static_cast<size_t>(w) + static_cast<size_t>(j); };
+  auto is_open = [&](int j, int k) { return open[at(j, k)] != 0; };
+  std::vector<SubRect> rects;
+  for (int k = 0; k < h; ++k) {
+    for (int j = 0; j < w; ++j) {
+      if (!is_open(j, k)) continue;
+      // Right, then down.
+      int xa = j + 1;
+      while (xa < w && is_open(xa, k)) ++xa;
+      int ya = k + 1;
+      for (; ya < h; ++ya) {
+        bool row = true;
+        for (int i = j; i < xa && row; ++i) row = is_open(i, ya);
+        if (!row) break;
+      }
+      SubRect best{j, k, xa, ya};
+      if (best_of_two) {
+        // Down, then right.
+        int yb = k + 1;
+        while (yb < h && is_open(j, yb)) ++yb;
+        int xb = j + 1;
+        for (; xb < w; ++xb) {
+          bool col = true;
+          for (int i = k; i < yb && col; ++i) col = is_open(xb, i);
+          if (!col) break;
+        }
+        const double area_a = (xs[xa] - xs[j]) * (ys[ya] - ys[k]);
+        const double area_b = (xs[xb] - xs[j]) * (ys[yb] - ys[k]);
+        if (area_b > area_a) best = SubRect{j, k, xb, yb};
+      }
+      const int id = static_cast<int>(rects.size());
+      rects.push_back(best);
+      for (int y = best.y0; y < best.y1; ++y)
+        for (int x = best.x0; x < best.x1; ++x) {
+          open[at(x, y)] = 0;
+          owner[at(x, y)] = id;
+        }
+    }
+  }
+  return rects;
+}
+
+}  // namespace detail
 
 }  // namespace pathlab

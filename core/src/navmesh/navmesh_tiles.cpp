@@ -12,6 +12,7 @@
 
 #include "navmesh/navmesh_corners.hpp"
 #include "navmesh/navmesh_merge.hpp"
+#include "navmesh/navmesh_rects.hpp"
 #include "navmesh/navmesh_tiles.hpp"
 #include "pathlab/navmesh.hpp"
 
@@ -25,9 +26,7 @@ struct TileBox {
   int h() const { return k1 - k0; }
 };
 
-struct LocalRect {
-  int x0, y0, x1, y1;  // tile-local sub-cell range [x0, x1) x [y0, y1)
-};
+using LocalRect = detail::SubRect;  // a tile-local sub-cell range
 
 /// Counts of blocked cells over any rectangle of cells in O(1) (a 2D prefix sum).
 class BlockedSums {
@@ -65,7 +64,7 @@ void fill_open(const TileBox& b, int nx, const Coverage& cov, const BlockedSums&
 }
 
 /// Greedy rectangles of the open sub-cells of one tile, seeded in row-major order and grown
-/// within the tile only (as NavmeshBuilder::greedy_rects does for the whole map). `owner` gets
+/// within the tile only (detail::greedy_rect_cover, as for the whole map). `owner` gets
 /// each local sub-cell's rectangle or -1.
 std::vector<LocalRect> tile_rects(const std::vector<uint8_t>& open_all, int nx, const TileBox& b,
                                   const std::vector<double>& xs, const std::vector<double>& ys, bool best_of_two,
@@ -75,46 +74,8 @@ std::vector<LocalRect> tile_rects(const std::vector<uint8_t>& open_all, int nx, 
   for (int k = 0; k < h; ++k)
     for (int j = 0; j < w; ++j)
       open[static_cast<size_t>(k * w + j)] = open_all[static_cast<size_t>(k + b.k0) * static_cast<size_t>(nx) + static_cast<size_t>(j + b.j0)];
-  auto is_open = [&](int j, int k) { return open[static_cast<size_t>(k * w + j)] != 0; };
   owner.assign(open.size(), -1);
-  std::vector<LocalRect> rects;
-  for (int k = 0; k < h; ++k) {
-    for (int j = 0; j < w; ++j) {
-      if (!is_open(j, k)) continue;
-      int xa = j + 1;
-      while (xa < w && is_open(xa, k)) ++xa;
-      int ya = k + 1;
-      for (; ya < h; ++ya) {
-        bool row = true;
-        for (int i = j; i < xa && row; ++i) row = is_open(i, ya);
-        if (!row) break;
-      }
-      LocalRect best{j, k, xa, ya};
-      if (best_of_two) {
-        int yb = k + 1;
-        while (yb < h && is_open(j, yb)) ++yb;
-        int xb = j + 1;
-        for (; xb < w; ++xb) {
-          bool col = true;
-          for (int i = k; i < yb && col; ++i) col = is_open(xb, i);
-          if (!col) break;
-        }
-        const double area_a = (xs[static_cast<size_t>(b.j0 + xa)] - xs[static_cast<size_t>(b.j0 + j)]) *
-                              (ys[static_cast<size_t>(b.k0 + ya)] - ys[static_cast<size_t>(b.k0 + k)]);
-        const double area_b = (xs[static_cast<size_t>(b.j0 + xb)] - xs[static_cast<size_t>(b.j0 + j)]) *
-                              (ys[static_cast<size_t>(b.k0 + yb)] - ys[static_cast<size_t>(b.k0 + k)]);
-        if (area_b > area_a) best = LocalRect{j, k, xb, yb};
-      }
-      const int id = static_cast<int>(rects.size());
-      rects.push_back(best);
-      for (int y = best.y0; y < best.y1; ++y)
-        for (int x = best.x0; x < best.x1; ++x) {
-          open[static_cast<size_t>(y * w + x)] = 0;
-          owner[static_cast<size_t>(y * w + x)] = id;
-        }
-    }
-  }
-  return rects;
+  return detail::greedy_rect_cover(open, w, h, xs.data() + b.j0, ys.data() + b.k0, best_of_two, owner);
 }
 
 /// The ring of every rectangle of a tile, with a vertex wherever the neighbour across a side
