@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "../tests/crowd_support.hpp"
+#include "detour_crowd_settings.hpp"
 #include "detour_mesh.hpp"
 #include "pathlab/grid_search.hpp"
 #include "pathlab/map_generators.hpp"
@@ -163,21 +164,6 @@ Stats run_ours(const CrowdScenario& sc) {
   return s;
 }
 
-dtCrowdAgentParams detour_params(double radius, double speed, double accel) {
-  dtCrowdAgentParams p{};
-  p.radius = static_cast<float>(radius);
-  p.height = 2.0f;
-  p.maxAcceleration = static_cast<float>(accel);
-  p.maxSpeed = static_cast<float>(speed);
-  p.collisionQueryRange = p.radius * 12.0f;
-  p.pathOptimizationRange = p.radius * 30.0f;
-  p.updateFlags = DT_CROWD_ANTICIPATE_TURNS | DT_CROWD_OPTIMIZE_VIS | DT_CROWD_OPTIMIZE_TOPO |
-                  DT_CROWD_OBSTACLE_AVOIDANCE | DT_CROWD_SEPARATION;
-  p.obstacleAvoidanceType = 3;
-  p.separationWeight = 2.0f;
-  return p;
-}
-
 bool detour_target(dtCrowd* crowd, bench::DetourMesh& d, int idx, Vec2 goal) {
   const float pos[3] = {static_cast<float>(goal.x), 0.0f, static_cast<float>(goal.y)};
   const float ext[3] = {1.0f, 1.0f, 1.0f};
@@ -203,23 +189,18 @@ Stats run_detour(const CrowdScenario& sc) {
   double max_agent_r = std::max(rmax, 1.0);
   for (const auto& m : sc.movers) max_agent_r = std::max(max_agent_r, glm::length(m.half_extents));
   crowd->init(static_cast<int>(sc.agents.size() + sc.movers.size()), static_cast<float>(max_agent_r), d->nav);
-  dtObstacleAvoidanceParams high = *crowd->getObstacleAvoidanceParams(3);
-  high.velBias = 0.5f;
-  high.adaptiveDivs = 7;
-  high.adaptiveRings = 3;
-  high.adaptiveDepth = 3;
-  crowd->setObstacleAvoidanceParams(3, &high);
+  bench::set_recastdemo_high_avoidance(*crowd);
   std::vector<int> idx;
   for (const auto& a : sc.agents) {
     const float p[3] = {static_cast<float>(a.start.pos.x), 0.0f, static_cast<float>(a.start.pos.y)};
-    auto params = detour_params(a.unit.radius, a.unit.max_speed, a.unit.acceleration);
+    auto params = bench::recastdemo_agent_params(a.unit.radius, a.unit.max_speed, a.unit.acceleration);
     idx.push_back(crowd->addAgent(p, &params));
     detour_target(crowd, *d, idx.back(), a.goal);
   }
   std::vector<int> trucks;
   for (const auto& m : sc.movers) {
     const float p[3] = {static_cast<float>(m.route[0].x), 0.0f, static_cast<float>(m.route[0].y)};
-    auto params = detour_params(glm::length(m.half_extents), m.speed, 8.0);
+    auto params = bench::recastdemo_agent_params(glm::length(m.half_extents), m.speed, 8.0);
     trucks.push_back(crowd->addAgent(p, &params));
     detour_target(crowd, *d, trucks.back(), m.route.back());
   }

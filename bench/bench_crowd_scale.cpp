@@ -59,6 +59,7 @@
 #include <vector>
 
 #include "crowd_scale_scenarios.hpp"
+#include "detour_crowd_settings.hpp"
 #include "detour_mesh.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/crowd.hpp"
@@ -318,25 +319,9 @@ Row run_pathlab(const Args& a, const ScaleScenario& s) {
   return row;
 }
 
-/// RecastDemo's CrowdTool agent settings for a unit of this radius, speed and acceleration.
-dtCrowdAgentParams recastdemo_params(const UnitDef& u) {
-  dtCrowdAgentParams p{};
-  p.radius = static_cast<float>(u.radius);
-  p.height = 2.0f;
-  p.maxAcceleration = static_cast<float>(u.acceleration);
-  p.maxSpeed = static_cast<float>(u.max_speed);
-  p.collisionQueryRange = p.radius * 12.0f;
-  p.pathOptimizationRange = p.radius * 30.0f;
-  p.updateFlags = DT_CROWD_ANTICIPATE_TURNS | DT_CROWD_OPTIMIZE_VIS | DT_CROWD_OPTIMIZE_TOPO |
-                  DT_CROWD_OBSTACLE_AVOIDANCE | DT_CROWD_SEPARATION;
-  p.obstacleAvoidanceType = 3;
-  p.separationWeight = 2.0f;
-  return p;
-}
-
 /// Adds every unit to `crowd` with its move target; returns the agents' indices (-1: refused).
 std::vector<int> add_detour_agents(dtCrowd& crowd, DetourMesh& d, const ScaleScenario& s, const UnitDef& u) {
-  const dtCrowdAgentParams params = recastdemo_params(u);
+  const dtCrowdAgentParams params = recastdemo_agent_params(u.radius, u.max_speed, u.acceleration);
   const float ext[3] = {1.0f, 1.0f, 1.0f};
   std::vector<int> idx;
   for (size_t i = 0; i < s.start.size(); ++i) {
@@ -371,12 +356,7 @@ Row run_detour(const Args& a, const ScaleScenario& s) {
     std::fprintf(stderr, "bench_crowd_scale: dtCrowd::init(%d agents) failed\n", row.units);
     std::exit(1);
   }
-  dtObstacleAvoidanceParams high = *crowd->getObstacleAvoidanceParams(3);
-  high.velBias = 0.5f;
-  high.adaptiveDivs = 7;
-  high.adaptiveRings = 3;
-  high.adaptiveDepth = 3;
-  crowd->setObstacleAvoidanceParams(3, &high);
+  bench::set_recastdemo_high_avoidance(*crowd);
   const std::vector<int> idx = add_detour_agents(*crowd, *d, s, person);
   row.added = static_cast<int>(std::count_if(idx.begin(), idx.end(), [](int k) { return k >= 0; }));
   row.setup_s = seconds_since(t0);
