@@ -14,12 +14,6 @@ namespace {
 /// Polyline corners turning by more than this count as sharp. [Units: degrees]
 constexpr double kSharpCornerDeg = 30.0;
 
-std::string point_text(Vec2 p) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "(%.1f, %.1f)", p.x, p.y);
-  return buf;
-}
-
 void analyse_polyline(const Grid& grid, const PlanRequest& request, PlanResult& out) {
   const std::vector<Vec2>& pts = out.points;
   if (out.curvature.size() != pts.size()) {  // not already measured on the curve itself
@@ -60,6 +54,12 @@ void check_exact_curve(const Grid& grid, const PlanRequest& request, PlanResult&
 }
 
 }  // namespace
+
+std::string point_text(Vec2 p, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "(%.*f, %.*f)", decimals, p.x, decimals, p.y);
+  return buf;
+}
 
 double refine_blocked_at(const Grid& grid, const SegmentPath& path, double from, double agent_radius) {
   // The referee reports the start of the blocked piece: a whole line, which may begin far from

@@ -16,12 +16,6 @@
 namespace pathlab::plan {
 namespace {
 
-std::string point_text(Vec2 p) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "(%.1f, %.1f)", p.x, p.y);
-  return buf;
-}
-
 /// The sharpness of the settings' CC curves: full lock over one turning radius, as the curve
 /// planners cc-dubins / cc-reeds-shepp use; 0 when `cc` is off. [Units: 1/cells^2]
 double cc_sharpness_of(const io::PlanSettingsData& s) {

@@ -6,7 +6,6 @@
 // Pro, 2013).
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
 #include "plan_internal.hpp"
@@ -17,12 +16,6 @@ namespace {
 /// At most this many group fields are kept per service (the oldest makes room): a sandbox
 /// with a few groups on their way keeps theirs.
 constexpr size_t kMaxFields = 16;
-
-std::string cell_text(Vec2 p) {
-  char b[64];
-  std::snprintf(b, sizeof b, "(%.2f, %.2f)", p.x, p.y);
-  return b;
-}
 
 }  // namespace
 
@@ -64,7 +57,7 @@ Result<std::vector<Vec2>> PlanService::flow_field_route(const Grid& grid, const 
   const FlowField* field = cache_->field_for(grid, cell_of(field_goal), s.agent_radius, error);
   if (!field) return fail(StatusCode::invalid_argument, "flow field: " + error);
   std::vector<Vec2> route = field->route(grid, request.start.pos, request.goal.pos, s.agent_radius);
-  if (route.size() < 2) return fail(StatusCode::blocked, "no way down the group's flow field from " + cell_text(request.start.pos));
+  if (route.size() < 2) return fail(StatusCode::blocked, "no way down the group's flow field from " + point_text(request.start.pos, 2));
   return route;
 }
 

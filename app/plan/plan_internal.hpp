@@ -75,6 +75,9 @@ struct PlanService::Cache {
   const FlowField* field_for(const Grid& g, Cell goal, double radius, std::string& error);
 };
 
+/// "(x, y)" with `decimals` digits after the point, for messages. [Limit: decimals 0..6]
+std::string point_text(Vec2 p, int decimals = 1);
+
 /// Adds the time since `t0` to the cache's preprocessing time of the current plan.
 void add_preprocess_time(PlanService::Cache& cache, std::chrono::steady_clock::time_point t0);
 
