@@ -3,12 +3,16 @@
 //
 //   bench_grid [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
 //
-// Counters: us_per_query, ns_per_expanded, expanded_per_query. first_query_*: a new
-// pathfinder's first query (preprocessing included), in plain time per iteration.
+// Counters: us_per_query, ns_per_expanded, expanded_per_query. first_query_*: the first query
+// of a new pathfinder on a fresh copy of the map (preprocessing included; the copy is made
+// outside the timing), in plain time per iteration: what a query costs right after an edit
+// that throws the preprocessing away. jps_blocks/* and jps_tables/*: warm JPS with each jump
+// source forced (GridSearchOptions::jps_jumps), the two halves of the default's policy.
 
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,10 +41,12 @@ const MapCase& load_case(const std::string& name) {
   return cache.back().second;
 }
 
-void run(benchmark::State& state, const std::string& map, pathlab::GridPlanner planner, double turn_penalty = 0.0) {
+void run(benchmark::State& state, const std::string& map, pathlab::GridPlanner planner, double turn_penalty = 0.0,
+         pathlab::JpsJumps jumps = pathlab::JpsJumps::automatic) {
   const MapCase& mc = load_case(map);
   pathlab::GridSearchOptions opt;
   opt.turn_penalty = turn_penalty;
+  opt.jps_jumps = jumps;
   pathlab::GridPathfinder pf(mc.grid);
   // Use every k-th scenario so each map takes a similar, bounded time per iteration.
   const size_t stride = std::max<size_t>(1, mc.scenarios.size() / 200);
@@ -66,11 +72,17 @@ void run(benchmark::State& state, const std::string& map, pathlab::GridPlanner p
 /// read with what they assume (a pathfinder reused on an unchanged grid).
 void first_query(benchmark::State& state, const std::string& map, pathlab::GridPlanner planner) {
   const MapCase& mc = load_case(map);
-  const auto& s = mc.scenarios.front();
+  const auto& s = mc.scenarios[mc.scenarios.size() / 2];  // a mid-length problem
   for (auto _ : state) {
-    pathlab::GridPathfinder pf(mc.grid);
+    state.PauseTiming();
+    auto grid = std::make_unique<pathlab::Grid>(mc.grid);  // a fresh map object
+    state.ResumeTiming();
+    pathlab::GridPathfinder pf(*grid);
     auto r = pf.find_path(planner, s.start, s.goal);
     benchmark::DoNotOptimize(r);
+    state.PauseTiming();
+    grid.reset();
+    state.ResumeTiming();
   }
 }
 
@@ -85,11 +97,19 @@ int register_all() {
           ->Unit(benchmark::kMillisecond);
     }
   }
-  for (const char* m : {"arena", "den520d", "Berlin_0_512", "maze512-1-0"}) {
-    for (auto p : {pathlab::GridPlanner::astar, pathlab::GridPlanner::jps}) {
+  for (const char* m : {"arena", "den520d", "Berlin_0_512", "maze512-1-0", "random512-10-0", "8room_000"}) {
+    for (auto p : {pathlab::GridPlanner::astar, pathlab::GridPlanner::jps, pathlab::GridPlanner::theta}) {
       const std::string name = std::string("first_query_") + pathlab::to_string(p) + "/" + m;
       benchmark::RegisterBenchmark(name.c_str(), [m, p](benchmark::State& st) { first_query(st, m, p); })
           ->Unit(benchmark::kMillisecond);
+    }
+  }
+  for (const char* m : {"Berlin_0_512", "maze512-1-0", "random512-10-0", "8room_000"}) {
+    for (auto j : {pathlab::JpsJumps::blocks, pathlab::JpsJumps::tables}) {
+      const std::string name = std::string(j == pathlab::JpsJumps::blocks ? "jps_blocks/" : "jps_tables/") + m;
+      benchmark::RegisterBenchmark(name.c_str(), [m, j](benchmark::State& st) {
+        run(st, m, pathlab::GridPlanner::jps, 0.0, j);
+      })->Unit(benchmark::kMillisecond);
     }
   }
   // What straighter paths cost (Guesgen's lecture warns the search may take "significantly more

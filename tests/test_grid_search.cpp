@@ -333,3 +333,58 @@ TEST_CASE("grid search: the pathfinder follows grid edits after reset") {
   REQUIRE(r->found);
   CHECK(r->length == doctest::Approx(7.0 + 2.0 * std::sqrt(2.0)));
 }
+
+TEST_CASE("grid search: JPS's block-based jumping and its jump tables give identical searches") {
+  // Widths around the 64-bit word size (a scan crossing words, rows ending inside a word),
+  // densities from open to cluttered, and a wide agent; every query once per jump source.
+  const int sizes[][2] = {{62, 40}, {63, 70}, {64, 64}, {65, 33}, {127, 90}, {130, 129}, {200, 50}};
+  const int maps = sanitized() ? 7 : 28;
+  for (int m = 0; m < maps; ++m) {
+    const double density = 0.02 + 0.33 * (m % 4) / 3.0;
+    const Grid g = test::random_grid(sizes[m % 7][0], sizes[m % 7][1], density, static_cast<uint32_t>(500 + m));
+    GridSearchOptions blocks, tables;
+    blocks.jps_jumps = JpsJumps::blocks;
+    tables.jps_jumps = JpsJumps::tables;
+    blocks.agent_radius = tables.agent_radius = (m % 5 == 4) ? 1.0 : 0.0;
+    GridPathfinder pb(g), pt(g);
+    for (const Query& q : random_queries(g, sanitized() ? 15 : 40, static_cast<uint32_t>(2000 + m))) {
+      CAPTURE(m);
+      CAPTURE(q.s.x);
+      CAPTURE(q.s.y);
+      CAPTURE(q.t.x);
+      CAPTURE(q.t.y);
+      auto b = pb.find_path(GridPlanner::jps, q.s, q.t, blocks);
+      auto t = pt.find_path(GridPlanner::jps, q.s, q.t, tables);
+      REQUIRE(b.ok() == t.ok());  // both refuse an end too close to a wall for the agent
+      if (!b.ok()) continue;
+      REQUIRE(b->found == t->found);
+      CHECK(b->cells == t->cells);
+      CHECK(b->length == t->length);  // the same runs summed in the same order: bit for bit
+      CHECK(b->expanded == t->expanded);
+      CHECK(b->generated == t->generated);
+    }
+  }
+}
+
+TEST_CASE("grid search: JPS builds its jump tables only once block jumping has expanded enough") {
+  const Grid g = test::random_grid(96, 96, 0.2, 77);
+  GridPathfinder pf(g);
+  const std::vector<Query> queries = random_queries(g, 400, 78);
+  int64_t expanded = 0;
+  bool built = false;
+  for (const Query& q : queries) {
+    auto j = pf.find_path(GridPlanner::jps, q.s, q.t);
+    REQUIRE(j.ok());
+    expanded += j->expanded;
+    if (pf.jump_tables_built()) {
+      built = true;
+      break;
+    }
+  }
+  // The first query never builds them; a few hundred queries on a small map do.
+  CHECK(built);
+  CHECK(expanded > 0);
+  GridPathfinder first(g);
+  REQUIRE(first.find_path(GridPlanner::jps, queries[0].s, queries[0].t).ok());
+  CHECK_FALSE(first.jump_tables_built());
+}

@@ -166,10 +166,25 @@ TEST_CASE("grid searches: memory cap, JPS falling back to A*, time and cancel bu
   turns.turn_penalty = 0.5;
   turns.max_memory_bytes = static_cast<int64_t>(padded * 30.0);
   CHECK((pf.find_path(GridPlanner::astar, a, b, turns)->details & kDetailMemoryCap) != 0);
-  // JPS's tables (32 bytes a cell) do not fit, A* does: the same length, and it says so.
+  // JPS's tables (32 bytes a cell) do not fit: by default JPS jumps by blocks and never builds
+  // them; asked for the tables, A* answers instead. The same length, and the latter says so.
   GridSearchOptions small;
   small.max_memory_bytes = static_cast<int64_t>(padded * 40.0);
   GridPathfinder fresh(g);
+  GridPathfinder uncapped(g);
+  int queries = 0;
+  while (!uncapped.jump_tables_built() && queries < 100000) {  // until the tables pay off, uncapped
+    REQUIRE(uncapped.find_path(GridPlanner::jps, a, b).ok());
+    auto j = fresh.find_path(GridPlanner::jps, a, b, small);
+    REQUIRE(j.ok());
+    REQUIRE(j->found);
+    REQUIRE(j->details == 0);
+    REQUIRE(j->length == doctest::Approx(optimal).epsilon(1e-12));
+    ++queries;
+  }
+  CHECK(uncapped.jump_tables_built());
+  CHECK_FALSE(fresh.jump_tables_built());
+  small.jps_jumps = JpsJumps::tables;
   auto j = fresh.find_path(GridPlanner::jps, a, b, small);
   REQUIRE(j.ok());
   CHECK(j->found);

@@ -55,6 +55,9 @@ bool prime(GridPathfinder& pf, const Grid& g, double radius) {
       if (pass[static_cast<size_t>(g.index(x, y))]) {
         GridSearchOptions o;
         o.agent_radius = radius;
+        o.jps_jumps = JpsJumps::blocks;  // the passability bits
+        REQUIRE(pf.find_path(GridPlanner::jps, Cell{x, y}, Cell{x, y}, o).ok());
+        o.jps_jumps = JpsJumps::tables;  // and the tables
         REQUIRE(pf.find_path(GridPlanner::jps, Cell{x, y}, Cell{x, y}, o).ok());
         return true;
       }
@@ -62,7 +65,7 @@ bool prime(GridPathfinder& pf, const Grid& g, double radius) {
 }
 
 /// The workspace of `mended` equals that of a pathfinder built on `g` from scratch, after
-/// both answered a JPS query (which builds the tables).
+/// both were primed (JPS's passability bits and jump tables built).
 void check_equals_rebuild(const Grid& g, GridPathfinder& mended, double radius) {
   GridPathfinder fresh(g);
   if (!prime(fresh, g, radius)) return;
@@ -75,6 +78,10 @@ void check_equals_rebuild(const Grid& g, GridPathfinder& mended, double radius) 
   REQUIRE(a.pg.pass == b.pg.pass);
   REQUIRE(a.pg.cost == b.pg.cost);
   REQUIRE(a.source_cost == b.source_cost);
+  REQUIRE(a.pass_bits_ready);
+  REQUIRE(b.pass_bits_ready);
+  REQUIRE(a.pass_bits.rows == b.pass_bits.rows);
+  REQUIRE(a.pass_bits.cols == b.pass_bits.cols);
   REQUIRE(a.jump_tables_ready);
   REQUIRE(b.jump_tables_ready);
   REQUIRE(a.jumps.size() == b.jumps.size());
@@ -86,17 +93,22 @@ void check_equals_rebuild(const Grid& g, GridPathfinder& mended, double radius) 
   }
 }
 
-/// A*, JPS and Theta* answer `n` random queries alike on the mended and a fresh pathfinder.
+/// A*, JPS and Theta* answer `n` random queries alike on the mended and a fresh pathfinder;
+/// JPS twice on the mended one: from its mended tables and from its mended passability bits
+/// (the fresh one jumps by blocks on its new bits).
 void check_same_answers(const Grid& g, GridPathfinder& mended, std::mt19937& rng, int n, double radius) {
   GridPathfinder fresh(g);
-  GridSearchOptions o;
-  o.agent_radius = radius;
+  GridSearchOptions o, by_blocks;
+  o.agent_radius = by_blocks.agent_radius = radius;
+  by_blocks.jps_jumps = JpsJumps::blocks;
   std::uniform_int_distribution<int> x(0, g.width() - 1), y(0, g.height() - 1);
   for (int i = 0; i < n; ++i) {
     const Cell s{x(rng), y(rng)}, t{x(rng), y(rng)};
-    for (GridPlanner p : {GridPlanner::astar, GridPlanner::jps, GridPlanner::theta}) {
+    for (int k = 0; k < 4; ++k) {
+      const GridPlanner p = k == 0 ? GridPlanner::astar : k == 3 ? GridPlanner::theta : GridPlanner::jps;
       CAPTURE(to_string(p));
-      auto a = mended.find_path(p, s, t, o);
+      CAPTURE(k);
+      auto a = mended.find_path(p, s, t, k == 2 ? by_blocks : o);
       auto b = fresh.find_path(p, s, t, o);
       REQUIRE(a.ok() == b.ok());
       if (!a.ok()) {

@@ -46,6 +46,20 @@ const char* to_string(GridPlanner planner) noexcept;
 /// million, JPS's tables up to about 17 million (above that JPS runs as A*). [Units: bytes]
 inline constexpr int64_t kDefaultGridSearchMemory = int64_t{1} << 30;
 
+/// Where JPS reads the goal-free jump of a cell in a direction. Every choice gives the same
+/// search (the same paths, lengths and expansions); they differ in set-up and memory.
+enum class JpsJumps : uint8_t {
+  /// Block-based jumping on a fresh or reset map, the jump tables once the block-jumping
+  /// queries since then have expanded about a quarter as many nodes as the map has cells
+  /// (about what building the tables costs), so a first query never waits for them.
+  automatic,
+  /// Block-based jumping only (Harabor and Grastien 2014, "Improving Jump Point Search"): the
+  /// passability bits (1/4 byte a cell), never the tables.
+  blocks,
+  /// The jump tables (JPS+, 32 bytes a cell), built on the first query.
+  tables,
+};
+
 /// Search parameters. Start from default_grid_search_options().
 struct GridSearchOptions {
   Connectivity connectivity = Connectivity::eight;  ///< JPS and Theta* need eight.
@@ -61,6 +75,7 @@ struct GridSearchOptions {
   /// Memory the search may allocate (see kDefaultGridSearchMemory); above it the search does not
   /// start and says so (kDetailBudgetExhausted | kDetailMemoryCap). 0 = no limit. [Units: bytes] [Limit: >= 0]
   int64_t max_memory_bytes = kDefaultGridSearchMemory;
+  JpsJumps jps_jumps = JpsJumps::automatic;  ///< JPS's jump source (same answers; see JpsJumps).
 };
 
 inline GridSearchOptions default_grid_search_options() { return GridSearchOptions{}; }
@@ -115,12 +130,16 @@ std::optional<CellRect> changed_cells(const Grid& before, const Grid& after);
 /// (they are not), or reset() (another map). Not thread-safe: one per thread.
 ///
 /// Everything a planner prepares is built on its first query and then kept: the padded copy
-/// of the map with the agent's passability (A*, Dijkstra, JPS, Theta*), the node records, and
-/// JPS's jump tables. update() and refresh() mend them where the map changed, at a cost that
+/// of the map with the agent's passability (A*, Dijkstra, JPS, Theta*), the node records, JPS's
+/// passability bits, and JPS's jump tables (once block jumping has cost about as much as
+/// building them: GridSearchOptions::jps_jumps). update() and refresh() mend them where the map changed, at a cost that
 /// grows with the edit, not the map: the padded copy in the changed cells (widened by the agent
 /// radius above 0.5), the jump tables along the rows and columns within one cell of a changed
 /// cell, as far as their values change (to the next wall), and along the diagonals where a
-/// value changed. Buffers are reused across maps of the same size (reset() frees nothing).
+/// value changed. Buffers are reused across maps of the same size (reset() frees nothing), and
+/// across pathfinders: the buffers of the last pathfinder destroyed on a thread are taken by
+/// the next one made on that thread (one set a thread), so a fresh pathfinder on a map of the
+/// same size allocates and clears nothing.
 class GridPathfinder {
  public:
   explicit GridPathfinder(const Grid& grid);
@@ -154,6 +173,10 @@ class GridPathfinder {
   /// does not support (unsupported). No path is not an error: found == false.
   Result<GridPath> find_path(GridPlanner planner, Cell start, Cell goal,
                              const GridSearchOptions& options = default_grid_search_options());
+
+  /// Whether JPS's jump tables are built (see JpsJumps): false on a fresh map until block
+  /// jumping has expanded enough nodes, or a query asked for JpsJumps::tables.
+  bool jump_tables_built() const;
 
   /// The internal buffers (grid/grid_search_internal.hpp), for tests that compare them.
   const GridSearchWorkspace& workspace() const { return *ws_; }

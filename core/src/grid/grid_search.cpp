@@ -47,17 +47,25 @@ void GridSearchWorkspace::prepare(double radius) {
   pg.cost.assign(n, 1.0f);
   source_cost = gr.costs();
   nonuniform_cells = 0;
-  for (const float c : source_cost) nonuniform_cells += c != 1.0f && c != kBlocked;
-  pg.uniform = nonuniform_cells == 0;
+  // Row by row from the copied costs: one pass, no per-cell bounds checks.
   for (int y = 0; y < pg.h; ++y) {
+    const float* src = source_cost.data() + static_cast<size_t>(y) * static_cast<size_t>(pg.w);
+    const size_t row = static_cast<size_t>(pg.id(Cell{0, y}));
+    uint8_t* pass = pg.pass.data() + row;
+    float* cost = pg.cost.data() + row;
     for (int x = 0; x < pg.w; ++x) {
-      const size_t id = static_cast<size_t>(pg.id(Cell{x, y}));
-      pg.pass[id] = radius > 0.5 ? cell_passable(gr, x, y, radius) : gr.is_free(x, y);
-      if (pg.pass[id]) pg.cost[id] = gr.cost(x, y);
+      const float c = src[x];
+      nonuniform_cells += c != 1.0f && c != kBlocked;
+      const bool free = radius > 0.5 ? cell_passable(gr, x, y, radius) : c != kBlocked;
+      pass[x] = free;
+      if (free) cost[x] = c;
     }
   }
+  pg.uniform = nonuniform_cells == 0;
   stale = false;
   jump_tables_ready = false;
+  pass_bits_ready = false;
+  block_expanded = 0;
 }
 
 void GridSearchWorkspace::begin_search(size_t states) {
@@ -367,7 +375,8 @@ void search_theta(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSear
 }  // namespace
 
 // Defined in jps.cpp.
-void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, GridPath& out);
+void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, JpsJumps jumps,
+                GridPath& out);
 
 Result<GridPlanner> parse_grid_planner(const std::string& name) {
   if (name == "astar") return GridPlanner::astar;
@@ -387,10 +396,34 @@ const char* to_string(GridPlanner planner) noexcept {
   return "unknown";
 }
 
-GridPathfinder::GridPathfinder(const Grid& grid) : ws_(std::make_unique<GridSearchWorkspace>()) { reset(grid); }
-GridPathfinder::~GridPathfinder() = default;
+namespace {
+
+/// The buffers of the last pathfinder dropped on this thread, for the next one made: a fresh
+/// pathfinder on a map of the same size allocates nothing and clears nothing (the node records
+/// are told apart by search id). One set a thread, so memory stays bounded.
+struct SpareWorkspace {
+  std::unique_ptr<GridSearchWorkspace> ws;
+  ~SpareWorkspace();
+};
+thread_local bool t_spare_gone = false;  // trivially destructible: readable during thread exit
+thread_local SpareWorkspace t_spare;
+SpareWorkspace::~SpareWorkspace() { t_spare_gone = true; }
+
+std::unique_ptr<GridSearchWorkspace> take_workspace() {
+  if (!t_spare_gone && t_spare.ws) return std::move(t_spare.ws);
+  return std::make_unique<GridSearchWorkspace>();
+}
+
+}  // namespace
+
+GridPathfinder::GridPathfinder(const Grid& grid) : ws_(take_workspace()) { reset(grid); }
+GridPathfinder::~GridPathfinder() {
+  if (ws_ && !t_spare_gone) t_spare.ws = std::move(ws_);
+}
 GridPathfinder::GridPathfinder(GridPathfinder&&) noexcept = default;
 GridPathfinder& GridPathfinder::operator=(GridPathfinder&&) noexcept = default;
+
+bool GridPathfinder::jump_tables_built() const { return ws_->jump_tables_ready; }
 
 void GridPathfinder::reset(const Grid& grid) {
   ws_->grid = &grid;
@@ -479,10 +512,15 @@ Result<GridPath> GridPathfinder::find_path(GridPlanner planner, Cell start, Cell
                  std::to_string(ws.grid->height()) + " map, above the memory budget of " + megabytes(cap);
     return out;
   }
-  // JPS's tables above the cap: A* gives the same lengths (on uniform terrain) without them.
+  // JPS's tables above the cap: block jumping needs none (the same search), and when the
+  // tables were asked for, A* gives the same lengths (on uniform terrain) without them.
+  JpsJumps jumps = opt.jps_jumps;
   if (planner == GridPlanner::jps && !ws.jump_tables_ready && search_bytes(padded, 1.0, true) > cap) {
-    planner = GridPlanner::astar;
-    out.details |= kDetailJpsAsAstar;
+    if (jumps == JpsJumps::tables) {
+      planner = GridPlanner::astar;
+      out.details |= kDetailJpsAsAstar;
+    }
+    jumps = JpsJumps::blocks;
   }
   ws.prepare(opt.agent_radius);
   if (auto st = check_endpoint_clearance(ws, start, "start"); !st) return st.error();
@@ -499,7 +537,7 @@ Result<GridPath> GridPathfinder::find_path(GridPlanner planner, Cell start, Cell
     }
     case GridPlanner::jps:
       if (!ws.pg.uniform) out.details |= kDetailCostsIgnored;
-      search_jps(ws, start, goal, opt, out);
+      search_jps(ws, start, goal, opt, jumps, out);
       break;
     case GridPlanner::theta:
       search_theta(ws, start, goal, opt, out);

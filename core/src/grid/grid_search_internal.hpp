@@ -35,6 +35,17 @@ struct PaddedGrid {
   }
 };
 
+/// The padded grid's passability as bits, for JPS's block-based jumps (jps_blocks.hpp): per
+/// padded row, bit x % 64 of word x / 64 is pass(x, y); per padded column (transposed), bit
+/// y % 64 of word y / 64 is pass(x, y). 1/8 byte a cell per copy.
+struct PassBits {
+  int row_words = 0, col_words = 0;  // words per row, per column
+  std::vector<uint64_t> rows, cols;
+  void build(const PaddedGrid& pg);
+  /// Copies pg.pass[id] into both copies (after an edit).
+  void set(const PaddedGrid& pg, int id);
+};
+
 
 /// The limits of one search: the expansion count (GridSearchOptions::max_expansions and
 /// budget.max_expansions, the smaller non-zero one) every expansion, the clock and the cancel
@@ -93,8 +104,15 @@ class GridSearchWorkspace {
     /// cell has a jump point on its row or column scan, -s when step s is the first blocked.
     int32_t diag[4];
   };
-  std::vector<JumpCell> jumps;  // per node; built on the first JPS query after prepare()
+  std::vector<JumpCell> jumps;  // per node; built once block jumping has cost about as much
   bool jump_tables_ready = false;  // `jumps` is built
+  /// The passability bits JPS jumps on until the tables are built (built on the first JPS
+  /// query after prepare(), mended by apply_changes()).
+  detail::PassBits pass_bits;
+  bool pass_bits_ready = false;
+  /// Nodes JPS expanded by block jumping since prepare(): when they reach about what building
+  /// the tables costs (kBlockExpansionsPerCell per cell), the tables are built (jps.cpp).
+  int64_t block_expanded = 0;
 
   /// The grid's costs `pg` was built from (width * height, row-major): what update() and
   /// refresh() compare the edited grid with.
@@ -177,8 +195,8 @@ void finish_node_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorks
 /// passable_cells()): free, and for radius > 0.5 its centre's disc clear of walls and border.
 bool cell_passable(const Grid& grid, int x, int y, double radius);
 
-/// JPS's goal-free jump tables (jps_tables.cpp): built whole on the first JPS query, then
-/// mended after edits where the padded cells `pass_changed` flipped.
+/// JPS's goal-free jump tables (jps_tables.cpp): built whole once block jumping has cost about
+/// as much (jps.cpp), then mended after edits where the padded cells `pass_changed` flipped.
 void build_jump_tables(GridSearchWorkspace& ws);
 void update_jump_tables(GridSearchWorkspace& ws, const std::vector<int32_t>& pass_changed);
 }  // namespace detail

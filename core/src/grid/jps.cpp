@@ -1,16 +1,24 @@
 // Jump point search (Harabor & Grastien 2011) in its no-corner-cutting form: a diagonal step
 // needs both orthogonal neighbours passable, straight moves have forced neighbours where a
-// side cell opens up behind a wall, and diagonal moves have none. Per grid (on the first JPS
-// query) every cell's goal-free jump in each of the 8 directions is tabulated, as in JPS+
-// (Harabor & Grastien 2014): a straight jump is one table read, and a diagonal jump is one read
-// plus full checks only at the (at most two) steps whose row or column holds the goal, the
-// only places where the goal can change the answer. The cells where a diagonal jump stops are
-// not searched themselves (see JpsSearch).
+// side cell opens up behind a wall, and diagonal moves have none. A jump reads every cell's
+// goal-free jump in its direction from one of two sources that agree entry for entry:
+// - block-based jumping (Harabor & Grastien 2014, "Improving Jump Point Search"; jps_blocks.hpp):
+//   computed online from the passability bits, 64 cells a word, no preprocessing beyond the bits;
+// - the jump tables of JPS+ (Harabor & Grastien 2014; jps_tables.cpp): one read a jump.
+// A fresh map is searched with block jumping; the tables are built once the block-jumping
+// searches since the map was prepared have expanded about as many nodes as building the tables
+// costs (kBlockExpansionsPerCell), so a single query never pays for them and a long run of
+// queries soon reads them. Goal handling is the same for both: a straight jump is the entry,
+// unless the goal lies on the line before its stop, and a diagonal jump is one entry plus full
+// checks only at the (at most two) steps whose row or column holds the goal, the only places
+// where the goal can change the answer. The cells where a diagonal jump stops are not
+// searched themselves (see JpsSearch).
 
 #include <algorithm>
 #include <cmath>
 
 #include "grid/grid_search_internal.hpp"
+#include "grid/jps_blocks.hpp"
 
 namespace pathlab {
 
@@ -20,11 +28,27 @@ namespace {
 
 using JumpCell = GridSearchWorkspace::JumpCell;
 
-/// Jumps towards one goal, read from the goal-free tables. Every jump returns the number of
-/// steps to the cell where it stops (a jump point or the goal), or -1 when it runs into a wall.
-struct Jumper {
-  const uint8_t* pass;
+/// Block-jumping expansions per map cell after which the tables are built: measured on the
+/// 512x512 Moving AI maps (bench_grid first_query_* and jps_blocks/*), a block-jumping
+/// expansion costs about as much extra as building the tables costs per cell divided by this.
+constexpr double kBlockExpansionsPerCell = 0.25;
+
+/// The goal-free jumps read from the tables (jps_tables.cpp).
+struct TableJumps {
   const JumpCell* jc;
+  int pw;
+  int32_t straight(int x, int y, int si) const { return jc[y * pw + x].straight[si]; }
+  int32_t diagonal(int x, int y, int di) const { return jc[y * pw + x].diag[di]; }
+  void prefetch(int id) const { __builtin_prefetch(jc + id); }
+};
+
+/// Jumps towards one goal, from goal-free jumps of `Source` (TableJumps or BlockJumps). Every
+/// jump returns the number of steps to the cell where it stops (a jump point or the goal), or
+/// -1 when it runs into a wall.
+template <class Source>
+struct Jumper {
+  Source src;
+  const uint8_t* pass;
   int pw;
   int gx, gy;  // goal, padded coordinates
 
@@ -33,7 +57,7 @@ struct Jumper {
   /// Straight jump from (x, y), exclusive, along its row (horizontal) or column, d = +-1. The
   /// goal is passable, so when it lies on the line it comes no later than the blocked stop.
   __attribute__((always_inline)) int straight(int x, int y, int d, bool horizontal) const {
-    const int32_t pre = jc[y * pw + x].straight[(horizontal ? 0 : 2) + (d < 0)];
+    const int32_t pre = src.straight(x, y, (horizontal ? 0 : 2) + (d < 0));
     const int len = pre > 0 ? pre : -pre;
     if (horizontal ? gy == y : gx == x) {
       const int steps = ((horizontal ? gx - x : gy - y)) * d;
@@ -51,18 +75,13 @@ struct Jumper {
   /// Diagonal jump from (x, y): only the (at most two) steps whose row or column holds the
   /// goal are scanned; every other step stops exactly where the goal-free jump stops.
   int diagonal(int x, int y, int dx, int dy) const {
-    const int32_t pre = jc[y * pw + x].diag[(dx > 0) | ((dy > 0) << 1)];
+    const int32_t pre = src.diagonal(x, y, (dx > 0) | ((dy > 0) << 1));
     const int last = pre > 0 ? pre - 1 : -pre - 1;  // steps before the precomputed stop
     int s1 = (gy - y) * dy, s2 = (gx - x) * dx;     // steps onto the goal's row and column
     if (s1 > s2) std::swap(s1, s2);
     if (s1 >= 1 && s1 <= last && diagonal_stop(x + s1 * dx, y + s1 * dy, dx, dy)) return s1;
     if (s2 != s1 && s2 >= 1 && s2 <= last && diagonal_stop(x + s2 * dx, y + s2 * dy, dx, dy)) return s2;
     return pre > 0 ? pre : -1;
-  }
-
-  int jump(int x, int y, int dx, int dy) const {
-    if (dx != 0 && dy != 0) return diagonal(x, y, dx, dy);
-    return dx != 0 ? straight(x, y, dx, true) : straight(x, y, dy, false);
   }
 };
 
@@ -74,10 +93,11 @@ struct Jumper {
 /// a node (g(stop) = g + k sqrt2, then + the straight run). A parent link is then either a
 /// straight or diagonal run, or a diagonal run followed by a straight one; the path rebuild
 /// puts the turning cell back.
+template <class Source>
 class JpsSearch {
  public:
-  JpsSearch(GridSearchWorkspace& ws, Cell goal, bool trace, GridPath& out)
-      : ws_(ws), pg_(ws.pg), jp_{ws.pg.pass.data(), ws.jumps.data(), ws.pg.pw, goal.x + 1, goal.y + 1},
+  JpsSearch(GridSearchWorkspace& ws, Source src, Cell goal, bool trace, GridPath& out)
+      : ws_(ws), pg_(ws.pg), jp_{src, ws.pg.pass.data(), ws.pg.pw, goal.x + 1, goal.y + 1},
         nodes_(ws.nodes.data()), pw_(ws.pg.pw), trace_(trace), out_(out) {}
 
   /// Runs the search from node s; returns whether the goal node t was closed.
@@ -207,7 +227,7 @@ class JpsSearch {
       ws_.set(static_cast<size_t>(c.m), c.g, n);
       const double f = c.g + hxy(c.mx, c.my);
       ws_.open_at(c.m, f, c.g, seen, fcur_);
-      __builtin_prefetch(jp_.jc + c.m);  // read when m is expanded, often soon (the bypass)
+      jp_.src.prefetch(c.m);  // read when m is expanded, often soon (the bypass)
       ++out_.generated;
       if (trace_) rec(c.m, TraceEvent::open, c.g, f);
     }
@@ -217,7 +237,7 @@ class JpsSearch {
   static constexpr int kMaxSucc = 64;
   GridSearchWorkspace& ws_;
   const PaddedGrid& pg_;
-  const Jumper jp_;
+  const Jumper<Source> jp_;
   GridSearchWorkspace::NodeData* nodes_;
   int pw_;
   bool trace_;
@@ -259,15 +279,41 @@ void finish_jps_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorksp
   out.length = out.cost;  // the cost of straight and diagonal runs is their length
 }
 
+template <class Source>
+void run_jps(GridSearchWorkspace& ws, Source src, Cell start, Cell goal, const GridSearchOptions& opt,
+             GridPath& out) {
+  ws.begin_search(ws.pg.pass.size());
+  const int s = ws.pg.id(start), t = ws.pg.id(goal);
+  JpsSearch<Source> search(ws, src, goal, opt.record_trace, out);
+  if (search.run(s, t)) finish_jps_path(out, ws.pg, ws.nodes.data(), t);
+}
+
+/// Whether the block-jumping searches since prepare() have expanded enough nodes to pay for
+/// building the tables.
+bool jps_tables_due(const GridSearchWorkspace& ws) {
+  return static_cast<double>(ws.block_expanded) >= kBlockExpansionsPerCell * static_cast<double>(ws.pg.pass.size());
+}
+
 }  // namespace
 
-void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, GridPath& out) {
-  PaddedGrid& pg = ws.pg;
-  if (!ws.jump_tables_ready) build_jump_tables(ws);
-  ws.begin_search(pg.pass.size());
-  const int s = pg.id(start), t = pg.id(goal);
-  JpsSearch search(ws, goal, opt.record_trace, out);
-  if (search.run(s, t)) finish_jps_path(out, pg, ws.nodes.data(), t);
+/// JPS from `start` to `goal`, reading its jumps as `mode` says (GridSearchOptions::jps_jumps,
+/// or blocks where the tables would exceed the memory cap).
+void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, JpsJumps mode,
+                GridPath& out) {
+  if (!ws.jump_tables_ready &&
+      (mode == JpsJumps::tables || (mode == JpsJumps::automatic && jps_tables_due(ws)))) {
+    build_jump_tables(ws);
+  }
+  if (ws.jump_tables_ready && mode != JpsJumps::blocks) {
+    run_jps(ws, TableJumps{ws.jumps.data(), ws.pg.pw}, start, goal, opt, out);
+    return;
+  }
+  if (!ws.pass_bits_ready) {
+    ws.pass_bits.build(ws.pg);
+    ws.pass_bits_ready = true;
+  }
+  run_jps(ws, BlockJumps{ws.pg.pass.data(), &ws.pass_bits, ws.pg.pw}, start, goal, opt, out);
+  ws.block_expanded += out.expanded;
 }
 
 }  // namespace pathlab
