@@ -47,19 +47,25 @@ void GridSearchWorkspace::prepare(double radius) {
   pg.cost.assign(n, 1.0f);
   source_cost = gr.costs();
   nonuniform_cells = 0;
-  // Row by row from the copied costs: one pass, no per-cell bounds checks.
+  // Row by row from the copied costs, without branches for a point agent (the loop the
+  // compiler vectorises): this pass is most of a first query's set-up.
   for (int y = 0; y < pg.h; ++y) {
     const float* src = source_cost.data() + static_cast<size_t>(y) * static_cast<size_t>(pg.w);
     const size_t row = static_cast<size_t>(pg.id(Cell{0, y}));
     uint8_t* pass = pg.pass.data() + row;
     float* cost = pg.cost.data() + row;
+    int64_t odd = 0;
+    if (radius > 0.5) {
+      for (int x = 0; x < pg.w; ++x) pass[x] = cell_passable(gr, x, y, radius);
+    } else {
+      for (int x = 0; x < pg.w; ++x) pass[x] = src[x] != kBlocked;
+    }
     for (int x = 0; x < pg.w; ++x) {
       const float c = src[x];
-      nonuniform_cells += c != 1.0f && c != kBlocked;
-      const bool free = radius > 0.5 ? cell_passable(gr, x, y, radius) : c != kBlocked;
-      pass[x] = free;
-      if (free) cost[x] = c;
+      odd += (c != 1.0f) & (c != kBlocked);
+      cost[x] = pass[x] ? c : 1.0f;
     }
+    nonuniform_cells += odd;
   }
   pg.uniform = nonuniform_cells == 0;
   stale = false;
