@@ -2,8 +2,8 @@
 // Every found path is legal (starts and ends at the cell centres, never through a wall or a
 // wall corner: collision.hpp is the referee; A*/Dijkstra steps are between neighbours), A*
 // and Dijkstra agree on the optimal cost, JPS and A* on the length where costs are uniform,
-// Theta* is never longer than the 8-connected optimum, and every planner agrees on whether
-// a path exists.
+// Theta* is never longer than the 8-connected optimum, every planner agrees on whether a path
+// exists, and JPS by block-based jumping and from its jump tables gives the same search.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -73,6 +73,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto theta = pf.find_path(GridPlanner::theta, start, goal, opt);
   FUZZ_CHECK(jps.ok() && theta.ok());
   FUZZ_CHECK(jps->found == astar->found && theta->found == astar->found);
+  // Block-based jumping (the first query's) and the jump tables: the same search, node for node.
+  GridSearchOptions tables = opt;
+  tables.jps_jumps = JpsJumps::tables;
+  auto jps_tables = pf.find_path(GridPlanner::jps, start, goal, tables);
+  FUZZ_CHECK(jps_tables.ok() && jps_tables->cells == jps->cells && jps_tables->length == jps->length);
+  FUZZ_CHECK(jps_tables->expanded == jps->expanded);
   if (!astar->found) return 0;
   check_legal(g, *jps, start, goal, GridPlanner::jps);
   check_legal(g, *theta, start, goal, GridPlanner::theta);
