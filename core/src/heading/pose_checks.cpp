@@ -95,6 +95,9 @@ struct WordParts {
   std::array<double, 3> length{};
   std::array<int, 3> steer{};
   double radius = 1.0;
+  int word = 0;  // DubinsWord
+  /// Steering of the three parts of each word (DubinsWord order): +1 left, -1 right, 0 straight.
+  static constexpr int kSteer[6][3] = {{1, 0, 1}, {-1, 0, -1}, {1, 0, -1}, {-1, 0, 1}, {-1, 1, -1}, {1, -1, 1}};
 
   /// Position at distance t into part k. [Units: cells]
   Vec2 at(int k, double t) const {
@@ -107,26 +110,41 @@ struct WordParts {
   }
 };
 
-WordParts word_parts(const Pose& from, const DubinsSolution& w, double radius) {
-  // Steering of the three parts of each word (DubinsWord order): +1 left, -1 right, 0 straight.
-  static constexpr int kSteer[6][3] = {{1, 0, 1}, {-1, 0, -1}, {1, 0, -1}, {-1, 0, 1}, {-1, 1, -1}, {1, -1, 1}};
+/// The first part of word `w` from `from`, whose heading's direction is `dir` (cos, sin): the
+/// rest waits for add_later_parts(), as most words end on their first arc.
+WordParts first_part(const Pose& from, Vec2 dir, const DubinsSolution& w, double radius) {
   WordParts parts;
   parts.radius = radius;
-  Vec2 pos = from.pos;
-  double heading = from.heading;
+  parts.word = static_cast<int>(w.word);
   for (size_t k = 0; k < 3; ++k) {
-    const int steer = kSteer[static_cast<int>(w.word)][k];
-    const double len = w.params[k] * radius;
-    const Vec2 dir(std::cos(heading), std::sin(heading));
+    parts.steer[k] = WordParts::kSteer[parts.word][k];
+    parts.length[k] = w.params[k] * radius;
+  }
+  parts.start[0] = from.pos;
+  parts.dir[0] = dir;
+  parts.center[0] = from.pos + static_cast<double>(parts.steer[0]) * radius * Vec2(-dir.y, dir.x);
+  return parts;
+}
+
+/// Parts 1 and 2: each starts where the one before ends, its direction that one's turned by
+/// the same angle as the end point (one sine and cosine per arc for both, instead of one for
+/// the direction from the summed heading and one for the end).
+void add_later_parts(WordParts& parts) {
+  for (size_t k = 1; k < 3; ++k) {
+    const size_t before = k - 1;
+    Vec2 pos = parts.start[before] + parts.dir[before] * parts.length[before];
+    Vec2 dir = parts.dir[before];
+    if (parts.steer[before] != 0) {
+      const double a = parts.steer[before] * parts.length[before] / parts.radius;
+      const double c = std::cos(a), sn = std::sin(a);
+      const Vec2 r0 = parts.start[before] - parts.center[before];
+      pos = parts.center[before] + Vec2(c * r0.x - sn * r0.y, sn * r0.x + c * r0.y);
+      dir = Vec2(c * dir.x - sn * dir.y, sn * dir.x + c * dir.y);
+    }
     parts.start[k] = pos;
     parts.dir[k] = dir;
-    parts.steer[k] = steer;
-    parts.length[k] = len;
-    parts.center[k] = pos + static_cast<double>(steer) * radius * Vec2(-dir.y, dir.x);
-    pos = parts.at(static_cast<int>(k), len);
-    heading += steer * len / radius;
+    parts.center[k] = pos + static_cast<double>(parts.steer[k]) * parts.radius * Vec2(-dir.y, dir.x);
   }
-  return parts;
 }
 
 }  // namespace
@@ -184,18 +202,20 @@ struct WordWalker {
 WordTrace trace_word(const Walls& walls, const Pose& from, const DubinsSolution& w, double turning_radius,
                      double agent_radius, double max_sagitta) {
   if (walls.field == nullptr || !std::isfinite(w.length)) return WordTrace::unknown;
-  const WordParts parts = word_parts(from, w, turning_radius);
-  // The referee checks chords within max_sagitta of the arcs, with the radius grown by their
-  // sagitta: clearance beyond agent_radius + 2 max_sagitta along the arc clears every chord.
-  const WordWalker walker{walls, parts, agent_radius, agent_radius + 2.0 * max_sagitta};
   const Pose& kept = walls.first_arc_from;
   if (!(kept.pos.x == from.pos.x && kept.pos.y == from.pos.y && kept.heading == from.heading)) {
     walls.first_arc_from = from;
+    walls.first_arc_dir = Vec2(std::cos(from.heading), std::sin(from.heading));
     walls.first_arc = {};
   }
+  WordParts parts = first_part(from, walls.first_arc_dir, w, turning_radius);
+  // The referee checks chords within max_sagitta of the arcs, with the radius grown by their
+  // sagitta: clearance beyond agent_radius + 2 max_sagitta along the arc clears every chord.
+  const WordWalker walker{walls, parts, agent_radius, agent_radius + 2.0 * max_sagitta};
   bool proven = true;
   FirstArcWalk& walk = walls.first_arc[parts.steer[0] > 0 ? 0 : 1];
   if (walker.first_arc_blocked(parts.length[0], walk, proven)) return WordTrace::blocked;
+  add_later_parts(parts);
   for (int k = 1; k < 3; ++k) {
     const double len = parts.length[static_cast<size_t>(k)];
     // Covered up to t (a point's clear disc reaches back over the step that led to it).

@@ -67,6 +67,7 @@ struct Walls {
   /// trace_word()'s walks along the first arcs (left, right) from first_arc_from.
   mutable std::array<FirstArcWalk, 2> first_arc{};
   mutable Pose first_arc_from{Vec2(std::numeric_limits<double>::quiet_NaN(), 0.0), 0.0};
+  mutable Vec2 first_arc_dir{1.0, 0.0};  ///< cos and sin of first_arc_from.heading
 };
 
 /// The unit's disc swept along `path` is clear (cheap point rejection, then check_swept_path()).
