@@ -111,7 +111,7 @@ struct WordParts {
 };
 
 /// The first part of word `w` from `from`, whose heading's direction is `dir` (cos, sin): the
-/// rest waits for add_later_parts(), as most words end on their first arc.
+/// rest waits for add_later_parts(), as most words traced are found blocked on their first arc.
 WordParts first_part(const Pose& from, Vec2 dir, const DubinsSolution& w, double radius) {
   WordParts parts;
   parts.radius = radius;
