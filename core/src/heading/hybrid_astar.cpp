@@ -94,13 +94,16 @@ struct HybridAStar::Search {
     // Every arc primitive sweeps one of four angles (steer and gear each way): their turns are
     // worked out here once instead of in each of the search's arc checks.
     for (int gear = 1, k = 0; gear >= -1; gear -= 2)
-      for (int steer = -1; steer <= 1; steer += 2, ++k)
+      for (int steer = -1; steer <= 1; steer += 2, ++k) {
         turns[static_cast<size_t>(k)] = detail::arc_turns(primitive(Pose{}, steer, gear).sweep);
+        arc_end[static_cast<size_t>(k)] = segment_end(primitive(Pose{}, steer, gear)).pos;
+      }
   }
   /// The worked-out turns of an arc primitive (null for a straight one).
   const detail::ArcTurns* turns_of(int steer, int gear) const {
-    return steer == 0 ? nullptr : &turns[static_cast<size_t>((gear > 0 ? 0 : 2) + (steer > 0 ? 1 : 0))];
+    return steer == 0 ? nullptr : &turns[arc_index(steer, gear)];
   }
+  static size_t arc_index(int steer, int gear) { return static_cast<size_t>((gear > 0 ? 0 : 2) + (steer > 0 ? 1 : 0)); }
 
   double field_at(Vec2 q) const {
     const Cell c = cell_of(q);
@@ -178,6 +181,32 @@ struct HybridAStar::Search {
     const Gear g = gear > 0 ? Gear::forward : Gear::reverse;
     return steer == 0 ? line_from_pose(from, p.step_, g) : arc_from_pose(from, r, steer, p.step_, g);
   }
+  /// primitive(from, steer, gear) given cos and sin of from.heading: the same segment, every
+  /// field computed as line_from_pose() and arc_from_pose() compute it.
+  Segment primitive(const Pose& from, double c, double sn, int steer, int gear) const {
+    const Gear g = gear > 0 ? Gear::forward : Gear::reverse;
+    if (steer == 0) return line_from_pose(from, p.step_, g);
+    const double st = steer < 0 ? -1.0 : 1.0;
+    Segment s;
+    s.kind = SegmentKind::arc;
+    s.gear = g;
+    s.center = from.pos + r * st * Vec2(-sn, c);
+    s.radius = r;
+    s.start_angle = from.heading - st * (kPi / 2);
+    s.sweep = st * static_cast<double>(gear) * p.step_ / r;
+    s.length = p.step_;
+    s.start = from.pos;
+    s.heading = from.heading;
+    return s;
+  }
+  /// Where primitive(from, steer, gear) ends: segment_end() of it, the position of an arc's end
+  /// turned from arc_end (equal up to rounding, about 1e-15 cells), the heading the same.
+  Pose primitive_end(const Pose& from, double c, double sn, int steer, int gear) const {
+    if (steer == 0) return Pose{from.pos + (static_cast<double>(gear) * p.step_) * Vec2(c, sn), from.heading};
+    const Vec2 e = arc_end[arc_index(steer, gear)];
+    const double turned = (steer < 0 ? -1.0 : 1.0) * static_cast<double>(gear) * p.step_ / r;
+    return Pose{from.pos + Vec2(c * e.x - sn * e.y, sn * e.x + c * e.y), from.heading + turned};
+  }
 
   bool check_ends(HeadingPath& out);
   /// The budget ran out before the search began: the partial path is the start alone.
@@ -203,6 +232,10 @@ struct HybridAStar::Search {
   const SearchBudget budget;
   BudgetMeter meter;
   std::array<detail::ArcTurns, 4> turns{};
+  /// Where each arc primitive ends when it starts at the origin heading along +x (index as
+  /// turns): a successor's position is its parent's plus this turned by the parent's heading,
+  /// one sine and cosine per expansion instead of two per primitive. [Units: cells]
+  std::array<Vec2, 4> arc_end{};
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
   int32_t best = 0;  // the expanded node with the smallest heuristic: the partial path's end
   double best_h = std::numeric_limits<double>::infinity();
@@ -334,10 +367,10 @@ std::optional<SegmentPath> HybridAStar::Search::try_analytic(int32_t node, bool 
 /// Pushes the clear successors of `node` (straight, left, right; reversed too if allowed).
 void HybridAStar::Search::expand(int32_t node, HeadingPath& out) {
   const Node parent = p.nodes_[static_cast<size_t>(node)];  // copy: nodes_ may grow below
+  const double c = std::cos(parent.pose.heading), sn = std::sin(parent.pose.heading);
   for (int gear = 1; gear >= (o.allow_reverse ? -1 : 1); gear -= 2) {
     for (int steer = -1; steer <= 1; ++steer) {
-      const Segment seg = primitive(parent.pose, steer, gear);
-      const Pose to = segment_end(seg);
+      const Pose to = primitive_end(parent.pose, c, sn, steer, gear);
       const Cell tc = cell_of(to.pos);
       if (!grid.in_bounds(tc) || to.pos.x >= grid.width() || to.pos.y >= grid.height()) continue;
       const int32_t key = key_of(to);
@@ -345,7 +378,7 @@ void HybridAStar::Search::expand(int32_t node, HeadingPath& out) {
       const int32_t existing = lookup(key);
       if (existing >= 0 && (p.nodes_[static_cast<size_t>(existing)].closed || p.nodes_[static_cast<size_t>(existing)].g <= ng))
         continue;
-      if (!checker.clear(seg, turns_of(steer, gear))) continue;
+      if (!checker.clear(primitive(parent.pose, c, sn, steer, gear), turns_of(steer, gear))) continue;
       const double hn = heuristic(to);
       if (!std::isfinite(hn)) continue;
       Node child;

@@ -95,6 +95,9 @@ struct WordParts {
   std::array<double, 3> length{};
   std::array<int, 3> steer{};
   double radius = 1.0;
+  int word = 0;  // DubinsWord
+  /// Steering of the three parts of each word (DubinsWord order): +1 left, -1 right, 0 straight.
+  static constexpr int kSteer[6][3] = {{1, 0, 1}, {-1, 0, -1}, {1, 0, -1}, {-1, 0, 1}, {-1, 1, -1}, {1, -1, 1}};
 
   /// Position at distance t into part k. [Units: cells]
   Vec2 at(int k, double t) const {
@@ -107,57 +110,117 @@ struct WordParts {
   }
 };
 
-WordParts word_parts(const Pose& from, const DubinsSolution& w, double radius) {
-  // Steering of the three parts of each word (DubinsWord order): +1 left, -1 right, 0 straight.
-  static constexpr int kSteer[6][3] = {{1, 0, 1}, {-1, 0, -1}, {1, 0, -1}, {-1, 0, 1}, {-1, 1, -1}, {1, -1, 1}};
+/// The first part of word `w` from `from`, whose heading's direction is `dir` (cos, sin): the
+/// rest waits for add_later_parts(), as most words traced are found blocked on their first arc.
+WordParts first_part(const Pose& from, Vec2 dir, const DubinsSolution& w, double radius) {
   WordParts parts;
   parts.radius = radius;
-  Vec2 pos = from.pos;
-  double heading = from.heading;
+  parts.word = static_cast<int>(w.word);
   for (size_t k = 0; k < 3; ++k) {
-    const int steer = kSteer[static_cast<int>(w.word)][k];
-    const double len = w.params[k] * radius;
-    const Vec2 dir(std::cos(heading), std::sin(heading));
-    parts.start[k] = pos;
-    parts.dir[k] = dir;
-    parts.steer[k] = steer;
-    parts.length[k] = len;
-    parts.center[k] = pos + static_cast<double>(steer) * radius * Vec2(-dir.y, dir.x);
-    pos = parts.at(static_cast<int>(k), len);
-    heading += steer * len / radius;
+    parts.steer[k] = WordParts::kSteer[parts.word][k];
+    parts.length[k] = w.params[k] * radius;
   }
+  parts.start[0] = from.pos;
+  parts.dir[0] = dir;
+  parts.center[0] = from.pos + static_cast<double>(parts.steer[0]) * radius * Vec2(-dir.y, dir.x);
   return parts;
 }
+
+/// Parts 1 and 2: each starts where the one before ends, its direction that one's turned by
+/// the same angle as the end point (one sine and cosine per arc for both, instead of one for
+/// the direction from the summed heading and one for the end).
+void add_later_parts(WordParts& parts) {
+  for (size_t k = 1; k < 3; ++k) {
+    const size_t before = k - 1;
+    Vec2 pos = parts.start[before] + parts.dir[before] * parts.length[before];
+    Vec2 dir = parts.dir[before];
+    if (parts.steer[before] != 0) {
+      const double a = parts.steer[before] * parts.length[before] / parts.radius;
+      const double c = std::cos(a), sn = std::sin(a);
+      const Vec2 r0 = parts.start[before] - parts.center[before];
+      pos = parts.center[before] + Vec2(c * r0.x - sn * r0.y, sn * r0.x + c * r0.y);
+      dir = Vec2(c * dir.x - sn * dir.y, sn * dir.x + c * dir.y);
+    }
+    parts.start[k] = pos;
+    parts.dir[k] = dir;
+    parts.center[k] = pos + static_cast<double>(parts.steer[k]) * parts.radius * Vec2(-dir.y, dir.x);
+  }
+}
+
+}  // namespace
+
+namespace {
+
+/// One look of trace_word() at the point t into part k of a word: moves t on to the next point
+/// to look at, clears `proven` where the field cannot clear the point, and returns true when the
+/// point's disc overlaps a wall.
+struct WordWalker {
+  const Walls& walls;
+  const WordParts& parts;
+  double agent_radius, need;
+
+  bool blocked_at(int k, double len, double& t, bool& proven) const {
+    const Vec2 q = parts.at(k, std::min(t, len));
+    const ClearanceField::Bounds bound = walls.field->bounds(q);
+    const double room = bound.lower - need;
+    if (proven && room >= kMinStride) {
+      t += room;
+      return false;
+    }
+    // The disc at a point of the curve overlapping a wall makes the chord through it overlap
+    // (as points_clear() of the smoother reasons). Near a wall the field's upper bound is
+    // loose, so where the lower one cannot clear the point the referee looks at it.
+    if (bound.upper < agent_radius - kSlack) return true;
+    if (room + need <= agent_radius && !point_clear(*walls.grid, q, agent_radius)) return true;
+    proven = false;
+    t += std::max(room, kBlockedProbe);  // no point within room of q is blocked
+    return false;
+  }
+
+  /// The first arc (part 0) of a word of that length: the walk kept in `walk` (extended as far
+  /// as this word needs) gives the points this word looks at, those before `len` and the one at 0.
+  bool first_arc_blocked(double len, FirstArcWalk& walk, bool& proven) const {
+    while (walk.blocked_at == std::numeric_limits<double>::infinity() && (!walk.started || walk.next < len)) {
+      const double at = walk.next;
+      bool still = walk.unproven_from == std::numeric_limits<double>::infinity();
+      walk.started = true;
+      if (blocked_at(0, std::numeric_limits<double>::infinity(), walk.next, still)) {
+        walk.blocked_at = at;
+        break;
+      }
+      if (!still && walk.unproven_from == std::numeric_limits<double>::infinity()) walk.unproven_from = at;
+    }
+    const auto looked_at = [&](double t) { return t < len || t == 0.0; };
+    if (looked_at(walk.blocked_at)) return true;
+    proven = !looked_at(walk.unproven_from);
+    return false;
+  }
+};
 
 }  // namespace
 
 WordTrace trace_word(const Walls& walls, const Pose& from, const DubinsSolution& w, double turning_radius,
                      double agent_radius, double max_sagitta) {
   if (walls.field == nullptr || !std::isfinite(w.length)) return WordTrace::unknown;
-  const ClearanceField& field = *walls.field;
-  const WordParts parts = word_parts(from, w, turning_radius);
+  const Pose& kept = walls.first_arc_from;
+  if (!(kept.pos.x == from.pos.x && kept.pos.y == from.pos.y && kept.heading == from.heading)) {
+    walls.first_arc_from = from;
+    walls.first_arc_dir = Vec2(std::cos(from.heading), std::sin(from.heading));
+    walls.first_arc = {};
+  }
+  WordParts parts = first_part(from, walls.first_arc_dir, w, turning_radius);
   // The referee checks chords within max_sagitta of the arcs, with the radius grown by their
   // sagitta: clearance beyond agent_radius + 2 max_sagitta along the arc clears every chord.
-  const double need = agent_radius + 2.0 * max_sagitta;
+  const WordWalker walker{walls, parts, agent_radius, agent_radius + 2.0 * max_sagitta};
   bool proven = true;
-  for (int k = 0; k < 3; ++k) {
+  FirstArcWalk& walk = walls.first_arc[parts.steer[0] > 0 ? 0 : 1];
+  if (walker.first_arc_blocked(parts.length[0], walk, proven)) return WordTrace::blocked;
+  add_later_parts(parts);
+  for (int k = 1; k < 3; ++k) {
     const double len = parts.length[static_cast<size_t>(k)];
     // Covered up to t (a point's clear disc reaches back over the step that led to it).
     for (double t = 0.0;;) {
-      const Vec2 q = parts.at(k, std::min(t, len));
-      const ClearanceField::Bounds bound = field.bounds(q);
-      const double room = bound.lower - need;
-      if (proven && room >= kMinStride) {
-        t += room;
-      } else {
-        // The disc at a point of the curve overlapping a wall makes the chord through it overlap
-        // (as points_clear() of the smoother reasons). Near a wall the field's upper bound is
-        // loose, so where the lower one cannot clear the point the referee looks at it.
-        if (bound.upper < agent_radius - kSlack) return WordTrace::blocked;
-        if (room + need <= agent_radius && !point_clear(*walls.grid, q, agent_radius)) return WordTrace::blocked;
-        proven = false;
-        t += std::max(room, kBlockedProbe);  // no point within room of q is blocked
-      }
+      if (walker.blocked_at(k, len, t, proven)) return WordTrace::blocked;
       if (t >= len) break;
     }
   }

@@ -147,6 +147,13 @@ Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out,
     const double lo = std::max(a, offset), hi = std::min(b, offset + seg.length);
     offset += seg.length;
     if (hi - lo <= 1e-12) continue;
+    // A whole segment (later rounds copy the kept stretches pose interval by pose interval, and
+    // each interval is one segment of the last round's path) is copied as it is: rebuilding it
+    // from its start state cost two sines and cosines and moved it by rounding.
+    if (lo == offset - seg.length && hi == offset) {
+      if (Status s = out.append(seg); !s) return s;
+      continue;
+    }
     const PathState st = segment_state(seg, lo - (offset - seg.length));
     const Pose from{st.pos, st.heading};
     const int steer = seg.kind == SegmentKind::line ? 0 : (st.curvature > 0.0 ? 1 : -1);
@@ -254,7 +261,7 @@ using Changes = std::vector<Change>;
 
 struct Round {
   SegmentPath path;
-  std::vector<Leg> legs;  // the same path cut where shortcuts begin and end
+  std::vector<Leg> legs;  // the same path cut where shortcuts begin and end (only with relax)
   int shortcuts = 0;
   int relaxed = 0;
   Changes changed;  // the connections this round made, as stretches of `path`
@@ -526,11 +533,13 @@ Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const 
       const bool shortest = is_shortest_forward(*link, d);
       if (Status s = r.path.append(*link); !s) return s.error();
       r.changed.push_back(Change{from, r.path.length(), shortest});
-      r.legs.push_back(Leg{std::move(*link), true});
+      // The legs are for the relaxation alone: without it they were a second copy of the path.
+      if (d.relax) r.legs.push_back(Leg{std::move(*link), true});
     } else {
       const Pose at = r.path.end();
       if (Status s = append_cut(path, t.s[i], t.s[i + 1], r.path, ends); !s) return s.error();
-      if (Status s = add_cut_leg(path, t.s[i], t.s[i + 1], r.legs, at, ends); !s) return s.error();
+      if (d.relax)
+        if (Status s = add_cut_leg(path, t.s[i], t.s[i + 1], r.legs, at, ends); !s) return s.error();
     }
     i = reached;
   }

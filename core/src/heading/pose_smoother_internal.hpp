@@ -2,6 +2,8 @@
 // Shared by the vehicle smoother's two stages (pose_shortcut.cpp: shortcuts, pose_relax.cpp:
 // junction relaxation). Internal to the core; never installed.
 
+#include <array>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -42,6 +44,17 @@ int first_gear(const SegmentPath& p);
 /// words, and the shortest Reeds-Shepp path when reversing is allowed.
 std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_length, const PoseSmoothDef& d);
 
+/// How far trace_word() has walked the first arc of the words from one pose, turning one way:
+/// every word from that pose whose first arc turns that way walks the same points along it (the
+/// farthest and nearer probes from a pose all start so, up to three words each), so the walk is
+/// kept and only extended. [Units: cells along the arc]
+struct FirstArcWalk {
+  bool started = false;  ///< the point at 0 was looked at
+  double next = 0.0;     ///< the next point to look at; every point before it was looked at
+  double blocked_at = std::numeric_limits<double>::infinity();      ///< the point found blocked (the walk ends)
+  double unproven_from = std::numeric_limits<double>::infinity();  ///< the first point the field could not clear
+};
+
 /// The map the smoother checks against, and its clearance field when the caller keeps one
 /// (collision.hpp; every check gives the referee's answer with or without it, only faster).
 struct Walls {
@@ -51,6 +64,10 @@ struct Walls {
   mutable int64_t tries = 0;              ///< shortcut tries made so far (counted by the checks' users)
   /// True when the tries are spent: no more shortcuts are tried.
   bool spent() const { return max_tries > 0 && tries >= max_tries; }
+  /// trace_word()'s walks along the first arcs (left, right) from first_arc_from.
+  mutable std::array<FirstArcWalk, 2> first_arc{};
+  mutable Pose first_arc_from{Vec2(std::numeric_limits<double>::quiet_NaN(), 0.0), 0.0};
+  mutable Vec2 first_arc_dir{1.0, 0.0};  ///< cos and sin of first_arc_from.heading
 };
 
 /// The unit's disc swept along `path` is clear (cheap point rejection, then check_swept_path()).
