@@ -26,24 +26,38 @@ struct TileBox {
   int h() const { return k1 - k0; }
 };
 
+/// Tile (tx, ty)'s sub-cells, from the tile borders' sub-grid line indices per axis.
+TileBox tile_box(const std::vector<int>& tile_j, const std::vector<int>& tile_k, int tx, int ty) {
+  return TileBox{tile_j[static_cast<size_t>(tx)], tile_j[static_cast<size_t>(tx) + 1], tile_k[static_cast<size_t>(ty)],
+                 tile_k[static_cast<size_t>(ty) + 1]};
+}
+
 using LocalRect = detail::SubRect;  // a tile-local sub-cell range
 
-/// Counts of blocked cells over any rectangle of cells in O(1) (a 2D prefix sum).
+/// Counts of blocked cells over any rectangle of cells inside a window of the grid in O(1) (a
+/// 2D prefix sum). An update sums only the window its tiles read, not the whole map.
 class BlockedSums {
  public:
-  explicit BlockedSums(const Grid& grid) : w_(grid.width() + 1), sum_(static_cast<size_t>(w_) * static_cast<size_t>(grid.height() + 1), 0) {
-    for (int y = 0; y < grid.height(); ++y)
-      for (int x = 0; x < grid.width(); ++x) at(x + 1, y + 1) = at(x, y + 1) + at(x + 1, y) - at(x, y) + (grid.is_free(x, y) ? 0 : 1);
+  explicit BlockedSums(const Grid& grid) : BlockedSums(grid, 0, 0, grid.width() - 1, grid.height() - 1) {}
+  /// The window: columns [x0, x1] and rows [y0, y1] (both included, inside the grid).
+  BlockedSums(const Grid& grid, int x0, int y0, int x1, int y1)
+      : x0_(x0), y0_(y0), w_(x1 - x0 + 2), sum_(static_cast<size_t>(w_) * static_cast<size_t>(y1 - y0 + 2), 0) {
+    for (int y = y0; y <= y1; ++y)
+      for (int x = x0; x <= x1; ++x) {
+        const int lx = x - x0, ly = y - y0;
+        at(lx + 1, ly + 1) = at(lx, ly + 1) + at(lx + 1, ly) - at(lx, ly) + (grid.is_free(x, y) ? 0 : 1);
+      }
   }
-  /// Blocked cells in columns [x0, x1] and rows [y0, y1] (both included).
+  /// Blocked cells in columns [x0, x1] and rows [y0, y1] (both included, inside the window).
   int32_t count(int x0, int y0, int x1, int y1) const {
+    x0 -= x0_, x1 -= x0_, y0 -= y0_, y1 -= y0_;
     return get(x1 + 1, y1 + 1) - get(x0, y1 + 1) - get(x1 + 1, y0) + get(x0, y0);
   }
 
  private:
   int32_t& at(int x, int y) { return sum_[static_cast<size_t>(y) * static_cast<size_t>(w_) + static_cast<size_t>(x)]; }
   int32_t get(int x, int y) const { return sum_[static_cast<size_t>(y) * static_cast<size_t>(w_) + static_cast<size_t>(x)]; }
-  int w_;
+  int x0_, y0_, w_;
   std::vector<int32_t> sum_;
 };
 
@@ -164,8 +178,7 @@ void Navmesh::build_tiled() {
 }
 
 void Navmesh::build_tile(int tx, int ty) {
-  const TileBox b{tile_j_[static_cast<size_t>(tx)], tile_j_[static_cast<size_t>(tx) + 1],
-                  tile_k_[static_cast<size_t>(ty)], tile_k_[static_cast<size_t>(ty) + 1]};
+  const TileBox b = tile_box(tile_j_, tile_k_, tx, ty);
   const int nx = static_cast<int>(xs_.size()) - 1, w = b.w(), h = b.h();
   std::vector<int> owner, across;
   const std::vector<LocalRect> rects = tile_rects(sub_open_, nx, b, xs_, ys_, def_.best_of_two_growths, owner);
@@ -441,25 +454,50 @@ Status Navmesh::update(const Grid& grid, const CellRect& changed) {
     *this = std::move(*rebuilt);
     return ok_status();
   }
-  grid_ = grid;
-  // A changed cell c reaches the sub-cells whose midpoint lies in (c - s, c + 1 + s).
-  const double s = shrink_, reach_lo = x0 - s, reach_hi = x1 + 1 + s, reach_top = y0 - s, reach_bottom = y1 + 1 + s;
-  const int nx = static_cast<int>(xs_.size()) - 1;
-  const Coverage cov = coverage(xs_, ys_, grid_, s);
-  const BlockedSums sums(grid_);
-  const int TX = static_cast<int>(tile_j_.size()) - 1, TY = static_cast<int>(tile_k_.size()) - 1;
-  for (int ty = 0; ty < TY; ++ty) {
-    const size_t k0 = static_cast<size_t>(tile_k_[static_cast<size_t>(ty)]), k1 = static_cast<size_t>(tile_k_[static_cast<size_t>(ty) + 1]);
-    if (ys_[k1] < reach_top || ys_[k0] > reach_bottom) continue;
-    for (int tx = 0; tx < TX; ++tx) {
-      const size_t j0 = static_cast<size_t>(tile_j_[static_cast<size_t>(tx)]), j1 = static_cast<size_t>(tile_j_[static_cast<size_t>(tx) + 1]);
-      if (xs_[j1] < reach_lo || xs_[j0] > reach_hi) continue;
-      fill_open(TileBox{static_cast<int>(j0), static_cast<int>(j1), static_cast<int>(k0), static_cast<int>(k1)}, nx, cov, sums, sub_open_);
-      build_tile(tx, ty);
+  for (int y = y0; y <= y1; ++y)  // the rest of the map is the same (the contract above)
+    for (int x = x0; x <= x1; ++x) grid_.set_cost(x, y, grid.cost(x, y));
+  change_.before = revision_;
+  change_.old_tile_polygon_first = tile_poly_first_;
+  change_.tiles = tiles_reached(x0, y0, x1, y1);
+  const Coverage cov = coverage(xs_, ys_, grid_, shrink_);
+  const int nx = static_cast<int>(xs_.size()) - 1, TX = static_cast<int>(tile_j_.size()) - 1;
+  // The cells the rebuilt tiles' sub-cells read: those whose grown wall reaches into them.
+  int wx0 = grid_.width(), wy0 = grid_.height(), wx1 = -1, wy1 = -1;
+  for (const int t : change_.tiles) {
+    const TileBox b = tile_box(tile_j_, tile_k_, t % TX, t / TX);
+    wx0 = std::min(wx0, static_cast<int>(std::floor(xs_[static_cast<size_t>(b.j0)] - 1.0 - shrink_)));
+    wx1 = std::max(wx1, static_cast<int>(std::ceil(xs_[static_cast<size_t>(b.j1)] + shrink_)));
+    wy0 = std::min(wy0, static_cast<int>(std::floor(ys_[static_cast<size_t>(b.k0)] - 1.0 - shrink_)));
+    wy1 = std::max(wy1, static_cast<int>(std::ceil(ys_[static_cast<size_t>(b.k1)] + shrink_)));
+  }
+  if (!change_.tiles.empty()) {
+    const BlockedSums sums(grid_, std::max(wx0, 0), std::max(wy0, 0), std::min(wx1, grid_.width() - 1),
+                           std::min(wy1, grid_.height() - 1));
+    for (const int t : change_.tiles) {
+      fill_open(tile_box(tile_j_, tile_k_, t % TX, t / TX), nx, cov, sums, sub_open_);
+      build_tile(t % TX, t / TX);
     }
   }
   assemble_tiles();
+  revision_ = change_.after = detail::next_navmesh_revision();
   return ok_status();
+}
+
+std::vector<int> Navmesh::tiles_reached(int x0, int y0, int x1, int y1) const {
+  // A changed cell c reaches the sub-cells whose midpoint lies in (c - s, c + 1 + s).
+  const double s = shrink_, reach_lo = x0 - s, reach_hi = x1 + 1 + s, reach_top = y0 - s, reach_bottom = y1 + 1 + s;
+  const int TX = static_cast<int>(tile_j_.size()) - 1, TY = static_cast<int>(tile_k_.size()) - 1;
+  std::vector<int> out;
+  for (int ty = 0; ty < TY; ++ty) {
+    const TileBox b0 = tile_box(tile_j_, tile_k_, 0, ty);
+    if (ys_[static_cast<size_t>(b0.k1)] < reach_top || ys_[static_cast<size_t>(b0.k0)] > reach_bottom) continue;
+    for (int tx = 0; tx < TX; ++tx) {
+      const TileBox b = tile_box(tile_j_, tile_k_, tx, ty);
+      if (xs_[static_cast<size_t>(b.j1)] < reach_lo || xs_[static_cast<size_t>(b.j0)] > reach_hi) continue;
+      out.push_back(ty * TX + tx);
+    }
+  }
+  return out;
 }
 
 }  // namespace pathlab
