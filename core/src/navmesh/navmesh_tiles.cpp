@@ -278,6 +278,12 @@ struct TileStitcher {
   /// (a tile sees its border as a wall and may keep such vertices; stitching puts back the
   /// ones where the polygon across changes), with mesh-wide polygon ids.
   void gather() {
+    size_t nv = 0, np = 0;
+    for (const Navmesh::TilePolys& tp : m.tiles_) nv += tp.verts.size(), np += tp.first.size() - 1;
+    verts.reserve(nv);
+    across.reserve(nv);
+    first.reserve(np + 1);
+    tile_of.reserve(np);
     int offset = 0;
     for (size_t t = 0; t < m.tiles_.size(); ++t) {
       const Navmesh::TilePolys& tp = m.tiles_[t];
