@@ -17,7 +17,13 @@
 // (same reachability, lengths within 1e-9 relative). Then the first build of each mesh, untiled
 // and tiled (build + query tables).
 //
-//   bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh]
+// Fields (Hybrid A*'s goal distance field, agent radius 0, and the clearance field of the
+// vehicle checks): "before" builds them anew per edit (what the planning service's planners
+// did: a new field per stroke), "after" is GoalDistance::edited() + begin() settled up to a
+// random start, and ClearanceField::update(); both must agree (the start's distance, every
+// clearance sample).
+//
+//   bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields]
 //
 // Maps: generated random 10% and rooms (256x256, 512x512) and the Moving AI maps Berlin_0_256,
 // 8room_000 and random512-10-0 (tests/data/movingai). Not a Google Benchmark program: one table
@@ -34,6 +40,8 @@
 #include <vector>
 
 #include "../tests/generated_maps.hpp"
+#include "heading/heading_internal.hpp"
+#include "pathlab/collision.hpp"
 #include "pathlab/grid_search.hpp"
 #include "pathlab/map_generators.hpp"
 #include "pathlab/map_io.hpp"
@@ -227,6 +235,55 @@ void navmesh_tables(const std::vector<NamedMap>& maps, int strokes) {
     for (const bool corners : {false, true}) navmesh_build_row(m, corners, 3);
 }
 
+/// One fields row: `strokes` strokes of `radius`; per stroke the goal field settled up to a
+/// random start and the clearance field, each built anew (before) and mended (after).
+void field_row(const NamedMap& m, int radius, int strokes) {
+  Grid g = m.grid;
+  std::mt19937 rng(static_cast<uint32_t>(900 + radius));
+  ClearanceField clearance(g);
+  detail::GoalDistance goal_field;
+  Cell goal = random_free_cell(g, rng);
+  (void)goal_field.begin(g, goal, 0.0, -1);
+  std::vector<double> goal_before, goal_after, clear_before, clear_after;
+  std::uniform_int_distribution<int> x(0, g.width() - 1), y(0, g.height() - 1);
+  for (int i = 0; i < strokes; ++i) {
+    const CellRect rect = brush_stroke(g, Cell{x(rng), y(rng)}, radius, i % 2 == 0 ? kBlocked : 1.0f);
+    if (!g.is_free(goal.x, goal.y)) goal = random_free_cell(g, rng);
+    const Cell start = random_free_cell(g, rng);
+    const int64_t at = g.index(start.x, start.y);
+    double t0 = thread_ms();
+    detail::GoalDistance fresh_goal;
+    (void)fresh_goal.begin(g, goal, 0.0, at);
+    goal_before.push_back(thread_ms() - t0);
+    t0 = thread_ms();
+    goal_field.edited(g, rect);
+    (void)goal_field.begin(g, goal, 0.0, at);
+    goal_after.push_back(thread_ms() - t0);
+    t0 = thread_ms();
+    const ClearanceField fresh_clearance(g);
+    clear_before.push_back(thread_ms() - t0);
+    t0 = thread_ms();
+    if (!clearance.update(g, rect).ok()) std::abort();
+    clear_after.push_back(thread_ms() - t0);
+    if (fresh_goal.at(at) != goal_field.at(at) || fresh_clearance.samples() != clearance.samples()) {
+      std::fprintf(stderr, "bench_live_edit: %s: mended and rebuilt fields differ\n", m.name.c_str());
+      std::exit(1);
+    }
+  }
+  const Stats gb = stats(goal_before), ga = stats(goal_after), cb = stats(clear_before), ca = stats(clear_after);
+  std::printf("| %-14s | %2d | %8.2f | %8.2f | %8.3f | %8.3f | %8.2f | %8.2f | %8.3f | %8.3f |\n", m.name.c_str(), radius,
+              gb.median, gb.p95, ga.median, ga.p95, cb.median, cb.p95, ca.median, ca.p95);
+  std::fflush(stdout);
+}
+
+void field_tables(const std::vector<NamedMap>& maps, int strokes) {
+  std::printf("\nFields after an edit, thread CPU ms, %d strokes a row (before: built anew; after: mended)\n\n", strokes);
+  std::printf("| map            | r  | goal field before median | before p95 | after median | after p95 | clearance before median | before p95 | after median | after p95 |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const NamedMap& m : maps)
+    for (int r : {1, 4, 8}) field_row(m, r, strokes);
+}
+
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
   size_t at = 0;
@@ -243,7 +300,7 @@ std::vector<std::string> split(const std::string& s) {
 int main(int argc, char** argv) {
   int strokes = 40;
   std::vector<std::string> only;
-  std::string part;  // "", "grid" or "navmesh"
+  std::string part;  // "", "grid", "navmesh" or "fields"
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--strokes") == 0 && i + 1 < argc) {
       strokes = std::atoi(argv[++i]);
@@ -253,16 +310,22 @@ int main(int argc, char** argv) {
       }
     } else if (std::strcmp(argv[i], "--maps") == 0 && i + 1 < argc) {
       only = split(argv[++i]);
-    } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc && (std::strcmp(argv[i + 1], "grid") == 0 || std::strcmp(argv[i + 1], "navmesh") == 0)) {
+    } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc &&
+               (std::strcmp(argv[i + 1], "grid") == 0 || std::strcmp(argv[i + 1], "navmesh") == 0 ||
+                std::strcmp(argv[i + 1], "fields") == 0)) {
       part = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh]\n");
+      std::fprintf(stderr, "usage: bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields]\n");
       return 2;
     }
   }
   const std::vector<NamedMap> maps = load_maps(only);
   if (part == "navmesh") {
     navmesh_tables(maps, strokes);
+    return 0;
+  }
+  if (part == "fields") {
+    field_tables(maps, strokes);
     return 0;
   }
   std::printf("Edit-to-plan latency, thread CPU ms, %d strokes a row (before: rebuilt pathfinder; after: update())\n\n",
@@ -276,6 +339,9 @@ int main(int argc, char** argv) {
   std::printf("| map            | planner| first query | same query warm | set-up |\n|---|---|---|---|---|\n");
   for (const NamedMap& m : maps)
     for (int p = 0; p < 3; ++p) first_query_row(m, p, 11);
-  if (part.empty()) navmesh_tables(maps, strokes);
+  if (part.empty()) {
+    navmesh_tables(maps, strokes);
+    field_tables(maps, strokes);
+  }
   return 0;
 }

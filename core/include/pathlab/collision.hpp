@@ -15,6 +15,7 @@
 
 #include "pathlab/geometry.hpp"
 #include "pathlab/grid.hpp"
+#include "pathlab/grid_search.hpp"
 #include "pathlab/status.hpp"
 
 namespace pathlab {
@@ -80,6 +81,17 @@ class ClearanceField {
   ClearanceField() = default;
   explicit ClearanceField(const Grid& grid);
 
+  /// The cells inside `changed` of `grid` may differ from the grid the field was built from;
+  /// every cell outside it must not. Recomputes only the samples those cells can reach (the
+  /// rectangle grown by kReach + 2 cells): the field then equals ClearanceField(grid) sample
+  /// for sample. `changed` is clipped to the map. [Units: cells]
+  /// Errors: a grid of another size or `changed` empty (invalid_argument), `changed` wholly
+  /// outside the map (out_of_bounds). On error the field is unchanged.
+  Status update(const Grid& grid, const CellRect& changed);
+  /// The stored distance of every half-cell sample, row-major, (2 w + 1) x (2 h + 1) (for
+  /// tests comparing fields). [Units: cells]
+  const std::vector<float>& samples() const noexcept { return dist_; }
+
   /// True when built for a grid of this size (the cells themselves are the caller's promise).
   bool fits(const Grid& grid) const { return width_ == grid.width() && height_ == grid.height() && width_ > 0; }
   /// A lower bound of the distance from p to the nearest wall (<= 0 inside a wall or outside
@@ -94,6 +106,8 @@ class ClearanceField {
   Bounds bounds(Vec2 p) const;
 
  private:
+  /// Computes the samples [sx0, sx1] x [sy0, sy1] (inclusive) from the grid.
+  void fill(const Grid& grid, int sx0, int sy0, int sx1, int sy1);
   int width_ = 0, height_ = 0;
   std::vector<float> dist_;  // row-major, (2 w + 1) x (2 h + 1) samples at every half cell
 };

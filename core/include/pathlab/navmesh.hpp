@@ -104,6 +104,16 @@ struct NavPortal {
   int edge_b = -1;  ///< The ring edge in poly_b's ring: runs b -> a.
 };
 
+/// What the last Navmesh::update() of a tiled mesh changed: enough for NavmeshQuery::reset()
+/// to patch its tables in the tiles around the edit instead of rebuilding them whole.
+struct NavmeshChange {
+  uint64_t before = 0;  ///< Navmesh::revision() before the update (0: no update yet).
+  uint64_t after = 0;   ///< Navmesh::revision() after it.
+  std::vector<int> tiles;  ///< The tiles rebuilt (row-major tile index), ascending.
+  /// Per tile, the index of its first polygon before the update, then the polygon count.
+  std::vector<int> old_tile_polygon_first;
+};
+
 class Navmesh {
  public:
   Navmesh() = default;
@@ -121,6 +131,19 @@ class Navmesh {
   /// Errors: `changed` empty (invalid_argument) or wholly outside the map (out_of_bounds);
   /// `grid` of another size (invalid_argument). On error the mesh is unchanged.
   Status update(const Grid& grid, const CellRect& changed);
+
+  /// A number that identifies the mesh's content: new (unique in the process) after every
+  /// build() and update(); a copy keeps it. NavmeshQuery uses it to tell whether it may patch
+  /// its tables from last_change().
+  uint64_t revision() const noexcept { return revision_; }
+  /// What the last update() changed (empty for a mesh that was only built, or untiled).
+  const NavmeshChange& last_change() const noexcept { return change_; }
+  /// Tiles across and down (0 for an untiled mesh).
+  int tiles_x() const noexcept { return tile_j_.empty() ? 0 : static_cast<int>(tile_j_.size()) - 1; }
+  int tiles_y() const noexcept { return tile_k_.empty() ? 0 : static_cast<int>(tile_k_.size()) - 1; }
+  /// Polygons are numbered tile after tile (row-major): per tile, the index of its first
+  /// polygon, then the polygon count (empty for an untiled mesh).
+  const std::vector<int>& tile_polygon_first() const noexcept { return tile_poly_first_; }
 
   /// The tile size the mesh was built with (0: untiled). [Units: cells]
   int tile_size() const noexcept { return def_.tile_size; }
@@ -184,6 +207,8 @@ class Navmesh {
   std::vector<int> ring_vid_;
   std::vector<uint8_t> vid_wall_;
   int vid_count_ = 0;
+  uint64_t revision_ = 0;
+  NavmeshChange change_;
   // The sub-grid: its line coordinates and, per sub-cell (row-major), the rectangle or -1;
   // per rectangle, the polygons covering it (rect_polys_[rect_first_[r] .. rect_first_[r+1])).
   std::vector<double> xs_, ys_;
@@ -212,6 +237,8 @@ class Navmesh {
   static void merge_into_convex(Navmesh& m, int nx, bool corners_only);
   void build_tiled();
   void build_tile(int tx, int ty);
+  /// The tiles (row-major index) whose sub-cells the changed cells [x0, x1] x [y0, y1] reach.
+  std::vector<int> tiles_reached(int x0, int y0, int x1, int y1) const;
   void assemble_tiles();
   void finish_rings(int nx, int ny, std::vector<int> vids, std::vector<int> across);
   void link_all_portals();

@@ -144,7 +144,15 @@ class NavmeshQuery {
   ~NavmeshQuery();
   NavmeshQuery(NavmeshQuery&&) noexcept;
   NavmeshQuery& operator=(NavmeshQuery&&) noexcept;
+  /// Points the query at `mesh` and makes its tables (portal edges per polygon, dead trees,
+  /// components) for it. When `mesh` is this query's mesh after a tiled Navmesh::update()
+  /// (its last_change() starts at the revision the tables are for; the mesh may be a copy),
+  /// the portal edges are patched in the rebuilt tiles and the tiles around them instead of
+  /// rebuilt whole: the tables equal a fresh query's (table_difference()).
   void reset(const Navmesh& mesh);
+  /// For tests: empty when this query's mesh tables equal `other`'s field for field, else the
+  /// first table and index that differ.
+  std::string table_difference(const NavmeshQuery& other) const;
 
   /// Locates p on the mesh, snapping it when it lies in the removed band. Errors: not finite
   /// (invalid_argument), outside the map (out_of_bounds), inside a wall, a pinch point or with

@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <utility>
 
 #include "pathlab/collision.hpp"
@@ -82,33 +83,60 @@ std::array<int, kSide> row_reaches(const std::array<float, kSide * kSide>& table
 
 ClearanceField::ClearanceField(const Grid& grid) : width_(grid.width()), height_(grid.height()) {
   const int sw = 2 * width_ + 1, sh = 2 * height_ + 1;
-  const double cap = kReach + 0.5;  // a wall more than kSampleReach samples away is at least this far
   dist_.assign(static_cast<size_t>(sw) * static_cast<size_t>(sh), 0.0f);
+  fill(grid, 0, 0, sw - 1, sh - 1);
+}
+
+Status ClearanceField::update(const Grid& grid, const CellRect& changed) {
+  if (!fits(grid))
+    return fail(StatusCode::invalid_argument, "the grid is " + std::to_string(grid.width()) + "x" + std::to_string(grid.height()) +
+                                                  ", the clearance field was built for " + std::to_string(width_) + "x" +
+                                                  std::to_string(height_));
+  if (changed.max.x < changed.min.x || changed.max.y < changed.min.y)
+    return fail(StatusCode::invalid_argument, "changed rectangle is empty (max below min)");
+  const int x0 = std::max(changed.min.x, 0), y0 = std::max(changed.min.y, 0);
+  const int x1 = std::min(changed.max.x, width_ - 1), y1 = std::min(changed.max.y, height_ - 1);
+  if (x0 > x1 || y0 > y1) return fail(StatusCode::out_of_bounds, "changed rectangle lies outside the map");
+  // A changed cell changes the samples touching the cells around it (sample_at_wall) and the
+  // wall faces of its 4-neighbours, whose boxes reach kSampleReach samples from their centres.
+  const int sw = 2 * width_ + 1, sh = 2 * height_ + 1;
+  fill(grid, std::max(2 * (x0 - 1) + 1 - kSampleReach, 0), std::max(2 * (y0 - 1) + 1 - kSampleReach, 0),
+       std::min(2 * (x1 + 1) + 1 + kSampleReach, sw - 1), std::min(2 * (y1 + 1) + 1 + kSampleReach, sh - 1));
+  return ok_status();
+}
+
+void ClearanceField::fill(const Grid& grid, int sx0, int sy0, int sx1, int sy1) {
+  const int sw = 2 * width_ + 1;
+  const double cap = kReach + 0.5;  // a wall more than kSampleReach samples away is at least this far
+  auto at = [&](int sx, int sy) -> float& { return dist_[static_cast<size_t>(sy) * static_cast<size_t>(sw) + static_cast<size_t>(sx)]; };
   // Every sample starts at its distance to the map's outside (capped); those touching a blocked
   // cell at 0 or kInside.
-  for (int sy = 0; sy < sh; ++sy) {
+  for (int sy = sy0; sy <= sy1; ++sy) {
     const double y = 0.5 * sy, across = std::min({cap, y, height_ - y});
-    float* row = dist_.data() + static_cast<size_t>(sy) * static_cast<size_t>(sw);
-    for (int sx = 0; sx < sw; ++sx) row[sx] = static_cast<float>(std::min({across, 0.5 * sx, width_ - 0.5 * sx}));
+    for (int sx = sx0; sx <= sx1; ++sx) at(sx, sy) = static_cast<float>(std::min({across, 0.5 * sx, width_ - 0.5 * sx}));
   }
-  for (int by = 0; by < height_; ++by)
-    for (int bx = 0; bx < width_; ++bx) {
+  // The cells whose samples (2 b .. 2 b + 2) or whose box reach (2 b + 1 +- kSampleReach) meet
+  // the window.
+  const int bx0 = std::max((sx0 - 1 - kSampleReach) / 2 - 1, 0), bx1 = std::min((sx1 + kSampleReach) / 2 + 1, width_ - 1);
+  const int by0 = std::max((sy0 - 1 - kSampleReach) / 2 - 1, 0), by1 = std::min((sy1 + kSampleReach) / 2 + 1, height_ - 1);
+  for (int by = by0; by <= by1; ++by)
+    for (int bx = bx0; bx <= bx1; ++bx) {
       if (grid.is_free(bx, by)) continue;
-      for (int sy = 2 * by; sy <= 2 * by + 2; ++sy)
-        for (int sx = 2 * bx; sx <= 2 * bx + 2; ++sx)
-          dist_[static_cast<size_t>(sy) * static_cast<size_t>(sw) + static_cast<size_t>(sx)] = sample_at_wall(grid, sx, sy);
+      for (int sy = std::max(2 * by, sy0); sy <= std::min(2 * by + 2, sy1); ++sy)
+        for (int sx = std::max(2 * bx, sx0); sx <= std::min(2 * bx + 2, sx1); ++sx) at(sx, sy) = sample_at_wall(grid, sx, sy);
     }
   // Each wall face lowers the samples around it to their distance from its box (kInside stays:
-  // it is below every distance), a row at a time and only where that is below the cap.
+  // it is below every distance), a row at a time and only where that is below the cap. min()
+  // does not care about the order, so a window filled again equals the whole map filled.
   static const std::array<float, kSide * kSide> table = offset_distances();
   static const std::array<int, kSide> reaches = row_reaches(table, cap);
-  for (int by = 0; by < height_; ++by)
-    for (int bx = 0; bx < width_; ++bx) {
+  for (int by = by0; by <= by1; ++by)
+    for (int bx = bx0; bx <= bx1; ++bx) {
       if (grid.is_free(bx, by) || !is_wall_face(grid, bx, by)) continue;
       const int cx = 2 * bx + 1, cy = 2 * by + 1;  // the sample at the cell's centre
-      for (int j = std::max(-kSampleReach, -cy); j <= std::min(kSampleReach, sh - 1 - cy); ++j) {
+      for (int j = std::max(-kSampleReach, sy0 - cy); j <= std::min(kSampleReach, sy1 - cy); ++j) {
         const int reach = reaches[static_cast<size_t>(j + kSampleReach)];
-        const int i0 = std::max(-reach, -cx), i1 = std::min(reach, sw - 1 - cx);
+        const int i0 = std::max(-reach, sx0 - cx), i1 = std::min(reach, sx1 - cx);
         float* row = dist_.data() + static_cast<size_t>(cy + j) * static_cast<size_t>(sw) + cx;
         const float* box = table.data() + (j + kSampleReach) * kSide + kSampleReach;
         for (int i = i0; i <= i1; ++i) row[i] = std::min(row[i], box[i]);

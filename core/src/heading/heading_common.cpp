@@ -61,6 +61,29 @@ void GoalDistance::pad_passable(const Grid& grid, double relaxed) {
                 pass_.begin() + static_cast<ptrdiff_t>(y + 1) * (w + 2) + 1);
 }
 
+void GoalDistance::edited(const Grid& grid, const CellRect& changed) {
+  intact_ = false;  // the settled distances start over at the next begin()
+  if (pass_.empty() || grid_ != &grid || w_ != grid.width() || h_ != grid.height()) return;
+  // A cell is passable when the disc of radius relaxed_ around its centre is clear: a changed
+  // cell decides it for cells less than relaxed_ + 1/2 away. The piece passable_cells() runs
+  // on reaches as far again, so the cells mended see every wall the whole-map pass saw.
+  const int reach = static_cast<int>(std::ceil(relaxed_)) + 1;
+  const Cell lo{std::max(changed.min.x - reach, 0), std::max(changed.min.y - reach, 0)};
+  const Cell hi{std::min(changed.max.x + reach, w_ - 1), std::min(changed.max.y + reach, h_ - 1)};
+  if (hi.x < lo.x || hi.y < lo.y) return;
+  const Cell plo{std::max(lo.x - reach, 0), std::max(lo.y - reach, 0)};
+  const Cell phi{std::min(hi.x + reach, w_ - 1), std::min(hi.y + reach, h_ - 1)};
+  Grid piece = Grid::create(phi.x - plo.x + 1, phi.y - plo.y + 1).value();
+  for (int y = plo.y; y <= phi.y; ++y)
+    for (int x = plo.x; x <= phi.x; ++x) piece.set_cost(x - plo.x, y - plo.y, grid.cost(x, y));
+  const std::vector<uint8_t> inner = passable_cells(piece, relaxed_);
+  const size_t stride = static_cast<size_t>(w_) + 2;
+  for (int y = lo.y; y <= hi.y; ++y)
+    for (int x = lo.x; x <= hi.x; ++x)
+      pass_[static_cast<size_t>(y + 1) * stride + static_cast<size_t>(x + 1)] =
+          inner[static_cast<size_t>(piece.index(x - plo.x, y - plo.y))];
+}
+
 bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
   // Dial's bucket queue with integer steps 10 (orthogonal) and 14 (diagonal, a slight
   // underestimate of 10 sqrt 2): linear time. Bucket d is done when all its cells are expanded;

@@ -44,6 +44,14 @@ class GoalDistance {
   /// distance of `until` (row-major index; -1: none). With a `meter`, its clock is read every
   /// 4096 cells: false when the time budget or the cancel flag stopped it.
   bool begin(const Grid& grid, Cell goal, double agent_radius, int64_t until, BudgetMeter* meter = nullptr);
+  /// The cells inside `changed` of `grid` (the grid the field was begun on, edited in place)
+  /// changed. Mends the passable cells within the agent radius of them only (passable_cells()
+  /// on a piece of the map around them, so equal to a whole-map pass) and drops the settled
+  /// distances: the next begin() settles them again lazily, as far as its query needs, and
+  /// they equal a fresh field's. A field begun on another grid (or none) is left to begin().
+  void edited(const Grid& grid, const CellRect& changed);
+  /// The padded passable cells (tests compare them with a fresh field's).
+  const std::vector<uint8_t>& padded_passable() const { return pass_; }
   /// The distance [cells] from cell `index` (row-major) to the goal, +infinity when unreachable.
   float at(int64_t index) {
     const int32_t d = dist_[static_cast<size_t>(index)];

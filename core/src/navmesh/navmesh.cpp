@@ -1,6 +1,7 @@
 #include "pathlab/navmesh.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -298,6 +299,11 @@ void NavmeshBuilder::link_portals(Navmesh& m) {
   }
 }
 
+uint64_t detail::next_navmesh_revision() {
+  static std::atomic<uint64_t> counter{0};
+  return ++counter;
+}
+
 Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
   if (auto ok = check_agent_radius(def.agent_radius); !ok) return ok.error();
   if (grid.width() <= 0 || grid.height() <= 0) return fail(StatusCode::invalid_argument, "grid is empty");
@@ -306,6 +312,7 @@ Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
                                                   std::to_string(kMinNavTileSize) + ", " +
                                                   std::to_string(kMaxNavTileSize) + "]");
   Navmesh m;
+  m.revision_ = detail::next_navmesh_revision();
   m.grid_ = grid;
   m.def_ = def;
   m.radius_ = def.agent_radius;

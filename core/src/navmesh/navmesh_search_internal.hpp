@@ -89,6 +89,7 @@ class NavmeshSearchWorkspace {
  public:
   explicit NavmeshSearchWorkspace(const Navmesh& mesh) { reset(mesh); }
   void reset(const Navmesh& mesh);
+  std::string table_difference(const NavmeshSearchWorkspace& o) const;
   Result<NavPoint> resolve(Vec2 p, const std::string& what) const;
   Result<NavSearchResult> find_corridor(Vec2 start, Vec2 goal, const NavQueryOptions& options);
 
@@ -147,8 +148,31 @@ class NavmeshSearchWorkspace {
   };
 
  private:
-  // --- Mesh tables (reset) ---
+  // --- Mesh tables (reset; navmesh_search_tables.cpp, navmesh_search_patch.cpp) ---
+  /// Sizes the per-portal, per-vertex and per-polygon buffers for the mesh without clearing
+  /// what they hold: stamps of earlier queries stay below stamp_, so none reads as current.
+  void size_buffers();
   void build_portal_edges();
+  /// Fills polygon `poly`'s portal edges at pedges_[pedge_first_[poly] ...) from the mesh
+  /// (every field but the dead range: set_dead_ranges()).
+  void fill_polygon_edges(int poly);
+  /// The index in pedges_ of polygon `poly`'s portal edge through portal `pid` (it has one).
+  int edge_of_portal(int poly, int pid) const;
+  /// Each portal edge's dead range, from the dead trees.
+  void set_dead_ranges();
+  /// True when the tables of the mesh at `change.before` (this workspace's revision_) can be
+  /// patched to the mesh now: a tiled mesh whose last update() started from them.
+  bool can_patch(const Navmesh& mesh) const;
+  /// Patches the portal edges after a tiled update(): the polygons of the rebuilt tiles and
+  /// the tiles around them are filled anew, the others' edges copied with their polygon and
+  /// edge indices moved to the new numbering (navmesh_search_patch.cpp).
+  void patch_portal_edges(const NavmeshChange& change);
+  /// patch_portal_edges' copy of kept tile t's edges into `edges` and `dirs`, at their tile's
+  /// edge_shift, with the far polygon renumbered and the far edge moved (-1 when the far
+  /// polygon was refilled).
+  void copy_tile_edges(size_t t, const std::vector<int>& old_first, const std::vector<int>& new_first,
+                       const std::vector<uint8_t>& refill, const std::vector<int>& edge_shift,
+                       std::vector<PortalEdge>& edges, std::vector<Vec2>& dirs) const;
   /// Peels the mesh's dead trees into tree_parent_ and numbers them into tree_in_/tree_out_.
   void build_dead_trees();
   void number_dead_trees(const std::vector<uint8_t>& peeled);
@@ -233,12 +257,15 @@ class NavmeshSearchWorkspace {
   void exact_corridor(const INode& goal_node, NavSearchResult& r);
 
   const Navmesh* mesh_ = nullptr;
+  uint64_t revision_ = 0;  // Navmesh::revision() of the mesh the tables are for
   // Mesh tables.
   size_t ring_edges_ = 0;  // ring edges of the mesh reset() last saw
   std::vector<PortalEdge> pedges_;
   std::vector<int> pedge_first_;  // per polygon, then one past the end: its range in pedges_
   std::vector<Vec2> pedge_dir_;   // per portal edge: unit vector u -> w
   std::vector<int> pedge_portal_;  // per portal edge: the portal id
+  std::vector<PortalEdge> pedges_spare_;  // patch_portal_edges' output buffers, kept between edits
+  std::vector<Vec2> pedge_dir_spare_;
   // Per polygon: the neighbour it was peeled off towards (-1: not peeled, or a tree's last),
   // and its pre-order interval in the peeled forest (-1 when not peeled).
   std::vector<int> tree_parent_, tree_in_, tree_out_;

@@ -1,4 +1,5 @@
-// NavmeshQuery's per-mesh tables: portal edges per polygon, dead trees, components.
+// NavmeshQuery's per-mesh tables: portal edges per polygon, dead trees, components. After a
+// tiled mesh's update() the portal edges are patched (navmesh_search_patch.cpp).
 
 #include <algorithm>
 #include <limits>
@@ -9,73 +10,111 @@
 namespace pathlab {
 
 void NavmeshSearchWorkspace::reset(const Navmesh& mesh) {
+  const bool patch = can_patch(mesh);
   mesh_ = &mesh;
-  nodes_.assign(2 * mesh.portals().size() + 1, Node{});
+  revision_ = mesh.revision();
+  size_buffers();
   heap_.clear();
   inodes_.clear();
-  root_g_.assign(static_cast<size_t>(mesh.vertex_id_count()), 0.0);
-  root_stamp_.assign(static_cast<size_t>(mesh.vertex_id_count()), 0);
-  goal_mark_.assign(mesh.polygons().size(), 0);
-  stamp_ = 0;
   build_dead_trees();
   build_components();
-  build_portal_edges();
+  if (patch) {
+    patch_portal_edges(mesh.last_change());
+  } else {
+    build_portal_edges();
+  }
+  set_dead_ranges();
+}
+
+void NavmeshSearchWorkspace::size_buffers() {
+  // resize, not assign: a tiled update keeps the sizes about the same, and clearing megabytes
+  // of stamps per edit cost more than the tables themselves. Kept entries hold stamps below
+  // stamp_ (it only grows; on wrap-around begin_query() clears them all).
+  const Navmesh& mesh = *mesh_;
+  nodes_.resize(2 * mesh.portals().size() + 1);
+  root_g_.resize(static_cast<size_t>(mesh.vertex_id_count()));
+  root_stamp_.resize(static_cast<size_t>(mesh.vertex_id_count()));
+  goal_mark_.resize(mesh.polygons().size());
 }
 
 bool NavmeshSearchWorkspace::stale() const {
   const size_t np = mesh_->polygons().size();
-  return nodes_.size() != 2 * mesh_->portals().size() + 1 || tree_parent_.size() != np ||
-         ring_edges_ != mesh_->ring_vertices().size() || pedge_first_.size() != np + 1 || component_.size() != np ||
-         goal_mark_.size() != np || root_g_.size() != static_cast<size_t>(mesh_->vertex_id_count());
+  return revision_ != mesh_->revision() || nodes_.size() != 2 * mesh_->portals().size() + 1 ||
+         tree_parent_.size() != np || ring_edges_ != mesh_->ring_vertices().size() || pedge_first_.size() != np + 1 ||
+         component_.size() != np || goal_mark_.size() != np ||
+         root_g_.size() != static_cast<size_t>(mesh_->vertex_id_count());
 }
 
 void NavmeshSearchWorkspace::build_portal_edges() {
-  // Needs the dead trees (build_dead_trees) for each edge's dead range.
+  const Navmesh& mesh = *mesh_;
+  const size_t np = mesh.polygons().size();
+  ring_edges_ = mesh.ring_vertices().size();
+  pedge_first_.assign(np + 1, 0);
+  for (size_t poly = 0; poly < np; ++poly) {
+    const NavPolygon& P = mesh.polygons()[poly];
+    int n = 0;
+    for (int e = P.first; e < P.first + P.count; ++e) n += mesh.ring_portals()[static_cast<size_t>(e)] >= 0 ? 1 : 0;
+    pedge_first_[poly + 1] = pedge_first_[poly] + n;
+  }
+  const size_t total = static_cast<size_t>(pedge_first_[np]);
+  pedges_.resize(total);
+  pedge_dir_.resize(total);
+  pedge_portal_.resize(total);
+  for (size_t poly = 0; poly < np; ++poly) fill_polygon_edges(static_cast<int>(poly));
+}
+
+void NavmeshSearchWorkspace::fill_polygon_edges(int poly) {
   const Navmesh& mesh = *mesh_;
   const auto& rv = mesh.ring_vertices();
   const auto& vids = mesh.ring_vertex_ids();
-  ring_edges_ = rv.size();
-  pedges_.clear();
-  pedge_first_.clear();
-  pedge_dir_.clear();
-  pedge_portal_.clear();
-  pedge_first_.reserve(mesh.polygons().size() + 1);
-  std::vector<int> ring_edge;  // per portal edge: its ring edge, for `across` below
   auto corner = [&](int e) {
     const int v = vids[static_cast<size_t>(e)];
     return mesh.vertex_on_wall()[static_cast<size_t>(v)] != 0 ? v : -1;
   };
-  for (size_t poly = 0; poly < mesh.polygons().size(); ++poly) {
-    const NavPolygon& P = mesh.polygons()[poly];
-    pedge_first_.push_back(static_cast<int>(pedges_.size()));
-    for (int e = P.first; e < P.first + P.count; ++e) {
-      const int pid = mesh.ring_portals()[static_cast<size_t>(e)];
-      if (pid < 0) continue;
-      const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
-      const NavPortal& pt = mesh.portals()[static_cast<size_t>(pid)];
-      const bool from_a = pt.edge_a == e;
-      PortalEdge pe;
-      pe.u = rv[static_cast<size_t>(e)];
-      pe.w = rv[static_cast<size_t>(e1)];
-      pe.len = glm::length(pe.w - pe.u);
-      pe.across = from_a ? pt.edge_b : pt.edge_a;  // a ring edge for now, made an index below
-      pe.poly = from_a ? pt.poly_b : pt.poly_a;
-      pe.u_corner = corner(e);
-      pe.w_corner = corner(e1);
+  const NavPolygon& P = mesh.polygons()[static_cast<size_t>(poly)];
+  size_t at = static_cast<size_t>(pedge_first_[static_cast<size_t>(poly)]);
+  for (int e = P.first; e < P.first + P.count; ++e) {
+    const int pid = mesh.ring_portals()[static_cast<size_t>(e)];
+    if (pid < 0) continue;
+    const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
+    const NavPortal& pt = mesh.portals()[static_cast<size_t>(pid)];
+    PortalEdge pe;
+    pe.u = rv[static_cast<size_t>(e)];
+    pe.w = rv[static_cast<size_t>(e1)];
+    pe.len = glm::length(pe.w - pe.u);
+    pe.poly = pt.edge_a == e ? pt.poly_b : pt.poly_a;
+    pe.across = edge_of_portal(pe.poly, pid);
+    pe.u_corner = corner(e);
+    pe.w_corner = corner(e1);
+    pedges_[at] = pe;
+    pedge_dir_[at] = pe.len > 0.0 ? (pe.w - pe.u) / pe.len : Vec2(1.0, 0.0);
+    pedge_portal_[at] = pid;
+    ++at;
+  }
+}
+
+int NavmeshSearchWorkspace::edge_of_portal(int poly, int pid) const {
+  const NavPolygon& P = mesh_->polygons()[static_cast<size_t>(poly)];
+  int at = pedge_first_[static_cast<size_t>(poly)];
+  for (int e = P.first; e < P.first + P.count; ++e) {
+    const int q = mesh_->ring_portals()[static_cast<size_t>(e)];
+    if (q == pid) return at;
+    at += q >= 0 ? 1 : 0;
+  }
+  return -1;
+}
+
+void NavmeshSearchWorkspace::set_dead_ranges() {
+  // Needs the dead trees (build_dead_trees).
+  const size_t np = mesh_->polygons().size();
+  for (size_t poly = 0; poly < np; ++poly)
+    for (int i = pedge_first_[poly]; i < pedge_first_[poly + 1]; ++i) {
+      PortalEdge& pe = pedges_[static_cast<size_t>(i)];
       const size_t q = static_cast<size_t>(pe.poly);
       const bool dead = tree_parent_[q] == static_cast<int>(poly);  // a dead tree hangs off poly here
       pe.dead_lo = dead ? tree_in_[q] : std::numeric_limits<int>::min();
       pe.dead_hi = dead ? tree_out_[q] : std::numeric_limits<int>::max();
-      pedges_.push_back(pe);
-      pedge_dir_.push_back(pe.len > 0.0 ? (pe.w - pe.u) / pe.len : Vec2(1.0, 0.0));
-      pedge_portal_.push_back(pid);
-      ring_edge.push_back(e);
     }
-  }
-  pedge_first_.push_back(static_cast<int>(pedges_.size()));
-  std::vector<int> of_ring_edge(rv.size(), -1);
-  for (size_t i = 0; i < pedges_.size(); ++i) of_ring_edge[static_cast<size_t>(ring_edge[i])] = static_cast<int>(i);
-  for (PortalEdge& pe : pedges_) pe.across = of_ring_edge[static_cast<size_t>(pe.across)];
 }
 
 void NavmeshSearchWorkspace::build_dead_trees() {
@@ -150,30 +189,31 @@ void NavmeshSearchWorkspace::build_components() {
   // Connected components over the portals: a goal in another component is answered at once
   // instead of by a search that visits everything the start reaches (the exact search's
   // worst case: on a field of pillars it creates nodes superlinearly in the mesh's size).
-  const auto& polys = mesh_->polygons();
-  const auto& portals = mesh_->portals();
-  const auto& plist = mesh_->polygon_portals();
-  component_.assign(polys.size(), -1);
-  std::vector<int> stack;
-  int next = 0;
-  for (size_t first = 0; first < polys.size(); ++first) {
-    if (component_[first] >= 0) continue;
-    component_[first] = next;
-    stack.push_back(static_cast<int>(first));
-    while (!stack.empty()) {
-      const int p = stack.back();
-      stack.pop_back();
-      const NavPolygon& P = polys[static_cast<size_t>(p)];
-      for (int k = P.first_portal; k < P.first_portal + P.portal_count; ++k) {
-        const NavPortal& pt = portals[static_cast<size_t>(plist[static_cast<size_t>(k)])];
-        const int o = pt.poly_a == p ? pt.poly_b : pt.poly_a;
-        if (component_[static_cast<size_t>(o)] >= 0) continue;
-        component_[static_cast<size_t>(o)] = next;
-        stack.push_back(o);
-      }
+  // Union-find over the portal list, read in order: a walk from polygon to polygon jumped
+  // about the mesh's arrays and cost most of a tiled edit's table time.
+  const size_t np = mesh_->polygons().size();
+  std::vector<int>& parent = component_;  // the forest first, the component numbers after
+  parent.resize(np);
+  for (size_t i = 0; i < np; ++i) parent[i] = static_cast<int>(i);
+  auto root = [&](int v) {
+    while (parent[static_cast<size_t>(v)] != v) {
+      const int up = parent[static_cast<size_t>(parent[static_cast<size_t>(v)])];
+      parent[static_cast<size_t>(v)] = up;  // path halving
+      v = up;
     }
-    ++next;
+    return v;
+  };
+  for (const NavPortal& pt : mesh_->portals()) {
+    const int a = root(pt.poly_a), b = root(pt.poly_b);
+    if (a != b) parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
   }
+  // A parent is never larger than its child, so in polygon order each parent already points
+  // at its root; roots are their component's smallest polygon, so numbering them in polygon
+  // order gives the numbers a walk from the first polygon gave.
+  for (size_t i = 0; i < np; ++i) parent[i] = parent[static_cast<size_t>(parent[i])];
+  int next = 0;
+  for (size_t i = 0; i < np; ++i)
+    parent[i] = parent[i] == static_cast<int>(i) ? next++ : parent[static_cast<size_t>(parent[i])];
 }
 
 }  // namespace pathlab

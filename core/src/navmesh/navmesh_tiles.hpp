@@ -21,4 +21,7 @@ void covering_cells(const std::vector<double>& lines, int n, double s, std::vect
 /// exactly.
 std::vector<std::pair<int32_t, int8_t>> line_tags(const std::vector<double>& lines, double s);
 
+/// A new Navmesh::revision(), unique in the process (thread-safe).
+uint64_t next_navmesh_revision();
+
 }  // namespace pathlab::detail
