@@ -203,3 +203,26 @@ TEST_CASE("crowd threads: CrowdDef::threads outside 1..64 is refused with its na
   def.threads = 64;
   CHECK(Crowd::create(g, def).ok());
 }
+
+TEST_CASE("crowd threads: a crowd whose thread count changes mid-run (Crowd::set_threads) goes on as on one thread") {
+  const CrowdScenario sc = doors_truck_group(sanitized() ? 40 : 120);
+  CrowdDef def = default_crowd_def();
+  def.flow_field_units = 32;
+  Crowd one = scenario_crowd(sc, def, 1);
+  Crowd changing = scenario_crowd(sc, def, 1);
+  const int counts[] = {2, 4, 1, 3};
+  for (int s = 0; s < 400; ++s) {
+    if (s % 100 == 0) {
+      REQUIRE(changing.set_threads(counts[s / 100]));
+      CHECK(changing.threads() == counts[s / 100]);
+    }
+    one.step();
+    changing.step();
+  }
+  CHECK(state_bytes(one) == state_bytes(changing));
+  // Outside 1..64 it is refused with its name, and the count stays.
+  const auto bad = changing.set_threads(0);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("crowd.threads") != std::string::npos);
+  CHECK(changing.threads() == 3);
+}

@@ -170,6 +170,16 @@ TEST_CASE("open-save: a message about the previous scene goes when another scene
   CHECK(ui.sb().inspector().message().empty());
 }
 
+TEST_CASE("units panel: the crowd threads slider sets the threads the crowd steps on (2 at first)") {
+  SandboxUi ui(small_scene("threads"), 2);
+  CHECK(ui.sb().units().threads() == 2);
+  type_into_slider(ui, "crowd threads", "1");
+  CHECK(ui.sb().units().threads() == 1);
+  CHECK(ui.sb().units().crowd().threads() == 1);
+  type_into_slider(ui, "crowd threads", "4");
+  CHECK(ui.sb().units().crowd().threads() == 4);
+}
+
 TEST_CASE("open-save: a value typed into a slider is saved as typed (0.45 stays 0.45)") {
   ScratchDir tmp("typed");
   const std::string path = tmp / "typed.json";

@@ -107,6 +107,30 @@ TEST_CASE("sandbox units: two groups meeting head-on pass each other and arrive,
   CHECK(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
 }
 
+TEST_CASE("sandbox units: the crowd steps on 2 threads by default, and any thread count gives the same bytes") {
+  auto once = [](int threads) {
+    io::Scene scene = open_scene();
+    UnitSwarm units(scene.grid);
+    CHECK(units.threads() == 2);
+    CHECK(units.crowd().threads() == 2);
+    for (int k = 0; k < 12; ++k) {
+      const double y = 10.5 + 1.0 * k;
+      REQUIRE(units.spawn(scene, "person", Pose{Vec2(6.5, y), 0.0}, Pose{Vec2(40.5, y), 0.0}).empty());
+      REQUIRE(units.spawn(scene, "person", Pose{Vec2(40.5, y), kPi}, Pose{Vec2(6.5, y), kPi}).empty());
+    }
+    units.set_threads(threads);
+    CHECK(units.crowd().threads() == std::clamp(threads, 1, UnitSwarm::kMaxThreads));
+    for (int s = 0; s < 600; ++s) units.step(scene);
+    return poses_of(units);
+  };
+  const std::vector<double> two = once(2);
+  for (int threads : {1, 4, 99}) {
+    const std::vector<double> other = once(threads);
+    REQUIRE(other.size() == two.size());
+    CHECK_MESSAGE(std::memcmp(other.data(), two.data(), two.size() * sizeof(double)) == 0, threads << " threads");
+  }
+}
+
 TEST_CASE("sandbox units: the frame clock drives fixed steps; speed and pause are respected") {
   io::Scene scene = open_scene();
   UnitSwarm a(scene.grid), b(scene.grid);

@@ -77,6 +77,14 @@ void play_controls(Sandbox& sb) {
   sb.remember_widget("sim speed");
   help_marker("Simulated seconds per real second. The crowd runs fixed 1/60 s steps, so the trajectories are "
               "the same at any speed.");
+  int threads = u.threads();
+  if (ImGui::SliderInt(fit_label("threads##crowd", help_marker_width()).c_str(), &threads, 1, UnitSwarm::kMaxThreads))
+    u.set_threads(threads);
+  sb.remember_widget("crowd threads");
+  help_marker("Threads the crowd's step runs on: each unit's neighbours and avoidance are worked out on them "
+              "(the other phases run in unit order). The run is the same bytes with any count; more threads "
+              "only make a large crowd's step faster, up to the machine's cores. A recording under way keeps "
+              "its count until Reset.");
   if (ImGui::Button("Reset")) u.reset(sb.scene());
   help_marker("Puts every unit back at its spawn pose, at rest; doors and trucks start over.");
   same_line_if_fits(button_width("Remove all"));

@@ -53,6 +53,12 @@ const char* activity_name(UnitActivity a) {
 UnitSwarm::UnitSwarm(const Grid& grid)
     : built_on_(grid), routing_(std::make_shared<plan::UnitRouting>()), crowd_(make_crowd(grid, routing_)) {
   carried_.min_separation = std::numeric_limits<double>::infinity();
+  (void)crowd_->set_threads(threads_);
+}
+
+void UnitSwarm::set_threads(int threads) {
+  threads_ = std::clamp(threads, 1, kMaxThreads);
+  (void)crowd_->set_threads(threads_);  // in 1..64: cannot fail
 }
 
 Result<CrowdAgentId> UnitSwarm::place(const io::Scene& scene, Unit& u, Pose at, bool stay) {
@@ -156,6 +162,7 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current, const char* w
   routing_->settings = scene.settings;
   routing_->scene_goal = scene.goal;
   crowd_ = make_crowd(scene.grid, routing_);
+  (void)crowd_->set_threads(threads_);
   std::vector<DoorDef> doors = scene.doors;
   for (size_t d = 0; d < doors.size() && d < door_open.size(); ++d) {
     // Carry on from now: its state now, the toggles still to come, shifted to the new clock.
@@ -186,6 +193,7 @@ void UnitSwarm::rebuild_after_map_edit(const io::Scene& scene) {
   su.routing = routing_;
   su.def = default_crowd_def();  // make_crowd's
   su.def.route_planner = nullptr;
+  su.def.threads = threads_;
   su.crowd.emplace(std::move(*crowd_));
   for (size_t k = 0; k < units_.size(); ++k) {
     su.presets.push_back(units_[k].preset);
@@ -220,6 +228,7 @@ std::string UnitSwarm::load(const io::Scene& scene) {
   if (!built) return built.error().message;  // default_crowd_def() is valid: not reached
   routing_ = built->routing;
   crowd_ = std::make_unique<Crowd>(std::move(*built->crowd));
+  (void)crowd_->set_threads(threads_);
   for (size_t k = 0; k < built->presets.size(); ++k) {
     const io::UnitData& d = scene.units[static_cast<size_t>(built->scene_index[k])];
     const int id = static_cast<int>(k);

@@ -174,6 +174,12 @@ class UnitSwarm {
   bool playing() const { return playing_; }
   void set_speed(double speed) { speed_ = std::clamp(speed, 0.05, 20.0); }
   double speed() const { return speed_; }
+  /// Threads the crowd steps on (CrowdDef::threads, 1..kMaxThreads): the run is the same bytes
+  /// whatever the count. Applies to the crowd now and to every crowd built after; a recording
+  /// under way keeps its count until Reset.
+  void set_threads(int threads);
+  int threads() const { return threads_; }
+  static constexpr int kMaxThreads = 8;
   int count() const { return static_cast<int>(units_.size()); }
   int arrived() const;
   /// True when unit `id` has reached its goal (or its place next to a shared goal).
@@ -267,6 +273,7 @@ class UnitSwarm {
   double time_offset_ = 0.0;
   double accumulator_ = 0.0;  ///< simulated time not yet stepped [s]
   double speed_ = 1.0;
+  int threads_ = 2;  ///< set_threads: the neighbour and avoidance phase on two cores (issue 27)
   bool playing_ = true;
   bool replan_pending_ = false;
   Pose scene_goal_;  ///< the scene goal the crowd was last given

@@ -34,6 +34,7 @@ void UnitSwarm::start_recording(const io::Scene& scene) {
   start.units = spawn_list();
   plan::RecordOptions o;
   o.def.dt = crowd_->dt();
+  o.def.threads = threads_;  // the recording's rebuilds (a paint) step on as many threads
   o.keyframe_every = kTimelineKeyframeEvery;
   // From a copy of the units shown (their routes planned already): building them again from
   // the scene re-planned every unit in the first frame. The copy is what the file's scene

@@ -348,6 +348,10 @@ class Crowd {
 
   /// One fixed step of everything.
   void step();
+  /// Runs the following steps on `threads` threads (CrowdDef::threads; the calling thread
+  /// counts): the crowd's future is the same bytes whatever the count. Errors: outside 1..64.
+  Status set_threads(int threads);
+  int threads() const noexcept;  ///< CrowdDef::threads as now set.
 
   /// A copy of the whole crowd (units, doors, trucks, metrics, the step count) whose future
   /// steps are bit for bit those of this one, given the same route planner answers: for

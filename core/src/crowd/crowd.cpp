@@ -180,6 +180,16 @@ Status Crowd::set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> heading
   return impl_->set_goal(id, goal, heading);
 }
 void Crowd::step() { impl_->step(); }
+Status Crowd::set_threads(int threads) {
+  if (threads < 1 || threads > 64) {
+    return fail(StatusCode::invalid_argument, "crowd.threads must be in 1..64 (got " + std::to_string(threads) + ")");
+  }
+  impl_->def_.threads = threads;
+  impl_->pool_ = crowd::WorkerPool(threads);  // the old pool's threads end here
+  impl_->scratch_.resize(static_cast<size_t>(threads));
+  return ok_status();
+}
+int Crowd::threads() const noexcept { return impl_->def_.threads; }
 Crowd Crowd::clone(CrowdRoutePlanner planner) const { return Crowd(impl_->clone(std::move(planner))); }
 
 size_t Crowd::memory_bytes() const noexcept { return impl_->memory_bytes(); }

@@ -210,7 +210,12 @@ class CrowdImpl {
   /// Drops the points of a planned route (starting at the unit's position) before the one
   /// nearest to the unit within its first cells, so the unit does not drive back to its cell's centre.
   void join_route_ahead(std::vector<Vec2>& route, double radius) const;
+  /// A grid search from start to goal with traffic costs and `extra` cells blocked; with
+  /// `extra` (a detour round units) only within a window round start and goal.
   Result<GridPath> search_cells(Cell start, Cell goal, double radius, const std::vector<Cell>& extra);
+  /// The points of the unit's route from the one a detour round units rejoins it at (about
+  /// kDetourReach cells along it) to its end; none without a route.
+  std::vector<Vec2> detour_rest(const crowd::Agent& a) const;
   void claim_slot(int id);
   // flow_field_crowd.cpp
   /// plan_route for a unit of a large group (CrowdDef::flow_field_units): its route from the

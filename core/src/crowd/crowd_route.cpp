@@ -21,6 +21,8 @@ constexpr double kKeepRight = 0.3;        ///< Bias to the right near others. [U
 constexpr int kWindowMargin = 16;         ///< Planning window beyond start and goal. [Units: cells]
 constexpr double kOnSpotDistance = 0.25;  ///< An arrived unit this close to its target is on its spot. [Units: cells]
 constexpr double kKeepRightRange = 3.0;   ///< Gap within which the bias applies. [Units: cells]
+constexpr double kDetourReach = 16.0;     ///< A detour round units rejoins the route this far along it (detour_rest). [Units: cells]
+constexpr double kDetourFar = 96.0;       ///< ... when more than this much route is left; nearer, it goes to the target. [Units: cells]
 constexpr double kJoinReach = 1.5;        ///< A re-planned unit joins its route within this much of its start. [Units: cells]
 
 }  // namespace
@@ -53,7 +55,9 @@ void CrowdImpl::join_group(int id) {
 Result<GridPath> CrowdImpl::search_cells(Cell start, Cell goal, double radius, const std::vector<Cell>& extra) {
   // Plan in a window around start and goal first: the grid search prepares its whole grid per
   // query, which on a large map costs far more than the search itself. Only when the window
-  // has no path is the whole map searched.
+  // has no path is the whole map searched, and never for a detour round units (`extra`): one
+  // that leaves the window is no detour, and at 10,000 units the whole-map searches of units
+  // hemmed in at a door were most of the slowest steps (bench_crowd_scale).
   GridSearchOptions opt;
   opt.agent_radius = radius;
   opt.max_expansions = def_.plan_expansions;
@@ -83,6 +87,7 @@ Result<GridPath> CrowdImpl::search_cells(Cell start, Cell goal, double radius, c
       window_used_ = true;
       return path;
     }
+    if (!extra.empty()) return path;
   }
   window_origin_ = Cell{0, 0};
   window_used_ = false;
@@ -99,6 +104,9 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
   const double r = a.def.unit.radius;
   const Vec2 pos = a.st.pose.pos;
   const Vec2 target = a.st.target;
+  // A detour round units standing in the way goes to the route a few cells on, not to the
+  // target, and the route goes on from there as before (detour_rejoin).
+  const std::vector<Vec2> rest = avoiding && !def_.route_planner ? detour_rest(a) : std::vector<Vec2>{};
   ++a.m.replans;
   a.st.next_waypoint = 1;
   if (def_.route_planner) {
@@ -116,7 +124,7 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
     return;
   }
   if (!avoiding && plan_flow_route(id)) return;  // a large group's shared flow field (flow_field_crowd.cpp)
-  auto path = search_cells(cell_of(pos), cell_of(target), r, extra_blocked);
+  auto path = search_cells(cell_of(pos), cell_of(avoiding && !rest.empty() ? rest.front() : target), r, extra_blocked);
   if (!path || !path->found) {
     if (avoiding) return;  // the caller falls back to the plain map
     a.st.route = {pos};
@@ -130,10 +138,18 @@ void CrowdImpl::plan_route(int id, const std::vector<Cell>& extra_blocked) {
   }
   if (avoiding) {
     // A detour around units: the raw cells (shortcuts on the map would cut through them).
-    a.st.route = path->points;
-    for (Vec2& q : a.st.route) q += Vec2(window_origin_.x, window_origin_.y);
-    a.st.route.front() = pos;
-    if (segment_clear(grid_, a.st.route.back(), target, r)) a.st.route.push_back(target);
+    std::vector<Vec2> detour = path->points;
+    for (Vec2& q : detour) q += Vec2(window_origin_.x, window_origin_.y);
+    detour.front() = pos;
+    if (rest.empty()) {
+      if (segment_clear(grid_, detour.back(), target, r)) detour.push_back(target);
+    } else {
+      // The detour ends at the centre of the rejoin point's cell: the route goes on only from
+      // where that point is in sight (else the caller plans afresh, as for no detour).
+      if (!segment_clear(grid_, detour.back(), rest.front(), r)) return;
+      detour.insert(detour.end(), rest.begin(), rest.end());
+    }
+    a.st.route = std::move(detour);
     a.st.route_source = CrowdRouteSource::detour;
   } else {
     // Smoothed on the grid the path was found on (the window: the shortcut pass also reads
@@ -223,6 +239,26 @@ void CrowdImpl::plan_provided_route(int id, const std::vector<Cell>& extra_block
   index_route(a);
   a.best_remaining = remaining_route(a);
   mark_flow(id);
+}
+
+std::vector<Vec2> CrowdImpl::detour_rest(const crowd::Agent& a) const {
+  // The first route point at least kDetourReach along the route from the unit: a detour
+  // searched to the far target crossed the whole map with its traffic costs for every unit
+  // hemmed in at a door (20 ms each at 10,000 units); the units in the way stand within a
+  // couple of cells, so a detour round them rejoins the route a little beyond.
+  //
+  // Only on a long way: nearer the target a detour to it may take another doorway (the
+  // 2,000 persons through three doorways took 200 s instead of 181 with every detour
+  // rejoining its route), and its search is cheap there.
+  const std::vector<Vec2>& route = a.st.route;
+  if (route.size() < 2 || a.st.waiting || remaining_route(a) <= kDetourFar) return {};
+  size_t k = static_cast<size_t>(std::max(1, a.st.next_waypoint));
+  double along = glm::length(route[k] - a.st.pose.pos);
+  while (k + 1 < route.size() && along < kDetourReach) {
+    along += glm::length(route[k + 1] - route[k]);
+    ++k;
+  }
+  return std::vector<Vec2>(route.begin() + static_cast<std::ptrdiff_t>(k), route.end());
 }
 
 void CrowdImpl::join_route_ahead(std::vector<Vec2>& route, double radius) const {
