@@ -115,6 +115,7 @@ Result<std::string> inflate_capped(const std::string& z, const std::string& key)
   size_t cap = std::min(kMaxLinkJsonBytes, std::max(kFirstInflateBytes, z.size() * 8));
   std::string out;
   for (;;) {
+    out = std::string();  // freed first, then allocated at exactly `cap` (a resize could double past it)
     out.resize(cap);
     reset_stb_failure_reason();
     const int n = stbi_zlib_decode_buffer(out.data(), static_cast<int>(cap), z.data(), static_cast<int>(z.size()));
