@@ -105,6 +105,16 @@ TEST_CASE("cli link: a scene whose map is a file gives a link with the map in it
   const test::CliRun b = run_cli("plan --scene " + out);
   REQUIRE(a.status == 0);
   CHECK(a.out == b.out);
+  // --link gives plan (and simulate, scen) the scene without a file at all.
+  const test::CliRun c = run_cli("plan --link '" + link + "'");
+  REQUIRE_MESSAGE(c.status == 0, c.err);
+  CHECK(c.out == a.out);
+  const test::CliRun d = run_cli("plan --json --planner theta --link '" + link + "'");
+  const test::CliRun e = run_cli("plan --json --planner theta --scene " + arena);
+  REQUIRE_MESSAGE(d.status == 0, d.err);
+  CHECK(d.out == e.out);
+  check_usage_error("plan --link '" + link + "' --scene " + arena, "give either --link or --scene");
+  check_usage_error("plan --link 'index.html#scene=AAAA'", "link: scene:");
 }
 
 TEST_CASE("cli link: --lesson --step N links one step; --open writes the lesson to a new .lesson.json") {

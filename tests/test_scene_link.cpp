@@ -3,11 +3,14 @@
 // error beginning with "link"; a link that decompresses to more than 8 MiB is refused without
 // allocating more than that.
 //
-// Link lengths of the bundled scenes (this test's first case prints them with -s; stb's deflate
-// at quality 32, base64url, "scene=" included), against the scene file's JSON:
-//   demo.json               3,234 bytes of JSON ->    ~550 characters
-//   crowds/doorway.json     2,088 bytes         ->    ~840 characters
-//   bench512.json         267,093 bytes         -> ~15,900 characters (512 x 512 cells, 50 units)
+// Link lengths of the bundled scenes (PATHLAB_LINK_LENGTHS=1 makes the first case print every
+// one; stb's deflate at quality 32, base64url, "scene=" included), against the JSON the link
+// carries (scene_to_json):
+//   demo.json                3,527 bytes of JSON ->    777 characters
+//   crowds/doorway.json      2,199 bytes         ->    877 characters (6 units, a door)
+//   bench256.json           68,013 bytes         ->  4,486 characters
+//   bench512.json          270,177 bytes         -> 16,062 characters (512 x 512 cells, 50 units)
+// The small scenes are 650-1,000 characters, most of it the settings every scene writes.
 // Browsers take URLs of 2 MB and more (Chromium's limit); chat tools often cut near 2,000-4,000
 // characters, so the small scenes travel in a message and bench512 as a file or a paste.
 
@@ -113,8 +116,9 @@ TEST_CASE("scene links: every bundled scene reads back from its link as the same
     CHECK(io::scene_to_json(*back) == io::scene_to_json(*scene));  // map, poses, settings, units, doors, trucks
     const size_t json_size = io::scene_to_json(*scene).size();
     if (json_size > 50000) CHECK(fragment.size() * 10 < json_size);  // the large maps compress at least 10:1
-    MESSAGE(fs::path(f).filename().string() << ": " << json_size << " bytes of JSON, link " << fragment.size()
-                                            << " characters");
+    if (std::getenv("PATHLAB_LINK_LENGTHS"))
+      MESSAGE(fs::path(f).filename().string() << ": " << json_size << " bytes of JSON, link " << fragment.size()
+                                              << " characters");
   }
 }
 

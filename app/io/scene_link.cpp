@@ -57,9 +57,6 @@ int base64url_value(char c) {
 Result<std::string> base64url_decode(std::string_view text, const std::string& key) {
   while (!text.empty() && text.back() == '=') text.remove_suffix(1);
   if (text.empty()) return fail(StatusCode::parse_error, "link: " + key + " is empty");
-  if (text.size() % 4 == 1)
-    return fail(StatusCode::parse_error, "link: " + key + ": " + std::to_string(text.size()) +
-                                             " characters cannot be base64url (cut short?)");
   std::string out;
   out.reserve(text.size() / 4 * 3 + 2);
   uint32_t bits = 0;
@@ -76,6 +73,10 @@ Result<std::string> base64url_decode(std::string_view text, const std::string& k
       out += static_cast<char>((bits >> count) & 0xFF);
     }
   }
+  // Checked after the characters: a mistyped character is the more useful message.
+  if (text.size() % 4 == 1)
+    return fail(StatusCode::parse_error, "link: " + key + ": " + std::to_string(text.size()) +
+                                             " characters cannot be base64url (cut short?)");
   return out;
 }
 
