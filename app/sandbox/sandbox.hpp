@@ -149,8 +149,7 @@ class Sandbox {
   /// Opens what a scene link holds (scene_link.hpp; a whole URL or just its fragment): a scene
   /// opens untitled, never written by itself (Save asks for a file name); a lesson link presents
   /// its lesson at the link's step. The one entry for `pathlab --link` and the web build's URL.
-  /// A link that does not decode or read changes nothing; the error (also the status) begins
-  /// with "link". (A lesson whose step's preset cannot open stays open, as open_lesson's does.)
+  /// A link that does not read changes nothing (a lesson stays open at a step that fails); errors begin "link".
   Status open_link(std::string_view url_or_fragment);
   /// The link of the scene shown (units as Save would write them), after `base` ("index.html"
   /// by default; the web build sets the page's address): what Export's "Copy link" copies.
