@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-ALL=(fuzz_movingai_map fuzz_scenarios fuzz_scene_json fuzz_png_map fuzz_query_files fuzz_cli_args fuzz_grid_invariants fuzz_repro_file fuzz_lesson_file)
+ALL=(fuzz_movingai_map fuzz_scenarios fuzz_scene_json fuzz_png_map fuzz_query_files fuzz_cli_args fuzz_grid_invariants fuzz_repro_file fuzz_lesson_file fuzz_scene_link)
 if [ ${#targets[@]} -eq 0 ]; then targets=("${ALL[@]}"); fi
 
 launcher=()
@@ -42,6 +42,7 @@ dict_of() {
     fuzz_movingai_map|fuzz_scenarios) echo fuzz/dict/movingai.dict ;;
     fuzz_png_map) echo fuzz/dict/png.dict ;;
     fuzz_cli_args) echo fuzz/dict/cli.dict ;;
+    fuzz_scene_link) echo fuzz/dict/link.dict ;;
     *) echo "" ;;
   esac
 }

@@ -71,10 +71,8 @@ int run_plan(int argc, char** argv) {
   // it one by one; its poses are the query unless --from / --to (each alone) or --queries replace them.
   std::optional<CliScene> scene;
   std::optional<plan::PlanRequest> base;
-  if (const auto scene_path = scene_file_arg(args)) {
-    scene = load_cli_scene(*scene_path);
-    base = scene_base_request(*scene, args);
-  }
+  scene = scene_arg(args);
+  if (scene) base = scene_base_request(*scene, args);
   const std::string map_path = scene ? scene->path : args.required("map");
   const auto queries_path = args.str("queries");
   auto from = args.point("from");

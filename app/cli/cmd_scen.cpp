@@ -71,7 +71,7 @@ int run_scen(int argc, char** argv) {
   Args args(argc, argv, 2, {});
   // A scene (--scene, or --map FILE.json) gives the map (doors shut at t = 0 as walls) and the planner.
   std::optional<CliScene> scene;
-  if (const auto scene_path = scene_file_arg(args)) scene = load_cli_scene(*scene_path);
+  scene = scene_arg(args);
   const auto map_arg = scene ? std::optional<std::string>(scene->path) : args.str("map");
   const std::string planner_name = args.str("planner").value_or(
       scene ? scene->scene.settings.planner : std::string(plan::planner_name(plan::PlannerId::astar)));

@@ -252,7 +252,7 @@ int run_simulate(int argc, char** argv) {
   // A scene (--scene, or --map FILE.json) gives the map, the poses with their headings, the
   // planner, smoother and settings, and the unit; the options given override them one by one.
   std::optional<CliScene> scene;
-  if (const auto scene_path = scene_file_arg(args)) scene = load_cli_scene(*scene_path);
+  scene = scene_arg(args);
   const std::string map_path = scene ? scene->path : args.required("map");
   auto from = args.point("from");
   auto to = args.point("to");

@@ -16,6 +16,7 @@ int run_simulate(int argc, char** argv);
 int run_crowd(int argc, char** argv);
 int run_record(int argc, char** argv);
 int run_replay(int argc, char** argv);
+int run_link(int argc, char** argv);
 
 struct Command {
   const char* name;
@@ -33,6 +34,7 @@ inline constexpr Command kCommands[] = {
     {"crowd", run_crowd, "many units following their routes around each other, doors and moving obstacles (JSON Lines)"},
     {"record", run_record, "run a scene's crowd headless with inputs as data and write a repro file of the run"},
     {"replay", run_replay, "re-simulate a repro file, print frames as crowd does; --check against its hashes"},
+    {"link", run_link, "a scene or a lesson step as a link (index.html#scene=...), and a link back to a new file"},
 };
 
 }  // namespace pathlab::cli

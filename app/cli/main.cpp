@@ -16,7 +16,8 @@ void usage(std::FILE* out) {
                "\n--scene FILE (plan, simulate, scen, crowd; plan, simulate and scen also take --map FILE.json):\n"
                "a sandbox scene gives the map, the start and goal poses with their headings, the planner, the\n"
                "smoother and every setting (simulate: its first unit's preset); each option given overrides\n"
-               "only itself (--planner keeps the poses and the settings that still apply).\n"
+               "only itself (--planner keeps the poses and the settings that still apply). --link LINK gives the\n"
+               "scene a scene link holds (pathlab-cli link; plan, simulate, scen).\n"
                "\nSee README.md for every option.\n");
 }
 

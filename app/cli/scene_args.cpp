@@ -4,6 +4,7 @@
 
 #include "scene_args.hpp"
 
+#include "pathlab/io/scene_link.hpp"
 #include "pathlab/plan/registry.hpp"
 #include "pathlab/plan/scene.hpp"
 
@@ -27,6 +28,22 @@ CliScene load_cli_scene(const std::string& path) {
   auto loaded = plan::load_scene(path);
   if (!loaded) throw UsageError(loaded.error().message);
   CliScene out{path, std::move(*loaded), Grid{}};
+  out.grid = plan::scene_grid(out.scene);
+  return out;
+}
+
+std::optional<CliScene> scene_arg(Args& args) {
+  const auto link = args.str("link");
+  const bool map_given = args.str("map").has_value();
+  const auto path = scene_file_arg(args);
+  if (link && (path || map_given)) throw UsageError("give either --link or --scene / --map, not both (the link holds its map)");
+  if (path) return load_cli_scene(*path);
+  if (!link) return std::nullopt;
+  auto decoded = io::decode_link(*link);
+  if (!decoded) throw UsageError(decoded.error().message);
+  auto scene = io::read_link_scene(*decoded, plan::scene_read_options());
+  if (!scene) throw UsageError(scene.error().message);
+  CliScene out{"link", std::move(*scene), Grid{}};
   out.grid = plan::scene_grid(out.scene);
   return out;
 }

@@ -2,7 +2,8 @@
 // `--scene FILE` for the verbs that take a map (plan, simulate, scen; crowd has its own): the
 // scene becomes the request the sandbox plans (plan::scene_request, the one code path from a
 // scene to a plan), and the flags given on the command line are applied on top of it one by one.
-// `--map FILE.json` is an alias of `--scene FILE.json`.
+// `--map FILE.json` is an alias of `--scene FILE.json`; `--link LINK` gives the scene a scene link
+// holds (issue 29).
 
 #include <optional>
 #include <string>
@@ -19,10 +20,15 @@ std::optional<std::string> scene_file_arg(Args& args);
 
 /// A scene as the CLI plans it.
 struct CliScene {
-  std::string path;  ///< the file, for messages
+  std::string path;  ///< the file, for messages ("link" for a scene from --link)
   io::Scene scene;
   Grid grid;  ///< plan::scene_grid: the map with the doors shut at t = 0 as walls
 };
+
+/// The scene the command names: --scene FILE, --map FILE.json (scene_file_arg, read with
+/// load_cli_scene) or --link LINK (a scene link, pathlab/io/scene_link.hpp: the scene it holds,
+/// "link" in messages). Giving --link with --scene or --map is a UsageError; so is a bad link.
+std::optional<CliScene> scene_arg(Args& args);
 
 /// Reads a scene file with the registry's names check; any error is a UsageError naming the
 /// file (and the line, for a bad key).

@@ -63,9 +63,10 @@ Pose read_pose(const json& root, const char* key, const std::string& source) {
   return pose;
 }
 
-Grid read_map(const json& m, const std::string& source, const std::string& base_dir) {
+Grid read_map(const json& m, const std::string& source, const std::string& base_dir, bool allow_file) {
   if (!m.is_object()) bad(source, "\"map\" must be an object");
   if (m.contains("file")) {
+    if (!allow_file) detail::bad_key("map.file", "cannot be used here: a link carries its map (width, height, rows), never a file name");
     if (!m["file"].is_string()) bad(source, "map.file must be a string");
     std::filesystem::path p(m["file"].get<std::string>());
     if (p.is_relative()) p = std::filesystem::path(base_dir) / p;
@@ -201,7 +202,7 @@ Result<Scene> parse_scene(const std::string& text, const std::string& source, co
     Scene scene;
     if (root.contains("name") && root["name"].is_string()) scene.name = root["name"].get<std::string>();
     if (!root.contains("map")) bad(source, "missing \"map\"");
-    scene.grid = read_map(root["map"], source, base_dir);
+    scene.grid = read_map(root["map"], source, base_dir, options.allow_map_file);
     scene.start = read_pose(root, "start", source);
     scene.goal = read_pose(root, "goal", source);
     // By reference: json::value() would copy the whole subtree.

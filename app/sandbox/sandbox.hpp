@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -145,6 +146,15 @@ class Sandbox {
   /// Opens a repro file: its scene (untitled), its run replayed, the timeline at its moment.
   /// open() does this for a name ending in .repro.json.
   bool open_repro(const std::string& path);
+  /// Opens what a scene link holds (scene_link.hpp; a whole URL or just its fragment): a scene
+  /// opens untitled, never written by itself (Save asks for a file name); a lesson link presents
+  /// its lesson at the link's step. The one entry for `pathlab --link` and the web build's URL.
+  /// A link that does not read changes nothing (a lesson stays open at a step that fails); errors begin "link".
+  Status open_link(std::string_view url_or_fragment);
+  /// The link of the scene shown (units as Save would write them), after `base` ("index.html"
+  /// by default; the web build sets the page's address): what Export's "Copy link" copies.
+  std::string scene_link_url() const;
+  void set_link_base(std::string base) { link_base_ = std::move(base); }
   /// Opens when there are no unsaved edits, else asks save / discard / cancel first.
   void request_open(const std::string& path);
   void request_preset(const GalleryEntry& e);
@@ -354,6 +364,8 @@ class Sandbox {
   // Presentation and lessons (sandbox_present.cpp).
   bool presenting_ = false;
   LessonShow lesson_;
+  std::string link_base_ = "index.html";  ///< what scene_link_url() puts before the '#'
+
   LessonDraft draft_;
   int replay_from_start_after_ = -1;  // a step's "replay": rewind once a plan newer than this shows
   char caption_buf_[2048] = "";

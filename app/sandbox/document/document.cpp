@@ -85,7 +85,7 @@ std::string derive_save_path(const std::string& source, const std::string& work_
 
 void SceneDocument::reset(const std::string& path, bool is_scene) {
   source_ = path;
-  dirty_ = autosave_due_ = false;
+  dirty_ = autosave_due_ = from_link_ = false;
   if (path.empty()) {
     origin_ = Origin::untitled;
     save_path_.clear();
@@ -101,7 +101,16 @@ void SceneDocument::reset(const std::string& path, bool is_scene) {
   }
 }
 
+void SceneDocument::reset_from_link(const std::string& link) {
+  reset("", true);
+  from_link_ = true;
+  char tag[16];
+  std::snprintf(tag, sizeof tag, "%08x", fnv1a(link));
+  link_tag_ = tag;
+}
+
 void SceneDocument::saved_as(const std::string& path) {
+  from_link_ = false;
   // The document is now that scene file (an import or a preset becomes the user's scene); its
   // crash copy moves to the new key with the next autosave (the caller removes the old one).
   save_path_ = path;
@@ -117,6 +126,7 @@ std::string SceneDocument::suggested_save_path(const std::string& work_dir) cons
 
 std::string SceneDocument::autosave_path(const std::string& state_dir) const {
   if (state_dir.empty()) return "";
+  if (from_link_) return (fs::path(state_dir) / "autosave" / ("link-" + link_tag_ + ".json")).string();
   if (source_.empty()) return (fs::path(state_dir) / "autosave" / "untitled.json").string();
   const fs::path abs = resolved(source_);
   char tag[16];

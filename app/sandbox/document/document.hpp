@@ -45,6 +45,12 @@ class SceneDocument {
   /// What was opened: `path` is the file read ("" for untitled). The origin follows from the
   /// file: a bundled scene, a user's scene, or an import.
   void reset(const std::string& path, bool is_scene);
+  /// A scene opened from a link (scene_link.hpp): untitled, and Save asks for a file name
+  /// instead of deriving one (a link names no file, and nothing is written by itself). Its
+  /// crash copy is its own, keyed by the link's text (`link`), apart from the untitled scene's.
+  void reset_from_link(const std::string& link);
+  /// The document came from a link and has no file yet: Save must ask for a name.
+  bool from_link() const { return from_link_; }
   Origin origin() const { return origin_; }
   /// The file the scene was read from ("" when untitled).
   const std::string& source() const { return source_; }
@@ -76,6 +82,8 @@ class SceneDocument {
   Origin origin_ = Origin::untitled;
   std::string source_, save_path_;
   bool dirty_ = false, autosave_due_ = false;
+  bool from_link_ = false;
+  std::string link_tag_;  ///< FNV-1a of the link's text, for its autosave's name
   uint64_t changed_at_ms_ = 0;
 };
 

@@ -171,6 +171,11 @@ void Sandbox::sync_units_to_scene() {
 }
 
 bool Sandbox::save() {
+  if (doc_.from_link()) {  // a link names no file: the user chooses one (sandbox_link.cpp)
+    show_file_dialog(BrowseMode::save_as);
+    set_status("this scene came from a link: choose a file name to save it", false);
+    return false;
+  }
   const std::string target = doc_.suggested_save_path(work_dir_);
   const bool new_name = doc_.save_path().empty();
   const std::string from = doc_.source();

@@ -1,7 +1,7 @@
 // pathlab: the sandbox.
 //
 //   pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays]
-//           [--ui-scale PCT] [--bench-crowd [--bench-units N]] [--paused] [--planner NAME] [--record-until T --save-repro OUT]
+//           [--ui-scale PCT] [--bench-crowd [--bench-units N]] [--paused] [--planner NAME] [--record-until T --save-repro OUT] [--link TEXT]
 //
 // SCENE is a scene .json, a Moving AI .map or a PNG map (default: the demo scene), a repro
 // (.repro.json: its run replayed) or a lesson (.lesson.json: presented from its first step).
@@ -26,6 +26,9 @@
 //   (as the Step button does) and writes the repro file of the run, the same bytes as
 //   `pathlab-cli record --scene SCENE --until T --out OUT` (issue 25). An existing OUT is
 //   replaced only if it is a repro.
+// --link TEXT opens what a scene link holds (a URL with #scene=... or #lesson=...&step=N, or
+//   just the fragment; see README.md, "Scene links") instead of SCENE: the scene untitled, never
+//   written by itself (Save asks for a file name), or the lesson presented at the link's step.
 // Interactive runs quit on SIGTERM, SIGINT and SIGHUP without asking: unsaved edits go to the
 // autosave, which the next start offers to restore (host/quit_signal.hpp). Ctrl+Q or closing
 // the window asks first when there are unsaved edits.
@@ -57,7 +60,7 @@ using namespace pathlab;
 namespace {
 
 int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "error: %s\nusage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd [--bench-units N]] [--paused] [--planner NAME] [--record-until T --save-repro OUT]\n",
+  std::fprintf(stderr, "error: %s\nusage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd [--bench-units N]] [--paused] [--planner NAME] [--record-until T --save-repro OUT] [--link TEXT]\n",
                msg.c_str());
   return 2;
 }
@@ -84,7 +87,7 @@ std::string plan_names() {
 }
 
 struct Options {
-  std::string scene_path, screenshot, planner, save_repro;
+  std::string scene_path, screenshot, planner, save_repro, link;
   double record_until = -1.0;  ///< [Units: s]; < 0: not recording
   long frames = 3, bench_frames = 0, ui_scale_pct = 0;
   long bench_units = 0;  ///< --bench-units: the crowd bench's unit count; 0: its 200
@@ -125,6 +128,10 @@ int parse_args(int argc, char** argv, Options& o) {
       const char* v = value();
       if (!v || !*v) return usage_error("--save-repro needs a file name");
       o.save_repro = v;
+    } else if (a == "--link") {
+      const char* v = value();
+      if (!v || !*v) return usage_error("--link needs a link (a URL with #scene=... or #lesson=...&step=N)");
+      o.link = v;
     } else if (a == "--bench-replan") {
       o.bench_replan = true;
     } else if (a == "--bench-crowd") {
@@ -141,7 +148,7 @@ int parse_args(int argc, char** argv, Options& o) {
       const char* v = value();
       if (!v || !parse_count(v, o.bench_frames)) return usage_error("--bench-frames needs a count from 1 to 1000000");
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd [--bench-units N]] [--paused] [--planner NAME] [--record-until T --save-repro OUT]\n");
+      std::printf("usage: pathlab [SCENE] [--screenshot OUT.png] [--frames N] [--bench-frames N] [--bench-replan] [--all-overlays] [--ui-scale PCT] [--bench-crowd [--bench-units N]] [--paused] [--planner NAME] [--record-until T --save-repro OUT] [--link TEXT]\n");
       return 0;
     } else if (!a.empty() && a[0] == '-') {
       return usage_error("unknown option " + a);
@@ -151,6 +158,7 @@ int parse_args(int argc, char** argv, Options& o) {
       return usage_error("more than one scene given");
     }
   }
+  if (!o.link.empty() && (!o.scene_path.empty() || o.bench_crowd)) return usage_error("--link replaces SCENE and --bench-crowd: give one");
   if (o.bench_replan && o.bench_frames == 0) return usage_error("--bench-replan needs --bench-frames N");
   if (o.bench_units > 0 && !o.bench_crowd) return usage_error("--bench-units N needs --bench-crowd");
   if ((o.record_until > 0.0) != !o.save_repro.empty()) return usage_error("--record-until T and --save-repro OUT go together");
@@ -305,12 +313,12 @@ int main(int argc, char** argv) {
   if (const int rc = parse_args(argc, argv, o); rc >= 0) return rc;
   io::Scene scene;
   bool is_scene = true;
-  const bool explicit_scene = !o.scene_path.empty();
+  const bool explicit_scene = !o.scene_path.empty() || !o.link.empty();
   std::string repro_path;  // a repro opens in the sandbox once it exists (Sandbox::open_repro)
   if (sandbox::is_repro_name(o.scene_path)) repro_path = std::exchange(o.scene_path, "");
   std::string lesson_path;  // a lesson opens presented, at its first step (Sandbox::open_lesson)
   if (io::is_lesson_name(o.scene_path)) lesson_path = std::exchange(o.scene_path, "");
-  if (!repro_path.empty() || !lesson_path.empty()) {
+  if (!repro_path.empty() || !lesson_path.empty() || !o.link.empty()) {
     scene = empty_scene();
   } else if (o.bench_crowd) {
     scene = sandbox::crowd_bench_scene();
@@ -329,6 +337,9 @@ int main(int argc, char** argv) {
   sandbox::Sandbox& sb = (*host)->sandbox();
   if (!repro_path.empty() && !sb.open_repro(repro_path)) return usage_error(sb.status());
   if (!lesson_path.empty() && !sb.open_lesson(lesson_path)) return usage_error(sb.status());
+  if (!o.link.empty()) {
+    if (auto st = sb.open_link(o.link); !st) return usage_error(st.error().message);
+  }
   if (headless) sb.set_plan_wait_ms(60000);  // scripted runs show the plan of their own inputs
   else sb.set_state_dir(state_dir);
   if (!headless && !explicit_scene) sb.reopen_last_unsaved();  // the next start offers the restore

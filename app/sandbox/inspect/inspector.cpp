@@ -485,6 +485,16 @@ void Inspector::tab_export(Sandbox& sb) {
   }
   remember("copy_scene");
   help_marker("The whole scene (map, start, goal, settings) as scene JSON, to paste into a bug report.");
+  same_line_if_fits(button_width("Copy link") + help_marker_width());
+  if (ImGui::Button("Copy link")) {
+    const std::string link = sb.scene_link_url();
+    ImGui::SetClipboardText(link.c_str());
+    message_ = "link copied (" + std::to_string(link.size()) + " characters): it holds the whole scene";
+  }
+  remember("copy_link");
+  help_marker("The scene (map, start, goal, settings, units) compressed into a link: index.html#scene=... "
+              "The browser version opens it, and so do \"pathlab --link LINK\" and \"pathlab-cli link --open LINK "
+              "--out FILE\". A teacher shares a scene, a designer a bug, with nothing to attach.");
   cli_command_row(sb);
   if (e.points.empty()) ImGui::TextDisabled("No path to export.");
   else text_wrapped_f("%zu points, length %.3f cells", e.points.size(), e.length);

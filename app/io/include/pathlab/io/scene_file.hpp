@@ -131,6 +131,9 @@ struct SceneReadOptions {
   /// refusal is reported as "FILE:LINE: MESSAGE" at the key's line. Empty: names are not
   /// checked while reading (the planning service still refuses unknown ones when it plans).
   SceneNamesCheck check_names;
+  /// "map.file" may name a map file to read. False for text from elsewhere (a scene link,
+  /// scene_link.hpp): such a scene must carry its map, never make the reader open a file.
+  bool allow_map_file = true;
 };
 
 /// Reads a scene. Errors name the file and, for JSON syntax errors, the byte offset.
