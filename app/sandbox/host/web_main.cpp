@@ -1,0 +1,128 @@
+// pathlab in the browser (issue 29): the desktop sandbox's Host and Sandbox, compiled to
+// WebAssembly by scripts/web.sh. Only what a web page does differently lives here: the scene
+// comes from the page's URL (?scene=<path under assets/scenes>, preloaded into Emscripten's
+// in-memory file system at /assets), the browser drives the frames (emscripten_set_main_loop),
+// and the console says when the sandbox is ready:
+//
+//   pathlab: ready <scene> length <the first plan's length, %.17g as pathlab-cli prints it>
+//
+// then one `pathlab: plan <scene> length <L>` line per later plan, so a test (web/test/) can
+// tell a running sandbox from a blank page and see an edit change the path. The exported
+// pathlab_path_* functions give the test the path's points in page pixels, to paint across it.
+
+#include <emscripten.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "host/host.hpp"
+#include "pathlab/plan/scene.hpp"
+
+using namespace pathlab;
+
+namespace {
+
+/// The page's state: one sandbox for the page's lifetime (the main loop never returns).
+struct WebPage {
+  std::unique_ptr<sandbox::Host> host;
+  std::string scene_name;  ///< as in the URL, e.g. crowds/doorway.json
+  int plans_seen = 0;      ///< PlanView::plans of the last plan reported on the console
+};
+WebPage g_page;
+
+constexpr const char* kDemoScene = "demo.json";
+
+/// Why `name` is not a bundled scene path ("" when it is one): relative, below assets/scenes,
+/// plain characters only (the name comes from a URL anyone can write).
+std::string check_scene_name(const std::string& name) {
+  if (name.empty() || name.size() > 200) return "a scene path of 1 to 200 characters is needed";
+  if (name.front() == '/' || name.find("..") != std::string::npos) return "only paths under assets/scenes are bundled";
+  for (const char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '-' || c == '_' || c == '.'))
+      return "letters, digits and / - _ . only";
+  if (name.size() < 6 || name.substr(name.size() - 5) != ".json") return "a scene file ends in .json";
+  return "";
+}
+
+/// The scene the URL names (?scene=...), else the demo. A scene that cannot open is reported on
+/// the console with the reason, and the demo opens instead (a page must not stay blank).
+io::Scene open_initial_scene(std::string& name) {
+  const char* from_url = emscripten_run_script_string("new URLSearchParams(location.search).get('scene') || ''");
+  name = from_url ? from_url : "";
+  if (!name.empty()) {
+    std::string why = check_scene_name(name);
+    if (why.empty()) {
+      auto s = plan::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/" + name);
+      if (s) return std::move(*s);
+      why = s.error().message;
+    }
+    std::fprintf(stderr, "pathlab: error: ?scene=%s: %s; opening %s instead\n", name.c_str(), why.c_str(), kDemoScene);
+  }
+  name = kDemoScene;
+  auto demo = plan::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/" + kDemoScene);
+  if (demo) return std::move(*demo);
+  std::fprintf(stderr, "pathlab: error: %s\n", demo.error().message.c_str());
+  io::Scene empty;
+  empty.name = "empty";
+  empty.grid = Grid::create(64, 40).value();
+  return empty;
+}
+
+/// Reports a plan that finished since the last frame: the ready line for the first, a plan line
+/// after each later one.
+void report_plan(const sandbox::Sandbox& sb) {
+  const sandbox::PlanView& view = sb.plan();
+  if (sb.planning() || view.plans == g_page.plans_seen) return;
+  const char* what = g_page.plans_seen == 0 ? "ready" : "plan";
+  g_page.plans_seen = view.plans;
+  if (view.result.found)
+    std::printf("pathlab: %s %s length %.17g\n", what, g_page.scene_name.c_str(), view.result.length);
+  else
+    std::printf("pathlab: %s %s no path (%s)\n", what, g_page.scene_name.c_str(),
+                view.error.empty() ? view.result.reason.c_str() : view.error.c_str());
+  std::fflush(stdout);
+}
+
+void frame_step() {
+  sandbox::Host& host = *g_page.host;
+  host.pump_events();  // the page never quits: closing the tab ends it
+  host.frame();
+  report_plan(host.sandbox());
+}
+
+}  // namespace
+
+extern "C" {
+/// The current path's point count, and point i in page pixels (CSS pixels from the canvas's
+/// top-left corner), for the browser test to paint across the path. [Limit: 0 <= i < count]
+EMSCRIPTEN_KEEPALIVE int pathlab_path_count() { return static_cast<int>(g_page.host->sandbox().plan().result.points.size()); }
+EMSCRIPTEN_KEEPALIVE double pathlab_path_x(int i) {
+  const sandbox::Sandbox& sb = g_page.host->sandbox();
+  return sb.world_to_screen(sb.plan().result.points.at(static_cast<size_t>(i))).x;
+}
+EMSCRIPTEN_KEEPALIVE double pathlab_path_y(int i) {
+  const sandbox::Sandbox& sb = g_page.host->sandbox();
+  return sb.world_to_screen(sb.plan().result.points.at(static_cast<size_t>(i))).y;
+}
+}
+
+int main() {
+  std::string name;
+  io::Scene scene = open_initial_scene(name);
+  g_page.scene_name = name;
+  const int width = std::max(sandbox::Host::kMinWidth, EM_ASM_INT({ return window.innerWidth; }));
+  const int height = std::max(sandbox::Host::kMinHeight, EM_ASM_INT({ return window.innerHeight; }));
+  auto host = sandbox::Host::create(width, height, false);
+  if (!host) {
+    std::fprintf(stderr, "pathlab: error: %s\n", host.error().message.c_str());
+    return 1;
+  }
+  g_page.host = std::move(*host);
+  const std::string path = std::string(PATHLAB_ASSETS_DIR) + "/scenes/" + name;
+  g_page.host->set_sandbox(std::make_unique<sandbox::Sandbox>(g_page.host->renderer(), std::move(scene), path, true));
+  emscripten_set_main_loop(frame_step, 0, true);  // the browser's frame rate (requestAnimationFrame)
+  return 0;
+}
