@@ -9,6 +9,9 @@
 // then one `pathlab: plan <scene> length <L>` line per later plan, so a test (web/test/) can
 // tell a running sandbox from a blank page and see an edit change the path. The exported
 // pathlab_path_* functions give the test the path's points in page pixels, to paint across it.
+// ?bench=crowd opens the desktop's --bench-crowd scenario (200 units through doorways) and,
+// after kBenchFrames frames, prints the frames' own time (median and p95, the browser's idle
+// wait between animation frames excluded): the figure the README compares with the desktop.
 
 #include <emscripten.h>
 
@@ -17,8 +20,10 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "host/host.hpp"
+#include "units/crowd_bench.hpp"
 #include "pathlab/plan/scene.hpp"
 
 using namespace pathlab;
@@ -30,10 +35,19 @@ struct WebPage {
   std::unique_ptr<sandbox::Host> host;
   std::string scene_name;  ///< as in the URL, e.g. crowds/doorway.json
   int plans_seen = 0;      ///< PlanView::plans of the last plan reported on the console
+  bool bench = false;      ///< ?bench=crowd: time the frames
+  std::vector<double> frame_ms;  ///< the bench's frame times [ms]
 };
 WebPage g_page;
 
 constexpr const char* kDemoScene = "demo.json";
+constexpr size_t kBenchFrames = 300;  ///< ?bench=crowd: frames timed (5 s at 60 Hz)
+
+std::string url_parameter(const char* name) {
+  const std::string js = std::string("new URLSearchParams(location.search).get('") + name + "') || ''";
+  const char* v = emscripten_run_script_string(js.c_str());
+  return v ? v : "";
+}
 
 /// Why `name` is not a bundled scene path ("" when it is one): relative, below assets/scenes,
 /// plain characters only (the name comes from a URL anyone can write).
@@ -50,8 +64,7 @@ std::string check_scene_name(const std::string& name) {
 /// The scene the URL names (?scene=...), else the demo. A scene that cannot open is reported on
 /// the console with the reason, and the demo opens instead (a page must not stay blank).
 io::Scene open_initial_scene(std::string& name) {
-  const char* from_url = emscripten_run_script_string("new URLSearchParams(location.search).get('scene') || ''");
-  name = from_url ? from_url : "";
+  name = url_parameter("scene");
   if (!name.empty()) {
     std::string why = check_scene_name(name);
     if (why.empty()) {
@@ -86,11 +99,25 @@ void report_plan(const sandbox::Sandbox& sb) {
   std::fflush(stdout);
 }
 
+/// ?bench=crowd: the frame's time, and the figures once kBenchFrames were timed.
+void bench_frame(double ms) {
+  std::vector<double>& v = g_page.frame_ms;
+  v.push_back(ms);
+  if (v.size() != kBenchFrames) return;
+  std::sort(v.begin(), v.end());
+  sandbox::Sandbox& sb = g_page.host->sandbox();
+  std::printf("pathlab: bench %zu frames, %d units: median %.2f ms, p95 %.2f ms, max %.2f ms\n", v.size(),
+              sb.units().count(), v[v.size() / 2], v[v.size() * 95 / 100], v.back());
+  std::fflush(stdout);
+}
+
 void frame_step() {
   sandbox::Host& host = *g_page.host;
+  const double t0 = emscripten_get_now();
   host.pump_events();  // the page never quits: closing the tab ends it
   host.frame();
   report_plan(host.sandbox());
+  if (g_page.bench) bench_frame(emscripten_get_now() - t0);
 }
 
 }  // namespace
@@ -111,7 +138,9 @@ EMSCRIPTEN_KEEPALIVE double pathlab_path_y(int i) {
 
 int main() {
   std::string name;
-  io::Scene scene = open_initial_scene(name);
+  g_page.bench = url_parameter("bench") == "crowd";
+  io::Scene scene = g_page.bench ? sandbox::crowd_bench_scene() : open_initial_scene(name);
+  if (g_page.bench) name = "crowd-bench";
   g_page.scene_name = name;
   const int width = std::max(sandbox::Host::kMinWidth, EM_ASM_INT({ return window.innerWidth; }));
   const int height = std::max(sandbox::Host::kMinHeight, EM_ASM_INT({ return window.innerHeight; }));
@@ -121,8 +150,14 @@ int main() {
     return 1;
   }
   g_page.host = std::move(*host);
-  const std::string path = std::string(PATHLAB_ASSETS_DIR) + "/scenes/" + name;
+  // The bench's scene is made in code, as the desktop's --bench-crowd: no file behind it.
+  const std::string path = g_page.bench ? "" : std::string(PATHLAB_ASSETS_DIR) + "/scenes/" + name;
   g_page.host->set_sandbox(std::make_unique<sandbox::Sandbox>(g_page.host->renderer(), std::move(scene), path, true));
+  if (g_page.bench) {
+    if (const std::string e = sandbox::spawn_crowd_bench(g_page.host->sandbox().units(), g_page.host->sandbox().scene());
+        !e.empty())
+      std::fprintf(stderr, "pathlab: warning: %s\n", e.c_str());
+  }
   emscripten_set_main_loop(frame_step, 0, true);  // the browser's frame rate (requestAnimationFrame)
   return 0;
 }
