@@ -9,6 +9,9 @@
 // then one `pathlab: plan <scene> length <L>` line per later plan, so a test (web/test/) can
 // tell a running sandbox from a blank page and see an edit change the path. The exported
 // pathlab_path_* functions give the test the path's points in page pixels, to paint across it.
+// Autosave: the sandbox's state folder (autosaves, recent files) is /state, an IndexedDB-backed
+// folder (IDBFS) read once at start and written back every kStateSyncFrames frames, so work
+// left unsaved in a closed tab is offered for restore on the next visit, as on the desktop.
 // ?bench=crowd opens the desktop's --bench-crowd scenario (200 units through doorways) and,
 // after kBenchFrames frames, prints the frames' own time (median and p95, the browser's idle
 // wait between animation frames excluded): the figure the README compares with the desktop.
@@ -36,12 +39,61 @@ struct WebPage {
   std::string scene_name;  ///< as in the URL, e.g. crowds/doorway.json
   int plans_seen = 0;      ///< PlanView::plans of the last plan reported on the console
   bool bench = false;      ///< ?bench=crowd: time the frames
+  bool scene_from_url = false;  ///< ?scene= named a scene (no restore offer replaces it)
   std::vector<double> frame_ms;  ///< the bench's frame times [ms]
 };
 WebPage g_page;
 
 constexpr const char* kDemoScene = "demo.json";
 constexpr size_t kBenchFrames = 300;  ///< ?bench=crowd: frames timed (5 s at 60 Hz)
+constexpr int kStateSyncFrames = 120;  ///< frames between writes of /state to IndexedDB (2 s at 60 Hz)
+constexpr const char* kStateDir = "/state";  ///< also named in start_state_folder()'s script
+
+/// Mounts /state on IndexedDB and starts reading it (asynchronous: Module.pathlabStateReady is
+/// set when done, or on failure, which leaves /state empty: autosave then lasts the tab's life).
+/// The preloaded assets get the time 0, so an autosave from an earlier visit is newer than its
+/// bundled scene (MEMFS stamps preloaded files with the page's load time).
+void start_state_folder() {
+  EM_ASM({
+    function stamp(dir) {
+      for (const name of FS.readdir(dir)) {
+        if (name === "." || name === "..") continue;
+        const path = dir + "/" + name;
+        if (FS.isDir(FS.stat(path).mode)) stamp(path); else FS.utime(path, 0, 0);
+      }
+    }
+    stamp("/assets");
+    Module.pathlabStateReady = 0;
+    try {
+      FS.mkdir("/state");
+      FS.mount(IDBFS, {}, "/state");
+      FS.syncfs(true, function(err) {
+        if (err) console.error("pathlab: warning: browser storage unavailable, autosave lasts this tab only: " + err);
+        Module.pathlabStateReady = 1;
+      });
+    } catch (e) {
+      console.error("pathlab: warning: browser storage unavailable: " + e);
+      Module.pathlabStateReady = 1;
+    }
+  });
+}
+
+/// Once /state is read: hands it to the sandbox (and offers a restore when the URL named no
+/// scene); afterwards writes it back to IndexedDB every kStateSyncFrames frames.
+void state_folder_step(sandbox::Sandbox& sb) {
+  static bool attached = false;
+  static int frames = 0;
+  if (!attached) {
+    if (EM_ASM_INT({ return Module.pathlabStateReady; }) == 0) return;
+    attached = true;
+    sb.set_state_dir(std::string(kStateDir) + "/pathlab");
+    if (!g_page.scene_from_url) sb.reopen_last_unsaved();
+    if (!sb.restore_offer().empty())  // the dialog offers it; the console tells a test
+      std::printf("pathlab: unsaved work from the last visit is offered for restore: %s\n", sb.restore_offer().c_str());
+    return;
+  }
+  if (++frames % kStateSyncFrames == 0) EM_ASM({ FS.syncfs(false, function(err) { if (err) console.error("pathlab: autosave: " + err); }); });
+}
 
 std::string url_parameter(const char* name) {
   const std::string js = std::string("new URLSearchParams(location.search).get('") + name + "') || ''";
@@ -117,6 +169,7 @@ void frame_step() {
   host.pump_events();  // the page never quits: closing the tab ends it
   host.frame();
   report_plan(host.sandbox());
+  if (!g_page.bench) state_folder_step(host.sandbox());
   if (g_page.bench) bench_frame(emscripten_get_now() - t0);
 }
 
@@ -141,6 +194,8 @@ int main() {
   g_page.bench = url_parameter("bench") == "crowd";
   io::Scene scene = g_page.bench ? sandbox::crowd_bench_scene() : open_initial_scene(name);
   if (g_page.bench) name = "crowd-bench";
+  g_page.scene_from_url = !url_parameter("scene").empty();
+  start_state_folder();
   g_page.scene_name = name;
   const int width = std::max(sandbox::Host::kMinWidth, EM_ASM_INT({ return window.innerWidth; }));
   const int height = std::max(sandbox::Host::kMinHeight, EM_ASM_INT({ return window.innerHeight; }));
