@@ -183,6 +183,22 @@ EMSCRIPTEN_KEEPALIVE double pathlab_path_x(int i) {
   const sandbox::Sandbox& sb = g_page.host->sandbox();
   return sb.world_to_screen(sb.plan().result.points.at(static_cast<size_t>(i))).x;
 }
+/// The page's "Open file" button (web/shell.html): the browser's file picker wrote the chosen
+/// file into /uploads; it opens as the desktop's Open does (asking first about unsaved edits).
+EMSCRIPTEN_KEEPALIVE void pathlab_open_file(const char* path) { g_page.host->sandbox().request_open(path); }
+/// The page's "Download" button: saves the scene (units included, as Save does) as a new scene
+/// file under /downloads, named after the scene's file, and returns that path for the page to
+/// hand to the browser as a download; "" when saving failed (the sandbox's status says why).
+EMSCRIPTEN_KEEPALIVE const char* pathlab_save_for_download() {
+  static std::string path;
+  sandbox::Sandbox& sb = g_page.host->sandbox();
+  std::string base = sb.document().save_path().empty() ? sb.document().source() : sb.document().save_path();
+  base = base.substr(base.find_last_of('/') + 1);
+  if (base.size() < 6 || base.substr(base.size() - 5) != ".json") base = "scene.json";
+  EM_ASM({ try { FS.mkdir("/downloads"); } catch (e) {} });
+  path = "/downloads/" + base;
+  return sb.save(path) ? path.c_str() : "";
+}
 EMSCRIPTEN_KEEPALIVE double pathlab_path_y(int i) {
   const sandbox::Sandbox& sb = g_page.host->sandbox();
   return sb.world_to_screen(sb.plan().result.points.at(static_cast<size_t>(i))).y;
@@ -198,7 +214,9 @@ int main() {
   start_state_folder();
   g_page.scene_name = name;
   const int width = std::max(sandbox::Host::kMinWidth, EM_ASM_INT({ return window.innerWidth; }));
-  const int height = std::max(sandbox::Host::kMinHeight, EM_ASM_INT({ return window.innerHeight; }));
+  // The page's file bar (web/shell.html, #files) takes the top of the window.
+  const int height = std::max(sandbox::Host::kMinHeight,
+                              EM_ASM_INT({ return window.innerHeight - document.getElementById("files").offsetHeight; }));
   auto host = sandbox::Host::create(width, height, false);
   if (!host) {
     std::fprintf(stderr, "pathlab: error: %s\n", host.error().message.c_str());
