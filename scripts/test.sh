@@ -27,10 +27,10 @@ cmake --build build -j "$JOBS"
 ctest --test-dir build --output-on-failure -j "$JOBS"
 
 if [ "$web" -eq 1 ]; then
-  # The page's first plan must give pathlab-cli's length (build/pathlab-cli, just built).
+  # The page's first plan must give pathlab-cli's length (build/app/pathlab-cli, just built).
   scripts/web.sh --build-only
   (cd web/test && npm ci --no-audit --no-fund --silent)
-  node web/test/browser_test.mjs --cli build/pathlab-cli
+  node web/test/browser_test.mjs --cli build/app/pathlab-cli
 fi
 
 if [ "$sanitize" -eq 1 ]; then
