@@ -6,7 +6,8 @@
 //
 //   pathlab: ready <scene> length <the first plan's length, %.17g as pathlab-cli prints it>
 //
-// then one `pathlab: plan <scene> length <L>` line per later plan, so a test (web/test/) can
+// then one `pathlab: plan <scene> length <L>` line per later plan (naming the file shown then),
+// so a test (web/test/) can
 // tell a running sandbox from a blank page and see an edit change the path. The exported
 // pathlab_path_* functions give the test the path's points in page pixels, to paint across it.
 // Autosave: the sandbox's state folder (autosaves, recent files) is /state, an IndexedDB-backed
@@ -143,6 +144,12 @@ void report_plan(const sandbox::Sandbox& sb) {
   if (sb.planning() || view.plans == g_page.plans_seen) return;
   const char* what = g_page.plans_seen == 0 ? "ready" : "plan";
   g_page.plans_seen = view.plans;
+  // After Open file or a gallery preset, the lines name the file now shown (bundled scenes
+  // under their assets/scenes path, as in the URL).
+  const std::string bundled = std::string(PATHLAB_ASSETS_DIR) + "/scenes/";
+  const std::string& source = sb.document().source();
+  if (!g_page.bench && !source.empty())
+    g_page.scene_name = source.rfind(bundled, 0) == 0 ? source.substr(bundled.size()) : source;
   if (view.result.found)
     std::printf("pathlab: %s %s length %.17g\n", what, g_page.scene_name.c_str(), view.result.length);
   else
