@@ -7,8 +7,8 @@
 //   pathlab: ready <scene> length <the first plan's length, %.17g as pathlab-cli prints it>
 //
 // then one `pathlab: plan <scene> length <L>` line per later plan (naming the file shown then),
-// so a test (web/test/) can
-// tell a running sandbox from a blank page and see an edit change the path. The exported
+// so a test (web/test/) can tell a running sandbox from a blank page and see an edit change the
+// path. The exported
 // pathlab_path_* functions give the test the path's points in page pixels, to paint across it.
 // Autosave: the sandbox's state folder (autosaves, recent files) is /state, an IndexedDB-backed
 // folder (IDBFS) read once at start and written back every kStateSyncFrames frames, so work
