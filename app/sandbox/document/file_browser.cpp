@@ -56,7 +56,11 @@ void add_details(const std::string& folder, std::vector<FileEntry>& entries) {
     }
     const auto when = fs::last_write_time(p, ec);
     if (ec) continue;
+#if defined(__EMSCRIPTEN__)  // the browser build's libc++ has no file_clock::to_sys: both clocks' now()
+    const auto sys = std::chrono::system_clock::now() + (when - fs::file_time_type::clock::now());
+#else
     const auto sys = std::chrono::file_clock::to_sys(when);
+#endif
     e.modified = std::chrono::duration_cast<std::chrono::seconds>(sys.time_since_epoch()).count();
   }
 }

@@ -5,7 +5,9 @@
 
 namespace pathlab::sandbox {
 
-PlanWorker::PlanWorker() : thread_([this] { run(); }) {}
+PlanWorker::PlanWorker() {
+  if (!kPlansInline) thread_ = std::thread([this] { run(); });
+}
 
 PlanWorker::~PlanWorker() {
   {
@@ -14,7 +16,7 @@ PlanWorker::~PlanWorker() {
     if (running_cancel_) running_cancel_->store(true);
   }
   wake_.notify_all();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
 }
 
 uint64_t PlanWorker::submit(WorkerRequest request) {
@@ -26,7 +28,11 @@ uint64_t PlanWorker::submit(WorkerRequest request) {
     latest_ = serial;
     if (pending_) pending_->cancel->store(true);
     if (running_cancel_) running_cancel_->store(true);  // superseded: stop as soon as the search looks
-    pending_ = std::move(request);
+    if (!kPlansInline) pending_ = std::move(request);
+  }
+  if (kPlansInline) {
+    finish(plan_request(request));
+    return serial;
   }
   wake_.notify_one();
   return serial;
@@ -67,40 +73,48 @@ void PlanWorker::run() {
       running_ = true;
       running_cancel_ = req.cancel;
     }
-    if (req.map_version != pipeline_map_version_) {
-      pipeline_.map_changed();
-      pipeline_map_version_ = req.map_version;
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    SearchBudget budget;  // a newer request or a long search stops this one, with its reason
-    budget.time_ms = kWorkerPlanBudgetMs;
-    budget.cancel = req.cancel.get();
-    PlanView view = pipeline_.plan(req.scene, req.record_trace, budget);
-    if (req.shut_doors > 0) {
-      const std::string doors = std::to_string(req.shut_doors) + " shut door(s) count as walls for this path";
-      if (view.error.empty()) view.result.notes.push_back(doors);
-      else view.error += " (" + doors + ")";  // a start or goal in a shut door reads "in a wall"
-    }
-    std::unique_ptr<ReplayModel> replay;
-    if (!view.result.trace.empty()) {
-      replay = std::make_unique<ReplayModel>();
-      replay->load_grid(view.result.trace, req.scene.grid.width(), req.scene.grid.height());
-    } else if (!view.result.pose_trace.empty()) {
-      replay = std::make_unique<ReplayModel>();
-      replay->load_poses(view.result.pose_trace);
-    }
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      running_ = false;
-      running_cancel_.reset();
-      if (req.serial == latest_) {  // a superseded result is never shown
-        result_ = WorkerResult{std::move(view), req.serial, ms, std::move(replay)};
-        finished_ = req.serial;
-      }
-    }
-    done_.notify_all();
+    finish(plan_request(req));
   }
+}
+
+WorkerResult PlanWorker::plan_request(const WorkerRequest& req) {
+  if (req.map_version != pipeline_map_version_) {
+    pipeline_.map_changed();
+    pipeline_map_version_ = req.map_version;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  SearchBudget budget;  // a newer request or a long search stops this one, with its reason
+  budget.time_ms = kWorkerPlanBudgetMs;
+  budget.cancel = req.cancel.get();
+  PlanView view = pipeline_.plan(req.scene, req.record_trace, budget);
+  if (req.shut_doors > 0) {
+    const std::string doors = std::to_string(req.shut_doors) + " shut door(s) count as walls for this path";
+    if (view.error.empty()) view.result.notes.push_back(doors);
+    else view.error += " (" + doors + ")";  // a start or goal in a shut door reads "in a wall"
+  }
+  std::unique_ptr<ReplayModel> replay;
+  if (!view.result.trace.empty()) {
+    replay = std::make_unique<ReplayModel>();
+    replay->load_grid(view.result.trace, req.scene.grid.width(), req.scene.grid.height());
+  } else if (!view.result.pose_trace.empty()) {
+    replay = std::make_unique<ReplayModel>();
+    replay->load_poses(view.result.pose_trace);
+  }
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return WorkerResult{std::move(view), req.serial, ms, std::move(replay)};
+}
+
+void PlanWorker::finish(WorkerResult result) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    running_ = false;
+    running_cancel_.reset();
+    if (result.serial == latest_) {  // a superseded result is never shown
+      finished_ = result.serial;
+      result_ = std::move(result);
+    }
+  }
+  done_.notify_all();
 }
 
 }  // namespace pathlab::sandbox

@@ -24,6 +24,16 @@ namespace pathlab::sandbox {
 /// [Units: ms]
 inline constexpr double kWorkerPlanBudgetMs = 1000.0;
 
+/// PATHLAB_PLAN_INLINE (the browser build, web/): submit() plans at once on the calling thread
+/// and starts no thread. WebAssembly threads need a page served with cross-origin isolation
+/// headers, which plain static hosts do not send; the results are the same, only the frame
+/// that submits waits for its plan (at most kWorkerPlanBudgetMs).
+#ifdef PATHLAB_PLAN_INLINE
+inline constexpr bool kPlansInline = true;
+#else
+inline constexpr bool kPlansInline = false;
+#endif
+
 struct WorkerRequest {
   io::Scene scene;  ///< a copy: the UI may edit its own while this one is planned
   bool record_trace = true;
@@ -63,6 +73,10 @@ class PlanWorker {
 
  private:
   void run();
+  /// Plans one request with the worker's pipeline (the worker thread's, or the caller's inline).
+  WorkerResult plan_request(const WorkerRequest& req);
+  /// Publishes a result unless a newer request superseded it, and wakes wait().
+  void finish(WorkerResult result);
 
   mutable std::mutex mu_;
   std::condition_variable wake_, done_;
@@ -73,7 +87,7 @@ class PlanWorker {
   bool running_ = false, quit_ = false;
   PlanPipeline pipeline_;  // used by the worker thread only
   uint64_t pipeline_map_version_ = 0;
-  std::thread thread_;  // last: started after everything it reads exists
+  std::thread thread_;  // last: started after everything it reads exists (none when inline)
 };
 
 }  // namespace pathlab::sandbox

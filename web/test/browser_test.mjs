@@ -1,0 +1,153 @@
+// The browser test of the web build (issue 29): serves build-web/ on 127.0.0.1, opens the page
+// in Debian's headless Chromium (playwright-core drives it and downloads no browser) with a
+// gallery scene in the URL, and checks that
+//   1. the page prints its ready line, with the same plan length (all 17 digits) as
+//      `pathlab-cli plan --scene` on the same file (the native build);
+//   2. the canvas is drawn: a screenshot with many colours, not a blank page;
+//   3. painting a wall across the path (a mouse drag with the paint tool) changes the plan.
+// Usage: node web/test/browser_test.mjs --cli BUILD/pathlab-cli [--scene maps/jps-pillars.json]
+//        [--site build-web] [--chromium /usr/bin/chromium]
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { serve } from '../serve.mjs';
+
+const kRepo = resolve(new URL('../..', import.meta.url).pathname);
+const kReadyTimeoutMs = 120000;  // the first load compiles 3 MB of wasm in software
+const kPlanTimeoutMs = 30000;
+
+function options(argv) {
+  const o = { scene: 'maps/jps-pillars.json', site: join(kRepo, 'build-web'), chromium: '/usr/bin/chromium', cli: '' };
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = argv[i].replace(/^--/, '');
+    if (!(key in o) || argv[i + 1] === undefined) throw new Error(`unknown option or missing value: ${argv[i]}`);
+    o[key] = argv[i + 1];
+  }
+  if (!o.cli) throw new Error('--cli PATH (the native pathlab-cli) is needed to compare the plan length');
+  return o;
+}
+
+/** The length `pathlab-cli plan --scene` prints (%.17g), as text. */
+function cli_length(cli, scene) {
+  const out = execFileSync(cli, ['plan', '--scene', join(kRepo, 'assets/scenes', scene)], { encoding: 'utf8' });
+  const m = out.match(/^length: (\S+)$/m);
+  if (!m) throw new Error(`pathlab-cli found no path on ${scene}:\n${out}`);
+  return m[1];
+}
+
+/** Resolves with the first console line that matches `re` (lines seen so far included). */
+function wait_line(lines, listeners, re, ms, what) {
+  const seen = lines.find((l) => re.test(l));
+  if (seen) return Promise.resolve(seen);
+  return new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`no ${what} within ${ms / 1000} s; console:\n${lines.join('\n')}`)), ms);
+    listeners.push((l) => {
+      if (!re.test(l)) return false;
+      clearTimeout(timer);
+      ok(l);
+      return true;
+    });
+  });
+}
+
+/** How many distinct colours a PNG shows, decoded by the browser itself (no PNG library). */
+async function distinct_colours(page, png) {
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = new OffscreenCanvas(img.width, img.height);
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const px = g.getImageData(0, 0, img.width, img.height).data;
+    const colours = new Set();
+    for (let i = 0; i < px.length; i += 4) colours.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
+    return colours.size;
+  }, png.toString('base64'));
+}
+
+/** Drags the mouse across the path's middle segment, perpendicular to it, `half` px each side. */
+async function paint_across_path(page, canvas_box, half) {
+  const pts = await page.evaluate(() => {
+    const n = Module._pathlab_path_count();
+    const out = [];
+    for (let i = 0; i < n; ++i) out.push([Module._pathlab_path_x(i), Module._pathlab_path_y(i)]);
+    return out;
+  });
+  if (pts.length < 2) throw new Error(`the path has ${pts.length} points: nothing to paint across`);
+  const i = Math.floor((pts.length - 1) / 2);
+  const [ax, ay] = pts[i], [bx, by] = pts[i + 1];
+  const len = Math.hypot(bx - ax, by - ay) || 1;
+  const mx = (ax + bx) / 2 + canvas_box.x, my = (ay + by) / 2 + canvas_box.y;
+  const nx = -(by - ay) / len, ny = (bx - ax) / len;  // perpendicular, unit length
+  await page.mouse.move(mx - nx * half, my - ny * half);
+  await page.mouse.down();
+  await page.mouse.move(mx + nx * half, my + ny * half, { steps: 40 });
+  await page.mouse.up();
+  return { from: [mx - nx * half, my - ny * half], to: [mx + nx * half, my + ny * half] };
+}
+
+async function main() {
+  const o = options(process.argv.slice(2));
+  const expected = cli_length(o.cli, o.scene);
+  const server = await serve(o.site, 0);
+  const url = `http://127.0.0.1:${server.address().port}/index.html?scene=${encodeURIComponent(o.scene)}`;
+  const browser = await chromium.launch({
+    executablePath: o.chromium,
+    args: ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  });
+  let passed = 0;
+  const check = (ok, what) => {
+    if (!ok) throw new Error(`FAILED: ${what}`);
+    console.log(`ok: ${what}`);
+    ++passed;
+  };
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const lines = [], listeners = [];
+    page.on('console', (m) => {
+      const l = m.text();
+      lines.push(l);
+      for (let k = listeners.length - 1; k >= 0; --k) if (listeners[k](l)) listeners.splice(k, 1);
+    });
+    page.on('pageerror', (e) => lines.push(`page error: ${e.message}`));
+    const t0 = Date.now();
+    await page.goto(url);
+    const ready = await wait_line(lines, listeners, /^pathlab: ready /, kReadyTimeoutMs, 'ready line');
+    const ready_ms = Date.now() - t0;
+    console.log(`${ready} (${ready_ms} ms after the page was asked for)`);
+    const m = ready.match(/^pathlab: ready (\S+) length (\S+)$/);
+    check(m && m[1] === o.scene, `the ready line names the scene of the URL (${o.scene})`);
+    check(m[2] === expected, `the plan's length in the browser (${m[2]}) is pathlab-cli's (${expected}), all digits`);
+    check(lines.filter((l) => l.startsWith('pathlab: ready')).length === 1, 'exactly one ready line');
+
+    const canvas = page.locator('#canvas');
+    const box = await canvas.boundingBox();
+    const before = await canvas.screenshot();
+    writeFileSync(join(o.site, 'web_test_before.png'), before);
+    const colours = await distinct_colours(page, before);
+    check(colours >= 16, `the canvas is drawn: ${colours} distinct colours in web_test_before.png (a blank page has 1)`);
+
+    const stroke = await paint_across_path(page, box, 60);
+    console.log(`painted from (${stroke.from.map((v) => v.toFixed(0))}) to (${stroke.to.map((v) => v.toFixed(0))})`);
+    const after = await wait_line(lines, listeners, /^pathlab: plan /, kPlanTimeoutMs, 'plan after the stroke');
+    // The stroke re-plans as it goes; the last plan line (after the mouse is up) is the final path.
+    await page.waitForTimeout(500);
+    const last = lines.filter((l) => l.startsWith('pathlab: plan ')).pop() ?? after;
+    console.log(last);
+    writeFileSync(join(o.site, 'web_test_after.png'), await canvas.screenshot());
+    const after_len = last.match(/ length (\S+)$/)?.[1] ?? 'no path';
+    check(after_len !== m[2], `the wall changed the plan (length ${m[2]} -> ${after_len})`);
+    console.log(`${passed} passed, 0 failed`);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e.message ?? e);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});
