@@ -131,22 +131,11 @@ void Navmesh::merge_into_convex(Navmesh& m, int nx, bool corners_only) {
     P.first = pieces.rings.first[id];
     P.count = pieces.rings.first[id + 1] - P.first;
     const int* r = pieces.rings.verts.data() + P.first;
-    const Vec2 origin = pos[static_cast<size_t>(r[0])];
-    P.lo = P.hi = origin;
-    double area2 = 0.0;
-    Vec2 c(0.0, 0.0);
     for (int i = 0; i < P.count; ++i) {
-      const Vec2 a = pos[static_cast<size_t>(r[i])], b = pos[static_cast<size_t>(r[(i + 1) % P.count])];
-      m.ring_v_.push_back(a);
+      m.ring_v_.push_back(pos[static_cast<size_t>(r[i])]);
       m.ring_vid_.push_back(used[static_cast<size_t>(r[i])]);
-      P.lo = glm::min(P.lo, a);
-      P.hi = glm::max(P.hi, a);
-      // Area centroid, relative to the first vertex for precision.
-      const double cr = cross(a - origin, b - origin);
-      area2 += cr;
-      c += (a - origin + b - origin) * cr;
     }
-    P.centre = origin + (area2 != 0.0 ? c / (3.0 * area2) : Vec2(0.0, 0.0));
+    detail::set_polygon_box_and_centre(P, m.ring_v_.data() + P.first);
   }
   if (corners_only) {  // the pieces came from triangles, not rectangles: locate by grid cell
     m.index_cells();
@@ -297,6 +286,22 @@ void NavmeshBuilder::link_portals(Navmesh& m) {
     }
     P.portal_count = static_cast<int>(m.poly_portals_.size()) - P.first_portal;
   }
+}
+
+void detail::set_polygon_box_and_centre(NavPolygon& P, const Vec2* ring) {
+  const Vec2 origin = ring[0];
+  P.lo = P.hi = origin;
+  double area2 = 0.0;
+  Vec2 c(0.0, 0.0);
+  for (int i = 0; i < P.count; ++i) {
+    const Vec2 a = ring[i], b = ring[(i + 1) % P.count];
+    P.lo = glm::min(P.lo, a);
+    P.hi = glm::max(P.hi, a);
+    const double cr = cross(a - origin, b - origin);
+    area2 += cr;
+    c += (a - origin + b - origin) * cr;
+  }
+  P.centre = origin + (area2 != 0.0 ? c / (3.0 * area2) : Vec2(0.0, 0.0));
 }
 
 uint64_t detail::next_navmesh_revision() {

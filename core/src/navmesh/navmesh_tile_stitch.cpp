@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "navmesh/navmesh_tiles.hpp"
 #include "pathlab/navmesh.hpp"
 
 namespace pathlab {
@@ -172,22 +173,11 @@ void Navmesh::finish_rings(int nx, int ny, std::vector<int> vids, std::vector<in
     ring_v_[i] = Vec2(xs_[static_cast<size_t>(v % (nx + 1))], ys_[static_cast<size_t>(v / (nx + 1))]);
   }
   for (NavPolygon& P : polys_) {
-    const Vec2 origin = ring_v_[static_cast<size_t>(P.first)];
-    P.lo = P.hi = origin;
-    double area2 = 0.0;
-    Vec2 c(0.0, 0.0);
     for (int i = 0; i < P.count; ++i) {
       const size_t e = static_cast<size_t>(P.first + i), e1 = static_cast<size_t>(P.first + (i + 1) % P.count);
-      const Vec2 a = ring_v_[e], b = ring_v_[e1];
       if (ring_n_[e] < 0) vid_wall_[static_cast<size_t>(ring_vid_[e])] = vid_wall_[static_cast<size_t>(ring_vid_[e1])] = 1;
-      P.lo = glm::min(P.lo, a);
-      P.hi = glm::max(P.hi, a);
-      // Area centroid, relative to the first vertex for precision.
-      const double cr = cross(a - origin, b - origin);
-      area2 += cr;
-      c += (a - origin + b - origin) * cr;
     }
-    P.centre = origin + (area2 != 0.0 ? c / (3.0 * area2) : Vec2(0.0, 0.0));
+    detail::set_polygon_box_and_centre(P, ring_v_.data() + P.first);
   }
   portals_.clear();
   poly_portals_.clear();

@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "pathlab/navmesh.hpp"
+
 namespace pathlab::detail {
 
 /// Sorted, distinct sub-grid line coordinates along one axis of length n: the edges of every
@@ -20,6 +22,11 @@ void covering_cells(const std::vector<double>& lines, int n, double s, std::vect
 /// redoing sub_lines' own arithmetic, so that the corner triangulation can test orientations
 /// exactly.
 std::vector<std::pair<int32_t, int8_t>> line_tags(const std::vector<double>& lines, double s);
+
+/// Sets P.lo, P.hi and P.centre (the area centroid) from P's ring `ring[0 .. P.count)`; the
+/// centroid is summed relative to the first vertex for precision. A degenerate ring (zero area)
+/// gets its first vertex as centre. [Units: cells]
+void set_polygon_box_and_centre(NavPolygon& P, const Vec2* ring);
 
 /// A new Navmesh::revision(), unique in the process (thread-safe).
 uint64_t next_navmesh_revision();
