@@ -42,16 +42,19 @@ void WorkerPool::run(int n, const Job& job) {
     return;
   }
   if (workers_.empty()) start();
+  const int chunk = std::max(kMinUnitsPerPart, (n + parts * kChunksPerPart - 1) / (parts * kChunksPerPart));
   {
     std::lock_guard<std::mutex> lock(mu_);
     job_ = &job;
     n_ = n;
     parts_ = parts;
+    chunk_ = chunk;
+    next_.store(0, std::memory_order_relaxed);
     pending_ = threads_ - 1;  // every worker answers, those without a part at once
     ++generation_;
   }
   wake_.notify_all();
-  job(0, part_begin(n, parts, 1), 0);
+  take_chunks(job, n, chunk, 0);
   std::unique_lock<std::mutex> lock(mu_);
   done_.wait(lock, [this] { return pending_ == 0; });
   job_ = nullptr;
@@ -60,7 +63,7 @@ void WorkerPool::run(int n, const Job& job) {
 void WorkerPool::work(int part, uint64_t seen) {
   for (;;) {
     const Job* job = nullptr;
-    int n = 0, parts = 1;
+    int n = 0, parts = 1, chunk = 1;
     {
       std::unique_lock<std::mutex> lock(mu_);
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
@@ -69,14 +72,23 @@ void WorkerPool::work(int part, uint64_t seen) {
       job = job_;
       n = n_;
       parts = parts_;
+      chunk = chunk_;
     }
-    if (part < parts) (*job)(part_begin(n, parts, part), part_begin(n, parts, part + 1), part);
+    if (part < parts) take_chunks(*job, n, chunk, part);
     bool last = false;
     {
       std::lock_guard<std::mutex> lock(mu_);
       last = --pending_ == 0;
     }
     if (last) done_.notify_one();
+  }
+}
+
+void WorkerPool::take_chunks(const Job& job, int n, int chunk, int part) {
+  for (;;) {
+    const int begin = next_.fetch_add(chunk, std::memory_order_relaxed);
+    if (begin >= n) return;
+    job(begin, std::min(n, begin + chunk), part);
   }
 }
 
