@@ -154,7 +154,10 @@ void CrowdImpl::step() {
   });
   for (int i = 0; i < n; ++i) move(i);  // in index order: a move sees the moves before it
   ++steps_;
-  measure();
+  // The measurements and what the progress pass asks of the map alone, on the worker threads
+  // (measure_after_moves); then the progress pass itself in index order, as re-plans, slots
+  // and deadlock remedies change what the units after see (flow marks, claims, giving way).
+  measure_after_moves();
   for (int i = 0; i < n; ++i) track_progress(i);
   track_locks();
 }
@@ -209,7 +212,7 @@ size_t CrowdImpl::memory_bytes() const noexcept {
   for (const std::vector<int>& ids : buckets_) b += bytes_of(ids);
   for (const crowd::Scratch& s : scratch_) b += bytes_of(s.lines) + bytes_of(s.found);
   for (const crowd::Agent& a : agents_) {
-    b += bytes_of(a.st.route) + bytes_of(a.route_tail) + bytes_of(a.st.neighbors) + bytes_of(a.flow_marks) + a.st.why.capacity() +
+    b += bytes_of(a.st.route) + bytes_of(a.route_tail) + bytes_of(a.st.neighbors) + bytes_of(a.flow_marks.cells) + bytes_of(a.flow_marks.runs) + a.st.why.capacity() +
          a.st.note.capacity() + a.def.unit.name.capacity();
   }
   for (const crowd::GoalGroup& g : groups_) b += sizeof g + bytes_of(g.members) + bytes_of(g.slots) + bytes_of(g.claimed_by);

@@ -26,8 +26,13 @@ constexpr double kBusyOncoming = 0.9;  ///< A cell with this much oncoming flow 
 
 void CrowdImpl::mark_flow(int id) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
-  for (const auto& [cell, dir] : a.flow_marks) flow_[static_cast<size_t>(cell)] -= dir;
-  a.flow_marks.clear();
+  crowd::FlowMarks& marks = a.flow_marks;
+  size_t begin = 0;
+  for (const auto& [end, dir] : marks.runs) {
+    for (size_t k = begin; k < end; ++k) flow_[static_cast<size_t>(marks.cells[k])] -= dir;
+    begin = end;
+  }
+  marks.clear();
   if (a.st.reached || a.st.waiting) return;
   const auto& route = a.st.route;
   int last = -1;
@@ -45,7 +50,10 @@ void CrowdImpl::mark_flow(int id) {
       if (index == last) continue;
       last = index;
       flow_[static_cast<size_t>(index)] += dir;
-      a.flow_marks.emplace_back(index, dir);
+      marks.cells.push_back(index);
+    }
+    if (marks.cells.size() > (marks.runs.empty() ? 0 : marks.runs.back().first)) {
+      marks.runs.emplace_back(static_cast<uint32_t>(marks.cells.size()), dir);
     }
   }
 }

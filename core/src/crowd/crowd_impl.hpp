@@ -2,7 +2,8 @@
 // The inside of pathlab::Crowd (crowd.hpp), split over the crowd_*.cpp files by concern:
 // routes and deadlocks (crowd_route.cpp, crowd_stuck.cpp), traffic on the routes and settled
 // units (crowd_flow.cpp), keeping right in passages (crowd_passage.cpp), avoidance
-// (crowd_avoid.cpp), moving and measuring (crowd_move.cpp), vehicles tracking their routes
+// (crowd_avoid.cpp), moving and measuring (crowd_move.cpp; the progress pass's read-ahead on the
+// worker threads, crowd_read_ahead.cpp), vehicles tracking their routes
 // (crowd_track.cpp), slots near a shared goal (crowd_slots.cpp), doors and moving obstacles
 // (crowd_dynamic.cpp).
 
@@ -20,6 +21,31 @@
 namespace pathlab {
 
 namespace crowd {
+
+/// What a unit's route added to CrowdImpl::flow_: the cells in the order they were marked and
+/// one direction per run of them (a route leg). A mark was a (cell, direction) pair of 24 bytes,
+/// hundreds per unit on a 512-cell map (most of a unit's memory at 10,000 units); now 4 bytes,
+/// and removing the marks subtracts the same directions in the same order.
+struct FlowMarks {
+  std::vector<int> cells;
+  std::vector<std::pair<uint32_t, Vec2>> runs;  ///< (end of the run in cells, its direction)
+  bool empty() const noexcept { return cells.empty(); }
+  void clear() noexcept {
+    cells.clear();
+    runs.clear();
+  }
+};
+
+/// A unit's flow-field route read ahead on a worker thread (CrowdImpl::prepare_progress), for
+/// a re-plan in the serial progress pass that asks the same (plan_flow_route).
+struct FlowSpec {
+  bool valid = false;
+  const FlowField* field = nullptr;
+  int64_t version = -1;  ///< FlowFields::version() when it was read.
+  Vec2 from{0.0, 0.0}, to{0.0, 0.0};
+  double radius = 0.0;
+  std::vector<Vec2> route;
+};
 
 /// One unit with everything the update keeps between steps.
 struct Agent {
@@ -45,7 +71,7 @@ struct Agent {
   double next_drive = 0.0;       ///< No drivable detour planned before then (crowd_drive.cpp). [Units: s]
   Vec2 route_dir{0.0, 0.0};      ///< Unit vector to the current waypoint (0 when there is none).
   bool near_units = false;       ///< Other units constrain its velocity this step (ORCA lines besides walls and trucks).
-  std::vector<std::pair<int, Vec2>> flow_marks;  ///< What its route added to CrowdImpl::flow_ (cell, direction).
+  FlowMarks flow_marks;  ///< What its route added to CrowdImpl::flow_.
   // Decided in the avoidance pass, applied in the move pass.
   Vec2 new_velocity{0.0, 0.0};  ///< Holonomic units.
   double target_speed = 0.0;    ///< Heading units.
@@ -64,6 +90,10 @@ struct Agent {
   double turn_best = 0.0;       ///< The smallest heading error to the route in the current turn. [Units: radians]
   double turn_progress = 0.0;   ///< When the current turn round last came closer to facing its route. [Units: s]
   double turn_off_until = -1.0; ///< A turn round that stopped making progress: none again before then. [Units: s]
+  // Read ahead on the worker threads for this step's progress pass (CrowdImpl::prepare_progress).
+  int sight = -1;               ///< Whether sight_point was in straight sight (1) or not (0); -1: not asked.
+  Vec2 sight_point{0.0, 0.0};
+  FlowSpec flow_spec;
 };
 
 /// Units sharing one goal and the free places around it.
@@ -253,6 +283,12 @@ class CrowdImpl {
   /// Moves next_waypoint past waypoints within reach whose successor is in sight.
   void advance_waypoints(crowd::Agent& a) const;
   void track_progress(int id);
+  /// What track_progress(id) may ask of the map alone, asked ahead (on a worker thread: writes
+  /// only the unit's sight and flow_spec). [crowd_read_ahead.cpp]
+  void prepare_progress(int id);
+  /// The unit's route from its group's flow field as plan_flow_route would read it now, into
+  /// a.flow_spec (unchanged when plan_flow_route would not apply). [flow_field_crowd.cpp]
+  void speculate_flow_route(crowd::Agent& a) const;
   // crowd_arrive.cpp
   /// The arrival rule (CrowdAgentState::arrived): position, goal heading, stopped.
   void update_arrival(int id);
@@ -338,7 +374,11 @@ class CrowdImpl {
   /// [Units: cells/s]
   Vec2 ride_velocity(Vec2 pos, const Pose& on, double speed, double top) const;
   bool place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const;
-  void measure();
+  /// The run's separation minima after the moves, and prepare_progress() of every unit, on
+  /// the worker threads.
+  void measure_after_moves();
+  /// One unit's part of the measurements: lowers the minima by its pairs (with higher ids) and the movers.
+  void measure_unit(int id, double& separation, double& ratio, double& gap) const;
   // crowd_dynamic.cpp
   void update_doors();
   void move_obstacles();

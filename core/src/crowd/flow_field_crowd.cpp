@@ -38,6 +38,7 @@ const FlowField* FlowFields::get(const Grid& grid, const GridStamp& stamp, Cell 
   }
   auto field = build_towards(grid, goal, radius);
   if (!field) return nullptr;
+  ++version_;
   if (entries_.size() >= kMaxFields) {
     auto oldest = std::min_element(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
     entries_.erase(oldest);
@@ -68,6 +69,7 @@ Result<FlowField> FlowFields::build_towards(const Grid& grid, Cell goal, double 
 void FlowFields::sync(const Grid& grid) {
   const std::vector<float>& now = grid.costs();
   if (entries_.empty() || seen_.size() != now.size()) {
+    if (!entries_.empty()) ++version_;
     entries_.clear();  // none yet, or another map: built afresh on use
     seen_ = now;
     return;
@@ -78,8 +80,16 @@ void FlowFields::sync(const Grid& grid) {
                                                    static_cast<int>(i / static_cast<size_t>(grid.width()))});
   }
   if (changed.empty()) return;
+  ++version_;
   std::erase_if(entries_, [&](Entry& e) { return !e.field.update(grid, changed); });
   seen_ = now;
+}
+
+const FlowField* FlowFields::find(Cell goal, double radius) const {
+  for (const Entry& e : entries_) {
+    if (e.goal == goal && e.radius == radius) return &e.field;
+  }
+  return nullptr;
 }
 
 size_t FlowFields::memory_bytes() const noexcept {
@@ -126,7 +136,12 @@ bool CrowdImpl::plan_flow_route(int id) {
   const double r = a.def.unit.radius;
   const FlowField* field = flow_fields_.get(grid_, stamp, cell_of(a.def.goal), crowd::FlowFields::class_radius(r));
   if (field == nullptr) return false;
-  std::vector<Vec2> route = field->route(grid_, a.st.pose.pos, a.st.target, r);
+  // The route prepare_progress() read on a worker thread, when it asked the same field the same.
+  const crowd::FlowSpec& spec = a.flow_spec;
+  const bool same = spec.valid && spec.field == field && spec.version == flow_fields_.version() &&
+                    spec.from == a.st.pose.pos && spec.to == a.st.target && spec.radius == r;
+  std::vector<Vec2> route = same ? std::move(a.flow_spec.route) : field->route(grid_, a.st.pose.pos, a.st.target, r);
+  a.flow_spec = crowd::FlowSpec{};
   // No way from here, or the target out of sight of the way's end: the search decides (and
   // says why when it finds nothing either).
   if (route.size() < 2 || route.back() != a.st.target) return false;
@@ -141,6 +156,24 @@ bool CrowdImpl::plan_flow_route(int id) {
   a.best_remaining = remaining_route(a);
   mark_flow(id);
   return true;
+}
+
+void CrowdImpl::speculate_flow_route(crowd::Agent& a) const {
+  // As plan_flow_route() would read it, from the fields as they are (no build, no repair: the
+  // version tells plan_flow_route whether that still holds). Reads only the map, the fields,
+  // the groups and the unit.
+  if (def_.flow_field_units <= 0 || !a.holonomic || a.slot >= 0 || !flow_group_large(a)) return;
+  const double r = a.def.unit.radius;
+  const FlowField* field = flow_fields_.find(cell_of(a.def.goal), crowd::FlowFields::class_radius(r));
+  if (field == nullptr) return;
+  crowd::FlowSpec& spec = a.flow_spec;
+  spec.field = field;
+  spec.version = flow_fields_.version();
+  spec.from = a.st.pose.pos;
+  spec.to = a.st.target;
+  spec.radius = r;
+  spec.route = field->route(grid_, spec.from, spec.to, r);
+  spec.valid = true;
 }
 
 }  // namespace pathlab

@@ -36,6 +36,12 @@ class FlowFields {
   /// passable when it is free), else the radius rounded up to a quarter cell. [Units: cells]
   static double class_radius(double radius);
   size_t memory_bytes() const noexcept;  ///< Heap bytes of the fields and the grid copy. [Units: bytes]
+  /// The field towards `goal` for `class_radius` as it is now, without building or repairing
+  /// one (null when there is none): for reading on worker threads between calls of get().
+  const FlowField* find(Cell goal, double class_radius) const;
+  /// Changes when a field is built, dropped or repaired: a route read from find()'s field
+  /// stands for get()'s while this is the same.
+  int64_t version() const noexcept { return version_; }
 
  private:
   /// Repairs every field for the cells of `grid` that differ from seen_.
@@ -51,6 +57,7 @@ class FlowFields {
   std::vector<float> seen_;  ///< The grid's costs the fields are up to date with.
   GridStamp stamp_;
   int64_t uses_ = 0;
+  int64_t version_ = 0;
 };
 
 }  // namespace pathlab::crowd

@@ -1,0 +1,29 @@
+// The progress pass's read-ahead (CrowdImpl::prepare_progress): what track_progress()
+// (crowd_stuck.cpp) may ask of the map alone, asked on the worker threads after the moves.
+
+#include "crowd/crowd_impl.hpp"
+#include "pathlab/collision.hpp"
+
+namespace pathlab {
+
+void CrowdImpl::prepare_progress(int id) {
+  // What track_progress() may ask that only the unit itself and the map answer, worked out on
+  // the worker threads: at 10,000 units the sight checks and the routes of re-plans made the
+  // serial progress pass as long as the whole parallel phase. The serial pass takes an answer
+  // only when its question is the same (the same waypoint, the same route query), so the
+  // bytes are those of asking there.
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const double t = time();
+  a.sight = -1;
+  a.flow_spec = crowd::FlowSpec{};
+  if (t >= a.next_visibility_check && !a.st.waiting && a.st.route.size() >= 2) {
+    a.sight_point = a.st.route[static_cast<size_t>(a.st.next_waypoint)];
+    a.sight = segment_clear(grid_, a.st.pose.pos, a.sight_point, a.def.unit.radius) ? 1 : 0;
+  }
+  // A unit about to re-plan (its waypoint out of sight, or its round of stuck remedies due):
+  // its flow-field route, which plan_flow_route takes when it asks the same.
+  const bool resolving = t - a.progress_time >= def_.stuck_time && t >= a.next_resolve && !a.at_spot;
+  if (a.sight == 0 || resolving) speculate_flow_route(a);
+}
+
+}  // namespace pathlab
