@@ -20,7 +20,8 @@ struct PaddedGrid {
   double radius = -1;  // agent radius the passable flags were built for
   bool uniform = true;
   std::vector<uint8_t> pass;  // 1 = passable for the agent
-  std::vector<float> cost;    // cost multiplier (1 outside)
+  std::vector<float> cost;    // cost multiplier (1 outside); valid only when cost_ready
+  bool cost_ready = false;    // `cost` is built (always on a non-uniform map; see ensure_costs)
 
   double inv_pw = 0.0;  // 1 / pw
 
@@ -178,6 +179,9 @@ class GridSearchWorkspace {
   void reopen(size_t n) { nodes[n].stamp = search_id << 1; }
 
   void prepare(double radius);
+  /// Builds pg.cost when it is not built: prepare() leaves it out on a uniform map, where only
+  /// Theta* and the turn-penalty search read it (all ones inside passable cells).
+  void ensure_costs();
   void begin_search(size_t states);
   /// Mends pg (and the jump tables when built) after the grid cells `changed` (padded ids) got
   /// new costs; source_cost is updated. Returns false when a rebuild is cheaper (then stale).
