@@ -76,7 +76,9 @@ void check_equals_rebuild(const Grid& g, GridPathfinder& mended, double radius) 
   REQUIRE(a.pg.h == b.pg.h);
   CHECK(a.pg.uniform == b.pg.uniform);
   REQUIRE(a.pg.pass == b.pg.pass);
-  REQUIRE(a.pg.cost == b.pg.cost);
+  // The cost multipliers are built only where read (always on a non-uniform map).
+  CHECK((a.pg.uniform || (a.pg.cost_ready && b.pg.cost_ready)));
+  if (a.pg.cost_ready && b.pg.cost_ready) REQUIRE(a.pg.cost == b.pg.cost);
   REQUIRE(a.source_cost == b.source_cost);
   REQUIRE(a.pass_bits_ready);
   REQUIRE(b.pass_bits_ready);
@@ -216,6 +218,45 @@ TEST_CASE("live edit: an empty rectangle, one outside the map, another map size:
   g.set_blocked(0, 0, true);
   CHECK(pf.update(g, CellRect{Cell{-3, -3}, Cell{2, 2}}).ok());
   check_equals_rebuild(g, pf, 0.0);
+}
+
+TEST_CASE("live edit: cost multipliers built only where read, never stale from another map") {
+  // A pathfinder on a uniform map leaves the multipliers out; the buffers of a costly map of
+  // the same size (handed on to the next pathfinder) must not leak into Theta* or turns.
+  Grid costly = Grid::create(30, 30).value();
+  for (int y = 0; y < 30; ++y)
+    for (int x = 0; x < 30; ++x) costly.set_cost(x, y, 4.0f);
+  {
+    GridPathfinder pf(costly);
+    auto r = pf.find_path(GridPlanner::astar, Cell{0, 0}, Cell{10, 0});
+    REQUIRE(r.ok());
+    CHECK(r->cost == doctest::Approx(40.0).epsilon(1e-12));
+  }
+  Grid flat = Grid::create(30, 30).value();
+  GridPathfinder pf(flat);
+  REQUIRE(pf.find_path(GridPlanner::astar, Cell{0, 0}, Cell{10, 0}).ok());
+  CHECK_FALSE(pf.workspace().pg.cost_ready);
+  auto theta = pf.find_path(GridPlanner::theta, Cell{0, 0}, Cell{10, 0});
+  REQUIRE(theta.ok());
+  CHECK(theta->cost == doctest::Approx(10.0).epsilon(1e-12));
+  GridSearchOptions turns;
+  turns.turn_penalty = 0.5;
+  auto turned = pf.find_path(GridPlanner::astar, Cell{0, 0}, Cell{10, 0}, turns);
+  REQUIRE(turned.ok());
+  CHECK(turned->cost == doctest::Approx(10.0).epsilon(1e-12));
+  // An edit that makes the map costly builds them; A* then pays the new cost.
+  GridPathfinder fresh_flat(flat);
+  REQUIRE(fresh_flat.find_path(GridPlanner::astar, Cell{0, 0}, Cell{10, 0}).ok());
+  flat.set_cost(5, 0, 3.0f);
+  REQUIRE(fresh_flat.update(flat, CellRect{Cell{5, 0}, Cell{5, 0}}).ok());
+  CHECK(fresh_flat.workspace().pg.cost_ready);
+  auto mended = fresh_flat.find_path(GridPlanner::astar, Cell{0, 0}, Cell{10, 0});
+  auto rebuilt = find_grid_path(flat, GridPlanner::astar, Cell{0, 0}, Cell{10, 0});
+  REQUIRE(mended.ok());
+  REQUIRE(rebuilt.ok());
+  CHECK(mended->cost == rebuilt->cost);
+  CHECK(mended->cost < 11.0);  // the costly cell is worth going around, not through at 3
+  check_equals_rebuild(flat, fresh_flat, 0.0);
 }
 
 TEST_CASE("live edit: the planning service mends its grid pathfinder after map_changed(), on a copy too") {

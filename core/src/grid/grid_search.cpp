@@ -41,37 +41,54 @@ void GridSearchWorkspace::prepare(double radius) {
   pg.ph = pg.h + 2;
   pg.inv_pw = 1.0 / pg.pw;
   pg.radius = radius;
-  // assign() keeps the capacity: a map of the same size reuses the buffers.
+  // resize() and assign() keep the capacity: a map of the same size reuses the buffers.
   const size_t n = static_cast<size_t>(pg.pw) * static_cast<size_t>(pg.ph);
-  pg.pass.assign(n, 0);
-  pg.cost.assign(n, 1.0f);
+  // Only the border is cleared: every inner cell is written below.
+  pg.pass.resize(n);
+  std::fill_n(pg.pass.begin(), pg.pw, uint8_t{0});
+  std::fill_n(pg.pass.end() - pg.pw, pg.pw, uint8_t{0});
+  for (int y = 0; y < pg.h; ++y) {
+    pg.pass[static_cast<size_t>(pg.id(Cell{-1, y}))] = 0;
+    pg.pass[static_cast<size_t>(pg.id(Cell{pg.w, y}))] = 0;
+  }
   source_cost = gr.costs();
   nonuniform_cells = 0;
   // Row by row from the copied costs, without branches for a point agent (the loop the
   // compiler vectorises): this pass is most of a first query's set-up.
   for (int y = 0; y < pg.h; ++y) {
     const float* src = source_cost.data() + static_cast<size_t>(y) * static_cast<size_t>(pg.w);
-    const size_t row = static_cast<size_t>(pg.id(Cell{0, y}));
-    uint8_t* pass = pg.pass.data() + row;
-    float* cost = pg.cost.data() + row;
+    uint8_t* pass = pg.pass.data() + static_cast<size_t>(pg.id(Cell{0, y}));
     int64_t odd = 0;
     if (radius > 0.5) {
       for (int x = 0; x < pg.w; ++x) pass[x] = cell_passable(gr, x, y, radius);
     } else {
       for (int x = 0; x < pg.w; ++x) pass[x] = src[x] != kBlocked;
     }
-    for (int x = 0; x < pg.w; ++x) {
-      const float c = src[x];
-      odd += (c != 1.0f) & (c != kBlocked);
-      cost[x] = pass[x] ? c : 1.0f;
-    }
+    for (int x = 0; x < pg.w; ++x) odd += (src[x] != 1.0f) & (src[x] != kBlocked);
     nonuniform_cells += odd;
   }
   pg.uniform = nonuniform_cells == 0;
+  // The cost multipliers only where a search reads them (ensure_costs): A* and JPS on a
+  // uniform map never do, and a first query skips writing 4 bytes a cell.
+  pg.cost_ready = false;
+  if (!pg.uniform) ensure_costs();
   stale = false;
   jump_tables_ready = false;
   pass_bits_ready = false;
   block_expanded = 0;
+}
+
+void GridSearchWorkspace::ensure_costs() {
+  if (pg.cost_ready) return;
+  pg.cost.assign(pg.pass.size(), 1.0f);
+  for (int y = 0; y < pg.h; ++y) {
+    const float* src = source_cost.data() + static_cast<size_t>(y) * static_cast<size_t>(pg.w);
+    const size_t row = static_cast<size_t>(pg.id(Cell{0, y}));
+    const uint8_t* pass = pg.pass.data() + row;
+    float* cost = pg.cost.data() + row;
+    for (int x = 0; x < pg.w; ++x) cost[x] = pass[x] ? src[x] : 1.0f;
+  }
+  pg.cost_ready = true;
 }
 
 void GridSearchWorkspace::begin_search(size_t states) {
@@ -231,6 +248,7 @@ void search_cells_h(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSe
 void search_cells(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, bool use_h,
                   GridPath& out) {
   const bool uniform = ws.pg.uniform;
+  if (!uniform) ws.ensure_costs();  // prepare() built them already; kept for clarity of the contract
   if (opt.record_trace) {
     if (uniform) search_cells_h<true, true>(ws, start, goal, opt, use_h, out);
     else search_cells_h<true, false>(ws, start, goal, opt, use_h, out);
@@ -244,6 +262,7 @@ void search_cells(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSear
 /// State id = node * 9 + dir, where dir 8 means "no direction yet" (the start).
 void search_with_turns(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, bool use_h,
                        GridPath& out) {
+  ws.ensure_costs();
   const PaddedGrid& pg = ws.pg;
   ws.begin_search(pg.pass.size() * 9);
   const bool eight = opt.connectivity == Connectivity::eight;
@@ -318,6 +337,7 @@ double line_cost(const GridSearchWorkspace& ws, int a, int b) {
 /// Nodes whose cost improves after expansion are reopened, which (with path 1 always
 /// considered) keeps every result no longer than the 8-connected optimum.
 void search_theta(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, GridPath& out) {
+  ws.ensure_costs();
   const PaddedGrid& pg = ws.pg;
   ws.begin_search(pg.pass.size());
   BasicOpenList<2>& open = ws.theta_open;
@@ -463,7 +483,7 @@ Status check_endpoint_clearance(const GridSearchWorkspace& ws, Cell c, const cha
 
 /// Bytes a search allocates on a grid of `padded` cells (see kDefaultGridSearchMemory).
 double search_bytes(double padded, double states_per_cell, bool jump_tables) {
-  return padded * 5.0 + padded * states_per_cell * 20.0 + (jump_tables ? padded * 32.0 : 0.0);
+  return padded * 5.0 + padded * states_per_cell * 20.0 + (jump_tables ? padded * 16.0 : 0.0);
 }
 
 Status check_options(const GridSearchOptions& opt, GridPlanner planner) {

@@ -64,7 +64,7 @@ bool GridSearchWorkspace::apply_changes(const std::vector<int32_t>& changed) {
   auto mend = [&](int x, int y) {
     const size_t id = static_cast<size_t>(pg.id(Cell{x, y}));
     const uint8_t pass = cell_passable(gr, x, y, pg.radius) ? 1 : 0;
-    pg.cost[id] = pass ? gr.cost(x, y) : 1.0f;
+    if (pg.cost_ready) pg.cost[id] = pass ? gr.cost(x, y) : 1.0f;
     if (pass == pg.pass[id]) return;
     pg.pass[id] = pass;
     pass_changed.push_back(static_cast<int32_t>(id));
@@ -84,6 +84,7 @@ bool GridSearchWorkspace::apply_changes(const std::vector<int32_t>& changed) {
         }
     }
   }
+  if (!pg.uniform) ensure_costs();  // the first cost other than 1 on a map prepared without them
   if (pass_bits_ready)
     for (const int32_t id : pass_changed) pass_bits.set(pg, id);
   if (jump_tables_ready && !pass_changed.empty()) update_jump_tables(*this, pass_changed);

@@ -300,6 +300,8 @@ bool jps_tables_due(const GridSearchWorkspace& ws) {
 /// or blocks where the tables would exceed the memory cap).
 void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, JpsJumps mode,
                 GridPath& out) {
+  // Jumps longer than a 16-bit table entry holds: block jumping gives the same answers.
+  if (std::max(ws.pg.pw, ws.pg.ph) > GridSearchWorkspace::kMaxTableSide) mode = JpsJumps::blocks;
   if (!ws.jump_tables_ready &&
       (mode == JpsJumps::tables || (mode == JpsJumps::automatic && jps_tables_due(ws)))) {
     build_jump_tables(ws);
