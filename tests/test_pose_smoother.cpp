@@ -657,3 +657,34 @@ TEST_CASE("planning service: a plan with the per-map caches warm equals one with
   }
   CHECK(first.length == second.length);
 }
+
+TEST_CASE("pose smoother: a stretch that already is a shortest Dubins curve is not probed") {
+  // Hybrid A* ends its path with one (its analytic expansion): a shortcut between two of its
+  // poses cannot be cheaper, so the first round tries none of them.
+  Grid g = Grid::create(64, 64).value();
+  const Pose a{Vec2(8.0, 10.0), 0.3}, b{Vec2(50.0, 40.0), 2.5};
+  auto curve = dubins_path(a, b, kR);
+  REQUIRE(curve);
+  REQUIRE(curve->length() > 40.0);
+  auto r = smooth_pose_path(g, *curve, def_for(false));
+  REQUIRE(r);
+  CHECK(r->shortcuts == 0);
+  CHECK(r->tries == 0);
+  CHECK(r->path.length() == curve->length());
+  // A wobble before it is still smoothed away, into a legal path.
+  SegmentPath wobbly(Pose{Vec2(8.0, 10.0), 0.0});
+  Pose at = wobbly.start();
+  for (int k = 0; k < 4; ++k) {
+    const Segment arc = arc_from_pose(at, 6.0, k % 2 == 0 ? 1 : -1, 6.0 * 0.3);
+    REQUIRE(wobbly.append(arc).ok());
+    at = segment_end(arc);
+  }
+  auto tail = dubins_path(at, b, kR);
+  REQUIRE(tail);
+  REQUIRE(wobbly.append(*tail).ok());
+  auto w = smooth_pose_path(g, wobbly, def_for(false));
+  REQUIRE(w);
+  CHECK(w->shortcuts >= 1);
+  CHECK(w->path.length() < wobbly.length());
+  check_drivable(g, wobbly, w->path);
+}

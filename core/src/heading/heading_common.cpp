@@ -188,6 +188,14 @@ SegmentChecker::SegmentChecker(const Grid& grid, double agent_radius, bool with_
 
 bool SegmentChecker::point_clear(Vec2 p) const { return pathlab::point_clear(*grid_, field_, p, radius_); }
 
+/// The point `s` along line `seg` whose heading's cosine and sine are `dir`: segment_state()'s
+/// own arithmetic, with the sine and cosine worked out once per check instead of once per point
+/// (a line check asks for up to four points). [Units: cells]
+static Vec2 line_point(const Segment& seg, Vec2 dir, double s) {
+  const double d = (seg.gear == Gear::reverse ? -1.0 : 1.0) * s;
+  return seg.start + d * dir;
+}
+
 /// Rotates `v` by the angle whose cosine and sine are c and s.
 static Vec2 rotated(Vec2 v, double c, double s) { return Vec2(c * v.x - s * v.y, s * v.x + c * v.y); }
 
@@ -203,7 +211,10 @@ bool SegmentChecker::clear(const Segment& seg, const ArcTurns* turns) const {
   const bool arc = seg.kind == SegmentKind::arc;
   if (turns != nullptr && !(arc && turns->sweep == seg.sweep)) turns = nullptr;
   const Vec2 radial = seg.start - seg.center;
-  const Vec2 mid = !arc ? segment_state(seg, 0.5 * seg.length).pos
+  const bool line = seg.kind == SegmentKind::line;
+  const Vec2 dir = line ? Vec2(std::cos(seg.heading), std::sin(seg.heading)) : Vec2(0.0);
+  const Vec2 mid = line ? line_point(seg, dir, 0.5 * seg.length)
+                   : !arc ? segment_state(seg, 0.5 * seg.length).pos
                    : turns != nullptr ? seg.center + rotated(radial, turns->half_cos, turns->half_sin)
                                       : seg.center + rotated(radial, std::cos(0.5 * seg.sweep), std::sin(0.5 * seg.sweep));
   if (!is_finite(mid)) return false;
@@ -219,12 +230,10 @@ bool SegmentChecker::clear(const Segment& seg, const ArcTurns* turns) const {
   if (field_.fits(*grid_) && field_.lower_bound(mid) > 0.5 * seg.length + radius_ + kArcChordSagitta + kArcMargin + 1e-9)
     return true;
   if (field_.fits(*grid_) && seg.kind != SegmentKind::clothoid) {
-    const int answer = field_answer(seg, mid, turns);
+    const int answer = field_answer(seg, mid, turns, dir);
     if (answer != 0) return answer > 0;
   }
-  if (seg.kind == SegmentKind::line) {
-    return segment_clear(*grid_, field_, segment_state(seg, 0.0).pos, segment_state(seg, seg.length).pos, radius_);
-  }
+  if (line) return segment_clear(*grid_, field_, line_point(seg, dir, 0.0), line_point(seg, dir, seg.length), radius_);
   const double ratio = std::min(kArcChordSagitta / seg.radius, 1.0);
   const double max_angle = std::min(2.0 * std::acos(1.0 - ratio), kPi / 4);
   const int n = std::max(1, static_cast<int>(std::ceil(std::abs(seg.sweep) / max_angle)));
@@ -245,7 +254,7 @@ bool SegmentChecker::clear(const Segment& seg, const ArcTurns* turns) const {
   return true;
 }
 
-int SegmentChecker::field_answer(const Segment& seg, Vec2 mid, const ArcTurns* turns) const {
+int SegmentChecker::field_answer(const Segment& seg, Vec2 mid, const ArcTurns* turns, Vec2 dir) const {
   // Near walls, where the test above fails, three points decide most primitives. Every point of
   // a line or arc is within a quarter of its length of its start, middle or end (an arc's half
   // is split at its middle point: the chord over an eighth of the sweep is shorter than the arc
@@ -258,7 +267,7 @@ int SegmentChecker::field_answer(const Segment& seg, Vec2 mid, const ArcTurns* t
   // rotated points.
   const bool arc = seg.kind == SegmentKind::arc;
   const Vec2 radial = seg.start - seg.center;
-  const Vec2 end = !arc ? segment_state(seg, seg.length).pos
+  const Vec2 end = !arc ? line_point(seg, dir, seg.length)
                    : turns != nullptr ? seg.center + rotated(radial, turns->cos, turns->sin)
                                       : seg.center + rotated(radial, std::cos(seg.sweep), std::sin(seg.sweep));
   if (!is_finite(end)) return 0;

@@ -115,8 +115,9 @@ class SegmentChecker {
 
  private:
   /// The answer of the field alone for a line or arc whose middle point is `mid`: 1 clear, -1
-  /// blocked, 0 when it cannot tell. `turns`: null, or for the arc's sweep.
-  int field_answer(const Segment& seg, Vec2 mid, const ArcTurns* turns) const;
+  /// blocked, 0 when it cannot tell. `turns`: null, or for the arc's sweep; `dir`: a line's
+  /// heading as (cosine, sine).
+  int field_answer(const Segment& seg, Vec2 mid, const ArcTurns* turns, Vec2 dir) const;
   /// The chord check of a clothoid: n chords at equal lengths, grown by `sagitta`.
   bool clothoid_clear(const Segment& seg, int n, double sagitta) const;
   const Grid* grid_;

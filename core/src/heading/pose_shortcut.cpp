@@ -321,6 +321,55 @@ double no_gain_end(const Changes* changed, double s, size_t from) {
   return shortest_connection_end(changed, s, from);
 }
 
+/// A window of the input path that is a shortest forward path (tolerance of the comparison with
+/// the shortest Dubins word's length). [Units: cells]
+constexpr double kShortestWindowSlack = 1e-10;
+
+/// The stretches of the smoother's input that are already shortest forward paths between their
+/// ends: up to three consecutive forward segments (a Dubins word has three parts), lines or arcs
+/// no tighter than the turning radius, as long as the shortest Dubins word between their ends.
+/// Hybrid A* ends its path with such a word (its analytic expansion), often most of the path
+/// when the search is short; a connection between two poses of one of them gains nothing (a
+/// piece of a shortest path is a shortest one: Dubins 1957, as shortest_connection_end()), yet
+/// the first round probed from each of their poses towards the others. In order, both ends
+/// increasing (a window inside the one before is left out); empty unless forward Dubins
+/// connections only (is_shortest_forward()).
+Changes shortest_stretches(const SegmentPath& path, const PoseSmoothDef& d) {
+  Changes out;
+  if (d.allow_reverse || d.cc_sharpness != 0.0) return out;
+  const auto segs = path.segments();
+  const auto usable = [&](const Segment& s) {
+    return s.gear == Gear::forward && s.length > 0.0 &&
+           (s.kind == SegmentKind::line || (s.kind == SegmentKind::arc && s.radius >= d.turning_radius * (1.0 - 1e-12)));
+  };
+  double from = 0.0;
+  for (size_t k = 0; k < segs.size(); from += segs[k].length, ++k) {
+    size_t reach = 0;  // segments k .. k + reach - 1 are usable
+    while (reach < 3 && k + reach < segs.size() && usable(segs[k + reach])) ++reach;
+    // The longest window first; the shorter ones from k lie inside it.
+    for (size_t m = reach; m >= 1; --m) {
+      double span = 0.0;
+      for (size_t q = 0; q < m; ++q) span += segs[k + q].length;
+      if (span <= d.pose_step || (!out.empty() && from + span <= out.back().to)) break;  // no try inside it, or known
+      const auto shortest = dubins_length(segment_start(segs[k]), segment_end(segs[k + m - 1]), d.turning_radius);
+      if (shortest && std::abs(*shortest - span) <= kShortestWindowSlack) {
+        out.push_back(Change{from, from + span, true});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/// shortest_connection_end() for the first round: the end of the farthest-reaching window of
+/// `windows` (shortest_stretches()) that pose distance `s` lies on; `from`: index advanced as
+/// `s` grows.
+double window_end(const Changes& windows, double s, size_t& from) {
+  while (from + 1 < windows.size() && windows[from + 1].from - kOnConnection <= s) ++from;
+  if (from >= windows.size()) return -std::numeric_limits<double>::infinity();
+  return shortest_connection_end(&windows, s, from);
+}
+
 /// Appends a stretch of the input to the legs, joining it to a preceding stretch.
 Status add_cut_leg(const SegmentPath& path, double a, double b, std::vector<Leg>& legs, const Pose& at,
                    std::span<const double> ends) {
@@ -514,7 +563,8 @@ bool is_shortest_forward(const SegmentPath& link, const PoseSmoothDef& d) {
 }
 
 /// One round of shortcuts over `path`; `last`: the stretches the round before changed, null in
-/// the first round (every pose is probed).
+/// the first round (every pose is probed, towards the poses past the shortest stretch of
+/// `path` it lies on: shortest_stretches()).
 Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& d, const Changes* last) {
   auto table = pose_table(path, d);
   if (!table) return table.error();
@@ -522,10 +572,12 @@ Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const 
   Round r{SegmentPath(path.start()), {}, 0, 0, {}};
   const std::vector<double> ends = segment_ends(path);
   const size_t n = t.pose.size();
-  size_t i = 0, change = 0;
+  const Changes windows = last == nullptr ? shortest_stretches(path, d) : Changes{};
+  size_t i = 0, change = 0, window = 0;
   while (i + 1 < n) {
+    const auto no_gain_to = [&] { return last ? no_gain_end(last, t.s[i], change) : window_end(windows, t.s[i], window); };
     auto [reached, link] = near_change(last, t.s[i], change) && !walls.spent()
-                               ? farthest_shortcut(walls, t, i, r.path, d, no_gain_end(last, t.s[i], change))
+                               ? farthest_shortcut(walls, t, i, r.path, d, no_gain_to())
                                : std::pair<size_t, std::optional<SegmentPath>>{i + 1, std::nullopt};
     if (link) {
       ++r.shortcuts;
