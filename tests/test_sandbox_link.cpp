@@ -153,3 +153,40 @@ TEST_CASE("sandbox link: Export's Copy link copies a link that opens the scene s
     REQUIRE(save_capture(shot, ui.host->width(), ui.host->height(), pixels).ok());
   }
 }
+
+TEST_CASE("sandbox link: a link never replaces unsaved edits (the web page opens every link put into its address)") {
+  SandboxUi ui(test::small_scene("mine"), 2);
+  ui.sb().set_tool(Tool::paint);
+  ui.click(ui.sb().world_to_screen(Vec2(5.5, 5.5)));
+  REQUIRE(ui.sb().unsaved());
+  const std::string before = io::scene_to_json(ui.sb().scene());
+  const Status st = ui.sb().open_link(io::scene_link(plan::load_scene(kAssets + "/scenes/demo.json").value()));
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().message.find("unsaved edits") != std::string::npos);
+  CHECK(ui.sb().status_is_error());
+  CHECK(io::scene_to_json(ui.sb().scene()) == before);
+  CHECK(ui.sb().unsaved());
+  CHECK_FALSE(ui.sb().document().from_link());
+}
+
+TEST_CASE("sandbox link: with a link sharer (the web page), Copy link hands it the page's address and says its words") {
+  const std::string path = kAssets + "/scenes/demo.json";
+  SandboxUi ui(plan::load_scene(path).value(), 3, path);
+  capture_clipboard();
+  g_clipboard.clear();
+  std::string shared;
+  ui.sb().set_link_base("https://example.org/pathlab/index.html");
+  ui.sb().set_link_sharer([&shared](const std::string& link) {
+    shared = link;
+    return std::string("shared by the page");
+  });
+  ui.sb().inspector().show_tab(Inspector::Tab::export_);
+  ui.idle(2);
+  const auto [lo, hi] = ui.sb().inspector().widget("copy_link");
+  REQUIRE(hi.x > lo.x);
+  ui.click(ImVec2((lo.x + hi.x) / 2, (lo.y + hi.y) / 2));
+  CHECK(shared.rfind("https://example.org/pathlab/index.html#scene=", 0) == 0);
+  CHECK(shared == ui.sb().scene_link_url());
+  CHECK(g_clipboard.empty());  // the page's clipboard, not SDL's
+  CHECK(ui.sb().inspector().message() == "shared by the page");
+}

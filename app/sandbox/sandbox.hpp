@@ -155,6 +155,11 @@ class Sandbox {
   /// by default; the web build sets the page's address): what Export's "Copy link" copies.
   std::string scene_link_url() const;
   void set_link_base(std::string base) { link_base_ = std::move(base); }
+  /// Who takes Export's "Copy link" text (the web page: its clipboard and a link box); returns
+  /// what the Export panel then says. Unset (the desktop): SDL's clipboard.
+  using LinkSharer = std::function<std::string(const std::string& link)>;
+  void set_link_sharer(LinkSharer sharer) { link_sharer_ = std::move(sharer); }
+  const LinkSharer& link_sharer() const { return link_sharer_; }
   /// Opens when there are no unsaved edits, else asks save / discard / cancel first.
   void request_open(const std::string& path);
   void request_preset(const GalleryEntry& e);
@@ -365,6 +370,7 @@ class Sandbox {
   bool presenting_ = false;
   LessonShow lesson_;
   std::string link_base_ = "index.html";  ///< what scene_link_url() puts before the '#'
+  LinkSharer link_sharer_;
 
   LessonDraft draft_;
   int replay_from_start_after_ = -1;  // a step's "replay": rewind once a plan newer than this shows

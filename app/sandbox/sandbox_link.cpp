@@ -23,6 +23,12 @@ Status Sandbox::open_link(std::string_view url_or_fragment) {
     set_status(link.error().message, true);
     return link.error();
   }
+  // The web page opens every link put into its address: one must not replace unsaved edits
+  // (show_lesson_step would refuse a lesson anyway). Said before anything changes.
+  if (doc_.dirty()) {
+    set_status("link: this scene has unsaved edits: save or undo them, then open the link", true);
+    return fail(StatusCode::invalid_argument, status_);
+  }
   if (link->kind == io::LinkKind::scene) {
     auto scene = io::read_link_scene(*link, plan::scene_read_options());
     if (!scene) {
@@ -43,10 +49,6 @@ Status Sandbox::open_link(std::string_view url_or_fragment) {
   if (!lesson) {
     set_status(lesson.error().message, true);
     return lesson.error();
-  }
-  if (doc_.dirty()) {  // show_lesson_step would refuse; say so before anything changes
-    set_status("link: this scene has unsaved edits: save or undo them, then open the link", true);
-    return fail(StatusCode::invalid_argument, status_);
   }
   lesson_ = LessonShow{std::move(*lesson), "", -1};
   set_presenting(true);

@@ -4,9 +4,13 @@
 //   1. the page prints its ready line, with the same plan length (all 17 digits) as
 //      `pathlab-cli plan --scene` on the same file (the native build);
 //   2. the canvas is drawn: a screenshot with many colours, not a blank page;
-//   3. painting a wall across the path (a mouse drag with the paint tool) changes the plan.
+//   3. painting a wall across the path (a mouse drag with the paint tool) changes the plan;
+//   4. a link in the page's hash (`pathlab-cli link --scene` of another bundled scene) opens:
+//      the ready line is the link's, with pathlab-cli's length byte for byte;
+//   5. a broken hash shows an error on the page (#note) and the sandbox still runs (its ready
+//      line); putting a good link into the hash then opens it (hashchange).
 // Usage: node web/test/browser_test.mjs --cli BUILD/pathlab-cli [--scene maps/jps-pillars.json]
-//        [--site build-web] [--chromium /usr/bin/chromium]
+//        [--link-scene issues/diagonal-corner-squeeze.json] [--site build-web] [--chromium /usr/bin/chromium]
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -18,7 +22,7 @@ const kReadyTimeoutMs = 120000;  // the first load compiles 3 MB of wasm in soft
 const kPlanTimeoutMs = 30000;
 
 function options(argv) {
-  const o = { scene: 'maps/jps-pillars.json', site: join(kRepo, 'build-web'), chromium: '/usr/bin/chromium', cli: '' };
+  const o = { scene: 'maps/jps-pillars.json', 'link-scene': 'issues/diagonal-corner-squeeze.json', site: join(kRepo, 'build-web'), chromium: '/usr/bin/chromium', cli: '' };
   for (let i = 0; i < argv.length; i += 2) {
     const key = argv[i].replace(/^--/, '');
     if (!(key in o) || argv[i + 1] === undefined) throw new Error(`unknown option or missing value: ${argv[i]}`);
@@ -36,6 +40,14 @@ function cli_length(cli, scene) {
   return m[1];
 }
 
+/** The fragment (no '#') of `pathlab-cli link --scene` on a bundled scene. */
+function cli_link(cli, scene) {
+  const out = execFileSync(cli, ['link', '--scene', join(kRepo, 'assets/scenes', scene)], { encoding: 'utf8' }).trim();
+  const at = out.indexOf('#scene=');
+  if (at < 0) throw new Error(`pathlab-cli link printed no #scene= link:\n${out}`);
+  return out.slice(at + 1);
+}
+
 /** Resolves with the first console line that matches `re` (lines seen so far included). */
 function wait_line(lines, listeners, re, ms, what) {
   const seen = lines.find((l) => re.test(l));
@@ -49,6 +61,44 @@ function wait_line(lines, listeners, re, ms, what) {
       return true;
     });
   });
+}
+
+/** A new page whose console lines are collected: { page, lines, wait(re, ms, what) }. */
+async function open_page(browser, url) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const lines = [], listeners = [];
+  page.on('console', (m) => {
+    const l = m.text();
+    lines.push(l);
+    for (let k = listeners.length - 1; k >= 0; --k) if (listeners[k](l)) listeners.splice(k, 1);
+  });
+  page.on('pageerror', (e) => lines.push(`page error: ${e.message}`));
+  await page.goto(url);
+  return { page, lines, wait: (re, ms, what) => wait_line(lines, listeners, re, ms, what) };
+}
+
+/** Checks 4 and 5: a link in the hash opens; a broken one leaves an error and a running page. */
+async function link_checks(browser, site_url, o, check) {
+  const fragment = cli_link(o.cli, o['link-scene']);
+  const expected = cli_length(o.cli, o['link-scene']);
+  const good = await open_page(browser, `${site_url}?scene=${encodeURIComponent(o.scene)}#${fragment}`);
+  const ready = await good.wait(/^pathlab: ready /, kReadyTimeoutMs, 'ready line of the link');
+  console.log(`${ready.slice(0, 120)} (a ${fragment.length}-character link to ${o['link-scene']})`);
+  check(ready === `pathlab: ready link length ${expected}`,
+        `the hash's link wins over ?scene= and plans as pathlab-cli does on ${o['link-scene']} (${expected})`);
+  await good.page.close();
+
+  // A link cut short, as a chat message may cut it: the zlib stream's checksum catches it.
+  const bad = await open_page(browser, `${site_url}#${fragment.slice(0, -8)}`);
+  const line = await bad.wait(/^pathlab: ready /, kReadyTimeoutMs, 'ready line after a broken link');
+  const note = await bad.page.locator('#note').evaluate((e) => ({ text: e.textContent, cls: e.className }));
+  console.log(`broken link: "${note.text}"`);
+  check(note.cls === 'error' && /^this page's link did not open: link/.test(note.text) && /^pathlab: ready demo\.json /.test(line),
+        'a broken hash shows its error on the page and the sandbox runs on (the demo planned)');
+  await bad.page.evaluate((f) => { location.hash = f; }, fragment);
+  const replanned = await bad.wait(/^pathlab: plan link /, kPlanTimeoutMs, 'plan after the hash changed');
+  check(replanned === `pathlab: plan link length ${expected}`, 'a link put into the hash later opens (hashchange)');
+  await bad.page.close();
 }
 
 /** How many distinct colours a PNG shows, decoded by the browser itself (no PNG library). */
@@ -92,7 +142,8 @@ async function main() {
   const o = options(process.argv.slice(2));
   const expected = cli_length(o.cli, o.scene);
   const server = await serve(o.site, 0);
-  const url = `http://127.0.0.1:${server.address().port}/index.html?scene=${encodeURIComponent(o.scene)}`;
+  const site_url = `http://127.0.0.1:${server.address().port}/index.html`;
+  const url = `${site_url}?scene=${encodeURIComponent(o.scene)}`;
   const browser = await chromium.launch({
     executablePath: o.chromium,
     args: ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
@@ -104,17 +155,9 @@ async function main() {
     ++passed;
   };
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const lines = [], listeners = [];
-    page.on('console', (m) => {
-      const l = m.text();
-      lines.push(l);
-      for (let k = listeners.length - 1; k >= 0; --k) if (listeners[k](l)) listeners.splice(k, 1);
-    });
-    page.on('pageerror', (e) => lines.push(`page error: ${e.message}`));
     const t0 = Date.now();
-    await page.goto(url);
-    const ready = await wait_line(lines, listeners, /^pathlab: ready /, kReadyTimeoutMs, 'ready line');
+    const { page, lines, wait } = await open_page(browser, url);
+    const ready = await wait(/^pathlab: ready /, kReadyTimeoutMs, 'ready line');
     const ready_ms = Date.now() - t0;
     console.log(`${ready} (${ready_ms} ms after the page was asked for)`);
     const m = ready.match(/^pathlab: ready (\S+) length (\S+)$/);
@@ -131,7 +174,7 @@ async function main() {
 
     const stroke = await paint_across_path(page, box, 60);
     console.log(`painted from (${stroke.from.map((v) => v.toFixed(0))}) to (${stroke.to.map((v) => v.toFixed(0))})`);
-    const after = await wait_line(lines, listeners, /^pathlab: plan /, kPlanTimeoutMs, 'plan after the stroke');
+    const after = await wait(/^pathlab: plan /, kPlanTimeoutMs, 'plan after the stroke');
     // The stroke re-plans as it goes; the last plan line (after the mouse is up) is the final path.
     await page.waitForTimeout(500);
     const last = lines.filter((l) => l.startsWith('pathlab: plan ')).pop() ?? after;
@@ -139,6 +182,8 @@ async function main() {
     writeFileSync(join(o.site, 'web_test_after.png'), await canvas.screenshot());
     const after_len = last.match(/ length (\S+)$/)?.[1] ?? 'no path';
     check(after_len !== m[2], `the wall changed the plan (length ${m[2]} -> ${after_len})`);
+    await page.close();
+    await link_checks(browser, site_url, o, check);
     console.log(`${passed} passed, 0 failed`);
   } finally {
     await browser.close();

@@ -13,11 +13,21 @@
 // Autosave: the sandbox's state folder (autosaves, recent files) is /state, an IndexedDB-backed
 // folder (IDBFS) read once at start and written back every kStateSyncFrames frames, so work
 // left unsaved in a closed tab is offered for restore on the next visit, as on the desktop.
+// A link opens from the page's address: `#scene=...` or `#lesson=...&step=N` (the text
+// `pathlab-cli link` prints, pathlab/io/scene_link.hpp) at start, where it wins over ?scene=, and
+// again whenever the hash changes; it goes through Sandbox::open_link as `pathlab --link` does. A
+// link that does not read leaves the sandbox running on what it showed, the error in its status
+// line, on the page's note (#note) and on the console (`pathlab: error: link...`). A scene from
+// a link is named "link" on the console lines. Export's "Copy link" gives the page's own address
+// with the scene's hash, on the clipboard when the browser allows it and in the page's link box.
 // ?bench=crowd opens the desktop's --bench-crowd scenario (200 units through doorways) and,
 // after kBenchFrames frames, prints the frames' own time (median and p95, the browser's idle
 // wait between animation frames excluded): the figure the README compares with the desktop.
 
 #include <emscripten.h>
+
+// EM_ASM's arguments are $0, $1, ... inside its JavaScript (this file is compiled by emcc only).
+#pragma clang diagnostic ignored "-Wdollar-in-identifier-extension"
 
 #include <algorithm>
 #include <cctype>
@@ -40,7 +50,7 @@ struct WebPage {
   std::string scene_name;  ///< as in the URL, e.g. crowds/doorway.json
   int plans_seen = 0;      ///< PlanView::plans of the last plan reported on the console
   bool bench = false;      ///< ?bench=crowd: time the frames
-  bool scene_from_url = false;  ///< ?scene= named a scene (no restore offer replaces it)
+  bool scene_from_url = false;  ///< ?scene= or a link named a scene (no restore offer replaces it)
   std::vector<double> frame_ms;  ///< the bench's frame times [ms]
 };
 WebPage g_page;
@@ -100,6 +110,37 @@ std::string url_parameter(const char* name) {
   const std::string js = std::string("new URLSearchParams(location.search).get('") + name + "') || ''";
   const char* v = emscripten_run_script_string(js.c_str());
   return v ? v : "";
+}
+
+/// The page's hash ("#scene=..." or "#lesson=...&step=N"), "" when it carries nothing.
+std::string page_hash() {
+  const char* v = emscripten_run_script_string("location.hash.length > 1 ? location.hash : ''");
+  return v ? v : "";
+}
+
+/// Shows `text` in the page's file bar (#note, web/shell.html), red when `error`.
+void page_note(const std::string& text, bool error) {
+  EM_ASM({ Module.pathlabNote(UTF8ToString($0), $1); }, text.c_str(), error ? 1 : 0);
+}
+
+/// Opens the link `hash` holds (Sandbox::open_link); a link that does not read changes nothing
+/// but the messages.
+void open_page_link(sandbox::Sandbox& sb, const std::string& hash) {
+  if (const Status st = sb.open_link(hash); !st) {
+    std::fprintf(stderr, "pathlab: error: %s\n", st.error().message.c_str());
+    page_note("this page's link did not open: " + st.error().message, true);
+    return;
+  }
+  if (sb.document().source().empty()) g_page.scene_name = "link";  // a lesson link shows a preset
+  page_note("", false);
+}
+
+/// Export's "Copy link" on the page: the text goes to the page's link box (selected, so the
+/// browser's own Copy works when the clipboard is refused) and to the clipboard if allowed.
+std::string share_link(const std::string& link) {
+  EM_ASM({ Module.pathlabShareLink(UTF8ToString($0)); }, link.c_str());
+  return "link (" + std::to_string(link.size()) + " characters) in the box above the canvas, and on the "
+         "clipboard if the browser allowed it: it opens this scene in any browser";
 }
 
 /// Why `name` is not a bundled scene path ("" when it is one): relative, below assets/scenes,
@@ -193,6 +234,11 @@ EMSCRIPTEN_KEEPALIVE double pathlab_path_x(int i) {
 /// The page's "Open file" button (web/shell.html): the browser's file picker wrote the chosen
 /// file into /uploads; it opens as the desktop's Open does (asking first about unsaved edits).
 EMSCRIPTEN_KEEPALIVE void pathlab_open_file(const char* path) { g_page.host->sandbox().request_open(path); }
+/// The page's hashchange handler: a link pasted into the address bar opens. The hash is read
+/// here, on the heap (ccall would copy a link of up to 4 MiB onto the stack).
+EMSCRIPTEN_KEEPALIVE void pathlab_open_page_link() {
+  if (const std::string hash = page_hash(); !hash.empty()) open_page_link(g_page.host->sandbox(), hash);
+}
 /// The page's "Download" button: saves the scene (units included, as Save does) as a new scene
 /// file under /downloads, named after the scene's file, and returns that path for the page to
 /// hand to the browser as a download; "" when saving failed (the sandbox's status says why).
@@ -217,7 +263,8 @@ int main() {
   g_page.bench = url_parameter("bench") == "crowd";
   io::Scene scene = g_page.bench ? sandbox::crowd_bench_scene() : open_initial_scene(name);
   if (g_page.bench) name = "crowd-bench";
-  g_page.scene_from_url = !url_parameter("scene").empty();
+  const std::string hash = g_page.bench ? "" : page_hash();
+  g_page.scene_from_url = !url_parameter("scene").empty() || !hash.empty();
   start_state_folder();
   g_page.scene_name = name;
   const int width = std::max(sandbox::Host::kMinWidth, EM_ASM_INT({ return window.innerWidth; }));
@@ -233,9 +280,16 @@ int main() {
   // The bench's scene is made in code, as the desktop's --bench-crowd: no file behind it.
   const std::string path = g_page.bench ? "" : std::string(PATHLAB_ASSETS_DIR) + "/scenes/" + name;
   g_page.host->set_sandbox(std::make_unique<sandbox::Sandbox>(g_page.host->renderer(), std::move(scene), path, true));
+  sandbox::Sandbox& sb = g_page.host->sandbox();
+  // Copy link gives this page's address (no ?query: a hash link wins over ?scene=).
+  sb.set_link_base(emscripten_run_script_string("location.href.split(/[?#]/)[0]"));
+  sb.set_link_sharer(share_link);
+  if (!hash.empty()) open_page_link(sb, hash);  // before the first frame: its plan is the ready line's
+  EM_ASM({ window.addEventListener("hashchange", function() {
+    if (location.hash.length > 1) Module.ccall("pathlab_open_page_link", null, [], []);
+  }); });
   if (g_page.bench) {
-    if (const std::string e = sandbox::spawn_crowd_bench(g_page.host->sandbox().units(), g_page.host->sandbox().scene());
-        !e.empty())
+    if (const std::string e = sandbox::spawn_crowd_bench(sb.units(), sb.scene()); !e.empty())
       std::fprintf(stderr, "pathlab: warning: %s\n", e.c_str());
   }
   emscripten_set_main_loop(frame_step, 0, true);  // the browser's frame rate (requestAnimationFrame)

@@ -488,8 +488,12 @@ void Inspector::tab_export(Sandbox& sb) {
   same_line_if_fits(button_width("Copy link") + help_marker_width());
   if (ImGui::Button("Copy link")) {
     const std::string link = sb.scene_link_url();
-    ImGui::SetClipboardText(link.c_str());
-    message_ = "link copied (" + std::to_string(link.size()) + " characters): it holds the whole scene";
+    if (sb.link_sharer()) {
+      message_ = sb.link_sharer()(link);
+    } else {
+      ImGui::SetClipboardText(link.c_str());
+      message_ = "link copied (" + std::to_string(link.size()) + " characters): it holds the whole scene";
+    }
   }
   remember("copy_link");
   help_marker("The scene (map, start, goal, settings, units) compressed into a link: index.html#scene=... "

@@ -60,6 +60,19 @@ void spawn_controls(Sandbox& sb, int& preset) {
               "rectangle to fill it with the crowd.");
 }
 
+/// The crowd's thread count (hidden where only one thread can run: the web page).
+void threads_control(Sandbox& sb) {
+  UnitSwarm& u = sb.units();
+  int threads = u.threads();
+  if (ImGui::SliderInt(fit_label("threads##crowd", help_marker_width()).c_str(), &threads, 1, UnitSwarm::kMaxThreads))
+    u.set_threads(threads);
+  sb.remember_widget("crowd threads");
+  help_marker("Threads the crowd's step runs on: each unit's neighbours and avoidance are worked out on them "
+              "(the other phases run in unit order). The run is the same bytes with any count; more threads "
+              "only make a large crowd's step faster, up to the machine's cores. A recording under way keeps "
+              "its count until Reset.");
+}
+
 void play_controls(Sandbox& sb) {
   UnitSwarm& u = sb.units();
   if (ImGui::Button(u.playing() ? "Pause" : "Play")) u.set_playing(!u.playing());
@@ -77,14 +90,7 @@ void play_controls(Sandbox& sb) {
   sb.remember_widget("sim speed");
   help_marker("Simulated seconds per real second. The crowd runs fixed 1/60 s steps, so the trajectories are "
               "the same at any speed.");
-  int threads = u.threads();
-  if (ImGui::SliderInt(fit_label("threads##crowd", help_marker_width()).c_str(), &threads, 1, UnitSwarm::kMaxThreads))
-    u.set_threads(threads);
-  sb.remember_widget("crowd threads");
-  help_marker("Threads the crowd's step runs on: each unit's neighbours and avoidance are worked out on them "
-              "(the other phases run in unit order). The run is the same bytes with any count; more threads "
-              "only make a large crowd's step faster, up to the machine's cores. A recording under way keeps "
-              "its count until Reset.");
+  if (UnitSwarm::kMaxThreads > 1) threads_control(sb);  // not in the web page: it has one thread
   if (ImGui::Button("Reset")) u.reset(sb.scene());
   help_marker("Puts every unit back at its spawn pose, at rest; doors and trucks start over.");
   same_line_if_fits(button_width("Remove all"));

@@ -179,7 +179,13 @@ class UnitSwarm {
   /// under way keeps its count until Reset.
   void set_threads(int threads);
   int threads() const { return threads_; }
+#ifdef __EMSCRIPTEN__
+  // The web page is built without WebAssembly threads (they need cross-origin isolation
+  // headers that plain static hosts do not send): a second thread could not start.
+  static constexpr int kMaxThreads = 1;
+#else
   static constexpr int kMaxThreads = 8;
+#endif
   int count() const { return static_cast<int>(units_.size()); }
   int arrived() const;
   /// True when unit `id` has reached its goal (or its place next to a shared goal).
@@ -273,7 +279,7 @@ class UnitSwarm {
   double time_offset_ = 0.0;
   double accumulator_ = 0.0;  ///< simulated time not yet stepped [s]
   double speed_ = 1.0;
-  int threads_ = 2;  ///< set_threads: the neighbour and avoidance phase on two cores (issue 27)
+  int threads_ = std::min(2, kMaxThreads);  ///< set_threads: the neighbour and avoidance phase on two cores (issue 27)
   bool playing_ = true;
   bool replan_pending_ = false;
   Pose scene_goal_;  ///< the scene goal the crowd was last given
