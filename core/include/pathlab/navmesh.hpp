@@ -260,7 +260,7 @@ class Navmesh {
   int locate_in_cells(Vec2 p) const noexcept;
   int locate_in_tiles(Vec2 p) const noexcept;
   friend struct NavmeshBuilder;  // the build steps (navmesh.cpp)
-  friend struct TileStitcher;    // the tiles' assembly (navmesh_tiles.cpp)
+  friend struct TileStitcher;    // the tiles' assembly (navmesh_tile_stitch.cpp)
 };
 
 }  // namespace pathlab
