@@ -23,7 +23,11 @@
 // random start, and ClearanceField::update(); both must agree (the start's distance, every
 // clearance sample).
 //
-//   bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields]
+// Hybrid A* (issue 28): "before" makes a new planner per edit (clearance rings and field, goal
+// distance field), "after" is HybridAStar::edited() on the kept planner; both then plan the
+// same short query and must give the same length.
+//
+//   bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid]
 //
 // Maps: generated random 10% and rooms (256x256, 512x512) and the Moving AI maps Berlin_0_256,
 // 8room_000 and random512-10-0 (tests/data/movingai). Not a Google Benchmark program: one table
@@ -43,6 +47,7 @@
 #include "heading/heading_internal.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/grid_search.hpp"
+#include "pathlab/hybrid_astar.hpp"
 #include "pathlab/map_generators.hpp"
 #include "pathlab/map_io.hpp"
 #include "pathlab/navmesh.hpp"
@@ -235,6 +240,57 @@ void navmesh_tables(const std::vector<NamedMap>& maps, int strokes) {
     for (const bool corners : {false, true}) navmesh_build_row(m, corners, 3);
 }
 
+/// One Hybrid A* row: `strokes` strokes of `radius`, each followed by a plan between two random
+/// free cell centres at most 48 cells apart (the sandbox's scale of a unit's move) on a
+/// new planner (before: what the planning service did until issue 28) and on the kept planner
+/// after HybridAStar::edited() (after). Both must give the same path length.
+void hybrid_edit_row(const NamedMap& m, int radius, int strokes) {
+  Grid g = m.grid;
+  std::mt19937 rng(static_cast<uint32_t>(1300 + radius));
+  HybridAStarOptions o = default_hybrid_astar_options();
+  o.max_expansions = 20000;
+  HybridAStar kept = HybridAStar::create(g, o).value();
+  std::vector<double> before, after, mend;
+  std::uniform_int_distribution<int> x(0, g.width() - 1), y(0, g.height() - 1), near(-48, 48);
+  std::uniform_real_distribution<double> heading(-kPi, kPi);
+  auto centre = [](Cell c) { return Vec2(c.x + 0.5, c.y + 0.5); };
+  for (int i = 0; i < strokes; ++i) {
+    const CellRect rect = brush_stroke(g, Cell{x(rng), y(rng)}, radius, i % 2 == 0 ? kBlocked : 1.0f);
+    const Cell s = random_free_cell(g, rng);
+    Cell t = s;
+    for (int tries = 0; tries < 1000 && (t == s || !g.in_bounds(t) || !g.is_free(t)); ++tries) t = Cell{s.x + near(rng), s.y + near(rng)};
+    const Pose ps{centre(s), heading(rng)}, pt{centre(t), heading(rng)};
+    double t0 = thread_ms();
+    HybridAStar fresh = HybridAStar::create(g, o).value();
+    auto a = fresh.plan(ps, pt);
+    before.push_back(thread_ms() - t0);
+    t0 = thread_ms();
+    if (!kept.edited(g, rect).ok()) std::abort();
+    const double t1 = thread_ms();
+    auto b = kept.plan(ps, pt);
+    after.push_back(thread_ms() - t0);
+    mend.push_back(t1 - t0);
+    if (!a || !b || a->found != b->found || a->length != b->length) {
+      std::fprintf(stderr, "bench_live_edit: %s Hybrid A*: mended and fresh plans differ\n", m.name.c_str());
+      std::exit(1);
+    }
+  }
+  const Stats sb = stats(before), sa = stats(after), sm = stats(mend);
+  std::printf("| %-14s | %2d | %8.2f | %8.2f | %8.2f | %8.2f | %8.3f | %8.3f |\n", m.name.c_str(), radius, sb.median, sb.p95,
+              sa.median, sa.p95, sm.median, sm.p95);
+  std::fflush(stdout);
+}
+
+void hybrid_tables(const std::vector<NamedMap>& maps, int strokes) {
+  std::printf("\nHybrid A* edit-to-plan latency, thread CPU ms, %d strokes a row (before: a new planner per edit; "
+              "after: edited() on the kept one), plans of up to 48 cells, 20000 expansions at most\n\n",
+              strokes);
+  std::printf("| map            | r  | before median | before p95 | after median | after p95 | edited() median | edited() p95 |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  for (const NamedMap& m : maps)
+    for (int r : {1, 4, 8}) hybrid_edit_row(m, r, strokes);
+}
+
 /// One fields row: `strokes` strokes of `radius`; per stroke the goal field settled up to a
 /// random start and the clearance field, each built anew (before) and mended (after).
 void field_row(const NamedMap& m, int radius, int strokes) {
@@ -300,7 +356,7 @@ std::vector<std::string> split(const std::string& s) {
 int main(int argc, char** argv) {
   int strokes = 40;
   std::vector<std::string> only;
-  std::string part;  // "", "grid", "navmesh" or "fields"
+  std::string part;  // "", "grid", "navmesh", "fields" or "hybrid"
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--strokes") == 0 && i + 1 < argc) {
       strokes = std::atoi(argv[++i]);
@@ -312,10 +368,10 @@ int main(int argc, char** argv) {
       only = split(argv[++i]);
     } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc &&
                (std::strcmp(argv[i + 1], "grid") == 0 || std::strcmp(argv[i + 1], "navmesh") == 0 ||
-                std::strcmp(argv[i + 1], "fields") == 0)) {
+                std::strcmp(argv[i + 1], "fields") == 0 || std::strcmp(argv[i + 1], "hybrid") == 0)) {
       part = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields]\n");
+      std::fprintf(stderr, "usage: bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid]\n");
       return 2;
     }
   }
@@ -326,6 +382,10 @@ int main(int argc, char** argv) {
   }
   if (part == "fields") {
     field_tables(maps, strokes);
+    return 0;
+  }
+  if (part == "hybrid") {
+    hybrid_tables(maps, strokes);
     return 0;
   }
   std::printf("Edit-to-plan latency, thread CPU ms, %d strokes a row (before: rebuilt pathfinder; after: update())\n\n",
@@ -342,6 +402,7 @@ int main(int argc, char** argv) {
   if (part.empty()) {
     navmesh_tables(maps, strokes);
     field_tables(maps, strokes);
+    hybrid_tables(maps, strokes);
   }
   return 0;
 }

@@ -50,3 +50,40 @@ TEST_CASE("a mended goal distance field equals a fresh one after 1,000 random st
   run_strokes(0.0, test::sanitized() ? 100 : 1000, 3);
   run_strokes(1.3, test::sanitized() ? 50 : 300, 4);
 }
+
+// The heading planners' clearance rings (SegmentChecker::update, issue 28): after every random
+// stroke the mended rings equal a fresh checker's, cell for cell, on a room map (where a stroke
+// in a big room changes distances far from it) and an open one (all distances grow from the
+// border: the mended window has to reach far).
+TEST_CASE("mended clearance rings equal fresh ones after random strokes") {
+  for (const bool rooms : {true, false}) {
+    INFO("rooms " << rooms);
+    Grid g = Grid::create(64, 48).value();
+    if (rooms) generate_rooms(g, 10, 2, 9);
+    std::mt19937 rng(rooms ? 31u : 32u);
+    detail::SegmentChecker mended(g, 0.4, true);
+    const int strokes = test::sanitized() ? 60 : 400;
+    for (int i = 0; i < strokes; ++i) {
+      std::uniform_int_distribution<int> cx(-2, g.width() + 1), cy(-2, g.height() + 1), rad(1, 8), kind(0, 1);
+      const CellRect rect = test::brush_stroke(g, Cell{cx(rng), cy(rng)}, rad(rng), kind(rng) == 0 ? 1.0f : kBlocked);
+      if (rect.max.x < 0 || rect.max.y < 0 || rect.min.x >= g.width() || rect.min.y >= g.height()) continue;
+      REQUIRE(mended.update(g, rect).ok());
+      const detail::SegmentChecker fresh(g, 0.4, false);
+      INFO("stroke " << i);
+      int differ = 0;
+      for (int64_t c = 0; c < g.cell_count(); ++c) differ += mended.rings(c) != fresh.rings(c) ? 1 : 0;
+      REQUIRE(differ == 0);
+    }
+  }
+}
+
+TEST_CASE("mending clearance rings for a map of another size, or an empty rectangle, is refused") {
+  const Grid g = Grid::create(20, 10).value();
+  detail::SegmentChecker checker(g, 0.0, false);
+  const Grid other = Grid::create(10, 20).value();
+  const Status s = checker.update(other, CellRect{Cell{0, 0}, Cell{1, 1}});
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().message.find("another size") != std::string::npos);
+  CHECK_FALSE(checker.update(g, CellRect{Cell{3, 3}, Cell{2, 2}}).ok());
+  CHECK_FALSE(checker.update(g, CellRect{Cell{30, 3}, Cell{40, 4}}).ok());
+}

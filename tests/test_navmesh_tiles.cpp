@@ -94,6 +94,29 @@ void same_mesh(const Navmesh& a, const Navmesh& b) {
   CHECK(a.ring_neighbors() == b.ring_neighbors());
   CHECK(a.ring_portals() == b.ring_portals());
   CHECK(a.vertex_on_wall() == b.vertex_on_wall());
+  // The stitched tiles an update kept must give the same numbers as stitching all of them:
+  // ring points, polygon boxes and centres, portal ends and the tile ranges.
+  CHECK(a.ring_vertices() == b.ring_vertices());
+  CHECK(a.polygon_portals() == b.polygon_portals());
+  CHECK(a.tile_polygon_first() == b.tile_polygon_first());
+  int polygons_differ = 0, portals_differ = 0;
+  for (size_t i = 0; i < a.polygons().size(); ++i) {
+    const NavPolygon &p = a.polygons()[i], &q = b.polygons()[i];
+    polygons_differ += p.first != q.first || p.count != q.count || p.first_portal != q.first_portal ||
+                               p.portal_count != q.portal_count || p.lo != q.lo || p.hi != q.hi || p.centre != q.centre
+                           ? 1
+                           : 0;
+  }
+  REQUIRE(a.portals().size() == b.portals().size());
+  for (size_t i = 0; i < a.portals().size(); ++i) {
+    const NavPortal &p = a.portals()[i], &q = b.portals()[i];
+    portals_differ += p.poly_a != q.poly_a || p.poly_b != q.poly_b || p.a != q.a || p.b != q.b || p.edge_a != q.edge_a ||
+                              p.edge_b != q.edge_b
+                          ? 1
+                          : 0;
+  }
+  CHECK(polygons_differ == 0);
+  CHECK(portals_differ == 0);
 }
 
 }  // namespace

@@ -313,3 +313,42 @@ TEST_CASE("service: after map_changed the navmesh is mended where the map change
     }
   }
 }
+
+TEST_CASE("service: after map_changed the heading planners mend their tables; plans equal a fresh service's") {
+  // Issue 28: the Hybrid A* and directional planners, and the vehicle smoother's clearance
+  // field, are mended where the strokes changed the map instead of built anew; every plan
+  // equals the plan of a fresh service on the same map.
+  for (const PlannerId id : {PlannerId::hybrid, PlannerId::directional}) {
+    CAPTURE(planner_name(id));
+    Grid grid = open_grid(64, 48);
+    for (int y = 0; y < 30; ++y) grid.set_blocked(30, y, true);
+    PlanService service;
+    PlanRequest req = request(planner_name(id), id == PlannerId::hybrid ? smoother_name(SmootherId::vehicle) : none(),
+                              Pose{Vec2(4.5, 4.5), 0}, Pose{Vec2(58.5, 6.5), 0});
+    req.settings.turning_radius = 2.0;
+    REQUIRE(service.plan(grid, req).found);
+    uint32_t seed = 11;
+    auto next = [&](int n) { return static_cast<int>((seed = seed * 1103515245u + 12345u) >> 16) % n; };
+    int found = 0;
+    for (int stroke = 0; stroke < 10; ++stroke) {
+      const int cx = next(64), cy = next(48), r = 1 + next(3);
+      const bool paint = stroke % 3 != 2;
+      for (int y = cy - r; y <= cy + r; ++y)
+        for (int x = cx - r; x <= cx + r; ++x)
+          if (grid.in_bounds(x, y) && !(x < 9 && y < 9) && !(x > 53 && y < 11)) grid.set_blocked(x, y, paint);
+      service.map_changed();
+      // Every other stroke plans on a copy, as the sandbox's worker does.
+      const Grid copy = grid;
+      const Grid& planned = stroke % 2 == 0 ? grid : copy;
+      const PlanResult mended = service.plan(planned, req);
+      PlanService fresh;
+      const PlanResult rebuilt = fresh.plan(planned, req);
+      REQUIRE(mended.error == rebuilt.error);
+      REQUIRE(mended.found == rebuilt.found);
+      found += mended.found ? 1 : 0;
+      CHECK(mended.points == rebuilt.points);
+      CHECK(mended.headings == rebuilt.headings);
+    }
+    CHECK(found > 3);
+  }
+}

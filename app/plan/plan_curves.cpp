@@ -23,13 +23,14 @@ double cc_sharpness_of(const io::PlanSettingsData& s) {
 }
 
 /// The key of the heading planners' cached tables: every option they are built with.
-std::string heading_key(const Grid& grid, const PlanRequest& request) {
+std::string heading_key(const PlanRequest& request) {
   const io::PlanSettingsData& s = request.settings;
   char key[400];
-  std::snprintf(key, sizeof key, "%s %.17g %.17g %d %d %d %d %.17g %.17g %.17g %p %d %lld", s.planner.c_str(),
+  // Not the grid's address: after an edit or on another grid object, mend_fields() mends the
+  // planner and moves it to the grid (heading_grid).
+  std::snprintf(key, sizeof key, "%s %.17g %.17g %d %d %d %d %.17g %.17g %.17g %d %lld", s.planner.c_str(),
                 s.turning_radius, s.agent_radius, s.neighborhood, s.headings, s.reverse ? 1 : 0, s.cc ? 1 : 0,
-                s.reverse_penalty, s.gear_change_penalty, s.min_gear_length, static_cast<const void*>(&grid),
-                request.record_trace ? 1 : 0,
+                s.reverse_penalty, s.gear_change_penalty, s.min_gear_length, request.record_trace ? 1 : 0,
                 static_cast<long long>(request.budget.max_expansions));
   return key;
 }
@@ -37,7 +38,8 @@ std::string heading_key(const Grid& grid, const PlanRequest& request) {
 /// Builds the heading planner the request names (or keeps the cached one); "" or the error.
 std::string prepare_heading_planner(PlanService::Cache& cache, const Grid& grid, const PlanRequest& request,
                                     const PlannerInfo& planner) {
-  const std::string key = heading_key(grid, request);
+  cache.mend_fields(grid);
+  const std::string key = heading_key(request);
   if (key == cache.heading_key && (cache.directional || cache.hybrid)) return "";
   const auto t0 = std::chrono::steady_clock::now();
   cache.directional.reset();
@@ -71,6 +73,7 @@ std::string prepare_heading_planner(PlanService::Cache& cache, const Grid& grid,
     cache.hybrid = std::make_unique<HybridAStar>(std::move(*built));
   }
   cache.heading_key = key;
+  cache.heading_grid = &grid;
   add_preprocess_time(cache, t0);
   return "";
 }

@@ -40,18 +40,27 @@ struct PlanService::Cache {
   std::unique_ptr<DirectionalAStar> directional;
   std::unique_ptr<HybridAStar> hybrid;
   std::string heading_key;
+  const Grid* heading_grid = nullptr;  ///< the grid object the heading planner plans on
   /// The map's clearance field (collision.hpp) for the vehicle smoother's checks: it does not
   /// depend on the agent radius, so one per map serves every unit; built on first use.
   std::unique_ptr<ClearanceField> clearance;
+  /// A copy of the grid the heading planners' tables and the clearance field describe, and
+  /// whether the grid was edited since (mend_fields() then mends them where it changed).
+  std::unique_ptr<Grid> heading_fields_grid;
+  bool heading_fields_stale = false;
   double preprocess_ms = 0.0;  ///< time spent building during the current plan [ms]
 
   /// The clearance field of `g`, built (and its time counted as preprocessing) when missing.
   const ClearanceField& clearance_for(const Grid& g);
+  /// After an edit: the heading planner's clearance tables and goal distance field and the
+  /// clearance field are mended where `g` differs from heading_fields_grid (DirectionalAStar::edited,
+  /// HybridAStar::edited, ClearanceField::update), or dropped for a map of another size.
+  void mend_fields(const Grid& g);
   /// When `g` is not the grid the cache last saw: edited() (the grid pathfinder and the meshes
   /// are kept and mended: their buffers serve a map of the same size).
   void bind(const Grid& g);
-  /// The grid was edited, or is another object: the grid pathfinder and the meshes mend
-  /// themselves on their next use; the rest of the per-map preprocessing is dropped.
+  /// The grid was edited, or is another object: the grid pathfinder, the meshes, the heading
+  /// planners' tables and the clearance field mend themselves on their next use.
   void edited();
   /// Updates every cached mesh to `g` where its cells changed (a copy when a plan result still
   /// holds the mesh); a mesh that cannot be updated is dropped, to be rebuilt.

@@ -90,10 +90,36 @@ std::string check_query_ends(const Grid& grid, PlannerFamily family, PlannerId p
 void PlanService::Cache::edited() {
   finder_stale = true;  // a paint stroke costs the cells it touched, not a rebuild (issue 28)
   meshes_edited = !meshes.empty();  // so do the meshes' tiles
-  directional.reset();
-  hybrid.reset();
-  heading_key.clear();
-  clearance.reset();
+  heading_fields_stale = true;              // and the heading planners' fields and the clearance field
+}
+
+void PlanService::Cache::mend_fields(const Grid& g) {
+  if (heading_fields_grid && !heading_fields_stale) return;
+  heading_fields_stale = false;
+  const bool same_size = heading_fields_grid && heading_fields_grid->width() == g.width() && heading_fields_grid->height() == g.height();
+  const std::optional<CellRect> changed = same_size ? changed_cells(*heading_fields_grid, g) : std::nullopt;
+  if (!same_size) {  // a first use, or a map of another size: nothing to mend
+    directional.reset();
+    hybrid.reset();
+    heading_key.clear();
+    clearance.reset();
+  } else if (changed || heading_grid != &g) {
+    const auto t0 = std::chrono::steady_clock::now();
+    // The planners keep a pointer to their grid, which may be gone when `g` is another object
+    // (the sandbox's worker plans on a copy per request): edited() moves them to `g`; with no
+    // cell changed it mends one cell's window, a no-op, only to move them.
+    const CellRect rect = changed ? *changed : CellRect{Cell{0, 0}, Cell{0, 0}};
+    if ((directional && !directional->edited(g, rect).ok()) || (hybrid && !hybrid->edited(g, rect).ok())) {
+      directional.reset();
+      hybrid.reset();
+      heading_key.clear();
+    }
+    heading_grid = &g;
+    if (changed && clearance && !clearance->update(g, *changed).ok()) clearance.reset();
+    add_preprocess_time(*this, t0);
+  }
+  if (same_size) *heading_fields_grid = g;
+  else heading_fields_grid = std::make_unique<Grid>(g);
 }
 
 void PlanService::Cache::mend_meshes(const Grid& g) {
@@ -125,6 +151,7 @@ void PlanService::Cache::mend_meshes(const Grid& g) {
 }
 
 const ClearanceField& PlanService::Cache::clearance_for(const Grid& g) {
+  mend_fields(g);
   if (!clearance || !clearance->fits(g)) {
     const auto t0 = std::chrono::steady_clock::now();
     clearance = std::make_unique<ClearanceField>(g);

@@ -59,7 +59,7 @@ double segment_box_distance(Vec2 a, Vec2 b, Vec2 lo, Vec2 hi);
 
 /// Distances to the walls, kept per map so that most checks of a disc against the grid are one
 /// lookup instead of a scan of the cells around it. Built once per map (it does not depend on
-/// the agent's radius); rebuild it after editing the grid.
+/// the agent's radius); after editing the grid, update() mends it where the edit reaches.
 ///
 /// It stores the exact distance to the nearest blocked cell or the map's outside (capped at
 /// kReach + 0.5 cells) at every half cell (cell centres, corners and edge midpoints: (2 w + 1)

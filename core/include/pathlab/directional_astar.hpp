@@ -22,6 +22,7 @@
 
 #include "pathlab/dubins.hpp"
 #include "pathlab/grid.hpp"
+#include "pathlab/grid_search.hpp"  // CellRect
 #include "pathlab/heading_path.hpp"
 #include "pathlab/search_budget.hpp"
 #include "pathlab/status.hpp"
@@ -95,6 +96,12 @@ class DirectionalAStar {
   /// Replaces the budget of the next plans (time, cancel flag, expansions) without rebuilding
   /// the tables: a caller that plans many queries with one planner gives each its own budget.
   void set_budget(const SearchBudget& budget) { options_.budget = budget; }
+  /// The cells inside `changed` of `grid` (the map the planner was made for, edited in place,
+  /// or a copy of it) changed; the next plans use `grid`. Mends the clearance tables and the
+  /// goal distance field where the change reaches instead of building them anew: the plans
+  /// then equal a fresh planner's. Copies of the planner share these tables and see the edit.
+  /// Errors: a grid of another size, `changed` empty or outside the map (nothing changed).
+  Status edited(const Grid& grid, const CellRect& changed);
 
   const std::vector<DirectionalMove>& moves() const { return moves_; }
   const DirectionalAStarOptions& options() const { return options_; }
@@ -125,7 +132,7 @@ class DirectionalAStar {
   // its memory is kept between queries. Copies of the planner share it: one planner per thread.
   std::shared_ptr<detail::GoalDistance> field_;
   // Its clearance rings let a search skip the footprint test where every move fits.
-  std::shared_ptr<const detail::SegmentChecker> checker_;
+  std::shared_ptr<detail::SegmentChecker> checker_;
 };
 
 }  // namespace pathlab

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "pathlab/grid.hpp"
+#include "pathlab/grid_search.hpp"  // CellRect
 #include "pathlab/heading_path.hpp"
 #include "pathlab/search_budget.hpp"
 #include "pathlab/status.hpp"
@@ -92,6 +93,12 @@ class HybridAStar {
   /// Replaces the budget of the next plans (time, cancel flag, expansions) without rebuilding
   /// the tables: a caller that plans many queries with one planner gives each its own budget.
   void set_budget(const SearchBudget& budget) { options_.budget = budget; }
+  /// The cells inside `changed` of `grid` (the map the planner was made for, edited in place,
+  /// or a copy of it) changed; the next plans use `grid`. Mends the clearance tables and the
+  /// goal distance field where the change reaches instead of building them anew: the plans
+  /// then equal a fresh planner's. Copies of the planner share these tables and see the edit.
+  /// Errors: a grid of another size, `changed` empty or outside the map (nothing changed).
+  Status edited(const Grid& grid, const CellRect& changed);
 
   const HybridAStarOptions& options() const { return options_; }
   /// Length of every motion primitive. [Units: cells]
@@ -128,7 +135,7 @@ class HybridAStar {
   // The obstacle-aware 2D distance to the goal, settled lazily per query (heading_internal.hpp);
   // its memory is kept between queries. Copies of the planner share it: one planner per thread.
   std::shared_ptr<detail::GoalDistance> field_;
-  std::shared_ptr<const detail::SegmentChecker> checker_;
+  std::shared_ptr<detail::SegmentChecker> checker_;
 };
 
 }  // namespace pathlab

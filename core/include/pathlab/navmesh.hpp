@@ -221,10 +221,22 @@ class Navmesh {
   // Tiled meshes (def_.tile_size > 0; navmesh_tiles.cpp): per tile, its polygons as rings of
   // sub-grid vertex ids and, per ring edge, the tile-local polygon across or -1 (wall or tile
   // border). The mesh's own arrays are assembled from them (assemble_tiles).
+  struct TileSeg {
+    int lo, hi, poly;  // a polygon edge on a tile side: its extent (sub-grid line indices), local polygon
+  };
   struct TilePolys {
     std::vector<int> first{0};
-    std::vector<int> verts;
+    std::vector<int> verts;  // without the vertices that only split a tile side (prepare_tile)
     std::vector<int> across;
+    // Kept between updates (navmesh_tile_stitch.cpp), redone only when the tile or a neighbour
+    // changes: per side (0 left, 1 right, 2 top, 3 bottom) its polygons' edges on it sorted
+    // by lo; the stitched rings (polys[p].first counts from the tile's first ring edge), per
+    // ring edge the tile and local polygon across (-1: wall) and the twin edge's index in
+    // that tile's rings.
+    std::vector<TileSeg> sides[4];
+    std::vector<NavPolygon> polys;
+    std::vector<int> ring_vid, ring_tile, ring_poly, ring_twin;
+    std::vector<Vec2> ring_v;
   };
   std::vector<TilePolys> tiles_;
   std::vector<int> tile_j_, tile_k_;  // sub-grid line index of each tile border, per axis
@@ -239,14 +251,16 @@ class Navmesh {
   void build_tile(int tx, int ty);
   /// The tiles (row-major index) whose sub-cells the changed cells [x0, x1] x [y0, y1] reach.
   std::vector<int> tiles_reached(int x0, int y0, int x1, int y1) const;
-  void assemble_tiles();
-  void finish_rings(int nx, int ny, std::vector<int> vids, std::vector<int> across);
+  /// Stitches the tiles `rebuilt` (ascending; all of them after a build) and their
+  /// neighbours anew, keeps every other tile's stitched rings, and lays out the mesh's arrays.
+  void assemble_tiles(const std::vector<int>& rebuilt);
+  void lay_out_tiles();
   void link_all_portals();
   void index_cells();
   int locate_in_cells(Vec2 p) const noexcept;
   int locate_in_tiles(Vec2 p) const noexcept;
   friend struct NavmeshBuilder;  // the build steps (navmesh.cpp)
-  friend struct TileStitcher;    // the tiles' assembly (navmesh_tiles.cpp)
+  friend struct TileStitcher;    // the tiles' assembly (navmesh_tile_stitch.cpp)
 };
 
 }  // namespace pathlab

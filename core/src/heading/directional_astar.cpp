@@ -218,6 +218,13 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
   return planner;
 }
 
+Status DirectionalAStar::edited(const Grid& grid, const CellRect& changed) {
+  if (Status s = checker_->update(grid, changed); !s.ok()) return s;  // checks the size first
+  field_->edited(grid, changed);
+  grid_ = &grid;
+  return ok_status();
+}
+
 /// One query on the lattice: the state of the search and its steps. Nodes are (cell, heading)
 /// indices; the open list orders by f, ties to the larger g (deeper first).
 struct DirectionalAStar::Search {

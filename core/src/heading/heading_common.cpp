@@ -158,7 +158,7 @@ void mark_budget_stop(HeadingPath& out, BudgetStop why, const SearchBudget& budg
 }
 
 SegmentChecker::SegmentChecker(const Grid& grid, double agent_radius, bool with_field)
-    : grid_(&grid), radius_(agent_radius) {
+    : grid_(&grid), width_(grid.width()), radius_(agent_radius) {
   if (with_field) field_ = ClearanceField(grid);
   const int w = grid.width(), h = grid.height();
   rings_.assign(static_cast<size_t>(w) * static_cast<size_t>(h), 0);
@@ -184,6 +184,68 @@ SegmentChecker::SegmentChecker(const Grid& grid, double agent_radius, bool with_
         for (int dx = -1; dx <= 1; ++dx)
           if (x + dx >= 0 && x + dx < w) v = std::min(v, rings_[static_cast<size_t>(y + 1) * w + x + dx] + 1);
     }
+}
+
+namespace {
+
+/// The Chebyshev distance transform's value of a free cell before its neighbours are read: the
+/// map's border counts as a wall one cell outside.
+int32_t border_rings(int x, int y, int w, int h) { return std::min(std::min(x + 1, y + 1), std::min(w - x, h - y)); }
+
+}  // namespace
+
+Status SegmentChecker::update(const Grid& grid, const CellRect& changed) {
+  const int w = grid.width(), h = grid.height();
+  if (static_cast<size_t>(w) * static_cast<size_t>(h) != rings_.size() || w != width_)
+    return fail(StatusCode::invalid_argument, "the grid is " + std::to_string(w) + "x" + std::to_string(h) +
+                                                  ", another size than the planner's: make a new planner");
+  if (field_.fits(grid)) {
+    if (Status s = field_.update(grid, changed); !s.ok()) return s;
+  } else if (changed.max.x < changed.min.x || changed.max.y < changed.min.y) {
+    return fail(StatusCode::invalid_argument, "changed rectangle is empty");
+  }
+  grid_ = &grid;
+  const int cx0 = std::max(changed.min.x, 0), cy0 = std::max(changed.min.y, 0);
+  const int cx1 = std::min(changed.max.x, w - 1), cy1 = std::min(changed.max.y, h - 1);
+  if (cx0 > cx1 || cy0 > cy1) return fail(StatusCode::out_of_bounds, "changed rectangle lies outside the map");
+  auto at = [&](int x, int y) -> int32_t& { return rings_[static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)]; };
+  // A cell whose old distance is below its distance to the change has its nearest wall outside
+  // the change, and keeps its distance. So the window grown until every cell on its frame is
+  // such a cell is recomputed with the frame's distances fixed (a two-pass chessboard
+  // transform, as in the constructor, reading the frame where it reaches out), which is exact.
+  int x0 = cx0, y0 = cy0, x1 = cx1, y1 = cy1;
+  for (int grow = 2;; grow *= 2) {
+    x0 = std::max(cx0 - grow, 0), y0 = std::max(cy0 - grow, 0), x1 = std::min(cx1 + grow, w - 1), y1 = std::min(cy1 + grow, h - 1);
+    bool frame_kept = true;
+    auto check = [&](int x, int y) {
+      if (x < 0 || y < 0 || x >= w || y >= h) return;
+      const int d = std::max(std::max(cx0 - x, x - cx1), std::max(cy0 - y, y - cy1));
+      if (at(x, y) >= d) frame_kept = false;
+    };
+    for (int x = x0 - 1; x <= x1 + 1 && frame_kept; ++x) check(x, y0 - 1), check(x, y1 + 1);
+    for (int y = y0; y <= y1 && frame_kept; ++y) check(x0 - 1, y), check(x1 + 1, y);
+    if (frame_kept || (x0 == 0 && y0 == 0 && x1 == w - 1 && y1 == h - 1)) break;
+  }
+  auto inside = [&](int x, int y) { return x >= 0 && y >= 0 && x < w && y < h; };
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x) {
+      int32_t v = grid.is_free(x, y) ? border_rings(x, y, w, h) : 0;
+      if (v > 0) {
+        if (inside(x - 1, y)) v = std::min(v, at(x - 1, y) + 1);
+        for (int dx = -1; dx <= 1; ++dx)
+          if (inside(x + dx, y - 1)) v = std::min(v, at(x + dx, y - 1) + 1);
+      }
+      at(x, y) = v;
+    }
+  for (int y = y1; y >= y0; --y)
+    for (int x = x1; x >= x0; --x) {
+      int32_t& v = at(x, y);
+      if (v == 0) continue;
+      if (inside(x + 1, y)) v = std::min(v, at(x + 1, y) + 1);
+      for (int dx = -1; dx <= 1; ++dx)
+        if (inside(x + dx, y + 1)) v = std::min(v, at(x + dx, y + 1) + 1);
+    }
+  return ok_status();
 }
 
 bool SegmentChecker::point_clear(Vec2 p) const { return pathlab::point_clear(*grid_, field_, p, radius_); }

@@ -99,6 +99,11 @@ class SegmentChecker {
   /// 256, worth it for a planner that is kept and checks thousands of primitives per query):
   /// the answers are the same, most of them faster.
   SegmentChecker(const Grid& grid, double agent_radius, bool with_field = false);
+  /// The cells inside `changed` of `grid` (of the size the checker was made for; a copy or the
+  /// same grid edited in place) changed: mends the rings and the clearance field where the
+  /// change reaches, so that both equal a fresh checker's. `changed` is clipped to the map.
+  /// Errors: another map size, `changed` empty or outside the map; then nothing changed.
+  Status update(const Grid& grid, const CellRect& changed);
   /// True when the disc swept along `seg` does not overlap a wall (lines exactly as
   /// segment_clear(); arcs with chords grown by their sagitta plus kArcMargin).
   bool clear(const Segment& seg) const { return clear(seg, nullptr); }
@@ -121,6 +126,7 @@ class SegmentChecker {
   /// The chord check of a clothoid: n chords at equal lengths, grown by `sagitta`.
   bool clothoid_clear(const Segment& seg, int n, double sagitta) const;
   const Grid* grid_;
+  int width_ = 0;  // of the grid the rings were made for
   double radius_;
   // rings_[cell]: Chebyshev distance in cells to the nearest blocked or outside cell, so
   // every point of the cell is at least rings_ - 1 from any wall (the fast accept test).

@@ -78,6 +78,13 @@ Result<HybridAStar> HybridAStar::create(const Grid& grid, const HybridAStarOptio
   return p;
 }
 
+Status HybridAStar::edited(const Grid& grid, const CellRect& changed) {
+  if (Status s = checker_->update(grid, changed); !s.ok()) return s;  // checks the size first
+  field_->edited(grid, changed);
+  grid_ = &grid;
+  return ok_status();
+}
+
 /// One query: the state of the search and its steps. The open list orders by f, ties to the
 /// larger g (deeper first).
 struct HybridAStar::Search {

@@ -1,7 +1,12 @@
 // Stitching a tiled navmesh's tiles into one mesh (NavmeshDef::tile_size; split from
 // navmesh_tiles.cpp, which builds the tiles): each tile's rings with the vertices that only split
-// a tile border dropped, every polygon edge on a border cut where the polygon across changes,
-// and the mesh's rings, portals and per-tile polygon ranges made from them.
+// a tile side dropped, every polygon edge on a side cut where the polygon across changes, and
+// the mesh's rings, portals and per-tile polygon ranges laid out from them. Each tile keeps
+// its stitched rings, their twins across and its polygons' boxes: after an update() only the
+// rebuilt tiles and their four neighbours are stitched again (a tile's cut edges depend on
+// its own polygons and its neighbours' side edges only), the twins are looked up again one
+// tile further, and the layout copies every tile's rings with the polygon, edge and portal
+// numbers moved to their new places. The result is the same as stitching every tile.
 
 #include <algorithm>
 #include <utility>
@@ -11,25 +16,13 @@
 #include "pathlab/navmesh.hpp"
 
 namespace pathlab {
-/// One polygon edge lying on a tile border, as the stitching sees it: its extent along the
-/// border [lo, hi] in sub-grid line indices, and its polygon (mesh-wide index).
-struct BorderSeg {
-  int lo, hi, poly;
-};
 
-/// The steps of Navmesh::assemble_tiles: the tiles' rings without the vertices that only split
-/// a tile border, the border pieces of every polygon, the mesh's rings with the borders cut
-/// where the polygon across changes.
+/// The steps of Navmesh::assemble_tiles on single tiles.
 struct TileStitcher {
-  const Navmesh& m;
+  Navmesh& m;
   int nx = 0, tiles_x = 0, tiles_y = 0;
-  // The tiles' rings back to back (mesh-wide polygon ids), collinear border vertices dropped.
-  std::vector<int> first{0}, verts, across, tile_of;
-  // Per tile border line (vertical lines 1 .. tiles_x - 1, then horizontal ones), per side
-  // (0: the tile before the line, 1: after), the polygon edges on it sorted by lo.
-  std::vector<std::vector<BorderSeg>> segs;
 
-  explicit TileStitcher(const Navmesh& mesh)
+  explicit TileStitcher(Navmesh& mesh)
       : m(mesh),
         nx(static_cast<int>(mesh.xs_.size()) - 1),
         tiles_x(static_cast<int>(mesh.tile_j_.size()) - 1),
@@ -37,83 +30,73 @@ struct TileStitcher {
 
   int vj(int v) const { return v % (nx + 1); }
   int vk(int v) const { return v / (nx + 1); }
+  Navmesh::TilePolys& tile(int t) { return m.tiles_[static_cast<size_t>(t)]; }
 
-  /// The segment list of the tile border edge u -> v of a polygon of tile `tile` lies on, as
-  /// 2 * line + side; -1 when the edge is not on a border between two tiles.
-  int border_of(int tile, int u, int v) const {
+  /// The side of tile `t` (0 left, 1 right, 2 top, 3 bottom) the edge u -> v of one of its
+  /// polygons lies on; -1 when the edge is not on a side shared with another tile.
+  int side_of(int t, int u, int v) const {
     if (!m.on_tile_border_[static_cast<size_t>(u)] || !m.on_tile_border_[static_cast<size_t>(v)]) return -1;
-    const int tx = tile % tiles_x, ty = tile / tiles_x;
+    const int tx = t % tiles_x, ty = t / tiles_x;
     if (vj(u) == vj(v)) {
-      if (vj(u) == m.tile_j_[static_cast<size_t>(tx)] && tx > 0) return 2 * tx + 1;
-      if (vj(u) == m.tile_j_[static_cast<size_t>(tx) + 1] && tx + 1 < tiles_x) return 2 * (tx + 1);
+      if (vj(u) == m.tile_j_[static_cast<size_t>(tx)] && tx > 0) return 0;
+      if (vj(u) == m.tile_j_[static_cast<size_t>(tx) + 1] && tx + 1 < tiles_x) return 1;
     }
     if (vk(u) == vk(v)) {
-      const int line = tiles_x + ty;  // horizontal lines after the vertical ones
-      if (vk(u) == m.tile_k_[static_cast<size_t>(ty)] && ty > 0) return 2 * line + 1;
-      if (vk(u) == m.tile_k_[static_cast<size_t>(ty) + 1] && ty + 1 < tiles_y) return 2 * (line + 1);
+      if (vk(u) == m.tile_k_[static_cast<size_t>(ty)] && ty > 0) return 2;
+      if (vk(u) == m.tile_k_[static_cast<size_t>(ty) + 1] && ty + 1 < tiles_y) return 3;
     }
     return -1;
   }
-  bool vertical(int list) const { return list / 2 < tiles_x; }
+  /// The tile across side `side` of tile t.
+  int across_side(int t, int side) const { return side == 0 ? t - 1 : side == 1 ? t + 1 : side == 2 ? t - tiles_x : t + tiles_x; }
 
-  /// Copies the tiles' rings, dropping every vertex between two edges on the same tile border
-  /// (a tile sees its border as a wall and may keep such vertices; stitching puts back the
-  /// ones where the polygon across changes), with mesh-wide polygon ids.
-  void gather() {
-    size_t nv = 0, np = 0;
-    for (const Navmesh::TilePolys& tp : m.tiles_) nv += tp.verts.size(), np += tp.first.size() - 1;
-    verts.reserve(nv);
-    across.reserve(nv);
-    first.reserve(np + 1);
-    tile_of.reserve(np);
-    int offset = 0;
-    for (size_t t = 0; t < m.tiles_.size(); ++t) {
-      const Navmesh::TilePolys& tp = m.tiles_[t];
-      const int tile = static_cast<int>(t);
-      for (size_t p = 0; p + 1 < tp.first.size(); ++p) {
-        const int f = tp.first[p], n = tp.first[p + 1] - f;
-        auto vert = [&](int i) { return tp.verts[static_cast<size_t>(f + (i + n) % n)]; };
-        for (int i = 0; i < n; ++i) {
-          const int list = border_of(tile, vert(i - 1), vert(i));
-          if (list >= 0 && list == border_of(tile, vert(i), vert(i + 1))) continue;
-          const int a = tp.across[static_cast<size_t>(f + i)];
-          verts.push_back(vert(i));
-          across.push_back(a >= 0 ? a + offset : -1);
-        }
-        first.push_back(static_cast<int>(verts.size()));
-        tile_of.push_back(tile);
-      }
-      offset += static_cast<int>(tp.first.size()) - 1;
-    }
-  }
-
-  /// Every polygon edge on a tile border, into its segment list.
-  void collect_segments() {
-    segs.assign(2 * static_cast<size_t>(tiles_x + tiles_y), {});
-    for (size_t p = 0; p + 1 < first.size(); ++p) {
-      const int f = first[p], n = first[p + 1] - f;
+  /// Drops from tile t's rings every vertex between two edges on the same tile side (a tile
+  /// sees its sides as walls and may keep such vertices; stitching puts back the ones where
+  /// the polygon across changes) and lists the edges on each side.
+  void prepare(int t) {
+    Navmesh::TilePolys& tp = tile(t);
+    std::vector<int> first{0}, verts, across;
+    verts.reserve(tp.verts.size());
+    across.reserve(tp.verts.size());
+    for (auto& s : tp.sides) s.clear();
+    for (size_t p = 0; p + 1 < tp.first.size(); ++p) {
+      const int f = tp.first[p], n = tp.first[p + 1] - f;
+      auto vert = [&](int i) { return tp.verts[static_cast<size_t>(f + (i + n) % n)]; };
       for (int i = 0; i < n; ++i) {
-        const int u = verts[static_cast<size_t>(f + i)], v = verts[static_cast<size_t>(f + (i + 1) % n)];
-        const int list = border_of(tile_of[p], u, v);
-        if (list < 0) continue;
-        const int cu = vertical(list) ? vk(u) : vj(u), cv = vertical(list) ? vk(v) : vj(v);
-        segs[static_cast<size_t>(list)].push_back(BorderSeg{std::min(cu, cv), std::max(cu, cv), static_cast<int>(p)});
+        const int side = side_of(t, vert(i - 1), vert(i));
+        if (side >= 0 && side == side_of(t, vert(i), vert(i + 1))) continue;
+        verts.push_back(vert(i));
+        across.push_back(tp.across[static_cast<size_t>(f + i)]);
+      }
+      first.push_back(static_cast<int>(verts.size()));
+      const int g = first[p], k = first[p + 1] - g;
+      for (int i = 0; i < k; ++i) {
+        const int u = verts[static_cast<size_t>(g + i)], v = verts[static_cast<size_t>(g + (i + 1) % k)];
+        const int side = side_of(t, u, v);
+        if (side < 0) continue;
+        const int cu = side < 2 ? vk(u) : vj(u), cv = side < 2 ? vk(v) : vj(v);
+        tp.sides[side].push_back(Navmesh::TileSeg{std::min(cu, cv), std::max(cu, cv), static_cast<int>(p)});
       }
     }
-    for (auto& s : segs) std::sort(s.begin(), s.end(), [](const BorderSeg& a, const BorderSeg& b) { return a.lo < b.lo; });
+    for (auto& s : tp.sides)
+      std::sort(s.begin(), s.end(), [](const Navmesh::TileSeg& a, const Navmesh::TileSeg& b) { return a.lo < b.lo; });
+    tp.first = std::move(first);
+    tp.verts = std::move(verts);
+    tp.across = std::move(across);
   }
 
-  /// Appends the ring edge u -> v, which lies on a tile border (segment list `list`), cut where
-  /// the polygon across (in the other side's list) starts or ends: each piece gets its start
-  /// vertex and the polygon across, or -1 where the other side is not open.
-  void emit_border_edge(int u, int v, int list, std::vector<int>& out_v, std::vector<int>& out_n) const {
-    const bool vert = vertical(list);
+  /// Appends to tile t's stitched ring the edge u -> v on its side `side`, cut where the
+  /// polygon across (in the neighbour's opposite side list) starts or ends: each piece gets its
+  /// start vertex and the tile and polygon across, or -1 where the other side is not open.
+  void emit_side_edge(int t, int u, int v, int side) {
+    Navmesh::TilePolys& tp = tile(t);
+    const bool vert = side < 2;
     const int fixed = vert ? vj(u) : vk(u);
     const int cu = vert ? vk(u) : vj(u), cv = vert ? vk(v) : vj(v);
-    const int lo = std::min(cu, cv), hi = std::max(cu, cv);
-    const std::vector<BorderSeg>& other = segs[static_cast<size_t>(list ^ 1)];
+    const int lo = std::min(cu, cv), hi = std::max(cu, cv), nb = across_side(t, side);
+    const std::vector<Navmesh::TileSeg>& other = tile(nb).sides[side ^ 1];
     std::vector<std::pair<int, int>> pieces;  // ascending: (start, polygon across)
-    auto it = std::partition_point(other.begin(), other.end(), [&](const BorderSeg& s) { return s.hi <= lo; });
+    auto it = std::partition_point(other.begin(), other.end(), [&](const Navmesh::TileSeg& s) { return s.hi <= lo; });
     int cursor = lo;
     for (; it != other.end() && it->lo < hi; ++it) {
       const int a = std::max(it->lo, lo), b = std::min(it->hi, hi);
@@ -122,75 +105,154 @@ struct TileStitcher {
       cursor = b;
     }
     if (cursor < hi) pieces.emplace_back(cursor, -1);
-    auto vid = [&](int c) { return vert ? c * (nx + 1) + fixed : fixed * (nx + 1) + c; };
+    auto push = [&](int c, int poly) {
+      tp.ring_vid.push_back(vert ? c * (nx + 1) + fixed : fixed * (nx + 1) + c);
+      tp.ring_tile.push_back(poly < 0 ? -1 : nb);
+      tp.ring_poly.push_back(poly);
+    };
     if (cu < cv) {
-      for (const auto& [start, poly] : pieces) out_v.push_back(vid(start)), out_n.push_back(poly);
+      for (const auto& [start, poly] : pieces) push(start, poly);
       return;
     }
-    for (size_t i = pieces.size(); i-- > 0;) {  // descending: each piece starts at its upper end
-      out_v.push_back(vid(i + 1 < pieces.size() ? pieces[i + 1].first : hi));
-      out_n.push_back(pieces[i].second);
+    for (size_t i = pieces.size(); i-- > 0;)  // descending: each piece starts at its upper end
+      push(i + 1 < pieces.size() ? pieces[i + 1].first : hi, pieces[i].second);
+  }
+
+  /// Tile t's stitched rings, their vertices' points and its polygons' boxes and centres.
+  void stitch(int t) {
+    Navmesh::TilePolys& tp = tile(t);
+    tp.ring_vid.clear(), tp.ring_tile.clear(), tp.ring_poly.clear();
+    const size_t np = tp.first.size() - 1;
+    tp.polys.assign(np, NavPolygon{});
+    for (size_t p = 0; p < np; ++p) {
+      const int f = tp.first[p], n = tp.first[p + 1] - f;
+      NavPolygon& P = tp.polys[p];
+      P.first = static_cast<int>(tp.ring_vid.size());
+      for (int i = 0; i < n; ++i) {
+        const int u = tp.verts[static_cast<size_t>(f + i)], v = tp.verts[static_cast<size_t>(f + (i + 1) % n)];
+        if (const int side = side_of(t, u, v); side >= 0) {
+          emit_side_edge(t, u, v, side);
+          continue;
+        }
+        const int a = tp.across[static_cast<size_t>(f + i)];
+        tp.ring_vid.push_back(u);
+        tp.ring_tile.push_back(a < 0 ? -1 : t);
+        tp.ring_poly.push_back(a);
+      }
+      P.count = static_cast<int>(tp.ring_vid.size()) - P.first;
     }
+    tp.ring_v.resize(tp.ring_vid.size());
+    for (size_t i = 0; i < tp.ring_vid.size(); ++i)
+      tp.ring_v[i] = Vec2(m.xs_[static_cast<size_t>(vj(tp.ring_vid[i]))], m.ys_[static_cast<size_t>(vk(tp.ring_vid[i]))]);
+    for (NavPolygon& P : tp.polys) detail::set_polygon_box_and_centre(P, tp.ring_v.data() + P.first);
+  }
+
+  /// For each ring edge of tile t with a polygon across, the index of the twin edge (the one
+  /// running back) in the rings of the tile across; -1 for walls.
+  void link(int t) {
+    Navmesh::TilePolys& tp = tile(t);
+    tp.ring_twin.assign(tp.ring_vid.size(), -1);
+    for (size_t p = 0; p < tp.polys.size(); ++p) {
+      const NavPolygon& P = tp.polys[p];
+      for (int e = P.first; e < P.first + P.count; ++e) {
+        const int ta = tp.ring_tile[static_cast<size_t>(e)];
+        if (ta < 0) continue;
+        const Navmesh::TilePolys& o = tile(ta);
+        const NavPolygon& Q = o.polys[static_cast<size_t>(tp.ring_poly[static_cast<size_t>(e)])];
+        int twin = -1;  // two convex polygons share at most one edge
+        for (int f = Q.first; f < Q.first + Q.count; ++f)
+          if (o.ring_tile[static_cast<size_t>(f)] == t && o.ring_poly[static_cast<size_t>(f)] == static_cast<int>(p)) twin = f;
+        tp.ring_twin[static_cast<size_t>(e)] = twin;
+      }
+    }
+  }
+
+  /// The tiles of `tiles` (a mark per tile) and their four neighbours, marked.
+  std::vector<uint8_t> grown(const std::vector<uint8_t>& tiles) const {
+    std::vector<uint8_t> out(tiles);
+    for (int t = 0; t < tiles_x * tiles_y; ++t) {
+      if (!tiles[static_cast<size_t>(t)]) continue;
+      const int tx = t % tiles_x, ty = t / tiles_x;
+      if (tx > 0) out[static_cast<size_t>(t - 1)] = 1;
+      if (tx + 1 < tiles_x) out[static_cast<size_t>(t + 1)] = 1;
+      if (ty > 0) out[static_cast<size_t>(t - tiles_x)] = 1;
+      if (ty + 1 < tiles_y) out[static_cast<size_t>(t + tiles_x)] = 1;
+    }
+    return out;
   }
 };
 
-void Navmesh::assemble_tiles() {
+void Navmesh::assemble_tiles(const std::vector<int>& rebuilt) {
   TileStitcher st(*this);
-  st.gather();
-  st.collect_segments();
-  const int nx = st.nx, ny = static_cast<int>(ys_.size()) - 1;
-  std::vector<int> vids, across;
-  vids.reserve(st.verts.size() + st.verts.size() / 4);
-  across.reserve(vids.capacity());
-  const size_t np = st.first.size() - 1;
-  polys_.assign(np, NavPolygon{});
-  for (size_t p = 0; p < np; ++p) {
-    const int f = st.first[p], n = st.first[p + 1] - f;
-    polys_[p].first = static_cast<int>(vids.size());
-    for (int i = 0; i < n; ++i) {
-      const int u = st.verts[static_cast<size_t>(f + i)], v = st.verts[static_cast<size_t>(f + (i + 1) % n)];
-      const int list = st.border_of(st.tile_of[p], u, v);
-      if (list >= 0) {
-        st.emit_border_edge(u, v, list, vids, across);
-      } else {
-        vids.push_back(u);
-        across.push_back(st.across[static_cast<size_t>(f + i)]);
-      }
-    }
-    polys_[p].count = static_cast<int>(vids.size()) - polys_[p].first;
+  std::vector<uint8_t> changed(tiles_.size(), 0);
+  for (const int t : rebuilt) {
+    st.prepare(t);
+    changed[static_cast<size_t>(t)] = 1;
   }
-  finish_rings(nx, ny, std::move(vids), std::move(across));
+  // A tile's stitched rings depend on its own polygons and its neighbours' side edges; its
+  // twins on its neighbours' stitched rings.
+  const std::vector<uint8_t> restitch = st.grown(changed), relink = st.grown(restitch);
+  for (size_t t = 0; t < tiles_.size(); ++t)
+    if (restitch[t]) st.stitch(static_cast<int>(t));
+  for (size_t t = 0; t < tiles_.size(); ++t)
+    if (relink[t]) st.link(static_cast<int>(t));
+  lay_out_tiles();
 }
 
-void Navmesh::finish_rings(int nx, int ny, std::vector<int> vids, std::vector<int> across) {
+void Navmesh::lay_out_tiles() {
+  const int nx = static_cast<int>(xs_.size()) - 1, ny = static_cast<int>(ys_.size()) - 1;
+  // Polygons and ring edges are numbered tile after tile: each tile's first ones.
+  tile_poly_first_.assign(tiles_.size() + 1, 0);
+  std::vector<int> edge_first(tiles_.size() + 1, 0);
+  for (size_t t = 0; t < tiles_.size(); ++t) {
+    tile_poly_first_[t + 1] = tile_poly_first_[t] + static_cast<int>(tiles_[t].polys.size());
+    edge_first[t + 1] = edge_first[t] + static_cast<int>(tiles_[t].ring_vid.size());
+  }
+  const size_t ne = static_cast<size_t>(edge_first.back());
+  polys_.resize(static_cast<size_t>(tile_poly_first_.back()));
+  ring_vid_.resize(ne), ring_v_.resize(ne), ring_n_.resize(ne), ring_p_.resize(ne);
   vid_count_ = (nx + 1) * (ny + 1);
   vid_wall_.assign(static_cast<size_t>(vid_count_), 0);
-  ring_vid_ = std::move(vids);
-  ring_n_ = std::move(across);
-  ring_v_.resize(ring_vid_.size());
-  for (size_t i = 0; i < ring_vid_.size(); ++i) {
-    const int v = ring_vid_[i];
-    ring_v_[i] = Vec2(xs_[static_cast<size_t>(v % (nx + 1))], ys_[static_cast<size_t>(v / (nx + 1))]);
-  }
-  for (NavPolygon& P : polys_) {
-    for (int i = 0; i < P.count; ++i) {
-      const size_t e = static_cast<size_t>(P.first + i), e1 = static_cast<size_t>(P.first + (i + 1) % P.count);
-      if (ring_n_[e] < 0) vid_wall_[static_cast<size_t>(ring_vid_[e])] = vid_wall_[static_cast<size_t>(ring_vid_[e1])] = 1;
+  portals_.clear(), poly_portals_.clear();
+  for (size_t t = 0; t < tiles_.size(); ++t) {
+    const TilePolys& tp = tiles_[t];
+    const int e0 = edge_first[t];
+    std::copy(tp.ring_vid.begin(), tp.ring_vid.end(), ring_vid_.begin() + e0);
+    std::copy(tp.ring_v.begin(), tp.ring_v.end(), ring_v_.begin() + e0);
+    for (size_t p = 0; p < tp.polys.size(); ++p) {
+      const int id = tile_poly_first_[t] + static_cast<int>(p);
+      NavPolygon& P = polys_[static_cast<size_t>(id)];
+      P = tp.polys[p];
+      P.first += e0;
+      P.first_portal = static_cast<int>(poly_portals_.size());
+      for (int e = P.first; e < P.first + P.count; ++e) {
+        const size_t le = static_cast<size_t>(e - e0);
+        const int ta = tp.ring_tile[le];
+        ring_p_[static_cast<size_t>(e)] = -1;
+        if (ta < 0) {  // a wall: a shortest path may bend at both ends
+          const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
+          vid_wall_[static_cast<size_t>(ring_vid_[static_cast<size_t>(e)])] = vid_wall_[static_cast<size_t>(ring_vid_[static_cast<size_t>(e1)])] = 1;
+          ring_n_[static_cast<size_t>(e)] = -1;
+          continue;
+        }
+        const int n = tile_poly_first_[static_cast<size_t>(ta)] + tp.ring_poly[le];
+        const int twin = tp.ring_twin[le] < 0 ? -1 : edge_first[static_cast<size_t>(ta)] + tp.ring_twin[le];
+        ring_n_[static_cast<size_t>(e)] = n;
+        int pid = -1;  // one portal per neighbour pair, made by the lower-numbered polygon
+        if (n > id) {
+          pid = static_cast<int>(portals_.size());
+          const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
+          portals_.push_back(NavPortal{id, n, ring_v_[static_cast<size_t>(e)], ring_v_[static_cast<size_t>(e1)], e, twin});
+        } else if (twin >= 0) {
+          pid = ring_p_[static_cast<size_t>(twin)];
+        }
+        ring_p_[static_cast<size_t>(e)] = pid;
+        poly_portals_.push_back(pid);
+      }
+      P.portal_count = static_cast<int>(poly_portals_.size()) - P.first_portal;
     }
-    detail::set_polygon_box_and_centre(P, ring_v_.data() + P.first);
   }
-  portals_.clear();
-  poly_portals_.clear();
-  sub_poly_.clear();
-  rect_first_.clear();
-  rect_polys_.clear();
-  cell_first_.clear();
-  cell_polys_.clear();
-  link_all_portals();
-  // Polygons are numbered tile after tile: each tile's range, for locate_in_tiles.
-  tile_poly_first_.assign(tiles_.size() + 1, 0);
-  for (size_t t = 0; t < tiles_.size(); ++t)
-    tile_poly_first_[t + 1] = tile_poly_first_[t] + static_cast<int>(tiles_[t].first.size()) - 1;
+  sub_poly_.clear(), rect_first_.clear(), rect_polys_.clear(), cell_first_.clear(), cell_polys_.clear();
 }
 
 int Navmesh::locate_in_tiles(Vec2 p) const noexcept {

@@ -5,7 +5,8 @@
 // along a border, a portal runs wherever the polygons on both sides are open. An edit then
 // rebuilds only the tiles whose sub-cells it reaches, and the stitched mesh equals a full
 // build polygon for polygon, because a tile's polygons depend on nothing outside the tile.
-// The stitching is navmesh_tile_stitch.cpp; NavmeshQuery patches its tables after update() in
+// The stitching is navmesh_tile_stitch.cpp (it too redoes only the tiles around the edit);
+// NavmeshQuery patches its tables after update() in
 // navmesh_search_patch.cpp.
 
 #include <algorithm>
@@ -168,9 +169,10 @@ void Navmesh::build_tiled() {
   for (int t = 1; t < TY; ++t)
     for (int j = 0; j <= nx; ++j) on_tile_border_[static_cast<size_t>(tile_k_[static_cast<size_t>(t)]) * static_cast<size_t>(nx + 1) + static_cast<size_t>(j)] = 1;
   tiles_.assign(static_cast<size_t>(TX) * static_cast<size_t>(TY), TilePolys{});
+  std::vector<int> all(tiles_.size());
   for (int ty = 0; ty < TY; ++ty)
-    for (int tx = 0; tx < TX; ++tx) build_tile(tx, ty);
-  assemble_tiles();
+    for (int tx = 0; tx < TX; ++tx) build_tile(tx, ty), all[static_cast<size_t>(ty * TX + tx)] = ty * TX + tx;
+  assemble_tiles(all);
 }
 
 void Navmesh::build_tile(int tx, int ty) {
@@ -276,7 +278,7 @@ Status Navmesh::update(const Grid& grid, const CellRect& changed) {
       build_tile(t % TX, t / TX);
     }
   }
-  assemble_tiles();
+  assemble_tiles(change_.tiles);
   revision_ = change_.after = detail::next_navmesh_revision();
   return ok_status();
 }

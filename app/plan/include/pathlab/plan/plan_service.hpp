@@ -136,6 +136,9 @@ class PlanService {
   /// The grid planners' pathfinder is kept and, on the next grid plan, mends its preprocessing
   /// where the map changed (GridPathfinder::refresh: one pass over the costs to find the
   /// changed cells, then the cost of the edit), so painting does not rebuild JPS's tables.
+  /// So are the navmeshes (Navmesh::update), the heading planners' clearance tables and goal
+  /// distance field (HybridAStar / DirectionalAStar::edited) and the clearance field
+  /// (ClearanceField::update), on their next use.
   void map_changed();
   /// The navmesh for `grid` with these settings, built (and kept) if needed; null when the
   /// build fails. For drawing the mesh when the planner is not the navmesh.
