@@ -28,6 +28,10 @@ uint64_t PlanWorker::submit(WorkerRequest request) {
     latest_ = serial;
     if (pending_) pending_->cancel->store(true);
     if (running_cancel_) running_cancel_->store(true);  // superseded: stop as soon as the search looks
+    // A request the worker finished before this call is superseded too; before, its flag stayed
+    // down when the worker won the race, and callers holding it could not tell.
+    if (latest_cancel_) latest_cancel_->store(true);
+    latest_cancel_ = request.cancel;
     if (!kPlansInline) pending_ = std::move(request);
   }
   if (kPlansInline) {

@@ -82,6 +82,9 @@ class PlanWorker {
   std::condition_variable wake_, done_;
   std::optional<WorkerRequest> pending_;
   std::shared_ptr<std::atomic<bool>> running_cancel_;
+  /// The newest request's cancel flag: raised when a newer one arrives, whether that request is
+  /// still pending, running or already finished, so every superseded request reads "stop".
+  std::shared_ptr<std::atomic<bool>> latest_cancel_;
   std::optional<WorkerResult> result_;
   uint64_t next_serial_ = 0, latest_ = 0, finished_ = 0;
   bool running_ = false, quit_ = false;
