@@ -27,7 +27,16 @@
 // distance field), "after" is HybridAStar::edited() on the kept planner; both then plan the
 // same short query and must give the same length.
 //
-//   bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid]
+// Service (navmesh through the planning service, as the sandbox plans): a stroke, map_changed()
+// and the next plan of the "navmesh" planner with the funnel, while the last plan's result
+// (which holds its mesh, as the sandbox's view does) is still alive: what the service pays to
+// mend a mesh a result shares, its query tables, the search and the smoother.
+//
+//   bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid|service]
+//                   [--after-only]
+//
+// --after-only: the navmesh rows skip the untiled rebuild ("before", and the check of the
+// answers against it) and the first-build table: for timing the update alone, quickly.
 //
 // Maps: generated random 10% and rooms (256x256, 512x512) and the Moving AI maps Berlin_0_256,
 // 8room_000 and random512-10-0 (tests/data/movingai). Not a Google Benchmark program: one table
@@ -52,6 +61,8 @@
 #include "pathlab/map_io.hpp"
 #include "pathlab/navmesh.hpp"
 #include "pathlab/navmesh_search.hpp"
+#include "pathlab/plan/plan_service.hpp"
+#include "pathlab/plan/registry.hpp"
 #include "thread_clock.hpp"
 
 using namespace pathlab;
@@ -60,6 +71,8 @@ using test::brush_stroke;
 using test::random_free_cell;
 
 namespace {
+
+bool g_after_only = false;  // --after-only
 
 struct NamedMap {
   std::string name;
@@ -128,7 +141,9 @@ void edit_row(const NamedMap& m, int planner, int radius, int strokes) {
     auto b = mended.find_path(kPlanners[planner], s, t);
     after.push_back(thread_ms() - t0);
     mend.push_back(t1 - t0);
-    if (!a || !b || a->found != b->found || a->length != b->length) {
+    if (!b) std::abort();
+    if (g_after_only) continue;
+    if (!a || a->found != b->found || a->length != b->length) {
       std::fprintf(stderr, "bench_live_edit: %s %s: mended and rebuilt answers differ\n", m.name.c_str(),
                    kTitles[planner]);
       std::exit(1);
@@ -182,9 +197,12 @@ void navmesh_edit_row(const NamedMap& m, bool corners, int radius, int strokes) 
     const CellRect rect = brush_stroke(g, Cell{x(rng), y(rng)}, radius, i % 2 == 0 ? kBlocked : 1.0f);
     const Vec2 s = centre(random_free_cell(g, rng)), t = centre(random_free_cell(g, rng));
     double t0 = thread_ms();
-    const Navmesh fresh = Navmesh::build(g, nav_def(corners, 0)).value();
-    NavmeshQuery fq(fresh);
-    auto a = fq.find_corridor(s, t);
+    Result<NavSearchResult> a = fail(StatusCode::invalid_argument, "not planned");
+    if (!g_after_only) {
+      const Navmesh fresh = Navmesh::build(g, nav_def(corners, 0)).value();
+      NavmeshQuery fq(fresh);
+      a = fq.find_corridor(s, t);
+    }
     before.push_back(thread_ms() - t0);
     t0 = thread_ms();
     if (!tiled.update(g, rect).ok()) std::abort();
@@ -193,7 +211,9 @@ void navmesh_edit_row(const NamedMap& m, bool corners, int radius, int strokes) 
     auto b = tq.find_corridor(s, t);
     after.push_back(thread_ms() - t0);
     mend.push_back(t1 - t0);
-    if (!a || !b || a->found != b->found || std::abs(a->length - b->length) > 1e-9 * std::max(1.0, a->length)) {
+    if (!b) std::abort();
+    if (g_after_only) continue;
+    if (!a || a->found != b->found || std::abs(a->length - b->length) > 1e-9 * std::max(1.0, a->length)) {
       std::fprintf(stderr, "bench_live_edit: %s navmesh %s: updated and rebuilt answers differ\n", m.name.c_str(),
                    mesh_title(corners));
       std::exit(1);
@@ -234,10 +254,59 @@ void navmesh_tables(const std::vector<NamedMap>& maps, int strokes) {
   for (const NamedMap& m : maps)
     for (const bool corners : {false, true})
       for (int r : {1, 4, 8}) navmesh_edit_row(m, corners, r, strokes);
+  if (g_after_only) return;
   std::printf("\nFirst navmesh build (mesh + query tables), thread CPU ms, median of 3\n\n");
   std::printf("| map            | mesh    | untiled | polygons | tiled | polygons |\n|---|---|---|---|---|---|\n");
   for (const NamedMap& m : maps)
     for (const bool corners : {false, true}) navmesh_build_row(m, corners, 3);
+}
+
+/// One service row: `strokes` strokes of `radius`, each followed by map_changed() and a plan
+/// of the "navmesh" planner (funnel) through the planning service while the previous plan's
+/// result, which holds its mesh, is still alive (the sandbox's view keeps it until the next).
+void service_row(const NamedMap& m, bool corners, int radius, int strokes) {
+  Grid g = m.grid;
+  std::mt19937 rng(static_cast<uint32_t>(700 + radius + (corners ? 50 : 0)));
+  plan::PlanService service;
+  plan::PlanRequest req;
+  req.settings.planner = plan::planner_name(plan::PlannerId::navmesh);
+  req.settings.smoother = plan::smoother_name(plan::SmootherId::funnel);
+  req.settings.navmesh_corners = corners;
+  auto centre = [](Cell c) { return Vec2(c.x + 0.5, c.y + 0.5); };
+  req.start.pos = centre(random_free_cell(g, rng));
+  req.goal.pos = centre(random_free_cell(g, rng));
+  plan::PlanResult held = service.plan(g, req);  // builds the mesh
+  std::vector<double> after, pre;
+  std::uniform_int_distribution<int> x(0, g.width() - 1), y(0, g.height() - 1);
+  for (int i = 0; i < strokes; ++i) {
+    (void)brush_stroke(g, Cell{x(rng), y(rng)}, radius, i % 2 == 0 ? kBlocked : 1.0f);
+    req.start.pos = centre(random_free_cell(g, rng));
+    req.goal.pos = centre(random_free_cell(g, rng));
+    const double t0 = thread_ms();
+    service.map_changed();
+    plan::PlanResult next = service.plan(g, req);
+    after.push_back(thread_ms() - t0);
+    pre.push_back(next.preprocess_ms);
+    if (!next.error.empty() || !next.navmesh || next.navmesh == held.navmesh) {
+      std::fprintf(stderr, "bench_live_edit: %s service: no mended mesh (%s)\n", m.name.c_str(), next.error.c_str());
+      std::exit(1);
+    }
+    held = std::move(next);  // the old result (and its mesh) goes only now
+  }
+  const Stats sa = stats(after), sp = stats(pre);
+  std::printf("| %-14s | %-7s | %2d | %8.2f | %8.2f | %8.2f | %8.2f |\n", m.name.c_str(), mesh_title(corners), radius,
+              sa.median, sa.p95, sp.median, sp.p95);
+  std::fflush(stdout);
+}
+
+void service_tables(const std::vector<NamedMap>& maps, int strokes) {
+  std::printf("\nNavmesh through the planning service, a result holding the mesh: thread CPU ms, %d strokes a row\n\n",
+              strokes);
+  std::printf("| map            | mesh    | r  | plan median | plan p95 | preprocess median | preprocess p95 |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+  for (const NamedMap& m : maps)
+    for (const bool corners : {false, true})
+      for (int r : {1, 4, 8}) service_row(m, corners, r, strokes);
 }
 
 /// One Hybrid A* row: `strokes` strokes of `radius`, each followed by a plan between two random
@@ -270,7 +339,9 @@ void hybrid_edit_row(const NamedMap& m, int radius, int strokes) {
     auto b = kept.plan(ps, pt);
     after.push_back(thread_ms() - t0);
     mend.push_back(t1 - t0);
-    if (!a || !b || a->found != b->found || a->length != b->length) {
+    if (!b) std::abort();
+    if (g_after_only) continue;
+    if (!a || a->found != b->found || a->length != b->length) {
       std::fprintf(stderr, "bench_live_edit: %s Hybrid A*: mended and fresh plans differ\n", m.name.c_str());
       std::exit(1);
     }
@@ -364,20 +435,29 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_live_edit: --strokes wants a whole number in 1..100000\n");
         return 2;
       }
+    } else if (std::strcmp(argv[i], "--after-only") == 0) {
+      g_after_only = true;
     } else if (std::strcmp(argv[i], "--maps") == 0 && i + 1 < argc) {
       only = split(argv[++i]);
     } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc &&
                (std::strcmp(argv[i + 1], "grid") == 0 || std::strcmp(argv[i + 1], "navmesh") == 0 ||
-                std::strcmp(argv[i + 1], "fields") == 0 || std::strcmp(argv[i + 1], "hybrid") == 0)) {
+                std::strcmp(argv[i + 1], "fields") == 0 || std::strcmp(argv[i + 1], "hybrid") == 0 ||
+                std::strcmp(argv[i + 1], "service") == 0)) {
       part = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid]\n");
+      std::fprintf(stderr,
+                   "usage: bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid|service] "
+                   "[--after-only]\n");
       return 2;
     }
   }
   const std::vector<NamedMap> maps = load_maps(only);
   if (part == "navmesh") {
     navmesh_tables(maps, strokes);
+    return 0;
+  }
+  if (part == "service") {
+    service_tables(maps, strokes);
     return 0;
   }
   if (part == "fields") {
@@ -403,6 +483,7 @@ int main(int argc, char** argv) {
     navmesh_tables(maps, strokes);
     field_tables(maps, strokes);
     hybrid_tables(maps, strokes);
+    service_tables(maps, strokes);
   }
   return 0;
 }
