@@ -179,6 +179,52 @@ TEST_CASE("after random strokes, an updated tiled mesh equals a full build") {
   }
 }
 
+// Navmesh::updated() and copies share tiles (copy on write per tile): an updated copy equals a
+// full build, and the mesh it was made from, and copies of it, keep what they were, after every
+// stroke (the planning service mends a copy while a plan result still holds the mesh).
+TEST_CASE("an updated copy equals a full build and leaves the mesh it came from as it was") {
+  const int strokes = test::sanitized() ? 40 : 200;
+  for (const bool corners : {false, true}) {
+    for (const double radius : {0.0, 0.6}) {
+      INFO("corners " << corners << " radius " << radius);
+      std::mt19937 rng(corners ? 31u : 32u);
+      Grid g = room_map(96, 9);
+      const NavmeshDef def = mesh_def(corners, radius, 16);
+      Navmesh m = Navmesh::build(g, def).value();
+      NavmeshQuery q(m);
+      for (int i = 1; i <= strokes; ++i) {
+        const Grid before = g;
+        std::uniform_int_distribution<int> cx(0, g.width() - 1), cy(0, g.height() - 1), rad(1, 8), kind(0, 2);
+        const CellRect rect = test::brush_stroke(g, Cell{cx(rng), cy(rng)}, rad(rng), kind(rng) == 0 ? 1.0f : kBlocked);
+        const Navmesh held = m;  // a result still holding the mesh
+        Result<Navmesh> next = m.updated(g, rect);
+        REQUIRE(next.ok());
+        CHECK(next->revision() != m.revision());
+        CHECK(next->last_change().before == m.revision());
+        if (i % 4 == 0) {  // the copy updated in place gives the same, and the original is untouched
+          Navmesh copy = m;
+          REQUIRE(copy.update(g, rect).ok());
+          same_mesh(copy, *next);
+        }
+        // Alternately keep the updated copy and update the mesh itself (it shares its tiles
+        // with `held` and `next`), as the service does when no result holds it.
+        const bool keep_copy = i % 2 == 0;
+        if (!keep_copy) REQUIRE(m.update(g, rect).ok());
+        if (i % 5 == 0) {
+          INFO("stroke " << i);
+          const Navmesh built = Navmesh::build(g, def).value();
+          same_mesh(held, Navmesh::build(before, def).value());
+          same_mesh(*next, built);
+          if (!keep_copy) same_mesh(m, built);
+        }
+        if (keep_copy) m = std::move(*next);
+        q.reset(m);  // patched from the tables of the mesh either came from
+        if (i % 5 == 0) CHECK(q.table_difference(NavmeshQuery(m)).empty());
+      }
+    }
+  }
+}
+
 // The Moving AI scenario problems (cell corners, the competition's convention, as
 // `bench_navmesh --movingai-corners` runs them): every 20th problem of each of the 11 files
 // (every 200th under the sanitizers), on the wall-corner mesh the CLI uses, untiled and tiled:

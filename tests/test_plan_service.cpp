@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/grid_search.hpp"
@@ -311,6 +312,48 @@ TEST_CASE("service: after map_changed the navmesh is mended where the map change
       REQUIRE(mended.found == rebuilt.found);
       if (mended.found) CHECK(mended.length == doctest::Approx(rebuilt.length).epsilon(1e-12));
     }
+  }
+}
+
+TEST_CASE("service: a result keeps the mesh it planned on while later edits mend the service's copy") {
+  // Issue 28: when a plan result still holds the mesh (the sandbox's view keeps the last one),
+  // the service mends a copy that shares the unchanged tiles with it (Navmesh::updated); the
+  // held meshes must stay exactly what they were, and every mended one equal a fresh build.
+  Grid grid = open_grid(96, 80);
+  for (int y = 0; y < 60; ++y) grid.set_blocked(45, y, true);
+  PlanService service;
+  PlanRequest req = request(planner_name(PlannerId::navmesh), smoother_name(SmootherId::funnel), Pose{Vec2(3.5, 3.5), 0},
+                            Pose{Vec2(90.5, 5.5), 0});
+  std::vector<PlanResult> held;
+  std::vector<Grid> grids;
+  held.push_back(service.plan(grid, req));
+  grids.push_back(grid);
+  REQUIRE(held.back().navmesh);
+  uint32_t seed = 11;
+  auto next = [&](int n) { return static_cast<int>((seed = seed * 1103515245u + 12345u) >> 16) % n; };
+  for (int stroke = 0; stroke < 10; ++stroke) {
+    const int cx = 10 + next(76), cy = 12 + next(60), r = 1 + next(5);  // never over the ends
+    const bool paint = stroke % 3 != 2;
+    for (int y = cy - r; y <= cy + r; ++y)
+      for (int x = cx - r; x <= cx + r; ++x) grid.set_blocked(x, y, paint);
+    service.map_changed();
+    held.push_back(service.plan(grid, req));
+    grids.push_back(grid);
+    REQUIRE(held.back().navmesh);
+    if (paint) CHECK(held.back().navmesh != held[held.size() - 2].navmesh);  // (an erase may change nothing)
+  }
+  for (size_t i = 0; i < held.size(); ++i) {
+    CAPTURE(i);
+    PlanService fresh;
+    const PlanResult rebuilt = fresh.plan(grids[i], req);
+    REQUIRE(rebuilt.navmesh);
+    CHECK(held[i].navmesh->ring_vertex_ids() == rebuilt.navmesh->ring_vertex_ids());
+    CHECK(held[i].navmesh->ring_neighbors() == rebuilt.navmesh->ring_neighbors());
+    CHECK(held[i].navmesh->ring_portals() == rebuilt.navmesh->ring_portals());
+    CHECK(held[i].navmesh->vertex_on_wall() == rebuilt.navmesh->vertex_on_wall());
+    CHECK(held[i].navmesh->polygon_portals() == rebuilt.navmesh->polygon_portals());
+    REQUIRE(held[i].found == rebuilt.found);
+    if (held[i].found) CHECK(held[i].length == doctest::Approx(rebuilt.length).epsilon(1e-12));
   }
 }
 

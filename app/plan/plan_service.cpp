@@ -137,13 +137,19 @@ void PlanService::Cache::mend_meshes(const Grid& g) {
       ++it;
       continue;
     }
-    // A plan result may still hold the mesh (and index its polygons): mend a copy then.
-    std::shared_ptr<Navmesh> mesh = e.mesh.use_count() > 1 ? std::make_shared<Navmesh>(*e.mesh) : e.mesh;
-    if (!mesh->update(g, *changed).ok()) {
+    // A plan result may still hold the mesh (and index its polygons): mend a copy then, which
+    // shares the tiles the edit does not reach with it (Navmesh::updated: no whole-mesh copy).
+    if (e.mesh.use_count() > 1) {
+      Result<Navmesh> mended = e.mesh->updated(g, *changed);
+      if (!mended) {
+        it = meshes.erase(it);
+        continue;
+      }
+      e.mesh = std::make_shared<Navmesh>(std::move(*mended));
+    } else if (!e.mesh->update(g, *changed).ok()) {
       it = meshes.erase(it);
       continue;
     }
-    e.mesh = std::move(mesh);
     e.query->reset(*e.mesh);
     ++it;
   }

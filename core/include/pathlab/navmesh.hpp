@@ -25,6 +25,7 @@
 /// The mesh is plain data for the sandbox to draw: polygons, their rings, portals.
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -132,6 +133,13 @@ class Navmesh {
   /// `grid` of another size (invalid_argument). On error the mesh is unchanged.
   Status update(const Grid& grid, const CellRect& changed);
 
+  /// update() on a copy, leaving this mesh as it is (for a mesh others still read, as a plan
+  /// result holding it). Cheaper than a copy and update(): the copy shares every tile's
+  /// polygons with this mesh until the update rebuilds or re-stitches it (copy on write per
+  /// tile), and the arrays update() lays out anew are not copied first. Equals
+  /// `Navmesh m = *this; m.update(grid, changed)` array for array. Errors: those of update().
+  Result<Navmesh> updated(const Grid& grid, const CellRect& changed) const;
+
   /// A number that identifies the mesh's content: new (unique in the process) after every
   /// build() and update(); a copy keeps it. NavmeshQuery uses it to tell whether it may patch
   /// its tables from last_change().
@@ -238,7 +246,9 @@ class Navmesh {
     std::vector<int> ring_vid, ring_tile, ring_poly, ring_twin;
     std::vector<Vec2> ring_v;
   };
-  std::vector<TilePolys> tiles_;
+  // Shared between copies of the mesh and cloned before a tile is changed (own_tile): a copy
+  // that is updated (updated()) costs the tiles it rebuilds or re-stitches, not the mesh.
+  std::vector<std::shared_ptr<TilePolys>> tiles_;
   std::vector<int> tile_j_, tile_k_;  // sub-grid line index of each tile border, per axis
   std::vector<uint8_t> sub_open_;     // per sub-cell (row-major): free of every grown wall
   // Per tile (row-major), its polygons' range [tile_poly_first_[t], tile_poly_first_[t + 1]):
@@ -247,14 +257,27 @@ class Navmesh {
   std::vector<uint8_t> on_tile_border_;  // per sub-grid vertex id: 1 on an inner tile border
 
   static void merge_into_convex(Navmesh& m, int nx, bool corners_only);
+  /// Tile t's polygons, for writing: cloned first when another copy of the mesh shares them.
+  TilePolys& own_tile(size_t t);
+  const TilePolys& tile_at(size_t t) const { return *tiles_[t]; }
   void build_tiled();
   void build_tile(int tx, int ty);
   /// The tiles (row-major index) whose sub-cells the changed cells [x0, x1] x [y0, y1] reach.
   std::vector<int> tiles_reached(int x0, int y0, int x1, int y1) const;
   /// Stitches the tiles `rebuilt` (ascending; all of them after a build) and their
   /// neighbours anew, keeps every other tile's stitched rings, and lays out the mesh's arrays.
-  void assemble_tiles(const std::vector<int>& rebuilt);
-  void lay_out_tiles();
+  /// `old_layout` holds the arrays as they were before (this mesh, or the mesh updated() copies;
+  /// empty after a build): the tiles whose numbers and neighbours did not change keep theirs.
+  void assemble_tiles(const std::vector<int>& rebuilt, const Navmesh& old_layout);
+  /// Lays out the arrays of the tiles from `from_tile` on; those before it are taken from
+  /// `old_layout` (kept in place when it is this mesh).
+  void lay_out_tiles(size_t from_tile, const Navmesh& old_layout);
+  size_t keep_layout_before(size_t from_tile, const Navmesh& old_layout);
+  void lay_out_tile(size_t t, const std::vector<int>& edge_first);
+  /// Sets vid_wall_ at both ends of tile tp's wall edges.
+  void mark_wall_vertices(const TilePolys& tp);
+  /// update() with the arrays before it in `old_layout` (this mesh, or the one updated() copies).
+  Status update_from(const Grid& grid, const CellRect& changed, const Navmesh& old_layout);
   void link_all_portals();
   void index_cells();
   int locate_in_cells(Vec2 p) const noexcept;

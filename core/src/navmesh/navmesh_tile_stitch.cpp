@@ -30,7 +30,9 @@ struct TileStitcher {
 
   int vj(int v) const { return v % (nx + 1); }
   int vk(int v) const { return v / (nx + 1); }
-  Navmesh::TilePolys& tile(int t) { return m.tiles_[static_cast<size_t>(t)]; }
+  /// Tile t for writing (cloned when a copy of the mesh shares it) and for reading.
+  Navmesh::TilePolys& tile(int t) { return m.own_tile(static_cast<size_t>(t)); }
+  const Navmesh::TilePolys& tile_c(int t) const { return m.tile_at(static_cast<size_t>(t)); }
 
   /// The side of tile `t` (0 left, 1 right, 2 top, 3 bottom) the edge u -> v of one of its
   /// polygons lies on; -1 when the edge is not on a side shared with another tile.
@@ -94,7 +96,7 @@ struct TileStitcher {
     const int fixed = vert ? vj(u) : vk(u);
     const int cu = vert ? vk(u) : vj(u), cv = vert ? vk(v) : vj(v);
     const int lo = std::min(cu, cv), hi = std::max(cu, cv), nb = across_side(t, side);
-    const std::vector<Navmesh::TileSeg>& other = tile(nb).sides[side ^ 1];
+    const std::vector<Navmesh::TileSeg>& other = tile_c(nb).sides[side ^ 1];
     std::vector<std::pair<int, int>> pieces;  // ascending: (start, polygon across)
     auto it = std::partition_point(other.begin(), other.end(), [&](const Navmesh::TileSeg& s) { return s.hi <= lo; });
     int cursor = lo;
@@ -157,7 +159,7 @@ struct TileStitcher {
       for (int e = P.first; e < P.first + P.count; ++e) {
         const int ta = tp.ring_tile[static_cast<size_t>(e)];
         if (ta < 0) continue;
-        const Navmesh::TilePolys& o = tile(ta);
+        const Navmesh::TilePolys& o = tile_c(ta);
         const NavPolygon& Q = o.polys[static_cast<size_t>(tp.ring_poly[static_cast<size_t>(e)])];
         int twin = -1;  // two convex polygons share at most one edge
         for (int f = Q.first; f < Q.first + Q.count; ++f)
@@ -182,7 +184,7 @@ struct TileStitcher {
   }
 };
 
-void Navmesh::assemble_tiles(const std::vector<int>& rebuilt) {
+void Navmesh::assemble_tiles(const std::vector<int>& rebuilt, const Navmesh& old_layout) {
   TileStitcher st(*this);
   std::vector<uint8_t> changed(tiles_.size(), 0);
   for (const int t : rebuilt) {
@@ -196,63 +198,111 @@ void Navmesh::assemble_tiles(const std::vector<int>& rebuilt) {
     if (restitch[t]) st.stitch(static_cast<int>(t));
   for (size_t t = 0; t < tiles_.size(); ++t)
     if (relink[t]) st.link(static_cast<int>(t));
-  lay_out_tiles();
+  // The tiles before the first one relinked keep their numbers; so do their arrays, unless a
+  // neighbour below them (one row on) got new numbers.
+  const size_t first = static_cast<size_t>(std::find(relink.begin(), relink.end(), 1) - relink.begin());
+  const size_t tx = static_cast<size_t>(st.tiles_x);
+  lay_out_tiles(first == tiles_.size() ? 0 : first >= tx ? first - tx : 0, old_layout);
 }
 
-void Navmesh::lay_out_tiles() {
+void Navmesh::mark_wall_vertices(const TilePolys& tp) {
+  for (const NavPolygon& P : tp.polys)
+    for (int e = P.first; e < P.first + P.count; ++e) {
+      if (tp.ring_tile[static_cast<size_t>(e)] >= 0) continue;
+      const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
+      vid_wall_[static_cast<size_t>(tp.ring_vid[static_cast<size_t>(e)])] = vid_wall_[static_cast<size_t>(tp.ring_vid[static_cast<size_t>(e1)])] = 1;
+    }
+}
+
+size_t Navmesh::keep_layout_before(size_t from_tile, const Navmesh& old) {
+  // Polygons, ring edges, portals and portal lists come tile after tile: the kept tiles' are a
+  // prefix of each array. Returns the kept ring edges.
+  const size_t q = static_cast<size_t>(tile_poly_first_[from_tile]);
+  size_t edges = 0, listed = 0;
+  if (q > 0) {
+    const NavPolygon& last = old.polys_[q - 1];
+    edges = static_cast<size_t>(last.first + last.count);
+    listed = static_cast<size_t>(last.first_portal + last.portal_count);
+  }
+  // Each portal is made by its lower-numbered polygon, in polygon order.
+  const size_t portals = static_cast<size_t>(
+      std::partition_point(old.portals_.begin(), old.portals_.end(), [&](const NavPortal& p) { return static_cast<size_t>(p.poly_a) < q; }) -
+      old.portals_.begin());
+  if (&old != this) {
+    auto keep = [](auto& to, const auto& from, size_t n) { to.assign(from.begin(), from.begin() + static_cast<std::ptrdiff_t>(n)); };
+    keep(polys_, old.polys_, q);
+    keep(ring_vid_, old.ring_vid_, edges), keep(ring_v_, old.ring_v_, edges);
+    keep(ring_n_, old.ring_n_, edges), keep(ring_p_, old.ring_p_, edges);
+    keep(portals_, old.portals_, portals), keep(poly_portals_, old.poly_portals_, listed);
+    vid_wall_ = old.vid_wall_;
+  } else {
+    portals_.resize(portals), poly_portals_.resize(listed);
+  }
+  return edges;
+}
+
+void Navmesh::lay_out_tiles(size_t from_tile, const Navmesh& old) {
   const int nx = static_cast<int>(xs_.size()) - 1, ny = static_cast<int>(ys_.size()) - 1;
   // Polygons and ring edges are numbered tile after tile: each tile's first ones.
   tile_poly_first_.assign(tiles_.size() + 1, 0);
   std::vector<int> edge_first(tiles_.size() + 1, 0);
   for (size_t t = 0; t < tiles_.size(); ++t) {
-    tile_poly_first_[t + 1] = tile_poly_first_[t] + static_cast<int>(tiles_[t].polys.size());
-    edge_first[t + 1] = edge_first[t] + static_cast<int>(tiles_[t].ring_vid.size());
+    tile_poly_first_[t + 1] = tile_poly_first_[t] + static_cast<int>(tiles_[t]->polys.size());
+    edge_first[t + 1] = edge_first[t] + static_cast<int>(tiles_[t]->ring_vid.size());
   }
+  if (from_tile > 0) (void)keep_layout_before(from_tile, old);
+  else portals_.clear(), poly_portals_.clear();
   const size_t ne = static_cast<size_t>(edge_first.back());
   polys_.resize(static_cast<size_t>(tile_poly_first_.back()));
   ring_vid_.resize(ne), ring_v_.resize(ne), ring_n_.resize(ne), ring_p_.resize(ne);
   vid_count_ = (nx + 1) * (ny + 1);
-  vid_wall_.assign(static_cast<size_t>(vid_count_), 0);
-  portals_.clear(), poly_portals_.clear();
-  for (size_t t = 0; t < tiles_.size(); ++t) {
-    const TilePolys& tp = tiles_[t];
-    const int e0 = edge_first[t];
-    std::copy(tp.ring_vid.begin(), tp.ring_vid.end(), ring_vid_.begin() + e0);
-    std::copy(tp.ring_v.begin(), tp.ring_v.end(), ring_v_.begin() + e0);
-    for (size_t p = 0; p < tp.polys.size(); ++p) {
-      const int id = tile_poly_first_[t] + static_cast<int>(p);
-      NavPolygon& P = polys_[static_cast<size_t>(id)];
-      P = tp.polys[p];
-      P.first += e0;
-      P.first_portal = static_cast<int>(poly_portals_.size());
-      for (int e = P.first; e < P.first + P.count; ++e) {
-        const size_t le = static_cast<size_t>(e - e0);
-        const int ta = tp.ring_tile[le];
-        ring_p_[static_cast<size_t>(e)] = -1;
-        if (ta < 0) {  // a wall: a shortest path may bend at both ends
-          const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
-          vid_wall_[static_cast<size_t>(ring_vid_[static_cast<size_t>(e)])] = vid_wall_[static_cast<size_t>(ring_vid_[static_cast<size_t>(e1)])] = 1;
-          ring_n_[static_cast<size_t>(e)] = -1;
-          continue;
-        }
-        const int n = tile_poly_first_[static_cast<size_t>(ta)] + tp.ring_poly[le];
-        const int twin = tp.ring_twin[le] < 0 ? -1 : edge_first[static_cast<size_t>(ta)] + tp.ring_twin[le];
-        ring_n_[static_cast<size_t>(e)] = n;
-        int pid = -1;  // one portal per neighbour pair, made by the lower-numbered polygon
-        if (n > id) {
-          pid = static_cast<int>(portals_.size());
-          const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
-          portals_.push_back(NavPortal{id, n, ring_v_[static_cast<size_t>(e)], ring_v_[static_cast<size_t>(e1)], e, twin});
-        } else if (twin >= 0) {
-          pid = ring_p_[static_cast<size_t>(twin)];
-        }
-        ring_p_[static_cast<size_t>(e)] = pid;
-        poly_portals_.push_back(pid);
-      }
-      P.portal_count = static_cast<int>(poly_portals_.size()) - P.first_portal;
-    }
-  }
+  // Wall flags from the first laid-out tile's row of vertices on: cleared, then set from every
+  // tile that has vertices there (the kept tiles of that row and the row above too).
+  const size_t tx = tile_j_.size() - 1, row = from_tile / tx;
+  const size_t v0 = from_tile == 0 ? 0 : static_cast<size_t>(tile_k_[row]) * static_cast<size_t>(nx + 1);
+  vid_wall_.resize(static_cast<size_t>(vid_count_));
+  std::fill(vid_wall_.begin() + static_cast<std::ptrdiff_t>(v0), vid_wall_.end(), uint8_t{0});
+  for (size_t t = row > 0 ? (row - 1) * tx : 0; t < from_tile; ++t) mark_wall_vertices(*tiles_[t]);
+  for (size_t t = from_tile; t < tiles_.size(); ++t) lay_out_tile(t, edge_first);
   sub_poly_.clear(), rect_first_.clear(), rect_polys_.clear(), cell_first_.clear(), cell_polys_.clear();
+}
+
+void Navmesh::lay_out_tile(size_t t, const std::vector<int>& edge_first) {
+  const TilePolys& tp = *tiles_[t];
+  const int e0 = edge_first[t];
+  std::copy(tp.ring_vid.begin(), tp.ring_vid.end(), ring_vid_.begin() + e0);
+  std::copy(tp.ring_v.begin(), tp.ring_v.end(), ring_v_.begin() + e0);
+  mark_wall_vertices(tp);
+  for (size_t p = 0; p < tp.polys.size(); ++p) {
+    const int id = tile_poly_first_[t] + static_cast<int>(p);
+    NavPolygon& P = polys_[static_cast<size_t>(id)];
+    P = tp.polys[p];
+    P.first += e0;
+    P.first_portal = static_cast<int>(poly_portals_.size());
+    for (int e = P.first; e < P.first + P.count; ++e) {
+      const size_t le = static_cast<size_t>(e - e0);
+      const int ta = tp.ring_tile[le];
+      ring_p_[static_cast<size_t>(e)] = -1;
+      if (ta < 0) {  // a wall (its ends marked above: a shortest path may bend there)
+        ring_n_[static_cast<size_t>(e)] = -1;
+        continue;
+      }
+      const int n = tile_poly_first_[static_cast<size_t>(ta)] + tp.ring_poly[le];
+      const int twin = tp.ring_twin[le] < 0 ? -1 : edge_first[static_cast<size_t>(ta)] + tp.ring_twin[le];
+      ring_n_[static_cast<size_t>(e)] = n;
+      int pid = -1;  // one portal per neighbour pair, made by the lower-numbered polygon
+      if (n > id) {
+        pid = static_cast<int>(portals_.size());
+        const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
+        portals_.push_back(NavPortal{id, n, ring_v_[static_cast<size_t>(e)], ring_v_[static_cast<size_t>(e1)], e, twin});
+      } else if (twin >= 0) {
+        pid = ring_p_[static_cast<size_t>(twin)];
+      }
+      ring_p_[static_cast<size_t>(e)] = pid;
+      poly_portals_.push_back(pid);
+    }
+    P.portal_count = static_cast<int>(poly_portals_.size()) - P.first_portal;
+  }
 }
 
 int Navmesh::locate_in_tiles(Vec2 p) const noexcept {

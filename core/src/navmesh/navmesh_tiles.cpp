@@ -10,7 +10,9 @@
 // navmesh_search_patch.cpp.
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "navmesh/navmesh_corners.hpp"
@@ -168,11 +170,11 @@ void Navmesh::build_tiled() {
     for (int k = 0; k <= ny; ++k) on_tile_border_[static_cast<size_t>(k) * static_cast<size_t>(nx + 1) + static_cast<size_t>(tile_j_[static_cast<size_t>(t)])] = 1;
   for (int t = 1; t < TY; ++t)
     for (int j = 0; j <= nx; ++j) on_tile_border_[static_cast<size_t>(tile_k_[static_cast<size_t>(t)]) * static_cast<size_t>(nx + 1) + static_cast<size_t>(j)] = 1;
-  tiles_.assign(static_cast<size_t>(TX) * static_cast<size_t>(TY), TilePolys{});
+  tiles_.assign(static_cast<size_t>(TX) * static_cast<size_t>(TY), nullptr);
   std::vector<int> all(tiles_.size());
   for (int ty = 0; ty < TY; ++ty)
     for (int tx = 0; tx < TX; ++tx) build_tile(tx, ty), all[static_cast<size_t>(ty * TX + tx)] = ty * TX + tx;
-  assemble_tiles(all);
+  assemble_tiles(all, *this);
 }
 
 void Navmesh::build_tile(int tx, int ty) {
@@ -182,7 +184,11 @@ void Navmesh::build_tile(int tx, int ty) {
   const std::vector<LocalRect> rects = tile_rects(sub_open_, nx, b, xs_, ys_, def_.best_of_two_growths, owner);
   detail::RectRings rr;
   tile_rect_rings(rects, owner, w, h, rr, across);
-  TilePolys& t = tiles_[static_cast<size_t>(ty) * (tile_j_.size() - 1) + static_cast<size_t>(tx)];
+  // Everything a tile holds is made anew from here on: a tile another copy shares is replaced,
+  // not cloned.
+  std::shared_ptr<TilePolys>& slot = tiles_[static_cast<size_t>(ty) * (tile_j_.size() - 1) + static_cast<size_t>(tx)];
+  if (!slot || slot.use_count() > 1) slot = std::make_shared<TilePolys>();
+  TilePolys& t = *slot;
   auto global = [&](int local) { return (local / (w + 1) + b.k0) * (nx + 1) + local % (w + 1) + b.j0; };
   if (!def_.merge_convex && !def_.corners_only) {  // each rectangle is its own polygon
     t.first = std::move(rr.rings.first);
@@ -233,7 +239,9 @@ void Navmesh::build_tile(int tx, int ty) {
   t.across = std::move(pieces.across);
 }
 
-Status Navmesh::update(const Grid& grid, const CellRect& changed) {
+Status Navmesh::update(const Grid& grid, const CellRect& changed) { return update_from(grid, changed, *this); }
+
+Status Navmesh::update_from(const Grid& grid, const CellRect& changed, const Navmesh& old_layout) {
   auto rect_str = [&] {
     return "(" + std::to_string(changed.min.x) + ", " + std::to_string(changed.min.y) + ")-(" +
            std::to_string(changed.max.x) + ", " + std::to_string(changed.max.y) + ")";
@@ -278,9 +286,50 @@ Status Navmesh::update(const Grid& grid, const CellRect& changed) {
       build_tile(t % TX, t / TX);
     }
   }
-  assemble_tiles(change_.tiles);
+  assemble_tiles(change_.tiles, old_layout);
   revision_ = change_.after = detail::next_navmesh_revision();
   return ok_status();
+}
+
+Navmesh::TilePolys& Navmesh::own_tile(size_t t) {
+  std::shared_ptr<TilePolys>& slot = tiles_[t];
+  if (!slot) {
+    slot = std::make_shared<TilePolys>();
+  } else if (slot.use_count() > 1) {
+    slot = std::make_shared<TilePolys>(*slot);
+  } else {
+    // The last owner: another thread's copy may just have let go of it; what it read comes
+    // before our writes (its release of the count, this fence).
+    std::atomic_thread_fence(std::memory_order_acquire);
+  }
+  return *slot;
+}
+
+Result<Navmesh> Navmesh::updated(const Grid& grid, const CellRect& changed) const {
+  Navmesh out;
+  if (def_.tile_size == 0 || tiles_.empty()) {
+    out = *this;  // update() rebuilds an untiled mesh whole
+  } else {
+    // What update() reads; the polygons, rings, portals and vertex flags are laid out anew
+    // from the tiles, the unchanged part copied from this mesh's (update_from), and the
+    // tiles themselves are shared.
+    out.grid_ = grid_;
+    out.def_ = def_;
+    out.radius_ = radius_;
+    out.shrink_ = shrink_;
+    out.revision_ = revision_;
+    out.change_ = change_;
+    out.xs_ = xs_;
+    out.ys_ = ys_;
+    out.tiles_ = tiles_;
+    out.tile_j_ = tile_j_;
+    out.tile_k_ = tile_k_;
+    out.sub_open_ = sub_open_;
+    out.tile_poly_first_ = tile_poly_first_;
+    out.on_tile_border_ = on_tile_border_;
+  }
+  if (Status s = out.update_from(grid, changed, *this); !s) return s.error();
+  return out;
 }
 
 std::vector<int> Navmesh::tiles_reached(int x0, int y0, int x1, int y1) const {
