@@ -167,12 +167,18 @@ class NavmeshSearchWorkspace {
   /// the tiles around them are filled anew, the others' edges copied with their polygon and
   /// edge indices moved to the new numbering (navmesh_search_patch.cpp).
   void patch_portal_edges(const NavmeshChange& change);
-  /// patch_portal_edges' copy of kept tile t's edges into `edges` and `dirs`, at their tile's
-  /// edge_shift, with the far polygon renumbered and the far edge moved (-1 when the far
-  /// polygon was refilled).
-  void copy_tile_edges(size_t t, const std::vector<int>& old_first, const std::vector<int>& new_first,
-                       const std::vector<uint8_t>& refill, const std::vector<int>& edge_shift,
-                       std::vector<PortalEdge>& edges, std::vector<Vec2>& dirs) const;
+  /// patch_portal_edges' new per-polygon edge ranges: the old ones before tile p0, counted in
+  /// the tiles [p0, q1), the old ones moved after.
+  std::vector<int> patched_edge_ranges(const std::vector<int>& old_first, const std::vector<int>& new_first,
+                                       const std::vector<uint8_t>& refill, size_t p0, size_t q1) const;
+  /// Moves the edges from index `from` to the end by edge_shift places, with their far polygon
+  /// and far edge moved by poly_shift and edge_shift.
+  void slide_edges(size_t from, int edge_shift, int poly_shift);
+  /// patch_portal_edges' copy of kept tile t's old edges (set aside in the spare buffers from
+  /// index spare_base) to their tile's edge_shift, with the far polygon renumbered and the far
+  /// edge moved (-1 when the far polygon was refilled). Reads the old pedge_first_.
+  void copy_tile_edges(size_t t, size_t spare_base, const std::vector<int>& old_first, const std::vector<int>& new_first,
+                       const std::vector<uint8_t>& refill, const std::vector<int>& edge_shift);
   /// Peels the mesh's dead trees into tree_parent_ and numbers them into tree_in_/tree_out_.
   void build_dead_trees();
   void number_dead_trees(const std::vector<uint8_t>& peeled);
@@ -264,7 +270,7 @@ class NavmeshSearchWorkspace {
   std::vector<int> pedge_first_;  // per polygon, then one past the end: its range in pedges_
   std::vector<Vec2> pedge_dir_;   // per portal edge: unit vector u -> w
   std::vector<int> pedge_portal_;  // per portal edge: the portal id
-  std::vector<PortalEdge> pedges_spare_;  // patch_portal_edges' output buffers, kept between edits
+  std::vector<PortalEdge> pedges_spare_;  // patch_portal_edges' old edges of the tiles it redoes, kept between edits
   std::vector<Vec2> pedge_dir_spare_;
   // Per polygon: the neighbour it was peeled off towards (-1: not peeled, or a tree's last),
   // and its pre-order interval in the peeled forest (-1 when not peeled).

@@ -3,9 +3,10 @@
 // rebuilt keeps its polygons in the same order; only the rings of the tiles beside a rebuilt
 // one change (their border edges are cut anew where the polygons across changed), and the wall
 // flags of vertices a rebuilt tile shares with a diagonal neighbour. So the polygons of the
-// rebuilt tiles and of their eight neighbours get their edges filled from the mesh, and every
-// other polygon's edges are copied, with the far polygon and the far edge moved to the new
-// numbering.
+// rebuilt tiles and of their eight neighbours get their edges filled from the mesh, and the
+// other polygons' edges are kept: in place before the first tile that changed (and its row
+// above), slid as one block with one polygon and one edge shift after the last (and its row
+// below), copied with their far polygon and far edge moved to the new numbering in between.
 
 #include <algorithm>
 #include <string>
@@ -49,38 +50,34 @@ void NavmeshSearchWorkspace::patch_portal_edges(const NavmeshChange& change) {
   const Navmesh& mesh = *mesh_;
   const std::vector<int>& old_first = change.old_tile_polygon_first;
   const std::vector<int>& new_first = mesh.tile_polygon_first();
-  const std::vector<uint8_t> refill = refill_tiles(change, mesh.tiles_x(), mesh.tiles_y());
-  const size_t np = mesh.polygons().size(), tiles = refill.size();
+  const int tiles_x = mesh.tiles_x();
+  const std::vector<uint8_t> refill = refill_tiles(change, tiles_x, mesh.tiles_y());
+  const size_t tiles = refill.size();
   ring_edges_ = mesh.ring_vertices().size();
-  // The new per-polygon ranges: a copied polygon keeps its edge count.
-  std::vector<int> first(np + 1, 0);
+  // Tiles before p0 keep their edges where they are: neither they nor their neighbours were
+  // refilled or moved. Tiles from q1 on all moved by the same polygon and edge counts, and so
+  // did their neighbours: their edges slide as one block. Only the tiles between are redone.
+  size_t lo = tiles, hi = 0;
   for (size_t t = 0; t < tiles; ++t)
-    for (int p = new_first[t]; p < new_first[t + 1]; ++p) {
-      int n = 0;
-      if (refill[t]) {
-        const NavPolygon& P = mesh.polygons()[static_cast<size_t>(p)];
-        for (int e = P.first; e < P.first + P.count; ++e) n += mesh.ring_portals()[static_cast<size_t>(e)] >= 0 ? 1 : 0;
-      } else {
-        const size_t op = static_cast<size_t>(p - new_first[t] + old_first[t]);
-        n = pedge_first_[op + 1] - pedge_first_[op];
-      }
-      first[static_cast<size_t>(p) + 1] = first[static_cast<size_t>(p)] + n;
-    }
-  const size_t total = static_cast<size_t>(first[np]);
-  // Per tile, how far its first edge moved: a kept edge whose far polygon lies in a kept tile
-  // moves its far edge by that tile's shift.
-  std::vector<int> edge_shift(tiles, 0);
-  for (size_t t = 0; t < tiles; ++t)
+    if (refill[t]) lo = std::min(lo, t), hi = t;
+  if (lo == tiles) lo = 0, hi = tiles - 1;
+  const size_t tx = static_cast<size_t>(tiles_x);
+  const size_t p0 = lo >= tx ? lo - tx : 0, q1 = std::min(tiles, hi + tx + 1);
+  std::vector<int> first = patched_edge_ranges(old_first, new_first, refill, p0, q1);
+  std::vector<int> edge_shift(tiles + 1, 0);
+  for (size_t t = 0; t <= tiles; ++t)
     edge_shift[t] = first[static_cast<size_t>(new_first[t])] - pedge_first_[static_cast<size_t>(old_first[t])];
-  // Into the spare arrays of the last patch (no fresh megabytes per edit), then swapped in.
-  pedges_spare_.resize(total);
-  pedge_dir_spare_.resize(total);
-  for (size_t t = 0; t < tiles; ++t) {
-    if (!refill[t]) copy_tile_edges(t, old_first, new_first, refill, edge_shift, pedges_spare_, pedge_dir_spare_);
-  }
-  pedges_.swap(pedges_spare_);
-  pedge_dir_.swap(pedge_dir_spare_);
+  const size_t a0 = static_cast<size_t>(pedge_first_[static_cast<size_t>(old_first[p0])]);
+  const size_t a1 = static_cast<size_t>(pedge_first_[static_cast<size_t>(old_first[q1])]);
+  // The middle's old edges aside (into the spare buffers, kept between edits), then the block
+  // after it slid to its new place, then the middle written.
+  pedges_spare_.assign(pedges_.begin() + static_cast<std::ptrdiff_t>(a0), pedges_.begin() + static_cast<std::ptrdiff_t>(a1));
+  pedge_dir_spare_.assign(pedge_dir_.begin() + static_cast<std::ptrdiff_t>(a0), pedge_dir_.begin() + static_cast<std::ptrdiff_t>(a1));
+  slide_edges(a1, edge_shift[q1], new_first[q1] - old_first[q1]);
+  for (size_t t = p0; t < q1; ++t)
+    if (!refill[t]) copy_tile_edges(t, a0, old_first, new_first, refill, edge_shift);
   pedge_first_ = std::move(first);
+  const size_t total = pedges_.size();
   // Portal ids are renumbered by the whole mesh: the mesh lists each polygon's portals in ring
   // order, as pedges_ holds its edges, so the two line up when every neighbour edge has one.
   const auto& listed = mesh.polygon_portals();
@@ -99,8 +96,8 @@ void NavmeshSearchWorkspace::patch_portal_edges(const NavmeshChange& change) {
       }
     }
   }
-  // Kept edges whose far polygon was refilled: their far edge by lookup.
-  for (size_t t = 0; t < tiles; ++t) {
+  // Kept edges of the middle whose far polygon was refilled: their far edge by lookup.
+  for (size_t t = p0; t < q1; ++t) {
     if (refill[t]) continue;
     for (int i = pedge_first_[static_cast<size_t>(new_first[t])]; i < pedge_first_[static_cast<size_t>(new_first[t + 1])]; ++i) {
       PortalEdge& pe = pedges_[static_cast<size_t>(i)];
@@ -109,18 +106,71 @@ void NavmeshSearchWorkspace::patch_portal_edges(const NavmeshChange& change) {
   }
 }
 
-void NavmeshSearchWorkspace::copy_tile_edges(size_t t, const std::vector<int>& old_first,
+std::vector<int> NavmeshSearchWorkspace::patched_edge_ranges(const std::vector<int>& old_first,
+                                                             const std::vector<int>& new_first,
+                                                             const std::vector<uint8_t>& refill, size_t p0,
+                                                             size_t q1) const {
+  const Navmesh& mesh = *mesh_;
+  const size_t np = mesh.polygons().size();
+  std::vector<int> first(np + 1, 0);
+  // Before the middle: the same ranges.
+  std::copy_n(pedge_first_.begin(), static_cast<size_t>(new_first[p0]) + 1, first.begin());
+  for (size_t t = p0; t < q1; ++t)
+    for (int p = new_first[t]; p < new_first[t + 1]; ++p) {
+      int n = 0;
+      if (refill[t]) {
+        const NavPolygon& P = mesh.polygons()[static_cast<size_t>(p)];
+        for (int e = P.first; e < P.first + P.count; ++e) n += mesh.ring_portals()[static_cast<size_t>(e)] >= 0 ? 1 : 0;
+      } else {  // a copied polygon keeps its edge count
+        const size_t op = static_cast<size_t>(p - new_first[t] + old_first[t]);
+        n = pedge_first_[op + 1] - pedge_first_[op];
+      }
+      first[static_cast<size_t>(p) + 1] = first[static_cast<size_t>(p)] + n;
+    }
+  // After it: the old ranges moved by one polygon count and one edge count.
+  const int dp = new_first[q1] - old_first[q1];
+  const int de = first[static_cast<size_t>(new_first[q1])] - pedge_first_[static_cast<size_t>(old_first[q1])];
+  for (size_t p = static_cast<size_t>(new_first[q1]) + 1; p <= np; ++p)
+    first[p] = pedge_first_[static_cast<size_t>(static_cast<int>(p) - dp)] + de;
+  return first;
+}
+
+void NavmeshSearchWorkspace::slide_edges(size_t from, int edge_shift, int poly_shift) {
+  // The edges [from, end) move by edge_shift places. Their far polygons lie in tiles after the
+  // last refilled one, all of which moved by the same polygon and edge counts.
+  const size_t old_total = pedges_.size();
+  const size_t total = static_cast<size_t>(static_cast<std::ptrdiff_t>(old_total) + edge_shift);
+  const size_t to = static_cast<size_t>(static_cast<std::ptrdiff_t>(from) + edge_shift);
+  if (edge_shift > 0) {
+    pedges_.resize(total);
+    pedge_dir_.resize(total);
+    std::copy_backward(pedges_.begin() + static_cast<std::ptrdiff_t>(from), pedges_.begin() + static_cast<std::ptrdiff_t>(old_total), pedges_.end());
+    std::copy_backward(pedge_dir_.begin() + static_cast<std::ptrdiff_t>(from), pedge_dir_.begin() + static_cast<std::ptrdiff_t>(old_total), pedge_dir_.end());
+  } else if (edge_shift < 0) {
+    std::copy(pedges_.begin() + static_cast<std::ptrdiff_t>(from), pedges_.end(), pedges_.begin() + static_cast<std::ptrdiff_t>(to));
+    std::copy(pedge_dir_.begin() + static_cast<std::ptrdiff_t>(from), pedge_dir_.end(), pedge_dir_.begin() + static_cast<std::ptrdiff_t>(to));
+    pedges_.resize(total);
+    pedge_dir_.resize(total);
+  }
+  if (edge_shift == 0 && poly_shift == 0) return;
+  for (size_t i = to; i < total; ++i) {
+    pedges_[i].poly += poly_shift;
+    pedges_[i].across += edge_shift;
+  }
+}
+
+void NavmeshSearchWorkspace::copy_tile_edges(size_t t, size_t spare_base, const std::vector<int>& old_first,
                                              const std::vector<int>& new_first, const std::vector<uint8_t>& refill,
-                                             const std::vector<int>& edge_shift, std::vector<PortalEdge>& edges,
-                                             std::vector<Vec2>& dirs) const {
+                                             const std::vector<int>& edge_shift) {
+  // Still the old ranges (pedge_first_ is replaced after the copies).
   const size_t from = static_cast<size_t>(pedge_first_[static_cast<size_t>(old_first[t])]);
   const size_t count = static_cast<size_t>(pedge_first_[static_cast<size_t>(old_first[t + 1])]) - from;
   const size_t to = from + static_cast<size_t>(edge_shift[t]);
-  std::copy_n(pedges_.begin() + static_cast<std::ptrdiff_t>(from), count, edges.begin() + static_cast<std::ptrdiff_t>(to));
-  std::copy_n(pedge_dir_.begin() + static_cast<std::ptrdiff_t>(from), count, dirs.begin() + static_cast<std::ptrdiff_t>(to));
+  std::copy_n(pedges_spare_.begin() + static_cast<std::ptrdiff_t>(from - spare_base), count, pedges_.begin() + static_cast<std::ptrdiff_t>(to));
+  std::copy_n(pedge_dir_spare_.begin() + static_cast<std::ptrdiff_t>(from - spare_base), count, pedge_dir_.begin() + static_cast<std::ptrdiff_t>(to));
   const int old_lo = old_first[t], old_hi = old_first[t + 1], shift = new_first[t] - old_first[t];
   for (size_t i = to; i < to + count; ++i) {
-    PortalEdge& pe = edges[i];
+    PortalEdge& pe = pedges_[i];
     // The far polygon's tile was not rebuilt (else this one would be refilled): its polygons
     // kept their order.
     const size_t ft = pe.poly >= old_lo && pe.poly < old_hi ? t : static_cast<size_t>(tile_of_polygon(old_first, pe.poly));
