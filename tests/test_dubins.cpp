@@ -124,6 +124,13 @@ TEST_CASE("dubins: dubins_all_within keeps every word up to its limit, bit for b
       if (std::isfinite(w.length)) limits.insert(limits.end(), {w.length, w.length * (1 - 1e-12), w.length + 1e-12});
     for (const double limit : limits) {
       const auto within = dubins_all_within(a, b, r, limit).value();
+      // The same words, bit for bit, with the start heading's cosine and sine given.
+      const auto given = dubins_all_within(a, Vec2(std::cos(a.heading), std::sin(a.heading)), b, r, limit).value();
+      for (size_t k = 0; k < all.size(); ++k) {
+        CHECK(given[k].word == within[k].word);
+        CHECK((given[k].length == within[k].length || (std::isinf(given[k].length) && std::isinf(within[k].length))));
+        CHECK(given[k].params == within[k].params);
+      }
       for (size_t k = 0; k < all.size(); ++k) {
         CHECK(within[k].word == all[k].word);
         if (std::isfinite(within[k].length)) {

@@ -162,3 +162,37 @@ TEST_CASE("swept check with a clearance field: the same answer and the same firs
   CHECK(clear > 100);
   CHECK(blocked > 100);
 }
+
+TEST_CASE("swept check with a clearance field: arcs passed over in the open give the referee's answer, tiny arcs too") {
+  // Long arcs in the open are where the field's check passes over many chords at once; arcs of
+  // 1e-11 cells hold many chords' lengths of room per chord (an int count of them overflowed).
+  Grid g = Grid::create(40, 40).value();
+  for (int y = 18; y < 22; ++y) g.set_blocked(20, y, true);  // a short wall in the middle
+  const ClearanceField field(g);
+  std::mt19937 rng(2424);
+  std::uniform_real_distribution<double> u(0.0, 1.0), ang(-kPi, kPi);
+  int clear = 0, blocked = 0;
+  for (int i = 0; i < 400; ++i) {
+    const double radius = 0.5 + 6.0 * u(rng);
+    const Pose from{Vec2(8.0 + 24.0 * u(rng), 8.0 + 24.0 * u(rng)), ang(rng)};
+    const double length = i % 5 == 0 ? 1e-11 * (1.0 + u(rng)) : radius * 2.0 * kPi * u(rng);
+    SegmentPath path(from);
+    REQUIRE(path.append(arc_from_pose(from, radius, i % 2 ? 1 : -1, length)));
+    const Pose mid = path.end();
+    REQUIRE(path.append(arc_from_pose(mid, radius, i % 2 ? -1 : 1, 0.5 * length)));
+    SweptCheckDef def = default_swept_check_def();
+    def.agent_radius = 0.1 + 0.5 * u(rng);
+    def.max_sagitta = i % 3 == 0 ? 1e-4 : 1e-3;
+    const auto ref = check_swept_path(g, path, def);
+    const auto fast = check_swept_path(g, path, def, field);
+    REQUIRE(ref);
+    REQUIRE(fast);
+    CHECK(fast->clear == ref->clear);
+    CHECK(fast->first_blocked_segment == ref->first_blocked_segment);
+    CHECK(fast->blocked_at_s == ref->blocked_at_s);
+    clear += ref->clear;
+    blocked += !ref->clear;
+  }
+  CHECK(clear > 100);
+  CHECK(blocked > 20);
+}

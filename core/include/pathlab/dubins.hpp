@@ -71,6 +71,10 @@ Result<std::array<DubinsSolution, 6>> dubins_all(const Pose& from, const Pose& t
 /// are too long to matter, and their atan2 and acos were a fifth of the vehicle smoother's time.
 Result<std::array<DubinsSolution, 6>> dubins_all_within(const Pose& from, const Pose& to, double radius,
                                                         double max_length);
+/// The same with the cosine and sine of from.heading given (`from_dir`, exactly those values):
+/// a caller trying many goals from one pose works them out once.
+Result<std::array<DubinsSolution, 6>> dubins_all_within(const Pose& from, Vec2 from_dir, const Pose& to,
+                                                        double radius, double max_length);
 
 /// The segments of a solution, starting exactly at `from` and ending exactly at `to`.
 Result<SegmentPath> dubins_to_path(const Pose& from, const Pose& to, double radius, const DubinsSolution& sol);

@@ -26,9 +26,9 @@ struct LocalGoal {
   double x = 0.0, y = 0.0, phi = 0.0, s = 0.0, c = 1.0;
 };
 
-inline LocalGoal local_goal(const Pose& from, const Pose& to, double radius) {
+/// local_goal() with the cosine and sine of from.heading given (c1, s1: those very values).
+inline LocalGoal local_goal(const Pose& from, double c1, double s1, const Pose& to, double radius) {
   const double dx = to.pos.x - from.pos.x, dy = to.pos.y - from.pos.y;
-  const double c1 = std::cos(from.heading), s1 = std::sin(from.heading);
   LocalGoal g;
   const double inv = 1.0 / radius;
   g.x = (c1 * dx + s1 * dy) * inv;
@@ -39,6 +39,10 @@ inline LocalGoal local_goal(const Pose& from, const Pose& to, double radius) {
   // Headings are usually within a turn or two of each other; remainder() handles the rest.
   g.phi = std::abs(dphi) < 8.0 * kPi ? wrap_pi(dphi) : std::remainder(dphi, kTwoPi);
   return g;
+}
+
+inline LocalGoal local_goal(const Pose& from, const Pose& to, double radius) {
+  return local_goal(from, std::cos(from.heading), std::sin(from.heading), to, radius);
 }
 
 /// Angle in [0, 2 pi); values within kCurveAngleSnap below 2 pi (rounding of a zero arc) give 0.

@@ -283,8 +283,13 @@ Result<std::array<DubinsSolution, 6>> dubins_all(const Pose& from, const Pose& t
 
 Result<std::array<DubinsSolution, 6>> dubins_all_within(const Pose& from, const Pose& to, double radius,
                                                         double max_length) {
+  return dubins_all_within(from, Vec2(std::cos(from.heading), std::sin(from.heading)), to, radius, max_length);
+}
+
+Result<std::array<DubinsSolution, 6>> dubins_all_within(const Pose& from, Vec2 from_dir, const Pose& to,
+                                                        double radius, double max_length) {
   if (auto ok = check_curve_input(from, to.pos, to.heading, radius); !ok) return ok.error();
-  const LocalGoal g = detail::local_goal(from, to, radius);
+  const LocalGoal g = detail::local_goal(from, from_dir.x, from_dir.y, to, radius);
   const LocalGoal m = mirrored(g);
   // The bounds in radii, with room to spare: a word's length and its bound are sums of the same
   // few terms (rounding about 1e-15 relative), a degenerate LSL (circles closer than

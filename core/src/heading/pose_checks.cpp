@@ -202,13 +202,7 @@ struct WordWalker {
 WordTrace trace_word(const Walls& walls, const Pose& from, const DubinsSolution& w, double turning_radius,
                      double agent_radius, double max_sagitta) {
   if (walls.field == nullptr || !std::isfinite(w.length)) return WordTrace::unknown;
-  const Pose& kept = walls.first_arc_from;
-  if (!(kept.pos.x == from.pos.x && kept.pos.y == from.pos.y && kept.heading == from.heading)) {
-    walls.first_arc_from = from;
-    walls.first_arc_dir = Vec2(std::cos(from.heading), std::sin(from.heading));
-    walls.first_arc = {};
-  }
-  WordParts parts = first_part(from, walls.first_arc_dir, w, turning_radius);
+  WordParts parts = first_part(from, walls.heading_dir(from), w, turning_radius);
   // The referee checks chords within max_sagitta of the arcs, with the radius grown by their
   // sagitta: clearance beyond agent_radius + 2 max_sagitta along the arc clears every chord.
   const WordWalker walker{walls, parts, agent_radius, agent_radius + 2.0 * max_sagitta};

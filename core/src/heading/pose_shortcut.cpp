@@ -455,7 +455,8 @@ std::optional<SegmentPath> dubins_shortcut(const Walls& walls, const Pose& a, co
   if (glm::length(b.pos - a.pos) + ends - 1e-11 >= dearest) return std::nullopt;
   ++walls.tries;  // the tries that cost something: solving, tracing and checking words
   // Only the words the loop below can reach are solved: a longer one would break it.
-  auto all = dubins_all_within(a, b, d.turning_radius, std::min(st.length + kPoseSmoothEps, dearest - ends));
+  auto all = dubins_all_within(a, walls.heading_dir(a), b, d.turning_radius,
+                               std::min(st.length + kPoseSmoothEps, dearest - ends));
   if (!all) return std::nullopt;
   std::array<DubinsSolution, 6> words = *all;
   sort_by_length(words);

@@ -3,6 +3,7 @@
 // junction relaxation). Internal to the core; never installed.
 
 #include <array>
+#include <cmath>
 #include <limits>
 #include <span>
 #include <vector>
@@ -68,6 +69,18 @@ struct Walls {
   mutable std::array<FirstArcWalk, 2> first_arc{};
   mutable Pose first_arc_from{Vec2(std::numeric_limits<double>::quiet_NaN(), 0.0), 0.0};
   mutable Vec2 first_arc_dir{1.0, 0.0};  ///< cos and sin of first_arc_from.heading
+  /// The cosine and sine of from.heading, kept for the pose the tries start from (about 30 tries
+  /// a pose: dubins_all_within() and trace_word() take them from here). A new pose forgets the
+  /// walks along the first arcs.
+  const Vec2& heading_dir(const Pose& from) const {
+    const Pose& kept = first_arc_from;
+    if (!(kept.pos.x == from.pos.x && kept.pos.y == from.pos.y && kept.heading == from.heading)) {
+      first_arc_from = from;
+      first_arc_dir = Vec2(std::cos(from.heading), std::sin(from.heading));
+      first_arc = {};
+    }
+    return first_arc_dir;
+  }
 };
 
 /// The unit's disc swept along `path` is clear (cheap point rejection, then check_swept_path()).
