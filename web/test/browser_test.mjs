@@ -8,18 +8,22 @@
 //   4. a link in the page's hash (`pathlab-cli link --scene` of another bundled scene) opens:
 //      the ready line is the link's, with pathlab-cli's length byte for byte;
 //   5. a broken hash shows an error on the page (#note) and the sandbox still runs (its ready
-//      line); putting a good link into the hash then opens it (hashchange).
+//      line); putting a good link into the hash then opens it (hashchange);
+// then walks through the sandbox with its own controls (sandbox_checks.mjs):
+//   6. a lesson link (`#lesson=...&step=2`) presents that step with its caption, Next > steps
+//      on, Exit and F5 leave and enter presentation mode;
+//   7. the Gallery opens a navmesh preset and a crowd preset in a click; the crowd runs in the
+//      page, and the timeline steps its recorded run forward and back to the same positions;
+//   8. every planner of the Plan panel's combo plans (the map planners to pathlab-cli's length,
+//      every digit), and Compare plans its rows; no console error or abort on these pages.
 // Usage: node web/test/browser_test.mjs --cli BUILD/pathlab-cli [--scene maps/jps-pillars.json]
 //        [--link-scene issues/diagonal-corner-squeeze.json] [--site build-web] [--chromium /usr/bin/chromium]
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../serve.mjs';
-
-const kRepo = resolve(new URL('../..', import.meta.url).pathname);
-const kReadyTimeoutMs = 120000;  // the first load compiles 3 MB of wasm in software
-const kPlanTimeoutMs = 30000;
+import { cli_length, cli_link, kChromiumArgs, kPlanTimeoutMs, kReadyTimeoutMs, kRepo, open_page } from './page.mjs';
+import { gallery_checks, lesson_checks, planner_checks } from './sandbox_checks.mjs';
 
 function options(argv) {
   const o = { scene: 'maps/jps-pillars.json', 'link-scene': 'issues/diagonal-corner-squeeze.json', site: join(kRepo, 'build-web'), chromium: '/usr/bin/chromium', cli: '' };
@@ -32,54 +36,9 @@ function options(argv) {
   return o;
 }
 
-/** The length `pathlab-cli plan --scene` prints (%.17g), as text. */
-function cli_length(cli, scene) {
-  const out = execFileSync(cli, ['plan', '--scene', join(kRepo, 'assets/scenes', scene)], { encoding: 'utf8' });
-  const m = out.match(/^length: (\S+)$/m);
-  if (!m) throw new Error(`pathlab-cli found no path on ${scene}:\n${out}`);
-  return m[1];
-}
-
-/** The fragment (no '#') of `pathlab-cli link --scene` on a bundled scene. */
-function cli_link(cli, scene) {
-  const out = execFileSync(cli, ['link', '--scene', join(kRepo, 'assets/scenes', scene)], { encoding: 'utf8' }).trim();
-  const at = out.indexOf('#scene=');
-  if (at < 0) throw new Error(`pathlab-cli link printed no #scene= link:\n${out}`);
-  return out.slice(at + 1);
-}
-
-/** Resolves with the first console line that matches `re` (lines seen so far included). */
-function wait_line(lines, listeners, re, ms, what) {
-  const seen = lines.find((l) => re.test(l));
-  if (seen) return Promise.resolve(seen);
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no ${what} within ${ms / 1000} s; console:\n${lines.join('\n')}`)), ms);
-    listeners.push((l) => {
-      if (!re.test(l)) return false;
-      clearTimeout(timer);
-      ok(l);
-      return true;
-    });
-  });
-}
-
-/** A new page whose console lines are collected: { page, lines, wait(re, ms, what) }. */
-async function open_page(browser, url) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const lines = [], listeners = [];
-  page.on('console', (m) => {
-    const l = m.text();
-    lines.push(l);
-    for (let k = listeners.length - 1; k >= 0; --k) if (listeners[k](l)) listeners.splice(k, 1);
-  });
-  page.on('pageerror', (e) => lines.push(`page error: ${e.message}`));
-  await page.goto(url);
-  return { page, lines, wait: (re, ms, what) => wait_line(lines, listeners, re, ms, what) };
-}
-
 /** Checks 4 and 5: a link in the hash opens; a broken one leaves an error and a running page. */
 async function link_checks(browser, site_url, o, check) {
-  const fragment = cli_link(o.cli, o['link-scene']);
+  const fragment = cli_link(o.cli, ['--scene', join(kRepo, 'assets/scenes', o['link-scene'])]);
   const expected = cli_length(o.cli, o['link-scene']);
   const good = await open_page(browser, `${site_url}?scene=${encodeURIComponent(o.scene)}#${fragment}`);
   const ready = await good.wait(/^pathlab: ready /, kReadyTimeoutMs, 'ready line of the link');
@@ -144,10 +103,7 @@ async function main() {
   const server = await serve(o.site, 0);
   const site_url = `http://127.0.0.1:${server.address().port}/index.html`;
   const url = `${site_url}?scene=${encodeURIComponent(o.scene)}`;
-  const browser = await chromium.launch({
-    executablePath: o.chromium,
-    args: ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-  });
+  const browser = await chromium.launch({ executablePath: o.chromium, args: kChromiumArgs });
   let passed = 0;
   const check = (ok, what) => {
     if (!ok) throw new Error(`FAILED: ${what}`);
@@ -184,6 +140,10 @@ async function main() {
     check(after_len !== m[2], `the wall changed the plan (length ${m[2]} -> ${after_len})`);
     await page.close();
     await link_checks(browser, site_url, o, check);
+    await lesson_checks(browser, site_url, o, check, o.site);
+    await gallery_checks(browser, site_url, o, check, o.site);
+    await planner_checks(browser, site_url, o, check);
+    console.log(`(${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     console.log(`${passed} passed, 0 failed`);
   } finally {
     await browser.close();

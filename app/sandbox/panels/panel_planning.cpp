@@ -20,16 +20,22 @@ namespace {
 using plan::OptionId;
 using Remember = std::function<void(const char*)>;
 
-/// A combo over MethodInfo names; the hovered entry's help shows as a tooltip.
-bool method_combo(const char* label, std::string& value, const std::vector<MethodInfo>& methods) {
+/// A combo over MethodInfo names; the hovered entry's help shows as a tooltip. Its list is as
+/// tall as the screen allows (the 12 planners without a scroll bar, where the default shows 8).
+/// Remembered for scripted UI tests: the closed combo as `label`, each entry of the open list
+/// as "label:name".
+bool method_combo(const char* label, std::string& value, const std::vector<MethodInfo>& methods, const Remember& remember) {
   bool changed = false;
-  if (ImGui::BeginCombo(fit_label(label, help_marker_width()).c_str(), value.c_str())) {
+  const bool open = ImGui::BeginCombo(fit_label(label, help_marker_width()).c_str(), value.c_str(), ImGuiComboFlags_HeightLargest);
+  if (!open) remember(label);  // once open, the last item is the list's window
+  if (open) {
     for (const MethodInfo& m : methods) {
       const bool selected = value == m.name;
       if (ImGui::Selectable(m.name, selected)) {
         changed = value != m.name;
         value = m.name;
       }
+      remember((std::string(label) + ":" + m.name).c_str());
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.help);
       if (selected) ImGui::SetItemDefaultFocus();
     }
@@ -159,7 +165,7 @@ void Sandbox::draw_plan_panel() {
   io::PlanSettingsData& s = scene_.settings;
   const Remember remember = [this](const char* label) { remember_widget(label); };
   bool changed = false;
-  if (method_combo("planner", s.planner, planner_methods())) {
+  if (method_combo("planner", s.planner, planner_methods(), remember)) {
     normalize_settings(s);
     changed = true;
   }
@@ -167,7 +173,7 @@ void Sandbox::draw_plan_panel() {
   const plan::PlannerInfo* planner = plan::find_planner(s.planner);
   if (!planner) return;  // the pipeline reports the unknown name
   if (planner->family != plan::PlannerFamily::curve) {
-    changed |= method_combo("smoother", s.smoother, smoother_methods(s.planner));
+    changed |= method_combo("smoother", s.smoother, smoother_methods(s.planner), remember);
     help_marker(help_of(smoother_methods(s.planner), s.smoother));
   }
   if (planner->family == plan::PlannerFamily::grid) changed |= grid_search_rows(*planner, s, remember);
