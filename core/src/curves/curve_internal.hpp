@@ -8,6 +8,7 @@
 #include "pathlab/geometry.hpp"
 #include "pathlab/segment_path.hpp"
 #include "pathlab/status.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab::detail {
 
@@ -28,14 +29,14 @@ struct LocalGoal {
 
 inline LocalGoal local_goal(const Pose& from, const Pose& to, double radius) {
   const double dx = to.pos.x - from.pos.x, dy = to.pos.y - from.pos.y;
-  const double c1 = std::cos(from.heading), s1 = std::sin(from.heading);
+  const double c1 = dmath::cos(from.heading), s1 = dmath::sin(from.heading);
   LocalGoal g;
   const double inv = 1.0 / radius;
   g.x = (c1 * dx + s1 * dy) * inv;
   g.y = (c1 * dy - s1 * dx) * inv;
   const double dphi = to.heading - from.heading;
-  g.s = std::sin(dphi);
-  g.c = std::cos(dphi);
+  g.s = dmath::sin(dphi);
+  g.c = dmath::cos(dphi);
   // Headings are usually within a turn or two of each other; remainder() handles the rest.
   g.phi = std::abs(dphi) < 8.0 * kPi ? wrap_pi(dphi) : std::remainder(dphi, kTwoPi);
   return g;
