@@ -6,6 +6,7 @@
 
 #include "pathlab/collision.hpp"
 #include "pathlab/plan/scene_units.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab::plan {
 
@@ -15,7 +16,7 @@ std::optional<Vec2> nearest_fit(Vec2 p, double step, int rings, const std::funct
     const int n = 6 * k;
     for (int j = 0; j < n; ++j) {
       const double a = 2.0 * kPi * j / n;
-      const Vec2 q = p + Vec2(std::cos(a), std::sin(a)) * (step * k);
+      const Vec2 q = p + Vec2(dmath::cos(a), dmath::sin(a)) * (step * k);
       if (fits(q)) return q;
     }
   }

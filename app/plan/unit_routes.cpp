@@ -7,6 +7,7 @@
 
 #include "pathlab/plan/registry.hpp"
 #include "pathlab/plan/scene_units.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab::plan {
 namespace {
@@ -39,7 +40,7 @@ PlanRequest unit_plan_request(const io::PlanSettingsData& scene_settings, const 
   // Pose planners need a goal heading: the unit's own; at the scene's goal the scene's (the
   // canvas plans with it: seed 004's tank must enter its slot facing down, as drawn); else the
   // way from here to there.
-  const double toward = glm::length(d) > 1e-9 ? std::atan2(d.y, d.x) : q.from.heading;
+  const double toward = glm::length(d) > 1e-9 ? dmath::atan2(d.y, d.x) : q.from.heading;
   std::optional<double> heading = q.goal_heading;
   if (!heading && scene_goal && scene_goal->pos == q.to) heading = scene_goal->heading;
   req.goal = Pose{q.to, heading.value_or(toward)};

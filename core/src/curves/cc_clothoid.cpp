@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include "pathlab/det_math.hpp"
 
 namespace pathlab::detail {
 namespace {
@@ -33,8 +34,8 @@ Vec2 clothoid_local(double k0, double dk, double s) {
       for (const double side : {-1.0, 1.0}) {
         const double u = mid + side * kNodes[k] * 0.5 * h;
         const double th = u * (k0 + 0.5 * dk * u);
-        px += kWeights[k] * std::cos(th);
-        py += kWeights[k] * std::sin(th);
+        px += kWeights[k] * dmath::cos(th);
+        py += kWeights[k] * dmath::sin(th);
       }
     }
     x += px;

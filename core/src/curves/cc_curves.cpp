@@ -12,6 +12,7 @@
 #include "curves/cc_internal.hpp"
 #include "curves/curve_internal.hpp"
 #include "pathlab/curve_input.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace detail {
@@ -20,11 +21,11 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 Vec2 rotate(double angle, Vec2 v) {
-  const double c = std::cos(angle), s = std::sin(angle);
+  const double c = dmath::cos(angle), s = dmath::sin(angle);
   return Vec2(c * v.x - s * v.y, s * v.x + c * v.y);
 }
 
-double angle_of(Vec2 v) { return std::atan2(v.y, v.x); }
+double angle_of(Vec2 v) { return dmath::atan2(v.y, v.x); }
 
 /// The problem in a frame centred on the start: poses, the circle, and the centres of the
 /// CC circles of every (steer, gear) at the start (turns leaving it) and at the goal (turns
@@ -82,7 +83,7 @@ void try_t(const Setup& su, int steer, int gear, CcCandidate& best) {
 // The goal straight ahead or behind on the start's heading line.
 void try_s(const Setup& su, CcCandidate& best) {
   if (std::abs(wrap_angle(su.hg - su.h0)) > kCurveAngleSnap) return;
-  const Vec2 dir(std::cos(su.h0), std::sin(su.h0));
+  const Vec2 dir(dmath::cos(su.h0), dmath::sin(su.h0));
   const double along = glm::dot(su.goal, dir);
   const double side = su.goal.x * dir.y - su.goal.y * dir.x;
   if (std::abs(side) > 1e-12 * (su.cc->r_omega + std::abs(along))) return;
@@ -106,7 +107,7 @@ void try_tst(const Setup& su, const std::array<int, 5>& w, CcCandidate& best) {
   for (const double m : {root, -root}) {
     const double len = gs * (m - a);
     if (len < -1e-12 * cc.r_omega) continue;
-    const double theta = angle_of(v) - std::atan2(b, m);
+    const double theta = angle_of(v) - dmath::atan2(b, m);
     CcCandidate c;
     c.parts[0] = {s1, g1, mod2pi(s1 * g1 * (theta - su.h0))};
     c.parts[1] = {0, gs, std::max(len, 0.0)};

@@ -6,6 +6,7 @@
 
 #include "curves/cc_clothoid.hpp"
 #include "curves/cc_internal.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab::detail {
 namespace {
@@ -25,10 +26,10 @@ CcCircle make_cc_circle(double radius, double sigma) {
   c.delta_c = 0.5 * c.kappa * c.lc;
   // End of the clothoid 0 -> kappa, then the centre of the arc it joins (its left normal).
   const Vec2 e = clothoid_local(0.0, sigma, c.lc);
-  c.xo = e.x - std::sin(c.delta_c) * radius;
-  c.yo = e.y + std::cos(c.delta_c) * radius;
-  c.r_omega = std::hypot(c.xo, c.yo);
-  c.mu = std::atan2(c.xo, c.yo);
+  c.xo = e.x - dmath::sin(c.delta_c) * radius;
+  c.yo = e.y + dmath::cos(c.delta_c) * radius;
+  c.r_omega = dmath::hypot(c.xo, c.yo);
+  c.mu = dmath::atan2(c.xo, c.yo);
   return c;
 }
 
@@ -52,8 +53,8 @@ bool cc_turn_shape(const CcCircle& cc, double delta, CcTurnShape& out) {
   const double half_turn = 0.5 * delta;
   const double l1 = std::sqrt(delta);  // a clothoid of sharpness 1 turns l^2 / 2 = delta / 2
   const Vec2 e = clothoid_local(0.0, 1.0, l1);
-  const double d1 = 2.0 * (e.x * std::cos(half_turn) + e.y * std::sin(half_turn));
-  const double d = 2.0 * cc.r_omega * std::sin(half_turn + cc.mu);
+  const double d1 = 2.0 * (e.x * dmath::cos(half_turn) + e.y * dmath::sin(half_turn));
+  const double d = 2.0 * cc.r_omega * dmath::sin(half_turn + cc.mu);
   if (!(d > 0.0)) return false;
   const double ratio = d1 / d;
   out.kind = CcTurnShape::elementary;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "curves/curve_internal.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
@@ -38,7 +39,7 @@ Word csc_same(const LocalGoal& g) {
     w.p = 0.0;
     w.q = 0.0;
   } else {
-    const double theta = std::atan2(ay, ax);
+    const double theta = dmath::atan2(ay, ax);
     w.t = mod2pi(theta);
     w.p = u;
     w.q = mod2pi(g.phi - theta);
@@ -79,7 +80,7 @@ Word csc_cross(const LocalGoal& g) {
   if (b2 < 4.0 - kTouchSlack) return w;
   const double u = std::sqrt(std::max(b2 - 4.0, 0.0));
   // angle(b) + atan2(2, u) as one atan2 of the complex product b * (u + 2i).
-  const double theta = std::atan2(by * u + 2.0 * bx, bx * u - 2.0 * by);
+  const double theta = dmath::atan2(by * u + 2.0 * bx, bx * u - 2.0 * by);
   w.t = mod2pi(theta);
   w.p = u;
   w.q = mod2pi(theta - g.phi);
@@ -95,8 +96,8 @@ Word ccc(const LocalGoal& g) {
   const double d = std::sqrt(ax * ax + ay * ay);
   Word w;
   if (d > 4.0 + kTouchSlack) return w;
-  const double a = std::acos(std::min(d * 0.25, 1.0));
-  const double psi = std::atan2(ay, ax) + a;  // direction from the start circle's centre to the middle one's
+  const double a = dmath::acos(std::min(d * 0.25, 1.0));
+  const double psi = dmath::atan2(ay, ax) + a;  // direction from the start circle's centre to the middle one's
   w.p = kPi + 2.0 * a;
   w.t = mod2pi(psi + kPi / 2);
   w.q = mod2pi(g.phi - (psi + kPi / 2) + w.p);
@@ -179,7 +180,7 @@ DubinsSolution shortest(const LocalGoal& g, double radius) {
     const double ax = h.x - h.s, ay = h.y - 1.0 + h.c;
     const double dc2 = ax * ax + ay * ay;
     if (dc2 > 16.0 + kTouchSlack) return;
-    const double p = kPi + 2.0 * std::acos(std::min(std::sqrt(dc2) * 0.25, 1.0));
+    const double p = kPi + 2.0 * dmath::acos(std::min(std::sqrt(dc2) * 0.25, 1.0));
     if (p + mod2pi(h.phi + p) >= best.len) return;
     const Word w = ccc(h);
     if (w.len < best.len) {
@@ -310,7 +311,7 @@ Result<std::array<DubinsSolution, 6>> dubins_all_within(const Pose& from, Vec2 f
     const double ax = h.x - h.s, ay = h.y - 1.0 + h.c;
     const double dc2 = ax * ax + ay * ay;
     if (dc2 > 16.0 + kTouchSlack) return kInf;
-    const double p = kPi + 2.0 * std::acos(std::min(std::sqrt(dc2) * 0.25, 1.0));
+    const double p = kPi + 2.0 * dmath::acos(std::min(std::sqrt(dc2) * 0.25, 1.0));
     return p + mod2pi(h.phi + p);
   };
   const double abs_phi = std::abs(g.phi);

@@ -6,6 +6,7 @@
 
 #include "curves/curve_internal.hpp"
 #include "pathlab/dubins.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
@@ -48,11 +49,11 @@ struct Frame {
     bx = x + s; by = y - 1.0 - c; b2 = bx * bx + by * by;
   }
   double angle_a() {
-    if (!has_a) { a_angle = std::atan2(ay, ax); has_a = true; }
+    if (!has_a) { a_angle = dmath::atan2(ay, ax); has_a = true; }
     return a_angle;
   }
   double angle_b() {
-    if (!has_b) { b_angle = std::atan2(by, bx); has_b = true; }
+    if (!has_b) { b_angle = dmath::atan2(by, bx); has_b = true; }
     return b_angle;
   }
 };
@@ -93,7 +94,7 @@ void lp_sp_rp(Frame& f, int flags, Best& best) {
   if (f.b2 < 4.0) return;
   const double u = std::sqrt(f.b2 - 4.0);
   if (u >= best.len) return;
-  const double t = std::atan2(f.by * u + 2.0 * f.bx, f.bx * u - 2.0 * f.by);  // angle(b) + atan2(2, u)
+  const double t = dmath::atan2(f.by * u + 2.0 * f.bx, f.bx * u - 2.0 * f.by);  // angle(b) + atan2(2, u)
   if (t < -kZero) return;
   const double v = wrap_pi(t - f.phi);
   if (v < -kZero) return;
@@ -103,7 +104,7 @@ void lp_sp_rp(Frame& f, int flags, Best& best) {
 // 8.3/8.4: L+ R- L (the last arc either way).
 void lp_rm_l(Frame& f, int flags, Best& best) {
   if (f.a2 > 16.0) return;
-  const double u = -2.0 * std::asin(0.25 * std::sqrt(f.a2));
+  const double u = -2.0 * dmath::asin(0.25 * std::sqrt(f.a2));
   if (-u >= best.len) return;
   const double t = wrap_pi(f.angle_a() + 0.5 * u + kPi);
   if (t < -kZero) return;
@@ -116,7 +117,7 @@ void lp_rm_l(Frame& f, int flags, Best& best) {
 void tau_omega(double cu, double su, double cd, double sd, double cv, double u, double v, const Frame& f,
                double& tau, double& omega) {
   const double a = su - sd, b = cu - cd - 1.0;
-  const double t1 = std::atan2(f.by * a - f.bx * b, f.bx * a + f.by * b);
+  const double t1 = dmath::atan2(f.by * a - f.bx * b, f.bx * a + f.by * b);
   const double t2 = 2.0 * (cd - cv - cu) + 3.0;
   tau = t2 < 0.0 ? wrap_pi(t1 + kPi) : wrap_pi(t1);
   omega = wrap_pi(tau - u + v - f.phi);
@@ -126,7 +127,7 @@ void tau_omega(double cu, double su, double cd, double sd, double cv, double u, 
 void lp_rup_lum_rm(Frame& f, int flags, Best& best) {
   const double rho = 0.25 * (2.0 + std::sqrt(f.b2));
   if (rho > 1.0) return;
-  const double u = std::acos(rho);
+  const double u = dmath::acos(rho);
   if (2.0 * u >= best.len) return;
   const double cu = rho, su = std::sqrt(std::max(0.0, 1.0 - rho * rho));
   // v = -u, delta = 2u (u <= pi/3, so no wrapping).
@@ -140,7 +141,7 @@ void lp_rup_lum_rm(Frame& f, int flags, Best& best) {
 void lp_rum_lum_rp(Frame& f, int flags, Best& best) {
   const double rho = (20.0 - f.b2) / 16.0;
   if (rho < 0.0 || rho > 1.0) return;
-  const double u = -std::acos(rho);  // in [-pi/2, 0] since rho >= 0
+  const double u = -dmath::acos(rho);  // in [-pi/2, 0] since rho >= 0
   if (-2.0 * u >= best.len) return;
   const double cu = rho, su = -std::sqrt(std::max(0.0, 1.0 - rho * rho));
   double t, v;
@@ -156,7 +157,7 @@ void lp_rm_sm_lm(Frame& f, int flags, Best& best) {
   const double u = 2.0 - r;
   if (u > kZero || kHalfPi - u >= best.len) return;
   // angle(a) + atan2(r, -2) as one atan2 of a * (-2 + r i).
-  const double t = std::atan2(r * f.ax - 2.0 * f.ay, -2.0 * f.ax - r * f.ay);
+  const double t = dmath::atan2(r * f.ax - 2.0 * f.ay, -2.0 * f.ax - r * f.ay);
   if (t < -kZero) return;
   const double v = wrap_pi(f.phi - kHalfPi - t);
   if (v > kZero) return;
@@ -181,7 +182,7 @@ void lp_rm_slm_rp(Frame& f, int flags, Best& best) {
   if (f.b2 < 4.0) return;
   const double u = 4.0 - std::sqrt(f.b2 - 4.0);
   if (u > kZero || kPi - u >= best.len) return;
-  const double t = wrap_pi(std::atan2((4.0 - u) * f.bx - 2.0 * f.by, -2.0 * f.bx + (u - 4.0) * f.by));
+  const double t = wrap_pi(dmath::atan2((4.0 - u) * f.bx - 2.0 * f.by, -2.0 * f.bx + (u - 4.0) * f.by));
   if (t < -kZero) return;
   const double v = wrap_pi(t - f.phi);
   if (v < -kZero) return;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "pathlab/collision.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 
@@ -47,13 +48,13 @@ Result<SweptCheckResult> sweep(const SegmentPath& path, const SweptCheckDef& def
     } else {
       // Largest chord angle with sagitta r (1 - cos(angle / 2)) <= max_sagitta.
       const double ratio = std::min(def.max_sagitta / seg.radius, 1.0);
-      const double max_angle = std::min(2.0 * std::acos(1.0 - ratio), kPi / 2);
+      const double max_angle = std::min(2.0 * dmath::acos(1.0 - ratio), kPi / 2);
       const double chords = std::ceil(std::abs(seg.sweep) / max_angle);
       if (chords > 1e7)
         return fail(StatusCode::too_large, "arc " + std::to_string(i) + " needs more than 1e7 chords; raise max_sagitta");
       const int n = std::max(1, static_cast<int>(chords));
       const double angle = std::abs(seg.sweep) / n;
-      const double sagitta = seg.radius * (1.0 - std::cos(0.5 * angle));
+      const double sagitta = seg.radius * (1.0 - dmath::cos(0.5 * angle));
       const double chord_arc = seg.length / n;  // arc length per chord [cells]
       Vec2 a = segment_state(seg, 0.0).pos;
       for (int k = 1; k <= n; ++k) {

@@ -6,6 +6,7 @@
 
 #include "curves/curve_internal.hpp"
 #include "pathlab/dubins.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
@@ -32,7 +33,7 @@ Candidate arc_line(double x, double y) {
   if (h2 < 1.0 - 2.0 * kSlack) return c;  // inside the circle (h < 1 - kSlack): no tangent
   const double d = std::sqrt(std::max(h2 - 1.0, 0.0));
   // Arc angle = angle(v) - atan2(d, 1) + pi/2 = angle of v * (d + i).
-  c.a = mod2pi(std::atan2(vx + vy * d, vx * d - vy));
+  c.a = mod2pi(dmath::atan2(vx + vy * d, vx * d - vy));
   c.b = d;
   c.len = c.a + c.b;
   return c;
@@ -46,15 +47,15 @@ Candidate arc_arc(double x, double y) {
   Candidate best;
   if (dist < 1.0 - kSlack || dist > 3.0 + kSlack) return best;
   const double cos_beta = std::clamp((3.0 + dist * dist) / (4.0 * dist), -1.0, 1.0);
-  const double beta = std::acos(cos_beta);
-  const double w_angle = std::atan2(wy, wx);
+  const double beta = dmath::acos(cos_beta);
+  const double w_angle = dmath::atan2(wy, wx);
   for (const double side : {-1.0, 1.0}) {
     const double psi = w_angle + side * beta;  // direction from the right centre to the left centre
-    const double c2x = 2.0 * std::cos(psi), c2y = -1.0 + 2.0 * std::sin(psi);
+    const double c2x = 2.0 * dmath::cos(psi), c2y = -1.0 + 2.0 * dmath::sin(psi);
     Candidate c;
     c.a = mod2pi(kPi / 2 - psi);  // the start sits at angle pi/2 on the right circle
     // The junction is at angle psi + pi seen from the left centre; turn on to the target.
-    c.b = mod2pi(std::atan2(y - c2y, x - c2x) - psi - kPi);
+    c.b = mod2pi(dmath::atan2(y - c2y, x - c2x) - psi - kPi);
     c.len = c.a + c.b;
     if (c.len < best.len) best = c;
   }

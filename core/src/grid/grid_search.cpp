@@ -4,6 +4,7 @@
 
 #include "grid/grid_search_internal.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace detail {
@@ -110,7 +111,7 @@ namespace {
 double euclid_h(const PaddedGrid& pg, int node, Cell goal) {
   const Cell c = pg.cell(node);
   const int x = c.x, y = c.y;
-  return std::hypot(static_cast<double>(x - goal.x), static_cast<double>(y - goal.y));
+  return dmath::hypot(static_cast<double>(x - goal.x), static_cast<double>(y - goal.y));
 }
 
 void record(GridPath& out, const PaddedGrid& pg, int node, TraceEvent::Kind kind, double g, double f) {

@@ -11,6 +11,7 @@
 #include "heading/heading_internal.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/dubins.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
@@ -44,9 +45,9 @@ std::vector<Cell> footprint_of(const SegmentPath& path, double radius) {
       mark(segment_state(seg, 0.0).pos, segment_state(seg, seg.length).pos, radius, radius > 0.0);
       continue;
     }
-    const double max_angle = std::min(2.0 * std::acos(1.0 - std::min(detail::kArcChordSagitta / seg.radius, 1.0)), kPi / 4);
+    const double max_angle = std::min(2.0 * dmath::acos(1.0 - std::min(detail::kArcChordSagitta / seg.radius, 1.0)), kPi / 4);
     const int n = std::max(1, static_cast<int>(std::ceil(std::abs(seg.sweep) / max_angle)));
-    const double sagitta = seg.radius * (1.0 - std::cos(0.5 * std::abs(seg.sweep) / n));
+    const double sagitta = seg.radius * (1.0 - dmath::cos(0.5 * std::abs(seg.sweep) / n));
     Vec2 a = segment_state(seg, 0.0).pos;
     for (int k = 1; k <= n; ++k) {
       const Vec2 b = segment_state(seg, seg.length * (static_cast<double>(k) / n)).pos;

@@ -5,6 +5,7 @@
 
 #include "heading/heading_internal.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 
@@ -262,7 +263,7 @@ static Vec2 line_point(const Segment& seg, Vec2 dir, double s) {
 static Vec2 rotated(Vec2 v, double c, double s) { return Vec2(c * v.x - s * v.y, s * v.x + c * v.y); }
 
 ArcTurns arc_turns(double sweep) {
-  return ArcTurns{sweep, std::cos(0.5 * sweep), std::sin(0.5 * sweep), std::cos(sweep), std::sin(sweep)};
+  return ArcTurns{sweep, dmath::cos(0.5 * sweep), dmath::sin(0.5 * sweep), dmath::cos(sweep), dmath::sin(sweep)};
 }
 
 bool SegmentChecker::clear(const Segment& seg, const ArcTurns* turns) const {
@@ -274,11 +275,11 @@ bool SegmentChecker::clear(const Segment& seg, const ArcTurns* turns) const {
   if (turns != nullptr && !(arc && turns->sweep == seg.sweep)) turns = nullptr;
   const Vec2 radial = seg.start - seg.center;
   const bool line = seg.kind == SegmentKind::line;
-  const Vec2 dir = line ? Vec2(std::cos(seg.heading), std::sin(seg.heading)) : Vec2(0.0);
+  const Vec2 dir = line ? Vec2(dmath::cos(seg.heading), dmath::sin(seg.heading)) : Vec2(0.0);
   const Vec2 mid = line ? line_point(seg, dir, 0.5 * seg.length)
                    : !arc ? segment_state(seg, 0.5 * seg.length).pos
                    : turns != nullptr ? seg.center + rotated(radial, turns->half_cos, turns->half_sin)
-                                      : seg.center + rotated(radial, std::cos(0.5 * seg.sweep), std::sin(0.5 * seg.sweep));
+                                      : seg.center + rotated(radial, dmath::cos(0.5 * seg.sweep), dmath::sin(0.5 * seg.sweep));
   if (!is_finite(mid)) return false;
   const Cell c = cell_of(mid);
   if (grid_->in_bounds(c)) {
@@ -297,15 +298,15 @@ bool SegmentChecker::clear(const Segment& seg, const ArcTurns* turns) const {
   }
   if (line) return segment_clear(*grid_, field_, line_point(seg, dir, 0.0), line_point(seg, dir, seg.length), radius_);
   const double ratio = std::min(kArcChordSagitta / seg.radius, 1.0);
-  const double max_angle = std::min(2.0 * std::acos(1.0 - ratio), kPi / 4);
+  const double max_angle = std::min(2.0 * dmath::acos(1.0 - ratio), kPi / 4);
   const int n = std::max(1, static_cast<int>(std::ceil(std::abs(seg.sweep) / max_angle)));
   const double step = seg.sweep / n;
-  const double sagitta = seg.radius * (1.0 - std::cos(0.5 * std::abs(step)));
+  const double sagitta = seg.radius * (1.0 - dmath::cos(0.5 * std::abs(step)));
   if (!arc) return clothoid_clear(seg, n, sagitta);
   // Chord ends k / n of the way: the start radius turned k times by step. The rounding of the
   // turns (about 1e-16 cells per chord) is far inside kArcMargin, the room kept beyond the
   // referee's own chord tolerance.
-  const double cs = std::cos(step), sn = std::sin(step);
+  const double cs = dmath::cos(step), sn = dmath::sin(step);
   Vec2 a = seg.start, r = radial;
   for (int k = 1; k <= n; ++k) {
     r = rotated(r, cs, sn);
@@ -331,7 +332,7 @@ int SegmentChecker::field_answer(const Segment& seg, Vec2 mid, const ArcTurns* t
   const Vec2 radial = seg.start - seg.center;
   const Vec2 end = !arc ? line_point(seg, dir, seg.length)
                    : turns != nullptr ? seg.center + rotated(radial, turns->cos, turns->sin)
-                                      : seg.center + rotated(radial, std::cos(seg.sweep), std::sin(seg.sweep));
+                                      : seg.center + rotated(radial, dmath::cos(seg.sweep), dmath::sin(seg.sweep));
   if (!is_finite(end)) return 0;
   const double blocked = radius_ - 1e-6;
   if (field_.upper_bound(end) < blocked || field_.upper_bound(mid) < blocked) return -1;

@@ -15,6 +15,7 @@
 #include "pathlab/cc_curves.hpp"
 #include "pathlab/dubins.hpp"
 #include "pathlab/reeds_shepp.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
@@ -66,7 +67,7 @@ Result<HybridAStar> HybridAStar::create(const Grid& grid, const HybridAStarOptio
   // Smallest whole number of bins whose arc has a chord of at least kMinPrimitiveChord
   // (chord = 2 r sin(angle / 2)); at most a quarter turn, straight length for huge radii.
   int k = 1;
-  while (k * bin < kPi / 2 && 2.0 * o.turning_radius * std::sin(0.5 * k * bin) < kMinPrimitiveChord) ++k;
+  while (k * bin < kPi / 2 && 2.0 * o.turning_radius * dmath::sin(0.5 * k * bin) < kMinPrimitiveChord) ++k;
   p.turn_ = k * bin;
   p.step_ = std::max(o.turning_radius * p.turn_, kMinPrimitiveChord);
   // When even a quarter turn is shorter than the cell diagonal (a tiny radius), the arc
@@ -374,7 +375,7 @@ std::optional<SegmentPath> HybridAStar::Search::try_analytic(int32_t node, bool 
 /// Pushes the clear successors of `node` (straight, left, right; reversed too if allowed).
 void HybridAStar::Search::expand(int32_t node, HeadingPath& out) {
   const Node parent = p.nodes_[static_cast<size_t>(node)];  // copy: nodes_ may grow below
-  const double c = std::cos(parent.pose.heading), sn = std::sin(parent.pose.heading);
+  const double c = dmath::cos(parent.pose.heading), sn = dmath::sin(parent.pose.heading);
   for (int gear = 1; gear >= (o.allow_reverse ? -1 : 1); gear -= 2) {
     for (int steer = -1; steer <= 1; ++steer) {
       const Pose to = primitive_end(parent.pose, c, sn, steer, gear);

@@ -11,6 +11,7 @@
 
 #include "heading/pose_smoother_internal.hpp"
 #include "pathlab/swept_check.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab::detail {
 namespace {
@@ -30,8 +31,8 @@ void sample_positions(const SegmentPath& path, double step, std::vector<Vec2>& o
       if (seg.kind == SegmentKind::arc) {
         const double dir = seg.sweep >= 0.0 ? 1.0 : -1.0;
         const double angle = seg.start_angle + dir * (first - offset) / seg.radius;
-        Vec2 radial = seg.radius * Vec2(std::cos(angle), std::sin(angle));
-        const double turn = dir * step / seg.radius, c = std::cos(turn), sn = std::sin(turn);
+        Vec2 radial = seg.radius * Vec2(dmath::cos(angle), dmath::sin(angle));
+        const double turn = dir * step / seg.radius, c = dmath::cos(turn), sn = dmath::sin(turn);
         for (double at = first; at <= end; at += step) {
           out.push_back(seg.center + radial);
           radial = Vec2(c * radial.x - sn * radial.y, sn * radial.x + c * radial.y);
@@ -105,7 +106,7 @@ struct WordParts {
     if (steer[i] == 0) return start[i] + dir[i] * t;
     const double a = steer[i] * t / radius;
     const Vec2 r0 = start[i] - center[i];
-    const double c = std::cos(a), s = std::sin(a);
+    const double c = dmath::cos(a), s = dmath::sin(a);
     return center[i] + Vec2(c * r0.x - s * r0.y, s * r0.x + c * r0.y);
   }
 };
@@ -136,7 +137,7 @@ void add_later_parts(WordParts& parts) {
     Vec2 dir = parts.dir[before];
     if (parts.steer[before] != 0) {
       const double a = parts.steer[before] * parts.length[before] / parts.radius;
-      const double c = std::cos(a), sn = std::sin(a);
+      const double c = dmath::cos(a), sn = dmath::sin(a);
       const Vec2 r0 = parts.start[before] - parts.center[before];
       pos = parts.center[before] + Vec2(c * r0.x - sn * r0.y, sn * r0.x + c * r0.y);
       dir = Vec2(c * dir.x - sn * dir.y, sn * dir.x + c * dir.y);

@@ -8,6 +8,7 @@
 #include "pathlab/collision.hpp"
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/reeds_shepp.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 
@@ -75,14 +76,14 @@ class Builder {
   Result<double> corner(int waypoint, Vec2 corner, double in, double out, double avail_in, double avail_out,
                         const std::string& where) {
     const double delta = wrap_angle(out - in);
-    const double half_tan = std::tan(0.5 * std::abs(delta));
+    const double half_tan = dmath::tan(0.5 * std::abs(delta));
     if (std::abs(delta) < kPi - 1e-6) {
       const double geometric = std::min(avail_in, avail_out) / half_tan;
       double rho = std::min(def_.turning_radius, geometric);
       const double floor = def_.allow_shrink ? def_.min_radius : def_.turning_radius;
       while (rho >= floor * (1.0 - 1e-12)) {
         const double t = rho * half_tan;
-        const Vec2 a = corner - Vec2(std::cos(in), std::sin(in)) * t;
+        const Vec2 a = corner - Vec2(dmath::cos(in), dmath::sin(in)) * t;
         const Pose at{a, in};
         const Segment arc = arc_from_pose(at, rho, delta > 0 ? 1 : -1, rho * std::abs(delta));
         if (checker_.clear(arc)) {
@@ -152,7 +153,7 @@ Result<TurningResult> turning_smooth(const Grid& grid, std::span<const Vec2> poi
   std::vector<double> dir(n > 1 ? n - 1 : 0), len(dir.size());
   for (size_t i = 0; i + 1 < n; ++i) {
     const Vec2 d = pts[i + 1] - pts[i];
-    dir[i] = std::atan2(d.y, d.x);
+    dir[i] = dmath::atan2(d.y, d.x);
     len[i] = glm::length(d);
   }
   const double first_heading = n > 1 ? dir[0] : (def.has_start_heading ? def.start_heading : 0.0);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pathlab/quadrature.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
@@ -163,7 +164,7 @@ CurveState ArcLengthTable::at_distance(double s) const {
   st.parameter = parameter_at(st.distance);
   st.pos = curve_.point(st.parameter);
   st.direction = direction_at_parameter(st.parameter);
-  if (st.direction != Vec2(0.0)) st.heading = std::atan2(st.direction.y, st.direction.x);
+  if (st.direction != Vec2(0.0)) st.heading = dmath::atan2(st.direction.y, st.direction.x);
   st.curvature = curvature_at(curve_, st.parameter);
   return st;
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <glm/geometric.hpp>
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
@@ -24,7 +25,7 @@ bool usable(const glm::dvec3& v) { return usable(v.x) && usable(v.y) && usable(v
 double knot_interval(double d, double alpha) {
   if (alpha == 0.5) return std::sqrt(d);
   if (alpha == 1.0) return d;
-  return std::pow(d, alpha);
+  return dmath::pow(d, alpha);
 }
 
 /// Tangents (per unit t) at p1 and p2 of the segment p1 -> p2, Barry-Goldman form rewritten

@@ -7,6 +7,7 @@
 #include "pathlab/arc_length.hpp"
 #include "pathlab/catmull_rom.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
@@ -36,7 +37,7 @@ bool runs_along_chord(const HermiteSegment& s) {
 }
 
 /// Signed angle from a to b, radians in [-pi, pi].
-double angle_between(Vec2 a, Vec2 b) { return std::atan2(cross(a, b), glm::dot(a, b)); }
+double angle_between(Vec2 a, Vec2 b) { return dmath::atan2(cross(a, b), glm::dot(a, b)); }
 
 /// Samples per span for the shape check: enough to see a hook (which turns through 90 degrees
 /// or more over several samples) or a cusp (180 degrees between two samples); the curvature

@@ -6,12 +6,13 @@
 
 #include "pathlab/collision.hpp"
 #include "pathlab/grid.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 
 namespace {
 
-double heading_of(Vec2 d) { return std::atan2(d.y, d.x); }
+double heading_of(Vec2 d) { return dmath::atan2(d.y, d.x); }
 
 Status check_spacing(double spacing, double length) {
   if (!(spacing > 0.0) || !std::isfinite(spacing)) {

@@ -7,6 +7,7 @@
 
 #include "pathlab/collision.hpp"
 #include "units/follower_internal.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 
@@ -20,8 +21,8 @@ constexpr double kProjectAhead = 0.5;
 /// A rotation in place ends when the unit faces its target this closely. [Units: radians]
 constexpr double kFacingTolerance = 0.05;
 
-double heading_of(Vec2 d) { return std::atan2(d.y, d.x); }
-Vec2 direction(double heading) { return Vec2(std::cos(heading), std::sin(heading)); }
+double heading_of(Vec2 d) { return dmath::atan2(d.y, d.x); }
+Vec2 direction(double heading) { return Vec2(dmath::cos(heading), dmath::sin(heading)); }
 
 /// Radius of the tightest bend at sample `smp`: its curvature, and for a polyline corner the
 /// round-off that cuts it by at most `cut` (distance from the vertex to an arc of radius r
@@ -30,7 +31,7 @@ double bend_radius(const FollowSample& smp, double cut) {
   double r = kInf;
   if (std::abs(smp.curvature) > 1e-12) r = 1.0 / std::abs(smp.curvature);
   if (std::abs(smp.corner) > 1e-12) {
-    const double c = std::cos(0.5 * std::abs(smp.corner));
+    const double c = dmath::cos(0.5 * std::abs(smp.corner));
     r = std::min(r, c > 1e-9 ? cut / (1.0 / c - 1.0) : 0.0);
   }
   return r;
@@ -115,7 +116,7 @@ void update_maneuver(const UnitDef& def, const Target& target, double err, UnitS
   const Vec2 pos = st.pose.pos;
   const double heading = st.pose.heading;
   const double side = err >= 0.0 ? 1.0 : -1.0;
-  const Vec2 centre = pos + Vec2(-std::sin(heading), std::cos(heading)) * (side * def.turning_radius);
+  const Vec2 centre = pos + Vec2(-dmath::sin(heading), dmath::cos(heading)) * (side * def.turning_radius);
   const double gap = glm::length(target.point - centre);
   if (!st.backing_up && gap < def.turning_radius) {
     st.backing_up = true;
@@ -140,17 +141,17 @@ double wanted_speed(const UnitDef& def, const FollowPath& path, const UnitState&
   if (!damped) {
     want = std::min(want, bend_speed_limit(def, path, st, stop_corners));
     // Off heading, slow down so that the turn happens near the line, not after it.
-    want *= std::max(0.0, std::cos(err));
+    want *= std::max(0.0, dmath::cos(err));
     if (can_pivot && std::abs(err) > 1e-6) {
       // Turning err at the pivot rate takes |err| / rate seconds, in which the unit drifts about
       // v t sin|err| / 2 sideways: keep that within corner_cut (a unit set off facing away from
       // its path would otherwise swing half a cell wide before it faces along it).
-      const double drift = std::abs(err) * std::sin(std::min(std::abs(err), 0.5 * kPi));
+      const double drift = std::abs(err) * dmath::sin(std::min(std::abs(err), 0.5 * kPi));
       want = std::min(want, 2.0 * def.follower.corner_cut * def.pivot_turn_rate / drift);
     }
   } else if (target.at_end) {
     // Dampening alone never lands on a point (it orbits it): pull up on the final approach.
-    want *= std::max(0.0, std::cos(err));
+    want *= std::max(0.0, dmath::cos(err));
   }
   return want;
 }
@@ -158,10 +159,10 @@ double wanted_speed(const UnitDef& def, const FollowPath& path, const UnitState&
 /// The heading rate the follower aims for at speed v1, before the unit's limits. [Units: rad/s]
 double wanted_turn_rate(const FollowerDef& f, const UnitState& st, const Target& target, double err, double v1,
                         double dt, bool damped) {
-  if (damped) return err * (1.0 - std::exp(-dt / f.damping_time)) / dt;
+  if (damped) return err * (1.0 - dmath::exp(-dt / f.damping_time)) / dt;
   if (st.rotating) return err / dt;
   // Pure pursuit: the arc through the target tangent to the heading has curvature 2 sin(err) / d.
-  const double w_want = 2.0 * v1 * std::sin(err) / std::max(target.dist, 1e-6);
+  const double w_want = 2.0 * v1 * dmath::sin(err) / std::max(target.dist, 1e-6);
   return std::clamp(w_want, -std::abs(err) / dt, std::abs(err) / dt);
 }
 
