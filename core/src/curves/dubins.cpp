@@ -284,7 +284,7 @@ Result<std::array<DubinsSolution, 6>> dubins_all(const Pose& from, const Pose& t
 
 Result<std::array<DubinsSolution, 6>> dubins_all_within(const Pose& from, const Pose& to, double radius,
                                                         double max_length) {
-  return dubins_all_within(from, Vec2(std::cos(from.heading), std::sin(from.heading)), to, radius, max_length);
+  return dubins_all_within(from, Vec2(dmath::cos(from.heading), dmath::sin(from.heading)), to, radius, max_length);
 }
 
 Result<std::array<DubinsSolution, 6>> dubins_all_within(const Pose& from, Vec2 from_dir, const Pose& to,
