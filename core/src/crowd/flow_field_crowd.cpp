@@ -16,6 +16,24 @@
 #include "pathlab/crowd_flow_field.hpp"
 
 namespace pathlab {
+namespace {
+
+/// A field route whose first corner is this far from the unit's current one goes another way. [Units: cells]
+constexpr double kAnotherWay = 3.0;
+/// A unit this near its route's next corner keeps its way (its doorway). [Units: cells]
+constexpr double kKeepWayNear = 6.0;
+
+/// Whether `route` (from the field) leads another way than the unit's current flow-field route,
+/// whose next corner is near: then the unit keeps its way. With its queue dearer
+/// (crowd_queue.cpp) the field would turn a unit in the mouth of a doorway back against the
+/// queue behind it.
+bool turns_back_at_door(const crowd::Agent& a, const std::vector<Vec2>& route) {
+  if (a.st.route_source != CrowdRouteSource::flow_field || a.st.route.size() < 2 || route.size() < 2) return false;
+  const Vec2 corner = a.st.route[static_cast<size_t>(std::max(1, a.st.next_waypoint))];
+  return glm::length(corner - a.st.pose.pos) < kKeepWayNear && glm::length(route[1] - corner) > kAnotherWay;
+}
+
+}  // namespace
 
 namespace crowd {
 
@@ -129,12 +147,8 @@ bool CrowdImpl::plan_flow_route(int id) {
   // A unit with a slot is in the last stretch, among units settled round the goal: its own
   // search routes round them (their cells cost extra, crowd_flow.cpp); the field does not know them.
   if (def_.flow_field_units <= 0 || !a.holonomic || a.slot >= 0 || !flow_group_large(a)) return false;
-  crowd::GridStamp stamp;
-  stamp.step = steps_;
-  stamp.doors_open.reserve(doors_.size());
-  for (const crowd::Door& d : doors_) stamp.doors_open.push_back(d.open ? 1 : 0);
   const double r = a.def.unit.radius;
-  const FlowField* field = flow_fields_.get(grid_, stamp, cell_of(a.def.goal), crowd::FlowFields::class_radius(r));
+  const FlowField* field = group_field(a);
   if (field == nullptr) return false;
   // The route prepare_progress() read on a worker thread, when it asked the same field the same.
   const crowd::FlowSpec& spec = a.flow_spec;
@@ -145,6 +159,7 @@ bool CrowdImpl::plan_flow_route(int id) {
   // No way from here, or the target out of sight of the way's end: the search decides (and
   // says why when it finds nothing either).
   if (route.size() < 2 || route.back() != a.st.target) return false;
+  if (turns_back_at_door(a, route)) return false;  // the search takes it on through its doorway
   a.st.route = std::move(route);
   keep_right_in_passages(a.st.route, r);
   a.st.route_source = CrowdRouteSource::flow_field;
@@ -156,6 +171,30 @@ bool CrowdImpl::plan_flow_route(int id) {
   a.best_remaining = remaining_route(a);
   mark_flow(id);
   return true;
+}
+
+const FlowField* CrowdImpl::group_field(const crowd::Agent& a) {
+  crowd::GridStamp stamp;
+  stamp.step = steps_;
+  stamp.doors_open.reserve(doors_.size());
+  for (const crowd::Door& d : doors_) stamp.doors_open.push_back(d.open ? 1 : 0);
+  return flow_fields_.get(queue_grid(), stamp, cell_of(a.def.goal), crowd::FlowFields::class_radius(a.def.unit.radius));
+}
+
+bool CrowdImpl::flow_way_changed(int id) {
+  // A unit on its group's field, stuck in a queue: the field, with the queues of the last
+  // second dearer (crowd_queue.cpp), may now lead another way (another doorway). Then it takes
+  // that way instead of a detour round the units next to it, which only led it back into the
+  // same queue.
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  if (a.st.route_source != CrowdRouteSource::flow_field || a.slot >= 0 || a.st.route.size() < 2) return false;
+  if (def_.flow_field_units <= 0 || !a.holonomic || !flow_group_large(a)) return false;
+  const FlowField* field = group_field(a);
+  if (field == nullptr) return false;
+  const std::vector<Vec2> route = field->route(grid_, a.st.pose.pos, a.st.target, a.def.unit.radius);
+  if (route.size() < 2 || route.back() != a.st.target) return false;
+  const Vec2 corner = a.st.route[static_cast<size_t>(std::max(1, a.st.next_waypoint))];
+  return glm::length(route[1] - corner) > kAnotherWay && !turns_back_at_door(a, route);
 }
 
 void CrowdImpl::speculate_flow_route(crowd::Agent& a) const {
