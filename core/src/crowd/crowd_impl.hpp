@@ -258,7 +258,7 @@ class CrowdImpl {
   /// The field of a's group (goal cell, radius class) on queue_grid(), built or repaired; null when none can be.
   const FlowField* group_field(const crowd::Agent& a);
   /// Whether a unit on its group's field would now be led another way by it (another doorway,
-  /// its queues dearer): its first corner more than a few cells from the current one.
+  /// its queues dearer): the field's direction more than 45 degrees off the way to its next corner.
   bool flow_way_changed(int id);
   /// Whether at least CrowdDef::flow_field_units persons of a's radius class go to a's goal cell.
   bool flow_group_large(const crowd::Agent& a) const;

@@ -18,20 +18,14 @@
 namespace pathlab {
 namespace {
 
-/// A field route whose first corner is this far from the unit's current one goes another way. [Units: cells]
-constexpr double kAnotherWay = 3.0;
-/// A unit this near its route's next corner keeps its way (its doorway). [Units: cells]
+/// The field's direction more than 45 degrees off the way to the unit's next corner leads another way.
+constexpr double kAnotherWayCos = 0.7071;
+/// Only this near its target (the route left) does a stuck unit ask its field for another way;
+/// farther, its detour round the units in the way rejoins its route (detour_rest's kDetourFar). [Units: cells]
+constexpr double kAnotherWayWithin = 96.0;
+/// A stuck unit this near its route's next corner keeps its way (its doorway): turned back in a
+/// doorway's mouth it would walk against the queue behind it. [Units: cells]
 constexpr double kKeepWayNear = 6.0;
-
-/// Whether `route` (from the field) leads another way than the unit's current flow-field route,
-/// whose next corner is near: then the unit keeps its way. With its queue dearer
-/// (crowd_queue.cpp) the field would turn a unit in the mouth of a doorway back against the
-/// queue behind it.
-bool turns_back_at_door(const crowd::Agent& a, const std::vector<Vec2>& route) {
-  if (a.st.route_source != CrowdRouteSource::flow_field || a.st.route.size() < 2 || route.size() < 2) return false;
-  const Vec2 corner = a.st.route[static_cast<size_t>(std::max(1, a.st.next_waypoint))];
-  return glm::length(corner - a.st.pose.pos) < kKeepWayNear && glm::length(route[1] - corner) > kAnotherWay;
-}
 
 }  // namespace
 
@@ -159,7 +153,6 @@ bool CrowdImpl::plan_flow_route(int id) {
   // No way from here, or the target out of sight of the way's end: the search decides (and
   // says why when it finds nothing either).
   if (route.size() < 2 || route.back() != a.st.target) return false;
-  if (turns_back_at_door(a, route)) return false;  // the search takes it on through its doorway
   a.st.route = std::move(route);
   keep_right_in_passages(a.st.route, r);
   a.st.route_source = CrowdRouteSource::flow_field;
@@ -185,16 +178,21 @@ bool CrowdImpl::flow_way_changed(int id) {
   // A unit on its group's field, stuck in a queue: the field, with the queues of the last
   // second dearer (crowd_queue.cpp), may now lead another way (another doorway). Then it takes
   // that way instead of a detour round the units next to it, which only led it back into the
-  // same queue.
+  // same queue. The field's direction where the unit stands (a few cells of its way) tells.
+  // Not on a long way: there a detour rejoins the route a few cells on (detour_rest), cheaper
+  // than the field's whole route across the map.
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   if (a.st.route_source != CrowdRouteSource::flow_field || a.slot >= 0 || a.st.route.size() < 2) return false;
+  const Vec2 pos = a.st.pose.pos;
+  const Vec2 to_corner = a.st.route[static_cast<size_t>(std::max(1, a.st.next_waypoint))] - pos;
+  const double dist = glm::length(to_corner);
+  if (dist < kKeepWayNear) return false;  // at its doorway: it keeps it
+  if (remaining_route(a) > kAnotherWayWithin) return false;
   if (def_.flow_field_units <= 0 || !a.holonomic || !flow_group_large(a)) return false;
   const FlowField* field = group_field(a);
   if (field == nullptr) return false;
-  const std::vector<Vec2> route = field->route(grid_, a.st.pose.pos, a.st.target, a.def.unit.radius);
-  if (route.size() < 2 || route.back() != a.st.target) return false;
-  const Vec2 corner = a.st.route[static_cast<size_t>(std::max(1, a.st.next_waypoint))];
-  return glm::length(route[1] - corner) > kAnotherWay && !turns_back_at_door(a, route);
+  const Vec2 dir = field->direction(grid_, pos, a.def.unit.radius);
+  return glm::dot(dir, dir) > 0.5 && glm::dot(dir, to_corner / dist) < kAnotherWayCos;
 }
 
 void CrowdImpl::speculate_flow_route(crowd::Agent& a) const {
