@@ -5,7 +5,8 @@
 // (crowd_avoid.cpp), moving and measuring (crowd_move.cpp; the progress pass's read-ahead on the
 // worker threads, crowd_read_ahead.cpp), vehicles tracking their routes
 // (crowd_track.cpp), slots near a shared goal (crowd_slots.cpp), doors and moving obstacles
-// (crowd_dynamic.cpp).
+// (crowd_dynamic.cpp), the grid a large group's field is searched on, its queues dearer
+// (crowd_queue.cpp).
 
 #include <cstdint>
 #include <memory>
@@ -201,6 +202,9 @@ class CrowdImpl {
   int64_t settled_step_ = -1;       ///< The step settled_ was made for.
   std::vector<crowd::GoalGroup> groups_;
   crowd::FlowFields flow_fields_;  ///< Shared routes of large groups (flow_field_crowd.cpp).
+  Grid queue_grid_;                ///< grid_ with the cells where units queue dearer (crowd_queue.cpp), for the fields.
+  int64_t queue_step_ = -1;        ///< The step queue_grid_ was taken in; -1: never.
+  std::vector<uint8_t> queue_doors_;  ///< The doors' open flags then.
   std::vector<crowd::Door> doors_;
   std::vector<crowd::Mover> movers_;
   int64_t steps_ = 0;
@@ -251,8 +255,18 @@ class CrowdImpl {
   /// plan_route for a unit of a large group (CrowdDef::flow_field_units): its route from the
   /// group's flow field. False, and nothing changed, when that does not apply or finds no route.
   bool plan_flow_route(int id);
+  /// The field of a's group (goal cell, radius class) on queue_grid(), built or repaired; null when none can be.
+  const FlowField* group_field(const crowd::Agent& a);
+  /// Whether a unit on its group's field would now be led another way by it (another doorway,
+  /// its queues dearer): the field's direction more than 45 degrees off the way to its next corner.
+  bool flow_way_changed(int id);
   /// Whether at least CrowdDef::flow_field_units persons of a's radius class go to a's goal cell.
   bool flow_group_large(const crowd::Agent& a) const;
+  // crowd_queue.cpp
+  /// The grid the large groups' flow fields are searched on: grid_ with the cells where units
+  /// have queued (held in one place a while) dearer, taken afresh every second and when a door
+  /// changes.
+  const Grid& queue_grid();
   // crowd_slots.cpp
   /// Sets parked_far and the note from the unit's slot's distance to its goal.
   void update_parked(int id);

@@ -135,8 +135,12 @@ void CrowdImpl::resolve_deadlock(int id) {
   if (a.slot >= 0) resettle(id);
   const std::vector<Vec2> old = a.st.route;
   const int replans = a.m.replans;
-  if (!blockers.empty()) plan_route(id, blockers);
-  if (a.m.replans != replans) a.st.replan_cause = a.st.route != old ? CrowdReplanCause::detour : CrowdReplanCause::stuck;
+  const bool other_way = flow_way_changed(id);
+  if (other_way) plan_route(id);  // its group's field leads round the queue now (crowd_queue.cpp)
+  else if (!blockers.empty()) plan_route(id, blockers);
+  if (a.m.replans != replans) {
+    a.st.replan_cause = a.st.route != old && !other_way ? CrowdReplanCause::detour : CrowdReplanCause::stuck;
+  }
   // Nothing in the way and still stuck after a round of the usual remedies: a car's route
   // has a turn it cannot make there; drive a detour it can (crowd_drive.cpp).
   const bool drove = nearest < 0 && a.stuck_total >= kDriveAfter && plan_drivable_route(id);

@@ -16,6 +16,18 @@
 #include "pathlab/crowd_flow_field.hpp"
 
 namespace pathlab {
+namespace {
+
+/// The field's direction more than 45 degrees off the way to the unit's next corner leads another way.
+constexpr double kAnotherWayCos = 0.7071;
+/// Only this near its target (the route left) does a stuck unit ask its field for another way;
+/// farther, its detour round the units in the way rejoins its route (detour_rest's kDetourFar). [Units: cells]
+constexpr double kAnotherWayWithin = 96.0;
+/// A stuck unit this near its route's next corner keeps its way (its doorway): turned back in a
+/// doorway's mouth it would walk against the queue behind it. [Units: cells]
+constexpr double kKeepWayNear = 6.0;
+
+}  // namespace
 
 namespace crowd {
 
@@ -129,12 +141,8 @@ bool CrowdImpl::plan_flow_route(int id) {
   // A unit with a slot is in the last stretch, among units settled round the goal: its own
   // search routes round them (their cells cost extra, crowd_flow.cpp); the field does not know them.
   if (def_.flow_field_units <= 0 || !a.holonomic || a.slot >= 0 || !flow_group_large(a)) return false;
-  crowd::GridStamp stamp;
-  stamp.step = steps_;
-  stamp.doors_open.reserve(doors_.size());
-  for (const crowd::Door& d : doors_) stamp.doors_open.push_back(d.open ? 1 : 0);
   const double r = a.def.unit.radius;
-  const FlowField* field = flow_fields_.get(grid_, stamp, cell_of(a.def.goal), crowd::FlowFields::class_radius(r));
+  const FlowField* field = group_field(a);
   if (field == nullptr) return false;
   // The route prepare_progress() read on a worker thread, when it asked the same field the same.
   const crowd::FlowSpec& spec = a.flow_spec;
@@ -156,6 +164,35 @@ bool CrowdImpl::plan_flow_route(int id) {
   a.best_remaining = remaining_route(a);
   mark_flow(id);
   return true;
+}
+
+const FlowField* CrowdImpl::group_field(const crowd::Agent& a) {
+  crowd::GridStamp stamp;
+  stamp.step = steps_;
+  stamp.doors_open.reserve(doors_.size());
+  for (const crowd::Door& d : doors_) stamp.doors_open.push_back(d.open ? 1 : 0);
+  return flow_fields_.get(queue_grid(), stamp, cell_of(a.def.goal), crowd::FlowFields::class_radius(a.def.unit.radius));
+}
+
+bool CrowdImpl::flow_way_changed(int id) {
+  // A unit on its group's field, stuck in a queue: the field, with the queues of the last
+  // second dearer (crowd_queue.cpp), may now lead another way (another doorway). Then it takes
+  // that way instead of a detour round the units next to it, which only led it back into the
+  // same queue. The field's direction where the unit stands (a few cells of its way) tells.
+  // Not on a long way: there a detour rejoins the route a few cells on (detour_rest), cheaper
+  // than the field's whole route across the map.
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  if (a.st.route_source != CrowdRouteSource::flow_field || a.slot >= 0 || a.st.route.size() < 2) return false;
+  const Vec2 pos = a.st.pose.pos;
+  const Vec2 to_corner = a.st.route[static_cast<size_t>(std::max(1, a.st.next_waypoint))] - pos;
+  const double dist = glm::length(to_corner);
+  if (dist < kKeepWayNear) return false;  // at its doorway: it keeps it
+  if (remaining_route(a) > kAnotherWayWithin) return false;
+  if (def_.flow_field_units <= 0 || !a.holonomic || !flow_group_large(a)) return false;
+  const FlowField* field = group_field(a);
+  if (field == nullptr) return false;
+  const Vec2 dir = field->direction(grid_, pos, a.def.unit.radius);
+  return glm::dot(dir, dir) > 0.5 && glm::dot(dir, to_corner / dist) < kAnotherWayCos;
 }
 
 void CrowdImpl::speculate_flow_route(crowd::Agent& a) const {
