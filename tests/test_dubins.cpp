@@ -13,6 +13,7 @@
 
 #include "curve_support.hpp"
 #include "ompl_support.hpp"
+#include "pathlab/det_math.hpp"
 #include "pathlab/dubins.hpp"
 
 using namespace pathlab;
@@ -125,7 +126,7 @@ TEST_CASE("dubins: dubins_all_within keeps every word up to its limit, bit for b
     for (const double limit : limits) {
       const auto within = dubins_all_within(a, b, r, limit).value();
       // The same words, bit for bit, with the start heading's cosine and sine given.
-      const auto given = dubins_all_within(a, Vec2(std::cos(a.heading), std::sin(a.heading)), b, r, limit).value();
+      const auto given = dubins_all_within(a, Vec2(dmath::cos(a.heading), dmath::sin(a.heading)), b, r, limit).value();
       for (size_t k = 0; k < all.size(); ++k) {
         CHECK(given[k].word == within[k].word);
         CHECK((given[k].length == within[k].length || (std::isinf(given[k].length) && std::isinf(within[k].length))));

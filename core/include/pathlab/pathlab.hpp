@@ -5,6 +5,7 @@
 #include "pathlab/arc_length.hpp"
 #include "pathlab/catmull_rom.hpp"
 #include "pathlab/cc_curves.hpp"
+#include "pathlab/det_math.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/crowd.hpp"
 #include "pathlab/crowd_flow_field.hpp"

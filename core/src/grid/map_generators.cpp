@@ -6,12 +6,26 @@
 
 namespace pathlab {
 
+namespace {
+
+/// A double in [0, 1) from two draws, written out: std::uniform_real_distribution's algorithm is
+/// the standard library's own, and the browser's (libc++) need not match the desktop's. This is
+/// the arithmetic libstdc++'s generate_canonical does for a 32-bit engine, so the maps the
+/// desktop generated before are the same, cell for cell.
+double unit_double(std::mt19937& rng) {
+  const double lo = static_cast<double>(rng());
+  const double hi = static_cast<double>(rng());
+  const double r = (lo + hi * 4294967296.0) / 18446744073709551616.0;  // (lo + hi 2^32) / 2^64
+  return r < 1.0 ? r : 0x1.fffffffffffffp-1;  // the largest double below 1
+}
+
+}  // namespace
+
 void generate_random(Grid& grid, double density, uint32_t seed) {
   std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
   density = std::clamp(density, 0.0, 1.0);
   for (int y = 0; y < grid.height(); ++y)
-    for (int x = 0; x < grid.width(); ++x) grid.set_blocked(x, y, u(rng) < density);
+    for (int x = 0; x < grid.width(); ++x) grid.set_blocked(x, y, unit_double(rng) < density);
 }
 
 void generate_maze(Grid& grid, int corridor, uint32_t seed) {

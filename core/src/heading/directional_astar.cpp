@@ -232,7 +232,9 @@ struct DirectionalAStar::Search {
   struct Item {
     double f, g;
     int64_t node;
-    bool operator>(const Item& o) const { return f != o.f ? f > o.f : g < o.g; }
+    // A total order (node last): ties must not depend on the heap's insides (libstdc++ and
+    // libc++ lay heaps out differently).
+    bool operator>(const Item& o) const { return f != o.f ? f > o.f : g != o.g ? g < o.g : node > o.node; }
   };
 
   Search(DirectionalAStar& planner, const HeadingPath& out)

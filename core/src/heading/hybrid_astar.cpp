@@ -92,7 +92,9 @@ struct HybridAStar::Search {
   struct Item {
     double f, g;
     int32_t node;
-    bool operator>(const Item& b) const { return f != b.f ? f > b.f : g < b.g; }
+    // A total order (node last): ties must not depend on the heap's insides, which differ
+    // between standard libraries (libstdc++ on the desktop, libc++ in the browser).
+    bool operator>(const Item& b) const { return f != b.f ? f > b.f : g != b.g ? g < b.g : node > b.node; }
   };
 
   Search(HybridAStar& planner, const Pose& s, const Pose& g)

@@ -123,7 +123,9 @@ std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_le
   auto all = dubins_all(a, b, d.turning_radius);
   if (!all) return out;
   std::array<DubinsSolution, 6> words = *all;
-  std::sort(words.begin(), words.end(), [](const auto& x, const auto& y) { return x.length < y.length; });
+  // Stable: equal lengths keep their order on every standard library (std::sort's order of
+  // equal elements is the library's own).
+  std::stable_sort(words.begin(), words.end(), [](const auto& x, const auto& y) { return x.length < y.length; });
   for (const DubinsSolution& w : words) {
     if (!(w.length <= max_length + kPoseSmoothEps)) break;
     if (auto p = dubins_to_path(a, b, d.turning_radius, w)) out.push_back(std::move(*p));

@@ -59,10 +59,13 @@ bool is_pinch_point(const Grid& grid, Vec2 p) {
 }
 
 struct HeapLess {
-  // A min-heap on f; among equal f the deeper node (larger g) first.
+  // A min-heap on f; among equal f the deeper node (larger g) first, then the lower node
+  // number: a total order, so ties do not depend on the standard library's heap layout.
   template <class E>
   bool operator()(const E& x, const E& y) const {
-    return x.f > y.f || (x.f == y.f && x.g < y.g);
+    if (x.f != y.f) return x.f > y.f;
+    if (x.g != y.g) return x.g < y.g;
+    return x.node > y.node;
   }
 };
 
