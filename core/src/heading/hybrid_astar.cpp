@@ -92,7 +92,10 @@ struct HybridAStar::Search {
   struct Item {
     double f, g;
     int32_t node;
-    bool operator>(const Item& b) const { return f != b.f ? f > b.f : g < b.g; }
+    // A total order: with equal f and g the node decides. The heap's order of equal items is
+    // the standard library's own (libstdc++ and the page's libc++ pop them differently), and on
+    // demo.json such ties parted the page's search from pathlab-cli's (issue 29).
+    bool operator>(const Item& b) const { return f != b.f ? f > b.f : g != b.g ? g < b.g : node > b.node; }
   };
 
   Search(HybridAStar& planner, const Pose& s, const Pose& g)
