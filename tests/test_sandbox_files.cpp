@@ -1,14 +1,19 @@
 // The sandbox never loses the user's work (issue 14): imports and bundled presets are never
 // written, Save never writes over a file that is not a pathlab scene, a failed open changes
 // nothing, unsaved edits are asked about before they are replaced or closed, and crash copies
-// are offered and never overwritten before the user has answered. Every file lives in a
+// are offered and never overwritten before the user has answered; every file written for the
+// user (never a crash copy) is handed to Sandbox::set_file_handoff's taker, which the web page
+// turns into a download (issue 29). Every file lives in a
 // scratch folder; the bundled assets are copied there first.
 
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <vector>
 
 #include "document/gallery.hpp"
+#include "inspect/inspector.hpp"
 #include "pathlab/io/map_files.hpp"
 #include "sandbox_ui.hpp"
 
@@ -315,4 +320,49 @@ TEST_CASE("files: discarding for a file that then fails to open keeps the edits 
   CHECK(ui.sb().unsaved());
   CHECK(ui.sb().scene().grid.blocked_count() == 1);
   CHECK(fs::exists(copy));
+}
+
+TEST_CASE("files: every file written for the user is handed on (the web page's downloads), never an autosave") {
+  ScratchDir tmp("handoff");
+  auto scene = io::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/crowds/doorway.json");
+  REQUIRE(scene.ok());
+  SandboxUi ui(*scene, 2);
+  Sandbox& sb = ui.sb();
+  std::vector<std::string> handed;
+  sb.set_file_handoff([&](const std::string& path) { handed.push_back(path); });
+  sb.set_work_dir(tmp.path.string());
+  sb.set_state_dir(tmp / "state");
+  paint_a_wall(ui, Vec2(1.5, 1.5));
+  REQUIRE(sb.autosave_now());
+  CHECK(handed.empty());  // the crash copy is the sandbox's own file
+  REQUIRE(sb.save(tmp / "mine.json"));
+  REQUIRE(handed == std::vector<std::string>{tmp / "mine.json"});
+  // Save repro: the units' recorded run.
+  UnitSwarm& u = sb.units();
+  u.set_playing(false);
+  u.reset(sb.scene());
+  for (int s = 0; s < 5; ++s) u.step(sb.scene());
+  const std::string repro = sb.save_repro();
+  REQUIRE_MESSAGE(!repro.empty(), sb.status());
+  REQUIRE(handed.size() == 2);
+  CHECK(handed[1] == repro);
+  // Save lesson.
+  CHECK(sb.add_view_to_lesson("this").empty());
+  const std::string lesson = sb.save_lesson_draft();
+  REQUIRE_MESSAGE(!lesson.empty(), sb.status());
+  REQUIRE(handed.size() == 3);
+  CHECK(handed[2] == lesson);
+  // Export's Save path CSV, through its button.
+  sb.inspector().set_export_dir(tmp.path.string());
+  sb.inspector().show_tab(Inspector::Tab::export_);
+  ui.idle(2);
+  const auto [lo, hi] = sb.inspector().widget("export_csv");
+  REQUIRE(hi.x > lo.x);
+  ui.click(ImVec2((lo.x + hi.x) / 2, (lo.y + hi.y) / 2));
+  REQUIRE(handed.size() == 4);
+  CHECK(handed[3] == tmp / "path.csv");
+  // Nothing refused is handed on: a file that is not a scene is never written over.
+  { std::ofstream(tmp / "notes.json") << "my notes"; }
+  CHECK_FALSE(sb.save(tmp / "notes.json"));
+  CHECK(handed.size() == 4);
 }

@@ -160,6 +160,16 @@ class Sandbox {
   using LinkSharer = std::function<std::string(const std::string& link)>;
   void set_link_sharer(LinkSharer sharer) { link_sharer_ = std::move(sharer); }
   const LinkSharer& link_sharer() const { return link_sharer_; }
+  /// Who also gets each file the sandbox wrote for the user (Save / Save As, Save repro, Save
+  /// lesson, Export's path files; never an autosave or the state folder): the web page hands it
+  /// to the browser as a download, its in-memory files being out of the user's reach. Unset (the
+  /// desktop): the file written is all. The one place user files leave the sandbox.
+  using FileHandoff = std::function<void(const std::string& path)>;
+  void set_file_handoff(FileHandoff handoff) { file_handoff_ = std::move(handoff); }
+  /// Called once a user's file was written, with its path.
+  void wrote_user_file(const std::string& path) const {
+    if (file_handoff_) file_handoff_(path);
+  }
   /// Opens when there are no unsaved edits, else asks save / discard / cancel first.
   void request_open(const std::string& path);
   void request_preset(const GalleryEntry& e);
@@ -371,6 +381,7 @@ class Sandbox {
   LessonShow lesson_;
   std::string link_base_ = "index.html";  ///< what scene_link_url() puts before the '#'
   LinkSharer link_sharer_;
+  FileHandoff file_handoff_;
 
   LessonDraft draft_;
   int replay_from_start_after_ = -1;  // a step's "replay": rewind once a plan newer than this shows

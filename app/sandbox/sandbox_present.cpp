@@ -252,6 +252,7 @@ std::string Sandbox::save_lesson_draft() {
   }
   set_status("saved lesson " + *saved + " (" + std::to_string(draft_.count()) + " steps; open it to present it)", false);
   remember_recent(*saved);
+  wrote_user_file(*saved);
   return *saved;
 }
 

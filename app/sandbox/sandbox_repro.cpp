@@ -53,6 +53,7 @@ std::string Sandbox::save_repro() {
     return "";
   }
   set_status("saved " + path + " (moment t = " + seconds(rec->time()) + " s)", false);
+  wrote_user_file(path);
   return path;
 }
 

@@ -15,7 +15,9 @@
 //   7. the Gallery opens a navmesh preset and a crowd preset in a click; the crowd runs in the
 //      page, and the timeline steps its recorded run forward and back to the same positions;
 //   8. every planner of the Plan panel's combo plans (the map planners to pathlab-cli's length,
-//      every digit), and Compare plans its rows; no console error or abort on these pages.
+//      every digit), and Compare plans its rows; no console error or abort on these pages;
+//   9. files the sandbox writes reach the browser as downloads (file_checks.mjs): Save repro's,
+//      which `pathlab-cli replay --check` accepts, Export's path CSV and JSON, Download scene.
 // Usage: node web/test/browser_test.mjs --cli BUILD/pathlab-cli [--scene maps/jps-pillars.json]
 //        [--link-scene issues/diagonal-corner-squeeze.json] [--site build-web] [--chromium /usr/bin/chromium]
 import { writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../serve.mjs';
 import { cli_length, cli_link, kChromiumArgs, kPlanTimeoutMs, kReadyTimeoutMs, kRepo, open_page } from './page.mjs';
+import { file_checks } from './file_checks.mjs';
 import { gallery_checks, lesson_checks, planner_checks } from './sandbox_checks.mjs';
 
 function options(argv) {
@@ -143,6 +146,7 @@ async function main() {
     await lesson_checks(browser, site_url, o, check, o.site);
     await gallery_checks(browser, site_url, o, check, o.site);
     await planner_checks(browser, site_url, o, check);
+    await file_checks(browser, site_url, o, check, o.site);
     console.log(`(${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     console.log(`${passed} passed, 0 failed`);
   } finally {

@@ -10,7 +10,7 @@ export const kPlanTimeoutMs = 30000;
 
 /** The length `pathlab-cli plan --scene` prints (%.17g), as text; `more` adds options. */
 export function cli_length(cli, scene, more = []) {
-  const out = execFileSync(cli, ['plan', '--scene', join(kRepo, 'assets/scenes', scene), ...more], { encoding: 'utf8' });
+  const out = execFileSync(cli, ['plan', '--scene', join(kRepo, 'assets/scenes', scene), ...more], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const m = out.match(/^length: (\S+)$/m);
   if (!m) throw new Error(`pathlab-cli found no path on ${scene} ${more.join(' ')}:\n${out}`);
   return m[1];

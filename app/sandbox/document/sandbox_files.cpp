@@ -206,6 +206,7 @@ bool Sandbox::save(const std::string& path) {
   remove_autosave(autosave_path());
   set_status("saved " + path, false);
   remember_recent(path);
+  wrote_user_file(path);
   return true;
 }
 

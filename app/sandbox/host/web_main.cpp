@@ -139,6 +139,12 @@ void open_page_link(sandbox::Sandbox& sb, const std::string& hash) {
   page_note("", false);
 }
 
+/// Every file the sandbox writes for the user (Save, Save repro, Save lesson, Export's files:
+/// Sandbox::set_file_handoff) goes to the browser as a download too (web/shell.html's
+/// pathlabDownload): in the page it was written into the in-memory file system, which is ours,
+/// not the user's.
+void hand_to_browser(const std::string& path) { EM_ASM({ Module.pathlabDownload(UTF8ToString($0)); }, path.c_str()); }
+
 /// Export's "Copy link" on the page: the text goes to the page's link box (selected, so the
 /// browser's own Copy works when the clipboard is refused) and to the clipboard if allowed.
 std::string share_link(const std::string& link) {
@@ -258,8 +264,9 @@ EMSCRIPTEN_KEEPALIVE void pathlab_open_page_link() {
   if (const std::string hash = page_hash(); !hash.empty()) open_page_link(g_page.host->sandbox(), hash);
 }
 /// The page's "Download" button: saves the scene (units included, as Save does) as a new scene
-/// file under /downloads, named after the scene's file, and returns that path for the page to
-/// hand to the browser as a download; "" when saving failed (the sandbox's status says why).
+/// file under /downloads, named after the scene's file (Save hands it to the browser as a
+/// download, hand_to_browser), and returns that path; "" when saving failed (the sandbox's
+/// status says why).
 EMSCRIPTEN_KEEPALIVE const char* pathlab_save_for_download() {
   static std::string path;
   sandbox::Sandbox& sb = g_page.host->sandbox();
@@ -315,6 +322,7 @@ int main() {
   // Copy link gives this page's address (no ?query: a hash link wins over ?scene=).
   sb.set_link_base(emscripten_run_script_string("location.href.split(/[?#]/)[0]"));
   sb.set_link_sharer(share_link);
+  sb.set_file_handoff(hand_to_browser);
   if (!hash.empty()) open_page_link(sb, hash);  // before the first frame: its plan is the ready line's
   EM_ASM({ window.addEventListener("hashchange", function() {
     if (location.hash.length > 1) Module.ccall("pathlab_open_page_link", null, [], []);

@@ -463,7 +463,9 @@ void Inspector::tab_export(Sandbox& sb) {
     const std::string path = (std::filesystem::path(export_dir_) / (std::string(export_stem_) + ext)).string();
     auto st = io::write_file_atomic(path, text);
     message_ = st ? "wrote " + path : st.error().message;
-    if (st) last_export_ = path;
+    if (!st) return;
+    last_export_ = path;
+    sb.wrote_user_file(path);
   };
   ImGui::BeginDisabled(e.points.empty());
   if (ImGui::Button("Save path CSV")) write(".csv", path_to_csv(e));
