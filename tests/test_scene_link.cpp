@@ -191,6 +191,9 @@ TEST_CASE("scene links: each malformed link gives its own error, beginning with 
   check_error("#scene=eJz%2B" + payload, "character '%' at 4 is not base64url");
   check_error("#scene=eJzA" + std::string("A"), "cannot be base64url (cut short?)");
   check_error("#scene=AAAA", "too few for a zlib stream");
+  // A well-formed zlib stream of nothing (a fixed block holding only its end), as another
+  // compressor writes it: stb's compressor could not write it back, so it is refused.
+  check_error("#scene=eAEDAAAAAAE", "holds nothing (its compressed data is empty)");
   // Not zlib at all ("hello, this is no zlib" in base64url), a link cut short, a character changed.
   check_error("#scene=aGVsbG8sIHRoaXMgaXMgbm8gemxpYg", "the compressed data is damaged");
   check_error("#" + good.substr(0, good.size() - 12), "the compressed data is damaged");

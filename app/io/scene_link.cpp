@@ -135,6 +135,10 @@ Result<std::string> inflate_capped(const std::string& z, const std::string& key)
   }
   if (adler32(out) != stream_adler(z))
     return fail(StatusCode::parse_error, "link: " + key + ": the compressed data is damaged (checksum mismatch; cut short?)");
+  // An empty text is no scene and no lesson; refused here because stb's compressor cannot write
+  // it back (for no data it writes a header and a checksum but no block, which its own decoder
+  // calls corrupt), so such a link could not be shared on again. Found by fuzz_scene_link.
+  if (out.empty()) return fail(StatusCode::parse_error, "link: " + key + ": holds nothing (its compressed data is empty)");
   return out;
 }
 

@@ -67,7 +67,7 @@ std::string link_url(std::string_view base, std::string_view fragment);
 /// Splits a link (a whole URL, or just its fragment, with or without the '#') into what it
 /// carries, decompressed but not yet read. Errors begin with "link" and say what is wrong: an
 /// unknown or repeated key, a bad step, a character that is not base64url, a damaged or
-/// truncated zlib stream, a scene larger than kMaxLinkJsonBytes.
+/// truncated zlib stream, one that holds nothing, a scene larger than kMaxLinkJsonBytes.
 Result<LinkPayload> decode_link(std::string_view text);
 
 /// Reads a scene link's JSON as a scene (the scene reader with `options`; "map.file" is
