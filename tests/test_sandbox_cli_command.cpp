@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "cli_plan_check.hpp"
 #include "cli_support.hpp"
@@ -123,6 +124,43 @@ TEST_CASE("copy CLI command: an edited map goes to a new file in the temporary f
   // The same state again: the file written before is used again, not another one.
   const CliCommand again = ui.sb().inspector().cli_command(ui.sb());
   CHECK(again.command == cmd.command);
+  CHECK(test::file_bytes(file) == bytes);
+  std::filesystem::remove(cmd.written);
+}
+
+TEST_CASE("copy CLI command in the web page: the scene it reads is handed over as a download, named by its file name") {
+  const std::string file = kScenes + "seed004_tank_turn.json";
+  const std::string bytes = test::file_bytes(file);
+  test::SandboxUi ui(plan::load_scene(file).value(), 3, file);
+  std::vector<std::string> handed;
+  std::string what, shared;
+  ui.sb().set_file_handoff([&handed](const std::string& path) { handed.push_back(path); });
+  ui.sb().set_text_sharer([&what, &shared](const std::string& kind, const std::string& text) {
+    what = kind;
+    shared = text;
+    return std::string("in the page's box");
+  });
+  ui.sb().replan_now();
+  Inspector& in = ui.sb().inspector();
+  in.show_tab(Inspector::Tab::export_);
+  ui.idle(2);
+  const auto [lo, hi] = in.widget("copy_cli");
+  REQUIRE(hi.x > lo.x);
+  ui.click(ImVec2((lo.x + hi.x) / 2, (lo.y + hi.y) / 2));
+  ui.idle(1);
+  const CliCommand& cmd = in.last_cli_command();
+  INFO(cmd.command);
+  // The bundled file is the page's, not the user's: a copy is written and handed over, even
+  // with nothing edited, and the command names it as the download will be named.
+  REQUIRE(handed.size() == 1);
+  CHECK(handed[0] == cmd.written);
+  const std::string name = std::filesystem::path(cmd.written).filename().string();
+  CHECK(cmd.command == "pathlab-cli plan --scene " + name);
+  CHECK(what == "CLI command");
+  CHECK(shared == cmd.command);
+  CHECK(in.message().rfind("in the page's box: the scene it reads was handed to the browser as a download, " + name, 0) == 0);
+  // Run where the download went: the plan shown, bit for bit.
+  check_same_points(run_command("pathlab-cli plan --scene " + cmd.written), ui.sb().plan());
   CHECK(test::file_bytes(file) == bytes);
   std::filesystem::remove(cmd.written);
 }

@@ -169,15 +169,17 @@ TEST_CASE("sandbox link: a link never replaces unsaved edits (the web page opens
   CHECK_FALSE(ui.sb().document().from_link());
 }
 
-TEST_CASE("sandbox link: with a link sharer (the web page), Copy link hands it the page's address and says its words") {
+TEST_CASE("sandbox link: with a text sharer (the web page), Copy link hands it the page's address and says its words") {
   const std::string path = kAssets + "/scenes/demo.json";
   SandboxUi ui(plan::load_scene(path).value(), 3, path);
   capture_clipboard();
   g_clipboard.clear();
   std::string shared;
   ui.sb().set_link_base("https://example.org/pathlab/index.html");
-  ui.sb().set_link_sharer([&shared](const std::string& link) {
-    shared = link;
+  std::string what;
+  ui.sb().set_text_sharer([&shared, &what](const std::string& kind, const std::string& text) {
+    what = kind;
+    shared = text;
     return std::string("shared by the page");
   });
   ui.sb().inspector().show_tab(Inspector::Tab::export_);
@@ -187,6 +189,7 @@ TEST_CASE("sandbox link: with a link sharer (the web page), Copy link hands it t
   ui.click(ImVec2((lo.x + hi.x) / 2, (lo.y + hi.y) / 2));
   CHECK(shared.rfind("https://example.org/pathlab/index.html#scene=", 0) == 0);
   CHECK(shared == ui.sb().scene_link_url());
+  CHECK(what == "link");
   CHECK(g_clipboard.empty());  // the page's clipboard, not SDL's
   CHECK(ui.sb().inspector().message() == "shared by the page");
 }

@@ -155,11 +155,15 @@ class Sandbox {
   /// by default; the web build sets the page's address): what Export's "Copy link" copies.
   std::string scene_link_url() const;
   void set_link_base(std::string base) { link_base_ = std::move(base); }
-  /// Who takes Export's "Copy link" text (the web page: its clipboard and a link box); returns
-  /// what the Export panel then says. Unset (the desktop): SDL's clipboard.
-  using LinkSharer = std::function<std::string(const std::string& link)>;
-  void set_link_sharer(LinkSharer sharer) { link_sharer_ = std::move(sharer); }
-  const LinkSharer& link_sharer() const { return link_sharer_; }
+  /// Who takes the text Export copies for the user (Copy link, Copy CLI command, Copy scene to
+  /// clipboard, Copy path CSV): `what` names it ("link", "CLI command", ...). The web page puts
+  /// it in its share box and on the clipboard when the browser allows; it returns what the
+  /// Export panel then says. Unset (the desktop): share_text puts it on the clipboard (SDL's).
+  using TextSharer = std::function<std::string(const std::string& what, const std::string& text)>;
+  void set_text_sharer(TextSharer sharer) { text_sharer_ = std::move(sharer); }
+  /// Hands `text` to the user as set_text_sharer says; returns the sharer's words, "" when the
+  /// text went to the clipboard (the caller says what was copied).
+  std::string share_text(const std::string& what, const std::string& text) const;
   /// Who also gets each file the sandbox wrote for the user (Save / Save As, Save repro, Save
   /// lesson, Export's path files; never an autosave or the state folder): the web page hands it
   /// to the browser as a download, its in-memory files being out of the user's reach. Unset (the
@@ -170,6 +174,9 @@ class Sandbox {
   void wrote_user_file(const std::string& path) const {
     if (file_handoff_) file_handoff_(path);
   }
+  /// True when the files the sandbox writes reach the user only through the handoff (the web
+  /// page): a file's path inside the sandbox means nothing to them, its download does.
+  bool files_go_through_handoff() const { return static_cast<bool>(file_handoff_); }
   /// Opens when there are no unsaved edits, else asks save / discard / cancel first.
   void request_open(const std::string& path);
   void request_preset(const GalleryEntry& e);
@@ -380,7 +387,7 @@ class Sandbox {
   bool presenting_ = false;
   LessonShow lesson_;
   std::string link_base_ = "index.html";  ///< what scene_link_url() puts before the '#'
-  LinkSharer link_sharer_;
+  TextSharer text_sharer_;
   FileHandoff file_handoff_;
 
   LessonDraft draft_;

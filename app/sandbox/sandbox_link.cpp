@@ -1,7 +1,9 @@
 // Scene links in the sandbox (issue 29, "A link is a scene"): `pathlab --link TEXT` and the web
 // build's page address open what a link holds through Sandbox::open_link; Export's "Copy link"
-// copies scene_link_url(). A scene from a link opens untitled and is never written by itself:
+// copies scene_link_url() (share_text: the page's box and clipboard, SDL's on the desktop). A scene from a link opens untitled and is never written by itself:
 // Save asks for a file name (SceneDocument::from_link).
+
+#include <imgui.h>
 
 #include "pathlab/io/scene_link.hpp"
 #include "pathlab/plan/registry.hpp"
@@ -54,6 +56,12 @@ Status Sandbox::open_link(std::string_view url_or_fragment) {
   set_presenting(true);
   if (!show_lesson_step(link->step - 1)) return fail(StatusCode::io_error, "link: " + status_);
   return ok_status();
+}
+
+std::string Sandbox::share_text(const std::string& what, const std::string& text) const {
+  if (text_sharer_) return text_sharer_(what, text);
+  ImGui::SetClipboardText(text.c_str());  // the SDL backend's clipboard (tests capture ImGui's)
+  return "";
 }
 
 std::string Sandbox::scene_link_url() const {

@@ -19,7 +19,8 @@
 // link that does not read leaves the sandbox running on what it showed, the error in its status
 // line, on the page's note (#note) and on the console (`pathlab: error: link...`). A scene from
 // a link is named "link" on the console lines. Export's "Copy link" gives the page's own address
-// with the scene's hash, on the clipboard when the browser allows it and in the page's link box.
+// with the scene's hash, on the clipboard when the browser allows it and in the page's share box
+// (as do Copy CLI command, whose scene file comes as a download, Copy scene and Copy path CSV).
 // ?bench=crowd opens the desktop's --bench-crowd scenario (200 units through doorways) and,
 // after kBenchFrames frames of 1/60 s each (the desktop bench's clock), prints the frames' own
 // time (median and p95, the browser's idle wait between animation frames excluded): the figure
@@ -145,12 +146,15 @@ void open_page_link(sandbox::Sandbox& sb, const std::string& hash) {
 /// not the user's.
 void hand_to_browser(const std::string& path) { EM_ASM({ Module.pathlabDownload(UTF8ToString($0)); }, path.c_str()); }
 
-/// Export's "Copy link" on the page: the text goes to the page's link box (selected, so the
-/// browser's own Copy works when the clipboard is refused) and to the clipboard if allowed.
-std::string share_link(const std::string& link) {
-  EM_ASM({ Module.pathlabShareLink(UTF8ToString($0)); }, link.c_str());
-  return "link (" + std::to_string(link.size()) + " characters) in the box above the canvas, and on the "
-         "clipboard if the browser allowed it: it opens this scene in any browser";
+/// What Export copies on the page (Copy link, Copy CLI command, Copy scene, Copy path CSV): the
+/// text goes to the page's share box (selected, so the browser's own Copy works when the
+/// clipboard is refused) and to the clipboard if allowed (web/shell.html's pathlabShareText).
+std::string share_text(const std::string& what, const std::string& text) {
+  EM_ASM({ Module.pathlabShareText(UTF8ToString($0), UTF8ToString($1)); }, what.c_str(), text.c_str());
+  if (what == "link")
+    return "link (" + std::to_string(text.size()) + " characters) in the box above the canvas, and on the "
+           "clipboard if the browser allowed it: it opens this scene in any browser";
+  return what + " in the box above the canvas, and on the clipboard if the browser allowed it";
 }
 
 /// Why `name` is not a bundled scene path ("" when it is one): relative, below assets/scenes,
@@ -321,7 +325,7 @@ int main() {
   sandbox::Sandbox& sb = g_page.host->sandbox();
   // Copy link gives this page's address (no ?query: a hash link wins over ?scene=).
   sb.set_link_base(emscripten_run_script_string("location.href.split(/[?#]/)[0]"));
-  sb.set_link_sharer(share_link);
+  sb.set_text_sharer(share_text);
   sb.set_file_handoff(hand_to_browser);
   if (!hash.empty()) open_page_link(sb, hash);  // before the first frame: its plan is the ready line's
   EM_ASM({ window.addEventListener("hashchange", function() {

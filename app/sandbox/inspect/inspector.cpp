@@ -39,6 +39,12 @@ const char* state_name(ReplayModel::State s, bool wall, bool replay_at_end) {
   }
 }
 
+/// `text` with its first `from` replaced by `to` (unchanged when there is none).
+std::string replace_word(std::string text, const std::string& from, const std::string& to) {
+  if (const size_t at = text.find(from); at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
 bool key_pressed(int scancode_or_index) {
   return scancode_or_index >= 0 && scancode_or_index < IM_ARRAYSIZE(ImGui::GetIO().KeysDown) &&
          ImGui::IsKeyPressed(scancode_or_index, true);
@@ -475,27 +481,24 @@ void Inspector::tab_export(Sandbox& sb) {
   remember("export_json");
   same_line_if_fits(button_width("Copy path CSV"));
   if (ImGui::Button("Copy path CSV")) {
-    SDL_SetClipboardText(path_to_csv(e).c_str());
-    message_ = "path CSV copied to the clipboard";
+    message_ = sb.share_text("path CSV", path_to_csv(e));
+    if (message_.empty()) message_ = "path CSV copied to the clipboard";
   }
   remember("copy_path");
   ImGui::EndDisabled();
   same_line_if_fits(button_width("Copy scene to clipboard") + help_marker_width());
   if (ImGui::Button("Copy scene to clipboard")) {
-    SDL_SetClipboardText(io::scene_to_json(sb.scene()).c_str());
-    message_ = "scene JSON copied: paste it into a file or a bug report; \"pathlab-cli plan\" and the sandbox read it";
+    message_ = sb.share_text("scene JSON", io::scene_to_json(sb.scene()));
+    if (message_.empty())
+      message_ = "scene JSON copied: paste it into a file or a bug report; \"pathlab-cli plan\" and the sandbox read it";
   }
   remember("copy_scene");
   help_marker("The whole scene (map, start, goal, settings) as scene JSON, to paste into a bug report.");
   same_line_if_fits(button_width("Copy link") + help_marker_width());
   if (ImGui::Button("Copy link")) {
     const std::string link = sb.scene_link_url();
-    if (sb.link_sharer()) {
-      message_ = sb.link_sharer()(link);
-    } else {
-      ImGui::SetClipboardText(link.c_str());
-      message_ = "link copied (" + std::to_string(link.size()) + " characters): it holds the whole scene";
-    }
+    message_ = sb.share_text("link", link);
+    if (message_.empty()) message_ = "link copied (" + std::to_string(link.size()) + " characters): it holds the whole scene";
   }
   remember("copy_link");
   help_marker("The scene (map, start, goal, settings, units) compressed into a link: index.html#scene=... "
@@ -513,6 +516,9 @@ CliCommand Inspector::cli_command(Sandbox& sb) {
   const bool has_file = doc.origin() == Origin::scene || doc.origin() == Origin::bundled;
   const std::string file = doc.origin() == Origin::scene ? doc.save_path() : has_file ? doc.source() : "";
   const std::string tmp = std::filesystem::temp_directory_path().string();
+  // In the web page the sandbox's files are in the page's memory, out of the user's reach: the
+  // command names a copy of the scene handed to the browser as a download, by its file name.
+  const bool download = sb.files_go_through_handoff();
   CliCommand out;
   if (cli_units_) {
     io::Scene scene = sb.scene();
@@ -521,11 +527,18 @@ CliCommand Inspector::cli_command(Sandbox& sb) {
     // Paused: the screen holds the units at that time, so the command stops there too; playing:
     // the whole run.
     const double shown = sb.units().playing() ? 0.0 : sb.units().time();
-    out = crowd_cli_command(scene, file, has_file && !sb.unsaved(), tmp, cli_written_, shown);
+    out = crowd_cli_command(scene, file, has_file && !sb.unsaved() && !download, tmp, cli_written_, shown);
   } else {
-    out = plan_cli_command(sb.scene(), sb.plan_scene().grid, file, tmp, cli_written_);
+    out = plan_cli_command(sb.scene(), sb.plan_scene().grid, download ? "" : file, tmp, cli_written_);
   }
   if (!out.written.empty()) cli_written_ = out.written;  // used again while its bytes still fit
+  if (download && !out.command.empty() && !out.written.empty()) {
+    const std::string name = std::filesystem::path(out.written).filename().string();
+    out.command = replace_word(out.command, shell_word(out.written), shell_word(name));
+    out.note = "the scene it reads was handed to the browser as a download, " + name +
+               ": run the command in the folder it went to";
+    sb.wrote_user_file(out.written);
+  }
   return out;
 }
 
@@ -541,8 +554,9 @@ void Inspector::cli_command_row(Sandbox& sb) {
   cli_units_ = cli_units_int_ == 1;
   if (ImGui::Button("Copy CLI command")) {
     cli_ = cli_command(sb);
-    if (!cli_.command.empty()) SDL_SetClipboardText(cli_.command.c_str());
-    message_ = cli_.command.empty() ? "no CLI command: " + cli_.note : "CLI command copied: " + cli_.note;
+    const std::string shared = cli_.command.empty() ? "" : sb.share_text("CLI command", cli_.command);
+    message_ = cli_.command.empty() ? "no CLI command: " + cli_.note
+                                    : (shared.empty() ? "CLI command copied" : shared) + ": " + cli_.note;
     // The worker plans with a time limit, the CLI without: a plan it stopped is not reproduced.
     if (!cli_units_ && sb.plan().result.budget_stop != BudgetStop::none)
       message_ += "; the search shown stopped at the sandbox's time budget, the CLI runs it to the end";
