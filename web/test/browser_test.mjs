@@ -17,7 +17,9 @@
 //   8. every planner of the Plan panel's combo plans (the map planners to pathlab-cli's length,
 //      every digit), and Compare plans its rows; no console error or abort on these pages;
 //   9. files the sandbox writes reach the browser as downloads (file_checks.mjs): Save repro's,
-//      which `pathlab-cli replay --check` accepts, Export's path CSV and JSON, Download scene.
+//      which `pathlab-cli replay` runs, Export's path CSV and JSON, Copy CLI command's scene
+//      (its command, in the page's box, run beside the download prints the page's length),
+//      Download scene; a file set in the Open file… picker opens and plans as pathlab-cli does.
 // Usage: node web/test/browser_test.mjs --cli BUILD/pathlab-cli [--scene maps/jps-pillars.json]
 //        [--link-scene issues/diagonal-corner-squeeze.json] [--site build-web] [--chromium /usr/bin/chromium]
 import { writeFileSync } from 'node:fs';
@@ -25,7 +27,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../serve.mjs';
 import { cli_length, cli_link, kChromiumArgs, kPlanTimeoutMs, kReadyTimeoutMs, kRepo, open_page } from './page.mjs';
-import { file_checks } from './file_checks.mjs';
+import { file_checks, picker_check } from './file_checks.mjs';
 import { gallery_checks, lesson_checks, planner_checks } from './sandbox_checks.mjs';
 
 function options(argv) {
@@ -147,6 +149,7 @@ async function main() {
     await gallery_checks(browser, site_url, o, check, o.site);
     await planner_checks(browser, site_url, o, check);
     await file_checks(browser, site_url, o, check, o.site);
+    await picker_check(browser, site_url, o, check);
     console.log(`(${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     console.log(`${passed} passed, 0 failed`);
   } finally {

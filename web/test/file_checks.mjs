@@ -2,13 +2,14 @@
 // page's in-memory file system, out of the user's reach, so the page hands each such file to
 // the browser as a download (Sandbox::set_file_handoff, web_main.cpp, web/shell.html). Checks
 // that Save repro gives a download that the desktop's `pathlab-cli replay` reads and runs, and
-// that Export's Save path CSV / JSON give the path as downloads. `replay --check` (bit for bit)
+// that Export's Save path CSV / JSON give the path as downloads, and Copy CLI command the scene
+// file its command reads; the Open file… picker opens a file. `replay --check` (bit for bit)
 // is printed, not asserted: the crowd still takes the C library's sin/cos/atan2, whose last bit
 // differs between the page (musl) and the desktop (glibc) (README, "In the browser").
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { kReadyTimeoutMs, open_page } from './page.mjs';
+import { join, resolve } from 'node:path';
+import { cli_length, kPlanTimeoutMs, kReadyTimeoutMs, kRepo, open_page } from './page.mjs';
 
 const kDownloadTimeoutMs = 15000;
 
@@ -35,6 +36,43 @@ function cli_replay(cli, file) {
 function replay_said(r) {
   const said = `${r.stderr ?? ''}`.split('\n').find((l) => /check|differ|error/.test(l)) ?? `exit ${r.status}`;
   return { ok: r.status === 0 && /^check: \d+ steps agree/.test(said), said };
+}
+
+/**
+ * Export's Copy CLI command in the page: the scene file it reads comes as a download, the command
+ * (in the page's share box) names it by its file name, and run where the download was saved it
+ * prints the page's length, every digit.
+ */
+async function copy_cli_check(p, o, check, shots, s) {
+  const scene = await download_of(p, 'copy_cli');
+  writeFileSync(join(shots, scene.name), scene.bytes);
+  const box = await p.page.evaluate(() => ({ text: document.getElementById('share').value,
+                                             what: document.getElementById('share').dataset.what }));
+  const words = box.text.split(' ');
+  const r = words[0] === 'pathlab-cli' ? spawnSync(resolve(o.cli), words.slice(1), { encoding: 'utf8', cwd: shots }) : { status: -1 };
+  const length = `${r.stdout ?? ''}`.match(/^length: (\S+)$/m)?.[1];
+  console.log(`Copy CLI command: box (${box.what}) "${box.text}", download ${scene.name}; run there: length ${length} (page ${s.length})`);
+  check(box.what === 'CLI command' && box.text === `pathlab-cli plan --scene ${scene.name}` && r.status === 0 && length === s.length,
+        `Copy CLI command puts "pathlab-cli plan --scene ${scene.name}" in the page's box and hands over ${scene.name}; run beside it, it prints the page's length ${s.length}`);
+}
+
+/**
+ * The page's Open file… button: the file chosen in the browser's picker (set here as a person's
+ * choice would be; the picker's own dialog is the browser's) opens in the sandbox and plans as
+ * `pathlab-cli plan --scene` plans it.
+ */
+export async function picker_check(browser, site_url, o, check) {
+  const p = await open_page(browser, site_url);
+  await p.wait(/^pathlab: ready /, kReadyTimeoutMs, 'ready line');
+  const file = join(kRepo, 'assets/scenes/seed004_tank_turn.json');
+  await p.page.setInputFiles('#picker', file);
+  const line = await p.wait_next(/^pathlab: plan \S+ length /, kPlanTimeoutMs, 'plan line of the picked file');
+  const expected = cli_length(o.cli, 'seed004_tank_turn.json');
+  console.log(`Open file…: ${line}; pathlab-cli: ${expected}`);
+  check(line === `pathlab: plan /uploads/seed004_tank_turn.json length ${expected}`,
+        `Open file… opens the picked seed004_tank_turn.json and plans pathlab-cli's length ${expected}`);
+  check(p.problems().length === 0, 'no console errors while opening a picked file');
+  await p.page.close();
 }
 
 /** Save repro and Export's files reach the browser as downloads, with the bytes they should hold. */
@@ -68,6 +106,7 @@ export async function file_checks(browser, site_url, o, check, shots) {
   check(csv.name === 'path.csv' && json.name === 'path.json' && rows.length > 2 && points === rows.length - 1 &&
         Math.abs(last_s - Number(s.length)) <= 1e-9 * Number(s.length),
         `Export's Save path CSV and JSON hand the browser path.csv and path.json (${rows.length - 1} points each, the CSV ending at the path's length within 1e-9)`);
+  await copy_cli_check(p, o, check, shots, s);
   // The page's own Download scene button goes the same way (one download, named after the scene).
   const [d] = await Promise.all([p.page.waitForEvent('download', { timeout: kDownloadTimeoutMs }), p.page.click('#download')]);
   const scene = JSON.parse(readFileSync(await d.path(), 'utf8'));
