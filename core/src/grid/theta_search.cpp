@@ -125,13 +125,16 @@ bool theta_unreachable(GridSearchWorkspace& ws, const int* off, int s, int t, bo
   const size_t limit = std::max<size_t>(256, ws.pg.pass.size() / 256);
   const int64_t expanded = out.expanded, generated = out.generated;
   const size_t events = out.trace.size();
+  bool apart = false;
   for (const auto& [from, to] : {std::pair{t, s}, std::pair{s, t}}) {
-    if (walled_in(ws, off, from, to, limit, trace, out)) return true;
+    apart = walled_in(ws, off, from, to, limit, trace, out);
+    if (apart) break;
     out.expanded = expanded;
     out.generated = generated;
     out.trace.resize(events);
   }
-  return false;
+  ws.bypass.clear();  // the queue: A*'s and JPS's bypass list starts empty
+  return apart;
 }
 
 }  // namespace
