@@ -33,7 +33,11 @@
 // mend a mesh a result shares, its query tables, the search and the smoother.
 //
 //   bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid|service]
-//                   [--after-only]
+//                   [--after-only] [--planners astar,jps,theta] [--lengths]
+//
+// --planners: the grid planners of the first two tables (all three by default). --lengths: each
+// "after" answer of the first table on stderr (found, length, expansions), for comparing the
+// answers of two builds on the same queries.
 //
 // --after-only: the navmesh rows skip the untiled rebuild ("before", and the check of the
 // answers against it) and the first-build table: for timing the update alone, quickly.
@@ -73,6 +77,8 @@ using test::random_free_cell;
 namespace {
 
 bool g_after_only = false;  // --after-only
+bool g_lengths = false;     // --lengths: each "after" answer's length and expansions on stderr
+std::vector<int> g_planners = {0, 1, 2};  // --planners: the grid planners of the first tables
 
 struct NamedMap {
   std::string name;
@@ -142,6 +148,10 @@ void edit_row(const NamedMap& m, int planner, int radius, int strokes) {
     after.push_back(thread_ms() - t0);
     mend.push_back(t1 - t0);
     if (!b) std::abort();
+    if (g_lengths) {
+      std::fprintf(stderr, "length %s %s r%d #%d found %d length %.12f expanded %lld\n", m.name.c_str(),
+                   kTitles[planner], radius, i, b->found ? 1 : 0, b->length, static_cast<long long>(b->expanded));
+    }
     if (g_after_only) continue;
     if (!a || a->found != b->found || a->length != b->length) {
       std::fprintf(stderr, "bench_live_edit: %s %s: mended and rebuilt answers differ\n", m.name.c_str(),
@@ -437,6 +447,19 @@ int main(int argc, char** argv) {
       }
     } else if (std::strcmp(argv[i], "--after-only") == 0) {
       g_after_only = true;
+    } else if (std::strcmp(argv[i], "--lengths") == 0) {
+      g_lengths = true;
+    } else if (std::strcmp(argv[i], "--planners") == 0 && i + 1 < argc) {
+      g_planners.clear();
+      for (const std::string& name : split(argv[++i])) {
+        const Result<GridPlanner> planner = parse_grid_planner(name);
+        const auto at = planner ? std::find(std::begin(kPlanners), std::end(kPlanners), *planner) : std::end(kPlanners);
+        if (at == std::end(kPlanners)) {
+          std::fprintf(stderr, "bench_live_edit: --planners takes astar, jps and theta\n");
+          return 2;
+        }
+        g_planners.push_back(static_cast<int>(at - std::begin(kPlanners)));
+      }
     } else if (std::strcmp(argv[i], "--maps") == 0 && i + 1 < argc) {
       only = split(argv[++i]);
     } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc &&
@@ -447,7 +470,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid|service] "
-                   "[--after-only]\n");
+                   "[--after-only] [--planners astar,jps,theta] [--lengths]\n");
       return 2;
     }
   }
@@ -473,12 +496,12 @@ int main(int argc, char** argv) {
   std::printf("| map            | planner| r  | before median | before p95 | after median | after p95 | update() median |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
   for (const NamedMap& m : maps)
-    for (int p = 0; p < 3; ++p)
+    for (int p : g_planners)
       for (int r : {1, 4, 8}) edit_row(m, p, r, strokes);
   std::printf("\nFirst query on a fresh map, thread CPU ms, median of 11\n\n");
   std::printf("| map            | planner| first query | same query warm | set-up |\n|---|---|---|---|---|\n");
   for (const NamedMap& m : maps)
-    for (int p = 0; p < 3; ++p) first_query_row(m, p, 11);
+    for (int p : g_planners) first_query_row(m, p, 11);
   if (part.empty()) {
     navmesh_tables(maps, strokes);
     field_tables(maps, strokes);

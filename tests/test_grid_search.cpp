@@ -171,6 +171,82 @@ TEST_CASE("grid search: Theta* and los paths are clear and never longer than the
   CHECK(ratio_sum / n < 0.99);  // any-angle paths are visibly shorter on these maps
 }
 
+TEST_CASE("grid search: Theta*'s cost is its waypoints' line costs, summed in path order") {
+  // Theta* walks its lines of sight on its padded copy of the map; this pins that walk to
+  // center_line_cost(): bit for bit on plain ground (the same sums in the same order; a
+  // one-cell step is exact there too), within rounding on weighted ground (a step's cost is
+  // rounded once there, a line's once per cell).
+  for (const bool weighted : {false, true}) {
+    Grid g = test::random_grid(60, 50, 0.15, 9191);
+    std::mt19937 rng(3);
+    std::uniform_int_distribution<int> x(0, 59), y(0, 49), c(1, 4);
+    for (int i = 0; weighted && i < 600; ++i) {
+      const int cx = x(rng), cy = y(rng);
+      if (g.is_free(cx, cy)) g.set_cost(cx, cy, static_cast<float>(c(rng)));
+    }
+    GridPathfinder pf(g);
+    int found = 0;
+    for (const Query& q : random_queries(g, 40, 11)) {
+      auto th = pf.find_path(GridPlanner::theta, q.s, q.t);
+      REQUIRE(th.ok());
+      if (!th->found) continue;
+      ++found;
+      double sum = 0.0;
+      for (size_t i = 1; i < th->cells.size(); ++i) sum += center_line_cost(g, th->cells[i - 1], th->cells[i]);
+      CAPTURE(weighted);
+      if (weighted) CHECK(th->cost == doctest::Approx(sum).epsilon(1e-12));
+      else CHECK(th->cost == sum);
+    }
+    CHECK(found > 20);
+  }
+}
+
+TEST_CASE("grid search: Theta* tells a walled-in goal at once, unless a budget is set") {
+  // A 3x3 pocket closed by a ring of walls in a 200x200 open map: the flood of the pocket (9
+  // cells) answers, where the search would expand the 39,975 cells outside it.
+  Grid g = Grid::create(200, 200).value();
+  for (int i = 0; i < 5; ++i) {
+    g.set_blocked(150 + i, 150, true);
+    g.set_blocked(150 + i, 154, true);
+    g.set_blocked(150, 150 + i, true);
+    g.set_blocked(154, 150 + i, true);
+  }
+  GridPathfinder pf(g);
+  for (const bool goal_inside : {true, false}) {
+    const Cell in{152, 152}, out{10, 20};
+    auto th = pf.find_path(GridPlanner::theta, goal_inside ? out : in, goal_inside ? in : out);
+    REQUIRE(th.ok());
+    CHECK_FALSE(th->found);
+    CHECK(th->reason == "the goal cannot be reached from the start");
+    CHECK(th->expanded == 9);  // the pocket's flood (one from outside stopped at its limit)
+    GridSearchOptions traced;
+    traced.record_trace = true;
+    auto tr = pf.find_path(GridPlanner::theta, goal_inside ? out : in, goal_inside ? in : out, traced);
+    REQUIRE(tr.ok());
+    CHECK(tr->trace.size() == static_cast<size_t>(tr->expanded + tr->generated));  // the flood is the trace
+    CHECK(tr->expanded == 9);
+  }
+  // Inside the pocket the flood meets the goal, and the search runs.
+  auto inside = pf.find_path(GridPlanner::theta, Cell{151, 151}, Cell{153, 151});
+  REQUIRE(inside->found);
+  CHECK(inside->length == doctest::Approx(2.0).epsilon(1e-12));
+  // Under a budget the search runs as it always did, to its limit.
+  GridSearchOptions opt;
+  opt.max_expansions = 5000;
+  auto limited = pf.find_path(GridPlanner::theta, Cell{10, 20}, Cell{152, 152}, opt);
+  REQUIRE(limited.ok());
+  CHECK_FALSE(limited->found);
+  CHECK(limited->stopped == BudgetStop::expansions);
+  // A pocket larger than the flood's limit: the search finds out itself, with the same answer.
+  Grid big = Grid::create(200, 200).value();
+  for (int i = 0; i < 200; ++i) big.set_blocked(i, 100, true);
+  GridPathfinder pf_big(big);
+  auto apart = pf_big.find_path(GridPlanner::theta, Cell{5, 5}, Cell{150, 150});
+  REQUIRE(apart.ok());
+  CHECK_FALSE(apart->found);
+  CHECK(apart->expanded >= 200 * 100 - 1);
+}
+
 TEST_CASE("grid search: agent radius keeps every path clear of walls") {
   for (double radius : {0.3, 0.7, 1.2}) {
     const Grid g = test::random_grid(50, 40, 0.06, static_cast<uint32_t>(radius * 100));

@@ -108,12 +108,6 @@ void GridSearchWorkspace::begin_search(size_t states) {
 
 namespace {
 
-double euclid_h(const PaddedGrid& pg, int node, Cell goal) {
-  const Cell c = pg.cell(node);
-  const int x = c.x, y = c.y;
-  return dmath::hypot(static_cast<double>(x - goal.x), static_cast<double>(y - goal.y));
-}
-
 void record(GridPath& out, const PaddedGrid& pg, int node, TraceEvent::Kind kind, double g, double f) {
   out.trace.push_back(TraceEvent{pg.cell(node), kind, static_cast<float>(g), static_cast<float>(f)});
 }
@@ -325,82 +319,10 @@ void search_with_turns(GridSearchWorkspace& ws, Cell start, Cell goal, const Gri
   finish_path(out, pg, path);
 }
 
-/// Cost of the straight line between two cell centres for the agent, or < 0 when blocked.
-double line_cost(const GridSearchWorkspace& ws, int a, int b) {
-  const Cell ca = ws.pg.cell(a), cb = ws.pg.cell(b);
-  if (ws.pg.radius <= 0.0) return center_line_cost(*ws.grid, ca, cb);
-  if (!segment_clear(*ws.grid, cell_center(ca), cell_center(cb), ws.pg.radius)) return -1.0;
-  return ws.pg.uniform ? glm::length(cell_center(cb) - cell_center(ca))
-                       : segment_cost(*ws.grid, cell_center(ca), cell_center(cb));
-}
-
-/// Theta*: like A*, but a node may take its parent's parent when that parent sees it.
-/// Nodes whose cost improves after expansion are reopened, which (with path 1 always
-/// considered) keeps every result no longer than the 8-connected optimum.
-void search_theta(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, GridPath& out) {
-  ws.ensure_costs();
-  const PaddedGrid& pg = ws.pg;
-  ws.begin_search(pg.pass.size());
-  BasicOpenList<2>& open = ws.theta_open;
-  open.bind(ws.heap_pos.data());
-  open.clear();
-  int off[8];
-  for (int d = 0; d < 8; ++d) off[d] = kDy[d] * pg.pw + kDx[d];
-  const int s = pg.id(start), t = pg.id(goal);
-  const bool trace = opt.record_trace;
-  ws.set(s, 0.0, -1);
-  open.push({euclid_h(pg, s, goal), 0.0, s});
-  ++out.generated;
-  if (trace) record(out, pg, s, TraceEvent::open, 0.0, euclid_h(pg, s, goal));
-  while (!open.empty()) {
-    const HeapEntry e = open.pop();
-    const int n = e.node();
-    ws.close(n);
-    if (trace) record(out, pg, n, TraceEvent::close, ws.nodes[n].g, e.f());
-    if (n == t) break;
-    if (ws.budget.exhausted(out.expanded)) {
-      out.details |= kDetailBudgetExhausted;
-      break;
-    }
-    ++out.expanded;
-    const int p = ws.nodes[n].parent;
-    for (int d = 0; d < 8; ++d) {
-      const int m = n + off[d];
-      if (!pg.pass[m] || m == p) continue;
-      double step = 1.0;
-      if (d >= 4) {
-        if (!pg.pass[n + kDx[d]] || !pg.pass[n + kDy[d] * pg.pw]) continue;
-        step = kSqrt2;
-      }
-      step *= 0.5 * (static_cast<double>(pg.cost[n]) + pg.cost[m]);
-      double best = ws.nodes[n].g + step;
-      int best_parent = n;
-      if (p >= 0) {
-        const double lc = line_cost(ws, p, m);
-        if (lc >= 0.0 && ws.nodes[p].g + lc < best) {
-          best = ws.nodes[p].g + lc;
-          best_parent = p;
-        }
-      }
-      if (ws.seen(m) && best >= ws.nodes[m].g - 1e-12) continue;
-      const bool in_open = ws.seen(m) && !ws.is_closed(m);
-      ws.set(m, best, best_parent);  // reopens m if it had been expanded
-      const double f = best + euclid_h(pg, m, goal);
-      if (in_open) open.decrease({f, best, m});
-      else open.push({f, best, m});
-      ++out.generated;
-      if (trace) record(out, pg, m, TraceEvent::open, best, f);
-    }
-  }
-  if (!ws.is_closed(t)) return;
-  std::vector<int> path;
-  for (int n = t; n != -1; n = ws.nodes[n].parent) path.push_back(n);
-  out.cost = ws.nodes[t].g;
-  finish_path(out, pg, path);
-}
-
 }  // namespace
 
+// Defined in theta_search.cpp.
+void search_theta(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, GridPath& out);
 // Defined in jps.cpp.
 void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, JpsJumps jumps,
                 GridPath& out);

@@ -73,6 +73,8 @@ class GridBudget {
     return false;
   }
   BudgetStop stopped() const { return stop_; }
+  /// Whether any limit is set (expansions, clock or cancel flag).
+  bool limited() const { return max_expansions_ > 0 || timed_; }
   int64_t max_expansions() const { return max_expansions_; }
 
  private:
@@ -140,7 +142,8 @@ class GridSearchWorkspace {
   std::vector<int32_t> heap_pos;  // slot of each node in `open`, -1 when not in the heap
   /// Nodes generated with exactly the f of the node being expanded. That f is the open list's
   /// minimum, so they can be expanded next without a trip through the heap; ties on f are the
-  /// common case on octile grids, so this removes many heap operations.
+  /// common case on octile grids, so this removes many heap operations. Theta*'s flood of a
+  /// walled-in region (grid_search.cpp) uses it as its queue.
   std::vector<int32_t> bypass;
   detail::OpenList open;
   detail::BasicOpenList<2> theta_open;  // Theta*: bound and cleared by the search itself
