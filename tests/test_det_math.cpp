@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "pathlab/det_math.hpp"
 
@@ -65,6 +66,34 @@ TEST_CASE("det_math: sin, cos, tan within 2 ulps of the C library where the resu
     REQUIRE(std::bit_cast<uint64_t>(c) == std::bit_cast<uint64_t>(dmath::cos(x)));
   }
   CHECK(worst_abs <= 3e-16);  // results in [-1, 1]: a few units of 2^-53 at most
+}
+
+TEST_CASE("det_math: sincos gives exactly sin's and cos's bits, special values and quadrant edges too") {
+  // The planners call sincos where they once called sin and cos: one different bit would
+  // plan another path. Arguments: every scale from 1e-300 to 1e5, both signs, the points where
+  // the reduction's quadrant changes and their neighbours, zeros, infinities and NaN.
+  const auto bits = [](double v) { return std::bit_cast<uint64_t>(v); };
+  std::vector<double> args = {0.0, -0.0, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                              std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::denorm_min(), 1e-300, 1e5};
+  std::mt19937_64 rng(31);
+  for (int i = 0; i < 200000; ++i) {
+    const double x = draw(rng, 1.0, 2.0) * std::ldexp(1.0, static_cast<int>(rng() % 1014) - 997);  // 2^-997 .. 2^17
+    args.push_back(i % 2 == 0 ? x : -x);
+  }
+  for (int k = -4000; k <= 4000; ++k) {
+    const double edge = (k + 0.5) * 1.5707963267948966;  // quarter-turn midpoints: k rounds there
+    args.insert(args.end(), {edge, std::nextafter(edge, -1e9), std::nextafter(edge, 1e9), k * 1.5707963267948966});
+  }
+  int mismatches = 0;
+  for (const double x : args) {
+    double s = 0.0, c = 0.0;
+    dmath::sincos(x, s, c);
+    const auto [s2, c2] = dmath::sincos(x);
+    const bool same = bits(s) == bits(dmath::sin(x)) && bits(c) == bits(dmath::cos(x)) && bits(s2) == bits(s) && bits(c2) == bits(c);
+    if (!same && ++mismatches <= 5) MESSAGE("sincos differs at x = " << x);
+  }
+  CHECK(mismatches == 0);
+  CHECK(args.size() > 230000);
 }
 
 TEST_CASE("det_math: atan2, atan, acos within 2 ulps of the C library, asin within 3") {

@@ -19,6 +19,26 @@
 using namespace pathlab;
 using namespace pathlab::test;
 
+namespace {
+
+/// The clearance field's check gives the referee's answer on `path`: the same verdict, first
+/// blocked piece and place along the path (exactly: it checks the very same chords). Counts the
+/// referee's clear and blocked answers so callers can require both kinds.
+void expect_field_agrees(const Grid& g, const ClearanceField& field, const SegmentPath& path, const SweptCheckDef& def,
+                         int& clear, int& blocked) {
+  const auto ref = check_swept_path(g, path, def);
+  const auto fast = check_swept_path(g, path, def, field);
+  REQUIRE(ref);
+  REQUIRE(fast);
+  CHECK(fast->clear == ref->clear);
+  CHECK(fast->first_blocked_segment == ref->first_blocked_segment);
+  CHECK(fast->blocked_at_s == ref->blocked_at_s);
+  clear += ref->clear;
+  blocked += !ref->clear;
+}
+
+}  // namespace
+
 TEST_CASE("swept check: a quarter circle past a wall, for several agent radii") {
   // 12 x 12 open map with one blocked cell (6, 3): x in [6, 7), y in [3, 4).
   Grid grid = Grid::create(12, 12).value();
@@ -148,15 +168,7 @@ TEST_CASE("swept check with a clearance field: the same answer and the same firs
       REQUIRE(path);
       SweptCheckDef def = default_swept_check_def();
       def.agent_radius = i % 7 == 0 ? 0.0 : ur(rng);
-      const auto ref = check_swept_path(g, *path, def);
-      const auto fast = check_swept_path(g, *path, def, field);
-      REQUIRE(ref);
-      REQUIRE(fast);
-      CHECK(fast->clear == ref->clear);
-      CHECK(fast->first_blocked_segment == ref->first_blocked_segment);
-      CHECK(fast->blocked_at_s == ref->blocked_at_s);
-      clear += ref->clear;
-      blocked += !ref->clear;
+      expect_field_agrees(g, field, *path, def, clear, blocked);
     }
   }
   CHECK(clear > 100);
@@ -183,15 +195,7 @@ TEST_CASE("swept check with a clearance field: arcs passed over in the open give
     SweptCheckDef def = default_swept_check_def();
     def.agent_radius = 0.1 + 0.5 * u(rng);
     def.max_sagitta = i % 3 == 0 ? 1e-4 : 1e-3;
-    const auto ref = check_swept_path(g, path, def);
-    const auto fast = check_swept_path(g, path, def, field);
-    REQUIRE(ref);
-    REQUIRE(fast);
-    CHECK(fast->clear == ref->clear);
-    CHECK(fast->first_blocked_segment == ref->first_blocked_segment);
-    CHECK(fast->blocked_at_s == ref->blocked_at_s);
-    clear += ref->clear;
-    blocked += !ref->clear;
+    expect_field_agrees(g, field, path, def, clear, blocked);
   }
   CHECK(clear > 100);
   CHECK(blocked > 20);

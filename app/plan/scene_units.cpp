@@ -16,7 +16,8 @@ std::optional<Vec2> nearest_fit(Vec2 p, double step, int rings, const std::funct
     const int n = 6 * k;
     for (int j = 0; j < n; ++j) {
       const double a = 2.0 * kPi * j / n;
-      const Vec2 q = p + Vec2(dmath::cos(a), dmath::sin(a)) * (step * k);
+      const auto [s, c] = dmath::sincos(a);
+      const Vec2 q = p + Vec2(c, s) * (step * k);
       if (fits(q)) return q;
     }
   }

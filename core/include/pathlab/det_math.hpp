@@ -36,6 +36,11 @@ inline constexpr double kPi = 3.141592653589793;
 inline constexpr double kPiLo = 1.2246467991473532e-16;  // pi - kPi
 inline constexpr double kPio2 = 1.5707963267948966;
 inline constexpr double kPio2Tail = 6.123233995736766e-17;  // pi / 2 - kPio2
+// ln 2 in two parts for exp and log; the first has 29 significant bits, so k * kLn2Hi is exact
+// for |k| < 2^21.
+inline constexpr double kLn2Hi = 0.6931471806019545;  // 0x1.62e42ffp-1
+inline constexpr double kLn2Lo = -4.2009150726810846e-11;
+inline constexpr double kInvLn2 = 1.4426950408889634;
 
 /// sin(r) for |r| <= pi / 4 (Taylor to r^17; the next term is below 1e-19 of the result).
 inline double sin_kernel(double r) {
@@ -57,6 +62,13 @@ inline int reduce_quadrant(double x, double& r) {
   r = ((x - k * kPio2Hi) - k * kPio2Mid) - k * kPio2Lo;
   const double k4 = k - 4.0 * std::floor(k * 0.25);  // k mod 4, exact, also for negative k
   return static_cast<int>(k4);
+}
+
+/// sin(q pi/2 + r) for |r| <= pi / 4: the sine kernel for even q, the cosine kernel for odd q,
+/// negated for q mod 4 in {2, 3}. cos(x) is this with q + 1, so sin, cos and sincos share it.
+inline double quadrant_sin(int q, double r) {
+  const double v = (q & 1) != 0 ? cos_kernel(r) : sin_kernel(r);
+  return (q & 2) != 0 ? -v : v;
 }
 
 /// atan(u) for |u| <= 0.25 (series to u^29; the next term is below 1e-18 of the result).
@@ -95,47 +107,41 @@ inline double atan_positive(double t) {
 /// sin(x) [Units: radians] [Limit: accurate for |x| <= 1e5]; NaN for NaN or infinite x.
 inline double sin(double x) {
   if (!std::isfinite(x)) return x - x;
-  if (x == 0.0) return x;  // keeps the sign of -0
+  if (x == 0.0) return x;  // keeps the sign of -0 (the kernel would give +0)
   double r = 0.0;
-  switch (detail::reduce_quadrant(x, r)) {
-    case 0: return detail::sin_kernel(r);
-    case 1: return detail::cos_kernel(r);
-    case 2: return -detail::sin_kernel(r);
-    default: return -detail::cos_kernel(r);
-  }
+  const int q = detail::reduce_quadrant(x, r);
+  return detail::quadrant_sin(q, r);
 }
 
 /// cos(x) [Units: radians] [Limit: accurate for |x| <= 1e5]; NaN for NaN or infinite x.
 inline double cos(double x) {
   if (!std::isfinite(x)) return x - x;
   double r = 0.0;
-  switch (detail::reduce_quadrant(x, r)) {
-    case 0: return detail::cos_kernel(r);
-    case 1: return -detail::sin_kernel(r);
-    case 2: return -detail::cos_kernel(r);
-    default: return detail::sin_kernel(r);
-  }
+  const int q = detail::reduce_quadrant(x, r);
+  return detail::quadrant_sin(q + 1, r);  // cos(x) = sin(x + pi/2)
 }
 
-/// Both at once, one reduction: the same bits as sin(x) and cos(x).
+/// Both at once, one reduction: the same bits as sin(x) and cos(x) (each kernel runs once).
 inline void sincos(double x, double& s, double& c) {
   if (!std::isfinite(x)) {
     s = c = x - x;
     return;
   }
-  if (x == 0.0) {
-    s = x, c = 1.0;
-    return;
-  }
   double r = 0.0;
   const int q = detail::reduce_quadrant(x, r);
-  const double sr = detail::sin_kernel(r), cr = detail::cos_kernel(r);
-  switch (q) {
-    case 0: s = sr, c = cr; break;
-    case 1: s = cr, c = -sr; break;
-    case 2: s = -sr, c = -cr; break;
-    default: s = -cr, c = sr; break;
-  }
+  s = x == 0.0 ? x : detail::quadrant_sin(q, r);
+  c = detail::quadrant_sin(q + 1, r);
+}
+
+/// sincos() for use in an expression: `const auto [s, c] = dmath::sincos(x);`.
+struct SinCos {
+  double sin = 0.0;
+  double cos = 0.0;
+};
+inline SinCos sincos(double x) {
+  SinCos sc;
+  sincos(x, sc.sin, sc.cos);
+  return sc;
 }
 
 /// tan(x) = sin(x) / cos(x) [Units: radians].
@@ -190,10 +196,8 @@ inline double exp(double x) {
   if (std::isnan(x)) return x;
   if (x > 709.78) return HUGE_VAL;
   if (x < -745.2) return 0.0;
-  constexpr double kLn2Hi = 0.6931471806019545;    // 0x1.62e42ffp-1: k * kLn2Hi exact, |k| < 2^21
-  constexpr double kLn2Lo = -4.2009150726810846e-11;
-  constexpr double kInvLn2 = 1.4426950408889634;
-  const double k = std::floor(x * kInvLn2 + 0.5);
+  using detail::kLn2Hi, detail::kLn2Lo;
+  const double k = std::floor(x * detail::kInvLn2 + 0.5);
   const double r = (x - k * kLn2Hi) - k * kLn2Lo;  // |r| <= ln 2 / 2
   // Taylor to r^16 / 16!: the next term is below 1e-18 of the result for |r| <= 0.35.
   double p = 1.0 / 20922789888000.0;
@@ -219,8 +223,7 @@ inline double log(double x) {
   double p = 1.0 / 23.0;
   for (int k = 21; k >= 3; k -= 2) p = 1.0 / k + z * p;
   const double log_m = 2.0 * s + 2.0 * s * z * p;
-  constexpr double kLn2Hi = 0.6931471806019545, kLn2Lo = -4.2009150726810846e-11;
-  return (e * kLn2Hi + log_m) + e * kLn2Lo;
+  return (e * detail::kLn2Hi + log_m) + e * detail::kLn2Lo;
 }
 
 /// pow(x, y) for x > 0 as exp(y log x); exact for y = 0, 1, 0.5 (sqrt), 2.

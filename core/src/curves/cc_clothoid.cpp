@@ -34,8 +34,9 @@ Vec2 clothoid_local(double k0, double dk, double s) {
       for (const double side : {-1.0, 1.0}) {
         const double u = mid + side * kNodes[k] * 0.5 * h;
         const double th = u * (k0 + 0.5 * dk * u);
-        px += kWeights[k] * dmath::cos(th);
-        py += kWeights[k] * dmath::sin(th);
+        const auto [st, ct] = dmath::sincos(th);
+        px += kWeights[k] * ct;
+        py += kWeights[k] * st;
       }
     }
     x += px;

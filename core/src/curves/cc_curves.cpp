@@ -12,6 +12,7 @@
 #include "curves/cc_internal.hpp"
 #include "curves/curve_internal.hpp"
 #include "pathlab/curve_input.hpp"
+#include "base/angle_dir.hpp"
 #include "pathlab/det_math.hpp"
 
 namespace pathlab {
@@ -21,7 +22,7 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 Vec2 rotate(double angle, Vec2 v) {
-  const double c = dmath::cos(angle), s = dmath::sin(angle);
+  const auto [s, c] = dmath::sincos(angle);
   return Vec2(c * v.x - s * v.y, s * v.x + c * v.y);
 }
 
@@ -83,7 +84,7 @@ void try_t(const Setup& su, int steer, int gear, CcCandidate& best) {
 // The goal straight ahead or behind on the start's heading line.
 void try_s(const Setup& su, CcCandidate& best) {
   if (std::abs(wrap_angle(su.hg - su.h0)) > kCurveAngleSnap) return;
-  const Vec2 dir(dmath::cos(su.h0), dmath::sin(su.h0));
+  const Vec2 dir = angle_dir(su.h0);
   const double along = glm::dot(su.goal, dir);
   const double side = su.goal.x * dir.y - su.goal.y * dir.x;
   if (std::abs(side) > 1e-12 * (su.cc->r_omega + std::abs(along))) return;

@@ -26,8 +26,9 @@ CcCircle make_cc_circle(double radius, double sigma) {
   c.delta_c = 0.5 * c.kappa * c.lc;
   // End of the clothoid 0 -> kappa, then the centre of the arc it joins (its left normal).
   const Vec2 e = clothoid_local(0.0, sigma, c.lc);
-  c.xo = e.x - dmath::sin(c.delta_c) * radius;
-  c.yo = e.y + dmath::cos(c.delta_c) * radius;
+  const auto [sd, cd] = dmath::sincos(c.delta_c);
+  c.xo = e.x - sd * radius;
+  c.yo = e.y + cd * radius;
   c.r_omega = dmath::hypot(c.xo, c.yo);
   c.mu = dmath::atan2(c.xo, c.yo);
   return c;
@@ -53,7 +54,8 @@ bool cc_turn_shape(const CcCircle& cc, double delta, CcTurnShape& out) {
   const double half_turn = 0.5 * delta;
   const double l1 = std::sqrt(delta);  // a clothoid of sharpness 1 turns l^2 / 2 = delta / 2
   const Vec2 e = clothoid_local(0.0, 1.0, l1);
-  const double d1 = 2.0 * (e.x * dmath::cos(half_turn) + e.y * dmath::sin(half_turn));
+  const auto [sh, ch] = dmath::sincos(half_turn);
+  const double d1 = 2.0 * (e.x * ch + e.y * sh);
   const double d = 2.0 * cc.r_omega * dmath::sin(half_turn + cc.mu);
   if (!(d > 0.0)) return false;
   const double ratio = d1 / d;

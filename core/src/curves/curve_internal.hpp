@@ -35,15 +35,15 @@ inline LocalGoal local_goal(const Pose& from, double c1, double s1, const Pose& 
   g.x = (c1 * dx + s1 * dy) * inv;
   g.y = (c1 * dy - s1 * dx) * inv;
   const double dphi = to.heading - from.heading;
-  g.s = dmath::sin(dphi);
-  g.c = dmath::cos(dphi);
+  dmath::sincos(dphi, g.s, g.c);
   // Headings are usually within a turn or two of each other; remainder() handles the rest.
   g.phi = std::abs(dphi) < 8.0 * kPi ? wrap_pi(dphi) : std::remainder(dphi, kTwoPi);
   return g;
 }
 
 inline LocalGoal local_goal(const Pose& from, const Pose& to, double radius) {
-  return local_goal(from, dmath::cos(from.heading), dmath::sin(from.heading), to, radius);
+  const auto [s1, c1] = dmath::sincos(from.heading);
+  return local_goal(from, c1, s1, to, radius);
 }
 
 /// Angle in [0, 2 pi); values within kCurveAngleSnap below 2 pi (rounding of a zero arc) give 0.

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "curves/curve_internal.hpp"
+#include "base/angle_dir.hpp"
 #include "pathlab/det_math.hpp"
 
 namespace pathlab {
@@ -284,7 +285,7 @@ Result<std::array<DubinsSolution, 6>> dubins_all(const Pose& from, const Pose& t
 
 Result<std::array<DubinsSolution, 6>> dubins_all_within(const Pose& from, const Pose& to, double radius,
                                                         double max_length) {
-  return dubins_all_within(from, Vec2(dmath::cos(from.heading), dmath::sin(from.heading)), to, radius, max_length);
+  return dubins_all_within(from, angle_dir(from.heading), to, radius, max_length);
 }
 
 Result<std::array<DubinsSolution, 6>> dubins_all_within(const Pose& from, Vec2 from_dir, const Pose& to,

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include "base/angle_dir.hpp"
 #include "pathlab/det_math.hpp"
 
 namespace pathlab {
@@ -87,14 +88,14 @@ Segment make_arc(Vec2 center, double radius, double start_angle, double sweep, G
   s.start_angle = start_angle;
   s.sweep = sweep;
   s.length = radius * std::abs(sweep);
-  s.start = center + radius * Vec2(dmath::cos(start_angle), dmath::sin(start_angle));
+  s.start = center + radius * angle_dir(start_angle);
   s.heading = start_angle + arc_steer(s) * (kPi / 2);
   return s;
 }
 
 Segment arc_from_pose(const Pose& from, double radius, int steer, double length, Gear gear) {
   const double st = steer < 0 ? -1.0 : 1.0;
-  const double c = dmath::cos(from.heading), sn = dmath::sin(from.heading);
+  const auto [sn, c] = dmath::sincos(from.heading);
   Segment s;
   s.kind = SegmentKind::arc;
   s.gear = gear;
@@ -136,7 +137,7 @@ PathState segment_state(const Segment& seg, double s) {
   st.gear = seg.gear;
   if (seg.kind == SegmentKind::line) {
     const double d = gear_sign(seg.gear) * s;
-    st.pos = seg.start + d * Vec2(dmath::cos(seg.heading), dmath::sin(seg.heading));
+    st.pos = seg.start + d * angle_dir(seg.heading);
     st.heading = seg.heading;
     st.curvature = 0.0;
     return st;
@@ -144,7 +145,7 @@ PathState segment_state(const Segment& seg, double s) {
   if (seg.kind == SegmentKind::clothoid) {
     const double g = gear_sign(seg.gear);
     const Vec2 local = detail::clothoid_local(seg.curvature, seg.sharpness, s);
-    const double c = dmath::cos(seg.heading), sn = dmath::sin(seg.heading);
+    const auto [sn, c] = dmath::sincos(seg.heading);
     // In reverse the heading turns the other way: the local path is mirrored (y -> -y) and
     // then driven backwards (-> -x, -y): (lx, ly) becomes (-lx, ly).
     const Vec2 d(g * local.x, local.y);
@@ -157,7 +158,7 @@ PathState segment_state(const Segment& seg, double s) {
   const double steer = arc_steer(seg);
   const double turned = sign_of(seg.sweep) * s / seg.radius;
   const double angle = seg.start_angle + turned;
-  st.pos = seg.center + seg.radius * Vec2(dmath::cos(angle), dmath::sin(angle));
+  st.pos = seg.center + seg.radius * angle_dir(angle);
   // The heading turns by the same angle as the point around the centre.
   st.heading = seg.heading + turned;
   st.curvature = steer / seg.radius;

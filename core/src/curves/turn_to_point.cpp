@@ -51,7 +51,8 @@ Candidate arc_arc(double x, double y) {
   const double w_angle = dmath::atan2(wy, wx);
   for (const double side : {-1.0, 1.0}) {
     const double psi = w_angle + side * beta;  // direction from the right centre to the left centre
-    const double c2x = 2.0 * dmath::cos(psi), c2y = -1.0 + 2.0 * dmath::sin(psi);
+    const auto [sp, cp] = dmath::sincos(psi);
+    const double c2x = 2.0 * cp, c2y = -1.0 + 2.0 * sp;
     Candidate c;
     c.a = mod2pi(kPi / 2 - psi);  // the start sits at angle pi/2 on the right circle
     // The junction is at angle psi + pi seen from the left centre; turn on to the target.

@@ -5,6 +5,7 @@
 
 #include "heading/heading_internal.hpp"
 #include "pathlab/collision.hpp"
+#include "base/angle_dir.hpp"
 #include "pathlab/det_math.hpp"
 
 namespace pathlab {
@@ -261,9 +262,12 @@ static Vec2 line_point(const Segment& seg, Vec2 dir, double s) {
 
 /// Rotates `v` by the angle whose cosine and sine are c and s.
 static Vec2 rotated(Vec2 v, double c, double s) { return Vec2(c * v.x - s * v.y, s * v.x + c * v.y); }
+/// Rotates `v` by the angle whose unit vector (cosine, sine) is `cs`.
+static Vec2 rotated(Vec2 v, Vec2 cs) { return rotated(v, cs.x, cs.y); }
 
 ArcTurns arc_turns(double sweep) {
-  return ArcTurns{sweep, dmath::cos(0.5 * sweep), dmath::sin(0.5 * sweep), dmath::cos(sweep), dmath::sin(sweep)};
+  const dmath::SinCos half = dmath::sincos(0.5 * sweep), full = dmath::sincos(sweep);
+  return ArcTurns{sweep, half.cos, half.sin, full.cos, full.sin};
 }
 
 bool SegmentChecker::clear(const Segment& seg, const ArcTurns* turns) const {
@@ -275,11 +279,11 @@ bool SegmentChecker::clear(const Segment& seg, const ArcTurns* turns) const {
   if (turns != nullptr && !(arc && turns->sweep == seg.sweep)) turns = nullptr;
   const Vec2 radial = seg.start - seg.center;
   const bool line = seg.kind == SegmentKind::line;
-  const Vec2 dir = line ? Vec2(dmath::cos(seg.heading), dmath::sin(seg.heading)) : Vec2(0.0);
+  const Vec2 dir = line ? angle_dir(seg.heading) : Vec2(0.0);
   const Vec2 mid = line ? line_point(seg, dir, 0.5 * seg.length)
                    : !arc ? segment_state(seg, 0.5 * seg.length).pos
                    : turns != nullptr ? seg.center + rotated(radial, turns->half_cos, turns->half_sin)
-                                      : seg.center + rotated(radial, dmath::cos(0.5 * seg.sweep), dmath::sin(0.5 * seg.sweep));
+                                      : seg.center + rotated(radial, angle_dir(0.5 * seg.sweep));
   if (!is_finite(mid)) return false;
   const Cell c = cell_of(mid);
   if (grid_->in_bounds(c)) {
@@ -306,7 +310,7 @@ bool SegmentChecker::clear(const Segment& seg, const ArcTurns* turns) const {
   // Chord ends k / n of the way: the start radius turned k times by step. The rounding of the
   // turns (about 1e-16 cells per chord) is far inside kArcMargin, the room kept beyond the
   // referee's own chord tolerance.
-  const double cs = dmath::cos(step), sn = dmath::sin(step);
+  const auto [sn, cs] = dmath::sincos(step);
   Vec2 a = seg.start, r = radial;
   for (int k = 1; k <= n; ++k) {
     r = rotated(r, cs, sn);
@@ -332,7 +336,7 @@ int SegmentChecker::field_answer(const Segment& seg, Vec2 mid, const ArcTurns* t
   const Vec2 radial = seg.start - seg.center;
   const Vec2 end = !arc ? line_point(seg, dir, seg.length)
                    : turns != nullptr ? seg.center + rotated(radial, turns->cos, turns->sin)
-                                      : seg.center + rotated(radial, dmath::cos(seg.sweep), dmath::sin(seg.sweep));
+                                      : seg.center + rotated(radial, angle_dir(seg.sweep));
   if (!is_finite(end)) return 0;
   const double blocked = radius_ - 1e-6;
   if (field_.upper_bound(end) < blocked || field_.upper_bound(mid) < blocked) return -1;

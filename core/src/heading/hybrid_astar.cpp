@@ -377,7 +377,7 @@ std::optional<SegmentPath> HybridAStar::Search::try_analytic(int32_t node, bool 
 /// Pushes the clear successors of `node` (straight, left, right; reversed too if allowed).
 void HybridAStar::Search::expand(int32_t node, HeadingPath& out) {
   const Node parent = p.nodes_[static_cast<size_t>(node)];  // copy: nodes_ may grow below
-  const double c = dmath::cos(parent.pose.heading), sn = dmath::sin(parent.pose.heading);
+  const auto [sn, c] = dmath::sincos(parent.pose.heading);
   for (int gear = 1; gear >= (o.allow_reverse ? -1 : 1); gear -= 2) {
     for (int steer = -1; steer <= 1; ++steer) {
       const Pose to = primitive_end(parent.pose, c, sn, steer, gear);

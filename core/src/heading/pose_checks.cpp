@@ -11,6 +11,7 @@
 
 #include "heading/pose_smoother_internal.hpp"
 #include "pathlab/swept_check.hpp"
+#include "base/angle_dir.hpp"
 #include "pathlab/det_math.hpp"
 
 namespace pathlab::detail {
@@ -31,8 +32,8 @@ void sample_positions(const SegmentPath& path, double step, std::vector<Vec2>& o
       if (seg.kind == SegmentKind::arc) {
         const double dir = seg.sweep >= 0.0 ? 1.0 : -1.0;
         const double angle = seg.start_angle + dir * (first - offset) / seg.radius;
-        Vec2 radial = seg.radius * Vec2(dmath::cos(angle), dmath::sin(angle));
-        const double turn = dir * step / seg.radius, c = dmath::cos(turn), sn = dmath::sin(turn);
+        Vec2 radial = seg.radius * angle_dir(angle);
+        const auto [sn, c] = dmath::sincos(dir * step / seg.radius);
         for (double at = first; at <= end; at += step) {
           out.push_back(seg.center + radial);
           radial = Vec2(c * radial.x - sn * radial.y, sn * radial.x + c * radial.y);
@@ -106,7 +107,7 @@ struct WordParts {
     if (steer[i] == 0) return start[i] + dir[i] * t;
     const double a = steer[i] * t / radius;
     const Vec2 r0 = start[i] - center[i];
-    const double c = dmath::cos(a), s = dmath::sin(a);
+    const auto [s, c] = dmath::sincos(a);
     return center[i] + Vec2(c * r0.x - s * r0.y, s * r0.x + c * r0.y);
   }
 };
@@ -137,7 +138,7 @@ void add_later_parts(WordParts& parts) {
     Vec2 dir = parts.dir[before];
     if (parts.steer[before] != 0) {
       const double a = parts.steer[before] * parts.length[before] / parts.radius;
-      const double c = dmath::cos(a), sn = dmath::sin(a);
+      const auto [sn, c] = dmath::sincos(a);
       const Vec2 r0 = parts.start[before] - parts.center[before];
       pos = parts.center[before] + Vec2(c * r0.x - sn * r0.y, sn * r0.x + c * r0.y);
       dir = Vec2(c * dir.x - sn * dir.y, sn * dir.x + c * dir.y);

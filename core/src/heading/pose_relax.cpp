@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "heading/pose_smoother_internal.hpp"
+#include "base/angle_dir.hpp"
 #include "pathlab/det_math.hpp"
 
 namespace pathlab::detail {
@@ -65,7 +66,7 @@ bool relax_one(const Grid& grid, std::vector<Leg>& legs, size_t k, const PoseSmo
       for (int sign : {1, -1}) {
         for (int what : {0, 1}) {  // 0: turn the pose, 1: move it sideways
           const Pose at = second.piece.start();
-          const Vec2 normal(-dmath::sin(at.heading), dmath::cos(at.heading));
+          const Vec2 along = angle_dir(at.heading), normal(-along.y, along.x);
           Pose via = at;
           if (what == 0) via.heading = wrap_angle(at.heading + sign * h);
           else via.pos = at.pos + normal * (sign * side);

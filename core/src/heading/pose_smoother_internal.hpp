@@ -13,6 +13,7 @@
 #include "pathlab/grid.hpp"
 #include "pathlab/pose_smoother.hpp"
 #include "pathlab/segment_path.hpp"
+#include "base/angle_dir.hpp"
 #include "pathlab/det_math.hpp"
 
 namespace pathlab::detail {
@@ -77,7 +78,7 @@ struct Walls {
     const Pose& kept = first_arc_from;
     if (!(kept.pos.x == from.pos.x && kept.pos.y == from.pos.y && kept.heading == from.heading)) {
       first_arc_from = from;
-      first_arc_dir = Vec2(dmath::cos(from.heading), dmath::sin(from.heading));
+      first_arc_dir = angle_dir(from.heading);
       first_arc = {};
     }
     return first_arc_dir;

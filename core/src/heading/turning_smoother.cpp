@@ -8,6 +8,7 @@
 #include "pathlab/collision.hpp"
 #include "pathlab/directional_astar.hpp"
 #include "pathlab/reeds_shepp.hpp"
+#include "base/angle_dir.hpp"
 #include "pathlab/det_math.hpp"
 
 namespace pathlab {
@@ -83,7 +84,7 @@ class Builder {
       const double floor = def_.allow_shrink ? def_.min_radius : def_.turning_radius;
       while (rho >= floor * (1.0 - 1e-12)) {
         const double t = rho * half_tan;
-        const Vec2 a = corner - Vec2(dmath::cos(in), dmath::sin(in)) * t;
+        const Vec2 a = corner - angle_dir(in) * t;
         const Pose at{a, in};
         const Segment arc = arc_from_pose(at, rho, delta > 0 ? 1 : -1, rho * std::abs(delta));
         if (checker_.clear(arc)) {

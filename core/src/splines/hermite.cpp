@@ -5,6 +5,7 @@
 #include <string>
 
 #include "pathlab/quadrature.hpp"
+#include "base/angle_dir.hpp"
 #include "pathlab/det_math.hpp"
 
 namespace pathlab {
@@ -177,10 +178,10 @@ std::vector<Vec2> hermite_auto_tangents(std::span<const Vec2> points, const Herm
   m[0] = first * k;
   m[n - 1] = last * k;
   if (def.start_heading && glm::length(first) > 0.0) {
-    m[0] = Vec2(dmath::cos(*def.start_heading), dmath::sin(*def.start_heading)) * (glm::length(first) * k);
+    m[0] = angle_dir(*def.start_heading) * (glm::length(first) * k);
   }
   if (def.end_heading && glm::length(last) > 0.0) {
-    m[n - 1] = Vec2(dmath::cos(*def.end_heading), dmath::sin(*def.end_heading)) * (glm::length(last) * k);
+    m[n - 1] = angle_dir(*def.end_heading) * (glm::length(last) * k);
   }
   // Repeated points at the ends: same rule as inside.
   if (n >= 2 && !(glm::length(first) > 0.0)) m[0] = m[1] = Vec2(0.0);

@@ -7,6 +7,7 @@
 
 #include "pathlab/collision.hpp"
 #include "units/follower_internal.hpp"
+#include "base/angle_dir.hpp"
 #include "pathlab/det_math.hpp"
 
 namespace pathlab {
@@ -22,7 +23,7 @@ constexpr double kProjectAhead = 0.5;
 constexpr double kFacingTolerance = 0.05;
 
 double heading_of(Vec2 d) { return dmath::atan2(d.y, d.x); }
-Vec2 direction(double heading) { return Vec2(dmath::cos(heading), dmath::sin(heading)); }
+Vec2 direction(double heading) { return angle_dir(heading); }
 
 /// Radius of the tightest bend at sample `smp`: its curvature, and for a polyline corner the
 /// round-off that cuts it by at most `cut` (distance from the vertex to an arc of radius r
@@ -116,7 +117,8 @@ void update_maneuver(const UnitDef& def, const Target& target, double err, UnitS
   const Vec2 pos = st.pose.pos;
   const double heading = st.pose.heading;
   const double side = err >= 0.0 ? 1.0 : -1.0;
-  const Vec2 centre = pos + Vec2(-dmath::sin(heading), dmath::cos(heading)) * (side * def.turning_radius);
+  const Vec2 ahead = direction(heading);
+  const Vec2 centre = pos + Vec2(-ahead.y, ahead.x) * (side * def.turning_radius);
   const double gap = glm::length(target.point - centre);
   if (!st.backing_up && gap < def.turning_radius) {
     st.backing_up = true;

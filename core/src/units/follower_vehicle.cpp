@@ -18,6 +18,7 @@
 
 #include "pathlab/collision.hpp"
 #include "units/follower_internal.hpp"
+#include "base/angle_dir.hpp"
 #include "pathlab/det_math.hpp"
 
 namespace pathlab::detail {
@@ -40,7 +41,7 @@ constexpr double kPivotError = kPi / 6.0;
 /// the path's own next pose (which the planner checked) instead of stopping. [Units: cells]
 constexpr double kSnapDeviation = 0.05;
 
-Vec2 direction(double heading) { return Vec2(dmath::cos(heading), dmath::sin(heading)); }
+Vec2 direction(double heading) { return angle_dir(heading); }
 
 double sign_of(Gear g) { return g == Gear::reverse ? -1.0 : 1.0; }
 
