@@ -22,8 +22,9 @@
 // radius; "unsafe" counts the paths that fail. Prints median / p95 / max per map kind and
 // planner and over all, and the smoother / search ratio.
 // This is a measuring program, not a Google Benchmark: it prints tables and exits.
-// Usage: bench_vehicle_replan [--maps N] [--queries N] [--per-query] [--kind K] [--budget]
-// (K: 0..4, one kind only, for profiling; --budget: the direct smoother call with a budget of
+// Usage: bench_vehicle_replan [--maps N] [--queries N] [--per-query] [--kind K] [--query Q] [--budget]
+// (K: 0..4, one kind only, for profiling; Q: only the query of that index (from 0) per map, to
+// profile one plan (the queries are still made, so the same ones); --budget: the direct smoother call with a budget of
 // tries, pose_smooth_tries_for(), which the service does not apply: see README, fifth round)
 
 #include <algorithm>
@@ -241,12 +242,14 @@ int main(int argc, char** argv) {
   int maps = 1, queries = 8;
   bool per_query = false;
   int only_kind = -1;
+  int only_query = -1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--per-query") == 0) per_query = true;
     else if (std::strcmp(argv[i], "--budget") == 0) g_budget = true;
     else if (i + 1 < argc && std::strcmp(argv[i], "--maps") == 0) maps = std::clamp(std::atoi(argv[++i]), 1, 20);
     else if (i + 1 < argc && std::strcmp(argv[i], "--queries") == 0) queries = std::clamp(std::atoi(argv[++i]), 1, 200);
     else if (i + 1 < argc && std::strcmp(argv[i], "--kind") == 0) only_kind = std::clamp(std::atoi(argv[++i]), 0, 4);
+    else if (i + 1 < argc && std::strcmp(argv[i], "--query") == 0) only_query = std::clamp(std::atoi(argv[++i]), 0, 199);
   }
   std::printf("256 x 256, turning radius %.1f, agent radius %.1f, sample step %.1f, %d map(s) x %d queries per kind\n",
               kTurningRadius, kAgentRadius, kSampleStep, maps, queries);
@@ -268,6 +271,7 @@ int main(int argc, char** argv) {
         // Build the planner's tables and the service's clearance field before timing.
         if (!qs.empty()) service.plan(g, request_for(qs[0], planners[p], "vehicle"));
         for (size_t i = 0; i < qs.size(); ++i) {
+          if (only_query >= 0 && i != static_cast<size_t>(only_query)) continue;
           const Row r = run_query(service, funnel, g, field, qs[i], planners[p]);
           if (per_query) print_query(kKindNames[kind], planners[p], i, r);
           if (r.raw.found && r.smoothed.found && r.need >= 0.0) rows[p].push_back(r);

@@ -144,6 +144,36 @@ TEST_CASE("segment path: concatenation checks continuity") {
   CHECK(grow.segments().size() == 1);
 }
 
+TEST_CASE("segment path: append_run gives the path of appending one by one, bit for bit") {
+  const Pose a{{3.25, -1.5}, 0.7};
+  const Move moves[5] = {{1, 0.9}, {0, 2.5}, {-1, 1.3}, {0, 0.75}, {1, -0.6}};  // the last one reverses
+  auto src = path_from_moves(a, 2.0, moves);
+  REQUIRE(src.ok());
+  REQUIRE(src->segments().size() == 5);
+  // Segments 1..3 after segment 0, both ways.
+  SegmentPath one(a), run(a);
+  REQUIRE(one.append(src->segments()[0]).ok());
+  REQUIRE(run.append(src->segments()[0]).ok());
+  for (size_t k = 1; k <= 3; ++k) REQUIRE(one.append(src->segments()[k]).ok());
+  REQUIRE(run.append_run(*src, 1, 3).ok());
+  REQUIRE(run.segments().size() == one.segments().size());
+  CHECK(run.length() == one.length());  // the same sums in the same order
+  CHECK(run.end().pos == one.end().pos);
+  CHECK(run.end().heading == one.end().heading);
+  for (const double s : {0.3, 2.0, 4.4, 6.1})
+    CHECK(run.at_distance(s).value().pos == one.at_distance(s).value().pos);
+  CHECK(run.append_run(*src, 4, 0).ok());  // nothing to append
+  CHECK(run.segments().size() == 4);
+  // Out of range, or a first segment that does not start where the path ends: refused, unchanged.
+  CHECK_FALSE(run.append_run(*src, 4, 2).ok());
+  CHECK_FALSE(run.append_run(*src, 6, 1).ok());
+  auto gap = run.append_run(*src, 0, 1);
+  REQUIRE_FALSE(gap.ok());
+  CHECK(gap.error().message.find("starts at") != std::string::npos);
+  CHECK(run.segments().size() == 4);
+  CHECK(run.length() == one.length());
+}
+
 TEST_CASE("segment path: bad input is an error naming the argument") {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
   const Pose a{{0.0, 0.0}, 0.0};

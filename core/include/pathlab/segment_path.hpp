@@ -123,6 +123,16 @@ class SegmentPath {
   Status append(const Segment& seg);
   /// Appends every segment of `other`, which must start where this path ends.
   Status append(const SegmentPath& other);
+  /// Appends `other`'s segments first .. first + count - 1 (in range), the first of which must
+  /// start where this path ends: the same path as appending them one by one, but their checks
+  /// and their ends (a sine and a cosine each) are not worked out again, as `other` already
+  /// holds them joined (the vehicle smoother copies most of a path this way in each round).
+  Status append_run(const SegmentPath& other, size_t first, size_t count);
+  /// Room for `count` segments, so that appending them does not reallocate.
+  void reserve(size_t count) {
+    segments_.reserve(count);
+    offsets_.reserve(count);
+  }
   /// Replaces the end pose by `exact` after checking it lies within the continuity
   /// tolerance, plus `extra_tolerance` [cells] [Limit: >= 0], of the computed end: builders
   /// use it to end exactly at a goal.

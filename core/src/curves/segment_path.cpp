@@ -200,6 +200,27 @@ Status SegmentPath::append(const SegmentPath& other) {
   return ok_status();
 }
 
+Status SegmentPath::append_run(const SegmentPath& other, size_t first, size_t count) {
+  if (count == 0) return ok_status();
+  if (first > other.segments_.size() || count > other.segments_.size() - first)
+    return fail(StatusCode::invalid_argument, "append_run: segments out of range");
+  const Segment& head = other.segments_[first];
+  const Pose from = segment_start(head);
+  if (!close_positions(from.pos, end_.pos) || !close_headings(from.heading, end_.heading)) {
+    return fail(StatusCode::invalid_argument, "segment starts at " + pose_text(from) + " but the path ends at " +
+                                                  pose_text(end_) + ": the path would not be continuous");
+  }
+  // Each later segment starts where the one before it ends: append() checked that in `other`,
+  // against the same end, and refused no segment of it (none has length 0).
+  for (size_t k = first; k < first + count; ++k) {
+    offsets_.push_back(length_);
+    segments_.push_back(other.segments_[k]);
+    length_ += other.segments_[k].length;
+  }
+  end_ = segment_end(segments_.back());
+  return ok_status();
+}
+
 Status SegmentPath::snap_end(const Pose& exact, double extra_tolerance) {
   if (!is_finite(exact.pos) || !std::isfinite(exact.heading))
     return fail(StatusCode::invalid_argument, "end pose must be finite");
@@ -302,6 +323,7 @@ Result<SegmentPath> path_from_moves(const Pose& start, double radius, std::span<
   if (!is_finite(start.pos) || !std::isfinite(start.heading))
     return fail(StatusCode::invalid_argument, "start pose must be finite");
   SegmentPath path(start);
+  path.reserve(moves.size());
   Pose at = start;
   for (const Move& m : moves) {
     if (!std::isfinite(m.distance)) return fail(StatusCode::invalid_argument, "move distance must be finite");

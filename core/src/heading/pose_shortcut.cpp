@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -18,6 +19,7 @@
 #include "pathlab/dubins.hpp"
 #include "pathlab/pose_smoother.hpp"
 #include "pathlab/reeds_shepp.hpp"
+#include "pathlab/sample_limit.hpp"
 #include "pathlab/swept_check.hpp"
 #include "heading/pose_smoother_internal.hpp"
 
@@ -133,7 +135,13 @@ std::vector<SegmentPath> connections(const Pose& a, const Pose& b, double max_le
   return out;
 }
 
-Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out, std::span<const double> ends) {
+Status flush_run(const SegmentPath& path, PendingRun& run, SegmentPath& out) {
+  const size_t count = std::exchange(run.count, 0);
+  return out.append_run(path, run.first, count);
+}
+
+Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out, std::span<const double> ends,
+                  PendingRun* run) {
   const auto segs = path.segments();
   size_t k = 0;
   double offset = 0.0;
@@ -153,9 +161,18 @@ Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out,
     // each interval is one segment of the last round's path) is copied as it is: rebuilding it
     // from its start state cost two sines and cosines and moved it by rounding.
     if (lo == offset - seg.length && hi == offset) {
-      if (Status s = out.append(seg); !s) return s;
+      if (run == nullptr) {
+        if (Status s = out.append(seg); !s) return s;
+      } else if (run->count > 0 && run->first + run->count == k) {
+        ++run->count;
+      } else {
+        if (Status s = flush_run(path, *run, out); !s) return s;
+        *run = PendingRun{k, 1};
+      }
       continue;
     }
+    if (run != nullptr)
+      if (Status s = flush_run(path, *run, out); !s) return s;
     const PathState st = segment_state(seg, lo - (offset - seg.length));
     const Pose from{st.pos, st.heading};
     const int steer = seg.kind == SegmentKind::line ? 0 : (st.curvature > 0.0 ? 1 : -1);
@@ -209,45 +226,106 @@ Status check_def(const PoseSmoothDef& d) {
   return ok_status();
 }
 
-/// The poses of the current path and the cost of driving it up to each of them.
+/// The poses of the current path and the cost of driving it up to each of them. The poses are
+/// those of SegmentPath::sample(pose_step) (every pose_step, evenly spaced inside each segment,
+/// plus every segment end), but each pose's position and heading is worked out only when a try
+/// asks for it, by the very calls sample() makes: a round after the first probes only from the
+/// poses near the last round's changes, and working out every pose of every round (a sine and
+/// a cosine each) was a tenth of the smoother's time on the short searches of
+/// bench_vehicle_replan, where the smoother cost more than the search.
 struct PoseTable {
-  std::vector<Pose> pose;
+  const SegmentPath* path = nullptr;
   std::vector<double> s;        // distance along the path [cells]
   std::vector<double> cost;     // cost from the start, gear changes between intervals included
   std::vector<double> length;   // == s, kept for clarity of the acceptance test
   std::vector<int> gear;        // gear of the interval leaving pose k (last: 0)
   std::vector<double> run_ahead;  // distance from pose k to the next change of gear or the end
+  std::vector<uint32_t> seg;    // the segment pose k lies in (its end, for a segment's last pose)
+  std::vector<double> along;    // distance of pose k into that segment; < 0: the segment's end
+  mutable std::vector<Pose> known;   // the poses worked out so far
+  mutable std::vector<char> is_known;
+
+  size_t size() const { return s.size(); }
+  /// Pose k, as path->sample(pose_step)[k] has it (the first and last: the path's own ends).
+  const Pose& pose(size_t k) const {
+    if (is_known[k]) return known[k];
+    const auto segs = path->segments();
+    Pose p;
+    if (k + 1 == s.size()) {
+      p = path->end();  // (also for a one-pose table, as the old table set its last pose last)
+    } else if (k == 0) {
+      p = path->start();
+    } else if (along[k] < 0.0) {
+      // A segment's end: the next segment's start heading, this segment's end position.
+      const PathState st = segment_state(segs[seg[k] + 1], 0.0);
+      p = Pose{segment_end(segs[seg[k]]).pos, st.heading};
+    } else {
+      const PathState st = segment_state(segs[seg[k]], along[k]);
+      p = Pose{st.pos, st.heading};
+    }
+    known[k] = p;
+    is_known[k] = 1;
+    return known[k];
+  }
 };
 
+/// Appends pose `k`'s distance, gear and cost to the table (see pose_table()).
+void add_pose(PoseTable& t, double s, Gear gear, uint32_t seg, double along, const PoseSmoothDef& d) {
+  const size_t k = t.s.size();
+  t.s.push_back(s);
+  t.gear.push_back(gear_of(gear));
+  t.seg.push_back(seg);
+  t.along.push_back(along);
+  double c = 0.0;
+  if (k > 0) {
+    const int g = t.gear[k - 1];
+    c = t.cost[k - 1] + (s - t.s[k - 1]) * (g < 0 ? d.reverse_penalty : 1.0);
+    if (k >= 2 && t.gear[k - 2] != g) c += d.gear_change_penalty;
+  }
+  t.cost.push_back(c);
+}
+
+/// The table of `path`'s poses every pose_step: the distances and gears of
+/// SegmentPath::sample() (the same spacing and sums), without the positions (PoseTable::pose()).
 Result<PoseTable> pose_table(const SegmentPath& path, const PoseSmoothDef& d) {
   if (path.length() / d.pose_step > static_cast<double>(kMaxPoses))
     return fail(StatusCode::too_large, "pose smoother: the path would give more than 1e6 poses at pose_step " +
                                            std::to_string(d.pose_step));
-  auto samples = path.sample(d.pose_step);
-  if (!samples) return samples.error();
+  const auto segs = path.segments();
+  double count = 1.0;  // sample()'s limit on the poses, as it counts them
+  for (const Segment& seg : segs) count += std::ceil(seg.length / d.pose_step);
+  if (Status st = check_sample_count(count, d.pose_step); !st) return st.error();
   PoseTable t;
-  const size_t n = samples->size();
-  for (size_t k = 0; k < n; ++k) {
-    const PathSample& p = (*samples)[k];
-    t.pose.push_back(Pose{p.state.pos, p.state.heading});
-    t.s.push_back(p.s);
-    t.gear.push_back(k + 1 < n ? gear_of(p.state.gear) : 0);
-    double c = 0.0;
-    if (k > 0) {
-      const int g = t.gear[k - 1];
-      c = t.cost[k - 1] + (p.s - t.s[k - 1]) * (g < 0 ? d.reverse_penalty : 1.0);
-      if (k >= 2 && t.gear[k - 2] != g) c += d.gear_change_penalty;
+  t.path = &path;
+  const auto room = static_cast<size_t>(count);
+  t.s.reserve(room);
+  t.gear.reserve(room);
+  t.seg.reserve(room);
+  t.along.reserve(room);
+  t.cost.reserve(room);
+  add_pose(t, 0.0, segs.empty() ? Gear::forward : segs.front().gear, 0, 0.0, d);
+  double offset = 0.0;  // summed as SegmentPath sums its offsets
+  for (size_t i = 0; i < segs.size(); ++i) {
+    const Segment& seg = segs[i];
+    const int n = std::max(1, static_cast<int>(std::ceil(seg.length / d.pose_step)));
+    for (int k = 1; k < n; ++k) {
+      const double along = seg.length * (static_cast<double>(k) / n);
+      add_pose(t, offset + along, seg.gear, static_cast<uint32_t>(i), along, d);
     }
-    t.cost.push_back(c);
+    const bool last = i + 1 == segs.size();
+    offset += seg.length;
+    add_pose(t, offset, last ? seg.gear : segs[i + 1].gear, static_cast<uint32_t>(i), -1.0, d);
   }
+  const size_t n = t.s.size();
+  t.gear.back() = 0;
   t.run_ahead.assign(n, 0.0);
   for (size_t k = n - 1; k-- > 0;) {
     const bool same = k + 2 < n && t.gear[k + 1] == t.gear[k];
     t.run_ahead[k] = (t.s[k + 1] - t.s[k]) + (same ? t.run_ahead[k + 1] : 0.0);
   }
-  t.pose.front() = path.start();
-  t.pose.back() = path.end();
   t.length = t.s;
+  t.known.resize(n);
+  t.is_known.assign(n, 0);
   return t;
 }
 
@@ -426,13 +504,17 @@ Stretch stretch_between(const PoseTable& t, size_t i, size_t j, const SegmentPat
 
 /// The first candidate that is cheaper, keeps the gear runs and is clear, else empty.
 /// `known_clear`: the caller has shown every candidate clear (trace_word()).
+/// True when the candidate `c` is cheaper, keeps the gear runs and is clear.
+bool acceptable(const Walls& walls, const SegmentPath& c, const Stretch& st, const PoseSmoothDef& d, bool known_clear) {
+  if (segments_cost(c.segments(), st.nb.prev_gear, st.nb.next_gear, d) >= st.cost - kPoseSmoothEps) return false;
+  if (!gear_runs_ok(c.segments(), st.neighbours(), d)) return false;
+  return known_clear || connection_clear(walls, c, d);
+}
+
 std::optional<SegmentPath> first_clear(const Walls& walls, std::vector<SegmentPath> candidates, const Stretch& st,
                                        const PoseSmoothDef& d, bool known_clear = false) {
-  for (SegmentPath& c : candidates) {
-    if (segments_cost(c.segments(), st.nb.prev_gear, st.nb.next_gear, d) >= st.cost - kPoseSmoothEps) continue;
-    if (!gear_runs_ok(c.segments(), st.neighbours(), d)) continue;
-    if (known_clear || connection_clear(walls, c, d)) return std::move(c);
-  }
+  for (SegmentPath& c : candidates)
+    if (acceptable(walls, c, st, d, known_clear)) return std::move(c);
   return std::nullopt;
 }
 
@@ -473,10 +555,7 @@ std::optional<SegmentPath> dubins_shortcut(const Walls& walls, const Pose& a, co
     const WordTrace trace = trace_word(walls, a, w, d.turning_radius, d.agent_radius, d.max_sagitta);
     if (trace == WordTrace::blocked) continue;
     auto p = dubins_to_path(a, b, d.turning_radius, w);
-    if (!p) continue;
-    std::vector<SegmentPath> one;
-    one.push_back(std::move(*p));
-    if (auto c = first_clear(walls, std::move(one), st, d, trace == WordTrace::clear)) return c;
+    if (p && acceptable(walls, *p, st, d, trace == WordTrace::clear)) return std::move(*p);
   }
   return std::nullopt;
 }
@@ -486,23 +565,23 @@ std::optional<SegmentPath> dubins_shortcut(const Walls& walls, const Pose& a, co
 std::optional<SegmentPath> try_shortcut(const Walls& walls, const PoseTable& t, size_t i, size_t j,
                                         const SegmentPath& done, const PoseSmoothDef& d) {
   const Stretch st = stretch_between(t, i, j, done, d);
-  if (!d.allow_reverse && d.cc_sharpness == 0.0) return dubins_shortcut(walls, t.pose[i], t.pose[j], st, d);
+  if (!d.allow_reverse && d.cc_sharpness == 0.0) return dubins_shortcut(walls, t.pose(i), t.pose(j), st, d);
   ++walls.tries;
-  return first_clear(walls, connections(t.pose[i], t.pose[j], st.length, d), st, d);
+  return first_clear(walls, connections(t.pose(i), t.pose(j), st.length, d), st, d);
 }
 
 /// The poses a shortcut from pose i tries to reach, nearest first: every pose up to
 /// i + kDenseReach, then spaced by a factor of about 1.25 out to i + kWindow (about 30 in all
-/// instead of kWindow).
-std::vector<size_t> probe_targets(size_t i, size_t last) {
-  std::vector<size_t> out;
+/// instead of kWindow). Written into `out` (kept by the round: a new vector per pose was a
+/// tenth of the smoother's allocations).
+void probe_targets(size_t i, size_t last, std::vector<size_t>& out) {
+  out.clear();
   const size_t far = std::min(last, i + kWindow);
   for (size_t step = 2; i + step <= far;) {
     out.push_back(i + step);
     step = step < kDenseReach ? step + 1 : step + std::max<size_t>(1, step / 4);
   }
   if (far > i + 1 && (out.empty() || out.back() != far)) out.push_back(far);
-  return out;
 }
 
 /// The farthest pose a connection from pose i reaches, and the connection; reached = i + 1 and
@@ -513,10 +592,11 @@ std::vector<size_t> probe_targets(size_t i, size_t last) {
 /// always at, the farthest one; the next round picks up much of what it misses.
 /// `no_gain_to`: targets up to this distance along the path cannot give a cheaper connection
 /// (shortest_connection_end()) and count as failed tries without being tried.
+/// `probes`: the round's buffer for probe_targets().
 std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Walls& walls, const PoseTable& t, size_t i,
                                                                  const SegmentPath& done, const PoseSmoothDef& d,
-                                                                 double no_gain_to) {
-  const std::vector<size_t> probes = probe_targets(i, t.pose.size() - 1);
+                                                                 double no_gain_to, std::vector<size_t>& probes) {
+  probe_targets(i, t.size() - 1, probes);
   if (probes.empty()) return {i + 1, std::nullopt};
   const auto attempt = [&](size_t j) -> std::optional<SegmentPath> {
     if (t.s[j] <= no_gain_to || walls.spent()) return std::nullopt;
@@ -574,14 +654,22 @@ Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const 
   const PoseTable& t = *table;
   Round r{SegmentPath(path.start()), {}, 0, 0, {}};
   const std::vector<double> ends = segment_ends(path);
-  const size_t n = t.pose.size();
+  const size_t n = t.size();
   const Changes windows = last == nullptr ? shortest_stretches(path, d) : Changes{};
   size_t i = 0, change = 0, window = 0;
+  std::vector<size_t> probes;
+  r.path.reserve(path.segments().size());
+  // The whole segments of `path` the round keeps, appended together (not with the relaxation,
+  // which reads the path as it grows).
+  PendingRun run;
+  PendingRun* const gather = d.relax ? nullptr : &run;
   while (i + 1 < n) {
     const auto no_gain_to = [&] { return last ? no_gain_end(last, t.s[i], change) : window_end(windows, t.s[i], window); };
-    auto [reached, link] = near_change(last, t.s[i], change) && !walls.spent()
-                               ? farthest_shortcut(walls, t, i, r.path, d, no_gain_to())
-                               : std::pair<size_t, std::optional<SegmentPath>>{i + 1, std::nullopt};
+    const bool probe = near_change(last, t.s[i], change) && !walls.spent();
+    if (probe)  // the tries read the path so far
+      if (Status s = flush_run(path, run, r.path); !s) return s.error();
+    auto [reached, link] = probe ? farthest_shortcut(walls, t, i, r.path, d, no_gain_to(), probes)
+                                 : std::pair<size_t, std::optional<SegmentPath>>{i + 1, std::nullopt};
     if (link) {
       ++r.shortcuts;
       const double from = r.path.length();
@@ -592,12 +680,13 @@ Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const 
       if (d.relax) r.legs.push_back(Leg{std::move(*link), true});
     } else {
       const Pose at = r.path.end();
-      if (Status s = append_cut(path, t.s[i], t.s[i + 1], r.path, ends); !s) return s.error();
+      if (Status s = append_cut(path, t.s[i], t.s[i + 1], r.path, ends, gather); !s) return s.error();
       if (d.relax)
         if (Status s = add_cut_leg(path, t.s[i], t.s[i + 1], r.legs, at, ends); !s) return s.error();
     }
     i = reached;
   }
+  if (Status s = flush_run(path, run, r.path); !s) return s.error();
   if (d.relax && r.shortcuts > 0) {
     r.relaxed = relax_junctions(*walls.grid, r.legs, d);
     if (r.relaxed > 0) {

@@ -110,7 +110,17 @@ WordTrace trace_word(const Walls& walls, const Pose& from, const DubinsSolution&
 /// each segment ends, summed in order: segment_ends() in pose_shortcut.cpp) it starts near a
 /// instead of walking from the path's start: the same result, without a walk per pose that made
 /// a smoothing round quadratic in the path's length.
-Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out, std::span<const double> ends = {});
+/// With `run`, the whole segments of `path` it would copy are gathered there instead, to be
+/// appended together by flush_run() (SegmentPath::append_run(): the same path); the caller
+/// flushes before it reads or extends `out` otherwise.
+struct PendingRun {
+  size_t first = 0;  ///< index in `path` of the first segment gathered
+  size_t count = 0;
+};
+Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out, std::span<const double> ends = {},
+                  PendingRun* run = nullptr);
+/// Appends the segments gathered in `run` to `out` and empties it.
+Status flush_run(const SegmentPath& path, PendingRun& run, SegmentPath& out);
 
 /// One piece of the smoothed path: a connection the smoother made, or a stretch of the input.
 struct Leg {
