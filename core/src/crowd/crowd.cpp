@@ -140,6 +140,7 @@ void CrowdImpl::step() {
   move_obstacles();
   make_way_for_movers();
   rebuild_buckets();
+  make_way_for_held_units();  // reads the buckets
   const int n = static_cast<int>(agents_.size());
   // Neighbours and decisions on the worker threads: a unit's find_neighbors() and decide()
   // write only its own state and its thread's scratch, and read what no one writes in this

@@ -68,6 +68,7 @@ struct Agent {
   bool heading_given_up = false; ///< Stopped on its spot facing off the goal heading, and cannot turn there.
   Vec2 lock_anchor{0.0, 0.0};    ///< Where its current lock interval began (crowd_arrive.cpp). [Units: cells]
   double lock_since = 0.0;       ///< When. [Units: s]
+  double make_way_until = -1.0; ///< Settled units in its way step aside until then (crowd_make_way.cpp). [Units: s]
   double maneuver_until = -1.0;  ///< Backing up to line up with the route (units that cannot pivot). [Units: s]
   double next_drive = 0.0;       ///< No drivable detour planned before then (crowd_drive.cpp). [Units: s]
   Vec2 route_dir{0.0, 0.0};      ///< Unit vector to the current waypoint (0 when there is none).
@@ -161,6 +162,8 @@ class Finder {
  private:
   std::unique_ptr<GridPathfinder> f_;
 };
+
+inline constexpr int kBucketSide = 4;  ///< Cells per neighbour bucket side (CrowdImpl::buckets_).
 
 /// The turn between two chords of a route a car can drive: a vehicle planner's curve sampled
 /// every 0.25 cells at a turning radius of 2 turns 0.125 rad per chord. [Units: radians]
@@ -402,6 +405,11 @@ class CrowdImpl {
   // crowd_make_way.cpp
   /// Units on a moving obstacle's route ahead of it step off the route (yield_dir).
   void make_way_for_movers();
+  /// Settled units (on their spots) in the way ahead of a unit held in one place a while
+  /// step off its route, as for a moving obstacle, until it is on its way again.
+  void make_way_for_held_units();
+  /// make_way_for_held_units() for unit `id`: true when a settled unit was in its way.
+  bool clear_settled_ahead(int id);
   /// Where unit `a` stands clear of the corridor `pts` (half width `half_width`): beside it,
   /// else farther along it; none when no such place is in straight reach.
   std::optional<Vec2> aside_point(const crowd::Agent& a, const std::vector<Vec2>& pts, double half_width) const;
