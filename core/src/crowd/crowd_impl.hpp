@@ -203,6 +203,7 @@ class CrowdImpl {
   std::vector<uint16_t> settled_;   ///< Per cell: how many arrived units stand on it (mark_settled).
   std::vector<int> settled_cells_;  ///< The cells where settled_ is not 0.
   int64_t settled_step_ = -1;       ///< The step settled_ was made for.
+  std::vector<int> held_settled_;  ///< The units on their spots this step (make_way_for_held_units).
   std::vector<crowd::GoalGroup> groups_;
   crowd::FlowFields flow_fields_;  ///< Shared routes of large groups (flow_field_crowd.cpp).
   Grid queue_grid_;                ///< grid_ with the cells where units queue dearer (crowd_queue.cpp), for the fields.

@@ -30,6 +30,7 @@ constexpr int kAlongTries = 10;
 constexpr double kMakeWayHold = 0.1;    ///< A unit keeps making way this long after the last check. [Units: s]
 constexpr double kHeldFor = 3.0;  ///< A unit held in one place this long has settled units in its way step aside. [Units: s]
 constexpr double kClearFor = 3.0; ///< ... and goes on asking this long after it last found one in its way. [Units: s]
+constexpr size_t kFewSettled = 64; ///< Up to this many settled units, a held unit checks them all rather than the buckets.
 
 struct Corridor {
   std::vector<Vec2> pts;  ///< The box's rear, then the route ahead of it.
@@ -168,6 +169,10 @@ void CrowdImpl::make_way_for_movers() {
 
 void CrowdImpl::make_way_for_held_units() {
   const double t = time();
+  held_settled_.clear();
+  for (size_t j = 0; j < agents_.size(); ++j)
+    if (agents_[j].st.reached) held_settled_.push_back(static_cast<int>(j));
+  if (held_settled_.empty()) return;  // most steps of a busy crowd: nothing to ask
   for (size_t i = 0; i < agents_.size(); ++i) {
     crowd::Agent& a = agents_[i];
     if (a.st.reached || a.st.waiting || a.heading_given_up || a.st.route.size() < 2) continue;
@@ -182,32 +187,35 @@ bool CrowdImpl::clear_settled_ahead(int id) {
   Corridor c = route_ahead(a, a.def.unit.radius + std::max(kAheadMin, a.def.unit.max_speed * kAheadTime));
   if (c.pts.size() < 2) return false;
   c.half_width = a.def.unit.radius + kSideMargin;
-  // The buckets round the corridor (positions as in pos_: nothing moved since rebuild_buckets).
+  bool found = false;
+  // Each unit's way aside depends on its own state only, so the order they are met in does not matter.
+  auto consider = [&](int j) {
+    crowd::Agent& b = agents_[static_cast<size_t>(j)];
+    if (j == id || !b.st.reached) return;
+    Vec2 q;
+    const size_t k = closest_on(c.pts, b.st.pose.pos, q);
+    if (glm::length(b.st.pose.pos - q) >= c.half_width + b.def.unit.radius) return;
+    if (k == 0 && glm::dot(b.st.pose.pos - c.pts[0], c.pts[1] - c.pts[0]) <= 0.0) return;  // behind it
+    const std::optional<Vec2> p = aside_point(b, c.pts, c.half_width);
+    Vec2 dir = p ? *p - b.st.pose.pos : c.pts.back() - c.pts[0];
+    const double len = glm::length(dir);
+    if (len < 1e-9) return;
+    b.yield_dir = dir / len;
+    b.yield_until = t + kMakeWayHold;
+    found = true;
+  };
+  if (held_settled_.size() <= kFewSettled) {
+    for (int j : held_settled_) consider(j);
+    return found;
+  }
+  // Many settled: the buckets round the corridor (positions as in pos_: none moved since rebuild_buckets).
   Vec2 lo = c.pts[0], hi = c.pts[0];
   for (Vec2 p : c.pts) lo = glm::min(lo, p), hi = glm::max(hi, p);
   const double reach = c.half_width + max_radius_;
-  auto bucket = [&](double v, int n) { return std::clamp(static_cast<int>(std::floor(v / crowd::kBucketSide)), 0, n - 1); };
-  bool found = false;
-  for (int by = bucket(lo.y - reach, bucket_h_); by <= bucket(hi.y + reach, bucket_h_); ++by) {
-    for (int bx = bucket(lo.x - reach, bucket_w_); bx <= bucket(hi.x + reach, bucket_w_); ++bx) {
-      for (int j : buckets_[static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx)]) {
-        crowd::Agent& b = agents_[static_cast<size_t>(j)];
-        if (j == id || !b.st.reached) continue;
-        Vec2 q;
-        const size_t k = closest_on(c.pts, b.st.pose.pos, q);
-        if (glm::length(b.st.pose.pos - q) >= c.half_width + b.def.unit.radius) continue;
-        if (k == 0 && glm::dot(b.st.pose.pos - c.pts[0], c.pts[1] - c.pts[0]) <= 0.0) continue;  // behind it
-        // Each unit's way aside depends on its own state only: the buckets' order does not matter.
-        const std::optional<Vec2> p = aside_point(b, c.pts, c.half_width);
-        Vec2 dir = p ? *p - b.st.pose.pos : c.pts.back() - c.pts[0];
-        const double len = glm::length(dir);
-        if (len < 1e-9) continue;
-        b.yield_dir = dir / len;
-        b.yield_until = t + kMakeWayHold;
-        found = true;
-      }
-    }
-  }
+  auto bucket = [](double v, int n) { return std::clamp(static_cast<int>(std::floor(v / crowd::kBucketSide)), 0, n - 1); };
+  for (int by = bucket(lo.y - reach, bucket_h_); by <= bucket(hi.y + reach, bucket_h_); ++by)
+    for (int bx = bucket(lo.x - reach, bucket_w_); bx <= bucket(hi.x + reach, bucket_w_); ++bx)
+      for (int j : buckets_[static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx)]) consider(j);
   return found;
 }
 
