@@ -20,7 +20,7 @@ constexpr double kStandSpeed = 0.05;      ///< ORCA's velocity slower than this 
 /// The angle in [-pi, pi] (a remainder, not a loop: a start heading of 1e300 must not hang).
 double wrap_angle(double a) { return std::remainder(a, 2.0 * kPi); }
 
-Vec2 dir_of(double heading) { return Vec2(dmath::cos(heading), dmath::sin(heading)); }
+Vec2 dir_of(double heading) { return crowd::heading_dir(heading); }
 
 }  // namespace
 
@@ -256,7 +256,7 @@ void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca, const crowd:
     // Headings at the horizon (and half way) are evenly spaced: rotate instead of calling
     // sin and cos per candidate.
     const double step = 2.0 * wmax * T / (kTurns - 1);
-    const Vec2 rot_end(dmath::cos(step), dmath::sin(step)), rot_mid(dmath::cos(0.5 * step), dmath::sin(0.5 * step));
+    const Vec2 rot_end(crowd::heading_dir(step)), rot_mid(crowd::heading_dir(0.5 * step));
     Vec2 dir_end = dir_of(h0 - wmax * T), dir_mid = dir_of(h0 - 0.5 * wmax * T);
     for (int ti = 0; ti < kTurns; ++ti) {
       const double w = wmax * (2.0 * ti / (kTurns - 1) - 1.0);

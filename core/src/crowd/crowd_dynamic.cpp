@@ -12,7 +12,8 @@
 namespace pathlab {
 
 double crowd::box_distance(const Pose& box, Vec2 half, Vec2 p, Vec2* closest) {
-  const double c = dmath::cos(box.heading), s = dmath::sin(box.heading);
+  const Vec2 h = heading_dir(box.heading);
+  const double c = h.x, s = h.y;
   const Vec2 d = p - box.pos;
   const Vec2 local(c * d.x + s * d.y, -s * d.x + c * d.y);
   const Vec2 q(std::clamp(local.x, -half.x, half.x), std::clamp(local.y, -half.y, half.y));

@@ -17,6 +17,7 @@
 #include "crowd/orca.hpp"
 #include "crowd/worker_pool.hpp"
 #include "pathlab/crowd.hpp"
+#include "pathlab/det_math.hpp"
 #include "pathlab/grid_search.hpp"
 
 namespace pathlab {
@@ -162,6 +163,13 @@ class Finder {
  private:
   std::unique_ptr<GridPathfinder> f_;
 };
+
+/// The unit vector of a heading: det_math's sin and cos in one reduction (the same bits as both).
+inline Vec2 heading_dir(double heading) {
+  double s = 0.0, c = 0.0;
+  dmath::sincos(heading, s, c);
+  return Vec2(c, s);
+}
 
 inline constexpr int kBucketSide = 4;  ///< Cells per neighbour bucket side (CrowdImpl::buckets_).
 

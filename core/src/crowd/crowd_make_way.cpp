@@ -40,7 +40,7 @@ struct Corridor {
 /// The route ahead of the truck from its rear to `ahead` beyond its front (laps when it loops).
 Corridor corridor_of(const crowd::Mover& m) {
   Corridor c;
-  const Vec2 dir(dmath::cos(m.st.pose.heading), dmath::sin(m.st.pose.heading));
+  const Vec2 dir(crowd::heading_dir(m.st.pose.heading));
   c.half_width = m.def.half_extents.y + kSideMargin;
   c.pts.push_back(m.st.pose.pos - dir * m.def.half_extents.x);
   c.pts.push_back(m.st.pose.pos);

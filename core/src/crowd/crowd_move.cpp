@@ -151,7 +151,7 @@ void CrowdImpl::move(int id) {
       const double wmax = max_heading_rate(u, a.st.speed);
       pose.heading += std::clamp(a.target_turn, -wmax, wmax) * dt;
       a.st.speed = approach(a.st.speed, a.target_speed, (speeding_up ? u.acceleration : u.braking) * dt);
-      v = a.st.speed * Vec2(dmath::cos(pose.heading), dmath::sin(pose.heading));
+      v = a.st.speed * crowd::heading_dir(pose.heading);
     }
   }
   if (a.at_spot && a.def.goal_heading && u.pivot_turn_rate > 0.0 && glm::length(v) < 0.05 * u.max_speed) {
@@ -186,7 +186,7 @@ void CrowdImpl::move(int id) {
   if (a.holonomic) {
     a.st.speed = glm::length(a.st.velocity);
   } else {
-    a.st.speed = glm::dot(a.st.velocity, Vec2(dmath::cos(pose.heading), dmath::sin(pose.heading)));
+    a.st.speed = glm::dot(a.st.velocity, crowd::heading_dir(pose.heading));
   }
 }
 

@@ -250,7 +250,7 @@ Vec2 CrowdImpl::ride_velocity(Vec2 pos, const Pose& on, double speed, double top
   // kRideAngle to the route would. (Going to the point itself moved units 0.15 cells sideways in
   // a step, and a tank pushed past its route's end one cell back: 60 cells/s.)
   const double dt = def_.dt;
-  const Vec2 ahead(dmath::cos(on.heading), dmath::sin(on.heading));
+  const Vec2 ahead(crowd::heading_dir(on.heading));
   const Vec2 step = on.pos - pos;
   const double along = std::clamp(glm::dot(step, ahead), 0.0, std::max(0.0, speed) * dt);
   Vec2 side = step - glm::dot(step, ahead) * ahead;
@@ -282,7 +282,7 @@ Pose CrowdImpl::ride_pose(const crowd::Agent& a, double ds) const {
     len = glm::length(route[leg] - from);
   }
   along = std::min(along, len);  // never past the end
-  const Vec2 dir = len > 1e-9 ? (route[leg] - from) / len : Vec2(dmath::cos(a.st.pose.heading), dmath::sin(a.st.pose.heading));
+  const Vec2 dir = len > 1e-9 ? (route[leg] - from) / len : crowd::heading_dir(a.st.pose.heading);
   double heading = dmath::atan2(dir.y, dir.x);
   const double off = a.def.goal_heading ? wrap_angle(*a.def.goal_heading - heading) : 0.0;
   if (leg + 1 == route.size() && len > 1e-9 && std::abs(off) < crowd::kChordTurn) {

@@ -62,7 +62,7 @@ bool CrowdImpl::turn_round_to_route(crowd::Agent& a, int gear) const {
   const double want = dmath::atan2(dir.y, dir.x) - dmath::atan2(kCrossGain * cross, std::abs(a.st.speed) + kCrossSoft);
   const double room = std::max(0.0, glm::dot(to - pos, dir)) + (a.route_tail.size() == route.size() ? a.route_tail[leg] : 0.0);
   a.turn_gear = gear;
-  return turn_around(a, Vec2(dmath::cos(want), dmath::sin(want)), room);
+  return turn_around(a, crowd::heading_dir(want), room);
 }
 
 double CrowdImpl::free_arc(const crowd::Agent& a, int gear, double side, double reach, bool units) const {
@@ -72,7 +72,7 @@ double CrowdImpl::free_arc(const crowd::Agent& a, int gear, double side, double 
   double h = a.st.pose.heading;
   for (double s = kArcStep; s <= reach; s += kArcStep) {
     h += side * kArcStep / u.turning_radius;
-    p += static_cast<double>(gear) * kArcStep * Vec2(dmath::cos(h), dmath::sin(h));
+    p += static_cast<double>(gear) * kArcStep * crowd::heading_dir(h);
     if (!grid_.contains(p) || !point_clear(grid_, p, r)) return s - kArcStep;
     for (int j : a.st.neighbors) {
       if (!units) break;
