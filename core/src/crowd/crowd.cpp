@@ -140,6 +140,7 @@ void CrowdImpl::step() {
   move_obstacles();
   make_way_for_movers();
   rebuild_buckets();
+  make_way_for_held_units();  // reads the buckets
   const int n = static_cast<int>(agents_.size());
   // Neighbours and decisions on the worker threads: a unit's find_neighbors() and decide()
   // write only its own state and its thread's scratch, and read what no one writes in this
@@ -206,7 +207,7 @@ size_t bytes_of(const std::vector<T>& v) {
 
 size_t CrowdImpl::memory_bytes() const noexcept {
   size_t b = sizeof(*this) + bytes_of(base_.costs()) + bytes_of(grid_.costs()) + bytes_of(avoid_grid_.costs()) +
-             bytes_of(local_grid_.costs()) + bytes_of(queue_grid_.costs()) + bytes_of(flow_) + bytes_of(settled_) + bytes_of(settled_cells_) +
+             bytes_of(local_grid_.costs()) + bytes_of(queue_grid_.costs()) + bytes_of(flow_) + bytes_of(settled_) + bytes_of(settled_cells_) + bytes_of(held_settled_) +
              bytes_of(buckets_) + bytes_of(agent_bucket_) + bytes_of(pos_) + bytes_of(vel_) + bytes_of(radius_) +
              bytes_of(scratch_) + bytes_of(agents_) + flow_fields_.memory_bytes();
   for (const std::vector<int>& ids : buckets_) b += bytes_of(ids);

@@ -7,11 +7,12 @@
 #include <limits>
 
 #include "crowd/crowd_impl.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
 
-constexpr int kBucketSide = 4;  ///< Cells per neighbour bucket side.
+using crowd::kBucketSide;
 constexpr double kFollowOrcaSpeed = 0.2;  ///< ORCA's velocity counts above this fraction of the top speed.
 constexpr double kFollowOrcaCos = 0.7;    ///< ... and when it turns more than about 45 degrees from the route.
 constexpr double kStandSpeed = 0.05;      ///< ORCA's velocity slower than this asks the unit to stand. [Units: cells/s]
@@ -19,7 +20,7 @@ constexpr double kStandSpeed = 0.05;      ///< ORCA's velocity slower than this 
 /// The angle in [-pi, pi] (a remainder, not a loop: a start heading of 1e300 must not hang).
 double wrap_angle(double a) { return std::remainder(a, 2.0 * kPi); }
 
-Vec2 dir_of(double heading) { return Vec2(std::cos(heading), std::sin(heading)); }
+Vec2 dir_of(double heading) { return crowd::heading_dir(heading); }
 
 }  // namespace
 
@@ -230,8 +231,8 @@ void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca, const crowd:
   // behind a corner stood still for two minutes, every move along its nose blocked.
   const bool follow_orca = !has_route || (want > kFollowOrcaSpeed * u.max_speed && time() >= a.maneuver_until &&
                                           glm::dot(v_orca / want, a.route_dir) < kFollowOrcaCos);
-  double nose_goal = follow_orca ? std::atan2(v_orca.y, v_orca.x) : std::atan2(a.route_dir.y, a.route_dir.x);
-  const bool back_to_it = u.can_reverse && has_route && std::cos(wrap_angle(nose_goal - h0)) < -0.5 &&
+  double nose_goal = follow_orca ? dmath::atan2(v_orca.y, v_orca.x) : dmath::atan2(a.route_dir.y, a.route_dir.x);
+  const bool back_to_it = u.can_reverse && has_route && dmath::cos(wrap_angle(nose_goal - h0)) < -0.5 &&
                           glm::length(a.st.route[static_cast<size_t>(a.st.next_waypoint)] - a.st.pose.pos) < 3.0;
   if (back_to_it) nose_goal += kPi;
   const Vec2 nose_dir = dir_of(nose_goal);
@@ -255,7 +256,7 @@ void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca, const crowd:
     // Headings at the horizon (and half way) are evenly spaced: rotate instead of calling
     // sin and cos per candidate.
     const double step = 2.0 * wmax * T / (kTurns - 1);
-    const Vec2 rot_end(std::cos(step), std::sin(step)), rot_mid(std::cos(0.5 * step), std::sin(0.5 * step));
+    const Vec2 rot_end(crowd::heading_dir(step)), rot_mid(crowd::heading_dir(0.5 * step));
     Vec2 dir_end = dir_of(h0 - wmax * T), dir_mid = dir_of(h0 - 0.5 * wmax * T);
     for (int ti = 0; ti < kTurns; ++ti) {
       const double w = wmax * (2.0 * ti / (kTurns - 1) - 1.0);

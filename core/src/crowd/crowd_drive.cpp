@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "crowd/crowd_impl.hpp"
+#include "pathlab/det_math.hpp"
 #include "pathlab/hybrid_astar.hpp"
 
 namespace pathlab {
@@ -24,7 +25,7 @@ constexpr double kDriveRetry = 8.0;     ///< A unit whose plan found nothing tri
 constexpr int64_t kDriveExpansions = 4000;
 constexpr double kSampleStep = 0.5;     ///< Spacing of the detour's waypoints. [Units: cells]
 
-double heading_of(Vec2 from, Vec2 to) { return std::atan2(to.y - from.y, to.x - from.x); }
+double heading_of(Vec2 from, Vec2 to) { return dmath::atan2(to.y - from.y, to.x - from.x); }
 
 /// The blocked cells of `grid` in the rectangle lo..hi, as a grid of its own.
 Result<Grid> window_of(const Grid& grid, Cell lo, Cell hi) {

@@ -7,11 +7,13 @@
 
 #include "crowd/crowd_impl.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 
 double crowd::box_distance(const Pose& box, Vec2 half, Vec2 p, Vec2* closest) {
-  const double c = std::cos(box.heading), s = std::sin(box.heading);
+  const Vec2 h = heading_dir(box.heading);
+  const double c = h.x, s = h.y;
   const Vec2 d = p - box.pos;
   const Vec2 local(c * d.x + s * d.y, -s * d.x + c * d.y);
   const Vec2 q(std::clamp(local.x, -half.x, half.x), std::clamp(local.y, -half.y, half.y));
@@ -33,7 +35,7 @@ constexpr double kBackOffPause = 1.5;     ///< ... and then waits this long befo
 Pose pose_on_leg(const MovingObstacleDef& d, size_t leg, double along) {
   const Vec2 a = leg_start(d, leg), b = leg_end(d, leg);
   const Vec2 dir = (b - a) / glm::length(b - a);
-  return Pose{a + dir * along, std::atan2(dir.y, dir.x)};
+  return Pose{a + dir * along, dmath::atan2(dir.y, dir.x)};
 }
 
 }  // namespace

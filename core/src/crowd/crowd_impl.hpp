@@ -17,6 +17,7 @@
 #include "crowd/orca.hpp"
 #include "crowd/worker_pool.hpp"
 #include "pathlab/crowd.hpp"
+#include "pathlab/det_math.hpp"
 #include "pathlab/grid_search.hpp"
 
 namespace pathlab {
@@ -68,6 +69,7 @@ struct Agent {
   bool heading_given_up = false; ///< Stopped on its spot facing off the goal heading, and cannot turn there.
   Vec2 lock_anchor{0.0, 0.0};    ///< Where its current lock interval began (crowd_arrive.cpp). [Units: cells]
   double lock_since = 0.0;       ///< When. [Units: s]
+  double make_way_until = -1.0; ///< Settled units in its way step aside until then (crowd_make_way.cpp). [Units: s]
   double maneuver_until = -1.0;  ///< Backing up to line up with the route (units that cannot pivot). [Units: s]
   double next_drive = 0.0;       ///< No drivable detour planned before then (crowd_drive.cpp). [Units: s]
   Vec2 route_dir{0.0, 0.0};      ///< Unit vector to the current waypoint (0 when there is none).
@@ -162,6 +164,15 @@ class Finder {
   std::unique_ptr<GridPathfinder> f_;
 };
 
+/// The unit vector of a heading: det_math's sin and cos in one reduction (the same bits as both).
+inline Vec2 heading_dir(double heading) {
+  double s = 0.0, c = 0.0;
+  dmath::sincos(heading, s, c);
+  return Vec2(c, s);
+}
+
+inline constexpr int kBucketSide = 4;  ///< Cells per neighbour bucket side (CrowdImpl::buckets_).
+
 /// The turn between two chords of a route a car can drive: a vehicle planner's curve sampled
 /// every 0.25 cells at a turning radius of 2 turns 0.125 rad per chord. [Units: radians]
 inline constexpr double kChordTurn = 0.15;
@@ -200,6 +211,7 @@ class CrowdImpl {
   std::vector<uint16_t> settled_;   ///< Per cell: how many arrived units stand on it (mark_settled).
   std::vector<int> settled_cells_;  ///< The cells where settled_ is not 0.
   int64_t settled_step_ = -1;       ///< The step settled_ was made for.
+  std::vector<int> held_settled_;  ///< The units on their spots this step (make_way_for_held_units).
   std::vector<crowd::GoalGroup> groups_;
   crowd::FlowFields flow_fields_;  ///< Shared routes of large groups (flow_field_crowd.cpp).
   Grid queue_grid_;                ///< grid_ with the cells where units queue dearer (crowd_queue.cpp), for the fields.
@@ -402,6 +414,11 @@ class CrowdImpl {
   // crowd_make_way.cpp
   /// Units on a moving obstacle's route ahead of it step off the route (yield_dir).
   void make_way_for_movers();
+  /// Settled units (on their spots) in the way ahead of a unit held in one place a while
+  /// step off its route, as for a moving obstacle, until it is on its way again.
+  void make_way_for_held_units();
+  /// make_way_for_held_units() for unit `id`: true when a settled unit was in its way.
+  bool clear_settled_ahead(int id);
   /// Where unit `a` stands clear of the corridor `pts` (half width `half_width`): beside it,
   /// else farther along it; none when no such place is in straight reach.
   std::optional<Vec2> aside_point(const crowd::Agent& a, const std::vector<Vec2>& pts, double half_width) const;

@@ -3,12 +3,20 @@
 // out of its box; ORCA alone keeps them out of the box and leaves them standing on the route,
 // so a truck that never drives into a unit waited behind units settled on its route for good
 // (eight people pinned against a building from t = 48 s past t = 100 s).
+//
+// Units held by settled ones get the same: a unit held in one place a while with units that
+// have settled on their spots on its route ahead has them step aside the same way until it is
+// on its way. A car whose goal lay behind its own group's settled block (an arrived car and a
+// tank 3-4 cells ahead of it, 20 cells from its goal) rocked there from t = 60 s to the end of
+// the run at 120 s; ORCA has settled units make room for a unit that drives into them, not for
+// one that waits in front of them, and the detour search (their cells dearer) found no way round.
 
 #include <algorithm>
 #include <cmath>
 
 #include "crowd/crowd_impl.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
@@ -20,6 +28,9 @@ constexpr double kAsideExtra = 0.3;     ///< The aside point lies this much beyo
 constexpr double kAlongStep = 1.0;      ///< Spacing of aside points tried farther along the route. [Units: cells]
 constexpr int kAlongTries = 10;
 constexpr double kMakeWayHold = 0.1;    ///< A unit keeps making way this long after the last check. [Units: s]
+constexpr double kHeldFor = 3.0;  ///< A unit held in one place this long has settled units in its way step aside. [Units: s]
+constexpr double kClearFor = 3.0; ///< ... and goes on asking this long after it last found one in its way. [Units: s]
+constexpr size_t kFewSettled = 64; ///< Up to this many settled units, a held unit checks them all rather than the buckets.
 
 struct Corridor {
   std::vector<Vec2> pts;  ///< The box's rear, then the route ahead of it.
@@ -29,7 +40,7 @@ struct Corridor {
 /// The route ahead of the truck from its rear to `ahead` beyond its front (laps when it loops).
 Corridor corridor_of(const crowd::Mover& m) {
   Corridor c;
-  const Vec2 dir(std::cos(m.st.pose.heading), std::sin(m.st.pose.heading));
+  const Vec2 dir(crowd::heading_dir(m.st.pose.heading));
   c.half_width = m.def.half_extents.y + kSideMargin;
   c.pts.push_back(m.st.pose.pos - dir * m.def.half_extents.x);
   c.pts.push_back(m.st.pose.pos);
@@ -48,6 +59,24 @@ Corridor corridor_of(const crowd::Mover& m) {
     left -= len;
     if (leg + 1 >= legs && !m.def.loop) break;
     leg = (leg + 1) % legs;
+  }
+  return c;
+}
+
+/// The route ahead of a unit (its centre, then its route from its next waypoint) `ahead` cells long.
+Corridor route_ahead(const crowd::Agent& a, double ahead) {
+  Corridor c;
+  c.pts.push_back(a.st.pose.pos);
+  const auto& r = a.st.route;
+  double left = ahead;
+  for (size_t k = static_cast<size_t>(std::max(a.st.next_waypoint, 0)); k < r.size() && left > 0.0; ++k) {
+    const double len = glm::length(r[k] - c.pts.back());
+    if (len >= left) {
+      c.pts.push_back(c.pts.back() + (r[k] - c.pts.back()) * (left / len));
+      break;
+    }
+    if (len > 1e-9) c.pts.push_back(r[k]);
+    left -= len;
   }
   return c;
 }
@@ -136,6 +165,58 @@ void CrowdImpl::make_way_for_movers() {
       a.yield_until = t + kMakeWayHold;
     }
   }
+}
+
+void CrowdImpl::make_way_for_held_units() {
+  const double t = time();
+  held_settled_.clear();
+  for (size_t j = 0; j < agents_.size(); ++j)
+    if (agents_[j].st.reached) held_settled_.push_back(static_cast<int>(j));
+  if (held_settled_.empty()) return;  // most steps of a busy crowd: nothing to ask
+  for (size_t i = 0; i < agents_.size(); ++i) {
+    crowd::Agent& a = agents_[i];
+    if (a.st.reached || a.st.waiting || a.heading_given_up || a.st.route.size() < 2) continue;
+    if (t - a.lock_since < kHeldFor && t >= a.make_way_until) continue;
+    if (clear_settled_ahead(static_cast<int>(i))) a.make_way_until = t + kClearFor;
+  }
+}
+
+bool CrowdImpl::clear_settled_ahead(int id) {
+  const crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  const double t = time();
+  Corridor c = route_ahead(a, a.def.unit.radius + std::max(kAheadMin, a.def.unit.max_speed * kAheadTime));
+  if (c.pts.size() < 2) return false;
+  c.half_width = a.def.unit.radius + kSideMargin;
+  bool found = false;
+  // Each unit's way aside depends on its own state only, so the order they are met in does not matter.
+  auto consider = [&](int j) {
+    crowd::Agent& b = agents_[static_cast<size_t>(j)];
+    if (j == id || !b.st.reached) return;
+    Vec2 q;
+    const size_t k = closest_on(c.pts, b.st.pose.pos, q);
+    if (glm::length(b.st.pose.pos - q) >= c.half_width + b.def.unit.radius) return;
+    if (k == 0 && glm::dot(b.st.pose.pos - c.pts[0], c.pts[1] - c.pts[0]) <= 0.0) return;  // behind it
+    const std::optional<Vec2> p = aside_point(b, c.pts, c.half_width);
+    Vec2 dir = p ? *p - b.st.pose.pos : c.pts.back() - c.pts[0];
+    const double len = glm::length(dir);
+    if (len < 1e-9) return;
+    b.yield_dir = dir / len;
+    b.yield_until = t + kMakeWayHold;
+    found = true;
+  };
+  if (held_settled_.size() <= kFewSettled) {
+    for (int j : held_settled_) consider(j);
+    return found;
+  }
+  // Many settled: the buckets round the corridor (positions as in pos_: none moved since rebuild_buckets).
+  Vec2 lo = c.pts[0], hi = c.pts[0];
+  for (Vec2 p : c.pts) lo = glm::min(lo, p), hi = glm::max(hi, p);
+  const double reach = c.half_width + max_radius_;
+  auto bucket = [](double v, int n) { return std::clamp(static_cast<int>(std::floor(v / crowd::kBucketSide)), 0, n - 1); };
+  for (int by = bucket(lo.y - reach, bucket_h_); by <= bucket(hi.y + reach, bucket_h_); ++by)
+    for (int bx = bucket(lo.x - reach, bucket_w_); bx <= bucket(hi.x + reach, bucket_w_); ++bx)
+      for (int j : buckets_[static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx)]) consider(j);
+  return found;
 }
 
 }  // namespace pathlab

@@ -9,6 +9,7 @@
 
 #include "crowd/crowd_impl.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
@@ -67,12 +68,12 @@ void CrowdImpl::final_approach(crowd::Agent& a) const {
   const double dist = glm::length(d);
   const int last = static_cast<int>(a.st.route.size()) - 1;
   if (u.pivot_turn_rate <= 0.0 || a.st.waiting || dist > kApproachDistance || a.st.next_waypoint < last || dist < 1e-9) return;
-  const double err = wrap_angle(std::atan2(d.y, d.x) - a.st.pose.heading);
+  const double err = wrap_angle(dmath::atan2(d.y, d.x) - a.st.pose.heading);
   const double dt = def_.dt;
   a.target_turn = std::clamp(err / dt, -u.pivot_turn_rate, u.pivot_turn_rate);
   a.target_speed = std::abs(err) > kApproachCone && std::abs(a.st.speed) < kCreep
                        ? 0.0
-                       : std::min({u.max_speed, std::sqrt(u.braking * dist), dist / dt}) * std::max(0.0, std::cos(err));
+                       : std::min({u.max_speed, std::sqrt(u.braking * dist), dist / dt}) * std::max(0.0, dmath::cos(err));
 }
 
 bool CrowdImpl::place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const {
@@ -127,7 +128,7 @@ void CrowdImpl::move(int id) {
     if (l > max_dv) dv *= max_dv / l;
     v = a.st.velocity + dv;
     if (glm::length(v) > 1e-3) {
-      const double err = wrap_angle(std::atan2(v.y, v.x) - pose.heading);
+      const double err = wrap_angle(dmath::atan2(v.y, v.x) - pose.heading);
       pose.heading += std::clamp(err, -u.max_turn_rate * dt, u.max_turn_rate * dt);
     }
   } else {
@@ -150,7 +151,7 @@ void CrowdImpl::move(int id) {
       const double wmax = max_heading_rate(u, a.st.speed);
       pose.heading += std::clamp(a.target_turn, -wmax, wmax) * dt;
       a.st.speed = approach(a.st.speed, a.target_speed, (speeding_up ? u.acceleration : u.braking) * dt);
-      v = a.st.speed * Vec2(std::cos(pose.heading), std::sin(pose.heading));
+      v = a.st.speed * crowd::heading_dir(pose.heading);
     }
   }
   if (a.at_spot && a.def.goal_heading && u.pivot_turn_rate > 0.0 && glm::length(v) < 0.05 * u.max_speed) {
@@ -185,7 +186,7 @@ void CrowdImpl::move(int id) {
   if (a.holonomic) {
     a.st.speed = glm::length(a.st.velocity);
   } else {
-    a.st.speed = glm::dot(a.st.velocity, Vec2(std::cos(pose.heading), std::sin(pose.heading)));
+    a.st.speed = glm::dot(a.st.velocity, crowd::heading_dir(pose.heading));
   }
 }
 

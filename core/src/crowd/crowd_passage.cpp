@@ -10,6 +10,7 @@
 
 #include "crowd/crowd_impl.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
@@ -101,7 +102,7 @@ void CrowdImpl::keep_right_in_passages(std::vector<Vec2>& route, double radius) 
     const Vec2 in = route[k] - route[k - 1], out = route[k + 1] - route[k];
     const double li = glm::length(in), lo = glm::length(out);
     if (li < 1e-9 || lo < 1e-9) continue;
-    const double turn = std::acos(std::clamp(glm::dot(in, out) / (li * lo), -1.0, 1.0));
+    const double turn = dmath::acos(std::clamp(glm::dot(in, out) / (li * lo), -1.0, 1.0));
     // Corners only: not the samples of a curve (short legs), not a bend in the open (a taut
     // route bends where it touches a wall; the probes below are the costly part).
     if (turn < kCornerTurn || turn > kPi - 1e-6 || std::min(li, lo) < kCornerLeg) continue;

@@ -9,6 +9,7 @@
 
 #include "crowd/crowd_impl.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/det_math.hpp"
 #include "pathlab/follow_path.hpp"
 #include "pathlab/shortcut.hpp"
 
@@ -330,7 +331,7 @@ void CrowdImpl::claim_slot(int id) {
       const int count = ring == 0 ? 1 : 6 * ring;
       for (int k = 0; k < count; ++k) {
         const double ang = 2.0 * kPi * k / count;
-        const Vec2 p = g.goal + ring * spacing * Vec2(std::cos(ang), std::sin(ang));
+        const Vec2 p = g.goal + ring * spacing * crowd::heading_dir(ang);
         if (grid_.contains(p) && point_clear(base_, p, rmax) && segment_clear(base_, g.goal, p, rmax)) g.slots.push_back(p);
       }
     }
@@ -406,7 +407,7 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
   if (a.st.yielding) return a.yield_dir * (0.5 * vmax);
   if (time() < a.maneuver_until) {
     // Back straight up; the heading sampler steers the nose towards the route meanwhile.
-    return -a.def.unit.max_reverse_speed * Vec2(std::cos(a.st.pose.heading), std::sin(a.st.pose.heading));
+    return -a.def.unit.max_reverse_speed * crowd::heading_dir(a.st.pose.heading);
   }
   if (dist < 1e-6) return Vec2(0.0);
   double speed = vmax;
@@ -429,7 +430,8 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
     // which reciprocal avoidance alone resolves slowly (the circle swap).
     const crowd::Agent& b = agents_[static_cast<size_t>(a.st.neighbors.front())];
     if (glm::length(b.st.pose.pos - pos) < a.def.unit.radius + b.def.unit.radius + kKeepRightRange) {
-      const double c = std::cos(kKeepRight), s = std::sin(kKeepRight);
+      static const Vec2 kTurn = crowd::heading_dir(kKeepRight);  // a constant: computed once
+      const double c = kTurn.x, s = kTurn.y;
       v = Vec2(c * v.x - s * v.y, s * v.x + c * v.y);
     }
   }
@@ -456,9 +458,10 @@ double CrowdImpl::turn_limited_speed(const crowd::Agent& a, Vec2 d, double dist)
   // allows on it, and a target behind is turned to on the spot first. A unit that cannot turn
   // on the spot (a car) is left alone: it backs up instead (crowd_stuck.cpp).
   if (a.def.unit.pivot_turn_rate <= 0.0) return std::numeric_limits<double>::infinity();
-  const double bearing = std::remainder(std::atan2(d.y, d.x) - a.st.pose.heading, 2.0 * kPi);
-  if (std::cos(bearing) <= 0.0) return 0.0;
-  const double sin_b = std::abs(std::sin(bearing));
+  const double bearing = std::remainder(dmath::atan2(d.y, d.x) - a.st.pose.heading, 2.0 * kPi);
+  const Vec2 cs = crowd::heading_dir(bearing);
+  if (cs.x <= 0.0) return 0.0;
+  const double sin_b = std::abs(cs.y);
   if (sin_b <= 1e-9) return std::numeric_limits<double>::infinity();
   return max_heading_rate(a.def.unit, 0.0) * dist / (2.0 * sin_b);
 }

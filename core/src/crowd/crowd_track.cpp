@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "crowd/crowd_impl.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
@@ -54,7 +55,7 @@ size_t current_leg(const std::vector<Vec2>& route, int next_waypoint, Vec2 pos) 
 double corner_at(const std::vector<Vec2>& route, size_t k) {
   const Vec2 l0 = route[k] - route[k - 1], l1 = route[k + 1] - route[k];
   if (glm::length(l0) <= 1e-9 || glm::length(l1) <= 1e-9) return 0.0;
-  return wrap_angle(std::atan2(l1.y, l1.x) - std::atan2(l0.y, l0.x));
+  return wrap_angle(dmath::atan2(l1.y, l1.x) - dmath::atan2(l0.y, l0.x));
 }
 
 /// The first route point at or after `leg` where the route turns more than kMaxCorner (the
@@ -151,9 +152,9 @@ bool CrowdImpl::track_route(crowd::Agent& a) const {
   const Vec2 normal(-dir.y, dir.x);
   const double cross = glm::dot(pos - from, normal);  // signed offset from the leg's line [cells]
   const double speed_now = std::abs(a.st.speed);
-  const double want = std::atan2(dir.y, dir.x) - std::atan2(kCrossGain * cross, speed_now + kCrossSoft);
+  const double want = dmath::atan2(dir.y, dir.x) - dmath::atan2(kCrossGain * cross, speed_now + kCrossSoft);
   const double err = wrap_angle(want - a.st.pose.heading);
-  const double heading_off = std::abs(wrap_angle(std::atan2(dir.y, dir.x) - a.st.pose.heading));
+  const double heading_off = std::abs(wrap_angle(dmath::atan2(dir.y, dir.x) - a.st.pose.heading));
   if (std::abs(cross) > kOnRouteOffset) return false;  // pushed off it: the sampler's, which may back up to line up
   // Facing away from the route: one that cannot turn on the spot is the sampler's, which backs
   // up. One that can stops and turns to the steering heading (not the leg's: a tank 0.18 cells
@@ -249,11 +250,11 @@ Vec2 CrowdImpl::ride_velocity(Vec2 pos, const Pose& on, double speed, double top
   // kRideAngle to the route would. (Going to the point itself moved units 0.15 cells sideways in
   // a step, and a tank pushed past its route's end one cell back: 60 cells/s.)
   const double dt = def_.dt;
-  const Vec2 ahead(std::cos(on.heading), std::sin(on.heading));
+  const Vec2 ahead(crowd::heading_dir(on.heading));
   const Vec2 step = on.pos - pos;
   const double along = std::clamp(glm::dot(step, ahead), 0.0, std::max(0.0, speed) * dt);
   Vec2 side = step - glm::dot(step, ahead) * ahead;
-  const double side_len = glm::length(side), side_max = along * std::tan(kRideAngle);
+  const double side_len = glm::length(side), side_max = along * dmath::tan(kRideAngle);
   if (side_len > side_max) side *= side_max / side_len;
   // Never over the top speed, sideways part included (bench512's vehicles rode up to 6.5% over
   // it while closing an offset at full speed): the whole step is scaled down to it.
@@ -281,8 +282,8 @@ Pose CrowdImpl::ride_pose(const crowd::Agent& a, double ds) const {
     len = glm::length(route[leg] - from);
   }
   along = std::min(along, len);  // never past the end
-  const Vec2 dir = len > 1e-9 ? (route[leg] - from) / len : Vec2(std::cos(a.st.pose.heading), std::sin(a.st.pose.heading));
-  double heading = std::atan2(dir.y, dir.x);
+  const Vec2 dir = len > 1e-9 ? (route[leg] - from) / len : crowd::heading_dir(a.st.pose.heading);
+  double heading = dmath::atan2(dir.y, dir.x);
   const double off = a.def.goal_heading ? wrap_angle(*a.def.goal_heading - heading) : 0.0;
   if (leg + 1 == route.size() && len > 1e-9 && std::abs(off) < crowd::kChordTurn) {
     // The last chord of a bend is half a chord's turn short of the goal heading: turn to it

@@ -12,6 +12,7 @@
 
 #include "crowd/crowd_impl.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/det_math.hpp"
 
 namespace pathlab {
 namespace {
@@ -55,13 +56,13 @@ bool CrowdImpl::turn_round_to_route(crowd::Agent& a, int gear) const {
   if (len < 1e-9) return false;
   const Vec2 dir = (to - from) / len;
   const double cross = glm::dot(pos - from, Vec2(-dir.y, dir.x));  // signed offset from the leg's line [cells]
-  const double heading_off = std::abs(wrap_angle(std::atan2(dir.y, dir.x) - a.st.pose.heading));
+  const double heading_off = std::abs(wrap_angle(dmath::atan2(dir.y, dir.x) - a.st.pose.heading));
   if (std::abs(cross) > kTurnOffset || (gear == 0 && heading_off <= kTurnAngle)) return false;
   // It turns to the heading that steers it back onto the leg's line (as track_route steers).
-  const double want = std::atan2(dir.y, dir.x) - std::atan2(kCrossGain * cross, std::abs(a.st.speed) + kCrossSoft);
+  const double want = dmath::atan2(dir.y, dir.x) - dmath::atan2(kCrossGain * cross, std::abs(a.st.speed) + kCrossSoft);
   const double room = std::max(0.0, glm::dot(to - pos, dir)) + (a.route_tail.size() == route.size() ? a.route_tail[leg] : 0.0);
   a.turn_gear = gear;
-  return turn_around(a, Vec2(std::cos(want), std::sin(want)), room);
+  return turn_around(a, crowd::heading_dir(want), room);
 }
 
 double CrowdImpl::free_arc(const crowd::Agent& a, int gear, double side, double reach, bool units) const {
@@ -71,7 +72,7 @@ double CrowdImpl::free_arc(const crowd::Agent& a, int gear, double side, double 
   double h = a.st.pose.heading;
   for (double s = kArcStep; s <= reach; s += kArcStep) {
     h += side * kArcStep / u.turning_radius;
-    p += static_cast<double>(gear) * kArcStep * Vec2(std::cos(h), std::sin(h));
+    p += static_cast<double>(gear) * kArcStep * crowd::heading_dir(h);
     if (!grid_.contains(p) || !point_clear(grid_, p, r)) return s - kArcStep;
     for (int j : a.st.neighbors) {
       if (!units) break;
@@ -92,7 +93,7 @@ bool CrowdImpl::turn_around(crowd::Agent& a, Vec2 dir, double room) const {
   if (t < a.turn_off_until) return false;
   // Only a car with room to turn round before its route ends: near the end it backs onto it.
   if (u.pivot_turn_rate > 0.0 || !(u.turning_radius > 0.0) || room <= 2.0 * u.turning_radius) return false;
-  const double err = wrap_angle(std::atan2(dir.y, dir.x) - a.st.pose.heading);
+  const double err = wrap_angle(dmath::atan2(dir.y, dir.x) - a.st.pose.heading);
   if (std::abs(err) <= kTurnDone) return false;  // turned round: it drives on
   const double side = err >= 0.0 ? 1.0 : -1.0;
   const double need = u.turning_radius * std::abs(err);  // arc length to face along the route [cells]
