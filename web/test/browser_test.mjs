@@ -17,7 +17,7 @@
 //   8. every planner of the Plan panel's combo plans (the map planners to pathlab-cli's length,
 //      every digit), and Compare plans its rows; no console error or abort on these pages;
 //   9. files the sandbox writes reach the browser as downloads (file_checks.mjs): Save repro's,
-//      which `pathlab-cli replay` runs, Export's path CSV and JSON, Copy CLI command's scene
+//      which `pathlab-cli replay --check` replays bit for bit, Export's path CSV and JSON, Copy CLI command's scene
 //      (its command, in the page's box, run beside the download prints the page's length),
 //      Download scene; a file set in the Open file… picker opens and plans as pathlab-cli does.
 // Usage: node web/test/browser_test.mjs --cli BUILD/pathlab-cli [--scene maps/jps-pillars.json]
