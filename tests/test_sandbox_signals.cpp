@@ -220,6 +220,30 @@ TEST_CASE("signals: SIGTERM with unsaved edits exits within 2 s, leaving the aut
   CHECK(file_bytes(home.scene) == scene_bytes);
 }
 
+TEST_CASE("signals: a bundled preset edited and killed (-9) is offered again at a start that names no scene") {
+  AppHome home("sigkill_bundled");
+  const std::string preset = std::string(PATHLAB_ASSETS_DIR) + "/scenes/crowds/doorway.json";
+  const std::string preset_bytes = file_bytes(preset);
+  SceneDocument doc;
+  doc.reset(preset, true);
+  const std::string copy = doc.autosave_path(home.dir / "state/pathlab");
+  {
+    auto app = std::make_unique<AppProcess>(std::vector<std::string>{PATHLAB_APP, preset, "--planner", "theta"}, home.env());
+    REQUIRE_MESSAGE(wait_for_file(copy, 60.0), "no autosave; output:\n" << app->output());
+    app->signal(SIGKILL);
+    REQUIRE(app->wait_exit(10.0).has_value());
+  }
+  REQUIRE(fs::exists(copy));
+  {  // A bundled preset is in no recent-files list; the plain start still finds its copy.
+    auto app = home.start_plain();
+    CHECK_MESSAGE(app->wait_for_output(kOffer + copy, 60.0), "no restore offer; output:\n" << app->output());
+    app->signal(SIGKILL);
+    REQUIRE(app->wait_exit(10.0).has_value());
+  }
+  CHECK(fs::exists(copy));
+  CHECK(file_bytes(preset) == preset_bytes);  // a bundled file is never written
+}
+
 TEST_CASE("signals: a signal with nothing unsaved exits at once and leaves no autosave") {
   AppHome home("sigclean");
   auto app = home.start();

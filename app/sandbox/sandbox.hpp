@@ -135,7 +135,8 @@ class Sandbox {
   bool save(const std::string& path);
   /// Opens a scene or imports a map now, without asking. A failure changes nothing.
   bool open(const std::string& path);
-  /// At a start that names no scene: reopens the most recent file whose autosave is newer than
+  /// At a start that names no scene: reopens the scene autosaved last (a bundled preset too:
+  /// state folder's last_unsaved.txt), else the most recent file, whose autosave is newer than
   /// the file itself (work a signal, a crash or kill -9 left unsaved), so the restore is on
   /// offer whichever scene was open when the app ended. Returns the file reopened, or "".
   std::string reopen_last_unsaved();
@@ -378,6 +379,7 @@ class Sandbox {
   uint64_t status_at_ms_ = 0;
   std::string state_dir_, work_dir_;
   std::vector<std::string> recent_;
+  std::string last_unsaved_;  // the scene autosaved last, as last_unsaved.txt names it
   PendingAction pending_;
   bool pending_modal_open_ = false, quit_confirmed_ = false;
   std::string restore_offer_;

@@ -102,7 +102,12 @@ void Sandbox::check_restore() {
 
 std::string Sandbox::reopen_last_unsaved() {
   if (state_dir_.empty() || !restore_offer_.empty() || doc_.dirty()) return "";
-  for (const std::string& file : recent_) {
+  // The scene autosaved last first: a bundled preset edited and never saved is in no recent
+  // list, and its copy would otherwise wait until the user happened to open that preset again.
+  std::vector<std::string> files = recent_;
+  if (std::ifstream in(fs::path(state_dir_) / "last_unsaved.txt"); std::getline(in, last_unsaved_) && !last_unsaved_.empty())
+    files.insert(files.begin(), last_unsaved_);
+  for (const std::string& file : files) {
     SceneDocument d;
     d.reset(file, is_scene_name(file));
     if (!newer_than_source(d.autosave_path(state_dir_), file)) continue;
@@ -122,6 +127,13 @@ bool Sandbox::autosave_now() {
   if (!st) {
     set_status("autosave failed: " + st.error().message, true);
     return false;
+  }
+  // A scene with no file (untitled, from a link) cannot be reopened by name: its copy is offered
+  // when that kind of scene is opened again, as before.
+  if (const std::string source = doc_.source().empty() ? "" : normalized_path(doc_.source());
+      !source.empty() && source != last_unsaved_) {
+    last_unsaved_ = source;  // written once per scene, not at every autosave
+    (void)io::write_file_atomic((fs::path(state_dir_) / "last_unsaved.txt").string(), source + "\n");
   }
   return true;
 }
