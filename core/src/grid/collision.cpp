@@ -1,5 +1,6 @@
 #include "pathlab/collision.hpp"
 
+#include "grid/center_line_walk.hpp"
 #include "grid/grid_search_internal.hpp"
 
 #include <algorithm>
@@ -253,45 +254,16 @@ double segment_cost(const Grid& grid, Vec2 a, Vec2 b) {
 
 double center_line_cost(const Grid& grid, Cell a, Cell b) {
   if (!grid.is_free(a) || !grid.is_free(b)) return -1.0;
-  // Work in doubled coordinates, where cell centres are odd integers and grid lines even ones,
-  // so every comparison of crossing parameters is exact.
-  const int64_t ax = 2LL * a.x + 1, ay = 2LL * a.y + 1;
-  const int64_t dx = 2LL * (b.x - a.x), dy = 2LL * (b.y - a.y);
-  const int sx = dx > 0 ? 1 : (dx < 0 ? -1 : 0), sy = dy > 0 ? 1 : (dy < 0 ? -1 : 0);
-  const int64_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
-  const double len = std::sqrt(static_cast<double>(b.x - a.x) * (b.x - a.x) + static_cast<double>(b.y - a.y) * (b.y - a.y));
-  int cx = a.x, cy = a.y;
-  double t_prev = 0.0, total = 0.0;
-  while (cx != b.x || cy != b.y) {
-    // Distance (in doubled units, along each axis) from the start to the next grid line.
-    const int64_t nx = sx > 0 ? 2LL * (cx + 1) - ax : (sx < 0 ? ax - 2LL * cx : 0);
-    const int64_t ny = sy > 0 ? 2LL * (cy + 1) - ay : (sy < 0 ? ay - 2LL * cy : 0);
-    // Compare t_x = nx/adx with t_y = ny/ady without division.
-    int step;  // 1 = x, 2 = y, 3 = both (through a corner)
-    if (sx == 0) step = 2;
-    else if (sy == 0) step = 1;
-    else {
-      const int64_t lhs = nx * ady, rhs = ny * adx;
-      step = lhs < rhs ? 1 : (lhs > rhs ? 2 : 3);
-    }
-    const double t = step == 2 ? static_cast<double>(ny) / static_cast<double>(ady)
-                               : static_cast<double>(nx) / static_cast<double>(adx);
-    total += (t - t_prev) * len * grid.cost(cx, cy);
-    t_prev = t;
-    if (step == 3) {
-      const bool side1 = grid.is_free(cx + sx, cy), side2 = grid.is_free(cx, cy + sy);
-      if (!side1 && !side2) return -1.0;  // squeezing between two diagonal walls
-      cx += sx;
-      cy += sy;
-    } else if (step == 1) {
-      cx += sx;
-    } else {
-      cy += sy;
-    }
-    if (!grid.is_free(cx, cy)) return -1.0;
-  }
-  total += (1.0 - t_prev) * len * grid.cost(cx, cy);
-  return total;
+  // The cell the walk stands on, looked up with the grid's bounds checks.
+  struct GridCursor {
+    const Grid& grid;
+    int x, y;
+    double cost() const { return grid.cost(x, y); }
+    bool free() const { return grid.is_free(x, y); }
+    bool free_at(int dx, int dy) const { return grid.is_free(x + dx, y + dy); }
+    void move(int dx, int dy) { x += dx, y += dy; }
+  } at{grid, a.x, a.y};
+  return detail::walk_center_line(a, b, at);
 }
 
 namespace detail {

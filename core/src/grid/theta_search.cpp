@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "grid/center_line_walk.hpp"
 #include "grid/grid_search_internal.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/det_math.hpp"
@@ -28,51 +29,21 @@ void record(GridPath& out, const PaddedGrid& pg, int node, TraceEvent::Kind kind
   out.trace.push_back(TraceEvent{pg.cell(node), kind, static_cast<float>(g), static_cast<float>(f)});
 }
 
-/// center_line_cost() (collision.cpp) on the padded grid: the same walk in doubled coordinates
-/// and the same sums in the same order, so the same bits, but node ids stepped instead of
-/// bounds-checked cell lookups (the blocked border stops a line as "outside" does there). Line
-/// of sight is most of Theta*'s time. For a point agent (pg.pass is "free", pg.cost the cost).
+/// center_line_cost() (collision.cpp) on the padded grid: the same walk (center_line_walk.hpp),
+/// so the same bits, but node ids stepped instead of bounds-checked cell lookups (the blocked
+/// border stops a line as "outside" does there). Line of sight is most of Theta*'s time. For a
+/// point agent (pg.pass is "free", pg.cost the cost).
 double padded_line_cost(const PaddedGrid& pg, Cell a, Cell b) {
-  const uint8_t* pass = pg.pass.data();
-  const float* cost = pg.cost.data();
-  const int64_t ax = 2LL * a.x + 1, ay = 2LL * a.y + 1;
-  const int64_t dx = 2LL * (b.x - a.x), dy = 2LL * (b.y - a.y);
-  const int sx = dx > 0 ? 1 : (dx < 0 ? -1 : 0), sy = dy > 0 ? 1 : (dy < 0 ? -1 : 0);
-  const int64_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
-  const double len = std::sqrt(static_cast<double>(b.x - a.x) * (b.x - a.x) + static_cast<double>(b.y - a.y) * (b.y - a.y));
-  const int step_y = sy * pg.pw;
-  int cx = a.x, cy = a.y, id = pg.id(a);
-  double t_prev = 0.0, total = 0.0;
-  while (cx != b.x || cy != b.y) {
-    const int64_t nx = sx > 0 ? 2LL * (cx + 1) - ax : (sx < 0 ? ax - 2LL * cx : 0);
-    const int64_t ny = sy > 0 ? 2LL * (cy + 1) - ay : (sy < 0 ? ay - 2LL * cy : 0);
-    int step;  // 1 = x, 2 = y, 3 = both (through a corner)
-    if (sx == 0) step = 2;
-    else if (sy == 0) step = 1;
-    else {
-      const int64_t lhs = nx * ady, rhs = ny * adx;
-      step = lhs < rhs ? 1 : (lhs > rhs ? 2 : 3);
-    }
-    const double t = step == 2 ? static_cast<double>(ny) / static_cast<double>(ady)
-                               : static_cast<double>(nx) / static_cast<double>(adx);
-    total += (t - t_prev) * len * cost[id];
-    t_prev = t;
-    if (step == 3) {
-      if (!pass[id + sx] && !pass[id + step_y]) return -1.0;  // squeezing between two diagonal walls
-      cx += sx;
-      cy += sy;
-      id += sx + step_y;
-    } else if (step == 1) {
-      cx += sx;
-      id += sx;
-    } else {
-      cy += sy;
-      id += step_y;
-    }
-    if (!pass[id]) return -1.0;
-  }
-  total += (1.0 - t_prev) * len * cost[id];
-  return total;
+  struct PaddedCursor {
+    const uint8_t* pass;
+    const float* cost_of;
+    int pw, id;
+    double cost() const { return cost_of[id]; }
+    bool free() const { return pass[id] != 0; }
+    bool free_at(int dx, int dy) const { return pass[id + dx + dy * pw] != 0; }
+    void move(int dx, int dy) { id += dx + dy * pw; }
+  } at{pg.pass.data(), pg.cost.data(), pg.pw, pg.id(a)};
+  return walk_center_line(a, b, at);
 }
 
 /// Cost of the straight line between two cell centres for the agent, or < 0 when blocked.
