@@ -67,10 +67,6 @@ void CrowdImpl::find_neighbors(int id, crowd::Scratch& s) {
   const Vec2 p = pos_[self];
   const double r = radius_[self];
   const double range = def_.neighbor_distance + r + max_radius_;
-  const int bx0 = std::max(0, static_cast<int>(std::floor((p.x - range) / kBucketSide)));
-  const int by0 = std::max(0, static_cast<int>(std::floor((p.y - range) / kBucketSide)));
-  const int bx1 = std::min(bucket_w_ - 1, static_cast<int>(std::floor((p.x + range) / kBucketSide)));
-  const int by1 = std::min(bucket_h_ - 1, static_cast<int>(std::floor((p.y + range) / kBucketSide)));
   // The nearest `keep` by (gap, id), a total order, kept sorted as the candidates come: the
   // result does not depend on the buckets' order. Sorting every candidate in range (partial_sort
   // of 30-130 in a dense crowd) was a third of the step at 10,000 units; a candidate farther
@@ -78,28 +74,25 @@ void CrowdImpl::find_neighbors(int id, crowd::Scratch& s) {
   std::vector<std::pair<double, int>>& best = s.found;
   const size_t keep = static_cast<size_t>(def_.max_neighbors);
   best.clear();
-  for (int by = by0; by <= by1; ++by) {
-    for (int bx = bx0; bx <= bx1; ++bx) {
-      for (int j : buckets_[static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx)]) {
-        if (j == id) continue;
-        const size_t k = static_cast<size_t>(j);
-        const Vec2 d = pos_[k] - p;
-        // Farther than the worst gap that could still enter: skip the square root. The bound is
-        // widened a little so rounding never drops one the exact test below would keep.
-        const double worst = best.size() < keep ? def_.neighbor_distance : best.back().first;
-        const double reach = worst + r + radius_[k];
-        if (reach > 0.0 && glm::dot(d, d) > reach * reach * (1.0 + 1e-9) + 1e-12) continue;
-        const double gap = glm::length(pos_[k] - p) - r - radius_[k];
-        if (!(gap < def_.neighbor_distance)) continue;
-        const std::pair<double, int> c(gap, j);
-        if (best.size() == keep) {
-          if (!(c < best.back())) continue;
-          best.pop_back();
-        }
-        best.insert(std::upper_bound(best.begin(), best.end(), c), c);
-      }
+  any_in_buckets(p - Vec2(range), p + Vec2(range), [&](int j) {
+    if (j == id) return false;
+    const size_t k = static_cast<size_t>(j);
+    const Vec2 d = pos_[k] - p;
+    // Farther than the worst gap that could still enter: skip the square root. The bound is
+    // widened a little so rounding never drops one the exact test below would keep.
+    const double worst = best.size() < keep ? def_.neighbor_distance : best.back().first;
+    const double reach = worst + r + radius_[k];
+    if (reach > 0.0 && glm::dot(d, d) > reach * reach * (1.0 + 1e-9) + 1e-12) return false;
+    const double gap = glm::length(pos_[k] - p) - r - radius_[k];
+    if (!(gap < def_.neighbor_distance)) return false;
+    const std::pair<double, int> c(gap, j);
+    if (best.size() == keep) {
+      if (!(c < best.back())) return false;
+      best.pop_back();
     }
-  }
+    best.insert(std::upper_bound(best.begin(), best.end(), c), c);
+    return false;
+  });
   std::vector<int>& out = agents_[self].st.neighbors;
   out.clear();
   for (const auto& [gap, j] : best) out.push_back(j);

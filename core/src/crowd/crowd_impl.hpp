@@ -8,6 +8,8 @@
 // (crowd_dynamic.cpp), the grid a large group's field is searched on, its queues dearer
 // (crowd_queue.cpp).
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -234,6 +236,21 @@ class CrowdImpl {
   // every reader's result must not (find_neighbors sorts by (gap, id); place_ok asks "any?").
   int bucket_w_ = 0, bucket_h_ = 0;
   std::vector<std::vector<int>> buckets_;
+  /// Calls `visit(id)` for the units in the buckets that overlap the box [lo, hi] (cells), as
+  /// rebuild_buckets() last placed them, until one call returns true; returns whether one did.
+  /// The order is the buckets' (see above: no reader may depend on it).
+  template <class Visit>
+  bool any_in_buckets(Vec2 lo, Vec2 hi, Visit&& visit) const {
+    const int bx0 = std::max(0, static_cast<int>(std::floor(lo.x / crowd::kBucketSide)));
+    const int by0 = std::max(0, static_cast<int>(std::floor(lo.y / crowd::kBucketSide)));
+    const int bx1 = std::min(bucket_w_ - 1, static_cast<int>(std::floor(hi.x / crowd::kBucketSide)));
+    const int by1 = std::min(bucket_h_ - 1, static_cast<int>(std::floor(hi.y / crowd::kBucketSide)));
+    for (int by = by0; by <= by1; ++by)
+      for (int bx = bx0; bx <= bx1; ++bx)
+        for (int j : buckets_[static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx)])
+          if (visit(j)) return true;
+    return false;
+  }
   std::vector<int> agent_bucket_;  ///< Per unit: its bucket.
   // What the neighbour queries and ORCA read of every unit, as arrays (structure of arrays, one
   // cache line holds several units), copied from the units at the start of the step.

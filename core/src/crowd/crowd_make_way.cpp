@@ -191,18 +191,19 @@ bool CrowdImpl::clear_settled_ahead(int id) {
   // Each unit's way aside depends on its own state only, so the order they are met in does not matter.
   auto consider = [&](int j) {
     crowd::Agent& b = agents_[static_cast<size_t>(j)];
-    if (j == id || !b.st.reached) return;
+    if (j == id || !b.st.reached) return false;
     Vec2 q;
     const size_t k = closest_on(c.pts, b.st.pose.pos, q);
-    if (glm::length(b.st.pose.pos - q) >= c.half_width + b.def.unit.radius) return;
-    if (k == 0 && glm::dot(b.st.pose.pos - c.pts[0], c.pts[1] - c.pts[0]) <= 0.0) return;  // behind it
+    if (glm::length(b.st.pose.pos - q) >= c.half_width + b.def.unit.radius) return false;
+    if (k == 0 && glm::dot(b.st.pose.pos - c.pts[0], c.pts[1] - c.pts[0]) <= 0.0) return false;  // behind it
     const std::optional<Vec2> p = aside_point(b, c.pts, c.half_width);
     Vec2 dir = p ? *p - b.st.pose.pos : c.pts.back() - c.pts[0];
     const double len = glm::length(dir);
-    if (len < 1e-9) return;
+    if (len < 1e-9) return false;
     b.yield_dir = dir / len;
     b.yield_until = t + kMakeWayHold;
     found = true;
+    return false;  // every settled unit in the way is asked, not only the first
   };
   if (held_settled_.size() <= kFewSettled) {
     for (int j : held_settled_) consider(j);
@@ -212,10 +213,7 @@ bool CrowdImpl::clear_settled_ahead(int id) {
   Vec2 lo = c.pts[0], hi = c.pts[0];
   for (Vec2 p : c.pts) lo = glm::min(lo, p), hi = glm::max(hi, p);
   const double reach = c.half_width + max_radius_;
-  auto bucket = [](double v, int n) { return std::clamp(static_cast<int>(std::floor(v / crowd::kBucketSide)), 0, n - 1); };
-  for (int by = bucket(lo.y - reach, bucket_h_); by <= bucket(hi.y + reach, bucket_h_); ++by)
-    for (int bx = bucket(lo.x - reach, bucket_w_); bx <= bucket(hi.x + reach, bucket_w_); ++bx)
-      for (int j : buckets_[static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx)]) consider(j);
+  any_in_buckets(lo - Vec2(reach), hi + Vec2(reach), consider);
   return found;
 }
 

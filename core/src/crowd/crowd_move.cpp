@@ -14,8 +14,6 @@
 namespace pathlab {
 namespace {
 
-constexpr int kBucketSide = 4;  // as in crowd_avoid.cpp
-
 /// The angle in [-pi, pi] (a remainder, not a loop: a start heading of 1e300 must not hang).
 double wrap_angle(double a) { return std::remainder(a, 2.0 * kPi); }
 
@@ -84,27 +82,18 @@ bool CrowdImpl::place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const {
     return false;
   }
   const double range = r + max_radius_ + 1.0 + 2.0 * max_speed_ * def_.dt;  // buckets hold last step's positions
-  const int bx0 = std::max(0, static_cast<int>(std::floor((p.x - range) / kBucketSide)));
-  const int by0 = std::max(0, static_cast<int>(std::floor((p.y - range) / kBucketSide)));
-  const int bx1 = std::min(bucket_w_ - 1, static_cast<int>(std::floor((p.x + range) / kBucketSide)));
-  const int by1 = std::min(bucket_h_ - 1, static_cast<int>(std::floor((p.y + range) / kBucketSide)));
-  for (int by = by0; by <= by1; ++by) {
-    for (int bx = bx0; bx <= bx1; ++bx) {
-      const size_t b = static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx);
-      for (int j : buckets_[b]) {  // any order: the answer is whether one is in the way
-        if (j == id) continue;
-        // pos_ and radius_, not the units: move() keeps pos_ up to date, and the arrays are a
-        // few cache lines where the units are a kilobyte each (at 10,000 units this loop was
-        // the serial move pass's cache misses).
+  // Any order: the answer is whether one is in the way. pos_ and radius_, not the units: move()
+  // keeps pos_ up to date, and the arrays are a few cache lines where the units are a kilobyte
+  // each (at 10,000 units this loop was the serial move pass's cache misses).
+  if (any_in_buckets(p - Vec2(range), p + Vec2(range), [&](int j) {
+        if (j == id) return false;
         const size_t k = static_cast<size_t>(j);
         const double need = r + radius_[k];
         const Vec2 d = pos_[k] - p;
-        if (glm::dot(d, d) < need * need) {
-          unit_hit = true;
-          return false;
-        }
-      }
-    }
+        return glm::dot(d, d) < need * need;
+      })) {
+    unit_hit = true;
+    return false;
   }
   for (const crowd::Mover& m : movers_) {
     if (crowd::box_distance(m.st.pose, m.def.half_extents, p) < r) {
