@@ -49,6 +49,17 @@ void check_same_points(const nlohmann::json& j, const PlanView& view) {
   test::check_cli_prints_plan(j, view.result, !points.empty() && points[0].size() == 3);
 }
 
+/// Clicks Export's "Copy CLI command" as a hand would (the tab shown first).
+void click_copy_cli(test::SandboxUi& ui) {
+  Inspector& in = ui.sb().inspector();
+  in.show_tab(Inspector::Tab::export_);
+  ui.idle(2);
+  const auto [lo, hi] = in.widget("copy_cli");
+  REQUIRE(hi.x > lo.x);
+  ui.click(ImVec2((lo.x + hi.x) / 2, (lo.y + hi.y) / 2));
+  ui.idle(1);
+}
+
 }  // namespace
 
 TEST_CASE("copy CLI command: a bundled scene, then its start pose and a setting edited, plan the same in the CLI") {
@@ -83,12 +94,7 @@ TEST_CASE("copy CLI command: a bundled scene, then its start pose and a setting 
   check_same_points(run_command(cmd.command), ui.sb().plan());
 
   // Through the button: the same command, shown in the tab.
-  in.show_tab(Inspector::Tab::export_);
-  ui.idle(2);
-  const auto [lo, hi] = in.widget("copy_cli");
-  REQUIRE(hi.x > lo.x);
-  ui.click(ImVec2((lo.x + hi.x) / 2, (lo.y + hi.y) / 2));
-  ui.idle(1);
+  click_copy_cli(ui);
   CHECK(in.last_cli_command().command == cmd.command);
   CHECK(in.message().find("CLI command copied") == 0);
   CHECK(in.widget("cli_command").second.x > in.widget("cli_command").first.x);  // shown to read and select
@@ -141,13 +147,8 @@ TEST_CASE("copy CLI command in the web page: the scene it reads is handed over a
     return std::string("in the page's box");
   });
   ui.sb().replan_now();
+  click_copy_cli(ui);
   Inspector& in = ui.sb().inspector();
-  in.show_tab(Inspector::Tab::export_);
-  ui.idle(2);
-  const auto [lo, hi] = in.widget("copy_cli");
-  REQUIRE(hi.x > lo.x);
-  ui.click(ImVec2((lo.x + hi.x) / 2, (lo.y + hi.y) / 2));
-  ui.idle(1);
   const CliCommand& cmd = in.last_cli_command();
   INFO(cmd.command);
   // The bundled file is the page's, not the user's: a copy is written and handed over, even
