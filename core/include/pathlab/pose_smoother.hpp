@@ -8,7 +8,8 @@
 /// poses on) with an analytic curve of the turning radius; it probes about 30 of them, not all
 /// 400: the farthest, then every pose up to 16 on, then poses spaced by a factor of 1.25 until
 /// 8 in a row fail past the last clear one, then bisects towards the next failed probe (so a
-/// round costs O(n log 400) tries instead of 400 n). The curves are the Dubins words (forward only, shortest first) and,
+/// round costs O(n log 400) tries instead of 400 n; the rounds after the first probe only near
+/// the last round's changes, every pose up to 8 on, and not the farthest first). The curves are the Dubins words (forward only, shortest first) and,
 /// with `allow_reverse`, the shortest Reeds-Shepp path. A connection replaces the stretch it
 /// skips when the unit's disc swept along it is clear (check_swept_path(), the referee of
 /// collision.hpp), it is strictly cheaper (length, reversed length times `reverse_penalty`,
