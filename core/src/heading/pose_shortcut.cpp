@@ -19,9 +19,9 @@
 #include "pathlab/dubins.hpp"
 #include "pathlab/pose_smoother.hpp"
 #include "pathlab/reeds_shepp.hpp"
-#include "pathlab/sample_limit.hpp"
 #include "pathlab/swept_check.hpp"
 #include "heading/pose_smoother_internal.hpp"
+#include "heading/pose_table.hpp"
 
 namespace pathlab {
 namespace detail {
@@ -191,7 +191,6 @@ namespace {
 
 using namespace detail;
 
-constexpr size_t kMaxPoses = 1000000;
 /// pose_smooth_tries_for(): tries per expansion of the search (a try and an expansion cost
 /// about the same, 1-1.6 us each on bench_vehicle_replan's maps), and the fewest tries (about a
 /// short search's fixed cost: its 2D goal distance and goal check, 0.3-2 ms).
@@ -230,109 +229,6 @@ Status check_def(const PoseSmoothDef& d) {
     if (Status s = check_cc_sharpness(d.turning_radius, d.cc_sharpness); !s)
       return fail(StatusCode::invalid_argument, "pose smoother: cc_" + s.error().message);  // "cc_sharpness ..."
   return ok_status();
-}
-
-/// The poses of the current path and the cost of driving it up to each of them. The poses are
-/// those of SegmentPath::sample(pose_step) (every pose_step, evenly spaced inside each segment,
-/// plus every segment end), but each pose's position and heading is worked out only when a try
-/// asks for it, by the very calls sample() makes: a round after the first probes only from the
-/// poses near the last round's changes, and working out every pose of every round (a sine and
-/// a cosine each) was a tenth of the smoother's time on the short searches of
-/// bench_vehicle_replan, where the smoother cost more than the search.
-struct PoseTable {
-  const SegmentPath* path = nullptr;
-  std::vector<double> s;        // distance along the path [cells]
-  std::vector<double> cost;     // cost from the start, gear changes between intervals included
-  std::vector<double> length;   // == s, kept for clarity of the acceptance test
-  std::vector<int> gear;        // gear of the interval leaving pose k (last: 0)
-  std::vector<double> run_ahead;  // distance from pose k to the next change of gear or the end
-  std::vector<uint32_t> seg;    // the segment pose k lies in (its end, for a segment's last pose)
-  std::vector<double> along;    // distance of pose k into that segment; < 0: the segment's end
-  mutable std::vector<Pose> known;   // the poses worked out so far
-  mutable std::vector<char> is_known;
-
-  size_t size() const { return s.size(); }
-  /// Pose k, as path->sample(pose_step)[k] has it (the first and last: the path's own ends).
-  const Pose& pose(size_t k) const {
-    if (is_known[k]) return known[k];
-    const auto segs = path->segments();
-    Pose p;
-    if (k + 1 == s.size()) {
-      p = path->end();  // (also for a one-pose table, as the old table set its last pose last)
-    } else if (k == 0) {
-      p = path->start();
-    } else if (along[k] < 0.0) {
-      // A segment's end: the next segment's start heading, this segment's end position.
-      const PathState st = segment_state(segs[seg[k] + 1], 0.0);
-      p = Pose{segment_end(segs[seg[k]]).pos, st.heading};
-    } else {
-      const PathState st = segment_state(segs[seg[k]], along[k]);
-      p = Pose{st.pos, st.heading};
-    }
-    known[k] = p;
-    is_known[k] = 1;
-    return known[k];
-  }
-};
-
-/// Appends pose `k`'s distance, gear and cost to the table (see pose_table()).
-void add_pose(PoseTable& t, double s, Gear gear, uint32_t seg, double along, const PoseSmoothDef& d) {
-  const size_t k = t.s.size();
-  t.s.push_back(s);
-  t.gear.push_back(gear_of(gear));
-  t.seg.push_back(seg);
-  t.along.push_back(along);
-  double c = 0.0;
-  if (k > 0) {
-    const int g = t.gear[k - 1];
-    c = t.cost[k - 1] + (s - t.s[k - 1]) * (g < 0 ? d.reverse_penalty : 1.0);
-    if (k >= 2 && t.gear[k - 2] != g) c += d.gear_change_penalty;
-  }
-  t.cost.push_back(c);
-}
-
-/// The table of `path`'s poses every pose_step: the distances and gears of
-/// SegmentPath::sample() (the same spacing and sums), without the positions (PoseTable::pose()).
-Result<PoseTable> pose_table(const SegmentPath& path, const PoseSmoothDef& d) {
-  if (path.length() / d.pose_step > static_cast<double>(kMaxPoses))
-    return fail(StatusCode::too_large, "pose smoother: the path would give more than 1e6 poses at pose_step " +
-                                           std::to_string(d.pose_step));
-  const auto segs = path.segments();
-  double count = 1.0;  // sample()'s limit on the poses, as it counts them
-  for (const Segment& seg : segs) count += std::ceil(seg.length / d.pose_step);
-  if (Status st = check_sample_count(count, d.pose_step); !st) return st.error();
-  PoseTable t;
-  t.path = &path;
-  const auto room = static_cast<size_t>(count);
-  t.s.reserve(room);
-  t.gear.reserve(room);
-  t.seg.reserve(room);
-  t.along.reserve(room);
-  t.cost.reserve(room);
-  add_pose(t, 0.0, segs.empty() ? Gear::forward : segs.front().gear, 0, 0.0, d);
-  double offset = 0.0;  // summed as SegmentPath sums its offsets
-  for (size_t i = 0; i < segs.size(); ++i) {
-    const Segment& seg = segs[i];
-    const int n = std::max(1, static_cast<int>(std::ceil(seg.length / d.pose_step)));
-    for (int k = 1; k < n; ++k) {
-      const double along = seg.length * (static_cast<double>(k) / n);
-      add_pose(t, offset + along, seg.gear, static_cast<uint32_t>(i), along, d);
-    }
-    const bool last = i + 1 == segs.size();
-    offset += seg.length;
-    add_pose(t, offset, last ? seg.gear : segs[i + 1].gear, static_cast<uint32_t>(i), -1.0, d);
-  }
-  const size_t n = t.s.size();
-  t.gear.back() = 0;
-  t.run_ahead.assign(n, 0.0);
-  for (size_t k = n - 1; k-- > 0;) {
-    const bool same = k + 2 < n && t.gear[k + 1] == t.gear[k];
-    t.run_ahead[k] = (t.s[k + 1] - t.s[k]) + (same ? t.run_ahead[k + 1] : 0.0);
-  }
-  t.length = t.s;
-  t.known.resize(n);
-  t.is_known.assign(n, 0);
-  return t;
 }
 
 /// A stretch [from, to] of a path (distances along it) that the last round replaced with a
