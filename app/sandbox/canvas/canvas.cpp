@@ -302,6 +302,76 @@ void Sandbox::update_layout() {
   layout_ = compute_screen_layout(r);
 }
 
+namespace {
+
+/// Cell lines only when cells are big enough to read, and only the visible ones: a zoomed-in
+/// 1024x1024 map would otherwise queue two thousand clipped lines a frame.
+void draw_cell_lines(const Sandbox& sb, SdlBatch& under, const Grid& g, float x, float y, float w, float h) {
+  if (sb.scale() < 12.0f) return;
+  const ImU32 line = IM_COL32(0, 0, 0, 30);
+  const Vec2 lo = sb.screen_to_world(x, y), hi = sb.screen_to_world(x + w, y + h);
+  const int x0 = std::max(0, static_cast<int>(lo.x)), x1 = std::min(g.width(), static_cast<int>(hi.x) + 1);
+  const int y0 = std::max(0, static_cast<int>(lo.y)), y1 = std::min(g.height(), static_cast<int>(hi.y) + 1);
+  for (int cx = x0; cx <= x1; ++cx) under.line(sb.world_to_screen(Vec2(cx, y0)), sb.world_to_screen(Vec2(cx, y1)), line);
+  for (int cy = y0; cy <= y1; ++cy) under.line(sb.world_to_screen(Vec2(x0, cy)), sb.world_to_screen(Vec2(x1, cy)), line);
+}
+
+/// A navmesh plan's corridor: translucent polygons.
+void draw_corridor(const Sandbox& sb, ImDrawList* dl, const plan::PlanResult& result) {
+  for (const auto& ring : corridor_rings(result)) {
+    std::vector<ImVec2> pts;
+    for (const Vec2& v : ring) pts.push_back(sb.world_to_screen(v));
+    dl->AddConvexPolyFilled(pts.data(), static_cast<int>(pts.size()), IM_COL32(80, 130, 230, 60));
+    sb.sdl_layer().begin(dl).polyline(pts.data(), static_cast<int>(pts.size()), IM_COL32(60, 100, 200, 160), true);
+  }
+}
+
+/// Heading-aware searches: each expanded pose as a short tick in its heading (every n-th when
+/// there are many, so a big search stays cheap to draw). 5 px long and faint at 100%; longer,
+/// bolder and more opaque at a projector's scale.
+void draw_pose_ticks(const Sandbox& sb, ImDrawList* dl, const std::vector<Pose>& trace) {
+  SdlBatch& ticks = sb.sdl_layer().begin(dl);
+  const size_t stride = std::max<size_t>(1, trace.size() / 6000);
+  const float u = sb.ui_scale();
+  const double len = 5.0 * u / sb.scale();
+  const int width = std::clamp(static_cast<int>(std::lround(u)), 1, 3);
+  const ImU32 col = IM_COL32(70, 110, 220, static_cast<int>(std::min(230.0f, 110.0f + 120.0f * (u - 1.0f))));
+  for (size_t i = 0; i < trace.size(); i += stride) {
+    const Pose& q = trace[i];
+    const ImVec2 ends[2] = {sb.world_to_screen(q.pos),
+                            sb.world_to_screen(q.pos + Vec2(std::cos(q.heading), std::sin(q.heading)) * len)};
+    if (width == 1) ticks.line(ends[0], ends[1], col);
+    else ticks.thick_polyline(ends, 2, col, width);
+  }
+}
+
+/// The doors' states and trucks' poses DynamicLive points into.
+struct LiveDynamic {
+  std::vector<bool> door_open;
+  std::vector<DoorState> door_state;
+  std::vector<Pose> truck_pose;
+};
+
+/// Once the crowd runs, its doors and trucks are where the scene's are drawn: the scene's
+/// definition alone would leave a second truck standing at its route's start. "Runs" is the
+/// run's clock, not the crowd's: a paint rebuilds the crowd, whose own clock starts at 0.
+/// Empty (the scene's definition) until then; else points into `buf`.
+DynamicLive live_dynamic(const UnitSwarm& units, const io::Scene& scene, LiveDynamic& buf) {
+  const Crowd& c = units.crowd();
+  const plan::TrailFrame* f = units.shown_frame();  // a scrubbed moment the crowd has not reached
+  if (!(f ? f->step > 0 : units.time() > 0.0) || c.door_count() != static_cast<int>(scene.doors.size()) ||
+      c.moving_obstacle_count() != static_cast<int>(scene.moving_obstacles.size())) {
+    return DynamicLive{};
+  }
+  for (int d = 0; d < c.door_count(); ++d) buf.door_state.push_back(f ? f->doors[static_cast<size_t>(d)] : c.door_state(d));
+  for (DoorState d : buf.door_state) buf.door_open.push_back(d != DoorState::closed);  // as Crowd::door_open
+  for (int k = 0; k < c.moving_obstacle_count(); ++k)
+    buf.truck_pose.push_back(f ? f->trucks[static_cast<size_t>(k)].pose : c.moving_obstacle(k).pose);
+  return DynamicLive{&buf.door_open, &buf.truck_pose, &buf.door_state};
+}
+
+}  // namespace
+
 void Sandbox::draw_canvas() {
   ImGuiIO& io = ImGui::GetIO();
   // The layout puts the timeline and the Inspect strip below, the compare legend in a band at
@@ -324,65 +394,15 @@ void Sandbox::draw_canvas() {
   dl->PushClipRect(ImVec2(canvas_x_, canvas_y_), ImVec2(canvas_x_ + canvas_w_, canvas_y_ + canvas_h_));
   // The canvas background and the map with the search blended in are blitted by render()
   // straight through SDL, under everything queued here.
-  SdlBatch& under = sdl_layer_->begin(dl);
-  const Grid& g = scene_.grid;
-  if (scale_ >= 12.0f) {
-    // Cell lines only when cells are big enough to read, and only the visible ones: a zoomed-in
-    // 1024x1024 map would otherwise queue two thousand clipped lines a frame.
-    const ImU32 line = IM_COL32(0, 0, 0, 30);
-    const Vec2 lo = screen_to_world(canvas_x_, canvas_y_), hi = screen_to_world(canvas_x_ + canvas_w_, canvas_y_ + canvas_h_);
-    const int x0 = std::max(0, static_cast<int>(lo.x)), x1 = std::min(g.width(), static_cast<int>(hi.x) + 1);
-    const int y0 = std::max(0, static_cast<int>(lo.y)), y1 = std::min(g.height(), static_cast<int>(hi.y) + 1);
-    for (int x = x0; x <= x1; ++x) under.line(world_to_screen(Vec2(x, y0)), world_to_screen(Vec2(x, y1)), line);
-    for (int y = y0; y <= y1; ++y) under.line(world_to_screen(Vec2(x0, y)), world_to_screen(Vec2(x1, y)), line);
-  }
-  if (show_search_) {
-    for (const auto& ring : corridor_rings(plan_.result)) {  // navmesh corridor: translucent polygons
-      std::vector<ImVec2> pts;
-      for (const Vec2& v : ring) pts.push_back(world_to_screen(v));
-      dl->AddConvexPolyFilled(pts.data(), static_cast<int>(pts.size()), IM_COL32(80, 130, 230, 60));
-      sdl_layer_->begin(dl).polyline(pts.data(), static_cast<int>(pts.size()), IM_COL32(60, 100, 200, 160), true);
-    }
-  }
+  draw_cell_lines(*this, sdl_layer_->begin(dl), scene_.grid, canvas_x_, canvas_y_, canvas_w_, canvas_h_);
+  if (show_search_) draw_corridor(*this, dl, plan_.result);
   inspector_->draw_under_path(*this, dl);  // the replayed search, under the path
   if (show_search_ && !plan_.result.pose_trace.empty() && !inspector_->owns_search()) {
-    // Heading-aware searches: each expanded pose as a short tick in its heading (every n-th
-    // when there are many, so a big search stays cheap to draw).
-    // 5 px long and faint at 100%; longer, bolder and more opaque at a projector's scale.
-    SdlBatch& ticks = sdl_layer_->begin(dl);
-    const size_t stride = std::max<size_t>(1, plan_.result.pose_trace.size() / 6000);
-    const float u = ui_scale_;
-    const double len = 5.0 * u / scale_;
-    const int width = std::clamp(static_cast<int>(std::lround(u)), 1, 3);
-    const ImU32 col = IM_COL32(70, 110, 220, static_cast<int>(std::min(230.0f, 110.0f + 120.0f * (u - 1.0f))));
-    for (size_t i = 0; i < plan_.result.pose_trace.size(); i += stride) {
-      const Pose& q = plan_.result.pose_trace[i];
-      const ImVec2 ends[2] = {world_to_screen(q.pos),
-                              world_to_screen(q.pos + Vec2(std::cos(q.heading), std::sin(q.heading)) * len)};
-      if (width == 1) ticks.line(ends[0], ends[1], col);
-      else ticks.thick_polyline(ends, 2, col, width);
-    }
+    draw_pose_ticks(*this, dl, plan_.result.pose_trace);
   }
-  {
-    // Once the crowd runs, its doors and trucks are where the scene's are drawn: the scene's
-    // definition alone would leave a second truck standing at its route's start. "Runs" is the
-    // run's clock, not the crowd's: a paint rebuilds the crowd, whose own clock starts at 0.
-    std::vector<bool> door_open;
-    std::vector<DoorState> door_state;
-    std::vector<Pose> truck_pose;
-    DynamicLive live;
-    const Crowd& c = units_->crowd();
-    const plan::TrailFrame* f = units_->shown_frame();  // a scrubbed moment the crowd has not reached
-    if ((f ? f->step > 0 : units_->time() > 0.0) && c.door_count() == static_cast<int>(scene_.doors.size()) &&
-        c.moving_obstacle_count() == static_cast<int>(scene_.moving_obstacles.size())) {
-      for (int d = 0; d < c.door_count(); ++d) door_state.push_back(f ? f->doors[static_cast<size_t>(d)] : c.door_state(d));
-      for (DoorState d : door_state) door_open.push_back(d != DoorState::closed);  // as Crowd::door_open
-      for (int k = 0; k < c.moving_obstacle_count(); ++k)
-        truck_pose.push_back(f ? f->trucks[static_cast<size_t>(k)].pose : c.moving_obstacle(k).pose);
-      live = DynamicLive{&door_open, &truck_pose, &door_state};
-    }
-    draw_scene_dynamic(dl, scene_, [this](Vec2 p) { return world_to_screen(p); }, dynamic_edit_.selection(), live);
-  }
+  LiveDynamic live_buf;
+  const DynamicLive live = live_dynamic(*units_, scene_, live_buf);
+  draw_scene_dynamic(dl, scene_, [this](Vec2 p) { return world_to_screen(p); }, dynamic_edit_.selection(), live);
   draw_path(dl);
   inspector_->draw_over_path(*this, dl);
   crowd_ui_->draw(*this, dl, inspector_->overlays().lookahead);

@@ -135,7 +135,10 @@ int directional_auto_reach(double turning_radius) {
   return reach > kMaxAutoReach + 1 ? kMaxAutoReach + 1 : static_cast<int>(reach);
 }
 
-Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const DirectionalAStarOptions& o) {
+namespace {
+
+/// The options and the grid create() accepts; the first thing wrong, in words.
+Status check_options(const Grid& grid, const DirectionalAStarOptions& o) {
   if (!(o.turning_radius > 0.0) || !(o.turning_radius <= kMaxTurningRadius))
     return fail(StatusCode::invalid_argument, "turning radius must be in (0, " + std::to_string(static_cast<int>(kMaxTurningRadius)) +
                                                   "] cells, got " + std::to_string(o.turning_radius));
@@ -147,16 +150,17 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
     return fail(StatusCode::invalid_argument, "max_move_turn must be in (0, 2 pi] radians");
   if (auto ok = detail::check_budget(o.max_expansions, o.budget); !ok) return ok.error();
   if (grid.width() <= 0 || grid.height() <= 0) return fail(StatusCode::invalid_argument, "the grid is empty");
-  const bool automatic = o.neighborhood == 0;
-  if (automatic && directional_auto_reach(o.turning_radius) > kMaxAutoReach)
+  if (o.neighborhood == 0 && directional_auto_reach(o.turning_radius) > kMaxAutoReach)
     return fail(StatusCode::invalid_argument,
                 "turning radius " + std::to_string(o.turning_radius) + " needs an automatic neighborhood wider than " +
                     std::to_string(kMaxAutoReach) + " cells; choose a fixed neighborhood (4, 8, 24, 48) or Hybrid A*");
+  return ok_status();
+}
 
-  DirectionalAStar planner(grid, o);
-  planner.reach_ = automatic ? directional_auto_reach(o.turning_radius)
-                             : o.neighborhood == 48 ? 3 : o.neighborhood == 24 ? 2 : 1;
-  const int reach = planner.reach_;
+/// Every move of the lattice within `reach` cells, grouped by the heading it starts from: for
+/// each pair of headings the shortest Dubins curve without a loop, if its turning is allowed.
+Result<std::vector<DirectionalMove>> candidate_moves(const DirectionalAStarOptions& o, int reach) {
+  const bool automatic = o.neighborhood == 0;
   const Cell origin{0, 0};
   std::vector<DirectionalMove> candidates;
   for (int h = 0; h < kHeadings; ++h) {
@@ -195,6 +199,21 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
         }
       }
   }
+  return candidates;
+}
+
+}  // namespace
+
+Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const DirectionalAStarOptions& o) {
+  if (Status ok = check_options(grid, o); !ok) return ok.error();
+  const bool automatic = o.neighborhood == 0;
+  DirectionalAStar planner(grid, o);
+  planner.reach_ = automatic ? directional_auto_reach(o.turning_radius)
+                             : o.neighborhood == 48 ? 3 : o.neighborhood == 24 ? 2 : 1;
+  const int reach = planner.reach_;
+  auto found = candidate_moves(o, reach);
+  if (!found) return found.error();
+  std::vector<DirectionalMove>& candidates = *found;
   std::vector<uint8_t> keep(candidates.size(), 1);
   if (automatic) prune_dominated(candidates, reach, keep);
   planner.first_move_.assign(kHeadings + 1, 0);
