@@ -199,10 +199,10 @@ bool mend_blocked(const PaddedGrid& pg, Regions& r, const std::vector<int32_t>& 
 void mend_regions(const PaddedGrid& pg, Regions& r, const std::vector<int32_t>& pass_changed) {
   if (!r.ready || pass_changed.empty()) return;
   std::vector<int32_t> blocked;
-  for (const int32_t id : pass_changed) {
+  for (const int32_t id : pass_changed)
+    if (!pg.pass[static_cast<size_t>(id)]) blocked.push_back(id);
+  for (const int32_t id : pass_changed)
     if (pg.pass[static_cast<size_t>(id)]) r.label[static_cast<size_t>(id)] = r.fresh();
-    else blocked.push_back(id);
-  }
   // Freed cells join every passable neighbour's region: exact, regions only merge.
   const int off[4] = {1, -1, pg.pw, -pg.pw};
   for (const int32_t id : pass_changed) {

@@ -481,6 +481,8 @@ Result<GridPath> GridPathfinder::find_path(GridPlanner planner, Cell start, Cell
   // Ends in different regions: no path, whatever the planner, before any search (under a
   // budget too: the answer is exact and costs no expansion). Skipped when the region labels
   // would not fit the memory cap.
+  // Always, not only once a search failed or an edit blocked cells: the answer (its expansions,
+  // its trace) must not depend on what the pathfinder was asked before.
   const bool regions_fit = need + padded * kRegionBytesPerCell <= cap;
   if (!(start == goal) && regions_fit && regions_apart(ws.pg, ws.regions, ws.pg.id(start), ws.pg.id(goal))) {
     out.generated = 1;  // the start, opened; the trace (a replay) shows it and ends
