@@ -170,7 +170,8 @@ bool mend_blocked(const PaddedGrid& pg, Regions& r, const std::vector<int32_t>& 
   // (root, group) pairs, sorted: a root listed with two groups may be split.
   std::vector<std::pair<int32_t, int32_t>> by_root;
   by_root.reserve(b.cells.size());
-  for (size_t i = 0; i < b.cells.size(); ++i) by_root.emplace_back(r.root(r.label[static_cast<size_t>(b.cells[i])]), b.group[i]);
+  for (size_t i = 0; i < b.cells.size(); ++i)
+    by_root.emplace_back(r.root(r.label[static_cast<size_t>(b.cells[i])]), b.group[i]);
   std::vector<int32_t> first_cell(b.cells.size(), -1);  // per group: one of its cells
   for (size_t i = 0; i < b.cells.size(); ++i)
     if (first_cell[static_cast<size_t>(b.group[i])] < 0) first_cell[static_cast<size_t>(b.group[i])] = b.cells[i];
@@ -208,7 +209,8 @@ void mend_regions(const PaddedGrid& pg, Regions& r, const std::vector<int32_t>& 
   for (const int32_t id : pass_changed) {
     if (!pg.pass[static_cast<size_t>(id)]) continue;
     for (const int d : off)
-      if (pg.pass[static_cast<size_t>(id + d)]) r.unite(r.label[static_cast<size_t>(id)], r.label[static_cast<size_t>(id + d)]);
+      if (pg.pass[static_cast<size_t>(id + d)])
+        r.unite(r.label[static_cast<size_t>(id)], r.label[static_cast<size_t>(id + d)]);
   }
   for (const int32_t id : blocked) r.label[static_cast<size_t>(id)] = -1;
   // Ids only grow between relabellings; past one a node (kRegionBytesPerCell), start again.
