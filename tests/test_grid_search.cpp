@@ -223,9 +223,9 @@ TEST_CASE("grid search: Theta* tells a walled-in goal at once, under a budget to
     traced.record_trace = true;
     auto tr = pf.find_path(GridPlanner::theta, goal_inside ? out : in, goal_inside ? in : out, traced);
     REQUIRE(tr.ok());
-    REQUIRE(tr->trace.size() == 1);  // the start opened, and the answer
-    CHECK(tr->trace[0].kind == TraceEvent::open);
-    CHECK(tr->expanded == 0);
+    CHECK_FALSE(tr->found);  // traced: the search runs, for its replay
+    CHECK(tr->trace.size() == static_cast<size_t>(tr->expanded + tr->generated));
+    CHECK(tr->expanded >= 9);
   }
   // Inside the pocket the flood meets the goal, and the search runs.
   auto inside = pf.find_path(GridPlanner::theta, Cell{151, 151}, Cell{153, 151});

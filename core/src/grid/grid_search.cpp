@@ -484,9 +484,11 @@ Result<GridPath> GridPathfinder::find_path(GridPlanner planner, Cell start, Cell
   // Always, not only once a search failed or an edit blocked cells: the answer (its expansions,
   // its trace) must not depend on what the pathfinder was asked before.
   const bool regions_fit = need + padded * kRegionBytesPerCell <= cap;
-  if (!(start == goal) && regions_fit && regions_apart(ws.pg, ws.regions, ws.pg.id(start), ws.pg.id(goal))) {
-    out.generated = 1;  // the start, opened; the trace (a replay) shows it and ends
-    if (opt.record_trace) out.trace.push_back(TraceEvent{start, TraceEvent::open, 0.0f, 0.0f});
+  // A traced query searches anyway: its replay is there to show the search fill the start's
+  // region (the gallery's radius-closes-the-door lesson).
+  if (!(start == goal) && regions_fit && !opt.record_trace &&
+      regions_apart(ws.pg, ws.regions, ws.pg.id(start), ws.pg.id(goal))) {
+    out.generated = 1;  // the start, opened
     out.reason = budget_reason(out, ws.budget);  // nothing stopped: "cannot be reached"
     return out;
   }
