@@ -32,7 +32,12 @@
 // (which holds its mesh, as the sandbox's view does) is still alive: what the service pays to
 // mend a mesh a result shares, its query tables, the search and the smoother.
 //
-//   bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid|service]
+// Cut (issue 28): a stroke that cuts the map in two (a band of blocked columns from the top edge
+// to the bottom one), then a plan from one part to the other, which must find nothing: the mend
+// and the plan, per planner (A*, JPS, Theta*, the exact navmesh search on either tiled mesh,
+// Hybrid A*), on kept planners as the service keeps them. Not in the default run.
+//
+//   bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid|service|cut]
 //                   [--after-only] [--planners astar,jps,theta] [--lengths]
 //
 // --planners: the grid planners of the first two tables (all three by default). --lengths: each
@@ -421,6 +426,112 @@ void field_tables(const std::vector<NamedMap>& maps, int strokes) {
     for (int r : {1, 4, 8}) field_row(m, r, strokes);
 }
 
+/// A wall across the whole map (issue 28's cut): a vertical band of 2r + 1 columns at a random
+/// x painted blocked, as a brush of radius r dragged from the top edge to the bottom one.
+/// Returns the band's rectangle.
+CellRect cut_band(Grid& g, int x0, int radius) {
+  for (int y = 0; y < g.height(); ++y)
+    for (int x = x0 - radius; x <= x0 + radius; ++x) g.set_cost(x, y, kBlocked);
+  return CellRect{Cell{x0 - radius, 0}, Cell{x0 + radius, g.height() - 1}};
+}
+
+/// Puts the band back as it was in `base`.
+void uncut_band(Grid& g, const Grid& base, const CellRect& r) {
+  for (int y = r.min.y; y <= r.max.y; ++y)
+    for (int x = r.min.x; x <= r.max.x; ++x) g.set_cost(x, y, base.cost(x, y));
+}
+
+/// A free cell of `g` with x in [x0, x1].
+Cell free_cell_in(const Grid& g, std::mt19937& rng, int x0, int x1) {
+  std::uniform_int_distribution<int> x(x0, x1), y(0, g.height() - 1);
+  for (;;) {
+    const Cell c{x(rng), y(rng)};
+    if (g.is_free(c)) return c;
+  }
+}
+
+/// The planners of the cut table: the three grid searches, the exact navmesh search on either
+/// tiled mesh, Hybrid A* (its goal distance field decides). Each keeps its preprocessing and
+/// mends it per edit, as the planning service does.
+struct CutPlanners {
+  GridPathfinder grid;
+  Navmesh convex, corners;
+  NavmeshQuery convex_q, corners_q;
+  HybridAStar hybrid;
+  explicit CutPlanners(const Grid& g, const HybridAStarOptions& o)
+      : grid(g),
+        convex(Navmesh::build(g, nav_def(false, kDefaultNavTileSize)).value()),
+        corners(Navmesh::build(g, nav_def(true, kDefaultNavTileSize)).value()),
+        convex_q(convex),
+        corners_q(corners),
+        hybrid(HybridAStar::create(g, o).value()) {}
+  /// Mends planner k's preprocessing for the edit in `rect` of `g`.
+  void edit(int k, const Grid& g, const CellRect& rect) {
+    if (k < 3) {
+      if (!grid.update(g, rect).ok()) std::abort();
+    } else if (k < 5) {
+      Navmesh& mesh = k == 3 ? convex : corners;
+      if (!mesh.update(g, rect).ok()) std::abort();
+      (k == 3 ? convex_q : corners_q).reset(mesh);
+    } else if (!hybrid.edited(g, rect).ok()) {
+      std::abort();
+    }
+  }
+  /// Plans s -> t with planner k: found or not.
+  bool plan(int k, Cell s, Cell t) {
+    auto centre = [](Cell c) { return Vec2(c.x + 0.5, c.y + 0.5); };
+    if (k < 3) return grid.find_path(kPlanners[k], s, t).value().found;
+    if (k < 5) return (k == 3 ? convex_q : corners_q).find_corridor(centre(s), centre(t)).value().found;
+    return hybrid.plan(Pose{centre(s), 0.0}, Pose{centre(t), 0.0}).value().found;
+  }
+};
+
+const char* const kCutTitles[] = {"A*", "JPS", "Theta*", "navmesh convex", "navmesh corners", "Hybrid A*"};
+
+/// One cut row: per sample the band is painted at a random x (timed: the mend and a plan from
+/// the left part to the right one, which must fail), then erased again (untimed, followed by a
+/// plan as the sandbox would make), so every sample cuts a whole map.
+void cut_row(const NamedMap& m, int planner, int radius, int samples) {
+  Grid g = m.grid;
+  std::mt19937 rng(static_cast<uint32_t>(3100 + 10 * planner + radius));
+  HybridAStarOptions o = default_hybrid_astar_options();
+  o.max_expansions = 20000;
+  CutPlanners p(g, o);
+  std::uniform_int_distribution<int> xs(g.width() / 4, 3 * g.width() / 4);
+  std::vector<double> cut, mend;
+  for (int i = 0; i < samples; ++i) {
+    const int x0 = xs(rng);
+    const CellRect rect = cut_band(g, x0, radius);
+    const Cell s = free_cell_in(g, rng, 0, x0 - radius - 4), t = free_cell_in(g, rng, x0 + radius + 4, g.width() - 1);
+    const double t0 = thread_ms();
+    p.edit(planner, g, rect);
+    const double t1 = thread_ms();
+    const bool found = p.plan(planner, s, t);
+    cut.push_back(thread_ms() - t0);
+    mend.push_back(t1 - t0);
+    if (found) {
+      std::fprintf(stderr, "bench_live_edit: %s %s: a path across the cut\n", m.name.c_str(), kCutTitles[planner]);
+      std::exit(1);
+    }
+    uncut_band(g, m.grid, rect);
+    p.edit(planner, g, rect);
+    (void)p.plan(planner, s, t);
+  }
+  const Stats sc = stats(cut), sm = stats(mend);
+  std::printf("| %-14s | %-15s | %2d | %8.2f | %8.2f | %8.2f |\n", m.name.c_str(), kCutTitles[planner], radius,
+              sc.median, sc.p95, sm.median);
+  std::fflush(stdout);
+}
+
+void cut_tables(const std::vector<NamedMap>& maps, int samples) {
+  std::printf("\nA stroke that cuts the map in two, then a plan across it (no path): thread CPU ms of the mend and "
+              "the plan, %d cuts a row\n\n", samples);
+  std::printf("| map            | planner         | r  | median | p95 | mend median |\n|---|---|---|---|---|---|\n");
+  for (const NamedMap& m : maps)
+    for (int k = 0; k < 6; ++k)
+      for (int r : {1, 8}) cut_row(m, k, r, samples);
+}
+
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
   size_t at = 0;
@@ -465,11 +576,11 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc &&
                (std::strcmp(argv[i + 1], "grid") == 0 || std::strcmp(argv[i + 1], "navmesh") == 0 ||
                 std::strcmp(argv[i + 1], "fields") == 0 || std::strcmp(argv[i + 1], "hybrid") == 0 ||
-                std::strcmp(argv[i + 1], "service") == 0)) {
+                std::strcmp(argv[i + 1], "service") == 0 || std::strcmp(argv[i + 1], "cut") == 0)) {
       part = argv[++i];
     } else {
       std::fprintf(stderr,
-                   "usage: bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid|service] "
+                   "usage: bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid|service|cut] "
                    "[--after-only] [--planners astar,jps,theta] [--lengths]\n");
       return 2;
     }
@@ -489,6 +600,10 @@ int main(int argc, char** argv) {
   }
   if (part == "hybrid") {
     hybrid_tables(maps, strokes);
+    return 0;
+  }
+  if (part == "cut") {
+    cut_tables(maps, strokes);
     return 0;
   }
   std::printf("Edit-to-plan latency, thread CPU ms, %d strokes a row (before: rebuilt pathfinder; after: update())\n\n",

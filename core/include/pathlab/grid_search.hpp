@@ -132,12 +132,15 @@ std::optional<CellRect> changed_cells(const Grid& before, const Grid& after);
 ///
 /// Everything a planner prepares is built on its first query and then kept: the padded copy
 /// of the map with the agent's passability (A*, Dijkstra, JPS, Theta*), the node records, JPS's
-/// passability bits, and JPS's jump tables (once block jumping has cost about as much as
+/// passability bits, the connected regions of the passable cells (a goal in another region than
+/// the start is answered "no path" before any search, under a budget too), and JPS's jump
+/// tables (once block jumping has cost about as much as
 /// building them: GridSearchOptions::jps_jumps). update() and refresh() mend them where the map changed, at a cost that
 /// grows with the edit, not the map: the padded copy in the changed cells (widened by the agent
 /// radius above 0.5), the jump tables along the rows and columns within one cell of a changed
 /// cell, as far as their values change (to the next wall), and along the diagonals where a
-/// value changed. Buffers are reused across maps of the same size (reset() frees nothing), and
+/// value changed, and the regions around the changed cells (a stroke that parts two large
+/// pieces relabels the map on the next query). Buffers are reused across maps of the same size (reset() frees nothing), and
 /// across pathfinders: the buffers of the last pathfinder destroyed on a thread are taken by
 /// the next one made on that thread (one set a thread), so a fresh pathfinder on a map of the
 /// same size allocates and clears nothing.

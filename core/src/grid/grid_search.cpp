@@ -77,6 +77,7 @@ void GridSearchWorkspace::prepare(double radius) {
   jump_tables_ready = false;
   pass_bits_ready = false;
   block_expanded = 0;
+  regions.ready = false;
 }
 
 void GridSearchWorkspace::ensure_costs() {
@@ -404,6 +405,9 @@ Status check_endpoint_clearance(const GridSearchWorkspace& ws, Cell c, const cha
   return ok_status();
 }
 
+/// Bytes of the region labels a cell: a label and at most one union-find entry (grid_regions.cpp).
+constexpr double kRegionBytesPerCell = 8.0;
+
 /// Bytes a search allocates on a grid of `padded` cells (see kDefaultGridSearchMemory).
 double search_bytes(double padded, double states_per_cell, bool jump_tables) {
   return padded * 5.0 + padded * states_per_cell * 20.0 + (jump_tables ? padded * 16.0 : 0.0);
@@ -474,6 +478,20 @@ Result<GridPath> GridPathfinder::find_path(GridPlanner planner, Cell start, Cell
   ws.prepare(opt.agent_radius);
   if (auto st = check_endpoint_clearance(ws, start, "start"); !st) return st.error();
   if (auto st = check_endpoint_clearance(ws, goal, "goal"); !st) return st.error();
+  // Ends in different regions: no path, whatever the planner, before any search (under a
+  // budget too: the answer is exact and costs no expansion). Skipped when the region labels
+  // would not fit the memory cap.
+  // Always, not only once a search failed or an edit blocked cells: the answer (its expansions,
+  // its trace) must not depend on what the pathfinder was asked before.
+  const bool regions_fit = need + padded * kRegionBytesPerCell <= cap;
+  // A traced query searches anyway: its replay is there to show the search fill the start's
+  // region (the gallery's radius-closes-the-door lesson).
+  if (!(start == goal) && regions_fit && !opt.record_trace &&
+      regions_apart(ws.pg, ws.regions, ws.pg.id(start), ws.pg.id(goal))) {
+    out.generated = 1;  // the start, opened
+    out.reason = budget_reason(out, ws.budget);  // nothing stopped: "cannot be reached"
+    return out;
+  }
 
   ws.budget.start(opt);
   switch (planner) {

@@ -47,6 +47,34 @@ struct PassBits {
   void set(const PaddedGrid& pg, int id);
 };
 
+/// The connected regions of a padded grid's passable cells (grid_regions.cpp, issue 28): a
+/// query whose ends lie in different regions has no path. Per node a region id, and a
+/// union-find over the ids, since an edit that frees cells joins regions in place.
+struct Regions {
+  std::vector<int32_t> label;   // per padded node: region id, -1 where not passable
+  std::vector<int32_t> parent;  // union-find over region ids; a root is its region
+  std::vector<int32_t> queue;   // flood scratch, kept between edits
+  bool ready = false;           // label is built and equals the padded grid's regions
+  int32_t root(int32_t id) {
+    while (parent[static_cast<size_t>(id)] != id) {  // path halving
+      parent[static_cast<size_t>(id)] = parent[static_cast<size_t>(parent[static_cast<size_t>(id)])];
+      id = parent[static_cast<size_t>(id)];
+    }
+    return id;
+  }
+  int32_t fresh();
+  void unite(int32_t a, int32_t b);
+};
+
+/// Labels every region of pg (one flood a region).
+void build_regions(const PaddedGrid& pg, Regions& r);
+/// Whether padded nodes s and t (both passable) lie in different regions; labels first when
+/// they are not built.
+bool regions_apart(const PaddedGrid& pg, Regions& r, int s, int t);
+/// After the nodes `pass_changed` flipped in pg: freed ones join their neighbours' regions,
+/// blocked ones are checked locally to cut nothing off (or the small pieces they cut off are
+/// relabelled); when that cannot tell, `ready` is cleared and the next query relabels.
+void mend_regions(const PaddedGrid& pg, Regions& r, const std::vector<int32_t>& pass_changed);
 
 /// The limits of one search: the expansion count (GridSearchOptions::max_expansions and
 /// budget.max_expansions, the smaller non-zero one) every expansion, the clock and the cancel
@@ -120,6 +148,9 @@ class GridSearchWorkspace {
   /// Nodes JPS expanded by block jumping since prepare(): when they reach about what building
   /// the tables costs (kBlockExpansionsPerCell per cell), the tables are built (jps.cpp).
   int64_t block_expanded = 0;
+  /// The regions of pg.pass, built on the first query with distinct ends (when they fit the
+  /// memory cap), mended by apply_changes(), rebuilt with pg.
+  detail::Regions regions;
 
   /// The grid's costs `pg` was built from (width * height, row-major): what update() and
   /// refresh() compare the edited grid with.
@@ -142,8 +173,7 @@ class GridSearchWorkspace {
   std::vector<int32_t> heap_pos;  // slot of each node in `open`, -1 when not in the heap
   /// Nodes generated with exactly the f of the node being expanded. That f is the open list's
   /// minimum, so they can be expanded next without a trip through the heap; ties on f are the
-  /// common case on octile grids, so this removes many heap operations. Theta*'s flood of a
-  /// walled-in region (grid_search.cpp) uses it as its queue.
+  /// common case on octile grids, so this removes many heap operations.
   std::vector<int32_t> bypass;
   detail::OpenList open;
   detail::BasicOpenList<2> theta_open;  // Theta*: bound and cleared by the search itself

@@ -58,6 +58,7 @@ bool GridSearchWorkspace::apply_changes(const std::vector<int32_t>& changed) {
     stale = true;  // the next query rebuilds, which is cheaper than mending this much
     jump_tables_ready = false;
     pass_bits_ready = false;
+    regions.ready = false;
     return false;
   }
   pass_changed.clear();
@@ -88,6 +89,7 @@ bool GridSearchWorkspace::apply_changes(const std::vector<int32_t>& changed) {
   if (pass_bits_ready)
     for (const int32_t id : pass_changed) pass_bits.set(pg, id);
   if (jump_tables_ready && !pass_changed.empty()) update_jump_tables(*this, pass_changed);
+  mend_regions(pg, regions, pass_changed);
   return true;
 }
 

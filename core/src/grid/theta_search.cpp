@@ -1,5 +1,6 @@
-// Theta* on the grid (GridPlanner::theta): the search, its line of sight on the padded grid,
-// and the flood that tells a walled-in goal before it.
+// Theta* on the grid (GridPlanner::theta): the search and its line of sight on the padded grid.
+// A goal walled off from the start never reaches it: find_path answers it from the regions
+// (grid_regions.cpp), which used to cost a search of the start's whole region.
 
 #include <algorithm>
 #include <cmath>
@@ -55,59 +56,6 @@ double line_cost(const GridSearchWorkspace& ws, int a, int b) {
                        : segment_cost(*ws.grid, cell_center(ca), cell_center(cb));
 }
 
-/// Whether a flood over Theta*'s moves (8-connected, no corner cutting: symmetric) from `from`
-/// runs dry within `limit` nodes without meeting `to`, i.e. `to` is surely unreachable. Uses a
-/// search id of its own; counts the nodes it took (expanded) and queued (generated) in `out`,
-/// and traces them when `trace`.
-bool walled_in(GridSearchWorkspace& ws, const int* off, int from, int to, size_t limit, bool trace, GridPath& out) {
-  const PaddedGrid& pg = ws.pg;
-  ws.begin_search(pg.pass.size());
-  std::vector<int32_t>& queue = ws.bypass;
-  queue.clear();
-  auto push = [&](int m) {
-    ws.set(static_cast<size_t>(m), 0.0, -1);
-    queue.push_back(m);
-    ++out.generated;
-    if (trace) record(out, pg, m, TraceEvent::open, 0.0, 0.0);
-  };
-  push(from);
-  for (size_t head = 0; head < queue.size(); ++head) {
-    if (head >= limit) return false;
-    const int n = queue[head];
-    ++out.expanded;
-    if (trace) record(out, pg, n, TraceEvent::close, 0.0, 0.0);
-    for (int d = 0; d < 8; ++d) {
-      const int m = n + off[d];
-      if (!pg.pass[m] || ws.seen(static_cast<size_t>(m))) continue;
-      if (d >= 4 && (!pg.pass[n + kDx[d]] || !pg.pass[n + kDy[d] * pg.pw])) continue;
-      if (m == to) return false;
-      push(m);
-    }
-  }
-  return true;
-}
-
-/// An unreachable goal makes Theta* expand the start's whole region, with its line-of-sight
-/// checks (and re-openings): Berlin_0_256's slowest plans after a stroke (p95 97 ms in README,
-/// found = false). When the goal's or the start's region is small, a plain flood of it (a few
-/// microseconds per thousand cells) says so first; the flood that decides is what `out`
-/// counts and traces, one that does not is forgotten. Limit: 1/256 of the cells per side.
-bool theta_unreachable(GridSearchWorkspace& ws, const int* off, int s, int t, bool trace, GridPath& out) {
-  const size_t limit = std::max<size_t>(256, ws.pg.pass.size() / 256);
-  const int64_t expanded = out.expanded, generated = out.generated;
-  const size_t events = out.trace.size();
-  bool apart = false;
-  for (const auto& [from, to] : {std::pair{t, s}, std::pair{s, t}}) {
-    apart = walled_in(ws, off, from, to, limit, trace, out);
-    if (apart) break;
-    out.expanded = expanded;
-    out.generated = generated;
-    out.trace.resize(events);
-  }
-  ws.bypass.clear();  // the queue: A*'s and JPS's bypass list starts empty
-  return apart;
-}
-
 }  // namespace
 
 /// Theta* (Nash, Daniel, Koenig, Felner, "Theta*: Any-Angle Path Planning on Grids", AAAI
@@ -130,9 +78,7 @@ void search_theta(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSear
   int off[8];
   for (int d = 0; d < 8; ++d) off[d] = kDy[d] * pg.pw + kDx[d];
   const int s = pg.id(start), t = pg.id(goal);
-  // Not under a budget: there the search stops as it always did, at its limit.
   const bool trace = opt.record_trace;
-  if (s != t && !ws.budget.limited() && theta_unreachable(ws, off, s, t, trace, out)) return;
   ws.begin_search(pg.pass.size());
   BasicOpenList<2>& open = ws.theta_open;
   open.bind(ws.heap_pos.data());
