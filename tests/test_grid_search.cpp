@@ -227,7 +227,7 @@ TEST_CASE("grid search: Theta* tells a walled-in goal at once, under a budget to
     CHECK(tr->trace.size() == static_cast<size_t>(tr->expanded + tr->generated));
     CHECK(tr->expanded >= 9);
   }
-  // Inside the pocket the flood meets the goal, and the search runs.
+  // Inside the pocket start and goal share a region, and the search runs.
   auto inside = pf.find_path(GridPlanner::theta, Cell{151, 151}, Cell{153, 151});
   REQUIRE(inside->found);
   CHECK(inside->length == doctest::Approx(2.0).epsilon(1e-12));

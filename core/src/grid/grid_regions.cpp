@@ -6,6 +6,7 @@
 // of the map, on the next query.
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "grid/grid_search_internal.hpp"
@@ -20,6 +21,9 @@ constexpr int kWindowMargin = 16;
 /// A split piece up to 1/kPieceFraction of the map (or kMinPiece cells) is relabelled in place.
 constexpr int64_t kPieceFraction = 32;
 constexpr int64_t kMinPiece = 4096;
+
+/// Id steps to a node's four side neighbours in pg (the regions are 4-connected).
+std::array<int, 4> side_steps(const PaddedGrid& pg) { return {1, -1, pg.pw, -pg.pw}; }
 
 }  // namespace
 
@@ -115,7 +119,7 @@ Border local_groups(const PaddedGrid& pg, Regions& r, const std::vector<int32_t>
     const Cell c = pg.cell(id);
     return c.x >= win.min.x && c.x <= win.max.x && c.y >= win.min.y && c.y <= win.max.y;
   };
-  const int off[4] = {1, -1, pg.pw, -pg.pw};
+  const std::array<int, 4> off = side_steps(pg);
   Border b;
   int32_t groups = 0;
   for (const int32_t id : blocked)
@@ -144,7 +148,7 @@ Border local_groups(const PaddedGrid& pg, Regions& r, const std::vector<int32_t>
 /// False when the piece is larger: the cells it relabelled then join region `keep` again.
 bool relabel_piece(const PaddedGrid& pg, Regions& r, int from, int64_t limit, int32_t keep) {
   const int32_t id = r.fresh();
-  const int off[4] = {1, -1, pg.pw, -pg.pw};
+  const std::array<int, 4> off = side_steps(pg);
   r.queue.assign(1, from);
   r.label[static_cast<size_t>(from)] = id;
   for (size_t head = 0; head < r.queue.size(); ++head) {
@@ -205,7 +209,7 @@ void mend_regions(const PaddedGrid& pg, Regions& r, const std::vector<int32_t>& 
   for (const int32_t id : pass_changed)
     if (pg.pass[static_cast<size_t>(id)]) r.label[static_cast<size_t>(id)] = r.fresh();
   // Freed cells join every passable neighbour's region: exact, regions only merge.
-  const int off[4] = {1, -1, pg.pw, -pg.pw};
+  const std::array<int, 4> off = side_steps(pg);
   for (const int32_t id : pass_changed) {
     if (!pg.pass[static_cast<size_t>(id)]) continue;
     for (const int d : off)

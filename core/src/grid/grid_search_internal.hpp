@@ -66,7 +66,7 @@ struct Regions {
   void unite(int32_t a, int32_t b);
 };
 
-/// Labels every region of pg (one flood a region).
+/// Labels every region of pg (runs of passable cells per row, joined by union-find).
 void build_regions(const PaddedGrid& pg, Regions& r);
 /// Whether padded nodes s and t (both passable) lie in different regions; labels first when
 /// they are not built.
