@@ -188,7 +188,7 @@ TEST_CASE("cli heading: --min-gear-length keeps every run between changes of gea
 }
 
 TEST_CASE("cli heading: Pinter's tank scene plans the legal route round through the room") {
-  const auto r = run_cli(std::string("plan --map ") + PATHLAB_ASSETS_DIR + "/scenes/seed004_tank_turn.json --json");
+  const auto r = run_cli(std::string("plan --map ") + PATHLAB_ASSETS_DIR + "/scenes/pinter_tank_turn.json --json");
   INFO(r.err);
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);

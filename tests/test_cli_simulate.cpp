@@ -31,9 +31,9 @@ std::string wall_map() {
   return pathlab::test::write_temp("simulate_wall.map", text);
 }
 
-/// Seed 004's map (assets/scenes/seeds/004-tank-figure-8.json) written as a Moving AI file.
+/// Pinter's figure-8 map (assets/scenes/articles/pinter-tank-figure-8.json) written as a Moving AI file.
 std::string tank_map() {
-  std::ifstream in(std::string(PATHLAB_ASSETS_DIR) + "/scenes/seeds/004-tank-figure-8.json");
+  std::ifstream in(std::string(PATHLAB_ASSETS_DIR) + "/scenes/articles/pinter-tank-figure-8.json");
   REQUIRE(in.good());
   const auto scene = nlohmann::json::parse(in);
   const auto& m = scene.at("map");
@@ -159,7 +159,7 @@ TEST_CASE("simulate: a snapped goal is the follower's goal, reported; the tank a
   // In the time the query that needs no snapping takes (the same plan: the same run).
   REQUIRE(k.at("metrics").at("arrived").get<bool>());
   const double t = m.at("time_to_goal").get<double>();
-  // Not creeping until the time limit: seed 004's route past the slot, round the hall and down
+  // Not creeping until the time limit: Pinter's route past the slot, round the hall and down
   // into it (issue 26) is about 55 cells, 21 s at the tank's 3 cells/s.
   CHECK(t < 30.0);
   CHECK(t == doctest::Approx(k.at("metrics").at("time_to_goal").get<double>()).epsilon(1e-9));

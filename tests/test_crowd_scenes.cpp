@@ -140,7 +140,7 @@ TEST_CASE("crowd scenes: every other bundled scene with units: no lock over 10 s
     if (s && !s->units.empty()) files.push_back(std::filesystem::relative(e.path(), kScenes).string());
   }
   std::sort(files.begin(), files.end());
-  CHECK(files.size() >= 6);  // the five crowd presets and seed 004's tank
+  CHECK(files.size() >= 6);  // the five crowd presets and Pinter's tank
   for (const std::string& f : files) {
     CAPTURE(f);
     const SceneRun r = run_scene(load(f), 60.0);
@@ -152,15 +152,15 @@ TEST_CASE("crowd scenes: every other bundled scene with units: no lock over 10 s
   }
 }
 
-TEST_CASE("crowd scenes: seed 004's tank on a plain A* route (sharp corners) turns on the spot at them and touches no wall") {
+TEST_CASE("crowd scenes: Pinter's tank on a plain A* route (sharp corners) turns on the spot at them and touches no wall") {
   // The grid route's corners (45 and 90 degrees, into a corridor one cell wide) were the
   // sampler's, which cut them: 24 wall contacts. A unit that can pivot, with no other unit near,
   // now drives such a route leg by leg and turns on the spot at each sharp corner.
-  io::Scene scene = load("seeds/004-tank-figure-8.json");
+  io::Scene scene = load("articles/pinter-tank-figure-8.json");
   scene.settings.planner = "astar";
   scene.settings.smoother = "none";
   REQUIRE(scene.units.size() == 1);
-  scene.units[0].turning_radius.reset();  // the tank preset, which pivots (the seed's own keeps Pinter's radius 3)
+  scene.units[0].turning_radius.reset();  // the tank preset, which pivots (the article's own keeps Pinter's radius 3)
   auto built = plan::build_scene_units(scene);
   REQUIRE(built.ok());
   Crowd& c = *built->crowd;
@@ -173,7 +173,7 @@ TEST_CASE("crowd scenes: seed 004's tank on a plain A* route (sharp corners) tur
   MESSAGE("figure-8 tank, A*: arrived at " << c.time() << " s, " << c.metrics(0).wall_contacts << " wall contacts");
 
   // Its own planner (Directional A*, turning radius 3) too.
-  const SceneRun own = run_scene(load("seeds/004-tank-figure-8.json"), 60.0);
+  const SceneRun own = run_scene(load("articles/pinter-tank-figure-8.json"), 60.0);
   CHECK(own.metrics.arrived == 1);
   CHECK(own.metrics.wall_contacts == 0);
   MESSAGE("figure-8 tank, directional: arrived at " << own.time << " s, " << own.metrics.wall_contacts << " wall contacts");

@@ -146,7 +146,7 @@ TEST_CASE("crowd threads: every bundled scene with units steps to the same bytes
     if (s && !s->units.empty()) files.push_back(e.path().string());
   }
   std::sort(files.begin(), files.end());
-  CHECK(files.size() >= 7);  // the five crowd scenes, bench512's 50 units, seed 004's tank
+  CHECK(files.size() >= 7);  // the five crowd scenes, bench512's 50 units, Pinter's tank
   const int steps = sanitized() ? 120 : 1200;
   for (const std::string& f : files) {
     CAPTURE(f);

@@ -123,9 +123,9 @@ int open_in_row(const Grid& g, int y, int x0, int x1) {
   return n;
 }
 
-// ---- seeds ---------------------------------------------------------------------------------
+// ---- articles ------------------------------------------------------------------------------
 
-void seed_000(const Preset& p) {
+void catmull_rom_post(const Preset& p) {
   const PlanView v = plan_of(p.scene);
   REQUIRE(v.result.found);
   CHECK(p.scene.settings.subdivisions == 5);
@@ -135,7 +135,7 @@ void seed_000(const Preset& p) {
     CAPTURE(i);
     CHECK(glm::length(v.result.points[i * 5] - v.result.raw_points[i]) < 1e-9);
   }
-  // The seed's arithmetic, as the note corrects it.
+  // The blog post's arithmetic, as the note corrects it.
   CHECK(catmull_rom_uniform(1, 2, 2, 1, 0.25) == doctest::Approx(2.09375).epsilon(1e-12));
   CHECK(catmull_rom_uniform(1, 2, 2, 1, 0.75) == doctest::Approx(2.09375).epsilon(1e-12));
   CHECK(catmull_rom_uniform(1, 2, 2, 1, 0.5) == doctest::Approx(2.125).epsilon(1e-12));
@@ -145,7 +145,7 @@ void seed_000(const Preset& p) {
   CHECK((13 - 1) * 10 + 1 == 121);
 }
 
-void seed_002(const Preset& p) {
+void tower22_corridor(const Preset& p) {
   const PlanView shift = plan_of(p.scene);
   REQUIRE(shift.result.found);
   CHECK(p.scene.settings.smoother == "edge-shift");
@@ -160,16 +160,16 @@ void seed_002(const Preset& p) {
   CHECK(plan_as(p, "navmesh", "los").result.found);  // "Compare also shows los"
 }
 
-/// Seed 003's four presets share one map, start and goal ("the next presets fix the path").
+/// Guesgen's four presets share one map, start and goal ("the next presets fix the path").
 void same_003_problem(const Preset& p) {
-  auto zig = plan::load_scene(kScenes + "/seeds/003a-zigzag.json");
+  auto zig = plan::load_scene(kScenes + "/articles/guesgen-1-zigzag.json");
   REQUIRE(zig.ok());
   CHECK(p.scene.grid == zig->grid);
   CHECK(p.scene.start.pos == zig->start.pos);
   CHECK(p.scene.goal.pos == zig->goal.pos);
 }
 
-void seed_003a(const Preset& p) {
+void guesgen_zigzag(const Preset& p) {
   same_003_problem(p);
   const PlanView v = plan_of(p.scene);
   REQUIRE(v.result.found);
@@ -188,7 +188,7 @@ void seed_003a(const Preset& p) {
   CHECK(turns(straight.result.points) == 3);
 }
 
-void seed_003b(const Preset& p) {
+void guesgen_turn_penalty(const Preset& p) {
   same_003_problem(p);
   const PlanView v = plan_of(p.scene);
   REQUIRE(v.result.found);
@@ -202,7 +202,7 @@ void seed_003b(const Preset& p) {
   CHECK(p.says("381 against the zig-zag's 52"));
 }
 
-void seed_003c(const Preset& p) {
+void guesgen_straightened(const Preset& p) {
   same_003_problem(p);
   const PlanView v = plan_of(p.scene);
   REQUIRE(v.result.found);
@@ -219,7 +219,7 @@ void seed_003c(const Preset& p) {
   CHECK(v.result.violations.empty());
 }
 
-void seed_003d(const Preset& p) {
+void guesgen_smoothed(const Preset& p) {
   same_003_problem(p);
   const PlanView v = plan_of(p.scene);
   REQUIRE(v.result.found);
@@ -247,13 +247,13 @@ void seed_003d(const Preset& p) {
   CHECK(min_radius(plan_as(p, "theta", "hermite")) < min_radius(v));
 }
 
-/// Seed 004's tank, run as the sandbox's units run it: "it cannot pivot: press Play and it
+/// Pinter's tank, run as the sandbox's units run it: "it cannot pivot: press Play and it
 /// drives off forwards along Directional A*'s route, loop and all, to the bay". Over every
 /// stretch of 0.25 s its heading turns by at most the distance it drove over 2 cells (a pivot
 /// turns with no distance at all; the route keeps 3, and tracking it the crowd turns a little
 /// tighter in the hall's loop: 2.15 at its tightest), it never backs up (no shuffle at the
 /// start), reaches the hall and arrives, touching no wall.
-void seed_004_tank_drives(const Preset& p, double r) {
+void pinter_tank_drives(const Preset& p, double r) {
   CHECK(p.says("it cannot pivot: press Play and it drives off forwards along Directional A*'s route, loop and all, to the bay"));
   plan::SceneUnits built = plan::build_scene_units(p.scene).value();
   REQUIRE(built.skipped.empty());
@@ -279,7 +279,7 @@ void seed_004_tank_drives(const Preset& p, double r) {
     const double turn = std::abs(std::remainder(poses[i].heading - poses[i - window].heading, 2.0 * kPi));
     if (turn > 1e-6 && ds / turn < tightest) tightest = ds / turn, tightest_at = poses[i].pos, tightest_t = static_cast<double>(i) / 60.0;
   }
-  MESSAGE("seed 004's tank: arrived ", c.state(0).arrived, " at t ", c.time(), " s, drove ", drove,
+  MESSAGE("Pinter's tank: arrived ", c.state(0).arrived, " at t ", c.time(), " s, drove ", drove,
           " cells, tightest turn radius ", tightest, " at (", tightest_at.x, ", ", tightest_at.y, "), t ", tightest_t,
           " s, wall contacts ", c.metrics(0).wall_contacts);
   CHECK(c.state(0).arrived);
@@ -294,7 +294,7 @@ void seed_004_tank_drives(const Preset& p, double r) {
   CHECK(std::abs(std::remainder(poses[60].heading - poses[0].heading, 2.0 * kPi)) < 0.5 / r);
 }
 
-void seed_004(const Preset& p) {
+void pinter_figure_8(const Preset& p) {
   const double r = p.scene.settings.turning_radius;
   CHECK(r == 3.0);  // "a tank with turning radius 3"
   REQUIRE(p.scene.units.size() == 1);
@@ -353,10 +353,10 @@ void seed_004(const Preset& p) {
   CHECK(p.says("a longer way (62 cells)"));
   CHECK(p.says("Compare's hybrid row"));
   CHECK(std::find(p.entry.views.begin(), p.entry.views.end(), "compare") != p.entry.views.end());
-  seed_004_tank_drives(p, r);
+  pinter_tank_drives(p, r);
 }
 
-void seed004_tank_turn(const Preset& p) {
+void pinter_tank_turn(const Preset& p) {
   // Its title: "the short way has turns a tank cannot make (Directional A*, radius 2)".
   CHECK(p.entry.teaches.empty());
   CHECK(p.scene.settings.planner == "directional");
@@ -424,7 +424,7 @@ void map_navmesh_round_room(const Preset& p) {
   CHECK(expanded == doctest::Approx(1.0 / 3.0).epsilon(0.2));
 }
 
-// ---- splines (one route, three splines: seed 003d's) ---------------------------------------
+// ---- splines (one route, three splines: Guesgen's smoothed preset's) ---------------------------------------
 
 void splines_uniform(const Preset& p) {
   same_003_problem(p);
@@ -577,14 +577,14 @@ using Check = std::function<void(const Preset&)>;
 /// Every preset's stem (its file name without ".json") and the check of its note's claims.
 std::map<std::string, Check> claims() {
   return {
-      {"000-catmull-rom-route", seed_000},
-      {"002-quad-corridor", seed_002},
-      {"003a-zigzag", seed_003a},
-      {"003b-straightened-in-search", seed_003b},
-      {"003c-straightened-afterwards", seed_003c},
-      {"003d-smoothed", seed_003d},
-      {"004-tank-figure-8", seed_004},
-      {"seed004_tank_turn", seed004_tank_turn},
+      {"catmull-rom-route", catmull_rom_post},
+      {"tower22-quad-corridor", tower22_corridor},
+      {"guesgen-1-zigzag", guesgen_zigzag},
+      {"guesgen-2-straightened-in-search", guesgen_turn_penalty},
+      {"guesgen-3-straightened-afterwards", guesgen_straightened},
+      {"guesgen-4-smoothed", guesgen_smoothed},
+      {"pinter-tank-figure-8", pinter_figure_8},
+      {"pinter_tank_turn", pinter_tank_turn},
       {"arena-movingai", map_arena},
       {"jps-pillars", map_jps_pillars},
       {"navmesh-convex-round-room", map_navmesh_round_room},
@@ -738,9 +738,9 @@ TEST_CASE("gallery claims: Compare lists the rows each note talks about, with th
         CHECK(r->view.result.found);
       }
   }
-  // Seed 004 under the vehicle's rules: plain A* invalid, Directional A* valid and best.
+  // Pinter's figure 8 under the vehicle's rules: plain A* invalid, Directional A* valid and best.
   for (const GalleryEntry& e : scan_gallery(kScenes)) {
-    if (stem_of(e) != "004-tank-figure-8") continue;
+    if (stem_of(e) != "pinter-tank-figure-8") continue;
     ui.open(e);
     const CompareRanking ranking = ui.in().compare_ranking();
     const auto& rows = ui.in().compare_runs();
@@ -762,7 +762,7 @@ TEST_CASE("replay: the final path shows only at the replay's last step, for ever
   }
   // Every search planner, with every overlay that draws the path on and Compare shown.
   for (const GalleryEntry& e : scan_gallery(kScenes))
-    if (stem_of(e) == "003d-smoothed") ui.open(e);
+    if (stem_of(e) == "guesgen-4-smoothed") ui.open(e);
   for (const char* planner : {"astar", "dijkstra", "jps", "theta", "navmesh", "directional", "hybrid"}) {
     io::PlanSettingsData& s = ui.sb().scene().settings;
     s.planner = planner;
@@ -778,7 +778,7 @@ TEST_CASE("replay: the final path shows only at the replay's last step, for ever
 }
 
 TEST_CASE("replay: its steps and Stats' expansions agree, or the difference is said where both are shown") {
-  auto scene = plan::load_scene(kScenes + "/seeds/003a-zigzag.json");
+  auto scene = plan::load_scene(kScenes + "/articles/guesgen-1-zigzag.json");
   REQUIRE(scene.ok());
   const PlanView grid = plan_of(*scene);
   CHECK(replay_steps(grid, scene->grid) == grid.result.expanded + 1);  // the goal's pop

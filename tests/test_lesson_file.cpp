@@ -40,7 +40,7 @@ const char* kGood = R"({
  "pathlab_lesson": 1,
  "title": "t",
  "steps": [
-  {"preset": "seeds/003a-zigzag", "caption": "a\nb", "views": ["search", "compare:astar"]},
+  {"preset": "articles/guesgen-1-zigzag", "caption": "a\nb", "views": ["search", "compare:astar"]},
   {"scene": "../scenes/x.json", "caption": "c"}
  ]
 })";
@@ -72,7 +72,7 @@ TEST_CASE("lessons: written byte-stable, and read back the same") {
   auto l = io::parse_lesson(kGood, "good.lesson.json", registry_names());
   REQUIRE_MESSAGE(l.ok(), (l.ok() ? "" : l.error().message));
   REQUIRE(l->steps.size() == 2);
-  CHECK(l->steps[0].preset == "seeds/003a-zigzag");
+  CHECK(l->steps[0].preset == "articles/guesgen-1-zigzag");
   CHECK(l->steps[0].caption == "a\nb");
   CHECK(l->steps[0].views == std::vector<std::string>{"search", "compare:astar"});
   CHECK(l->steps[1].scene == "../scenes/x.json");
@@ -113,7 +113,7 @@ TEST_CASE("lessons: a hostile or mistaken file gives one error naming the file, 
       {"{\"pathlab_lesson\": 1, \"title\": \"t\", \"steps\": [{\"preset\": \"a\"}]}", "steps[0] needs \"caption\""},
       {"{\"pathlab_lesson\": 1, \"title\": \"t\", \"steps\": [{\"preset\": \"../../etc/x\", \"caption\": \"c\"}]}",
        "steps[0].preset must be a preset's path under assets/scenes"},
-      {"{\"pathlab_lesson\": 1, \"title\": \"t\", \"steps\": [{\"preset\": \"seeds/a.json\", \"caption\": \"c\"}]}",
+      {"{\"pathlab_lesson\": 1, \"title\": \"t\", \"steps\": [{\"preset\": \"articles/a.json\", \"caption\": \"c\"}]}",
        "steps[0].preset is a preset id: leave out \".json\""},
       {"{\"pathlab_lesson\": 1, \"title\": \"t\", \"steps\": [{\"preset\": \"a b\", \"caption\": \"c\"}]}",
        "steps[0].preset may hold only letters"},

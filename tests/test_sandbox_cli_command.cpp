@@ -63,7 +63,7 @@ void click_copy_cli(test::SandboxUi& ui) {
 }  // namespace
 
 TEST_CASE("copy CLI command: a bundled scene, then its start pose and a setting edited, plan the same in the CLI") {
-  const std::string file = kScenes + "seed004_tank_turn.json";  // directional A*: headings count
+  const std::string file = kScenes + "pinter_tank_turn.json";  // directional A*: headings count
   const std::string bytes = test::file_bytes(file);
   test::SandboxUi ui(plan::load_scene(file).value(), 3, file);
   Inspector& in = ui.sb().inspector();
@@ -135,7 +135,7 @@ TEST_CASE("copy CLI command: an edited map goes to a new file in the temporary f
 }
 
 TEST_CASE("copy CLI command in the web page: the scene it reads is handed over as a download, named by its file name") {
-  const std::string file = kScenes + "seed004_tank_turn.json";
+  const std::string file = kScenes + "pinter_tank_turn.json";
   const std::string bytes = test::file_bytes(file);
   test::SandboxUi ui(plan::load_scene(file).value(), 3, file);
   std::vector<std::string> handed;

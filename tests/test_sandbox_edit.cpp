@@ -304,12 +304,12 @@ TEST_CASE("replay: a navmesh plan's corridor and funnel are hidden with its path
   CHECK(count(120, 30, 160) > 20);
 }
 
-TEST_CASE("gallery: the seed 004 preset opens with its tank spawned and driving") {
+TEST_CASE("gallery: Pinter's figure-8 preset opens with its tank spawned and driving") {
   SandboxUi ui(open_scene(20, 10), 1);
   ui.sb().inspector().scan();
   const GalleryEntry* tank = nullptr;
   for (const GalleryEntry& e : ui.sb().inspector().gallery())
-    if (e.path.find("004-tank") != std::string::npos) tank = &e;
+    if (e.path.find("pinter-tank-figure") != std::string::npos) tank = &e;
   REQUIRE(tank != nullptr);
   ui.sb().request_preset(*tank);  // nothing unsaved: opens at once
   ui.idle(2);

@@ -135,7 +135,7 @@ std::string name(const char* mode, float scale) { return std::string(mode) + "_"
 }  // namespace
 
 TEST_CASE("layout: the replay and the gallery at 100-250%") {
-  test::SandboxUi ui(load("seed004_tank_turn.json"), 3);
+  test::SandboxUi ui(load("pinter_tank_turn.json"), 3);
   for (float scale : kScales) {
     set_scale(ui, scale);
     ui.sb().inspector().show_tab(Inspector::Tab::replay);
@@ -152,7 +152,7 @@ TEST_CASE("layout: the replay and the gallery at 100-250%") {
 }
 
 TEST_CASE("layout: plots at 100-250% are at least 120 px tall") {
-  test::SandboxUi ui(load("seeds/003d-smoothed.json"), 3);
+  test::SandboxUi ui(load("articles/guesgen-4-smoothed.json"), 3);
   REQUIRE(ui.sb().plan().result.found);
   for (float scale : kScales) {
     set_scale(ui, scale);
@@ -254,7 +254,7 @@ TEST_CASE("layout: units with the timeline at 100-250%") {
 }
 
 TEST_CASE("layout: the Inspect strip's splitter resizes it within its bounds") {
-  test::SandboxUi ui(load("seeds/003d-smoothed.json"), 3);
+  test::SandboxUi ui(load("articles/guesgen-4-smoothed.json"), 3);
   for (float scale : {1.0f, 2.0f}) {
     set_scale(ui, scale);
     INFO("scale " << scale);
@@ -296,7 +296,7 @@ TEST_CASE("layout: the Inspect strip's splitter resizes it within its bounds") {
 }
 
 TEST_CASE("layout: no control of the side panel needs sideways scrolling at 100-250%, for every planner") {
-  test::SandboxUi ui(load("seeds/004-tank-figure-8.json"), 3);
+  test::SandboxUi ui(load("articles/pinter-tank-figure-8.json"), 3);
   for (float scale : kScales) {
     set_scale(ui, scale);
     if (ImGuiWindow* panel = window_named("pathlab")) panel->StateStorage.SetInt(panel->GetID("Lesson"), 1);

@@ -187,7 +187,7 @@ TEST_CASE("lessons: every step of every shipped lesson opens its scene, plans it
 
 TEST_CASE("lessons: \"Add this view\" and \"Save lesson\" write a new lesson, never over another file") {
   test::ScratchDir dir("lesson_save");
-  test::SandboxUi ui = open_scene("seeds/003d-smoothed.json");
+  test::SandboxUi ui = open_scene("articles/guesgen-4-smoothed.json");
   ui.sb().set_work_dir(dir.path.string());
   // A file of the user's where the first name would go: kept, the lesson takes the next name.
   { std::ofstream(dir / "my-lesson.lesson.json") << "my notes"; }
@@ -208,7 +208,7 @@ TEST_CASE("lessons: \"Add this view\" and \"Save lesson\" write a new lesson, ne
   auto l = io::load_lesson(saved);
   REQUIRE_MESSAGE(l.ok(), (l.ok() ? "" : l.error().message));
   REQUIRE(l->steps.size() == 2);
-  CHECK(l->steps[0].preset == "seeds/003d-smoothed");
+  CHECK(l->steps[0].preset == "articles/guesgen-4-smoothed");
   CHECK(l->steps[0].caption == "first step");
   CHECK(std::find(l->steps[0].views.begin(), l->steps[0].views.end(), "navmesh") != l->steps[0].views.end());
   CHECK(l->steps[1].scene == "level.json");  // relative to the lesson: the folder can move
@@ -240,7 +240,7 @@ TEST_CASE("lessons: a lesson that cannot be read changes nothing and says why") 
   CHECK_FALSE(ui.sb().presenting());
   CHECK(ui.sb().scene().name == "kept");
   // A step whose preset is gone: the lesson opens, the step says so, Right moves past it.
-  { std::ofstream(dir / "gone.lesson.json") << "{\"pathlab_lesson\": 1, \"title\": \"t\", \"steps\": [{\"preset\": \"seeds/gone\", \"caption\": \"c\"}, {\"preset\": \"seeds/003a-zigzag\", \"caption\": \"d\"}]}"; }
+  { std::ofstream(dir / "gone.lesson.json") << "{\"pathlab_lesson\": 1, \"title\": \"t\", \"steps\": [{\"preset\": \"articles/gone\", \"caption\": \"c\"}, {\"preset\": \"articles/guesgen-1-zigzag\", \"caption\": \"d\"}]}"; }
   REQUIRE(ui.sb().open(dir / "gone.lesson.json"));
   CHECK(ui.sb().status_is_error());
   CHECK(ui.sb().status().rfind("step 1: ", 0) == 0);

@@ -47,7 +47,7 @@ size_t file_count(const std::string& dir) {
 }  // namespace
 
 TEST_CASE("sandbox link: opening a scene's link shows the same plan as opening its file, untitled and unsaved") {
-  for (const char* rel : {"demo.json", "crowds/doorway.json", "seeds/004-tank-figure-8.json"}) {
+  for (const char* rel : {"demo.json", "crowds/doorway.json", "articles/pinter-tank-figure-8.json"}) {
     INFO(rel);
     const std::string path = kAssets + "/scenes/" + rel;
     plan::PlanResult from_file;  // one sandbox at a time (one ImGui context)

@@ -360,7 +360,7 @@ TEST_CASE("gallery: every preset scene parses, plans, and opens in one click wit
   REQUIRE(entries.size() >= 10);
   std::set<std::string> categories;
   for (const GalleryEntry& e : entries) categories.insert(e.category);
-  CHECK(categories.count("seeds") == 1);
+  CHECK(categories.count("articles") == 1);
   CHECK(categories.count("maps") == 1);
   CHECK(categories.count("issues") == 1);
 
@@ -385,7 +385,7 @@ TEST_CASE("gallery: every preset scene parses, plans, and opens in one click wit
   }
   CHECK(with_path >= 10);
 
-  // The source-article presets (scenes/seeds/) are faithful to their articles.
+  // The source-article presets (scenes/articles/) are faithful to their articles.
   auto entry = [&](const std::string& stem) -> const GalleryEntry& {
     for (const GalleryEntry& e : entries)
       if (std::filesystem::path(e.path).stem() == stem) return e;
@@ -393,21 +393,21 @@ TEST_CASE("gallery: every preset scene parses, plans, and opens in one click wit
     return entries.front();
   };
   {
-    auto sc = io::load_scene(entry("000-catmull-rom-route").path);
+    auto sc = io::load_scene(entry("catmull-rom-route").path);
     REQUIRE(sc.ok());
     CHECK(sc->settings.subdivisions == 5);
     pipeline.map_changed();
     const PlanView v = pipeline.plan(*sc, false);
     CHECK(v.result.raw_points.size() == 13);  // "this 13 point route"
     CHECK(v.result.points.size() == 61);      // (13 - 1) * 5 + 1
-    CHECK(entry("000-catmull-rom-route").teaches.find("2.171875") != std::string::npos);
-    CHECK(entry("000-catmull-rom-route").teaches.find("2.09375") != std::string::npos);
+    CHECK(entry("catmull-rom-route").teaches.find("2.171875") != std::string::npos);
+    CHECK(entry("catmull-rom-route").teaches.find("2.09375") != std::string::npos);
   }
 
   // One click in the Gallery tab opens a preset and switches on its views.
   Ui ui;
   ui.show(Inspector::Tab::gallery);
-  ui.click_widget("gallery:002-quad-corridor", 0.3f);
+  ui.click_widget("gallery:tower22-quad-corridor", 0.3f);
   ui.idle(2);
   CHECK(ui.sb().scene().settings.planner == "navmesh");
   CHECK(ui.in().overlays().navmesh);

@@ -217,7 +217,7 @@ TEST_CASE("scene links: each malformed link gives its own error, beginning with 
 TEST_CASE("scene links: a lesson link holds presets only, and its step must be in the lesson") {
   io::Lesson lesson;
   lesson.title = "mine";
-  lesson.steps.push_back(io::LessonStep{"seeds/003a-zigzag", "", "a", {}});
+  lesson.steps.push_back(io::LessonStep{"articles/guesgen-1-zigzag", "", "a", {}});
   lesson.steps.push_back(io::LessonStep{"", "../scenes/my-level.json", "b", {}});
   auto refused = io::lesson_link(lesson, 1);
   REQUIRE_FALSE(refused.ok());

@@ -1,7 +1,7 @@
 // One model of a scene's units for the sandbox and the CLI (pathlab/plan/scene_units.hpp):
 // every bundled scene with units runs in the sandbox's UnitSwarm and in `pathlab-cli crowd
 // --scene` with the same trajectories bit for bit; every route a unit drives comes from the
-// scene's planner (no fallback, no detour by another planner); the tank of seed 004 drives
+// scene's planner (no fallback, no detour by another planner); Pinter's tank drives
 // its Directional A* plan, planned within the unit expansion budget.
 
 #include <doctest/doctest.h>
@@ -152,9 +152,9 @@ std::vector<std::vector<double>> run_cli_frames(const std::string& path, int& ag
 TEST_CASE("scene units: every bundled scene with units runs bit for bit alike in the sandbox and pathlab-cli crowd --scene") {
   const std::vector<std::string> paths = scenes_with_units();
   // The scan finds them itself; this only guards against an empty scan passing vacuously
-  // (the crowd presets and seed 004's tank were there when this was written).
+  // (the crowd presets and Pinter's tank were there when this was written).
   REQUIRE(paths.size() >= 6);
-  CHECK(std::any_of(paths.begin(), paths.end(), [](const std::string& p) { return p.find("004-tank") != std::string::npos; }));
+  CHECK(std::any_of(paths.begin(), paths.end(), [](const std::string& p) { return p.find("pinter-tank-figure") != std::string::npos; }));
   for (const std::string& path : paths) {
     CAPTURE(path);
     // Under the sanitizers bench512 alone took most of 300 s (50 first routes on a 512 x 512
@@ -190,9 +190,9 @@ TEST_CASE("scene units: every bundled scene with units runs bit for bit alike in
 
 namespace {
 
-/// Seed 004's tank with the planner the seed teaches, as a designer picks it in the panel.
-io::Scene seed004_directional() {
-  io::Scene s = plan::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/seeds/004-tank-figure-8.json").value();
+/// Pinter's tank with the planner the article teaches, as a designer picks it in the panel.
+io::Scene pinter_tank_directional() {
+  io::Scene s = plan::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/articles/pinter-tank-figure-8.json").value();
   s.settings.planner = "directional";
   s.settings.smoother.clear();
   (void)plan::normalize_settings(s.settings);
@@ -201,8 +201,8 @@ io::Scene seed004_directional() {
 
 }  // namespace
 
-TEST_CASE("scene units: the seed-004 tank drives its Directional A* plan, within the unit expansion budget") {
-  const io::Scene scene = seed004_directional();
+TEST_CASE("scene units: Pinter's figure-8 tank drives its Directional A* plan, within the unit expansion budget") {
+  const io::Scene scene = pinter_tank_directional();
   UnitSwarm swarm(scene.grid);
   REQUIRE(swarm.load(scene) == "");
   REQUIRE(swarm.count() == 1);
@@ -212,7 +212,7 @@ TEST_CASE("scene units: the seed-004 tank drives its Directional A* plan, within
   const plan::UnitRouteRecord rec = swarm.routing().records.at(0);
   CHECK(rec.planner == "directional");
   REQUIRE(rec.found);
-  MESSAGE("seed 004 tank, directional: ", rec.expanded, " expansions (budget ", plan::kUnitPlanExpansions, ")");
+  MESSAGE("Pinter's tank, directional: ", rec.expanded, " expansions (budget ", plan::kUnitPlanExpansions, ")");
   CHECK(rec.expanded < plan::kUnitPlanExpansions);
   // The same request to a fresh service: the plan the canvas draws for it, point for point.
   plan::PlanService service;
@@ -239,24 +239,24 @@ TEST_CASE("scene units: the seed-004 tank drives its Directional A* plan, within
   CHECK(glm::length(swarm.crowd().state(0).pose.pos - scene.start.pos) > 10.0);  // it drove off
 }
 
-TEST_CASE("scene units: the seed-004 tank turn plans with Directional A* within the unit expansion budget") {
-  io::Scene scene = plan::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/seed004_tank_turn.json").value();
+TEST_CASE("scene units: the Pinter tank-turn scene plans with Directional A* within the unit expansion budget") {
+  io::Scene scene = plan::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/pinter_tank_turn.json").value();
   REQUIRE(scene.settings.planner == "directional");
   UnitSwarm swarm(scene.grid);
   REQUIRE(swarm.spawn(scene, "tank", scene.start) == "");
   const plan::UnitRouteRecord& rec = swarm.routing().records.at(0);
   REQUIRE_MESSAGE(rec.found, rec.why);
-  MESSAGE("seed004_tank_turn tank, directional: ", rec.expanded, " expansions");
+  MESSAGE("pinter_tank_turn tank, directional: ", rec.expanded, " expansions");
   CHECK(rec.expanded < plan::kUnitPlanExpansions);
   CHECK(swarm.crowd().state(0).route_source == CrowdRouteSource::planner);
 }
 
-TEST_CASE("scene units: a tank added to seed004_tank_turn drives its own Directional A* route to the goal pose, touching no wall") {
+TEST_CASE("scene units: a tank added to pinter_tank_turn drives its own Directional A* route to the goal pose, touching no wall") {
   // Issue 24: steered by the crowd's velocity sampler, this tank looped near its goal, ended
   // "no lattice path" after 60 s and touched the walls in 62 steps. A vehicle now tracks the
   // route its planner drew (the plan the canvas draws) and arrives as the single-unit
   // simulation does: at the goal, facing the goal heading within 5 degrees, stopped.
-  io::Scene scene = plan::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/seed004_tank_turn.json").value();
+  io::Scene scene = plan::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/pinter_tank_turn.json").value();
   REQUIRE(scene.settings.planner == "directional");
   scene.units.push_back(io::UnitData{"tank", Pose{Vec2(1.5, 10.5), 0.0}, std::nullopt});
   plan::SceneUnits built = plan::build_scene_units(scene).value();
@@ -272,7 +272,7 @@ TEST_CASE("scene units: a tank added to seed004_tank_turn drives its own Directi
     worst = std::max(worst, test::distance_to_polyline(c.state(0).pose.pos, route));
   }
   const CrowdAgentState& st = c.state(0);
-  MESSAGE("seed004_tank_turn + tank: arrived at t ", c.time(), " s, at most ", worst, " cells off its route, ",
+  MESSAGE("pinter_tank_turn + tank: arrived at t ", c.time(), " s, at most ", worst, " cells off its route, ",
           c.metrics(0).wall_contacts, " wall contacts, ", c.metrics(0).replans, " re-plans");
   REQUIRE_MESSAGE(st.arrived, st.why);
   CHECK(c.metrics(0).wall_contacts == 0);
@@ -312,11 +312,11 @@ TEST_CASE("scene units: a unit whose planner fails waits with the reason and pla
 }
 
 TEST_CASE("scene units: pathlab-cli crowd --scene takes the planner from the command line over the scene's") {
-  const std::string path = std::string(PATHLAB_ASSETS_DIR) + "/scenes/seeds/004-tank-figure-8.json";
+  const std::string path = std::string(PATHLAB_ASSETS_DIR) + "/scenes/articles/pinter-tank-figure-8.json";
   const auto r = run_cli("crowd --scene " + path + " --planner directional --json --max-time 5");
   REQUIRE_MESSAGE(r.status == 0, r.err);
   // The sandbox with the same planner picked in its panel: the same last frame.
-  const io::Scene scene = seed004_directional();
+  const io::Scene scene = pinter_tank_directional();
   const SandboxRun sb = run_sandbox(scene, 300);
   std::istringstream in(r.out);
   std::string line, last_frame;

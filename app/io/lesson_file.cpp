@@ -57,7 +57,7 @@ void check_preset_id(const std::string& id, const std::string& key) {
     const size_t end = std::min(id.find('/', start), id.size());
     const std::string part = id.substr(start, end - start);
     if (part.empty() || part == "." || part == "..")
-      bad(key, "must be a preset's path under assets/scenes without \".json\" (e.g. seeds/003a-zigzag)");
+      bad(key, "must be a preset's path under assets/scenes without \".json\" (e.g. articles/guesgen-1-zigzag)");
     for (const char c : part)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-')
         bad(key, "may hold only letters, digits, '.', '_', '-' and '/'");

@@ -38,7 +38,7 @@ PlanRequest unit_plan_request(const io::PlanSettingsData& scene_settings, const 
   req.start = q.from;
   const Vec2 d = q.to - q.from.pos;
   // Pose planners need a goal heading: the unit's own; at the scene's goal the scene's (the
-  // canvas plans with it: seed 004's tank must enter its slot facing down, as drawn); else the
+  // canvas plans with it: Pinter's tank must enter its slot facing down, as drawn); else the
   // way from here to there.
   const double toward = glm::length(d) > 1e-9 ? dmath::atan2(d.y, d.x) : q.from.heading;
   std::optional<double> heading = q.goal_heading;

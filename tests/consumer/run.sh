@@ -15,7 +15,7 @@ consumer="$work/build/consumer"
 cli="$work/prefix/bin/pathlab-cli"
 
 # A grid planner with a smoother, the navmesh with edge shifting, and a heading-aware planner.
-scenes=(demo.json seeds/002-quad-corridor.json seed004_tank_turn.json)
+scenes=(demo.json articles/tower22-quad-corridor.json pinter_tank_turn.json)
 
 # compare CLI_JSON CONSUMER_TEXT: exit 0 when the plans are the same, else 1 saying where.
 compare() {

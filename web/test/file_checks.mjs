@@ -65,13 +65,13 @@ async function copy_cli_check(p, o, check, shots, s) {
 export async function picker_check(browser, site_url, o, check) {
   const p = await open_page(browser, site_url);
   await p.wait(/^pathlab: ready /, kReadyTimeoutMs, 'ready line');
-  const file = join(kRepo, 'assets/scenes/seed004_tank_turn.json');
+  const file = join(kRepo, 'assets/scenes/pinter_tank_turn.json');
   await p.page.setInputFiles('#picker', file);
   const line = await p.wait_next(/^pathlab: plan \S+ length /, kPlanTimeoutMs, 'plan line of the picked file');
-  const expected = cli_length(o.cli, 'seed004_tank_turn.json');
+  const expected = cli_length(o.cli, 'pinter_tank_turn.json');
   console.log(`Open file…: ${line}; pathlab-cli: ${expected}`);
-  check(line === `pathlab: plan /uploads/seed004_tank_turn.json length ${expected}`,
-        `Open file… opens the picked seed004_tank_turn.json and plans pathlab-cli's length ${expected}`);
+  check(line === `pathlab: plan /uploads/pinter_tank_turn.json length ${expected}`,
+        `Open file… opens the picked pinter_tank_turn.json and plans pathlab-cli's length ${expected}`);
   check(p.problems().length === 0, 'no console errors while opening a picked file');
   await p.page.close();
 }

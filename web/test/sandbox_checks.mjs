@@ -44,7 +44,7 @@ export async function lesson_checks(browser, site_url, o, check, shots) {
 async function open_preset(p, stem) {
   await p.click('tab:Gallery');
   const name = `gallery:${stem}`;
-  const list = await p.widget('gallery:000-catmull-rom-route');
+  const list = await p.widget('gallery:catmull-rom-route');
   for (let k = 0; k < 40; ++k) {
     const r = await p.widget(name);
     const strip = await p.widget('strip_splitter');
@@ -66,8 +66,8 @@ async function open_preset(p, stem) {
 export async function gallery_checks(browser, site_url, o, check, shots) {
   const p = await open_page(browser, `${site_url}?scene=demo.json`);
   await p.wait(/^pathlab: ready /, kReadyTimeoutMs, 'ready line');
-  let s = await open_preset(p, '002-quad-corridor');
-  check(s.planner === 'navmesh' && s.found && s.compare.shown, `Gallery: 002-quad-corridor opens (navmesh, ${s.length}, Compare on)`);
+  let s = await open_preset(p, 'tower22-quad-corridor');
+  check(s.planner === 'navmesh' && s.found && s.compare.shown, `Gallery: tower22-quad-corridor opens (navmesh, ${s.length}, Compare on)`);
   s = await open_preset(p, 'doorway');
   const expected = cli_length(o.cli, 'crowds/doorway.json');
   // The console's first line after the click is this plan's (none for the old plan dropped).

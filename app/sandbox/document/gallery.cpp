@@ -18,7 +18,7 @@ std::string g_assets = "assets";
 
 // Categories in the order a teacher would walk through them; others follow alphabetically.
 int category_rank(const std::string& c) {
-  if (c == "seeds") return 0;
+  if (c == "articles") return 0;
   if (c == "maps") return 1;
   if (c == "issues") return 2;
   return 3;

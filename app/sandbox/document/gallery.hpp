@@ -11,7 +11,7 @@ namespace pathlab::sandbox {
 
 struct GalleryEntry {
   std::string path;      ///< absolute or as found under the scenes folder
-  std::string category;  ///< "seeds", "maps", "issues", ... ("other" when not given)
+  std::string category;  ///< "articles", "maps", "issues", ... ("other" when not given)
   std::string title;
   std::string teaches;   ///< a paragraph for people
   int order = 1000;      ///< sort key inside the category (then the title)

@@ -16,7 +16,7 @@ namespace pathlab::sandbox {
 /// The scene file step `s` of the lesson at `lesson_path` opens: a preset's file under the
 /// bundled assets/scenes folder, or a scene file resolved against the lesson's folder.
 std::string step_scene_file(const std::string& lesson_path, const io::LessonStep& s);
-/// The gallery preset id of a bundled scene file ("seeds/003a-zigzag"), "" when `path` is not
+/// The gallery preset id of a bundled scene file ("articles/guesgen-1-zigzag"), "" when `path` is not
 /// a scene under assets/scenes.
 std::string preset_id_of(const std::string& path);
 /// `dir`/STEM.lesson.json, else STEM-2.lesson.json, ... : the first name no file has. "" when

@@ -122,7 +122,7 @@ void Inspector::tab_overlays(Sandbox& sb) {
   ImGui::Columns(3, "ov_cols", false);
   ImGui::TextDisabled("navmesh");
   changed |= ImGui::Checkbox("all polygons", &ov_.navmesh);
-  help_marker("The whole mesh: convex polygons of free space shrunk by the agent radius (seed 002's quads).");
+  help_marker("The whole mesh: convex polygons of free space shrunk by the agent radius (Tower22's quads).");
   ImGui::BeginDisabled(!nav);
   ImGui::Checkbox("corridor", &ov_.corridor);
   help_marker("The polygons the navmesh A* chose, start to goal. Needs the navmesh planner.");
@@ -158,12 +158,12 @@ void Inspector::tab_overlays(Sandbox& sb) {
   ImGui::TextDisabled("turning radius %.2f", s.turning_radius);
   changed |= ImGui::Checkbox("turning circles", &ov_.circles);
   help_marker("The tightest left and right circles at the start and goal poses: every curve below starts and ends "
-              "on them (seed 004, figures 5 and 6).");
+              "on them (Pinter 2001, figures 5 and 6).");
   changed |= ImGui::Checkbox("Dubins (forward)", &ov_.dubins);
   help_marker("Shortest forward-only path between the poses; its word (e.g. LSR) names the turns and the straight.");
   changed |= ImGui::Checkbox("Reeds-Shepp (reverse ok)", &ov_.reeds_shepp);
   help_marker("Shortest path when the unit may reverse (+ forward, - reverse; dashed orange = reverse). "
-              "Like seed 004's three-point turn. Both ignore walls: they show the geometry, not a plan.");
+              "Like Pinter's three-point turn. Both ignore walls: they show the geometry, not a plan.");
   if (ov_.dubins && dubins_) ImGui::Text("Dubins %s: %.2f", dubins_word_.c_str(), dubins_->length());
   if (ov_.reeds_shepp && reeds_shepp_) ImGui::Text("Reeds-Shepp %s: %.2f", rs_word_.c_str(), reeds_shepp_->length());
   ImGui::Columns(1);

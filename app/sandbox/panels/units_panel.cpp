@@ -21,7 +21,7 @@ void spawn_controls(Sandbox& sb, int& preset) {
       if (ImGui::Selectable(names[i].c_str(), static_cast<int>(i) == preset)) preset = static_cast<int>(i);
     ImGui::EndCombo();
   }
-  help_marker("The core's presets (seed 004): a person turns on the spot, a car needs a 2-cell circle and may "
+  help_marker("The core's presets (after Pinter 2001): a person turns on the spot, a car needs a 2-cell circle and may "
               "back up, a tank pivots slowly, a bear runs fast with a 1.5-cell turn.");
   if (ImGui::Button("Spawn unit")) {
     const std::string e = u.spawn(sb.scene(), names[static_cast<size_t>(preset)], sb.scene().start);

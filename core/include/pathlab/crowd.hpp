@@ -178,7 +178,7 @@ enum class DoorState : uint8_t {
 /// "open", "closed", "closing when clear".
 const char* to_string(DoorState state) noexcept;
 
-/// A box driving along a route at a constant speed (seed 002's "garbage truck"). It faces
+/// A box driving along a route at a constant speed (Tower22's "garbage truck"). It faces
 /// along the leg it drives; at the route's end it stops (or starts over when `loop`). It
 /// never drives into a unit: units ahead on its route step off it (not only out of the box),
 /// and a truck whose way stays blocked waits, then backs off along its route a little to

@@ -6,7 +6,7 @@
 /// (Dubins, Reeds-Shepp, turn-to-point).
 ///
 /// It keeps the exact source, so state_at(s) is exact at any distance s (a track follower
-/// moves by arc length, seed 001's fix), and a dense list of samples with distance,
+/// moves by arc length, the Hermite post's fix), and a dense list of samples with distance,
 /// heading, curvature, corner angle and gear, which the steering followers scan to slow
 /// down before bends and to find where the unit is along the path.
 

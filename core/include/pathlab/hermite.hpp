@@ -105,7 +105,7 @@ Result<HermiteCurve> hermite_chain(std::span<const Vec2> points,
 /// Precondition: points are finite (hermite_chain checks).
 std::vector<Vec2> hermite_auto_tangents(std::span<const Vec2> points, const HermiteChainDef& def);
 
-/// Hermite basis at t, seed 001's h1..h4: P(t) = h[0] start + h[1] end + h[2] t0 + h[3] t1.
+/// Hermite basis at t, the Hermite post's h1..h4: P(t) = h[0] start + h[1] end + h[2] t0 + h[3] t1.
 inline void hermite_basis(double t, double h[4]) noexcept {
   const double t2 = t * t, t3 = t2 * t;
   h[0] = 2.0 * t3 - 3.0 * t2 + 1.0;

@@ -126,7 +126,7 @@ bool CrowdImpl::track_route(crowd::Agent& a) const {
   // (Checking only the next few cells instead made that counterflow worse again: 79 of 80
   // arrived, a lock of 26 s.)
   // A unit that can pivot and has no other unit near drives a grid route's legs one by one,
-  // stopping at each sharp corner to turn on the spot (the sampler cut seed 004's corners:
+  // stopping at each sharp corner to turn on the spot (the sampler cut the figure-8 corners:
   // 24 wall contacts in a corridor one cell wide). Among other units it stays the sampler's,
   // as above.
   size_t stop = route.size() - 1;  // where it brakes to a stop: the route's end, or a sharp corner

@@ -9,7 +9,7 @@
 ///  "pathlab_lesson": 1,
 ///  "title": "Why A* paths look drunk",
 ///  "steps": [
-///   {"preset": "seeds/003a-zigzag", "caption": "...", "views": ["search", "tab:replay"]},
+///   {"preset": "articles/guesgen-1-zigzag", "caption": "...", "views": ["search", "tab:replay"]},
 ///   {"scene": "../scenes/my-level.json", "caption": "...", "views": []}
 ///  ]
 /// }
@@ -40,7 +40,7 @@ inline constexpr size_t kMaxLessonFileBytes = size_t{4} << 20;
 
 /// One step: a scene, the caption shown over the canvas, the views switched on.
 struct LessonStep {
-  std::string preset;  ///< a gallery preset id ("seeds/003a-zigzag"), or "" when `scene` is set
+  std::string preset;  ///< a gallery preset id ("articles/guesgen-1-zigzag"), or "" when `scene` is set
   std::string scene;   ///< a scene file as written in the lesson (relative to it), or ""
   std::string caption;
   std::vector<std::string> views;

@@ -98,7 +98,7 @@ struct UnitData {
   Pose pose;  ///< heading in radians
   /// The unit's own goal (a crowd sends each unit somewhere); none: the scene's goal.
   std::optional<Pose> goal;
-  /// A turning radius of its own instead of its preset's (issue 26: Pinter's tank of seed 004
+  /// A turning radius of its own instead of its preset's (issue 26: Pinter's figure-8 tank
   /// keeps radius 3); a unit given one cannot turn on the spot. [Units: cells] [Limit: (0, 1000]]
   std::optional<double> turning_radius = std::nullopt;  // initialised: UnitData{preset, pose, goal} stays complete
 };

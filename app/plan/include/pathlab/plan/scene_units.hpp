@@ -29,11 +29,11 @@ namespace pathlab::plan {
 
 /// Expansion budget of one unit's (re-)plan, for every planner family (SearchBudget::
 /// max_expansions), instead of the 12 ms wall-clock budget units had: that one made the motion
-/// depend on the machine (on the 2-core CI machine Directional A* for seed 004's tank took
+/// depend on the machine (on the 2-core CI machine Directional A* for Pinter's tank took
 /// about 28 ms, mostly building its tables, which expansions do not count, so the tank drove a
-/// grid A* route instead). Measured with tests/test_scene_units.cpp (it prints them): seed
-/// 004's tank with Directional A* needs 112 expansions (seeds/004-tank-figure-8.json, planner
-/// "directional", turning radius 3) and 36 (seed004_tank_turn.json); the largest unit plan
+/// grid A* route instead). Measured with tests/test_scene_units.cpp (it prints them):
+/// Pinter's tank with Directional A* needs 112 expansions (articles/pinter-tank-figure-8.json, planner
+/// "directional", turning radius 3) and 36 (pinter_tank_turn.json); the largest unit plan
 /// of any bundled scene is a grid A* route on bench512.json, 34,825. 400,000 is more than a
 /// grid search can expand on a 512 x 512 map (262,144 cells), so on maps that size only a
 /// heading search with no way into its goal stops on it, after a bounded, machine-independent
