@@ -249,6 +249,21 @@ TEST_CASE("lessons: a lesson that cannot be read changes nothing and says why") 
   CHECK(ui.sb().scene().grid.width() > 0);
 }
 
+TEST_CASE("lessons: a lesson written before the presets were renamed opens the renamed presets") {
+  test::ScratchDir dir("lesson_renamed");
+  // The ids the presets had when they were numbered after the source documents (seeds/...).
+  { std::ofstream(dir / "old.lesson.json") << "{\"pathlab_lesson\": 1, \"title\": \"t\", \"steps\": [{\"preset\": \"seeds/003a-zigzag\", \"caption\": \"c\"}, {\"preset\": \"seed004_tank_turn\", \"caption\": \"d\"}]}"; }
+  test::SandboxUi ui(test::small_scene("before"), 2);
+  REQUIRE(ui.sb().open(dir / "old.lesson.json"));
+  CHECK_FALSE(ui.sb().status_is_error());
+  CHECK(same_file(ui.sb().document().source(), kAssets + "/scenes/articles/guesgen-1-zigzag.json"));
+  ui.key(ImGui::GetKeyIndex(ImGuiKey_RightArrow));
+  CHECK(ui.sb().lesson().step == 1);
+  CHECK_FALSE(ui.sb().status_is_error());
+  CHECK(same_file(ui.sb().document().source(), kAssets + "/scenes/pinter_tank_turn.json"));
+  CHECK(sandbox::current_preset_id("articles/guesgen-1-zigzag") == "articles/guesgen-1-zigzag");
+}
+
 TEST_CASE("lessons: Space plays a step's rewound replay first, the units after it") {
   const std::string lesson = kAssets + "/lessons/4-turning-radius.lesson.json";
   test::SandboxUi ui(test::small_scene("before"), 2);

@@ -26,6 +26,22 @@ int category_rank(const std::string& c) {
 
 }  // namespace
 
+std::string current_preset_id(const std::string& id) {
+  static const char* const kRenamed[][2] = {
+      {"seeds/000-catmull-rom-route", "articles/catmull-rom-route"},
+      {"seeds/002-quad-corridor", "articles/tower22-quad-corridor"},
+      {"seeds/003a-zigzag", "articles/guesgen-1-zigzag"},
+      {"seeds/003b-straightened-in-search", "articles/guesgen-2-straightened-in-search"},
+      {"seeds/003c-straightened-afterwards", "articles/guesgen-3-straightened-afterwards"},
+      {"seeds/003d-smoothed", "articles/guesgen-4-smoothed"},
+      {"seeds/004-tank-figure-8", "articles/pinter-tank-figure-8"},
+      {"seed004_tank_turn", "pinter_tank_turn"},
+  };
+  for (const auto& r : kRenamed)
+    if (id == r[0]) return r[1];
+  return id;
+}
+
 std::string assets_dir() { return g_assets; }
 void set_assets_dir(const std::string& dir) { g_assets = dir; }
 

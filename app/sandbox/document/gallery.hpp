@@ -24,6 +24,12 @@ struct GalleryEntry {
 /// still appears, titled with its file name, so a broken preset is visible rather than lost.
 std::vector<GalleryEntry> scan_gallery(const std::string& scenes_dir);
 
+/// The id a preset has now for one it had before a rename ("seeds/003a-zigzag" is
+/// "articles/guesgen-1-zigzag" since the presets were named after their articles), else `id`
+/// itself: lessons and links written before the rename keep opening. Ids are paths under
+/// assets/scenes without ".json".
+std::string current_preset_id(const std::string& id);
+
 /// The folder of bundled assets (the build's PATHLAB_ASSETS_DIR unless overridden).
 std::string assets_dir();
 void set_assets_dir(const std::string& dir);

@@ -10,7 +10,7 @@ namespace pathlab::sandbox {
 namespace fs = std::filesystem;
 
 std::string step_scene_file(const std::string& lesson_path, const io::LessonStep& s) {
-  if (!s.preset.empty()) return (fs::path(assets_dir()) / "scenes" / (s.preset + ".json")).string();
+  if (!s.preset.empty()) return (fs::path(assets_dir()) / "scenes" / (current_preset_id(s.preset) + ".json")).string();
   return io::lesson_scene_path(lesson_path, s);
 }
 

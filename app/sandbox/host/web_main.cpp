@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "document/gallery.hpp"
 #include "host/host.hpp"
 #include "host/web_probe.hpp"
 #include "units/crowd_bench.hpp"
@@ -176,6 +177,7 @@ io::Scene open_initial_scene(std::string& name) {
   if (!name.empty()) {
     std::string why = check_scene_name(name);
     if (why.empty()) {
+      name = sandbox::current_preset_id(name.substr(0, name.size() - 5)) + ".json";  // links from before a rename
       auto s = plan::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/" + name);
       if (s) return std::move(*s);
       why = s.error().message;
