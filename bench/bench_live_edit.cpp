@@ -35,14 +35,18 @@
 // Cut (issue 28): a stroke that cuts the map in two (a band of blocked columns from the top edge
 // to the bottom one), then a plan from one part to the other, which must find nothing: the mend
 // and the plan, per planner (A*, JPS, Theta*, the exact navmesh search on either tiled mesh,
-// Hybrid A*), on kept planners as the service keeps them. Not in the default run.
+// Hybrid A*, Directional A*), on kept planners as the service keeps them. Not in the default run.
 //
 //   bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid|service|cut]
 //                   [--after-only] [--planners astar,jps,theta] [--lengths]
+//                   [--cut-planners astar,jps,theta,convex,corners,hybrid,directional] [--tile N]
 //
 // --planners: the grid planners of the first two tables (all three by default). --lengths: each
 // "after" answer of the first table on stderr (found, length, expansions), for comparing the
 // answers of two builds on the same queries.
+//
+// --cut-planners: the rows of the cut table (all seven by default). --tile: the tile size of the
+// tiled meshes (kDefaultNavTileSize by default; the service's meshes keep theirs).
 //
 // --after-only: the navmesh rows skip the untiled rebuild ("before", and the check of the
 // answers against it) and the first-build table: for timing the update alone, quickly.
@@ -64,6 +68,7 @@
 #include "../tests/generated_maps.hpp"
 #include "heading/heading_internal.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/directional_astar.hpp"
 #include "pathlab/grid_search.hpp"
 #include "pathlab/hybrid_astar.hpp"
 #include "pathlab/map_generators.hpp"
@@ -83,6 +88,8 @@ namespace {
 
 bool g_after_only = false;  // --after-only
 bool g_lengths = false;     // --lengths: each "after" answer's length and expansions on stderr
+int g_tile = kDefaultNavTileSize;  // --tile: the tiled meshes' tile size
+std::vector<int> g_cut_planners;  // --cut-planners: the rows of the cut table (all when empty)
 std::vector<int> g_planners = {0, 1, 2};  // --planners: the grid planners of the first tables
 
 struct NamedMap {
@@ -203,7 +210,7 @@ const char* mesh_title(bool corners) { return corners ? "corners" : "convex"; }
 void navmesh_edit_row(const NamedMap& m, bool corners, int radius, int strokes) {
   Grid g = m.grid;
   std::mt19937 rng(static_cast<uint32_t>(500 + radius + (corners ? 50 : 0)));
-  Navmesh tiled = Navmesh::build(g, nav_def(corners, kDefaultNavTileSize)).value();
+  Navmesh tiled = Navmesh::build(g, nav_def(corners, g_tile)).value();
   NavmeshQuery tq(tiled);
   std::vector<double> before, after, mend;
   std::uniform_int_distribution<int> x(0, g.width() - 1), y(0, g.height() - 1);
@@ -248,7 +255,7 @@ void navmesh_build_row(const NamedMap& m, bool corners, int reps) {
     std::vector<double> v;
     for (int i = 0; i < reps; ++i) {
       const double t0 = thread_ms();
-      const Navmesh mesh = Navmesh::build(m.grid, nav_def(corners, k == 0 ? 0 : kDefaultNavTileSize)).value();
+      const Navmesh mesh = Navmesh::build(m.grid, nav_def(corners, k == 0 ? 0 : g_tile)).value();
       NavmeshQuery q(mesh);
       v.push_back(thread_ms() - t0);
       polys[k] = mesh.polygons().size();
@@ -263,7 +270,7 @@ void navmesh_build_row(const NamedMap& m, bool corners, int reps) {
 void navmesh_tables(const std::vector<NamedMap>& maps, int strokes) {
   std::printf("\nNavmesh edit-to-plan latency, thread CPU ms, %d strokes a row (before: untiled mesh rebuilt; after: "
               "tiled update(), %d-cell tiles)\n\n",
-              strokes, kDefaultNavTileSize);
+              strokes, g_tile);
   std::printf("| map            | mesh    | r  | before median | before p95 | after median | after p95 | update+reset median | update+reset p95 |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   for (const NamedMap& m : maps)
@@ -451,20 +458,22 @@ Cell free_cell_in(const Grid& g, std::mt19937& rng, int x0, int x1) {
 }
 
 /// The planners of the cut table: the three grid searches, the exact navmesh search on either
-/// tiled mesh, Hybrid A* (its goal distance field decides). Each keeps its preprocessing and
-/// mends it per edit, as the planning service does.
+/// tiled mesh, Hybrid A* and Directional A* (their goal distance field decides). Each keeps its
+/// preprocessing and mends it per edit, as the planning service does.
 struct CutPlanners {
   GridPathfinder grid;
   Navmesh convex, corners;
   NavmeshQuery convex_q, corners_q;
   HybridAStar hybrid;
-  explicit CutPlanners(const Grid& g, const HybridAStarOptions& o)
+  DirectionalAStar directional;
+  CutPlanners(const Grid& g, const HybridAStarOptions& o, const DirectionalAStarOptions& d)
       : grid(g),
-        convex(Navmesh::build(g, nav_def(false, kDefaultNavTileSize)).value()),
-        corners(Navmesh::build(g, nav_def(true, kDefaultNavTileSize)).value()),
+        convex(Navmesh::build(g, nav_def(false, g_tile)).value()),
+        corners(Navmesh::build(g, nav_def(true, g_tile)).value()),
         convex_q(convex),
         corners_q(corners),
-        hybrid(HybridAStar::create(g, o).value()) {}
+        hybrid(HybridAStar::create(g, o).value()),
+        directional(DirectionalAStar::create(g, d).value()) {}
   /// Mends planner k's preprocessing for the edit in `rect` of `g`.
   void edit(int k, const Grid& g, const CellRect& rect) {
     if (k < 3) {
@@ -473,7 +482,7 @@ struct CutPlanners {
       Navmesh& mesh = k == 3 ? convex : corners;
       if (!mesh.update(g, rect).ok()) std::abort();
       (k == 3 ? convex_q : corners_q).reset(mesh);
-    } else if (!hybrid.edited(g, rect).ok()) {
+    } else if (!(k == 5 ? hybrid.edited(g, rect) : directional.edited(g, rect)).ok()) {
       std::abort();
     }
   }
@@ -482,11 +491,13 @@ struct CutPlanners {
     auto centre = [](Cell c) { return Vec2(c.x + 0.5, c.y + 0.5); };
     if (k < 3) return grid.find_path(kPlanners[k], s, t).value().found;
     if (k < 5) return (k == 3 ? convex_q : corners_q).find_corridor(centre(s), centre(t)).value().found;
-    return hybrid.plan(Pose{centre(s), 0.0}, Pose{centre(t), 0.0}).value().found;
+    if (k == 5) return hybrid.plan(Pose{centre(s), 0.0}, Pose{centre(t), 0.0}).value().found;
+    return directional.plan(Pose{centre(s), 0.0}, Pose{centre(t), 0.0}).value().found;
   }
 };
 
-const char* const kCutTitles[] = {"A*", "JPS", "Theta*", "navmesh convex", "navmesh corners", "Hybrid A*"};
+const char* const kCutTitles[] = {"A*", "JPS", "Theta*", "navmesh convex", "navmesh corners", "Hybrid A*", "Directional A*"};
+const std::string kCutNames[] = {"astar", "jps", "theta", "convex", "corners", "hybrid", "directional"};  // --cut-planners
 
 /// One cut row: per sample the band is painted at a random x (timed: the mend and a plan from
 /// the left part to the right one, which must fail), then erased again (untimed, followed by a
@@ -496,7 +507,9 @@ void cut_row(const NamedMap& m, int planner, int radius, int samples) {
   std::mt19937 rng(static_cast<uint32_t>(3100 + 10 * planner + radius));
   HybridAStarOptions o = default_hybrid_astar_options();
   o.max_expansions = 20000;
-  CutPlanners p(g, o);
+  DirectionalAStarOptions d = default_directional_astar_options();
+  d.max_expansions = 20000;
+  CutPlanners p(g, o, d);
   std::uniform_int_distribution<int> xs(g.width() / 4, 3 * g.width() / 4);
   std::vector<double> cut, mend;
   for (int i = 0; i < samples; ++i) {
@@ -528,8 +541,9 @@ void cut_tables(const std::vector<NamedMap>& maps, int samples) {
               "the plan, %d cuts a row\n\n", samples);
   std::printf("| map            | planner         | r  | median | p95 | mend median |\n|---|---|---|---|---|---|\n");
   for (const NamedMap& m : maps)
-    for (int k = 0; k < 6; ++k)
-      for (int r : {1, 8}) cut_row(m, k, r, samples);
+    for (int k = 0; k < 7; ++k)
+      if (g_cut_planners.empty() || std::count(g_cut_planners.begin(), g_cut_planners.end(), k) > 0)
+        for (int r : {1, 8}) cut_row(m, k, r, samples);
 }
 
 std::vector<std::string> split(const std::string& s) {
@@ -571,6 +585,21 @@ int main(int argc, char** argv) {
         }
         g_planners.push_back(static_cast<int>(at - std::begin(kPlanners)));
       }
+    } else if (std::strcmp(argv[i], "--tile") == 0 && i + 1 < argc) {
+      g_tile = std::atoi(argv[++i]);
+      if (g_tile < kMinNavTileSize || g_tile > kMaxNavTileSize) {
+        std::fprintf(stderr, "bench_live_edit: --tile wants a tile size in %d..%d\n", kMinNavTileSize, kMaxNavTileSize);
+        return 2;
+      }
+    } else if (std::strcmp(argv[i], "--cut-planners") == 0 && i + 1 < argc) {
+      for (const std::string& name : split(argv[++i])) {
+        const auto at = std::find(std::begin(kCutNames), std::end(kCutNames), name);
+        if (at == std::end(kCutNames)) {
+          std::fprintf(stderr, "bench_live_edit: --cut-planners takes astar, jps, theta, convex, corners, hybrid and directional\n");
+          return 2;
+        }
+        g_cut_planners.push_back(static_cast<int>(at - std::begin(kCutNames)));
+      }
     } else if (std::strcmp(argv[i], "--maps") == 0 && i + 1 < argc) {
       only = split(argv[++i]);
     } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc &&
@@ -581,7 +610,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid|service|cut] "
-                   "[--after-only] [--planners astar,jps,theta] [--lengths]\n");
+                   "[--after-only] [--planners astar,jps,theta] [--cut-planners astar,...,hybrid] [--tile N] [--lengths]\n");
       return 2;
     }
   }

@@ -225,6 +225,58 @@ TEST_CASE("an updated copy equals a full build and leaves the mesh it came from 
   }
 }
 
+/// A band of 2 * half + 1 blocked columns (rows when !vertical) across the whole map at `at`,
+/// as bench_live_edit's cut paints it; returns its rectangle.
+CellRect paint_cut(Grid& g, bool vertical, int at, int half) {
+  const CellRect r = vertical ? CellRect{Cell{at - half, 0}, Cell{at + half, g.height() - 1}}
+                              : CellRect{Cell{0, at - half}, Cell{g.width() - 1, at + half}};
+  for (int y = r.min.y; y <= r.max.y; ++y)
+    for (int x = r.min.x; x <= r.max.x; ++x) g.set_cost(x, y, kBlocked);
+  return r;
+}
+
+TEST_CASE("cuts across the whole map: the mended mesh equals a build, its patched tables a fresh query's") {
+  // A cut reaches every tile row (or column): the query patches all of its tables, the wall
+  // flags are redone around the cut only. Paint the band, then put the cells back.
+  const int cuts = test::sanitized() ? 4 : 16;
+  for (const bool corners : {false, true}) {
+    for (const double radius : {0.0, 0.6}) {
+      INFO("corners " << corners << " radius " << radius);
+      std::mt19937 rng(corners ? 61u : 62u);
+      const Grid base = random_map(96, 0.12, 13);
+      Grid g = base;
+      const NavmeshDef def = mesh_def(corners, radius, 16);
+      Navmesh m = Navmesh::build(g, def).value();
+      NavmeshQuery q(m);
+      std::uniform_int_distribution<int> at(8, 87), half(0, 4);
+      for (int i = 0; i < cuts; ++i) {
+        INFO("cut " << i);
+        const bool vertical = i % 2 == 0;
+        const CellRect rect = paint_cut(g, vertical, at(rng), half(rng));
+        for (int pass = 0; pass < 2; ++pass) {
+          if (i % 3 == 2) {
+            const Navmesh held = m;  // a result still holding the mesh: the copy is mended
+            m = m.updated(g, rect).value();
+          } else {
+            REQUIRE(m.update(g, rect).ok());
+          }
+          q.reset(m);
+          same_mesh(m, Navmesh::build(g, def).value());
+          CHECK(q.table_difference(NavmeshQuery(m)).empty());
+          if (pass == 0) {  // no way across the band
+            const Vec2 s = vertical ? Vec2(rect.min.x - 2.5, 40.5) : Vec2(40.5, rect.min.y - 2.5);
+            const Vec2 t = vertical ? Vec2(rect.max.x + 3.5, 60.5) : Vec2(60.5, rect.max.y + 3.5);
+            const auto r = q.find_corridor(s, t);
+            if (r.ok()) CHECK_FALSE(r->found);
+          }
+          for (int y = rect.min.y; y <= rect.max.y; ++y)  // the band erased again
+            for (int x = rect.min.x; x <= rect.max.x; ++x) g.set_cost(x, y, base.cost(x, y));
+        }
+      }
+    }
+  }
+}
+
 // The Moving AI scenario problems (cell corners, the competition's convention, as
 // `bench_navmesh --movingai-corners` runs them): every 20th problem of each of the 11 files
 // (every 200th under the sanitizers), on the wall-corner mesh the CLI uses, untiled and tiled:

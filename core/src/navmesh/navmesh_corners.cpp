@@ -28,6 +28,9 @@ inline void two_sum(double a, double b, double& hi, double& lo) {
 /// split by fma, then Shewchuk's grow-expansion: "Adaptive Precision Floating-Point Arithmetic
 /// and Fast Robust Geometric Predicates", 1997). 0 exactly when the true value is 0.
 double exact_value(double c0, double c1, double c2, double s) {
+  // Only c0 left (agent radius 0, or no k + sigma s term differs): an integer, exact as it is.
+  // Collinear points (c0 = 0) are common on a grid and took the expansion below every time.
+  if (s == 0.0 || (c1 == 0.0 && c2 == 0.0)) return c0;
   const double approx = c0 + s * (c1 + s * c2);
   const double bound = 1e-14 * (std::abs(c0) + std::abs(s * c1) + std::abs(s * s * c2));
   if (std::abs(approx) > bound) return approx;

@@ -174,6 +174,8 @@ class NavmeshSearchWorkspace {
   /// Moves the edges from index `from` to the end by edge_shift places, with their far polygon
   /// and far edge moved by poly_shift and edge_shift.
   void slide_edges(size_t from, int edge_shift, int poly_shift);
+  /// The same from the spare buffers, which hold the old edges whole, into pedges_ (sized).
+  void slide_spare_edges(size_t from, int edge_shift, int poly_shift);
   /// patch_portal_edges' copy of kept tile t's old edges (set aside in the spare buffers from
   /// index spare_base) to their tile's edge_shift, with the far polygon renumbered and the far
   /// edge moved (-1 when the far polygon was refilled). Reads the old pedge_first_.
@@ -270,7 +272,8 @@ class NavmeshSearchWorkspace {
   std::vector<int> pedge_first_;  // per polygon, then one past the end: its range in pedges_
   std::vector<Vec2> pedge_dir_;   // per portal edge: unit vector u -> w
   std::vector<int> pedge_portal_;  // per portal edge: the portal id
-  std::vector<PortalEdge> pedges_spare_;  // patch_portal_edges' old edges of the tiles it redoes, kept between edits
+  // patch_portal_edges' old edges of the tiles it redoes (or all of them), kept between edits.
+  std::vector<PortalEdge> pedges_spare_;
   std::vector<Vec2> pedge_dir_spare_;
   // Per polygon: the neighbour it was peeled off towards (-1: not peeled, or a tree's last),
   // and its pre-order interval in the peeled forest (-1 when not peeled).

@@ -70,12 +70,26 @@ void NavmeshSearchWorkspace::patch_portal_edges(const NavmeshChange& change) {
   const size_t a0 = static_cast<size_t>(pedge_first_[static_cast<size_t>(old_first[p0])]);
   const size_t a1 = static_cast<size_t>(pedge_first_[static_cast<size_t>(old_first[q1])]);
   // The middle's old edges aside (into the spare buffers, kept between edits), then the block
-  // after it slid to its new place, then the middle written.
-  pedges_spare_.assign(pedges_.begin() + static_cast<std::ptrdiff_t>(a0), pedges_.begin() + static_cast<std::ptrdiff_t>(a1));
-  pedge_dir_spare_.assign(pedge_dir_.begin() + static_cast<std::ptrdiff_t>(a0), pedge_dir_.begin() + static_cast<std::ptrdiff_t>(a1));
-  slide_edges(a1, edge_shift[q1], new_first[q1] - old_first[q1]);
+  // after it slid to its new place, then the middle written. When the middle is most of the
+  // mesh (an edit that reaches every tile row: a cut across the map), setting it aside would
+  // copy it twice: then the old arrays become the spare ones whole and only the kept prefix
+  // and the slid block are copied back.
+  const bool whole = a0 < a1 - a0;
+  if (whole) {
+    pedges_spare_.swap(pedges_);
+    pedge_dir_spare_.swap(pedge_dir_);
+    pedges_.resize(static_cast<size_t>(first.back()));
+    pedge_dir_.resize(static_cast<size_t>(first.back()));
+    std::copy_n(pedges_spare_.begin(), a0, pedges_.begin());
+    std::copy_n(pedge_dir_spare_.begin(), a0, pedge_dir_.begin());
+    slide_spare_edges(a1, edge_shift[q1], new_first[q1] - old_first[q1]);
+  } else {
+    pedges_spare_.assign(pedges_.begin() + static_cast<std::ptrdiff_t>(a0), pedges_.begin() + static_cast<std::ptrdiff_t>(a1));
+    pedge_dir_spare_.assign(pedge_dir_.begin() + static_cast<std::ptrdiff_t>(a0), pedge_dir_.begin() + static_cast<std::ptrdiff_t>(a1));
+    slide_edges(a1, edge_shift[q1], new_first[q1] - old_first[q1]);
+  }
   for (size_t t = p0; t < q1; ++t)
-    if (!refill[t]) copy_tile_edges(t, a0, old_first, new_first, refill, edge_shift);
+    if (!refill[t]) copy_tile_edges(t, whole ? 0 : a0, old_first, new_first, refill, edge_shift);
   pedge_first_ = std::move(first);
   const size_t total = pedges_.size();
   // Portal ids are renumbered by the whole mesh: the mesh lists each polygon's portals in ring
@@ -154,6 +168,20 @@ void NavmeshSearchWorkspace::slide_edges(size_t from, int edge_shift, int poly_s
   }
   if (edge_shift == 0 && poly_shift == 0) return;
   for (size_t i = to; i < total; ++i) {
+    pedges_[i].poly += poly_shift;
+    pedges_[i].across += edge_shift;
+  }
+}
+
+void NavmeshSearchWorkspace::slide_spare_edges(size_t from, int edge_shift, int poly_shift) {
+  // The old edges [from, end) are in the spare buffers (patch_portal_edges swapped them there);
+  // the new arrays are sized already.
+  const size_t count = pedges_spare_.size() - from;
+  const size_t to = static_cast<size_t>(static_cast<std::ptrdiff_t>(from) + edge_shift);
+  std::copy_n(pedges_spare_.begin() + static_cast<std::ptrdiff_t>(from), count, pedges_.begin() + static_cast<std::ptrdiff_t>(to));
+  std::copy_n(pedge_dir_spare_.begin() + static_cast<std::ptrdiff_t>(from), count, pedge_dir_.begin() + static_cast<std::ptrdiff_t>(to));
+  if (edge_shift == 0 && poly_shift == 0) return;
+  for (size_t i = to; i < to + count; ++i) {
     pedges_[i].poly += poly_shift;
     pedges_[i].across += edge_shift;
   }

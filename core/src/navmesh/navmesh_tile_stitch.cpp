@@ -150,15 +150,17 @@ struct TileStitcher {
   }
 
   /// For each ring edge of tile t with a polygon across, the index of the twin edge (the one
-  /// running back) in the rings of the tile across; -1 for walls.
-  void link(int t) {
+  /// running back) in the rings of the tile across; -1 for walls. A tile whose own rings were
+  /// kept (`restitched[t]` 0) keeps its twins but those in the tiles restitched.
+  void link(int t, const std::vector<uint8_t>& restitched) {
     Navmesh::TilePolys& tp = tile(t);
-    tp.ring_twin.assign(tp.ring_vid.size(), -1);
+    const bool all = restitched[static_cast<size_t>(t)] != 0;
+    if (all) tp.ring_twin.assign(tp.ring_vid.size(), -1);
     for (size_t p = 0; p < tp.polys.size(); ++p) {
       const NavPolygon& P = tp.polys[p];
       for (int e = P.first; e < P.first + P.count; ++e) {
         const int ta = tp.ring_tile[static_cast<size_t>(e)];
-        if (ta < 0) continue;
+        if (ta < 0 || (!all && !restitched[static_cast<size_t>(ta)])) continue;
         const Navmesh::TilePolys& o = tile_c(ta);
         const NavPolygon& Q = o.polys[static_cast<size_t>(tp.ring_poly[static_cast<size_t>(e)])];
         int twin = -1;  // two convex polygons share at most one edge
@@ -167,6 +169,31 @@ struct TileStitcher {
         tp.ring_twin[static_cast<size_t>(e)] = twin;
       }
     }
+  }
+
+  /// The wall flags of the sub-grid vertices (a path may bend where a wall edge ends): kept
+  /// from `old` but in the closed boxes of the restitched tiles (the only tiles whose rings
+  /// changed), which are cleared and set again from every tile touching them (the eight
+  /// neighbours: a box shares its corners with the diagonal ones). They do not depend on the
+  /// polygon numbering, so an edit across every tile row still redoes only its own tiles'.
+  void wall_flags(const std::vector<uint8_t>& restitched, const Navmesh& old) {
+    const size_t count = static_cast<size_t>(m.vid_count_);
+    const bool fresh = (&old == &m ? m.vid_wall_.size() : old.vid_wall_.size()) != count;
+    if (&old != &m && !fresh) m.vid_wall_ = old.vid_wall_;
+    if (fresh) m.vid_wall_.assign(count, 0);
+    std::vector<uint8_t> mark(restitched.size(), 0);
+    for (int t = 0; t < tiles_x * tiles_y; ++t) {
+      if (!restitched[static_cast<size_t>(t)]) continue;
+      const int tx = t % tiles_x, ty = t / tiles_x;
+      for (int y = std::max(ty - 1, 0); y <= std::min(ty + 1, tiles_y - 1); ++y)
+        for (int x = std::max(tx - 1, 0); x <= std::min(tx + 1, tiles_x - 1); ++x) mark[static_cast<size_t>(y * tiles_x + x)] = 1;
+      if (fresh) continue;
+      const int j0 = m.tile_j_[static_cast<size_t>(tx)], j1 = m.tile_j_[static_cast<size_t>(tx) + 1];
+      for (int k = m.tile_k_[static_cast<size_t>(ty)]; k <= m.tile_k_[static_cast<size_t>(ty) + 1]; ++k)
+        std::fill_n(m.vid_wall_.begin() + static_cast<std::ptrdiff_t>(k * (nx + 1) + j0), j1 - j0 + 1, uint8_t{0});
+    }
+    for (size_t t = 0; t < mark.size(); ++t)
+      if (fresh || mark[t]) m.mark_wall_vertices(*m.tiles_[t]);
   }
 
   /// The tiles of `tiles` (a mark per tile) and their four neighbours, marked.
@@ -197,12 +224,13 @@ void Navmesh::assemble_tiles(const std::vector<int>& rebuilt, const Navmesh& old
   for (size_t t = 0; t < tiles_.size(); ++t)
     if (restitch[t]) st.stitch(static_cast<int>(t));
   for (size_t t = 0; t < tiles_.size(); ++t)
-    if (relink[t]) st.link(static_cast<int>(t));
+    if (relink[t]) st.link(static_cast<int>(t), restitch);
   // The tiles before the first one relinked keep their numbers; so do their arrays, unless a
   // neighbour below them (one row on) got new numbers.
   const size_t first = static_cast<size_t>(std::find(relink.begin(), relink.end(), 1) - relink.begin());
   const size_t tx = static_cast<size_t>(st.tiles_x);
   lay_out_tiles(first == tiles_.size() ? 0 : first >= tx ? first - tx : 0, old_layout);
+  st.wall_flags(restitch, old_layout);
 }
 
 void Navmesh::mark_wall_vertices(const TilePolys& tp) {
@@ -234,7 +262,6 @@ size_t Navmesh::keep_layout_before(size_t from_tile, const Navmesh& old) {
     keep(ring_vid_, old.ring_vid_, edges), keep(ring_v_, old.ring_v_, edges);
     keep(ring_n_, old.ring_n_, edges), keep(ring_p_, old.ring_p_, edges);
     keep(portals_, old.portals_, portals), keep(poly_portals_, old.poly_portals_, listed);
-    vid_wall_ = old.vid_wall_;
   } else {
     portals_.resize(portals), poly_portals_.resize(listed);
   }
@@ -256,13 +283,7 @@ void Navmesh::lay_out_tiles(size_t from_tile, const Navmesh& old) {
   polys_.resize(static_cast<size_t>(tile_poly_first_.back()));
   ring_vid_.resize(ne), ring_v_.resize(ne), ring_n_.resize(ne), ring_p_.resize(ne);
   vid_count_ = (nx + 1) * (ny + 1);
-  // Wall flags from the first laid-out tile's row of vertices on: cleared, then set from every
-  // tile that has vertices there (the kept tiles of that row and the row above too).
-  const size_t tx = tile_j_.size() - 1, row = from_tile / tx;
-  const size_t v0 = from_tile == 0 ? 0 : static_cast<size_t>(tile_k_[row]) * static_cast<size_t>(nx + 1);
-  vid_wall_.resize(static_cast<size_t>(vid_count_));
-  std::fill(vid_wall_.begin() + static_cast<std::ptrdiff_t>(v0), vid_wall_.end(), uint8_t{0});
-  for (size_t t = row > 0 ? (row - 1) * tx : 0; t < from_tile; ++t) mark_wall_vertices(*tiles_[t]);
+  // (The wall flags are set by assemble_tiles: they do not depend on the numbering.)
   for (size_t t = from_tile; t < tiles_.size(); ++t) lay_out_tile(t, edge_first);
   sub_poly_.clear(), rect_first_.clear(), rect_polys_.clear(), cell_first_.clear(), cell_polys_.clear();
 }
@@ -272,7 +293,6 @@ void Navmesh::lay_out_tile(size_t t, const std::vector<int>& edge_first) {
   const int e0 = edge_first[t];
   std::copy(tp.ring_vid.begin(), tp.ring_vid.end(), ring_vid_.begin() + e0);
   std::copy(tp.ring_v.begin(), tp.ring_v.end(), ring_v_.begin() + e0);
-  mark_wall_vertices(tp);
   for (size_t p = 0; p < tp.polys.size(); ++p) {
     const int id = tile_poly_first_[t] + static_cast<int>(p);
     NavPolygon& P = polys_[static_cast<size_t>(id)];
