@@ -82,9 +82,9 @@ void CrowdImpl::find_neighbors(int id, crowd::Scratch& s) {
     return reach > 0.0 ? reach * reach * (1.0 + 1e-9) + 1e-12 : std::numeric_limits<double>::infinity();
   };
   // The unit's own bucket first, and no bucket farther than the worst kept unit could still
-  // be: in a dense crowd the 10 nearest stand within a cell or two, and the buckets of the
-  // whole range held 100-300 candidates each query (the parallel phase's largest part at
-  // 10,000 units). Exact: a bucket is left only when all of its units would be dropped one by one.
+  // be: in a dense crowd the 10 nearest stand within a cell or two, and scanning every bucket
+  // of the whole range was the largest single part of the parallel phase in a profile at
+  // 10,000 units. Exact: a bucket is left only when all of its units would be dropped one by one.
   std::vector<std::pair<double, int>>& order = s.bucket_order;
   const size_t nb = buckets_by_distance(p, range, order);
   for (size_t b = 0; b < nb; ++b) {

@@ -145,8 +145,8 @@ void CrowdImpl::settle_heading(const crowd::Agent& a, Vec2 v, double& heading) c
 void CrowdImpl::plan_move(int id) {
   // A person's motion and what its tries meet apart from other units (walls, moving
   // obstacles), worked out on the worker threads after its decision: they depend on the unit
-  // alone, and were half of the serial move pass at 10,000 units. Written to fields no other
-  // unit's move reads; move() takes them in index order and checks only the units.
+  // alone, and were about a fifth of the serial move pass at 10,000 units. Written to fields no
+  // other unit's move reads; move() takes them in index order and checks only the units.
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   a.move_planned = a.holonomic;
   if (!a.move_planned) return;
