@@ -4,7 +4,7 @@
 // 32x32 rooms joined by 4-cell doors, and Moving AI's Berlin_0_512).
 //
 //   bench_crowd_scale [--maps rooms,Berlin_0_512] [--units 1000,5000,10000] [--warmup N]
-//                     [--steps N] [--engines pathlab,detour] [--threads N]
+//                     [--steps N] [--engines pathlab,detour] [--threads N] [--phases]
 //
 // Defaults: both maps, 1,000 and 5,000 units, 60 warm-up steps then 600 measured steps of
 // 1/60 s (1 s to get every group moving, then 10 s of steady flow through the first doors and
@@ -23,6 +23,12 @@
 // the library's fixed DT_CROWDAGENT_MAX_NEIGHBOURS (6) and path queue (dtCrowd::init's own
 // sizes); maxAgentRadius 1 (bench_crowd: below about 0.5 the flat mesh's placement query misses).
 // All agents are added before the first update, each with its move target.
+//
+// --phases: a second table, pathlab's step by phase (Crowd::set_phase_clock with each thread's
+// CPU time): per phase the calling thread's CPU and the other threads' (median / p95 over the
+// measured steps), and the critical path, the sum over the phases of the busiest thread's CPU
+// (what the step's wall time would be on idle cores: a serial phase's caller time, a parallel
+// phase's caller time plus what it waits for the slowest worker).
 //
 // Columns, measured the same way for both engines (the judging is outside the timed calls):
 //   step ms        wall time (steady_clock) of one Crowd::step / dtCrowd::update over the
@@ -51,6 +57,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -76,7 +83,7 @@ constexpr double kDt = 1.0 / 60.0;
 [[noreturn]] void usage_error(const std::string& what) {
   std::fprintf(stderr,
                "bench_crowd_scale: %s\nusage: bench_crowd_scale [--maps rooms,Berlin_0_512] [--units 1000,5000,10000]\n"
-               "       [--warmup N] [--steps N] [--engines pathlab,detour] [--threads N]\n",
+               "       [--warmup N] [--steps N] [--engines pathlab,detour] [--threads N] [--phases]\n",
                what.c_str());
   std::exit(2);
 }
@@ -88,6 +95,7 @@ struct Args {
   std::vector<int> units{1000, 5000};
   int warmup = 60, steps = 600, threads = 1;
   bool pathlab = true, detour = true;
+  bool phases = false;  ///< --phases: the per-phase table
 };
 
 long parse_number(const std::string& option, const std::string& text, long lo, long hi) {
@@ -125,6 +133,8 @@ Args parse_args(int argc, char** argv) {
       a.steps = static_cast<int>(parse_number("--steps", value(), 1, 100000));
     } else if (o == "--threads") {
       a.threads = static_cast<int>(parse_number("--threads", value(), 1, 64));
+    } else if (o == "--phases") {
+      a.phases = true;
     } else if (o == "--engines") {
       a.pathlab = a.detour = false;
       for (const std::string& e : split(value())) {
@@ -247,6 +257,13 @@ double percentile(std::vector<double> v, double q) {
   return v[static_cast<size_t>(std::min(static_cast<double>(v.size()) - 1.0, at))];
 }
 
+/// One phase of pathlab's step over the measured steps (--phases). [Units: ms]
+struct PhaseSeries {
+  std::string name;
+  bool parallel = false;
+  std::vector<double> caller, others, busiest;
+};
+
 /// One row of the table.
 struct Row {
   std::string map, engine;
@@ -256,13 +273,37 @@ struct Row {
   double bytes_per_unit = 0.0;
   int full_routes = 0;  ///< Units with a route to their goal at the end (not a partial one, not waiting).
   Quality quality;
+  std::vector<PhaseSeries> phases;      ///< --phases, pathlab only
+  std::vector<double> caller, critical;  ///< --phases: per step, the caller's CPU and the critical path
 };
+
+/// Adds the phases of crowd's last step to the row (--phases).
+void add_phases(const Crowd& crowd, Row& row) {
+  double caller = 0.0, critical = 0.0;
+  const std::vector<CrowdPhaseTime>& ph = crowd.last_phases();
+  for (size_t k = 0; k < ph.size(); ++k) {
+    if (row.phases.size() <= k) row.phases.push_back(PhaseSeries{ph[k].name, ph[k].parallel, {}, {}, {}});
+    const std::vector<double>& t = ph[k].per_thread;
+    double others = 0.0, busiest = t.empty() ? 0.0 : t[0];
+    for (size_t j = 1; j < t.size(); ++j) {
+      others += t[j];
+      busiest = std::max(busiest, t[j]);
+    }
+    row.phases[k].caller.push_back(t.empty() ? 0.0 : t[0]);
+    row.phases[k].others.push_back(others);
+    row.phases[k].busiest.push_back(busiest);
+    caller += t.empty() ? 0.0 : t[0];
+    critical += busiest;
+  }
+  row.caller.push_back(caller);
+  row.critical.push_back(critical);
+}
 
 /// Runs one engine through the warm-up and the measured steps: `step()` advances it by kDt,
 /// `read(pos)` fills the units' positions. Fills the row's timings, memory and quality;
 /// `heap0` is the heap in use before the engine's crowd was made.
-template <class Step, class Read>
-void drive(const Args& a, const ScaleScenario& s, size_t heap0, Step step, Read read, Row& row) {
+template <class Step, class Read, class Measured>
+void drive(const Args& a, const ScaleScenario& s, size_t heap0, Step step, Read read, Measured measured, Row& row) {
   Judge judge(s, unit_preset("person").value().radius);
   std::vector<Vec2> pos(s.start.size());
   std::vector<double> wall, cpu;
@@ -274,6 +315,7 @@ void drive(const Args& a, const ScaleScenario& s, size_t heap0, Step step, Read 
     if (k >= a.warmup) {
       cpu.push_back(thread_ms() - c0);
       wall.push_back(1e3 * seconds_since(t0));
+      measured();
     }
     read(pos);
     judge.step(pos);
@@ -284,6 +326,26 @@ void drive(const Args& a, const ScaleScenario& s, size_t heap0, Step step, Read 
   row.cpu_median = percentile(cpu, 0.5);
   row.cpu_p95 = percentile(cpu, 0.95);
   row.quality = judge.result(pos);
+}
+
+/// FNV-1a over every unit's pose, velocity, route and waypoint: two builds (or thread counts)
+/// that step alike print the same, so a change meant to keep the bytes can be checked.
+uint64_t state_hash(const Crowd& crowd) {
+  uint64_t h = 1469598103934665603ull;
+  auto put = [&h](const void* p, size_t n) {
+    const unsigned char* b = static_cast<const unsigned char*>(p);
+    for (size_t k = 0; k < n; ++k) h = (h ^ b[k]) * 1099511628211ull;
+  };
+  for (int i = 0; i < crowd.agent_count(); ++i) {
+    const pathlab::CrowdAgentState& st = crowd.state(i);
+    const double v[] = {st.pose.pos.x, st.pose.pos.y, st.pose.heading, st.velocity.x, st.velocity.y};
+    put(v, sizeof v);
+    for (Vec2 q : st.route) put(&q, sizeof q);
+    put(&st.next_waypoint, sizeof st.next_waypoint);
+    const int m[] = {crowd.metrics(i).replans, crowd.metrics(i).stuck_steps};
+    put(m, sizeof m);
+  }
+  return h;
 }
 
 Row run_pathlab(const Args& a, const ScaleScenario& s) {
@@ -306,16 +368,21 @@ Row run_pathlab(const Args& a, const ScaleScenario& s) {
     if (crowd.add_agent(agent)) ++row.added;
   }
   row.setup_s = seconds_since(t0);
+  if (a.phases) crowd.set_phase_clock(thread_ms);
   drive(
       a, s, heap0, [&] { crowd.step(); },
       [&](std::vector<Vec2>& pos) {
         for (int i = 0; i < crowd.agent_count(); ++i) pos[static_cast<size_t>(i)] = crowd.state(i).pose.pos;
+      },
+      [&] {
+        if (a.phases) add_phases(crowd, row);
       },
       row);
   for (int i = 0; i < crowd.agent_count(); ++i) {
     const pathlab::CrowdAgentState& st = crowd.state(i);
     if (st.route_source != CrowdRouteSource::none && !st.waiting) ++row.full_routes;
   }
+  std::fprintf(stderr, "%s %d pathlab: state hash %016llx\n", s.map.c_str(), row.units, static_cast<unsigned long long>(state_hash(crowd)));
   return row;
 }
 
@@ -369,7 +436,7 @@ Row run_detour(const Args& a, const ScaleScenario& s) {
           pos[i] = Vec2(p[0], p[2]);
         }
       },
-      row);
+      [] {}, row);
   for (int k : idx) {
     const dtCrowdAgent* ag = k >= 0 ? crowd->getAgent(k) : nullptr;
     if (ag && ag->targetState == DT_CROWDAGENT_TARGET_VALID && ag->corridor.getLastPoly() == ag->targetRef) ++row.full_routes;
@@ -408,6 +475,26 @@ void print_table(const std::vector<Row>& rows, const Args& a) {
   }
 }
 
+void print_phases(const std::vector<Row>& rows) {
+  std::printf("\npathlab's step by phase, thread CPU ms median / p95 (critical path: per phase the busiest thread)\n\n");
+  std::printf("| map | units | threads | phase | kind | calling thread | other threads | busiest thread |\n");
+  std::printf("|---|---:|---:|---|---|---:|---:|---:|\n");
+  for (const Row& r : rows) {
+    if (r.phases.empty()) continue;
+    auto cell = [](const std::vector<double>& v) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.2f / %.2f", percentile(v, 0.5), percentile(v, 0.95));
+      return std::string(buf);
+    };
+    for (const PhaseSeries& p : r.phases) {
+      std::printf("| %s | %d | %d | %s | %s | %s | %s | %s |\n", r.map.c_str(), r.units, r.threads, p.name.c_str(),
+                  p.parallel ? "parallel" : "serial", cell(p.caller).c_str(), cell(p.others).c_str(), cell(p.busiest).c_str());
+    }
+    std::printf("| %s | %d | %d | **step** | | %s | | **%s** |\n", r.map.c_str(), r.units, r.threads, cell(r.caller).c_str(),
+                cell(r.critical).c_str());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -423,5 +510,6 @@ int main(int argc, char** argv) {
     }
   }
   print_table(rows, a);
+  if (a.phases) print_phases(rows);
   return 0;
 }

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -253,4 +254,38 @@ TEST_CASE("crowd threads: a crowd whose thread count changes mid-run (Crowd::set
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().message.find("crowd.threads") != std::string::npos);
   CHECK(changing.threads() == 3);
+}
+
+TEST_CASE("crowd threads: a phase clock (Crowd::set_phase_clock) changes no byte and times every phase on every thread") {
+  // A profiler's clock only reads: the crowd with it steps to the bytes of the crowd without.
+  // The clock here counts its calls, so every phase shows time on the threads that ran it.
+  const CrowdScenario sc = doors_truck_group(40);
+  CrowdDef def = default_crowd_def();
+  Crowd plain = scenario_crowd(sc, def, 2);
+  Crowd timed = scenario_crowd(sc, def, 2);
+  std::atomic<int> ticks{0};
+  timed.set_phase_clock([&ticks] { return static_cast<double>(ticks.fetch_add(1)); });
+  CHECK(timed.last_phases().empty());  // no step yet
+  const int steps = sanitized() ? 60 : 300;
+  for (int s = 0; s < steps; ++s) {
+    plain.step();
+    timed.step();
+    REQUIRE(state_bytes(plain) == state_bytes(timed));
+  }
+  const std::vector<CrowdPhaseTime>& phases = timed.last_phases();
+  REQUIRE(phases.size() == 6);
+  int parallel = 0;
+  for (const CrowdPhaseTime& p : phases) {
+    CAPTURE(p.name);
+    REQUIRE(p.per_thread.size() == (p.parallel ? 2u : 1u));  // 42 units: 2 parts
+    double all = 0.0;
+    for (double t : p.per_thread) all += t;
+    CHECK(all > 0.0);  // (which thread takes a parallel phase's chunks is not fixed)
+    if (!p.parallel) CHECK(p.per_thread[0] > 0.0);
+    parallel += p.parallel ? 1 : 0;
+  }
+  CHECK(parallel == 3);  // neighbours and decisions, measures and read-ahead, locks
+  timed.set_phase_clock({});
+  timed.step();
+  CHECK(timed.last_phases().empty());
 }

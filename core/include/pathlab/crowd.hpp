@@ -325,6 +325,15 @@ struct CrowdExplanation {
 
 class CrowdImpl;
 
+/// The time one Crowd::step() spent in one of its phases, per thread, read by a profiler
+/// (Crowd::set_phase_clock): the serial phases run on the calling thread alone, the parallel
+/// ones on the worker pool too. [Units: the clock's, ms in bench_crowd_scale]
+struct CrowdPhaseTime {
+  const char* name = "";
+  bool parallel = false;
+  std::vector<double> per_thread;  ///< [0]: the calling thread; then the pool's workers.
+};
+
 class Crowd {
  public:
   /// Fails on a bad CrowdDef (naming the field). `grid` is copied: doors edit the copy.
@@ -352,6 +361,12 @@ class Crowd {
   /// counts): the crowd's future is the same bytes whatever the count. Errors: outside 1..64.
   Status set_threads(int threads);
   int threads() const noexcept;  ///< CrowdDef::threads as now set.
+  /// Profiling (bench_crowd_scale --phases): with a clock (a thread's CPU time, which the
+  /// standard library does not give; empty: none, the default), each step() records the
+  /// time each thread spent in each phase, read with last_phases(). Changes nothing else.
+  void set_phase_clock(std::function<double()> clock);
+  /// The phases of the last step() with a clock set, in the order they ran.
+  const std::vector<CrowdPhaseTime>& last_phases() const noexcept;
 
   /// A copy of the whole crowd (units, doors, trucks, metrics, the step count) whose future
   /// steps are bit for bit those of this one, given the same route planner answers: for

@@ -136,31 +136,62 @@ Status CrowdImpl::set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> goa
 }
 
 void CrowdImpl::step() {
-  update_doors();
-  move_obstacles();
-  make_way_for_movers();
-  rebuild_buckets();
-  make_way_for_held_units();  // reads the buckets
+  phases_.clear();
+  serial_phase("doors, trucks, buckets", [this] {
+    update_doors();
+    move_obstacles();
+    make_way_for_movers();
+    rebuild_buckets();
+    make_way_for_held_units();  // reads the buckets
+  });
   const int n = static_cast<int>(agents_.size());
   // Neighbours and decisions on the worker threads: a unit's find_neighbors() and decide()
   // write only its own state and its thread's scratch, and read what no one writes in this
   // phase (pos_, vel_, the map, the routes), so any split of the units gives the same bytes.
-  // Everything shared (routes, slots, flow marks, doors) changes in the serial phases.
-  pool_.run(n, [this](int begin, int end, int part) {
+  // Everything shared (routes, slots, flow marks, doors) changes in the serial phases. A
+  // person's move apart from the other units is worked out here too (plan_move).
+  parallel_phase("neighbours, decisions", n, [this](int begin, int end, int part) {
     crowd::Scratch& s = scratch_[static_cast<size_t>(part)];
     for (int i = begin; i < end; ++i) {
       find_neighbors(i, s);
       decide(i, s);
+      plan_move(i);
     }
   });
-  for (int i = 0; i < n; ++i) move(i);  // in index order: a move sees the moves before it
+  serial_phase("moves", [this, n] {
+    for (int i = 0; i < n; ++i) move(i);  // in index order: a move sees the moves before it
+  });
   ++steps_;
   // The measurements and what the progress pass asks of the map alone, on the worker threads
   // (measure_after_moves); then the progress pass itself in index order, as re-plans, slots
   // and deadlock remedies change what the units after see (flow marks, claims, giving way).
   measure_after_moves();
-  for (int i = 0; i < n; ++i) track_progress(i);
+  serial_phase("progress", [this, n] {
+    for (int i = 0; i < n; ++i) track_progress(i);
+  });
   track_locks();
+}
+
+void CrowdImpl::parallel_phase(const char* name, int n, const crowd::WorkerPool::Job& job) {
+  if (!phase_clock_) {
+    pool_.run(n, job);
+    return;
+  }
+  std::vector<double> per_thread(static_cast<size_t>(pool_.threads()), 0.0);
+  pool_.run(n, [&](int begin, int end, int part) {
+    const double t0 = phase_clock_();
+    job(begin, end, part);
+    per_thread[static_cast<size_t>(part)] += phase_clock_() - t0;  // one part per thread
+  });
+  record_phase(name, true, std::move(per_thread));
+}
+
+void CrowdImpl::record_phase(const char* name, bool parallel, std::vector<double> per_thread) {
+  CrowdPhaseTime p;
+  p.name = name;
+  p.parallel = parallel;
+  p.per_thread = std::move(per_thread);
+  phases_.push_back(std::move(p));
 }
 
 // ---- the public wrapper ----
@@ -194,6 +225,11 @@ Status Crowd::set_threads(int threads) {
   return ok_status();
 }
 int Crowd::threads() const noexcept { return impl_->def_.threads; }
+void Crowd::set_phase_clock(std::function<double()> clock) {
+  impl_->phase_clock_ = std::move(clock);
+  impl_->phases_.clear();
+}
+const std::vector<CrowdPhaseTime>& Crowd::last_phases() const noexcept { return impl_->phases_; }
 Crowd Crowd::clone(CrowdRoutePlanner planner) const { return Crowd(impl_->clone(std::move(planner))); }
 
 size_t Crowd::memory_bytes() const noexcept { return impl_->memory_bytes(); }
@@ -211,7 +247,7 @@ size_t CrowdImpl::memory_bytes() const noexcept {
              bytes_of(buckets_) + bytes_of(agent_bucket_) + bytes_of(pos_) + bytes_of(vel_) + bytes_of(radius_) +
              bytes_of(scratch_) + bytes_of(agents_) + flow_fields_.memory_bytes();
   for (const std::vector<int>& ids : buckets_) b += bytes_of(ids);
-  for (const crowd::Scratch& s : scratch_) b += bytes_of(s.lines) + bytes_of(s.found);
+  for (const crowd::Scratch& s : scratch_) b += bytes_of(s.lines) + bytes_of(s.found) + bytes_of(s.bucket_order);
   for (const crowd::Agent& a : agents_) {
     b += bytes_of(a.st.route) + bytes_of(a.route_tail) + bytes_of(a.st.neighbors) + bytes_of(a.flow_marks.cells) + bytes_of(a.flow_marks.runs) + a.st.why.capacity() +
          a.st.note.capacity() + a.def.unit.name.capacity();

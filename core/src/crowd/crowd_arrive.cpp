@@ -73,24 +73,41 @@ void CrowdImpl::update_arrival(int id) {
 void CrowdImpl::track_locks() {
   const double t = time();
   const double reach = def_.lock_distance;
+  // The units on the worker threads (each writes only its own lock state); the longest lock is
+  // the first unit in index order with the longest, as a serial pass finds it: each thread keeps
+  // its longest and the lowest index with it, whatever chunks it ran.
+  struct Longest {
+    double locked = -1.0;
+    int agent = -1;
+  };
+  const int n = static_cast<int>(agents_.size());
+  std::vector<Longest> parts(static_cast<size_t>(pool_.parts(n)));
+  parallel_phase("locks", n, [&](int begin, int end, int part) {
+    Longest& best = parts[static_cast<size_t>(part)];
+    for (int i = begin; i < end; ++i) {
+      crowd::Agent& a = agents_[static_cast<size_t>(i)];
+      // Wants to move: not arrived, has a route (a unit waiting for a door to open has none),
+      // and has not given up on a goal heading it cannot turn to.
+      const bool wants = !a.m.arrived && !a.st.waiting && !a.heading_given_up;
+      if (!wants || glm::length(a.st.pose.pos - a.lock_anchor) >= reach) {
+        a.lock_anchor = a.st.pose.pos;
+        a.lock_since = t;
+        continue;
+      }
+      const double locked = t - a.lock_since;
+      a.m.longest_lock = std::max(a.m.longest_lock, locked);
+      if (locked > best.locked || (locked == best.locked && i < best.agent)) best = Longest{locked, i};
+    }
+  });
   double& worst = longest_lock_;
-  for (size_t i = 0; i < agents_.size(); ++i) {
-    crowd::Agent& a = agents_[i];
-    // Wants to move: not arrived, has a route (a unit waiting for a door to open has none),
-    // and has not given up on a goal heading it cannot turn to.
-    const bool wants = !a.m.arrived && !a.st.waiting && !a.heading_given_up;
-    if (!wants || glm::length(a.st.pose.pos - a.lock_anchor) >= reach) {
-      a.lock_anchor = a.st.pose.pos;
-      a.lock_since = t;
-      continue;
-    }
-    const double locked = t - a.lock_since;
-    a.m.longest_lock = std::max(a.m.longest_lock, locked);
-    if (locked > worst) {
-      worst = locked;
-      longest_lock_agent_ = static_cast<int>(i);
-      longest_lock_obstacle_ = -1;
-    }
+  Longest best;
+  for (const Longest& p : parts) {
+    if (p.agent >= 0 && (p.locked > best.locked || (p.locked == best.locked && p.agent < best.agent))) best = p;
+  }
+  if (best.agent >= 0 && best.locked > worst) {
+    worst = best.locked;
+    longest_lock_agent_ = best.agent;
+    longest_lock_obstacle_ = -1;
   }
   for (size_t k = 0; k < movers_.size(); ++k) {
     crowd::Mover& m = movers_[k];

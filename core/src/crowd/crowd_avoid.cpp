@@ -74,28 +74,66 @@ void CrowdImpl::find_neighbors(int id, crowd::Scratch& s) {
   std::vector<std::pair<double, int>>& best = s.found;
   const size_t keep = static_cast<size_t>(def_.max_neighbors);
   best.clear();
-  any_in_buckets(p - Vec2(range), p + Vec2(range), [&](int j) {
-    if (j == id) return false;
-    const size_t k = static_cast<size_t>(j);
-    const Vec2 d = pos_[k] - p;
-    // Farther than the worst gap that could still enter: skip the square root. The bound is
-    // widened a little so rounding never drops one the exact test below would keep.
+  // The farthest a candidate may be and still enter, squared: widened a little so rounding
+  // never drops one the exact test below would keep.
+  auto reach2 = [&](double other_radius) {
     const double worst = best.size() < keep ? def_.neighbor_distance : best.back().first;
-    const double reach = worst + r + radius_[k];
-    if (reach > 0.0 && glm::dot(d, d) > reach * reach * (1.0 + 1e-9) + 1e-12) return false;
-    const double gap = glm::length(pos_[k] - p) - r - radius_[k];
-    if (!(gap < def_.neighbor_distance)) return false;
-    const std::pair<double, int> c(gap, j);
-    if (best.size() == keep) {
-      if (!(c < best.back())) return false;
-      best.pop_back();
+    const double reach = worst + r + other_radius;
+    return reach > 0.0 ? reach * reach * (1.0 + 1e-9) + 1e-12 : std::numeric_limits<double>::infinity();
+  };
+  // The unit's own bucket first, and no bucket farther than the worst kept unit could still
+  // be: in a dense crowd the 10 nearest stand within a cell or two, and scanning every bucket
+  // of the whole range was the largest single part of the parallel phase in a profile at
+  // 10,000 units. Exact: a bucket is left only when all of its units would be dropped one by one.
+  std::vector<std::pair<double, int>>& order = s.bucket_order;
+  const size_t nb = buckets_by_distance(p, range, order);
+  for (size_t b = 0; b < nb; ++b) {
+    if (order[b].first > reach2(max_radius_)) continue;
+    for (int j : buckets_[static_cast<size_t>(order[b].second)]) {
+      if (j == id) continue;
+      const size_t k = static_cast<size_t>(j);
+      const Vec2 d = pos_[k] - p;
+      if (glm::dot(d, d) > reach2(radius_[k])) continue;  // farther than the worst gap that could still enter
+      const double gap = glm::length(pos_[k] - p) - r - radius_[k];
+      if (!(gap < def_.neighbor_distance)) continue;
+      const std::pair<double, int> c(gap, j);
+      if (best.size() == keep) {
+        if (!(c < best.back())) continue;
+        best.pop_back();
+      }
+      best.insert(std::upper_bound(best.begin(), best.end(), c), c);
     }
-    best.insert(std::upper_bound(best.begin(), best.end(), c), c);
-    return false;
-  });
+  }
   std::vector<int>& out = agents_[self].st.neighbors;
   out.clear();
   for (const auto& [gap, j] : best) out.push_back(j);
+}
+
+size_t CrowdImpl::buckets_by_distance(Vec2 p, double range, std::vector<std::pair<double, int>>& order) const {
+  const Vec2 lo = p - Vec2(range), hi = p + Vec2(range);
+  const int bx0 = std::max(0, static_cast<int>(std::floor(lo.x / crowd::kBucketSide)));
+  const int by0 = std::max(0, static_cast<int>(std::floor(lo.y / crowd::kBucketSide)));
+  const int bx1 = std::min(bucket_w_ - 1, static_cast<int>(std::floor(hi.x / crowd::kBucketSide)));
+  const int by1 = std::min(bucket_h_ - 1, static_cast<int>(std::floor(hi.y / crowd::kBucketSide)));
+  // p's own bucket first, then the rest (not sorted: sorting the 9-16 buckets cost as much as
+  // the units it spared). The own bucket's units bring the worst kept gap down at once.
+  const int cx = std::clamp(static_cast<int>(std::floor(p.x / crowd::kBucketSide)), bx0, bx1);
+  const int cy = std::clamp(static_cast<int>(std::floor(p.y / crowd::kBucketSide)), by0, by1);
+  auto add = [&](int bx, int by) {
+    // The squared distance from p to the bucket's square (0 inside).
+    const double x0 = bx * crowd::kBucketSide, y0 = by * crowd::kBucketSide;
+    const double dx = std::max({x0 - p.x, 0.0, p.x - (x0 + crowd::kBucketSide)});
+    const double dy = std::max({y0 - p.y, 0.0, p.y - (y0 + crowd::kBucketSide)});
+    order.emplace_back(dx * dx + dy * dy, by * bucket_w_ + bx);
+  };
+  order.clear();
+  add(cx, cy);
+  for (int by = by0; by <= by1; ++by) {
+    for (int bx = bx0; bx <= bx1; ++bx) {
+      if (bx != cx || by != cy) add(bx, by);
+    }
+  }
+  return order.size();
 }
 
 void CrowdImpl::add_wall_line(const crowd::Agent& a, Vec2 q, double range, bool corner,

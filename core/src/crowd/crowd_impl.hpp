@@ -9,8 +9,10 @@
 // (crowd_queue.cpp).
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -99,6 +101,16 @@ struct Agent {
   int sight = -1;               ///< Whether sight_point was in straight sight (1) or not (0); -1: not asked.
   Vec2 sight_point{0.0, 0.0};
   FlowSpec flow_spec;
+  /// Counts the routes it has had (index_route): remaining_ahead holds for route_version.
+  uint32_t route_version = 0;
+  uint32_t remaining_version = 0;  ///< route_version when remaining_ahead was read; 0: never.
+  int remaining_next = -1;         ///< ... and next_waypoint.
+  double remaining_ahead = 0.0;    ///< remaining_route() then. [Units: cells]
+  // Worked out on the worker threads after its decision, for this step's move (CrowdImpl::plan_move).
+  bool move_planned = false;  ///< A person: move() takes the following.
+  Vec2 move_v{0.0, 0.0};      ///< Its velocity for the move. [Units: cells/s]
+  double move_heading = 0.0;  ///< Its heading after the move. [Units: radians]
+  uint16_t move_clear = 0;    ///< Per try k of move(), bits 2k..2k+1: 0 a wall in the way, 1 clear, 2 a moving obstacle in the way, 3 not asked.
 };
 
 /// Units sharing one goal and the free places around it.
@@ -140,6 +152,7 @@ struct Scratch {
   int hard_lines = 0;  ///< lines[0, hard_lines) are walls and moving obstacles.
   int wall_lines = 0;  ///< lines[0, wall_lines) are walls (Crowd::explain tells them apart).
   std::vector<std::pair<double, int>> found;
+  std::vector<std::pair<double, int>> bucket_order;  ///< find_neighbors: (squared distance, bucket), its own first.
 };
 
 /// A GridPathfinder that can be copied with the crowd (Crowd::clone): a copy starts without a
@@ -259,6 +272,23 @@ class CrowdImpl {
   std::vector<double> radius_;   ///< [Units: cells]
   std::vector<crowd::Scratch> scratch_;  ///< One per worker thread (scratch_[0]: the caller's).
   crowd::WorkerPool pool_;  ///< CrowdDef::threads; runs the neighbours-and-decisions phase.
+  std::function<double()> phase_clock_;  ///< Crowd::set_phase_clock; empty: no profiling.
+  std::vector<CrowdPhaseTime> phases_;   ///< Crowd::last_phases.
+
+  /// Runs f() on the calling thread as the step's phase `name` (timed when profiling).
+  template <class F>
+  void serial_phase(const char* name, F&& f) {
+    if (!phase_clock_) {
+      f();
+      return;
+    }
+    const double t0 = phase_clock_();
+    f();
+    record_phase(name, false, {phase_clock_() - t0});
+  }
+  /// pool_.run(n, job) as the step's phase `name` (each thread's share timed when profiling).
+  void parallel_phase(const char* name, int n, const crowd::WorkerPool::Job& job);
+  void record_phase(const char* name, bool parallel, std::vector<double> per_thread);
 
   double time() const { return static_cast<double>(steps_) * def_.dt; }
 
@@ -365,6 +395,9 @@ class CrowdImpl {
   void rebuild_buckets();
   /// The unit's st.neighbors (nearest first, ties by id); reads pos_ and radius_.
   void find_neighbors(int id, crowd::Scratch& s);
+  /// The buckets overlapping the box of half side `range` round p, as (squared distance from p
+  /// to the bucket's square, bucket index), p's own first, into `order`; returns their count.
+  size_t buckets_by_distance(Vec2 p, double range, std::vector<std::pair<double, int>>& order) const;
   /// The unit's preferred velocity and its avoidance decision. Writes only that unit's state
   /// and `s`, so units are decided in parallel (step()).
   void decide(int id, crowd::Scratch& s);
@@ -379,6 +412,21 @@ class CrowdImpl {
   void choose_heading_motion(crowd::Agent& a, Vec2 v_orca, const crowd::Scratch& s) const;
   // crowd_move.cpp
   void move(int id);
+  /// What move(id) would work out for a person apart from the other units, ahead (on a worker
+  /// thread after its decision: writes only the unit's move_* fields).
+  void plan_move(int id);
+  /// A person's velocity for its move, and `heading` turned for it. Reads only the unit.
+  Vec2 holonomic_motion(const crowd::Agent& a, double& heading) const;
+  /// A vehicle's velocity for its move; turns it (and may change its speed and riding state).
+  Vec2 vehicle_motion(crowd::Agent& a) const;
+  /// Turns a settled unit towards its goal heading; wraps `heading` to [-pi, pi].
+  void settle_heading(const crowd::Agent& a, Vec2 v, double& heading) const;
+  /// The places a move from p0 at velocity v tries, in order: the whole step, half, a quarter, each axis alone.
+  std::array<Vec2, 5> move_tries(Vec2 p0, Vec2 v) const;
+  /// Whether another unit (pos_, radius_) overlaps unit id's disc at p.
+  bool unit_at(int id, Vec2 p) const;
+  /// Whether a moving obstacle overlaps the disc of radius r at p.
+  bool mover_at(Vec2 p, double r) const;
   /// The last cell of a unit that cannot sidestep: stop on the spot, or turn and drive straight in.
   void final_approach(crowd::Agent& a) const;
   // crowd_track.cpp

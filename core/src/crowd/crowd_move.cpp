@@ -3,6 +3,7 @@
 // move is shortened instead), and the run's separation measurements.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -81,27 +82,121 @@ bool CrowdImpl::place_ok(int id, Vec2 p, bool& wall_hit, bool& unit_hit) const {
     wall_hit = true;
     return false;
   }
+  if (unit_at(id, p) || mover_at(p, r)) {
+    unit_hit = true;
+    return false;
+  }
+  return true;
+}
+
+bool CrowdImpl::unit_at(int id, Vec2 p) const {
+  const double r = radius_[static_cast<size_t>(id)];
   const double range = r + max_radius_ + 1.0 + 2.0 * max_speed_ * def_.dt;  // buckets hold last step's positions
   // Any order: the answer is whether one is in the way. pos_ and radius_, not the units: move()
   // keeps pos_ up to date, and the arrays are a few cache lines where the units are a kilobyte
   // each (at 10,000 units this loop was the serial move pass's cache misses).
-  if (any_in_buckets(p - Vec2(range), p + Vec2(range), [&](int j) {
-        if (j == id) return false;
-        const size_t k = static_cast<size_t>(j);
-        const double need = r + radius_[k];
-        const Vec2 d = pos_[k] - p;
-        return glm::dot(d, d) < need * need;
-      })) {
-    unit_hit = true;
-    return false;
-  }
+  return any_in_buckets(p - Vec2(range), p + Vec2(range), [&](int j) {
+    if (j == id) return false;
+    const size_t k = static_cast<size_t>(j);
+    const double need = r + radius_[k];
+    const Vec2 d = pos_[k] - p;
+    return glm::dot(d, d) < need * need;
+  });
+}
+
+bool CrowdImpl::mover_at(Vec2 p, double r) const {
   for (const crowd::Mover& m : movers_) {
-    if (crowd::box_distance(m.st.pose, m.def.half_extents, p) < r) {
-      unit_hit = true;
-      return false;
+    if (crowd::box_distance(m.st.pose, m.def.half_extents, p) < r) return true;
+  }
+  return false;
+}
+
+std::array<Vec2, 5> CrowdImpl::move_tries(Vec2 p0, Vec2 v) const {
+  const Vec2 step = v * def_.dt;
+  return {p0 + step, p0 + 0.5 * step, p0 + 0.25 * step, p0 + Vec2(step.x, 0.0), p0 + Vec2(0.0, step.y)};
+}
+
+Vec2 CrowdImpl::holonomic_motion(const crowd::Agent& a, double& heading) const {
+  const UnitDef& u = a.def.unit;
+  const double dt = def_.dt;
+  Vec2 dv = a.new_velocity - a.st.velocity;
+  const double max_dv = std::max(u.acceleration, u.braking) * dt;
+  const double l = glm::length(dv);
+  if (l > max_dv) dv *= max_dv / l;
+  const Vec2 v = a.st.velocity + dv;
+  if (glm::length(v) > 1e-3) {
+    const double err = wrap_angle(dmath::atan2(v.y, v.x) - heading);
+    heading += std::clamp(err, -u.max_turn_rate * dt, u.max_turn_rate * dt);
+  }
+  settle_heading(a, v, heading);
+  return v;
+}
+
+void CrowdImpl::settle_heading(const crowd::Agent& a, Vec2 v, double& heading) const {
+  const UnitDef& u = a.def.unit;
+  if (a.at_spot && a.def.goal_heading && u.pivot_turn_rate > 0.0 && glm::length(v) < 0.05 * u.max_speed) {
+    // Settled: turn on the spot to the goal heading.
+    const double err = wrap_angle(*a.def.goal_heading - heading);
+    heading += std::clamp(err, -u.pivot_turn_rate * def_.dt, u.pivot_turn_rate * def_.dt);
+  }
+  heading = wrap_angle(heading);
+}
+
+void CrowdImpl::plan_move(int id) {
+  // A person's motion and what its tries meet apart from other units (walls, moving
+  // obstacles), worked out on the worker threads after its decision: they depend on the unit
+  // alone, and were about a fifth of the serial move pass at 10,000 units. Written to fields no
+  // other unit's move reads; move() takes them in index order and checks only the units.
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  a.move_planned = a.holonomic;
+  if (!a.move_planned) return;
+  double heading = a.st.pose.heading;
+  a.move_v = holonomic_motion(a, heading);
+  a.move_heading = heading;
+  a.move_clear = 0;
+  const double r = a.def.unit.radius;
+  const std::array<Vec2, 5> tries = move_tries(a.st.pose.pos, a.move_v);
+  // Up to the first try clear of both: the tries after it are asked only when a unit stands
+  // there, and then on the spot (3: not asked here).
+  for (size_t k = 0; k < tries.size(); ++k) {
+    if (!segment_clear(grid_, a.st.pose.pos, tries[k], r)) continue;
+    const bool mover = mover_at(tries[k], r);
+    a.move_clear = static_cast<uint16_t>(a.move_clear | (mover ? 2u : 1u) << (2 * k));
+    if (!mover) {
+      for (size_t after = k + 1; after < tries.size(); ++after) a.move_clear = static_cast<uint16_t>(a.move_clear | 3u << (2 * after));
+      return;
     }
   }
-  return true;
+}
+
+Vec2 CrowdImpl::vehicle_motion(crowd::Agent& a) const {
+  const UnitDef& u = a.def.unit;
+  const double dt = def_.dt;
+  Pose& pose = a.st.pose;
+  Vec2 v;
+  a.ride = false;
+  a.tracking = false;
+  if (time() >= a.yield_until) final_approach(a);
+  const bool speeding_up = std::abs(a.target_speed) > std::abs(a.st.speed) && a.target_speed * a.st.speed >= 0.0;
+  Pose on = pose;
+  const double ride_speed = approach(a.st.speed, a.target_speed, (speeding_up ? u.acceleration : u.braking) * dt);
+  // (Not while it still backs up from before: riding a route is driving forward.)
+  const bool ride = a.ride && ride_speed >= 0.0;
+  if (ride) on = ride_pose(a, ride_speed * dt);
+  // A corner sharper than a drivable chord is steered round, not jumped.
+  if (ride && std::abs(wrap_angle(on.heading - pose.heading)) <= max_heading_rate(u, ride_speed) * dt + crowd::kChordTurn) {
+    // Riding its route: towards the route's point a speed's step on, facing along it.
+    v = ride_velocity(pose.pos, on, ride_speed, u.max_speed);
+    a.st.speed = ride_speed;
+    pose.heading = on.heading;
+  } else {
+    const double wmax = max_heading_rate(u, a.st.speed);
+    pose.heading += std::clamp(a.target_turn, -wmax, wmax) * dt;
+    a.st.speed = approach(a.st.speed, a.target_speed, (speeding_up ? u.acceleration : u.braking) * dt);
+    v = a.st.speed * crowd::heading_dir(pose.heading);
+  }
+  settle_heading(a, v, pose.heading);
+  return v;
 }
 
 void CrowdImpl::move(int id) {
@@ -110,56 +205,35 @@ void CrowdImpl::move(int id) {
   const double dt = def_.dt;
   Pose& pose = a.st.pose;
   Vec2 v;
-  if (a.holonomic) {
-    Vec2 dv = a.new_velocity - a.st.velocity;
-    const double max_dv = std::max(u.acceleration, u.braking) * dt;
-    const double l = glm::length(dv);
-    if (l > max_dv) dv *= max_dv / l;
-    v = a.st.velocity + dv;
-    if (glm::length(v) > 1e-3) {
-      const double err = wrap_angle(dmath::atan2(v.y, v.x) - pose.heading);
-      pose.heading += std::clamp(err, -u.max_turn_rate * dt, u.max_turn_rate * dt);
-    }
+  if (a.move_planned) {
+    v = a.move_v;  // plan_move(): a person's motion, computed as holonomic_motion() here would
+    pose.heading = a.move_heading;
+  } else if (a.holonomic) {
+    v = holonomic_motion(a, pose.heading);
   } else {
-    a.ride = false;
-    a.tracking = false;
-    if (time() >= a.yield_until) final_approach(a);
-    const bool speeding_up = std::abs(a.target_speed) > std::abs(a.st.speed) && a.target_speed * a.st.speed >= 0.0;
-    Pose on = pose;
-    const double ride_speed = approach(a.st.speed, a.target_speed, (speeding_up ? u.acceleration : u.braking) * dt);
-    // (Not while it still backs up from before: riding a route is driving forward.)
-    const bool ride = a.ride && ride_speed >= 0.0;
-    if (ride) on = ride_pose(a, ride_speed * dt);
-    // A corner sharper than a drivable chord is steered round, not jumped.
-    if (ride && std::abs(wrap_angle(on.heading - pose.heading)) <= max_heading_rate(u, ride_speed) * dt + crowd::kChordTurn) {
-      // Riding its route: towards the route's point a speed's step on, facing along it.
-      v = ride_velocity(pose.pos, on, ride_speed, u.max_speed);
-      a.st.speed = ride_speed;
-      pose.heading = on.heading;
-    } else {
-      const double wmax = max_heading_rate(u, a.st.speed);
-      pose.heading += std::clamp(a.target_turn, -wmax, wmax) * dt;
-      a.st.speed = approach(a.st.speed, a.target_speed, (speeding_up ? u.acceleration : u.braking) * dt);
-      v = a.st.speed * crowd::heading_dir(pose.heading);
-    }
+    v = vehicle_motion(a);
   }
-  if (a.at_spot && a.def.goal_heading && u.pivot_turn_rate > 0.0 && glm::length(v) < 0.05 * u.max_speed) {
-    // Settled: turn on the spot to the goal heading.
-    const double err = wrap_angle(*a.def.goal_heading - pose.heading);
-    pose.heading += std::clamp(err, -u.pivot_turn_rate * dt, u.pivot_turn_rate * dt);
-  }
-  pose.heading = wrap_angle(pose.heading);
   const Vec2 p0 = pose.pos;
-  const Vec2 step = v * dt;
-  const Vec2 tries[] = {p0 + step, p0 + 0.5 * step, p0 + 0.25 * step, p0 + Vec2(step.x, 0.0), p0 + Vec2(0.0, step.y)};
+  const std::array<Vec2, 5> tries = move_tries(p0, v);
   bool wall_hit = false, unit_hit = false;
   Vec2 p1 = p0;
-  for (const Vec2& t : tries) {
-    if (place_ok(id, t, wall_hit, unit_hit)) {
-      p1 = t;
+  for (size_t k = 0; k < tries.size(); ++k) {
+    bool ok = false;
+    if (!a.move_planned || ((a.move_clear >> (2 * k)) & 3u) == 3u) {
+      ok = place_ok(id, tries[k], wall_hit, unit_hit);
+    } else if (((a.move_clear >> (2 * k)) & 3u) == 0) {
+      wall_hit = true;  // as place_ok: the wall first, then the units, then the moving obstacles
+    } else if (unit_at(id, tries[k]) || ((a.move_clear >> (2 * k)) & 2u) != 0) {
+      unit_hit = true;
+    } else {
+      ok = true;
+    }
+    if (ok) {
+      p1 = tries[k];
       break;
     }
   }
+  a.move_planned = false;
   if (wall_hit) ++a.m.wall_contacts;
   const double t = time();
   if (wall_hit && !a.holonomic && u.pivot_turn_rate == 0.0 && u.can_reverse && glm::length(p1 - p0) < 0.01 * u.max_speed * dt &&
@@ -189,7 +263,7 @@ void CrowdImpl::measure_after_moves() {
   };
   const double inf = std::numeric_limits<double>::infinity();
   std::vector<Minima> parts(static_cast<size_t>(pool_.parts(n)), Minima{inf, inf, inf});
-  pool_.run(n, [&](int begin, int end, int part) {
+  parallel_phase("measures, read-ahead", n, [&](int begin, int end, int part) {
     Minima& m = parts[static_cast<size_t>(part)];
     for (int i = begin; i < end; ++i) {
       measure_unit(i, m.separation, m.ratio, m.gap);

@@ -481,6 +481,7 @@ void CrowdImpl::index_route(crowd::Agent& a) const {
   // Summed over the whole route every step, the distance left was a third of bench512's run
   // time (a smoothed route across a 512-cell map has thousands of points).
   const auto& route = a.st.route;
+  ++a.route_version;
   a.route_tail.assign(route.size(), 0.0);
   for (size_t k = route.size(); k-- > 1;) a.route_tail[k - 1] = a.route_tail[k] + glm::length(route[k] - route[k - 1]);
 }

@@ -42,7 +42,10 @@ void CrowdImpl::track_progress(int id) {
     return;
   }
   note_reversing(a);
-  const double rem = remaining_route(a);
+  // Read ahead by prepare_progress() while the route and its next waypoint are the same.
+  const bool ahead = a.remaining_version != 0 && a.remaining_version == a.route_version &&
+                     a.remaining_next == a.st.next_waypoint && a.st.route.size() >= 2;
+  const double rem = ahead ? a.remaining_ahead : remaining_route(a);
   if (rem < a.best_remaining - def_.progress_distance) {
     a.best_remaining = rem;
     a.progress_time = t;
