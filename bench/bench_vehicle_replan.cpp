@@ -31,10 +31,13 @@
 // Usage: bench_vehicle_replan [--maps N] [--queries N] [--per-query] [--kind K] [--query Q] [--budget]
 // (K: 0..4, one kind only, for profiling; Q: only the query of that index (from 0) per map, to
 // profile one plan (the queries are still made, so the same ones); --budget: the direct smoother call with a budget of
-// tries, pose_smooth_tries_for(), which the service does not apply: see README, fifth round)
+// tries, pose_smooth_tries_for(), which the service does not apply: see README, fifth round).
+// --per-query also prints each whole plan's hash (plan_hash(): every segment's fields, bit for
+// bit), so two builds can be shown to give the same plans.
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -142,6 +145,24 @@ bool referee_clear(const Grid& g, const SegmentPath& path) {
                      [&](const PathSample& p) { return point_clear(g, p.state.pos, kAgentRadius - 1e-9); });
 }
 
+/// FNV-1a over the bits of every field of every segment and the start pose: two plans hash
+/// alike when they are the same bit for bit (to show that a change left every plan the same).
+uint64_t plan_hash(const SegmentPath& path) {
+  uint64_t h = 1469598103934665603ull;
+  const auto mix = [&](double v) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    for (int k = 0; k < 8; ++k) h = (h ^ ((bits >> (8 * k)) & 0xffu)) * 1099511628211ull;
+  };
+  mix(path.start().pos.x), mix(path.start().pos.y), mix(path.start().heading);
+  for (const Segment& s : path.segments()) {
+    mix(static_cast<double>(s.kind)), mix(static_cast<double>(s.gear)), mix(s.length), mix(s.start.x), mix(s.start.y);
+    mix(s.heading), mix(s.center.x), mix(s.center.y), mix(s.radius), mix(s.start_angle), mix(s.sweep);
+    mix(s.curvature), mix(s.sharpness);
+  }
+  return h;
+}
+
 /// One query's figures.
 struct Row {
   double search_ms = 0, smooth_ms = 0, whole_ms = 0, replan_ms = 0;
@@ -154,6 +175,7 @@ struct Row {
   int64_t tries = 0;  // the smoother's shortcut tries
   bool spent = false; // its tries ran out (PoseSmoothDef::max_tries)
   int64_t expanded = 0;  // the search's expanded poses
+  uint64_t hash = 0;     // plan_hash() of the whole plan's smoothed path
 };
 
 Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid& g, const ClearanceField& field,
@@ -187,6 +209,7 @@ Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid&
   row.whole_ms = thread_ms() - t0;
   row.smoothed = bench::measure(whole, row.whole_ms);
   row.unsafe = !whole.segments || !referee_clear(g, *whole.segments);
+  if (whole.segments) row.hash = plan_hash(*whole.segments);
   row.same = direct && whole.segments && std::abs(direct->path.length() - whole.segments->length()) < 1e-9;
   if (whole.segments) {
     auto on_the_way = whole.segments->at_distance(0.25 * whole.segments->length());
@@ -256,10 +279,10 @@ void print_rows(const char* map, const char* planner, const std::vector<Row>& ro
 }
 
 void print_query(const char* map, const char* planner, size_t i, const Row& r) {
-  std::printf("  %s %s q%zu: search %.3f cold search %.3f smoother %.3f whole %.3f ms, chg/100 %.2f, turn %.3f, length %.3f, rounds %d, expanded %lld, tries %lld%s%s\n",
+  std::printf("  %s %s q%zu: search %.3f cold search %.3f smoother %.3f whole %.3f ms, chg/100 %.2f, turn %.3f, length %.3f, rounds %d, expanded %lld, tries %lld, plan %016llx%s%s\n",
               map, planner, i, r.search_ms, r.cold_ms, r.smooth_ms, r.whole_ms, r.smoothed.changes_per_100,
               r.smoothed.turning / std::max(r.need, 0.1), r.smoothed.length, r.rounds, static_cast<long long>(r.expanded), static_cast<long long>(r.tries),
-              r.spent ? " (spent)" : "", r.unsafe ? " UNSAFE" : "");
+              static_cast<unsigned long long>(r.hash), r.spent ? " (spent)" : "", r.unsafe ? " UNSAFE" : "");
 }
 
 }  // namespace

@@ -104,6 +104,14 @@ class ClearanceField {
     double lower = -1.0, upper = 0.0;
   };
   Bounds bounds(Vec2 p) const;
+  /// A lower bound of the same distance, never below lower_bound(p): the largest of the four
+  /// samples around p, each its stored distance less p's distance from it (the distance to the
+  /// walls changes by at most the distance moved). lower_bound() reads the nearest sample only,
+  /// which beside a wall may lie on the wall's side of p: it is then up to about 0.7 cells low,
+  /// and a point a cell from a wall may not be shown clear of a 0.3-cell disc (on random maps
+  /// the mean shortfall was 0.19 cells, with four samples 0.06). Four lookups instead of one.
+  /// (-1 outside the map.) [Units: cells]
+  double fine_lower_bound(Vec2 p) const;
 
  private:
   /// Computes the samples [sx0, sx1] x [sy0, sy1] (inclusive) from the grid.
@@ -119,6 +127,11 @@ bool point_clear(const Grid& grid, const ClearanceField& field, Vec2 p, double r
 /// segment is covered by discs that the lower bound shows clear (sphere tracing), or an end
 /// point is shown blocked; otherwise the referee decides.
 bool segment_clear(const Grid& grid, const ClearanceField& field, Vec2 a, Vec2 b, double radius);
+/// The same, the same answer, stepping by fine_lower_bound() where lower_bound() leaves no room:
+/// the referee asked far less within a cell or so of a wall, for four lookups more there. The
+/// vehicle smoother's swept check uses it, whose connections graze walls; the planners' arc
+/// check, most of whose pieces lie in the open, keeps segment_clear().
+bool segment_clear_fine(const Grid& grid, const ClearanceField& field, Vec2 a, Vec2 b, double radius);
 
 /// For each cell (row-major), 1 when a disc of `radius` centred on the cell centre fits in free
 /// space, else 0. For radius <= 0.5 this is exactly "the cell is free".

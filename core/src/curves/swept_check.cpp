@@ -17,8 +17,9 @@ namespace {
 constexpr double kSkipMargin = 1e-9;
 
 /// The sweep itself; `segment_ok(a, b, radius)` answers segment_clear() (the referee, or the
-/// clearance field's equivalent), `point_ok(p, radius)` answers point_clear(), `room(p)` gives a
-/// lower bound of the distance from p to the nearest wall (-infinity: none known).
+/// clearance field's equivalent), `point_ok(p, radius)` answers point_clear(), `room(p, want)` gives a
+/// lower bound of the distance from p to the nearest wall (-infinity: none known; it need not
+/// look further once it has found `want`, the room one chord needs).
 template <class SegmentClear, class PointClear, class Room>
 Result<SweptCheckResult> sweep(const SegmentPath& path, const SweptCheckDef& def, SegmentClear&& segment_ok,
                                PointClear&& point_ok, Room&& room) {
@@ -64,8 +65,10 @@ Result<SweptCheckResult> sweep(const SegmentPath& path, const SweptCheckDef& def
         // in the disc around a through its farther end). Those chords are passed over without
         // their end points (one sine and cosine each) or lookups; the chords checked, and so the
         // answer, are those of the plain sweep. Near walls the lookup finds no room and costs one
-        // lookup more than the plain sweep.
-        const double reach = room(a) - (def.agent_radius + sagitta) - kSkipMargin;
+        // lookup more than the plain sweep (with the field, five: the nearest sample's bound is
+        // loose there, the four samples' often shows room for a chord or more).
+        const double grown = def.agent_radius + sagitta;
+        const double reach = room(a, grown + kSkipMargin + chord_arc) - grown - kSkipMargin;
         if (reach >= chord_arc) {
           // (In doubles first: a tiny arc's reach is many chords, more than an int holds.)
           const int skip = static_cast<int>(std::min(static_cast<double>(n - k + 1), std::floor(reach / chord_arc)));
@@ -94,15 +97,19 @@ Result<SweptCheckResult> check_swept_path(const Grid& grid, const SegmentPath& p
   return sweep(
       path, def, [&](Vec2 a, Vec2 b, double r) { return segment_clear(grid, a, b, r); },
       [&](Vec2 p, double r) { return point_clear(grid, p, r); },
-      [](Vec2) { return -std::numeric_limits<double>::infinity(); });
+      [](Vec2, double) { return -std::numeric_limits<double>::infinity(); });
 }
 
 Result<SweptCheckResult> check_swept_path(const Grid& grid, const SegmentPath& path, const SweptCheckDef& def,
                                           const ClearanceField& field) {
   return sweep(
-      path, def, [&](Vec2 a, Vec2 b, double r) { return segment_clear(grid, field, a, b, r); },
+      path, def, [&](Vec2 a, Vec2 b, double r) { return segment_clear_fine(grid, field, a, b, r); },
       [&](Vec2 p, double r) { return point_clear(grid, field, p, r); },
-      [&](Vec2 p) { return field.fits(grid) && is_finite(p) ? field.lower_bound(p) : -std::numeric_limits<double>::infinity(); });
+      [&](Vec2 p, double want) {
+        if (!field.fits(grid) || !is_finite(p)) return -std::numeric_limits<double>::infinity();
+        const double lower = field.lower_bound(p);  // one lookup, often enough away from walls
+        return lower >= want ? lower : std::max(lower, field.fine_lower_bound(p));
+      });
 }
 
 }  // namespace pathlab

@@ -175,6 +175,24 @@ ClearanceField::Bounds ClearanceField::bounds(Vec2 p) const {
   return Bounds{stored - off - kMargin, upper};
 }
 
+double ClearanceField::fine_lower_bound(Vec2 p) const {
+  if (width_ <= 0 || !(p.x >= 0.0 && p.y >= 0.0 && p.x < width_ && p.y < height_)) return -1.0;
+  // The half-cell square holding p; its corners are samples (p.x < width_: sx + 1 <= 2 width_).
+  const int sx = static_cast<int>(2.0 * p.x), sy = static_cast<int>(2.0 * p.y);
+  const size_t row = static_cast<size_t>(2 * width_ + 1);
+  const float* near = dist_.data() + static_cast<size_t>(sy) * row + static_cast<size_t>(sx);
+  const float* far = near + row;
+  // p's offsets from the corners: fx, fy from the lower ones (in [0, 0.5)), gx, gy from the upper.
+  // Each difference is exact (Sterbenz), so the nearest sample's term is bounds().lower bit for
+  // bit and this bound never falls below it.
+  const double fx = p.x - 0.5 * sx, fy = p.y - 0.5 * sy, gx = 0.5 - fx, gy = 0.5 - fy;
+  const double fx2 = fx * fx, fy2 = fy * fy, gx2 = gx * gx, gy2 = gy * gy;
+  const double a = near[0] - std::sqrt(fx2 + fy2), b = near[1] - std::sqrt(gx2 + fy2);
+  const double c = far[0] - std::sqrt(fx2 + gy2), d = far[1] - std::sqrt(gx2 + gy2);
+  const double ab = a > b ? a : b, cd = c > d ? c : d;
+  return (ab > cd ? ab : cd) - kMargin;
+}
+
 bool point_clear(const Grid& grid, const ClearanceField& field, Vec2 p, double radius) {
   if (field.fits(grid) && std::isfinite(radius) && radius >= 0.0) {
     // Above: the true distance exceeds radius, so the point is strictly inside free space
@@ -186,7 +204,12 @@ bool point_clear(const Grid& grid, const ClearanceField& field, Vec2 p, double r
   return point_clear(grid, p, radius);
 }
 
-bool segment_clear(const Grid& grid, const ClearanceField& field, Vec2 a, Vec2 b, double radius) {
+namespace {
+
+/// segment_clear() with the field, `lower(q, want)` a lower bound of q's distance to the walls
+/// (it need not look further once it has found `want`).
+template <class Lower>
+bool traced_segment_clear(const Grid& grid, const ClearanceField& field, Vec2 a, Vec2 b, double radius, Lower&& lower) {
   if (!field.fits(grid) || !(radius > 0.0) || !std::isfinite(radius) || !is_finite(a) || !is_finite(b))
     return segment_clear(grid, a, b, radius);
   // An end's disc overlapping a wall makes the capsule overlap it.
@@ -196,12 +219,25 @@ bool segment_clear(const Grid& grid, const ClearanceField& field, Vec2 a, Vec2 b
   double t = 0.0;  // distance from a covered so far [cells]
   for (;;) {
     const Vec2 q = len > 0.0 ? a + d * (t / len) : a;
-    const double room = field.lower_bound(q) - radius;  // every point within room of q is clear
+    const double room = lower(q, radius + kMinStride) - radius;  // every point within room of q is clear
     if (room < kMinStride) break;
     t += room;
     if (t >= len) return true;
   }
   return segment_clear(grid, a, b, radius);
+}
+
+}  // namespace
+
+bool segment_clear(const Grid& grid, const ClearanceField& field, Vec2 a, Vec2 b, double radius) {
+  return traced_segment_clear(grid, field, a, b, radius, [&](Vec2 q, double) { return field.lower_bound(q); });
+}
+
+bool segment_clear_fine(const Grid& grid, const ClearanceField& field, Vec2 a, Vec2 b, double radius) {
+  return traced_segment_clear(grid, field, a, b, radius, [&](Vec2 q, double want) {
+    const double lower = field.lower_bound(q);  // one lookup, often enough away from walls
+    return lower >= want ? lower : std::max(lower, field.fine_lower_bound(q));
+  });
 }
 
 }  // namespace pathlab

@@ -73,6 +73,10 @@ bool points_clear(const Walls& walls, const SegmentPath& path, double agent_radi
 
 bool connection_clear(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& d) {
   if (!points_clear(walls, path, d.agent_radius)) return false;  // cheap and exact rejection first
+  return swept_clear(walls, path, d);
+}
+
+bool swept_clear(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& d) {
   SweptCheckDef check = default_swept_check_def();
   check.agent_radius = d.agent_radius;
   check.max_sagitta = d.max_sagitta;
@@ -164,7 +168,7 @@ struct WordWalker {
   bool blocked_at(int k, double len, double& t, bool& proven) const {
     const Vec2 q = parts.at(k, std::min(t, len));
     const ClearanceField::Bounds bound = walls.field->bounds(q);
-    const double room = bound.lower - need;
+    double room = bound.lower - need;
     if (proven && room >= kMinStride) {
       t += room;
       return false;
@@ -173,6 +177,13 @@ struct WordWalker {
     // (as points_clear() of the smoother reasons). Near a wall the field's upper bound is
     // loose, so where the lower one cannot clear the point the referee looks at it.
     if (bound.upper < agent_radius - kSlack) return true;
+    // The nearest sample's lower bound is loose beside a wall (collision.hpp): the four samples
+    // around q often show room enough to go on proving, or the point clear without the referee.
+    if (proven || room + need <= agent_radius) room = std::max(room, walls.field->fine_lower_bound(q) - need);
+    if (proven && room >= kMinStride) {
+      t += room;
+      return false;
+    }
     if (room + need <= agent_radius && !point_clear(*walls.grid, q, agent_radius)) return true;
     proven = false;
     t += std::max(room, kBlockedProbe);  // no point within room of q is blocked

@@ -404,19 +404,28 @@ Stretch stretch_between(const PoseTable& t, size_t i, size_t j, const SegmentPat
   return st;
 }
 
-/// The first candidate that is cheaper, keeps the gear runs and is clear, else empty.
-/// `known_clear`: the caller has shown every candidate clear (trace_word()).
+/// What is known of a candidate's clearance before acceptable() looks at it.
+enum class Known {
+  nothing,    ///< connection_clear(): points every 0.5 cells (a cheap rejection), then the swept disc
+  unblocked,  ///< trace_word() walked it against the field and found no point blocked: the swept
+              ///< disc alone (the points rejected about 1% of these on bench_vehicle_replan's
+              ///< maps, for 8% of the smoother's time on rooms q4; README, eleventh round)
+  clear,      ///< trace_word() showed it clear: no check
+};
+
 /// True when the candidate `c` is cheaper, keeps the gear runs and is clear.
-bool acceptable(const Walls& walls, const SegmentPath& c, const Stretch& st, const PoseSmoothDef& d, bool known_clear) {
+bool acceptable(const Walls& walls, const SegmentPath& c, const Stretch& st, const PoseSmoothDef& d, Known known) {
   if (segments_cost(c.segments(), st.nb.prev_gear, st.nb.next_gear, d) >= st.cost - kPoseSmoothEps) return false;
   if (!gear_runs_ok(c.segments(), st.neighbours(), d)) return false;
-  return known_clear || connection_clear(walls, c, d);
+  if (known == Known::clear) return true;
+  return known == Known::unblocked ? swept_clear(walls, c, d) : connection_clear(walls, c, d);
 }
 
+/// The first candidate that is cheaper, keeps the gear runs and is clear, else empty.
 std::optional<SegmentPath> first_clear(const Walls& walls, std::vector<SegmentPath> candidates, const Stretch& st,
-                                       const PoseSmoothDef& d, bool known_clear = false) {
+                                       const PoseSmoothDef& d) {
   for (SegmentPath& c : candidates)
-    if (acceptable(walls, c, st, d, known_clear)) return std::move(c);
+    if (acceptable(walls, c, st, d, Known::nothing)) return std::move(c);
   return std::nullopt;
 }
 
@@ -457,7 +466,9 @@ std::optional<SegmentPath> dubins_shortcut(const Walls& walls, const Pose& a, co
     const WordTrace trace = trace_word(walls, a, w, d.turning_radius, d.agent_radius, d.max_sagitta);
     if (trace == WordTrace::blocked) continue;
     auto p = dubins_to_path(a, b, d.turning_radius, w);
-    if (p && acceptable(walls, *p, st, d, trace == WordTrace::clear)) return std::move(*p);
+    // (Without a field trace_word() walks nothing: unknown says nothing then.)
+    const Known known = trace == WordTrace::clear ? Known::clear : walls.field ? Known::unblocked : Known::nothing;
+    if (p && acceptable(walls, *p, st, d, known)) return std::move(*p);
   }
   return std::nullopt;
 }

@@ -85,8 +85,10 @@ struct Walls {
   }
 };
 
-/// The unit's disc swept along `path` is clear (cheap point rejection, then check_swept_path()).
+/// The unit's disc swept along `path` is clear (cheap point rejection, then swept_clear()).
 bool connection_clear(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& d);
+/// The same answer from check_swept_path() alone (at max_sagitta, with the field when there is one).
+bool swept_clear(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& d);
 inline bool connection_clear(const Grid& grid, const SegmentPath& path, const PoseSmoothDef& d) {
   return connection_clear(Walls{&grid, nullptr}, path, d);
 }
