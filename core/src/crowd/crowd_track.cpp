@@ -75,6 +75,17 @@ double segment_distance(Vec2 p, Vec2 a, Vec2 b) {
   return glm::length(p - (a + t * ab));
 }
 
+/// Distance left along `route` from `pos` on leg `leg` (direction `dir`) to the point `stop`
+/// [cells], signed on the last leg (negative: past the end), summed only until it exceeds `reach`,
+/// as far as it matters to braking: summed over the whole route every step, a smoothed 512-cell
+/// crowd ran three times slower.
+double distance_left(const std::vector<Vec2>& route, size_t leg, size_t stop, Vec2 pos, Vec2 dir, double reach) {
+  double rem = glm::dot(route[leg] - pos, dir);
+  if (leg < stop) rem = std::max(rem, 0.0);
+  for (size_t k = leg; k < stop && rem <= reach; ++k) rem += glm::length(route[k + 1] - route[k]);
+  return rem;
+}
+
 }  // namespace
 
 bool CrowdImpl::alone(const crowd::Agent& a) const {
@@ -135,17 +146,11 @@ bool CrowdImpl::track_route(crowd::Agent& a) const {
     stop = next_sharp_corner(route, leg);
     if (stop == leg && glm::length(pos - route[leg]) <= kCornerReach) stop = next_sharp_corner(route, ++leg);
   }
-  // Distance left along the route, signed on the last leg (negative: past the end), as far as it
-  // matters to braking: summed over the whole route every step, a smoothed 512-cell crowd ran
-  // three times slower.
   const Vec2 from = route[leg - 1], to = route[leg];
   const double len = glm::length(to - from);
   if (len < 1e-9) return false;
   const Vec2 dir = (to - from) / len;
-  const double reach = u.max_speed * u.max_speed / u.braking + kEndSlack;
-  double rem = glm::dot(to - pos, dir);
-  if (leg < stop) rem = std::max(rem, 0.0);
-  for (size_t k = leg; k < stop && rem <= reach; ++k) rem += glm::length(route[k + 1] - route[k]);
+  const double rem = distance_left(route, leg, stop, pos, dir, u.max_speed * u.max_speed / u.braking + kEndSlack);
   // Steer along the leg's direction, back onto its line (Stanley: Thrun et al. 2006, "Stanley:
   // the robot that won the DARPA Grand Challenge"), plus the bend to the next leg. Pure pursuit
   // of a point ahead lagged a route's final bend: cars parked 11 degrees off the goal heading.
