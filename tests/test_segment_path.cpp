@@ -6,8 +6,10 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "curve_support.hpp"
+#include "curves/segment_heading.hpp"
 #include "pathlab/segment_path.hpp"
 
 using namespace pathlab;
@@ -205,4 +207,29 @@ TEST_CASE("segment path: wrap_angle") {
   CHECK(wrap_angle(-kPi) == kPi);  // (-pi, pi]
   CHECK(std::abs(wrap_angle(3.0 * kPi + 0.25) - (-kPi + 0.25)) <= 1e-12);
   CHECK(std::abs(wrap_angle(-1e6) - std::remainder(-1e6, 2.0 * kPi)) <= 1e-9);
+}
+
+TEST_CASE("segment path: segment_heading_at() is segment_state()'s heading bit for bit") {
+  // The vehicle smoother's pose table takes segment ends' headings from it: any other bits
+  // would move its poses and change plans.
+  std::vector<Segment> segs;
+  for (const double h : {0.0, -0.0, 0.3, -2.9, 3.0 * kPi + 0.1}) {
+    const Pose p{Vec2(1.5, -2.25), h};
+    for (const Gear g : {Gear::forward, Gear::reverse}) {
+      segs.push_back(line_from_pose(p, 2.5, g));
+      segs.push_back(arc_from_pose(p, 1.7, 1, 2.5, g));
+      segs.push_back(arc_from_pose(p, 1.7, -1, 2.5, g));
+      segs.push_back(make_clothoid(p, 0.2, -0.15, 2.5, g));
+      segs.push_back(make_clothoid(p, 0.0, 0.3, 2.5, g));
+    }
+  }
+  int compared = 0;
+  for (const Segment& seg : segs)
+    for (const double s : {0.0, 0.7, seg.length}) {
+      const double a = detail::segment_heading_at(seg, s), b = segment_state(seg, s).heading;
+      CHECK(a == b);
+      CHECK(std::signbit(a) == std::signbit(b));  // -0 and +0 are different bits
+      ++compared;
+    }
+  CHECK(compared == 150);
 }

@@ -317,8 +317,8 @@ Result<std::array<DubinsSolution, 6>> dubins_all_within(const Pose& from, Vec2 f
   };
   const double abs_phi = std::abs(g.phi);
   const auto word = [&](DubinsWord w, double bound, auto solve) {
-    DubinsSolution s = to_solution(w, Word{}, radius);
-    return bound <= limit ? to_solution(w, solve(), radius) : s;
+    // (The empty word is built only for the words left out.)
+    return bound <= limit ? to_solution(w, solve(), radius) : to_solution(w, Word{}, radius);
   };
   return std::array<DubinsSolution, 6>{
       word(DubinsWord::LSL, straight_same(g) + mod2pi(g.phi), [&] { return csc_same(g); }),

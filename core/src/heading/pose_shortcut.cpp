@@ -56,23 +56,51 @@ static std::vector<double> gear_runs(std::span<const Segment> segs, std::vector<
   return runs;
 }
 
+/// gear_runs_ok() with nb.prev_run given by `prev_run()`, asked only when the answer depends on
+/// it. The runs are summed as gear_runs() sums them, and the neighbours' runs added in the same
+/// order (the first run + prev_run, then the last run + next_run), so every comparison sees the
+/// same number; no vectors. A first run that reaches the minimum without prev_run reaches it
+/// with it (prev_run() is a length, >= 0, and rounded sums of non-negative terms never
+/// decrease), so prev_run is not needed then.
+template <class PrevRun>
+bool gear_runs_ok_with(std::span<const Segment> segs, const Neighbours& nb, const PoseSmoothDef& d,
+                       PrevRun&& prev_run) {
+  const double min = d.min_gear_length - kPoseSmoothEps;
+  int first_gear = 0, gear = 0;
+  size_t done = 0;  // runs complete before the current one
+  double run = 0.0;
+  const auto run_ok = [&](bool last) {  // the current run, complete
+    double r = run;
+    const bool joins_prev = done == 0 && nb.prev_gear != 0 && gear == nb.prev_gear;
+    const bool joins_next = last && nb.next_gear != 0 && gear == nb.next_gear;
+    if (joins_prev && !((joins_next ? r + nb.next_run : r) >= min)) r += prev_run();
+    if (joins_next) r += nb.next_run;
+    return r >= min;
+  };
+  for (const Segment& s : segs) {
+    if (s.length <= 0.0) continue;
+    const int g = gear_of(s.gear);
+    if (gear == 0) {
+      first_gear = gear = g;
+    } else if (g != gear) {
+      if (!run_ok(false)) return false;
+      ++done;
+      gear = g;
+      run = 0.0;
+    }
+    run += s.length;
+  }
+  if (gear == 0) return true;  // no runs
+  if (nb.prev_gear != 0 && first_gear != nb.prev_gear && prev_run() < min) return false;
+  if (nb.next_gear != 0 && gear != nb.next_gear && nb.next_run < min) return false;
+  return run_ok(true);
+}
+
 /// True when the connection leaves no gear segment shorter than min_gear_length: each of its
 /// runs counts together with the neighbour run it continues, and a neighbour run it cuts off
 /// with a cusp must itself be long enough.
 bool gear_runs_ok(std::span<const Segment> segs, const Neighbours& nb, const PoseSmoothDef& d) {
-  std::vector<int> gears;
-  std::vector<double> runs = gear_runs(segs, gears);
-  if (runs.empty()) return true;
-  const double min = d.min_gear_length - kPoseSmoothEps;
-  if (nb.prev_gear != 0) {
-    if (gears.front() == nb.prev_gear) runs.front() += nb.prev_run;
-    else if (nb.prev_run < min) return false;
-  }
-  if (nb.next_gear != 0) {
-    if (gears.back() == nb.next_gear) runs.back() += nb.next_run;
-    else if (nb.next_run < min) return false;
-  }
-  return std::all_of(runs.begin(), runs.end(), [&](double r) { return r >= min; });
+  return gear_runs_ok_with(segs, nb, d, [&] { return nb.prev_run; });
 }
 
 /// Length of the last gear run of `path`. [Units: cells]
@@ -146,14 +174,17 @@ Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out,
   size_t k = 0;
   double offset = 0.0;
   if (ends.size() == segs.size() && !ends.empty()) {
-    // Start at the first segment that can reach a; the 1-cell margins keep every segment the
-    // plain walk would use, and `offset` takes the very value that walk would have summed.
-    k = static_cast<size_t>(std::lower_bound(ends.begin(), ends.end(), a - 1.0) - ends.begin());
+    // Start at the first segment that ends at or past a, and `offset` takes the very value the
+    // plain walk would have summed. A segment ending before a, or starting at or past b, gives
+    // hi - lo <= 0 below and is skipped by that walk: leaving them out keeps every segment it
+    // uses. (A 1-cell margin each side also walked the segments around the stretch, in the
+    // later rounds, whose paths are cut at every pose, several a call.)
+    k = static_cast<size_t>(std::lower_bound(ends.begin(), ends.end(), a) - ends.begin());
     offset = k > 0 ? ends[k - 1] : 0.0;
   }
   for (; k < segs.size(); ++k) {
     const Segment& seg = segs[k];
-    if (!ends.empty() && offset > b + 1.0) break;  // this and every later segment start past b
+    if (!ends.empty() && offset >= b) break;  // this and every later segment start at or past b
     const double lo = std::max(a, offset), hi = std::min(b, offset + seg.length);
     offset += seg.length;
     if (hi - lo <= 1e-12) continue;
@@ -379,16 +410,16 @@ Result<SegmentPath> join_legs(const Pose& start, const std::vector<Leg>& legs) {
 struct Stretch {
   double length = 0.0;  // of the stretch [cells]
   double cost = 0.0;    // of the stretch, gear changes at its ends included [cells]
-  Neighbours nb;        // nb.prev_run is filled by neighbours() when a candidate needs it
+  Neighbours nb;        // nb.prev_run: see runs_ok()
   const SegmentPath* done = nullptr;  // the path so far, ending at pose i
 
-  /// nb with prev_run = trailing_run(*done). It walks the whole path so far (in one gear), so it
-  /// is summed only for the few candidates that pass the cost test, not for every probe: summed
-  /// per probe it made a round quadratic in the path's length.
-  Neighbours neighbours() const {
-    Neighbours out = nb;
-    if (done != nullptr) out.prev_run = trailing_run(*done);
-    return out;
+  /// gear_runs_ok() with nb.prev_run = trailing_run(*done). That walks the whole path so far (in
+  /// one gear), so it is summed only when the answer depends on it (a connection shorter than
+  /// min_gear_length continuing the run before it, or a cusp at its start), not for every
+  /// candidate that passes the cost test: summed for each it was 1.4% of the smoother's
+  /// instructions on bench_vehicle_replan's wide-rooms q4.
+  bool runs_ok(std::span<const Segment> segs, const PoseSmoothDef& d) const {
+    return gear_runs_ok_with(segs, nb, d, [&] { return done != nullptr ? trailing_run(*done) : nb.prev_run; });
   }
 };
 
@@ -416,7 +447,7 @@ enum class Known {
 /// True when the candidate `c` is cheaper, keeps the gear runs and is clear.
 bool acceptable(const Walls& walls, const SegmentPath& c, const Stretch& st, const PoseSmoothDef& d, Known known) {
   if (segments_cost(c.segments(), st.nb.prev_gear, st.nb.next_gear, d) >= st.cost - kPoseSmoothEps) return false;
-  if (!gear_runs_ok(c.segments(), st.neighbours(), d)) return false;
+  if (!st.runs_ok(c.segments(), d)) return false;
   if (known == Known::clear) return true;
   return known == Known::unblocked ? swept_clear(walls, c, d) : connection_clear(walls, c, d);
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pathlab/sample_limit.hpp"
+#include "curves/segment_heading.hpp"
 #include "heading/pose_smoother_internal.hpp"
 
 namespace pathlab::detail {
@@ -19,9 +20,9 @@ const Pose& PoseTable::work_out(size_t k) const {
   } else if (k == 0) {
     p = path->start();
   } else if (along[k] < 0.0) {
-    // A segment's end: the next segment's start heading, this segment's end position.
-    const PathState st = segment_state(segs[seg[k] + 1], 0.0);
-    p = Pose{segment_end(segs[seg[k]]).pos, st.heading};
+    // A segment's end: the next segment's start heading, this segment's end position. (The
+    // heading as segment_state(next, 0) gives it, without that call's sine and cosine.)
+    p = Pose{segment_end(segs[seg[k]]).pos, segment_heading_at(segs[seg[k] + 1], 0.0)};
   } else {
     const PathState st = segment_state(segs[seg[k]], along[k]);
     p = Pose{st.pos, st.heading};
