@@ -110,20 +110,16 @@ void CrowdImpl::find_neighbors(int id, crowd::Scratch& s) {
 }
 
 size_t CrowdImpl::buckets_by_distance(Vec2 p, double range, std::vector<std::pair<double, int>>& order) const {
-  const Vec2 lo = p - Vec2(range), hi = p + Vec2(range);
-  const int bx0 = std::max(0, static_cast<int>(std::floor(lo.x / crowd::kBucketSide)));
-  const int by0 = std::max(0, static_cast<int>(std::floor(lo.y / crowd::kBucketSide)));
-  const int bx1 = std::min(bucket_w_ - 1, static_cast<int>(std::floor(hi.x / crowd::kBucketSide)));
-  const int by1 = std::min(bucket_h_ - 1, static_cast<int>(std::floor(hi.y / crowd::kBucketSide)));
+  const auto [bx0, by0, bx1, by1] = bucket_box(p - Vec2(range), p + Vec2(range));
   // p's own bucket first, then the rest (not sorted: sorting the 9-16 buckets cost as much as
   // the units it spared). The own bucket's units bring the worst kept gap down at once.
-  const int cx = std::clamp(static_cast<int>(std::floor(p.x / crowd::kBucketSide)), bx0, bx1);
-  const int cy = std::clamp(static_cast<int>(std::floor(p.y / crowd::kBucketSide)), by0, by1);
+  const int cx = std::clamp(static_cast<int>(std::floor(p.x / kBucketSide)), bx0, bx1);
+  const int cy = std::clamp(static_cast<int>(std::floor(p.y / kBucketSide)), by0, by1);
   auto add = [&](int bx, int by) {
     // The squared distance from p to the bucket's square (0 inside).
-    const double x0 = bx * crowd::kBucketSide, y0 = by * crowd::kBucketSide;
-    const double dx = std::max({x0 - p.x, 0.0, p.x - (x0 + crowd::kBucketSide)});
-    const double dy = std::max({y0 - p.y, 0.0, p.y - (y0 + crowd::kBucketSide)});
+    const double x0 = bx * kBucketSide, y0 = by * kBucketSide;
+    const double dx = std::max({x0 - p.x, 0.0, p.x - (x0 + kBucketSide)});
+    const double dy = std::max({y0 - p.y, 0.0, p.y - (y0 + kBucketSide)});
     order.emplace_back(dx * dx + dy * dy, by * bucket_w_ + bx);
   };
   order.clear();

@@ -249,15 +249,20 @@ class CrowdImpl {
   // every reader's result must not (find_neighbors sorts by (gap, id); place_ok asks "any?").
   int bucket_w_ = 0, bucket_h_ = 0;
   std::vector<std::vector<int>> buckets_;
+  /// The buckets overlapping the box [lo, hi] (cells), clamped to the map's: {bx0, by0, bx1, by1},
+  /// inclusive (empty when bx0 > bx1 or by0 > by1).
+  std::array<int, 4> bucket_box(Vec2 lo, Vec2 hi) const {
+    return {std::max(0, static_cast<int>(std::floor(lo.x / crowd::kBucketSide))),
+            std::max(0, static_cast<int>(std::floor(lo.y / crowd::kBucketSide))),
+            std::min(bucket_w_ - 1, static_cast<int>(std::floor(hi.x / crowd::kBucketSide))),
+            std::min(bucket_h_ - 1, static_cast<int>(std::floor(hi.y / crowd::kBucketSide)))};
+  }
   /// Calls `visit(id)` for the units in the buckets that overlap the box [lo, hi] (cells), as
   /// rebuild_buckets() last placed them, until one call returns true; returns whether one did.
   /// The order is the buckets' (see above: no reader may depend on it).
   template <class Visit>
   bool any_in_buckets(Vec2 lo, Vec2 hi, Visit&& visit) const {
-    const int bx0 = std::max(0, static_cast<int>(std::floor(lo.x / crowd::kBucketSide)));
-    const int by0 = std::max(0, static_cast<int>(std::floor(lo.y / crowd::kBucketSide)));
-    const int bx1 = std::min(bucket_w_ - 1, static_cast<int>(std::floor(hi.x / crowd::kBucketSide)));
-    const int by1 = std::min(bucket_h_ - 1, static_cast<int>(std::floor(hi.y / crowd::kBucketSide)));
+    const auto [bx0, by0, bx1, by1] = bucket_box(lo, hi);
     for (int by = by0; by <= by1; ++by)
       for (int bx = bx0; bx <= bx1; ++bx)
         for (int j : buckets_[static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx)])

@@ -219,11 +219,12 @@ void CrowdImpl::move(int id) {
   Vec2 p1 = p0;
   for (size_t k = 0; k < tries.size(); ++k) {
     bool ok = false;
-    if (!a.move_planned || ((a.move_clear >> (2 * k)) & 3u) == 3u) {
+    const unsigned planned = a.move_planned ? (a.move_clear >> (2 * k)) & 3u : 3u;  // plan_move()'s answer for try k
+    if (planned == 3u) {
       ok = place_ok(id, tries[k], wall_hit, unit_hit);
-    } else if (((a.move_clear >> (2 * k)) & 3u) == 0) {
+    } else if (planned == 0u) {
       wall_hit = true;  // as place_ok: the wall first, then the units, then the moving obstacles
-    } else if (unit_at(id, tries[k]) || ((a.move_clear >> (2 * k)) & 2u) != 0) {
+    } else if (unit_at(id, tries[k]) || (planned & 2u) != 0) {
       unit_hit = true;
     } else {
       ok = true;
