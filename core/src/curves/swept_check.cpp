@@ -107,8 +107,7 @@ Result<SweptCheckResult> check_swept_path(const Grid& grid, const SegmentPath& p
       [&](Vec2 p, double r) { return point_clear(grid, field, p, r); },
       [&](Vec2 p, double want) {
         if (!field.fits(grid) || !is_finite(p)) return -std::numeric_limits<double>::infinity();
-        const double lower = field.lower_bound(p);  // one lookup, often enough away from walls
-        return lower >= want ? lower : std::max(lower, field.fine_lower_bound(p));
+        return field.lower_bound_for(p, want);
       });
 }
 

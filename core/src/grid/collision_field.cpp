@@ -193,6 +193,11 @@ double ClearanceField::fine_lower_bound(Vec2 p) const {
   return (ab > cd ? ab : cd) - kMargin;
 }
 
+double ClearanceField::lower_bound_for(Vec2 p, double want) const {
+  const double lower = lower_bound(p);
+  return lower >= want ? lower : std::max(lower, fine_lower_bound(p));
+}
+
 bool point_clear(const Grid& grid, const ClearanceField& field, Vec2 p, double radius) {
   if (field.fits(grid) && std::isfinite(radius) && radius >= 0.0) {
     // Above: the true distance exceeds radius, so the point is strictly inside free space
@@ -234,10 +239,7 @@ bool segment_clear(const Grid& grid, const ClearanceField& field, Vec2 a, Vec2 b
 }
 
 bool segment_clear_fine(const Grid& grid, const ClearanceField& field, Vec2 a, Vec2 b, double radius) {
-  return traced_segment_clear(grid, field, a, b, radius, [&](Vec2 q, double want) {
-    const double lower = field.lower_bound(q);  // one lookup, often enough away from walls
-    return lower >= want ? lower : std::max(lower, field.fine_lower_bound(q));
-  });
+  return traced_segment_clear(grid, field, a, b, radius, [&](Vec2 q, double want) { return field.lower_bound_for(q, want); });
 }
 
 }  // namespace pathlab
