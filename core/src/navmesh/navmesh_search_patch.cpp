@@ -35,6 +35,17 @@ int tile_of_polygon(const std::vector<int>& first, int poly) {
   return static_cast<int>(std::upper_bound(first.begin(), first.end(), poly) - first.begin()) - 1;
 }
 
+/// Edges [begin, end) after a slide: their far polygon moved by poly_shift places and their
+/// far edge by edge_shift (the tiles after the last refilled one all moved alike).
+template <class Edges>
+void shift_far_ends(Edges& edges, size_t begin, size_t end, int edge_shift, int poly_shift) {
+  if (edge_shift == 0 && poly_shift == 0) return;
+  for (size_t i = begin; i < end; ++i) {
+    edges[i].poly += poly_shift;
+    edges[i].across += edge_shift;
+  }
+}
+
 }  // namespace
 
 bool NavmeshSearchWorkspace::can_patch(const Navmesh& mesh) const {
@@ -166,11 +177,7 @@ void NavmeshSearchWorkspace::slide_edges(size_t from, int edge_shift, int poly_s
     pedges_.resize(total);
     pedge_dir_.resize(total);
   }
-  if (edge_shift == 0 && poly_shift == 0) return;
-  for (size_t i = to; i < total; ++i) {
-    pedges_[i].poly += poly_shift;
-    pedges_[i].across += edge_shift;
-  }
+  shift_far_ends(pedges_, to, total, edge_shift, poly_shift);
 }
 
 void NavmeshSearchWorkspace::slide_spare_edges(size_t from, int edge_shift, int poly_shift) {
@@ -180,11 +187,7 @@ void NavmeshSearchWorkspace::slide_spare_edges(size_t from, int edge_shift, int 
   const size_t to = static_cast<size_t>(static_cast<std::ptrdiff_t>(from) + edge_shift);
   std::copy_n(pedges_spare_.begin() + static_cast<std::ptrdiff_t>(from), count, pedges_.begin() + static_cast<std::ptrdiff_t>(to));
   std::copy_n(pedge_dir_spare_.begin() + static_cast<std::ptrdiff_t>(from), count, pedge_dir_.begin() + static_cast<std::ptrdiff_t>(to));
-  if (edge_shift == 0 && poly_shift == 0) return;
-  for (size_t i = to; i < to + count; ++i) {
-    pedges_[i].poly += poly_shift;
-    pedges_[i].across += edge_shift;
-  }
+  shift_far_ends(pedges_, to, to + count, edge_shift, poly_shift);
 }
 
 void NavmeshSearchWorkspace::copy_tile_edges(size_t t, size_t spare_base, const std::vector<int>& old_first,
