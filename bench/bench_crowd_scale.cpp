@@ -68,6 +68,7 @@
 #include "crowd_scale_scenarios.hpp"
 #include "detour_crowd_settings.hpp"
 #include "detour_mesh.hpp"
+#include "fnv_hash.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/crowd.hpp"
 #include "pathlab/unit.hpp"
@@ -331,21 +332,17 @@ void drive(const Args& a, const ScaleScenario& s, size_t heap0, Step step, Read 
 /// FNV-1a over every unit's pose, velocity, route and waypoint: two builds (or thread counts)
 /// that step alike print the same, so a change meant to keep the bytes can be checked.
 uint64_t state_hash(const Crowd& crowd) {
-  uint64_t h = 1469598103934665603ull;
-  auto put = [&h](const void* p, size_t n) {
-    const unsigned char* b = static_cast<const unsigned char*>(p);
-    for (size_t k = 0; k < n; ++k) h = (h ^ b[k]) * 1099511628211ull;
-  };
+  bench::Fnv1a h;
   for (int i = 0; i < crowd.agent_count(); ++i) {
     const pathlab::CrowdAgentState& st = crowd.state(i);
     const double v[] = {st.pose.pos.x, st.pose.pos.y, st.pose.heading, st.velocity.x, st.velocity.y};
-    put(v, sizeof v);
-    for (Vec2 q : st.route) put(&q, sizeof q);
-    put(&st.next_waypoint, sizeof st.next_waypoint);
+    h.value(v);
+    for (Vec2 q : st.route) h.value(q);
+    h.value(st.next_waypoint);
     const int m[] = {crowd.metrics(i).replans, crowd.metrics(i).stuck_steps};
-    put(m, sizeof m);
+    h.value(m);
   }
-  return h;
+  return h.h;
 }
 
 Row run_pathlab(const Args& a, const ScaleScenario& s) {

@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "../tests/generated_maps.hpp"
+#include "fnv_hash.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/map_generators.hpp"
 #include "pathlab/plan/plan_service.hpp"
@@ -148,19 +149,15 @@ bool referee_clear(const Grid& g, const SegmentPath& path) {
 /// FNV-1a over the bits of every field of every segment and the start pose: two plans hash
 /// alike when they are the same bit for bit (to show that a change left every plan the same).
 uint64_t plan_hash(const SegmentPath& path) {
-  uint64_t h = 1469598103934665603ull;
-  const auto mix = [&](double v) {
-    uint64_t bits = 0;
-    std::memcpy(&bits, &v, sizeof bits);
-    for (int k = 0; k < 8; ++k) h = (h ^ ((bits >> (8 * k)) & 0xffu)) * 1099511628211ull;
-  };
+  bench::Fnv1a h;
+  const auto mix = [&](double v) { h.value(v); };
   mix(path.start().pos.x), mix(path.start().pos.y), mix(path.start().heading);
   for (const Segment& s : path.segments()) {
     mix(static_cast<double>(s.kind)), mix(static_cast<double>(s.gear)), mix(s.length), mix(s.start.x), mix(s.start.y);
     mix(s.heading), mix(s.center.x), mix(s.center.y), mix(s.radius), mix(s.start_angle), mix(s.sweep);
     mix(s.curvature), mix(s.sharpness);
   }
-  return h;
+  return h.h;
 }
 
 /// One query's figures.
