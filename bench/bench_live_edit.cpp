@@ -32,10 +32,11 @@
 // (which holds its mesh, as the sandbox's view does) is still alive: what the service pays to
 // mend a mesh a result shares, its query tables, the search and the smoother.
 //
-// Cut (issue 28): a stroke that cuts the map in two (a band of blocked columns from the top edge
-// to the bottom one), then a plan from one part to the other, which must find nothing: the mend
-// and the plan, per planner (A*, JPS, Theta*, the exact navmesh search on either tiled mesh,
-// Hybrid A*, Directional A*), on kept planners as the service keeps them. Not in the default run.
+// Cut (issue 28): a stroke that cuts the map in two (a band of 2r + 1 blocked columns, r = 1, 4,
+// 8, from the top edge to the bottom one), then a plan from one part to the other, which must
+// find nothing: the mend and the plan, per planner (A*, JPS, Theta*, the exact navmesh search on
+// either tiled mesh, Hybrid A*, Directional A*), on kept planners as the service keeps them. Not
+// in the default run.
 //
 //   bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid|service|cut]
 //                   [--after-only] [--planners astar,jps,theta] [--lengths]
@@ -543,7 +544,7 @@ void cut_tables(const std::vector<NamedMap>& maps, int samples) {
   for (const NamedMap& m : maps)
     for (int k = 0; k < 7; ++k)
       if (g_cut_planners.empty() || std::count(g_cut_planners.begin(), g_cut_planners.end(), k) > 0)
-        for (int r : {1, 8}) cut_row(m, k, r, samples);
+        for (int r : {1, 4, 8}) cut_row(m, k, r, samples);
 }
 
 std::vector<std::string> split(const std::string& s) {

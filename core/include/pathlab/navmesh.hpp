@@ -110,7 +110,9 @@ struct NavPortal {
 struct NavmeshChange {
   uint64_t before = 0;  ///< Navmesh::revision() before the update (0: no update yet).
   uint64_t after = 0;   ///< Navmesh::revision() after it.
-  std::vector<int> tiles;  ///< The tiles rebuilt (row-major tile index), ascending.
+  /// The tiles rebuilt (row-major tile index), ascending: those whose sub-cells changed (a
+  /// tile the edit reaches but leaves as it was is not rebuilt; none when nothing changed).
+  std::vector<int> tiles;
   /// Per tile, the index of its first polygon before the update, then the polygon count.
   std::vector<int> old_tile_polygon_first;
 };
@@ -125,7 +127,7 @@ class Navmesh {
 
   /// The cells inside `changed` of `grid` may differ from the grid the mesh was built from;
   /// every cell outside it must not. Rebuilds the tiles whose sub-cells those cells reach (the
-  /// agent radius widens the reach) and re-stitches the mesh, so that the mesh equals
+  /// agent radius widens the reach) and that changed, and re-stitches the mesh, so that the mesh equals
   /// build(grid, def) polygon for polygon. An untiled mesh (tile_size 0) is rebuilt whole.
   /// Polygon and portal indices change: call NavmeshQuery::reset() afterwards. `changed` is
   /// clipped to the map. [Units: cells]
@@ -245,6 +247,9 @@ class Navmesh {
     std::vector<NavPolygon> polys;
     std::vector<int> ring_vid, ring_tile, ring_poly, ring_twin;
     std::vector<Vec2> ring_v;
+    // Of the stitched rings: the edges with a polygon across, and the portals this tile's
+    // polygons make (those whose polygon across comes later in the mesh's numbering).
+    int open_edges = 0, own_portals = 0;
   };
   // Shared between copies of the mesh and cloned before a tile is changed (own_tile): a copy
   // that is updated (updated()) costs the tiles it rebuilds or re-stitches, not the mesh.
@@ -272,8 +277,13 @@ class Navmesh {
   /// Lays out the arrays of the tiles from `from_tile` on; those before it are taken from
   /// `old_layout` (kept in place when it is this mesh).
   void lay_out_tiles(size_t from_tile, const Navmesh& old_layout);
-  size_t keep_layout_before(size_t from_tile, const Navmesh& old_layout);
-  void lay_out_tile(size_t t, const std::vector<int>& edge_first);
+  /// The kept prefix's ring edges, portals and portal list entries.
+  struct LayoutCounts {
+    size_t edges = 0, portals = 0, listed = 0;
+  };
+  LayoutCounts keep_layout_before(size_t from_tile, const Navmesh& old_layout);
+  /// Writes tile t's arrays; its portals start at `portal_at`, its portal list entries at `listed_at`.
+  void lay_out_tile(size_t t, const std::vector<int>& edge_first, int portal_at, int listed_at);
   /// Sets vid_wall_ at both ends of tile tp's wall edges.
   void mark_wall_vertices(const TilePolys& tp);
   /// update() with the arrays before it in `old_layout` (this mesh, or the one updated() copies).

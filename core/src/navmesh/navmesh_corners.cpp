@@ -67,7 +67,8 @@ class Triangulation {
   void make_delaunay();
   /// Removes every vertex that is not a wall corner, keeping the triangles Delaunay.
   void remove_vertices();
-  RingSet output() const;
+  /// The live triangles, numbered in order, with the triangle across each edge.
+  LinkedRings output() const;
 
  private:
   /// Orientation of a -> b -> c, exactly (> 0: counter-clockwise). k + sigma s differences
@@ -154,17 +155,21 @@ void Triangulation::link() {
   for (const auto& t : v_)
     for (const int a : t) ++first[static_cast<size_t>(a) + 1];
   for (size_t k = 0; k < nv; ++k) first[k + 1] += first[k];
-  std::vector<int> fill(first.begin(), first.end() - 1), edge(3 * nt);
+  // Each directed edge's end vertex is kept beside its triangle, so the twin search reads one
+  // contiguous list instead of a triangle per candidate.
+  std::vector<int> fill(first.begin(), first.end() - 1), tri(3 * nt), to(3 * nt);
   for (size_t t = 0; t < nt; ++t)
-    for (int i = 0; i < 3; ++i) edge[static_cast<size_t>(fill[static_cast<size_t>(v_[t][static_cast<size_t>(i)])]++)] = static_cast<int>(3 * t) + i;
+    for (int i = 0; i < 3; ++i) {
+      const size_t k = static_cast<size_t>(fill[static_cast<size_t>(v_[t][static_cast<size_t>(i)])]++);
+      tri[k] = static_cast<int>(t);
+      to[k] = v_[t][static_cast<size_t>((i + 1) % 3)];
+    }
   for (size_t t = 0; t < nt; ++t) {
     for (int i = 0; i < 3; ++i) {
       const int a = v_[t][static_cast<size_t>(i)], b = v_[t][static_cast<size_t>((i + 1) % 3)];
       vert_tri_[static_cast<size_t>(a)] = static_cast<int>(t);
-      for (int k = first[static_cast<size_t>(b)]; k < first[static_cast<size_t>(b) + 1]; ++k) {
-        const int e = edge[static_cast<size_t>(k)], o = e / 3, j = e % 3;
-        if (v_[static_cast<size_t>(o)][static_cast<size_t>((j + 1) % 3)] == a) n_[t][static_cast<size_t>(i)] = o;
-      }
+      for (int k = first[static_cast<size_t>(b)]; k < first[static_cast<size_t>(b) + 1]; ++k)
+        if (to[static_cast<size_t>(k)] == a) n_[t][static_cast<size_t>(i)] = tri[static_cast<size_t>(k)];
     }
   }
 }
@@ -363,22 +368,28 @@ void Triangulation::remove_vertices() {
   }
 }
 
-RingSet Triangulation::output() const {
-  RingSet out;
-  out.verts.reserve(3 * v_.size());
-  out.first.reserve(v_.size() + 1);
+LinkedRings Triangulation::output() const {
+  LinkedRings out;
+  std::vector<int> index(v_.size(), -1);
+  int live = 0;
+  for (size_t t = 0; t < v_.size(); ++t)
+    if (!dead_[t]) index[t] = live++;
+  out.rings.verts.reserve(3 * static_cast<size_t>(live));
+  out.rings.first.reserve(static_cast<size_t>(live) + 1);
+  out.twin.reserve(3 * static_cast<size_t>(live));
   for (size_t t = 0; t < v_.size(); ++t) {
     if (dead_[t]) continue;
-    out.verts.insert(out.verts.end(), v_[t].begin(), v_[t].end());
-    out.first.push_back(static_cast<int>(out.verts.size()));
+    out.rings.verts.insert(out.rings.verts.end(), v_[t].begin(), v_[t].end());
+    out.rings.first.push_back(static_cast<int>(out.rings.verts.size()));
+    for (const int o : n_[t]) out.twin.push_back(o < 0 ? -1 : index[static_cast<size_t>(o)]);
   }
   return out;
 }
 
 }  // namespace
 
-RingSet corner_triangles(const RectRings& rects, const std::vector<Vec2>& pos, const std::vector<ExactCoord>& exact,
-                         double s) {
+LinkedRings corner_triangles(const RectRings& rects, const std::vector<Vec2>& pos, const std::vector<ExactCoord>& exact,
+                             double s) {
   Triangulation tri(pos, exact, s);
   const size_t nr = rects.rings.first.size() - 1;
   for (size_t r = 0; r < nr; ++r) {

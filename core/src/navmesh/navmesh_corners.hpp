@@ -26,7 +26,8 @@ struct ExactCoord {
 /// triangles are constrained Delaunay (the walls are the constraints) within the rounding of
 /// the in-circle test. A vertex whose removal cannot be done (never seen on grid maps) stays.
 /// `pos` and `exact` map a vertex id to its point; `s` is the shrink. [Units: cells]
-RingSet corner_triangles(const RectRings& rects, const std::vector<Vec2>& pos, const std::vector<ExactCoord>& exact,
-                         double s);
+/// Each triangle's edge i comes with the triangle across it (its index in the output) or -1.
+LinkedRings corner_triangles(const RectRings& rects, const std::vector<Vec2>& pos, const std::vector<ExactCoord>& exact,
+                             double s);
 
 }  // namespace pathlab::detail

@@ -119,6 +119,8 @@ class Merger {
   /// Takes convex rings as they are, one piece each (no rectangles: any two may merge).
   void load(const RingSet& rings);
   void link_twins();
+  /// Per ring slot, the piece holding the reverse edge (-1: a wall), as link_twins() finds it.
+  void set_twins(const std::vector<int>& twins) { pc_.twins = twins; }
   std::vector<Cand> candidates() const;
   void merge_passes(const std::vector<Cand>& cands);
   ConvexPieces collect();
@@ -371,6 +373,14 @@ ConvexPieces merge_convex_rings(const RingSet& rings, const std::vector<Vec2>& p
   Merger m(pos);
   m.load(rings);
   m.link_twins();
+  m.merge_passes(m.candidates());
+  return m.collect();
+}
+
+ConvexPieces merge_convex_rings(const LinkedRings& rings, const std::vector<Vec2>& pos) {
+  Merger m(pos);
+  m.load(rings.rings);
+  m.set_twins(rings.twin);
   m.merge_passes(m.candidates());
   return m.collect();
 }

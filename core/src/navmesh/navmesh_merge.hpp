@@ -37,9 +37,18 @@ struct ConvexPieces {
 /// `pos` maps a vertex id to its point; `on_wall` flags vertex ids where a wall edge ends.
 ConvexPieces merge_convex(const RectRings& rects, const std::vector<Vec2>& pos, const std::vector<uint8_t>& on_wall);
 
+/// Convex rings with, per ring edge (vertex i -> i + 1), the ring holding the reverse edge or
+/// -1 (a wall): what the triangulation knows already and the merge would otherwise find again.
+struct LinkedRings {
+  RingSet rings;
+  std::vector<int> twin;
+};
+
 /// Removes shared edges of convex rings (triangles, say) greedily, longest first, wherever the
 /// union stays convex (Hertel and Mehlhorn 1983): every vertex stays a vertex. rect_first and
 /// rect_polys map each input ring to the polygon it became part of.
 ConvexPieces merge_convex_rings(const RingSet& rings, const std::vector<Vec2>& pos);
+/// The same for rings whose twins are known (the same pieces as from their RingSet alone).
+ConvexPieces merge_convex_rings(const LinkedRings& rings, const std::vector<Vec2>& pos);
 
 }  // namespace pathlab::detail

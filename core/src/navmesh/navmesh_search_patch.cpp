@@ -58,6 +58,8 @@ bool NavmeshSearchWorkspace::can_patch(const Navmesh& mesh) const {
 }
 
 void NavmeshSearchWorkspace::patch_portal_edges(const NavmeshChange& change) {
+  // No tile rebuilt: the mesh's arrays are as they were, and so are the edges.
+  if (change.tiles.empty()) return;
   const Navmesh& mesh = *mesh_;
   const std::vector<int>& old_first = change.old_tile_polygon_first;
   const std::vector<int>& new_first = mesh.tile_polygon_first();

@@ -147,6 +147,16 @@ struct TileStitcher {
     for (size_t i = 0; i < tp.ring_vid.size(); ++i)
       tp.ring_v[i] = Vec2(m.xs_[static_cast<size_t>(vj(tp.ring_vid[i]))], m.ys_[static_cast<size_t>(vk(tp.ring_vid[i]))]);
     for (NavPolygon& P : tp.polys) detail::set_polygon_box_and_centre(P, tp.ring_v.data() + P.first);
+    // What lay_out_tile() will write, so the mesh's arrays are sized once: a polygon makes the
+    // portal of an edge whose polygon across comes after it (a later tile, or later in this one).
+    tp.open_edges = tp.own_portals = 0;
+    for (size_t p = 0; p < np; ++p)
+      for (int e = tp.polys[p].first; e < tp.polys[p].first + tp.polys[p].count; ++e) {
+        const int ta = tp.ring_tile[static_cast<size_t>(e)];
+        if (ta < 0) continue;
+        ++tp.open_edges;
+        if (ta > t || (ta == t && tp.ring_poly[static_cast<size_t>(e)] > static_cast<int>(p))) ++tp.own_portals;
+      }
   }
 
   /// For each ring edge of tile t with a polygon across, the index of the twin edge (the one
@@ -163,9 +173,12 @@ struct TileStitcher {
         if (ta < 0 || (!all && !restitched[static_cast<size_t>(ta)])) continue;
         const Navmesh::TilePolys& o = tile_c(ta);
         const NavPolygon& Q = o.polys[static_cast<size_t>(tp.ring_poly[static_cast<size_t>(e)])];
-        int twin = -1;  // two convex polygons share at most one edge
+        int twin = -1;  // two convex polygons share at most one edge: the first match is it
         for (int f = Q.first; f < Q.first + Q.count; ++f)
-          if (o.ring_tile[static_cast<size_t>(f)] == t && o.ring_poly[static_cast<size_t>(f)] == static_cast<int>(p)) twin = f;
+          if (o.ring_poly[static_cast<size_t>(f)] == static_cast<int>(p) && o.ring_tile[static_cast<size_t>(f)] == t) {
+            twin = f;
+            break;
+          }
         tp.ring_twin[static_cast<size_t>(e)] = twin;
       }
     }
@@ -229,7 +242,8 @@ void Navmesh::assemble_tiles(const std::vector<int>& rebuilt, const Navmesh& old
   // neighbour below them (one row on) got new numbers.
   const size_t first = static_cast<size_t>(std::find(relink.begin(), relink.end(), 1) - relink.begin());
   const size_t tx = static_cast<size_t>(st.tiles_x);
-  lay_out_tiles(first == tiles_.size() ? 0 : first >= tx ? first - tx : 0, old_layout);
+  // Nothing relinked (an update that changed no tile's sub-cells): every tile keeps its layout.
+  lay_out_tiles(first == tiles_.size() ? (rebuilt.empty() ? tiles_.size() : 0) : first >= tx ? first - tx : 0, old_layout);
   st.wall_flags(restitch, old_layout);
 }
 
@@ -242,30 +256,29 @@ void Navmesh::mark_wall_vertices(const TilePolys& tp) {
     }
 }
 
-size_t Navmesh::keep_layout_before(size_t from_tile, const Navmesh& old) {
+Navmesh::LayoutCounts Navmesh::keep_layout_before(size_t from_tile, const Navmesh& old) {
   // Polygons, ring edges, portals and portal lists come tile after tile: the kept tiles' are a
-  // prefix of each array. Returns the kept ring edges.
+  // prefix of each array. In place the arrays keep their length (lay_out_tiles sizes them
+  // once: shrinking first would make it initialise the tail again).
+  LayoutCounts kept;
   const size_t q = static_cast<size_t>(tile_poly_first_[from_tile]);
-  size_t edges = 0, listed = 0;
   if (q > 0) {
     const NavPolygon& last = old.polys_[q - 1];
-    edges = static_cast<size_t>(last.first + last.count);
-    listed = static_cast<size_t>(last.first_portal + last.portal_count);
+    kept.edges = static_cast<size_t>(last.first + last.count);
+    kept.listed = static_cast<size_t>(last.first_portal + last.portal_count);
   }
   // Each portal is made by its lower-numbered polygon, in polygon order.
-  const size_t portals = static_cast<size_t>(
+  kept.portals = static_cast<size_t>(
       std::partition_point(old.portals_.begin(), old.portals_.end(), [&](const NavPortal& p) { return static_cast<size_t>(p.poly_a) < q; }) -
       old.portals_.begin());
   if (&old != this) {
     auto keep = [](auto& to, const auto& from, size_t n) { to.assign(from.begin(), from.begin() + static_cast<std::ptrdiff_t>(n)); };
     keep(polys_, old.polys_, q);
-    keep(ring_vid_, old.ring_vid_, edges), keep(ring_v_, old.ring_v_, edges);
-    keep(ring_n_, old.ring_n_, edges), keep(ring_p_, old.ring_p_, edges);
-    keep(portals_, old.portals_, portals), keep(poly_portals_, old.poly_portals_, listed);
-  } else {
-    portals_.resize(portals), poly_portals_.resize(listed);
+    keep(ring_vid_, old.ring_vid_, kept.edges), keep(ring_v_, old.ring_v_, kept.edges);
+    keep(ring_n_, old.ring_n_, kept.edges), keep(ring_p_, old.ring_p_, kept.edges);
+    keep(portals_, old.portals_, kept.portals), keep(poly_portals_, old.poly_portals_, kept.listed);
   }
-  return edges;
+  return kept;
 }
 
 void Navmesh::lay_out_tiles(size_t from_tile, const Navmesh& old) {
@@ -277,51 +290,68 @@ void Navmesh::lay_out_tiles(size_t from_tile, const Navmesh& old) {
     tile_poly_first_[t + 1] = tile_poly_first_[t] + static_cast<int>(tiles_[t]->polys.size());
     edge_first[t + 1] = edge_first[t] + static_cast<int>(tiles_[t]->ring_vid.size());
   }
-  if (from_tile > 0) (void)keep_layout_before(from_tile, old);
-  else portals_.clear(), poly_portals_.clear();
+  const LayoutCounts kept = from_tile > 0 ? keep_layout_before(from_tile, old) : LayoutCounts{};
+  // Each laid-out tile's first portal and portal list entry, from the counts stitch() kept.
+  std::vector<int> portal_first(tiles_.size() + 1, 0), listed_first(tiles_.size() + 1, 0);
+  portal_first[from_tile] = static_cast<int>(kept.portals), listed_first[from_tile] = static_cast<int>(kept.listed);
+  for (size_t t = from_tile; t < tiles_.size(); ++t) {
+    portal_first[t + 1] = portal_first[t] + tiles_[t]->own_portals;
+    listed_first[t + 1] = listed_first[t] + tiles_[t]->open_edges;
+  }
   const size_t ne = static_cast<size_t>(edge_first.back());
   polys_.resize(static_cast<size_t>(tile_poly_first_.back()));
   ring_vid_.resize(ne), ring_v_.resize(ne), ring_n_.resize(ne), ring_p_.resize(ne);
+  portals_.resize(static_cast<size_t>(portal_first.back())), poly_portals_.resize(static_cast<size_t>(listed_first.back()));
   vid_count_ = (nx + 1) * (ny + 1);
   // (The wall flags are set by assemble_tiles: they do not depend on the numbering.)
-  for (size_t t = from_tile; t < tiles_.size(); ++t) lay_out_tile(t, edge_first);
+  for (size_t t = from_tile; t < tiles_.size(); ++t) lay_out_tile(t, edge_first, portal_first[t], listed_first[t]);
   sub_poly_.clear(), rect_first_.clear(), rect_polys_.clear(), cell_first_.clear(), cell_polys_.clear();
 }
 
-void Navmesh::lay_out_tile(size_t t, const std::vector<int>& edge_first) {
+void Navmesh::lay_out_tile(size_t t, const std::vector<int>& edge_first, int portal_at, int listed_at) {
   const TilePolys& tp = *tiles_[t];
   const int e0 = edge_first[t];
   std::copy(tp.ring_vid.begin(), tp.ring_vid.end(), ring_vid_.begin() + e0);
   std::copy(tp.ring_v.begin(), tp.ring_v.end(), ring_v_.begin() + e0);
+  // Raw pointers, sized by lay_out_tiles: through the vectors every store (a push_back's end
+  // pointer above all) made the compiler load each vector's data pointer again per edge.
+  const int* const tile_first = tile_poly_first_.data();
+  const int* const edge_start = edge_first.data();
+  const int *const ring_tile = tp.ring_tile.data(), *const ring_poly = tp.ring_poly.data(), *const ring_twin = tp.ring_twin.data();
+  const Vec2* const ring_v = ring_v_.data();
+  int *const ring_n = ring_n_.data(), *const ring_p = ring_p_.data(), *const listed = poly_portals_.data();
+  NavPortal* const portals = portals_.data();
   for (size_t p = 0; p < tp.polys.size(); ++p) {
-    const int id = tile_poly_first_[t] + static_cast<int>(p);
+    const int id = tile_first[t] + static_cast<int>(p);
     NavPolygon& P = polys_[static_cast<size_t>(id)];
     P = tp.polys[p];
     P.first += e0;
-    P.first_portal = static_cast<int>(poly_portals_.size());
+    P.first_portal = listed_at;
     for (int e = P.first; e < P.first + P.count; ++e) {
       const size_t le = static_cast<size_t>(e - e0);
-      const int ta = tp.ring_tile[le];
-      ring_p_[static_cast<size_t>(e)] = -1;
+      const int ta = ring_tile[le];
+      ring_p[e] = -1;
       if (ta < 0) {  // a wall (its ends marked above: a shortest path may bend there)
-        ring_n_[static_cast<size_t>(e)] = -1;
+        ring_n[e] = -1;
         continue;
       }
-      const int n = tile_poly_first_[static_cast<size_t>(ta)] + tp.ring_poly[le];
-      const int twin = tp.ring_twin[le] < 0 ? -1 : edge_first[static_cast<size_t>(ta)] + tp.ring_twin[le];
-      ring_n_[static_cast<size_t>(e)] = n;
+      const int n = tile_first[ta] + ring_poly[le];
+      const int twin = ring_twin[le] < 0 ? -1 : edge_start[ta] + ring_twin[le];
+      ring_n[e] = n;
       int pid = -1;  // one portal per neighbour pair, made by the lower-numbered polygon
       if (n > id) {
-        pid = static_cast<int>(portals_.size());
+        pid = portal_at++;
+        NavPortal& pt = portals[pid];
         const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
-        portals_.push_back(NavPortal{id, n, ring_v_[static_cast<size_t>(e)], ring_v_[static_cast<size_t>(e1)], e, twin});
+        pt.poly_a = id, pt.poly_b = n, pt.edge_a = e, pt.edge_b = twin;
+        pt.a = ring_v[e], pt.b = ring_v[e1];
       } else if (twin >= 0) {
-        pid = ring_p_[static_cast<size_t>(twin)];
+        pid = ring_p[twin];
       }
-      ring_p_[static_cast<size_t>(e)] = pid;
-      poly_portals_.push_back(pid);
+      ring_p[e] = pid;
+      listed[listed_at++] = pid;
     }
-    P.portal_count = static_cast<int>(poly_portals_.size()) - P.first_portal;
+    P.portal_count = listed_at - P.first_portal;
   }
 }
 

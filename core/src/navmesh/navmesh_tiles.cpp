@@ -82,6 +82,24 @@ void fill_open(const TileBox& b, int nx, const Coverage& cov, const BlockedSums&
     }
 }
 
+/// Box b's flags of `open` (row-major, nx wide), row after row, into `out`.
+void copy_box(const std::vector<uint8_t>& open, int nx, const TileBox& b, std::vector<uint8_t>& out) {
+  out.clear();
+  for (int k = b.k0; k < b.k1; ++k) {
+    const auto row = open.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(k) * static_cast<size_t>(nx) + static_cast<size_t>(b.j0));
+    out.insert(out.end(), row, row + b.w());
+  }
+}
+
+/// Whether box b's flags of `open` equal `saved` (copy_box's layout).
+bool same_box(const std::vector<uint8_t>& open, int nx, const TileBox& b, const std::vector<uint8_t>& saved) {
+  for (int k = b.k0; k < b.k1; ++k) {
+    const auto row = open.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(k) * static_cast<size_t>(nx) + static_cast<size_t>(b.j0));
+    if (!std::equal(row, row + b.w(), saved.begin() + static_cast<std::ptrdiff_t>((k - b.k0) * b.w()))) return false;
+  }
+  return true;
+}
+
 /// Greedy rectangles of the open sub-cells of one tile, seeded in row-major order and grown
 /// within the tile only (detail::greedy_rect_cover, as for the whole map). `owner` gets
 /// each local sub-cell's rectangle or -1.
@@ -281,10 +299,20 @@ Status Navmesh::update_from(const Grid& grid, const CellRect& changed, const Nav
   if (!change_.tiles.empty()) {
     const BlockedSums sums(grid_, std::max(wx0, 0), std::max(wy0, 0), std::min(wx1, grid_.width() - 1),
                            std::min(wy1, grid_.height() - 1));
+    // A tile's polygons depend on nothing but its sub-cells, so a tile the rectangle reaches
+    // whose sub-cells all stay as they were (a cut whose band ends on a tile border reaches the
+    // tile beyond it; a stroke over cells already blocked) is neither rebuilt nor listed.
+    std::vector<int> rebuilt;
+    std::vector<uint8_t> before;
     for (const int t : change_.tiles) {
-      fill_open(tile_box(tile_j_, tile_k_, t % TX, t / TX), nx, cov, sums, sub_open_);
+      const TileBox b = tile_box(tile_j_, tile_k_, t % TX, t / TX);
+      copy_box(sub_open_, nx, b, before);
+      fill_open(b, nx, cov, sums, sub_open_);
+      if (same_box(sub_open_, nx, b, before)) continue;
       build_tile(t % TX, t / TX);
+      rebuilt.push_back(t);
     }
+    change_.tiles = std::move(rebuilt);
   }
   assemble_tiles(change_.tiles, old_layout);
   revision_ = change_.after = detail::next_navmesh_revision();
