@@ -249,9 +249,6 @@ void CrowdImpl::speculate_flow_route(crowd::Agent& a) const {
   spec.radius = r;
   spec.route = field->route(grid_, spec.from, spec.to, r);
   spec.valid = true;
-  if (spec.route.size() < 2 || spec.route.back() != spec.to) return;  // plan_flow_route will not take it
-  spec.kept = spec.route;
-  keep_right_in_passages(spec.kept, r, &spec.reads);
 }
 
 }  // namespace pathlab
