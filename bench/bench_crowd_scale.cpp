@@ -25,10 +25,11 @@
 // All agents are added before the first update, each with its move target.
 //
 // --phases: a second table, pathlab's step by phase (Crowd::set_phase_clock with each thread's
-// CPU time): per phase the calling thread's CPU and the other threads' (median / p95 over the
-// measured steps), and the critical path, the sum over the phases of the busiest thread's CPU
-// (what the step's wall time would be on idle cores: a serial phase's caller time, a parallel
-// phase's caller time plus what it waits for the slowest worker).
+// CPU time): per phase the calling thread's CPU and the other threads' (median / p95 / max over
+// the measured steps; a phase that runs only in some steps, the flow fields' repair nested in
+// the progress pass, counts 0 in the others), and the critical path, the sum over the phases of
+// the busiest thread's CPU (what the step's wall time would be on idle cores: a serial phase's
+// caller time, a parallel phase's caller time plus what it waits for the slowest worker).
 //
 // Columns, measured the same way for both engines (the judging is outside the timed calls):
 //   step ms        wall time (steady_clock) of one Crowd::step / dtCrowd::update over the
@@ -278,21 +279,32 @@ struct Row {
   std::vector<double> caller, critical;  ///< --phases: per step, the caller's CPU and the critical path
 };
 
-/// Adds the phases of crowd's last step to the row (--phases).
+/// Adds the phases of crowd's last step to the row (--phases), by name: a phase that runs only
+/// in some steps (the flow fields' repair, nested in the progress pass) counts 0 in the others.
 void add_phases(const Crowd& crowd, Row& row) {
   double caller = 0.0, critical = 0.0;
-  const std::vector<CrowdPhaseTime>& ph = crowd.last_phases();
-  for (size_t k = 0; k < ph.size(); ++k) {
-    if (row.phases.size() <= k) row.phases.push_back(PhaseSeries{ph[k].name, ph[k].parallel, {}, {}, {}});
-    const std::vector<double>& t = ph[k].per_thread;
+  const size_t steps = row.caller.size();  // steps recorded before this one
+  for (PhaseSeries& p : row.phases) {
+    p.caller.push_back(0.0);
+    p.others.push_back(0.0);
+    p.busiest.push_back(0.0);
+  }
+  for (const CrowdPhaseTime& ph : crowd.last_phases()) {
+    auto it = std::find_if(row.phases.begin(), row.phases.end(), [&](const PhaseSeries& p) { return p.name == ph.name; });
+    if (it == row.phases.end()) {
+      row.phases.push_back(PhaseSeries{ph.name, ph.parallel, std::vector<double>(steps + 1, 0.0),
+                                       std::vector<double>(steps + 1, 0.0), std::vector<double>(steps + 1, 0.0)});
+      it = row.phases.end() - 1;
+    }
+    const std::vector<double>& t = ph.per_thread;
     double others = 0.0, busiest = t.empty() ? 0.0 : t[0];
     for (size_t j = 1; j < t.size(); ++j) {
       others += t[j];
       busiest = std::max(busiest, t[j]);
     }
-    row.phases[k].caller.push_back(t.empty() ? 0.0 : t[0]);
-    row.phases[k].others.push_back(others);
-    row.phases[k].busiest.push_back(busiest);
+    it->caller.back() += t.empty() ? 0.0 : t[0];
+    it->others.back() += others;
+    it->busiest.back() += busiest;
     caller += t.empty() ? 0.0 : t[0];
     critical += busiest;
   }
@@ -473,14 +485,14 @@ void print_table(const std::vector<Row>& rows, const Args& a) {
 }
 
 void print_phases(const std::vector<Row>& rows) {
-  std::printf("\npathlab's step by phase, thread CPU ms median / p95 (critical path: per phase the busiest thread)\n\n");
+  std::printf("\npathlab's step by phase, thread CPU ms median / p95 / max (critical path: per phase the busiest thread)\n\n");
   std::printf("| map | units | threads | phase | kind | calling thread | other threads | busiest thread |\n");
   std::printf("|---|---:|---:|---|---|---:|---:|---:|\n");
   for (const Row& r : rows) {
     if (r.phases.empty()) continue;
     auto cell = [](const std::vector<double>& v) {
       char buf[64];
-      std::snprintf(buf, sizeof buf, "%.2f / %.2f", percentile(v, 0.5), percentile(v, 0.95));
+      std::snprintf(buf, sizeof buf, "%.2f / %.2f / %.1f", percentile(v, 0.5), percentile(v, 0.95), percentile(v, 1.0));
       return std::string(buf);
     };
     for (const PhaseSeries& p : r.phases) {

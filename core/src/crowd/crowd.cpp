@@ -186,6 +186,21 @@ void CrowdImpl::parallel_phase(const char* name, int n, const crowd::WorkerPool:
   record_phase(name, true, std::move(per_thread));
 }
 
+void CrowdImpl::nested_parallel_phase(const char* name, int n, const crowd::WorkerPool::Job& job) {
+  if (!phase_clock_) {
+    pool_.run_each(n, job);
+    return;
+  }
+  std::vector<double> per_thread(static_cast<size_t>(pool_.threads()), 0.0);
+  pool_.run_each(n, [&](int begin, int end, int part) {
+    const double t0 = phase_clock_();
+    job(begin, end, part);
+    per_thread[static_cast<size_t>(part)] += phase_clock_() - t0;
+  });
+  nested_caller_ += per_thread[0];
+  record_phase(name, true, std::move(per_thread));
+}
+
 void CrowdImpl::record_phase(const char* name, bool parallel, std::vector<double> per_thread) {
   CrowdPhaseTime p;
   p.name = name;

@@ -42,6 +42,16 @@ struct FlowMarks {
   }
 };
 
+/// One question keep_right_in_passages asked of the traffic (CrowdImpl::oncoming_across: its
+/// arguments and answer). A route kept right is the same again while every question it asked,
+/// asked again in order, has the same answer (CrowdImpl::oncoming_answers_hold): the traffic is
+/// all it reads that the progress pass changes.
+struct OncomingQuestion {
+  Vec2 from, to, dir;
+  bool answer = false;
+};
+using OncomingQuestions = std::vector<OncomingQuestion>;
+
 /// A unit's flow-field route read ahead on a worker thread (CrowdImpl::prepare_progress), for
 /// a re-plan in the serial progress pass that asks the same (plan_flow_route).
 struct FlowSpec {
@@ -51,6 +61,10 @@ struct FlowSpec {
   Vec2 from{0.0, 0.0}, to{0.0, 0.0};
   double radius = 0.0;
   std::vector<Vec2> route;
+  /// `route` after keep_right_in_passages with the traffic's answers in `reads`: the pass
+  /// takes it while the answers are the same. Empty: not worked out.
+  std::vector<Vec2> kept;
+  OncomingQuestions reads;
 };
 
 /// One unit with everything the update keeps between steps.
@@ -231,6 +245,7 @@ class CrowdImpl {
   crowd::FlowFields flow_fields_;  ///< Shared routes of large groups (flow_field_crowd.cpp).
   Grid queue_grid_;                ///< grid_ with the cells where units queue dearer (crowd_queue.cpp), for the fields.
   int64_t queue_step_ = -1;        ///< The step queue_grid_ was taken in; -1: never.
+  int64_t queue_version_ = 0;      ///< Counts the times queue_grid_ was taken: the fields sync with it only when this changed.
   std::vector<uint8_t> queue_doors_;  ///< The doors' open flags then.
   std::vector<crowd::Door> doors_;
   std::vector<crowd::Mover> movers_;
@@ -280,19 +295,25 @@ class CrowdImpl {
   std::function<double()> phase_clock_;  ///< Crowd::set_phase_clock; empty: no profiling.
   std::vector<CrowdPhaseTime> phases_;   ///< Crowd::last_phases.
 
-  /// Runs f() on the calling thread as the step's phase `name` (timed when profiling).
+  /// Runs f() on the calling thread as the step's phase `name` (timed when profiling, less
+  /// the caller's share of the nested parallel phases it ran, which are phases of their own).
   template <class F>
   void serial_phase(const char* name, F&& f) {
     if (!phase_clock_) {
       f();
       return;
     }
+    nested_caller_ = 0.0;
     const double t0 = phase_clock_();
     f();
-    record_phase(name, false, {phase_clock_() - t0});
+    record_phase(name, false, {phase_clock_() - t0 - nested_caller_});
   }
   /// pool_.run(n, job) as the step's phase `name` (each thread's share timed when profiling).
   void parallel_phase(const char* name, int n, const crowd::WorkerPool::Job& job);
+  /// pool_.run_each(n, job) inside a serial phase (or outside a step), timed as a phase of its
+  /// own when profiling.
+  void nested_parallel_phase(const char* name, int n, const crowd::WorkerPool::Job& job);
+  double nested_caller_ = 0.0;  ///< The caller's CPU in nested parallel phases of the current serial phase. [Units: ms]
   void record_phase(const char* name, bool parallel, std::vector<double> per_thread);
 
   double time() const { return static_cast<double>(steps_) * def_.dt; }
@@ -344,14 +365,18 @@ class CrowdImpl {
   Vec2 preferred_velocity(int id);
   Vec2 lookahead_point(const crowd::Agent& a) const;
   /// Moves the route's corners in doorways and corridors to the right half of the passage.
-  void keep_right_in_passages(std::vector<Vec2>& route, double radius) const;
+  /// With `reads`, the questions it asked of the traffic (oncoming_across) are added to it.
+  void keep_right_in_passages(std::vector<Vec2>& route, double radius, crowd::OncomingQuestions* reads = nullptr) const;
+  /// Whether oncoming_across still answers each of `reads` as then (so keep_right_in_passages
+  /// that asked them would give the same route).
+  bool oncoming_answers_hold(const crowd::OncomingQuestions& reads) const;
   /// The cross-section at q along `axis`: free room towards +axis (dr) and -axis (dl); false
   /// in the open or in a passage too narrow for two.
   bool cross_section(Vec2 q, Vec2 axis, double radius, double& dl, double& dr) const;
   /// Where route[k] moves to be in the right half of the passage next to it; none in the open.
-  std::optional<Vec2> passage_right_half(const std::vector<Vec2>& route, size_t k, double radius) const;
+  std::optional<Vec2> passage_right_half(const std::vector<Vec2>& route, size_t k, double radius, crowd::OncomingQuestions* reads) const;
   /// Whether other routes cross the segment from-to going against `dir`.
-  bool oncoming_across(Vec2 from, Vec2 to, Vec2 dir) const;
+  bool oncoming_across(Vec2 from, Vec2 to, Vec2 dir, crowd::OncomingQuestions* reads) const;
   double remaining_route(const crowd::Agent& a) const;
   /// Fills crowd::Agent::route_tail for the unit's current route: every place that sets a
   /// route calls it (before remaining_route).

@@ -47,7 +47,8 @@ bool CrowdImpl::cross_section(Vec2 q, Vec2 axis, double radius, double& dl, doub
   return width < 2.0 * kPassageProbe && width >= kPassageMinWidth;
 }
 
-std::optional<Vec2> CrowdImpl::passage_right_half(const std::vector<Vec2>& route, size_t k, double radius) const {
+std::optional<Vec2> CrowdImpl::passage_right_half(const std::vector<Vec2>& route, size_t k, double radius,
+                                                  crowd::OncomingQuestions* reads) const {
   // The narrowest cross-section near the corner: probed at points along both legs, across
   // the direction of travel, across each leg, and along the grid's axes (a doorway in a grid
   // wall is narrowest straight across, whatever way the route crosses it).
@@ -76,22 +77,33 @@ std::optional<Vec2> CrowdImpl::passage_right_half(const std::vector<Vec2>& route
   }
   // Only against oncoming traffic: a stream going one way uses the whole passage, and a lone
   // unit would otherwise swing out from the corner for nobody.
-  if (!std::isfinite(best) || !oncoming_across(across_from, across_to, dir)) return std::nullopt;
+  if (!std::isfinite(best) || !oncoming_across(across_from, across_to, dir, reads)) return std::nullopt;
   return goal;
 }
 
-bool CrowdImpl::oncoming_across(Vec2 from, Vec2 to, Vec2 dir) const {
+bool CrowdImpl::oncoming_across(Vec2 from, Vec2 to, Vec2 dir, crowd::OncomingQuestions* reads) const {
   const Vec2 seg = to - from;
   const int n = static_cast<int>(std::ceil(glm::length(seg) / kPassageStep));
   for (int i = 0; i <= n; ++i) {
     const Cell c = cell_of(from + seg * (n > 0 ? static_cast<double>(i) / n : 0.0));
     if (!grid_.in_bounds(c)) continue;
-    if (-glm::dot(flow_[static_cast<size_t>(c.y * grid_.width() + c.x)], dir) >= kPassageOncoming) return true;
+    if (-glm::dot(flow_[static_cast<size_t>(c.y * grid_.width() + c.x)], dir) >= kPassageOncoming) {
+      if (reads != nullptr) reads->push_back(crowd::OncomingQuestion{from, to, dir, true});
+      return true;
+    }
   }
+  if (reads != nullptr) reads->push_back(crowd::OncomingQuestion{from, to, dir, false});
   return false;
 }
 
-void CrowdImpl::keep_right_in_passages(std::vector<Vec2>& route, double radius) const {
+bool CrowdImpl::oncoming_answers_hold(const crowd::OncomingQuestions& reads) const {
+  for (const crowd::OncomingQuestion& q : reads) {
+    if (oncoming_across(q.from, q.to, q.dir, nullptr) != q.answer) return false;
+  }
+  return true;
+}
+
+void CrowdImpl::keep_right_in_passages(std::vector<Vec2>& route, double radius, crowd::OncomingQuestions* reads) const {
   // Keep right in doorways and corridors, as people do. A route is a taut string: through a
   // doorway it bends at the corners, so every unit aims at the same corner line and the two
   // directions meet nose to nose there, where reciprocal avoidance jams (two blocks of 100
@@ -107,7 +119,7 @@ void CrowdImpl::keep_right_in_passages(std::vector<Vec2>& route, double radius) 
     // route bends where it touches a wall; the probes below are the costly part).
     if (turn < kCornerTurn || turn > kPi - 1e-6 || std::min(li, lo) < kCornerLeg) continue;
     if (point_clear(grid_, route[k], radius + kCornerWallGap)) continue;
-    const std::optional<Vec2> moved = passage_right_half(route, k, radius);
+    const std::optional<Vec2> moved = passage_right_half(route, k, radius, reads);
     if (moved && point_clear(grid_, *moved, radius) && segment_clear(grid_, route[k - 1], *moved, radius) &&
         segment_clear(grid_, *moved, route[k + 1], radius)) {
       route[k] = *moved;

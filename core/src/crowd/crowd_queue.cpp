@@ -32,6 +32,7 @@ const Grid& CrowdImpl::queue_grid() {
   const bool due = queue_step_ < 0 || steps_ - queue_step_ >= period || doors != queue_doors_;
   if (!due) return queue_grid_;
   queue_step_ = steps_;
+  ++queue_version_;
   queue_doors_ = std::move(doors);
   queue_grid_ = grid_;  // copied into the same storage
   const double t = time();

@@ -24,6 +24,15 @@ void CrowdImpl::prepare_progress(int id) {
   // its flow-field route, which plan_flow_route takes when it asks the same.
   const bool resolving = t - a.progress_time >= def_.stuck_time && t >= a.next_resolve && !a.at_spot;
   if (a.sight == 0 || resolving) speculate_flow_route(a);
+  // Its corners kept right too (plan_flow_route takes them while the traffic answers the same),
+  // for a unit whose waypoint is out of sight only: it re-plans for sure, where a stuck unit
+  // mostly detours round the units in the way instead (the probes for every stuck unit cost
+  // the read-ahead about as much as they saved the progress pass).
+  crowd::FlowSpec& spec = a.flow_spec;
+  if (a.sight == 0 && spec.valid && spec.route.size() >= 2 && spec.route.back() == spec.to) {
+    spec.kept = spec.route;
+    keep_right_in_passages(spec.kept, a.def.unit.radius, &spec.reads);
+  }
   // The route left, which the pass reads for every unit (its route's points and lengths are
   // two cache misses a unit, most of a millisecond at 10,000): it takes this while the route
   // and its next waypoint are the same (route_version: index_route()).

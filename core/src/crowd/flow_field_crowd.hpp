@@ -4,6 +4,7 @@
 // crowd's grid changes (a door). A value type: Crowd::clone copies it with the crowd.
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "pathlab/flow_field.hpp"
@@ -11,23 +12,29 @@
 
 namespace pathlab::crowd {
 
-/// When the crowd's grid may have changed: the step and the doors' open flags. A field is
-/// checked against the grid again only when this differs from the last call's.
+/// When the crowd's grid may have changed: its version (CrowdImpl::queue_version_, which
+/// changes whenever the grid is taken afresh) and the doors' open flags. A field is checked
+/// against the grid again only when this differs from the last call's.
 struct GridStamp {
-  int64_t step = -1;
+  int64_t version = -1;
   std::vector<uint8_t> doors_open;
   friend bool operator==(const GridStamp&, const GridStamp&) = default;
 };
 
 class FlowFields {
  public:
+  /// Calls item(k) once for each k in [0, n), in any order and on any thread, and returns
+  /// when all are done (the crowd's worker pool); each item touches only its own field.
+  using ForEach = std::function<void(int n, const std::function<void(int k)>& item)>;
+
   /// At most this many fields are kept; the one used longest ago makes room.
   static constexpr size_t kMaxFields = 16;
 
   /// The field towards `goal` for units of radius class `class_radius`, built on first use and
   /// repaired for the cells of `grid` that changed since the last call whose stamp differed;
-  /// null when it cannot be built (the caller plans otherwise).
-  const FlowField* get(const Grid& grid, const GridStamp& stamp, Cell goal, double class_radius);
+  /// null when it cannot be built (the caller plans otherwise). The repairs run through
+  /// `for_each` (empty: one after the other).
+  const FlowField* get(const Grid& grid, const GridStamp& stamp, Cell goal, double class_radius, const ForEach& for_each = {});
   /// The field towards `goal` for radius `class_radius` on `grid`: towards the goal cell, or
   /// where its centre is too tight for the radius, towards its neighbours that are not.
   /// Errors: no room at or around the goal, a bad radius.
@@ -45,7 +52,7 @@ class FlowFields {
 
  private:
   /// Repairs every field for the cells of `grid` that differ from seen_.
-  void sync(const Grid& grid);
+  void sync(const Grid& grid, const ForEach& for_each);
 
   struct Entry {
     Cell goal;

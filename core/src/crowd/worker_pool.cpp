@@ -41,8 +41,20 @@ void WorkerPool::run(int n, const Job& job) {
     job(0, n, 0);
     return;
   }
+  run_parts(n, parts, std::max(kMinUnitsPerPart, (n + parts * kChunksPerPart - 1) / (parts * kChunksPerPart)), job);
+}
+
+void WorkerPool::run_each(int n, const Job& job) {
+  const int parts = std::clamp(n, 1, threads_);
+  if (parts == 1) {
+    job(0, n, 0);
+    return;
+  }
+  run_parts(n, parts, 1, job);
+}
+
+void WorkerPool::run_parts(int n, int parts, int chunk, const Job& job) {
   if (workers_.empty()) start();
-  const int chunk = std::max(kMinUnitsPerPart, (n + parts * kChunksPerPart - 1) / (parts * kChunksPerPart));
   {
     std::lock_guard<std::mutex> lock(mu_);
     job_ = &job;

@@ -40,6 +40,9 @@ class WorkerPool {
   /// Calls job(begin, end, part) for chunks covering [0, n) once each, on parts(n) threads
   /// (part 0 the calling thread), and returns when every chunk is done.
   void run(int n, const Job& job);
+  /// run(n, job) for a few costly items (the flow fields' repairs): one item per chunk, on up
+  /// to n threads, so two costly items run side by side.
+  void run_each(int n, const Job& job);
 
   static constexpr int kMinUnitsPerPart = 4;
   /// Chunks per thread and job: enough that a slow thread's share is taken over, few enough
@@ -47,6 +50,8 @@ class WorkerPool {
   static constexpr int kChunksPerPart = 16;
 
  private:
+  /// Runs job over [0, n) in chunks of `chunk` on `parts` threads (parts >= 2).
+  void run_parts(int n, int parts, int chunk, const Job& job);
   void start();
   void stop();
   /// A worker's loop: runs its part of each job after generation `seen`.
