@@ -16,8 +16,9 @@
 //    plan from a new service (as a new CLI process) whose preprocessing (the CLI takes it off)
 //    was done untimed by a request that starts inside a wall (it fails before the goal
 //    distance: the passable cells and the goal distance are in the timed plan, as in the CLI);
-//  - smoother: smooth_pose_path() on that search result with the service's settings and, as the
-//    service keeps one per map, the map's clearance field (built once per map, not timed);
+//  - smoother: smooth_pose_path() on that search result with the service's settings (its budget
+//    of tries, pose_smooth_tries_for() of the search's expansions, included) and, as the service
+//    keeps one per map, the map's clearance field (built once per map, not timed);
 //  - whole: the plan with the default smoother (`vehicle`), search included;
 //  - replan: the unit has driven a quarter of the whole plan; the same request from the pose it
 //    reached to the same goal (the service keeps the goal's distances from the plan before);
@@ -28,10 +29,10 @@
 // radius; "unsafe" counts the paths that fail. Prints median / p95 / max per map kind and
 // planner and over all, and the smoother / search ratio.
 // This is a measuring program, not a Google Benchmark: it prints tables and exits.
-// Usage: bench_vehicle_replan [--maps N] [--queries N] [--per-query] [--kind K] [--query Q] [--budget]
+// Usage: bench_vehicle_replan [--maps N] [--queries N] [--per-query] [--kind K] [--query Q] [--unbounded]
 // (K: 0..4, one kind only, for profiling; Q: only the query of that index (from 0) per map, to
-// profile one plan (the queries are still made, so the same ones); --budget: the direct smoother call with a budget of
-// tries, pose_smooth_tries_for(), which the service does not apply: see README, fifth round).
+// profile one plan (the queries are still made, so the same ones); --unbounded: the direct smoother call without the
+// service's budget of tries, as the service smoothed before README's thirteenth round).
 // --per-query also prints each whole plan's hash (plan_hash(): every segment's fields, bit for
 // bit), so two builds can be shown to give the same plans.
 
@@ -64,9 +65,9 @@ constexpr double kTurningRadius = 2.0;
 constexpr double kAgentRadius = 0.3;
 constexpr double kSampleStep = 0.1;
 constexpr int kMapSize = 256;
-/// The direct smoother call gets a budget of tries (--budget) to see what it would trade; the
-/// service smooths unbounded, as without it.
-bool g_budget = false;
+/// The direct smoother call without the service's budget of tries (--unbounded), to see what it
+/// trades; the whole plan and the re-plan are the service's, bounded.
+bool g_unbounded = false;
 
 struct Query {
   Pose start, goal;
@@ -195,7 +196,7 @@ Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid&
   if (!row.raw.found || !raw.segments) return row;
   t0 = thread_ms();
   PoseSmoothDef def = service_smooth_def();
-  if (g_budget) def.max_tries = pose_smooth_tries_for(raw.expanded);
+  if (!g_unbounded) def.max_tries = pose_smooth_tries_for(raw.expanded);
   auto direct = smooth_pose_path(g, *raw.segments, def, field);
   row.smooth_ms = thread_ms() - t0;
   row.rounds = direct ? direct->rounds : 0;
@@ -291,7 +292,7 @@ int main(int argc, char** argv) {
   int only_query = -1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--per-query") == 0) per_query = true;
-    else if (std::strcmp(argv[i], "--budget") == 0) g_budget = true;
+    else if (std::strcmp(argv[i], "--unbounded") == 0) g_unbounded = true;
     else if (i + 1 < argc && std::strcmp(argv[i], "--maps") == 0) maps = std::clamp(std::atoi(argv[++i]), 1, 20);
     else if (i + 1 < argc && std::strcmp(argv[i], "--queries") == 0) queries = std::clamp(std::atoi(argv[++i]), 1, 200);
     else if (i + 1 < argc && std::strcmp(argv[i], "--kind") == 0) only_kind = std::clamp(std::atoi(argv[++i]), 0, 4);

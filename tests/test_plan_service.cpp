@@ -11,9 +11,11 @@
 #include "pathlab/grid_search.hpp"
 #include "pathlab/hybrid_astar.hpp"
 #include "pathlab/navmesh.hpp"
+#include "pathlab/map_generators.hpp"
 #include "pathlab/navmesh_search.hpp"
 #include "pathlab/plan/plan_service.hpp"
 #include "pathlab/plan/registry.hpp"
+#include "pathlab/pose_smoother.hpp"
 
 using namespace pathlab;
 using namespace pathlab::plan;
@@ -355,6 +357,48 @@ TEST_CASE("service: a result keeps the mesh it planned on while later edits mend
     REQUIRE(held[i].found == rebuilt.found);
     if (held[i].found) CHECK(held[i].length == doctest::Approx(rebuilt.length).epsilon(1e-12));
   }
+}
+
+TEST_CASE("service: the vehicle smoother after a heading planner is bounded by the search's own work") {
+  // Issue 24: the service gives the vehicle smoother pose_smooth_tries_for(expanded) tries, so
+  // a short search gets a smoother about as dear as itself, counted in work (the same plan on
+  // every machine). The service's plan equals the core smoother run with that budget on the
+  // search's path, and on some of these short searches the budget did stop it.
+  Grid grid = open_grid(64, 64);
+  generate_random(grid, 0.10, 24);
+  PlanService service;
+  const ClearanceField field(grid);
+  uint32_t seed = 7;
+  auto next = [&](double n) { return n * static_cast<double>((seed = seed * 1103515245u + 12345u) >> 8) / 16777216.0; };
+  int planned = 0, stopped = 0;
+  for (int q = 0; q < 80 && planned < 12; ++q) {
+    const Pose start{Vec2(2 + next(60), 2 + next(60)), next(6.28) - 3.14};
+    const Pose goal{Vec2(2 + next(60), 2 + next(60)), next(6.28) - 3.14};
+    if (!point_clear(grid, start.pos, 1.0) || !point_clear(grid, goal.pos, 1.0)) continue;
+    PlanRequest req = request(planner_name(PlannerId::hybrid), none(), start, goal);
+    req.settings.agent_radius = 0.3;
+    const PlanResult raw = service.plan(grid, req);
+    if (!raw.found || !raw.segments) continue;
+    req.settings.smoother = smoother_name(SmootherId::vehicle);
+    const PlanResult whole = service.plan(grid, req);
+    REQUIRE(whole.found);
+    REQUIRE(whole.segments);
+    PoseSmoothDef def = default_pose_smooth_def();
+    def.turning_radius = req.settings.turning_radius;
+    def.agent_radius = req.settings.agent_radius;
+    def.max_tries = pose_smooth_tries_for(raw.expanded);
+    auto bounded = smooth_pose_path(grid, *raw.segments, def, field);
+    REQUIRE(bounded.ok());
+    CAPTURE(q);
+    CHECK(bounded->tries <= def.max_tries);
+    CHECK(bounded->path.length() == whole.segments->length());  // the service's plan, bit for bit
+    CHECK(bounded->path.segments().size() == whole.segments->segments().size());
+    ++planned;
+    stopped += bounded->budget_spent ? 1 : 0;
+  }
+  CHECK(planned >= 8);
+  CHECK(stopped >= 1);
+  MESSAGE("vehicle smoother stopped by the search's budget on ", stopped, " of ", planned, " plans");
 }
 
 TEST_CASE("service: after map_changed the heading planners mend their tables; plans equal a fresh service's") {

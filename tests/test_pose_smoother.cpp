@@ -342,10 +342,12 @@ TEST_CASE("pose smoother: max_tries bounds its work; the result stays legal, no 
   }
   CHECK(queries == 4);
   CHECK(spent >= 8);  // the smaller budgets did stop it
-  // The service's budget: one try per expansion, never under a short search's share.
+  // The service's budget: four tries per expansion, never under a short search's share (400).
   CHECK(pose_smooth_tries_for(0) == pose_smooth_tries_for(1));
-  CHECK(pose_smooth_tries_for(0) > 0);
-  CHECK(pose_smooth_tries_for(1000000) == 1000000);
+  CHECK(pose_smooth_tries_for(0) == 400);
+  CHECK(pose_smooth_tries_for(99) == 400);
+  CHECK(pose_smooth_tries_for(101) == 404);
+  CHECK(pose_smooth_tries_for(1000000) == 4000000);
   CHECK(pose_smooth_tries_for(2000000) > pose_smooth_tries_for(1000000));
 }
 

@@ -111,9 +111,11 @@ PoseSmoothDef vehicle_def(const PlanRequest& request) {
 /// the gear segments shorter than the smoother's minimum it had to keep.
 /// With a `field` (the service's per-map clearance field) the smoother's checks are faster; the
 /// result is the same.
+/// `max_tries`: PoseSmoothDef::max_tries (0: unbounded).
 std::string vehicle_smooth(const Grid& grid, const PlanRequest& request, SegmentPath& path, int& shortcuts,
-                           int& short_runs, const ClearanceField* field = nullptr) {
-  const PoseSmoothDef def = vehicle_def(request);
+                           int& short_runs, const ClearanceField* field = nullptr, int64_t max_tries = 0) {
+  PoseSmoothDef def = vehicle_def(request);
+  def.max_tries = max_tries;
   auto smoothed = field ? smooth_pose_path(grid, path, def, *field) : smooth_pose_path(grid, path, def);
   if (!smoothed) return smoothed.error().message;
   shortcuts += smoothed->shortcuts;
@@ -210,10 +212,16 @@ void plan_heading(PlanService::Cache& cache, const Grid& grid, const PlanRequest
   int shortcuts = 0, short_runs = 0;
   if (out.found && smoother && smoother->id == SmootherId::vehicle) {
     const ClearanceField& field = cache.clearance_for(grid);
-    // Unbounded: pose_smooth_tries_for()'s budget would keep the smoother's tries near the
-    // search's expansions, but it left random 10% maps' Hybrid A* plans turning more (median
-    // turning ratio 1.07 -> 1.17), and designers see the path, not the milliseconds.
-    if (std::string e = vehicle_smooth(grid, request, path->path, shortcuts, short_runs, &field); !e.empty())
+    // Forward Dubins connections are bounded by the search's own work (pose_smooth_tries_for():
+    // 4 tries an expansion, at least 400), so a short search gets a smoother about as dear as
+    // itself, the same on every machine; on bench_vehicle_replan it stops only smoothers whose
+    // last tries left the plan the same or gained under 0.01 cells (README, thirteenth round).
+    // With reversing or CC curves a try costs more and is not the unit this was measured in;
+    // bounded alike, bench_vehicle_paths' Hybrid A* with reverse turned more (rooms3 steering
+    // changes per 100 cells 4.4 -> 5.7, rooms1 turning ratio 1.05 -> 1.10), so they stay unbounded.
+    const bool dubins = !request.settings.reverse && !request.settings.cc;
+    const int64_t tries = dubins ? pose_smooth_tries_for(path->expanded) : 0;
+    if (std::string e = vehicle_smooth(grid, request, path->path, shortcuts, short_runs, &field, tries); !e.empty())
       return (void)fail(out, PlanStage::smooth, e);
     path->length = path->path.length();
   }

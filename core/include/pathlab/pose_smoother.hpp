@@ -82,7 +82,7 @@ struct PoseSmoothDef {
   /// Most shortcut tries (each solves the curves between two poses) over all rounds; 0: no
   /// limit. Once they are spent the smoother keeps what it has (the round under way copies the
   /// rest of its path), so a plan's smoothing never costs more than this, on any machine:
-  /// pose_smooth_tries_for() gives the number that keeps it under the search's own work.
+  /// pose_smooth_tries_for() keeps it near the search's own work (the service's setting).
   /// [Units: tries] [Limit: >= 0]
   int64_t max_tries = 0;
 };
@@ -102,12 +102,12 @@ struct PoseSmoothResult {
   bool budget_spent = false;  ///< max_tries stopped the smoothing.
 };
 
-/// The max_tries that keeps the vehicle smoother's work at about that of the Hybrid or
-/// Directional A* search that found the path in `expanded` expansions (HeadingPath::expanded):
-/// one try per expansion (each costs 1-1.6 us on bench_vehicle_replan's maps), and at least
-/// 1500 tries (about the fixed cost of a short search: its 2D goal distance and goal check).
-/// A trade: on random 10% maps it leaves Hybrid A* paths turning more (median turning ratio
-/// 1.17 instead of 1.07), so the planning service smooths unbounded. [Units: tries]
+/// The max_tries that keeps the vehicle smoother's work near that of the Hybrid or Directional A* search that
+/// found the path in `expanded` expansions (HeadingPath::expanded), in work, not time (the same on every machine):
+/// 4 tries per expansion (a try costs a quarter of an expansion with its share of the goal distance on
+/// bench_vehicle_replan's maps), at least 400 (a short search's fixed cost: goal distance and goal check).
+/// The planning service applies it with forward Dubins connections (not with reversing or CC
+/// curves, whose tries cost more; README, issue 24's thirteenth round). [Units: tries]
 int64_t pose_smooth_tries_for(int64_t expanded);
 
 /// Smooths `path` (lines and arcs in any gear). Errors: a field of `def` out of range

@@ -222,11 +222,16 @@ namespace {
 
 using namespace detail;
 
-/// pose_smooth_tries_for(): tries per expansion of the search (a try and an expansion cost
-/// about the same, 1-1.6 us each on bench_vehicle_replan's maps), and the fewest tries (about a
-/// short search's fixed cost: its 2D goal distance and goal check, 0.3-2 ms).
-constexpr int64_t kTriesPerExpansion = 1;
-constexpr int64_t kMinTries = 1500;
+/// pose_smooth_tries_for(): tries per expansion of the search, and the fewest tries. On
+/// bench_vehicle_replan's short Hybrid A* searches (40-500 expansions) an expansion with its
+/// share of the goal distance costs 2.8-3.5 us and a try 0.7-0.9 us; the search's fixed cost
+/// (its 2D goal distance and the goal's pocket check, 0.3-0.4 ms on 256 x 256 maps) pays for
+/// about 400 tries. 3 tries an expansion (or a floor of 300) stopped wide-rooms q4's smoother
+/// in the rounds that take out half its steering changes (2.11 -> 4.22 per 100 cells), rooms
+/// q4's too soon; with 4 and 400 the bench's figures stay as they were (README, thirteenth
+/// round). With 1 and 1500 (fifth round) random 10% maps' plans turned more (1.07 -> 1.17).
+constexpr int64_t kTriesPerExpansion = 4;
+constexpr int64_t kMinTries = 400;
 /// Farthest pose a shortcut from pose i may reach: i + kWindow (200 cells at the default step),
 /// so a round costs at most kWindow tries per pose however long the path is.
 constexpr size_t kWindow = 400;
