@@ -365,7 +365,9 @@ class Crowd {
   /// standard library does not give; empty: none, the default), each step() records the
   /// time each thread spent in each phase, read with last_phases(). Changes nothing else.
   void set_phase_clock(std::function<double()> clock);
-  /// The phases of the last step() with a clock set, in the order they ran.
+  /// The phases of the last step() with a clock set, in the order they ended: a nested phase
+  /// (the "field repair" inside the progress pass) comes before the phase holding it. Find a
+  /// phase by its name, not its position.
   const std::vector<CrowdPhaseTime>& last_phases() const noexcept;
 
   /// A copy of the whole crowd (units, doors, trucks, metrics, the step count) whose future
