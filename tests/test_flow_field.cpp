@@ -301,6 +301,51 @@ TEST_CASE("flow field: a route round walls is clear for its radius and ends at t
   }
 }
 
+TEST_CASE("flow field: with sight_within_costs the smoothing keeps out of a dear band the way goes round") {
+  // A band of cost 5 (x 18..22, y 0..13) between start and goal: the field's way goes round
+  // it through the plain gap below (about 8 cells longer, 20 cheaper than across). Plain sight
+  // pulls the route straight across the band; with sight_within_costs no piece of the route
+  // runs through a cell dearer than both its ends, and the unit is sent down to the gap.
+  Grid g = Grid::create(40, 20).value();
+  for (int y = 0; y < 14; ++y)
+    for (int x = 18; x <= 22; ++x) g.set_cost(x, y, 5.0f);
+  const Cell goal[] = {Cell{35, 2}};
+  const Vec2 start(5.5, 2.5), end = cell_center(goal[0]);
+  FlowFieldDef def = with_radius(0.5);
+  const FlowField plain = FlowField::build(g, goal, def).value();
+  def.sight_within_costs = true;
+  const FlowField kept = FlowField::build(g, goal, def).value();
+  CHECK(plain.route(g, start, end, 0.3).size() == 2);  // straight across the band
+  const std::vector<Vec2> route = kept.route(g, start, end, 0.3);
+  REQUIRE(route.size() >= 3);
+  CHECK(route.back() == end);
+  CHECK(polyline_clear(g, route, 0.3));
+  auto cost_at = [&](Vec2 p) { return g.cost(cell_of(p)); };
+  for (size_t k = 0; k + 1 < route.size(); ++k) {
+    const float ends = std::max(cost_at(route[k]), cost_at(route[k + 1]));
+    for (double t = 0.0; t <= 1.0; t += 0.01) {
+      CAPTURE(k);
+      CAPTURE(t);
+      CHECK(cost_at(route[k] + t * (route[k + 1] - route[k])) <= ends);
+    }
+  }
+  // The direction read at the start heads down towards the gap (more than 20 degrees off
+  // the straight line right, along the field's way).
+  CHECK(kept.direction(g, start, 0.3).y > 0.34);
+  // Where every cell costs the same, the option changes nothing.
+  const Grid walls = terrain_grid(40, 30, 0.2, 0.0, 311);
+  std::mt19937 rng(311);
+  const Cell wgoal[] = {random_free_cell(walls, rng)};
+  FlowFieldDef d2 = with_radius(0.5);
+  const FlowField off = FlowField::build(walls, wgoal, d2).value();
+  d2.sight_within_costs = true;
+  const FlowField on = FlowField::build(walls, wgoal, d2).value();
+  for (int k = 0; k < 30; ++k) {
+    const Vec2 from = cell_center(random_free_cell(walls, rng));
+    CHECK(off.route(walls, from, cell_center(wgoal[0]), 0.3) == on.route(walls, from, cell_center(wgoal[0]), 0.3));
+  }
+}
+
 TEST_CASE("flow field: same input, same bytes; a copy repairs as the original") {
   Grid g = terrain_grid(36, 28, 0.2, 0.1, 77);
   std::mt19937 rng(77);

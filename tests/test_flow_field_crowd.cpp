@@ -244,7 +244,8 @@ TEST_CASE("flow field crowd: 2,000 persons all pass three doorways within 210 s,
   // checks the figure). All units are one group, so they share one field. The run ends when
   // the last unit is through (181 s when written: 11 persons a second through 18 cells of
   // doorway, the longest lock 38 s; 162.5 s and 40.4 s since the group's field makes its
-  // queues dearer, so the queue still jams: issue 27 stays open on that);
+  // queues dearer; 138.1 s and 28.0 s since it makes a band along walls dearer too, so the
+  // queue still jams: issue 27 stays open on that);
   // settling 2,000 into the slots round one goal takes until 267 s, too long for a unit test.
   const int count = sanitized() ? 200 : 2000;
   const CrowdScenario sc = group_through_three_doorways(count, 210.0);

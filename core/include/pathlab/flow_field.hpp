@@ -47,6 +47,13 @@ struct FlowFieldDef {
   /// walk 0.4% longer than the straight line where the field's staircase is 8% longer; 12:
   /// 2.3%), the more cells a reading visits. [Units: cells] [Limit: 1 .. 256]
   double sight_range = 24.0;
+  /// Off (the grid searches' line-of-sight smoother): direction() and route() shortcut along
+  /// any clear segment. On: a shortcut must not run through a cell dearer than both its ends,
+  /// so a way the costs keep out of a band (a crowd's discomfort beside walls: Treuille, Cooper
+  /// and Popovic 2006) is not pulled back into it by the smoothing (the any-angle view of
+  /// weighted grids in Nash, Daniel, Koenig and Felner, "Theta*: Any-Angle Path Planning on
+  /// Grids", 2007).
+  bool sight_within_costs = false;
 };
 
 inline FlowFieldDef default_flow_field_def() { return FlowFieldDef{}; }
@@ -126,6 +133,11 @@ class FlowField {
   /// Drops the costs of the cells `changed` and of those whose way downhill needs them; puts
   /// the goal cells among them and the unchanged cells around them in `seeds`.
   void invalidate(const std::vector<int64_t>& changed, std::vector<int64_t>& seeds);
+  /// Whether q is in straight sight of p for `radius` (segment_clear), and with
+  /// FlowFieldDef::sight_within_costs no cell on the segment costs more than both its ends.
+  bool in_sight(const Grid& grid, Vec2 p, Vec2 q, double radius) const;
+  /// The highest cost multiplier of the cells the segment p-q runs through (a cell walk).
+  float highest_cost_on(Vec2 p, Vec2 q) const noexcept;
   /// The index of a point of `way` at or after `first` in straight sight of p for `radius`,
   /// as far along as a galloping then halving probe finds; `first` when none is.
   size_t farthest_in_sight(const Grid& grid, Vec2 p, const std::vector<Vec2>& way, size_t first, double radius) const;

@@ -243,6 +243,8 @@ class CrowdImpl {
   std::vector<int> held_settled_;  ///< The units on their spots this step (make_way_for_held_units).
   std::vector<crowd::GoalGroup> groups_;
   crowd::FlowFields flow_fields_;  ///< Shared routes of large groups (flow_field_crowd.cpp).
+  /// Makes the cells of queue_grid_ near walls dearer (crowd_queue.cpp).
+  void add_wall_discomfort();
   Grid queue_grid_;                ///< grid_ with the cells where units queue dearer (crowd_queue.cpp), for the fields.
   int64_t queue_step_ = -1;        ///< The step queue_grid_ was taken in; -1: never.
   int64_t queue_version_ = 0;      ///< Counts the times queue_grid_ was taken: the fields sync with it only when this changed.

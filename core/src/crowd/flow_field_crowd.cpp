@@ -63,6 +63,9 @@ const FlowField* FlowFields::get(const Grid& grid, const GridStamp& stamp, Cell 
 Result<FlowField> FlowFields::build_towards(const Grid& grid, Cell goal, double radius) {
   FlowFieldDef def = default_flow_field_def();
   def.agent_radius = radius;
+  // The crowd's grid has its queues and the band along walls dearer (crowd_queue.cpp): routes
+  // read from the field keep out of them where the way does, not pulled back by the smoothing.
+  def.sight_within_costs = true;
   const Cell one[] = {goal};
   auto field = FlowField::build(grid, one, def);
   if (!field || field->passable(goal)) return field;

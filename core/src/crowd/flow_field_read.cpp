@@ -2,7 +2,9 @@
 // whole way to the goal, both smoothed by line of sight so that units do not zig-zag along the
 // field's eight directions (Emerson 2013 smooths the same way with a line-of-sight pass).
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "crowd/flow_field_steps.hpp"
 #include "pathlab/collision.hpp"
@@ -12,15 +14,49 @@ namespace pathlab {
 
 using namespace flow_field_detail;
 
+float FlowField::highest_cost_on(Vec2 p, Vec2 q) const noexcept {
+  // The cells the segment runs through, in order (Amanatides and Woo, "A Fast Voxel Traversal
+  // Algorithm for Ray Tracing", 1987); cells outside the map are skipped.
+  Cell c = cell_of(p);
+  const Cell end = cell_of(q);
+  const Vec2 d = q - p;
+  const int sx = d.x > 0.0 ? 1 : -1, sy = d.y > 0.0 ? 1 : -1;
+  const double inf = std::numeric_limits<double>::infinity();
+  const double dx = d.x != 0.0 ? std::abs(1.0 / d.x) : inf, dy = d.y != 0.0 ? std::abs(1.0 / d.y) : inf;
+  double tx = d.x != 0.0 ? ((sx > 0 ? c.x + 1.0 : static_cast<double>(c.x)) - p.x) / d.x : inf;
+  double ty = d.y != 0.0 ? ((sy > 0 ? c.y + 1.0 : static_cast<double>(c.y)) - p.y) / d.y : inf;
+  float high = 0.0f;
+  const int cap = std::abs(end.x - c.x) + std::abs(end.y - c.y) + 1;
+  for (int k = 0; k <= cap; ++k) {
+    if (in_bounds(c)) high = std::max(high, cost_[static_cast<size_t>(index(c))]);
+    if (c == end) break;
+    if (tx < ty) {
+      c.x += sx;
+      tx += dx;
+    } else {
+      c.y += sy;
+      ty += dy;
+    }
+  }
+  return high;
+}
+
+bool FlowField::in_sight(const Grid& grid, Vec2 p, Vec2 q, double radius) const {
+  if (!segment_clear(grid, p, q, radius)) return false;
+  if (!def_.sight_within_costs) return true;
+  auto cost_at = [&](Vec2 v) { return in_bounds(cell_of(v)) ? cost_[static_cast<size_t>(index(cell_of(v)))] : 0.0f; };
+  return highest_cost_on(p, q) <= std::max(cost_at(p), cost_at(q));
+}
+
 size_t FlowField::farthest_in_sight(const Grid& grid, Vec2 p, const std::vector<Vec2>& way, size_t first,
                                     double radius) const {
   // Sight along a way downhill is lost once and rarely regained, so gallop (1, 2, 4, ... points
   // on) while the points are in sight, then halve the gap to the first one that is not: a few
   // checks per corner instead of one per cell. Any point returned is in sight (or `first`).
-  if (first >= way.size() || !segment_clear(grid, p, way[first], radius)) return first;
+  if (first >= way.size() || !in_sight(grid, p, way[first], radius)) return first;
   size_t seen = first, hidden = way.size();
   for (size_t stride = 1; seen + stride < hidden; stride *= 2) {
-    if (!segment_clear(grid, p, way[seen + stride], radius)) {
+    if (!in_sight(grid, p, way[seen + stride], radius)) {
       hidden = seen + stride;
       break;
     }
@@ -28,7 +64,7 @@ size_t FlowField::farthest_in_sight(const Grid& grid, Vec2 p, const std::vector<
   }
   while (hidden - seen > 1) {
     const size_t mid = seen + (hidden - seen) / 2;
-    if (segment_clear(grid, p, way[mid], radius)) seen = mid;
+    if (in_sight(grid, p, way[mid], radius)) seen = mid;
     else hidden = mid;
   }
   return seen;
@@ -92,8 +128,9 @@ std::vector<Vec2> FlowField::route(const Grid& grid, Vec2 from, Vec2 to, double 
     out.push_back(way[j]);
     i = j;
   }
-  // Then to `to`, from the earliest corner at the end that sees it.
-  while (out.size() >= 2 && segment_clear(grid, out[out.size() - 2], to, radius)) out.pop_back();
+  // Then to `to`, from the earliest corner at the end that sees it (as the corners see: a
+  // straight leg to `to` must not undo what sight_within_costs kept).
+  while (out.size() >= 2 && in_sight(grid, out[out.size() - 2], to, radius)) out.pop_back();
   if (out.back() != to && segment_clear(grid, out.back(), to, radius)) out.push_back(to);
   return out;
 }
