@@ -158,15 +158,25 @@ class NavmeshSearchWorkspace {
   void fill_polygon_edges(int poly);
   /// The index in pedges_ of polygon `poly`'s portal edge through portal `pid` (it has one).
   int edge_of_portal(int poly, int pid) const;
-  /// Each portal edge's dead range, from the dead trees.
-  void set_dead_ranges();
+  /// The dead range of each portal edge of polygons [lo, hi), from the dead trees.
+  void set_dead_ranges(int lo, int hi);
   /// True when the tables of the mesh at `change.before` (this workspace's revision_) can be
   /// patched to the mesh now: a tiled mesh whose last update() started from them.
   bool can_patch(const Navmesh& mesh) const;
   /// Patches the portal edges after a tiled update(): the polygons of the rebuilt tiles and
   /// the tiles around them are filled anew, the others' edges copied with their polygon and
-  /// edge indices moved to the new numbering (navmesh_search_patch.cpp).
+  /// edge indices moved to the new numbering (navmesh_search_patch.cpp); sets the dead ranges
+  /// too (after build_dead_trees).
   void patch_portal_edges(const NavmeshChange& change);
+  /// The tiles patch_portal_edges redoes, [p0, q1), and the index of the first old edge it set
+  /// aside in the spare buffers.
+  struct PatchSpan {
+    size_t p0 = 0, q1 = 0, spare_base = 0;
+  };
+  /// patch_portal_edges after the block moves: each tile of the span copied or filled, the far
+  /// edges across refilled polygons looked up, the portal ids listed and the dead ranges set.
+  void finish_patch(const PatchSpan& span, const std::vector<int>& old_first, const std::vector<int>& old_ranges,
+                    const std::vector<uint8_t>& refill, const std::vector<int>& edge_shift);
   /// patch_portal_edges' new per-polygon edge ranges: the old ones before tile p0, counted in
   /// the tiles [p0, q1), the old ones moved after.
   std::vector<int> patched_edge_ranges(const std::vector<int>& old_first, const std::vector<int>& new_first,
@@ -178,9 +188,10 @@ class NavmeshSearchWorkspace {
   void slide_spare_edges(size_t from, int edge_shift, int poly_shift);
   /// patch_portal_edges' copy of kept tile t's old edges (set aside in the spare buffers from
   /// index spare_base) to their tile's edge_shift, with the far polygon renumbered and the far
-  /// edge moved (-1 when the far polygon was refilled). Reads the old pedge_first_.
+  /// edge moved (-1 when the far polygon was refilled). `old_ranges`: the old pedge_first_.
   void copy_tile_edges(size_t t, size_t spare_base, const std::vector<int>& old_first, const std::vector<int>& new_first,
-                       const std::vector<uint8_t>& refill, const std::vector<int>& edge_shift);
+                       const std::vector<int>& old_ranges, const std::vector<uint8_t>& refill,
+                       const std::vector<int>& edge_shift);
   /// Peels the mesh's dead trees into tree_parent_ and numbers them into tree_in_/tree_out_.
   void build_dead_trees();
   void number_dead_trees(const std::vector<uint8_t>& peeled);

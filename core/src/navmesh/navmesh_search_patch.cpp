@@ -101,35 +101,56 @@ void NavmeshSearchWorkspace::patch_portal_edges(const NavmeshChange& change) {
     pedge_dir_spare_.assign(pedge_dir_.begin() + static_cast<std::ptrdiff_t>(a0), pedge_dir_.begin() + static_cast<std::ptrdiff_t>(a1));
     slide_edges(a1, edge_shift[q1], new_first[q1] - old_first[q1]);
   }
-  for (size_t t = p0; t < q1; ++t)
-    if (!refill[t]) copy_tile_edges(t, whole ? 0 : a0, old_first, new_first, refill, edge_shift);
+  // From here on the new ranges; copy_tile_edges reads the old ones.
+  std::vector<int> old_ranges = std::move(pedge_first_);
   pedge_first_ = std::move(first);
+  finish_patch(PatchSpan{p0, q1, whole ? 0 : a0}, old_first, old_ranges, refill, edge_shift);
+}
+
+void NavmeshSearchWorkspace::finish_patch(const PatchSpan& span, const std::vector<int>& old_first,
+                                          const std::vector<int>& old_ranges, const std::vector<uint8_t>& refill,
+                                          const std::vector<int>& edge_shift) {
+  const Navmesh& mesh = *mesh_;
+  const std::vector<int>& new_first = mesh.tile_polygon_first();
+  const size_t tiles = refill.size();
   const size_t total = pedges_.size();
   // Portal ids are renumbered by the whole mesh: the mesh lists each polygon's portals in ring
   // order, as pedges_ holds its edges, so the two line up when every neighbour edge has one.
+  // Then they are equal polygon for polygon (a polygon's list is never shorter than its edges,
+  // and the totals agree), and the copy is all.
   const auto& listed = mesh.polygon_portals();
   const bool aligned = listed.size() == total;
   pedge_portal_.resize(total);
   if (aligned) std::copy(listed.begin(), listed.end(), pedge_portal_.begin());
-  for (size_t t = 0; t < tiles; ++t) {
-    for (int p = new_first[t]; p < new_first[t + 1]; ++p) {
-      const NavPolygon& P = mesh.polygons()[static_cast<size_t>(p)];
-      if (refill[t]) {
-        fill_polygon_edges(p);
-      } else if (!aligned || P.first_portal != pedge_first_[static_cast<size_t>(p)]) {
-        int at = pedge_first_[static_cast<size_t>(p)];
-        for (int e = P.first; e < P.first + P.count; ++e)
-          if (const int pid = mesh.ring_portals()[static_cast<size_t>(e)]; pid >= 0) pedge_portal_[static_cast<size_t>(at++)] = pid;
+  auto list_portals = [&](int p) {
+    const NavPolygon& P = mesh.polygons()[static_cast<size_t>(p)];
+    int at = pedge_first_[static_cast<size_t>(p)];
+    for (int e = P.first; e < P.first + P.count; ++e)
+      if (const int pid = mesh.ring_portals()[static_cast<size_t>(e)]; pid >= 0) pedge_portal_[static_cast<size_t>(at++)] = pid;
+  };
+  // Each tile of the middle is finished while its edges are in cache: copied or filled, the
+  // far edges of kept ones across a refilled polygon looked up, and the dead ranges set (a
+  // separate pass over the whole table cost as much as the copy).
+  for (size_t t = span.p0; t < span.q1; ++t) {
+    if (refill[t]) {
+      for (int p = new_first[t]; p < new_first[t + 1]; ++p) fill_polygon_edges(p);
+    } else {
+      copy_tile_edges(t, span.spare_base, old_first, new_first, old_ranges, refill, edge_shift);
+      if (!aligned)
+        for (int p = new_first[t]; p < new_first[t + 1]; ++p) list_portals(p);
+      for (int i = pedge_first_[static_cast<size_t>(new_first[t])]; i < pedge_first_[static_cast<size_t>(new_first[t + 1])]; ++i) {
+        PortalEdge& pe = pedges_[static_cast<size_t>(i)];
+        if (pe.across < 0) pe.across = edge_of_portal(pe.poly, pedge_portal_[static_cast<size_t>(i)]);
       }
     }
+    set_dead_ranges(new_first[t], new_first[t + 1]);
   }
-  // Kept edges of the middle whose far polygon was refilled: their far edge by lookup.
-  for (size_t t = p0; t < q1; ++t) {
-    if (refill[t]) continue;
-    for (int i = pedge_first_[static_cast<size_t>(new_first[t])]; i < pedge_first_[static_cast<size_t>(new_first[t + 1])]; ++i) {
-      PortalEdge& pe = pedges_[static_cast<size_t>(i)];
-      if (pe.across < 0) pe.across = edge_of_portal(pe.poly, pedge_portal_[static_cast<size_t>(i)]);
-    }
+  // The kept prefix and the slid block: no polygon of theirs was refilled.
+  for (const auto& [from, to] : {std::pair<size_t, size_t>{0, span.p0}, std::pair<size_t, size_t>{span.q1, tiles}}) {
+    if (from >= to) continue;
+    if (!aligned)
+      for (int p = new_first[from]; p < new_first[to]; ++p) list_portals(p);
+    set_dead_ranges(new_first[from], new_first[to]);
   }
 }
 
@@ -193,11 +214,10 @@ void NavmeshSearchWorkspace::slide_spare_edges(size_t from, int edge_shift, int 
 }
 
 void NavmeshSearchWorkspace::copy_tile_edges(size_t t, size_t spare_base, const std::vector<int>& old_first,
-                                             const std::vector<int>& new_first, const std::vector<uint8_t>& refill,
-                                             const std::vector<int>& edge_shift) {
-  // Still the old ranges (pedge_first_ is replaced after the copies).
-  const size_t from = static_cast<size_t>(pedge_first_[static_cast<size_t>(old_first[t])]);
-  const size_t count = static_cast<size_t>(pedge_first_[static_cast<size_t>(old_first[t + 1])]) - from;
+                                             const std::vector<int>& new_first, const std::vector<int>& old_ranges,
+                                             const std::vector<uint8_t>& refill, const std::vector<int>& edge_shift) {
+  const size_t from = static_cast<size_t>(old_ranges[static_cast<size_t>(old_first[t])]);
+  const size_t count = static_cast<size_t>(old_ranges[static_cast<size_t>(old_first[t + 1])]) - from;
   const size_t to = from + static_cast<size_t>(edge_shift[t]);
   std::copy_n(pedges_spare_.begin() + static_cast<std::ptrdiff_t>(from - spare_base), count, pedges_.begin() + static_cast<std::ptrdiff_t>(to));
   std::copy_n(pedge_dir_spare_.begin() + static_cast<std::ptrdiff_t>(from - spare_base), count, pedge_dir_.begin() + static_cast<std::ptrdiff_t>(to));

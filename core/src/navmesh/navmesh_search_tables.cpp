@@ -19,11 +19,11 @@ void NavmeshSearchWorkspace::reset(const Navmesh& mesh) {
   build_dead_trees();
   build_components();
   if (patch) {
-    patch_portal_edges(mesh.last_change());
+    patch_portal_edges(mesh.last_change());  // and the dead ranges, tile by tile
   } else {
     build_portal_edges();
+    set_dead_ranges(0, static_cast<int>(mesh.polygons().size()));
   }
-  set_dead_ranges();
 }
 
 void NavmeshSearchWorkspace::size_buffers() {
@@ -104,10 +104,9 @@ int NavmeshSearchWorkspace::edge_of_portal(int poly, int pid) const {
   return -1;
 }
 
-void NavmeshSearchWorkspace::set_dead_ranges() {
+void NavmeshSearchWorkspace::set_dead_ranges(int lo, int hi) {
   // Needs the dead trees (build_dead_trees).
-  const size_t np = mesh_->polygons().size();
-  for (size_t poly = 0; poly < np; ++poly)
+  for (size_t poly = static_cast<size_t>(lo); poly < static_cast<size_t>(hi); ++poly)
     for (int i = pedge_first_[poly]; i < pedge_first_[poly + 1]; ++i) {
       PortalEdge& pe = pedges_[static_cast<size_t>(i)];
       const size_t q = static_cast<size_t>(pe.poly);
