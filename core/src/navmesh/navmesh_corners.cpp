@@ -120,13 +120,19 @@ class Triangulation {
   std::vector<int> star_t_, link_, outer_t_, outer_i_;
   std::vector<std::array<int, 3>> ears_;
   std::vector<int> prev_, next_;
+  std::vector<int> ring_;  // add_convex_ring's ring being clipped
+  struct Across {
+    int t, slot;  // slot < 0: an old triangle (relinked by its edge), or a wall when t < 0
+  };
+  std::vector<Across> across_;  // remove()'s neighbour across each link polygon edge
 };
 
 void Triangulation::add_convex_ring(const int* ring, size_t n) {
   // Ears at strictly convex vertices whose triangle holds no other vertex (a collinear vertex on
   // the chord would be a T-junction); a convex ring always has one while three vertices are not
   // collinear.
-  std::vector<int> r(ring, ring + n);
+  std::vector<int>& r = ring_;  // scratch kept across rings: a tile has hundreds of them
+  r.assign(ring, ring + n);
   size_t i = 0, tries = 0;
   while (r.size() > 3 && tries < r.size()) {
     const size_t m = r.size(), p = (i + m - 1) % m, q = (i + 1) % m;
@@ -317,10 +323,8 @@ void Triangulation::remove(int v) {
   // The link polygon's edge k (from link_[k]) faces outer_t_[k] now; a new triangle's edge
   // along it takes that neighbour. A clipped ear (p, i, q) leaves the diagonal q -> p, which
   // then faces the ear's third edge.
-  struct Across {
-    int t, slot;  // slot < 0: an old triangle (relinked by its edge), or a wall when t < 0
-  };
-  std::vector<Across> across(link_.size());
+  std::vector<Across>& across = across_;
+  across.resize(link_.size());
   for (size_t k = 0; k < link_.size(); ++k) across[k] = Across{outer_t_[k], -1};
   auto attach = [&](int t, int s, Across x) {
     n_[static_cast<size_t>(t)][static_cast<size_t>(s)] = x.t;

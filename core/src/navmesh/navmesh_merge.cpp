@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace pathlab::detail {
 namespace {
@@ -103,11 +105,21 @@ void split_rect(const int* ring, const uint8_t* wall_after, size_t n, const std:
 
 /// A merge candidate: a shared edge u -> w between two pieces.
 struct Cand {
-  bool cut;    // inside one rectangle (a cut of split_rect) rather than between two
-  double len;  // [Units: cells]
+  // The order key: shared edges between rectangles before the cuts inside one (split_rect),
+  // then longer edges first. One integer compare instead of a flag and a double (the sort was
+  // a tenth of a wall-corner tile's merge): for lengths >= 0 the bits of a double order as
+  // its value, so they are stored complemented below the cut flag.
+  uint64_t key;
   int u, w;
   int owner, twin;  // the pieces u -> w and w -> u were first part of
 };
+
+/// Cand::key of an edge of length `len` >= 0 [Units: cells], inside one rectangle or not.
+uint64_t cand_key(bool cut, double len) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, &len, sizeof bits);
+  return (cut ? uint64_t{1} << 63 : 0) | (~bits & ~(uint64_t{1} << 63));
+}
 
 /// The merge's state: the pieces, which piece each merged into (a union-find), and the
 /// steps of merge_convex as methods.
@@ -280,15 +292,14 @@ std::vector<Cand> Merger::candidates() const {
     for (size_t i = 0; i < n; ++i) {
       const int u = r[i], w = r[(i + 1) % n];
       if (u < w && t[i] >= 0) {
-        cands.push_back(Cand{rect_of[p] == rect_of[static_cast<size_t>(t[i])],
-                             glm::length(pos_[static_cast<size_t>(w)] - pos_[static_cast<size_t>(u)]), u, w,
-                             static_cast<int>(p), t[i]});
+        cands.push_back(Cand{cand_key(rect_of[p] == rect_of[static_cast<size_t>(t[i])],
+                                      glm::length(pos_[static_cast<size_t>(w)] - pos_[static_cast<size_t>(u)])),
+                             u, w, static_cast<int>(p), t[i]});
       }
     }
   }
   std::sort(cands.begin(), cands.end(), [](const Cand& x, const Cand& y) {
-    if (x.cut != y.cut) return !x.cut;
-    if (x.len != y.len) return x.len > y.len;
+    if (x.key != y.key) return x.key < y.key;
     return x.u != y.u ? x.u < y.u : x.w < y.w;  // a total order: the same mesh on every platform
   });
   return cands;

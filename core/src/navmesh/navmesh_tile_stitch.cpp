@@ -21,6 +21,7 @@ namespace pathlab {
 struct TileStitcher {
   Navmesh& m;
   int nx = 0, tiles_x = 0, tiles_y = 0;
+  std::vector<std::pair<int, int>> pieces_;  // emit_side_edge's scratch, kept across edges
 
   explicit TileStitcher(Navmesh& mesh)
       : m(mesh),
@@ -97,7 +98,8 @@ struct TileStitcher {
     const int cu = vert ? vk(u) : vj(u), cv = vert ? vk(v) : vj(v);
     const int lo = std::min(cu, cv), hi = std::max(cu, cv), nb = across_side(t, side);
     const std::vector<Navmesh::TileSeg>& other = tile_c(nb).sides[side ^ 1];
-    std::vector<std::pair<int, int>> pieces;  // ascending: (start, polygon across)
+    std::vector<std::pair<int, int>>& pieces = pieces_;  // ascending: (start, polygon across)
+    pieces.clear();
     auto it = std::partition_point(other.begin(), other.end(), [&](const Navmesh::TileSeg& s) { return s.hi <= lo; });
     int cursor = lo;
     for (; it != other.end() && it->lo < hi; ++it) {
