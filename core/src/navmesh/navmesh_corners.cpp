@@ -186,6 +186,9 @@ bool Triangulation::in_circle(int a, int b, int c, int d) const {
   const double la = glm::dot(A, A), lb = glm::dot(B, B), lc = glm::dot(C, C);
   const double bc = B.x * C.y - C.x * B.y, ca = C.x * A.y - A.x * C.y, ab = A.x * B.y - B.x * A.y;
   const double det = la * bc + lb * ca + lc * ab;
+  // Most edges tested are Delaunay already (d outside, or on the circle: det <= 0), and the
+  // margin below is never negative: no bound needed for them.
+  if (!(det > 0.0)) return false;
   const double perm = la * (std::abs(B.x * C.y) + std::abs(C.x * B.y)) + lb * (std::abs(C.x * A.y) + std::abs(A.x * C.y)) +
                       lc * (std::abs(A.x * B.y) + std::abs(B.x * A.y));
   return det > 1e-12 * perm;
