@@ -9,6 +9,8 @@
 // numbers moved to their new places. The result is the same as stitching every tile.
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -211,6 +213,54 @@ struct TileStitcher {
       if (fresh || mark[t]) m.mark_wall_vertices(*m.tiles_[t]);
   }
 
+  /// The tiles to stitch again after the tiles `changed` (a mark per tile) were rebuilt: those
+  /// and every neighbour whose side facing a rebuilt tile got segments of other extents. A
+  /// neighbour facing only segments of the same extents (an edit that does not reach the tile
+  /// border between them) keeps its stitched rings: only the rebuilt tile's polygon numbers
+  /// across change, and they are renumbered in place (`old_sides`: per rebuilt tile, in the
+  /// order of `rebuilt`, its side lists before the rebuild).
+  std::vector<uint8_t> restitch_and_renumber(const std::vector<int>& rebuilt, const std::vector<uint8_t>& changed,
+                                             const std::vector<std::array<std::vector<Navmesh::TileSeg>, 4>>& old_sides) {
+    std::vector<uint8_t> out(changed);
+    // (neighbour, rebuilt tile, the rebuilt tile's new local polygon per old one on that side)
+    struct Renumber {
+      int nb, t;
+      std::vector<int> to;
+    };
+    std::vector<Renumber> renumber;
+    for (size_t i = 0; i < rebuilt.size(); ++i) {
+      const int t = rebuilt[i], tx = t % tiles_x, ty = t / tiles_x;
+      for (int side = 0; side < 4; ++side) {
+        const bool exists = side == 0 ? tx > 0 : side == 1 ? tx + 1 < tiles_x : side == 2 ? ty > 0 : ty + 1 < tiles_y;
+        if (!exists) continue;
+        const int nb = across_side(t, side);
+        if (changed[static_cast<size_t>(nb)] || out[static_cast<size_t>(nb)]) continue;
+        const std::vector<Navmesh::TileSeg>& was = old_sides[i][static_cast<size_t>(side)];
+        const std::vector<Navmesh::TileSeg>& now = tile_c(t).sides[side];
+        bool same = was.size() == now.size();
+        for (size_t k = 0; same && k < now.size(); ++k) same = was[k].lo == now[k].lo && was[k].hi == now[k].hi;
+        if (!same) {
+          out[static_cast<size_t>(nb)] = 1;
+          continue;
+        }
+        Renumber r{nb, t, {}};
+        for (size_t k = 0; k < now.size(); ++k) {
+          const size_t from = static_cast<size_t>(was[k].poly);
+          if (r.to.size() <= from) r.to.resize(from + 1, -1);
+          r.to[from] = now[k].poly;
+        }
+        renumber.push_back(std::move(r));
+      }
+    }
+    for (const Renumber& r : renumber) {
+      if (out[static_cast<size_t>(r.nb)]) continue;  // stitched again whole after all
+      Navmesh::TilePolys& tp = tile(r.nb);
+      for (size_t e = 0; e < tp.ring_tile.size(); ++e)
+        if (tp.ring_tile[e] == r.t) tp.ring_poly[e] = r.to[static_cast<size_t>(tp.ring_poly[e])];
+    }
+    return out;
+  }
+
   /// The tiles of `tiles` (a mark per tile) and their four neighbours, marked.
   std::vector<uint8_t> grown(const std::vector<uint8_t>& tiles) const {
     std::vector<uint8_t> out(tiles);
@@ -229,13 +279,18 @@ struct TileStitcher {
 void Navmesh::assemble_tiles(const std::vector<int>& rebuilt, const Navmesh& old_layout) {
   TileStitcher st(*this);
   std::vector<uint8_t> changed(tiles_.size(), 0);
-  for (const int t : rebuilt) {
-    st.prepare(t);
-    changed[static_cast<size_t>(t)] = 1;
+  // The rebuilt tiles' side lists before: build_tile keeps them until prepare() (after a
+  // build they are empty, and every tile is rebuilt).
+  std::vector<std::array<std::vector<TileSeg>, 4>> old_sides(rebuilt.size());
+  for (size_t i = 0; i < rebuilt.size(); ++i) {
+    const size_t t = static_cast<size_t>(rebuilt[i]);
+    std::copy(std::begin(tiles_[t]->sides), std::end(tiles_[t]->sides), old_sides[i].begin());
+    st.prepare(rebuilt[i]);
+    changed[t] = 1;
   }
   // A tile's stitched rings depend on its own polygons and its neighbours' side edges; its
   // twins on its neighbours' stitched rings.
-  const std::vector<uint8_t> restitch = st.grown(changed), relink = st.grown(restitch);
+  const std::vector<uint8_t> restitch = st.restitch_and_renumber(rebuilt, changed, old_sides), relink = st.grown(restitch);
   for (size_t t = 0; t < tiles_.size(); ++t)
     if (restitch[t]) st.stitch(static_cast<int>(t));
   for (size_t t = 0; t < tiles_.size(); ++t)

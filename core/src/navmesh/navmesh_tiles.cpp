@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <iterator>
 #include <memory>
 #include <string>
 
@@ -203,9 +204,13 @@ void Navmesh::build_tile(int tx, int ty) {
   detail::RectRings rr;
   tile_rect_rings(rects, owner, w, h, rr, across);
   // Everything a tile holds is made anew from here on: a tile another copy shares is replaced,
-  // not cloned.
+  // not cloned, but for its side lists, which assemble_tiles compares with the new ones.
   std::shared_ptr<TilePolys>& slot = tiles_[static_cast<size_t>(ty) * (tile_j_.size() - 1) + static_cast<size_t>(tx)];
-  if (!slot || slot.use_count() > 1) slot = std::make_shared<TilePolys>();
+  if (!slot || slot.use_count() > 1) {
+    auto fresh = std::make_shared<TilePolys>();
+    if (slot) std::copy(std::begin(slot->sides), std::end(slot->sides), std::begin(fresh->sides));
+    slot = std::move(fresh);
+  }
   TilePolys& t = *slot;
   auto global = [&](int local) { return (local / (w + 1) + b.k0) * (nx + 1) + local % (w + 1) + b.j0; };
   if (!def_.merge_convex && !def_.corners_only) {  // each rectangle is its own polygon
