@@ -85,7 +85,9 @@ class Triangulation {
   /// is made only when it surely improves, so the flips end.
   bool in_circle(int a, int b, int c, int d) const;
   bool in_triangle(int a, int b, int c, int x) const {
-    return orient(a, b, x) >= 0.0 && orient(b, c, x) >= 0.0 && orient(c, a, x) >= 0.0;
+    // The ears tested are a ring's (convex, or star-shaped around the removed vertex): its other
+    // vertices lie beyond the ear's chord c -> a, so that test comes first and most end there.
+    return orient(c, a, x) >= 0.0 && orient(a, b, x) >= 0.0 && orient(b, c, x) >= 0.0;
   }
   int index_of(int t, int v) const {
     const auto& a = v_[static_cast<size_t>(t)];
@@ -174,8 +176,11 @@ void Triangulation::link() {
     for (int i = 0; i < 3; ++i) {
       const int a = v_[t][static_cast<size_t>(i)], b = v_[t][static_cast<size_t>((i + 1) % 3)];
       vert_tri_[static_cast<size_t>(a)] = static_cast<int>(t);
-      for (int k = first[static_cast<size_t>(b)]; k < first[static_cast<size_t>(b) + 1]; ++k)
-        if (to[static_cast<size_t>(k)] == a) n_[t][static_cast<size_t>(i)] = tri[static_cast<size_t>(k)];
+      for (int k = first[static_cast<size_t>(b) + 1]; k-- > first[static_cast<size_t>(b)];)  // the last match, as before
+        if (to[static_cast<size_t>(k)] == a) {
+          n_[t][static_cast<size_t>(i)] = tri[static_cast<size_t>(k)];
+          break;
+        }
     }
   }
 }
