@@ -10,6 +10,7 @@
 
 #include "curve_support.hpp"
 #include "curves/segment_heading.hpp"
+#include "pathlab/det_math.hpp"
 #include "pathlab/segment_path.hpp"
 
 using namespace pathlab;
@@ -232,4 +233,27 @@ TEST_CASE("segment path: segment_heading_at() is segment_state()'s heading bit f
       ++compared;
     }
   CHECK(compared == 150);
+}
+
+TEST_CASE("segment path: a line's points and an arc's centre have the bits of a fresh sine and cosine, headings in any order") {
+  // segment_state() and arc_from_pose() keep the last heading's sine and cosine: asking about
+  // other headings in between, or about +0 after -0 (whose sines differ in sign), must not
+  // change a bit of the answer.
+  const double headings[] = {0.0, -0.0, 0.0, 1.25, 1.25, -2.5, 0.0, std::nextafter(1.25, 2.0), 1.25, -0.0};
+  for (const double h : headings) {
+    const Segment line = line_from_pose(Pose{Vec2(3.5, -2.0), h}, 4.0);
+    const PathState at = segment_state(line, 2.5);
+    const double s = dmath::sin(h), c = dmath::cos(h);
+    CHECK(std::signbit(at.pos.x) == std::signbit(3.5 + 2.5 * c));
+    CHECK(at.pos.x == 3.5 + 2.5 * c);
+    CHECK(at.pos.y == -2.0 + 2.5 * s);
+    const Segment arc = arc_from_pose(Pose{Vec2(1.0, 1.0), h}, 2.0, 1, 1.0);
+    CHECK(arc.center.x == 1.0 + 2.0 * -s);
+    CHECK(arc.center.y == 1.0 + 2.0 * c);
+  }
+  // -0 against +0: the sine's sign reaches a point at the origin.
+  const PathState neg = segment_state(line_from_pose(Pose{Vec2(0.0, -0.0), -0.0}, 1.0), 1.0);
+  const PathState pos = segment_state(line_from_pose(Pose{Vec2(0.0, -0.0), 0.0}, 1.0), 1.0);
+  CHECK(std::signbit(neg.pos.y));
+  CHECK(!std::signbit(pos.pos.y));
 }

@@ -308,7 +308,10 @@ Result<std::array<DubinsSolution, 6>> dubins_all_within(const Pose& from, Vec2 f
     return b2 < 4.0 - kTouchSlack ? kInf : std::sqrt(std::max(b2 - 4.0, 0.0));
   };
   // CCC: the middle arc p = pi + 2 acos(d / 4) and t + q = phi + p (mod 2 pi); none beyond 4 r.
-  const auto ccc_bound = [](const LocalGoal& h) {
+  // Every such bound is at least pi: below that limit (short stretches, most of the vehicle
+  // smoother's tries) neither CCC word is solved, and the arc cosine is not needed.
+  const auto ccc_bound = [limit](const LocalGoal& h) {
+    if (limit < kPi) return kInf;
     const double ax = h.x - h.s, ay = h.y - 1.0 + h.c;
     const double dc2 = ax * ax + ay * ay;
     if (dc2 > 16.0 + kTouchSlack) return kInf;

@@ -6,6 +6,8 @@
 #include "curves/segment_heading.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <string>
 #include "base/angle_dir.hpp"
@@ -13,6 +15,22 @@
 
 namespace pathlab {
 namespace {
+
+/// (cos h, sin h) for a heading h, kept for the last heading asked about on this thread: the
+/// same bits as dmath::sincos(h). A line is looked at several times in a row (its end when it is
+/// appended, its points when it is cut or checked) and the arc after a line starts at the line's
+/// heading, each time with a sine and cosine of the same heading; the vehicle smoother builds and
+/// cuts thousands of them a query. Compared bit for bit (+0 and -0 have different sines).
+dmath::SinCos heading_sincos(double h) {
+  thread_local uint64_t last_bits = ~uint64_t{0};  // a NaN no heading has
+  thread_local dmath::SinCos last{};
+  const uint64_t bits = std::bit_cast<uint64_t>(h);
+  if (bits != last_bits) {
+    last = dmath::sincos(h);
+    last_bits = bits;
+  }
+  return last;
+}
 
 constexpr double kTwoPi = 2.0 * kPi;
 
@@ -96,7 +114,7 @@ Segment make_arc(Vec2 center, double radius, double start_angle, double sweep, G
 
 Segment arc_from_pose(const Pose& from, double radius, int steer, double length, Gear gear) {
   const double st = steer < 0 ? -1.0 : 1.0;
-  const auto [sn, c] = dmath::sincos(from.heading);
+  const auto [sn, c] = heading_sincos(from.heading);
   Segment s;
   s.kind = SegmentKind::arc;
   s.gear = gear;
@@ -138,7 +156,8 @@ PathState segment_state(const Segment& seg, double s) {
   st.gear = seg.gear;
   if (seg.kind == SegmentKind::line) {
     const double d = gear_sign(seg.gear) * s;
-    st.pos = seg.start + d * angle_dir(seg.heading);
+    const auto [sn, c] = heading_sincos(seg.heading);
+    st.pos = seg.start + d * Vec2(c, sn);
     st.heading = detail::segment_heading_at(seg, s);
     st.curvature = 0.0;
     return st;

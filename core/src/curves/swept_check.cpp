@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "grid/field_look.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/det_math.hpp"
 
@@ -102,12 +103,27 @@ Result<SweptCheckResult> check_swept_path(const Grid& grid, const SegmentPath& p
 
 Result<SweptCheckResult> check_swept_path(const Grid& grid, const SegmentPath& path, const SweptCheckDef& def,
                                           const ClearanceField& field) {
+  // The look at the last point asked about: a chord's start is asked for its room and then by
+  // the chord's check, and a checked chord's end is the next chord's start.
+  detail::FieldLook last;
+  const auto look = [&](Vec2 p) -> detail::FieldLook& {
+    if (!(last.p == p)) last = detail::FieldLook(field, p);
+    return last;
+  };
   return sweep(
-      path, def, [&](Vec2 a, Vec2 b, double r) { return segment_clear_fine(grid, field, a, b, r); },
+      path, def,
+      [&](Vec2 a, Vec2 b, double r) {
+        if (!field.fits(grid)) return segment_clear_fine(grid, field, a, b, r);
+        detail::FieldLook from = look(a);
+        detail::FieldLook to(field, b);
+        const bool clear = detail::segment_clear_fine(grid, field, from, to, r);
+        last = to;
+        return clear;
+      },
       [&](Vec2 p, double r) { return point_clear(grid, field, p, r); },
       [&](Vec2 p, double want) {
         if (!field.fits(grid) || !is_finite(p)) return -std::numeric_limits<double>::infinity();
-        return field.lower_bound_for(p, want);
+        return look(p).lower_for(field, want);
       });
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "grid/field_look.hpp"
 #include "pathlab/collision.hpp"
 
 namespace pathlab {
@@ -241,5 +242,29 @@ bool segment_clear(const Grid& grid, const ClearanceField& field, Vec2 a, Vec2 b
 bool segment_clear_fine(const Grid& grid, const ClearanceField& field, Vec2 a, Vec2 b, double radius) {
   return traced_segment_clear(grid, field, a, b, radius, [&](Vec2 q, double want) { return field.lower_bound_for(q, want); });
 }
+
+namespace detail {
+
+bool segment_clear_fine(const Grid& grid, const ClearanceField& field, FieldLook& a, FieldLook& b, double radius) {
+  // traced_segment_clear() step for step, its first lookups at the ends answered from the looks.
+  if (!field.fits(grid) || !(radius > 0.0) || !std::isfinite(radius) || !is_finite(a.p) || !is_finite(b.p))
+    return segment_clear(grid, a.p, b.p, radius);
+  if (a.bounds.upper < radius - kRefereeSlack || b.bounds.upper < radius - kRefereeSlack) return false;
+  const Vec2 d = b.p - a.p;
+  const double len = glm::length(d);
+  double t = 0.0;
+  for (;;) {
+    // (At t = 0 the point is a itself: a + d * 0 is a, but for the sign of a zero.)
+    const double lower = t == 0.0 ? a.lower_for(field, radius + kMinStride)
+                                  : field.lower_bound_for(len > 0.0 ? a.p + d * (t / len) : a.p, radius + kMinStride);
+    const double room = lower - radius;
+    if (room < kMinStride) break;
+    t += room;
+    if (t >= len) return true;
+  }
+  return segment_clear(grid, a.p, b.p, radius);
+}
+
+}  // namespace detail
 
 }  // namespace pathlab

@@ -489,7 +489,7 @@ std::optional<SegmentPath> dubins_shortcut(const Walls& walls, const Pose& a, co
   auto all = dubins_all_within(a, walls.heading_dir(a), b, d.turning_radius,
                                std::min(st.length + kPoseSmoothEps, dearest - ends));
   if (!all) return std::nullopt;
-  std::array<DubinsSolution, 6> words = *all;
+  std::array<DubinsSolution, 6>& words = *all;  // (sorted in place: a copy of six words a try)
   sort_by_length(words);
   // Exact ties are left to segments_cost() of the built path; the 1e-10 covers the rounding
   // between a word's length and that cost (a few ulps). It was 1e-7, which let through the
