@@ -1,6 +1,6 @@
-// Avoidance: neighbours from grid buckets, ORCA lines for units, walls and moving obstacles
-// (van den Berg, Guy, Lin, Manocha 2011), and for units that cannot sidestep, the choice among
-// the motions they can reach within the reaction time.
+// Avoidance: ORCA lines (the neighbours come from crowd_neighbors.cpp) for units, walls and moving
+// obstacles (van den Berg, Guy, Lin, Manocha 2011), and for units that cannot sidestep, the choice
+// among the motions they can reach within the reaction time.
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,6 @@
 namespace pathlab {
 namespace {
 
-using crowd::kBucketSide;
 constexpr double kFollowOrcaSpeed = 0.2;  ///< ORCA's velocity counts above this fraction of the top speed.
 constexpr double kFollowOrcaCos = 0.7;    ///< ... and when it turns more than about 45 degrees from the route.
 constexpr double kStandSpeed = 0.05;      ///< ORCA's velocity slower than this asks the unit to stand. [Units: cells/s]
@@ -23,114 +22,6 @@ double wrap_angle(double a) { return std::remainder(a, 2.0 * kPi); }
 Vec2 dir_of(double heading) { return crowd::heading_dir(heading); }
 
 }  // namespace
-
-void CrowdImpl::rebuild_buckets() {
-  const int w = grid_.width() / kBucketSide + 1, h = grid_.height() / kBucketSide + 1;
-  const size_t n = agents_.size();
-  if (w != bucket_w_ || h != bucket_h_ || n < agent_bucket_.size()) {  // the first step
-    bucket_w_ = w;
-    bucket_h_ = h;
-    buckets_.assign(static_cast<size_t>(w) * static_cast<size_t>(h), {});
-    agent_bucket_.clear();
-  }
-  auto bucket_of = [&](Vec2 p) {
-    const int bx = std::clamp(static_cast<int>(p.x) / kBucketSide, 0, bucket_w_ - 1);
-    const int by = std::clamp(static_cast<int>(p.y) / kBucketSide, 0, bucket_h_ - 1);
-    return by * bucket_w_ + bx;
-  };
-  pos_.resize(n);
-  vel_.resize(n);
-  radius_.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    const crowd::Agent& a = agents_[i];
-    pos_[i] = a.st.pose.pos;
-    vel_[i] = a.st.velocity;
-    radius_[i] = a.def.unit.radius;
-    const int b = bucket_of(pos_[i]);
-    if (i == agent_bucket_.size()) {  // added since the last step
-      agent_bucket_.push_back(b);
-      buckets_[static_cast<size_t>(b)].push_back(static_cast<int>(i));
-      continue;
-    }
-    const int old = agent_bucket_[i];
-    if (b == old) continue;
-    std::vector<int>& from = buckets_[static_cast<size_t>(old)];
-    *std::find(from.begin(), from.end(), static_cast<int>(i)) = from.back();
-    from.pop_back();
-    buckets_[static_cast<size_t>(b)].push_back(static_cast<int>(i));
-    agent_bucket_[i] = b;
-  }
-}
-
-void CrowdImpl::find_neighbors(int id, crowd::Scratch& s) {
-  const size_t self = static_cast<size_t>(id);
-  const Vec2 p = pos_[self];
-  const double r = radius_[self];
-  const double range = def_.neighbor_distance + r + max_radius_;
-  // The nearest `keep` by (gap, id), a total order, kept sorted as the candidates come: the
-  // result does not depend on the buckets' order. Sorting every candidate in range (partial_sort
-  // of 30-130 in a dense crowd) was a third of the step at 10,000 units; a candidate farther
-  // than the current worst kept one is now dropped on its squared distance.
-  std::vector<std::pair<double, int>>& best = s.found;
-  const size_t keep = static_cast<size_t>(def_.max_neighbors);
-  best.clear();
-  // The farthest a candidate may be and still enter, squared: widened a little so rounding
-  // never drops one the exact test below would keep.
-  auto reach2 = [&](double other_radius) {
-    const double worst = best.size() < keep ? def_.neighbor_distance : best.back().first;
-    const double reach = worst + r + other_radius;
-    return reach > 0.0 ? reach * reach * (1.0 + 1e-9) + 1e-12 : std::numeric_limits<double>::infinity();
-  };
-  // The unit's own bucket first, and no bucket farther than the worst kept unit could still
-  // be: in a dense crowd the 10 nearest stand within a cell or two, and scanning every bucket
-  // of the whole range was the largest single part of the parallel phase in a profile at
-  // 10,000 units. Exact: a bucket is left only when all of its units would be dropped one by one.
-  std::vector<std::pair<double, int>>& order = s.bucket_order;
-  const size_t nb = buckets_by_distance(p, range, order);
-  for (size_t b = 0; b < nb; ++b) {
-    if (order[b].first > reach2(max_radius_)) continue;
-    for (int j : buckets_[static_cast<size_t>(order[b].second)]) {
-      if (j == id) continue;
-      const size_t k = static_cast<size_t>(j);
-      const Vec2 d = pos_[k] - p;
-      if (glm::dot(d, d) > reach2(radius_[k])) continue;  // farther than the worst gap that could still enter
-      const double gap = glm::length(pos_[k] - p) - r - radius_[k];
-      if (!(gap < def_.neighbor_distance)) continue;
-      const std::pair<double, int> c(gap, j);
-      if (best.size() == keep) {
-        if (!(c < best.back())) continue;
-        best.pop_back();
-      }
-      best.insert(std::upper_bound(best.begin(), best.end(), c), c);
-    }
-  }
-  std::vector<int>& out = agents_[self].st.neighbors;
-  out.clear();
-  for (const auto& [gap, j] : best) out.push_back(j);
-}
-
-size_t CrowdImpl::buckets_by_distance(Vec2 p, double range, std::vector<std::pair<double, int>>& order) const {
-  const auto [bx0, by0, bx1, by1] = bucket_box(p - Vec2(range), p + Vec2(range));
-  // p's own bucket first, then the rest (not sorted: sorting the 9-16 buckets cost as much as
-  // the units it spared). The own bucket's units bring the worst kept gap down at once.
-  const int cx = std::clamp(static_cast<int>(std::floor(p.x / kBucketSide)), bx0, bx1);
-  const int cy = std::clamp(static_cast<int>(std::floor(p.y / kBucketSide)), by0, by1);
-  auto add = [&](int bx, int by) {
-    // The squared distance from p to the bucket's square (0 inside).
-    const double x0 = bx * kBucketSide, y0 = by * kBucketSide;
-    const double dx = std::max({x0 - p.x, 0.0, p.x - (x0 + kBucketSide)});
-    const double dy = std::max({y0 - p.y, 0.0, p.y - (y0 + kBucketSide)});
-    order.emplace_back(dx * dx + dy * dy, by * bucket_w_ + bx);
-  };
-  order.clear();
-  add(cx, cy);
-  for (int by = by0; by <= by1; ++by) {
-    for (int bx = bx0; bx <= bx1; ++bx) {
-      if (bx != cx || by != cy) add(bx, by);
-    }
-  }
-  return order.size();
-}
 
 void CrowdImpl::add_wall_line(const crowd::Agent& a, Vec2 q, double range, bool corner,
                               std::vector<crowd::OrcaLine>& lines) const {
@@ -159,6 +50,7 @@ void CrowdImpl::add_wall_lines(const crowd::Agent& a, double range, std::vector<
   const int y0 = static_cast<int>(std::floor(p.y - range)), y1 = static_cast<int>(std::floor(p.y + range));
   // Horizontal edges on the line y = e, between cells (x, e-1) and (x, e).
   for (int e = y0; e <= y1 + 1; ++e) {
+    if (!may_have_wall_edge(true, e, x0, x1)) continue;  // most lines near a unit have no wall
     const bool above_free = p.y <= e;  // the unit sees edges whose free side is its side
     int run = -1;
     for (int x = x0; x <= x1 + 1; ++x) {
@@ -173,6 +65,7 @@ void CrowdImpl::add_wall_lines(const crowd::Agent& a, double range, std::vector<
   }
   // Vertical edges on the line x = e, between cells (e-1, y) and (e, y).
   for (int e = x0; e <= x1 + 1; ++e) {
+    if (!may_have_wall_edge(false, e, y0, y1)) continue;
     const bool left_free = p.x <= e;
     int run = -1;
     for (int y = y0; y <= y1 + 1; ++y) {
@@ -214,12 +107,16 @@ void CrowdImpl::decide(int id, crowd::Scratch& s) {
   add_mover_lines(a, lines);
   const int hard = static_cast<int>(lines.size());
   s.hard_lines = hard;
-  for (int j : a.st.neighbors) {
-    if (!constrains(id, j)) continue;
+  // The neighbours' gaps as find_neighbors() just kept them in s.found (the very values
+  // constrains() would compute again), their top speeds and tracking from the arrays: reading
+  // them from each neighbour's entry of agents_ missed the cache once per neighbour.
+  const double reach_self = top_speed_[self] * def_.time_horizon;
+  for (const auto& [gap, j] : s.found) {
     const size_t k = static_cast<size_t>(j);
+    if (!(gap <= reach_self + top_speed_[k] * def_.time_horizon)) continue;  // as constrains()
     // A vehicle tracking its route does not sidestep (crowd_track.cpp): a person takes the
     // whole of avoiding it, not half.
-    const double share = a.holonomic && agents_[k].tracking ? 1.0 : 0.5;
+    const double share = a.holonomic && tracking_[k] ? 1.0 : 0.5;
     lines.push_back(crowd::agent_line(pos_[self], vel_[self], pos_[k], vel_[k], radius_[self] + radius_[k],
                                       def_.time_horizon, def_.dt, share));
   }

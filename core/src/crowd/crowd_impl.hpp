@@ -1,12 +1,12 @@
 #pragma once
-// The inside of pathlab::Crowd (crowd.hpp), split over the crowd_*.cpp files by concern:
-// routes and deadlocks (crowd_route.cpp, crowd_stuck.cpp), traffic on the routes and settled
-// units (crowd_flow.cpp), keeping right in passages (crowd_passage.cpp), avoidance
-// (crowd_avoid.cpp), moving and measuring (crowd_move.cpp; the progress pass's read-ahead on the
-// worker threads, crowd_read_ahead.cpp), vehicles tracking their routes
-// (crowd_track.cpp), slots near a shared goal (crowd_slots.cpp), doors and moving obstacles
-// (crowd_dynamic.cpp), the grid a large group's field is searched on, its queues dearer
-// (crowd_queue.cpp).
+// The inside of pathlab::Crowd (crowd.hpp), split over the crowd_*.cpp files by concern: routes and
+// deadlocks (crowd_route.cpp, crowd_stuck.cpp), traffic on the routes and settled units
+// (crowd_flow.cpp), keeping right in passages (crowd_passage.cpp), the neighbour buckets and
+// wall-edge index (crowd_neighbors.cpp), avoidance (crowd_avoid.cpp), moving and measuring
+// (crowd_move.cpp; the progress pass's read-ahead on the worker threads, crowd_read_ahead.cpp),
+// vehicles tracking their routes (crowd_track.cpp), slots near a shared goal (crowd_slots.cpp),
+// doors and moving obstacles (crowd_dynamic.cpp), the grid a large group's field is searched on,
+// its queues dearer (crowd_queue.cpp).
 
 #include <algorithm>
 #include <array>
@@ -165,6 +165,7 @@ struct Scratch {
   std::vector<OrcaLine> lines;
   int hard_lines = 0;  ///< lines[0, hard_lines) are walls and moving obstacles.
   int wall_lines = 0;  ///< lines[0, wall_lines) are walls (Crowd::explain tells them apart).
+  /// find_neighbors: (gap, id) of the kept ones, nearest first; decide() reads it.
   std::vector<std::pair<double, int>> found;
   std::vector<std::pair<double, int>> bucket_order;  ///< find_neighbors: (squared distance, bucket), its own first.
 };
@@ -280,10 +281,14 @@ class CrowdImpl {
   template <class Visit>
   bool any_in_buckets(Vec2 lo, Vec2 hi, Visit&& visit) const {
     const auto [bx0, by0, bx1, by1] = bucket_box(lo, hi);
-    for (int by = by0; by <= by1; ++by)
-      for (int bx = bx0; bx <= bx1; ++bx)
-        for (int j : buckets_[static_cast<size_t>(by) * static_cast<size_t>(bucket_w_) + static_cast<size_t>(bx)])
-          if (visit(j)) return true;
+    // From the packed ids (pack_buckets: the buckets' contents, one array): one load less per
+    // bucket than buckets_' vectors.
+    for (int by = by0; by <= by1; ++by) {
+      const size_t row = static_cast<size_t>(by) * static_cast<size_t>(bucket_w_);
+      const int end = pack_start_[row + static_cast<size_t>(bx1) + 1];
+      for (int slot = pack_start_[row + static_cast<size_t>(bx0)]; slot < end; ++slot)
+        if (visit(pack_id_[static_cast<size_t>(slot)])) return true;
+    }
     return false;
   }
   std::vector<int> agent_bucket_;  ///< Per unit: its bucket.
@@ -292,6 +297,18 @@ class CrowdImpl {
   std::vector<Vec2> pos_;        ///< [Units: cells]
   std::vector<Vec2> vel_;        ///< [Units: cells/s]
   std::vector<double> radius_;   ///< [Units: cells]
+  std::vector<double> top_speed_;  ///< UnitDef::max_speed. [Units: cells/s]
+  std::vector<uint8_t> tracking_;  ///< Agent::tracking (a vehicle riding its route), 0 or 1.
+  // The buckets packed for find_neighbors() by pack_buckets(): bucket b's units are the slots
+  // [pack_start_[b], pack_start_[b + 1]) of the arrays below, in the bucket's order.
+  std::vector<int> pack_start_;
+  std::vector<int> pack_id_;
+  std::vector<double> pack_x_, pack_y_, pack_r_;  ///< [Units: cells]
+  // Where the grid has wall edges (index_wall_edges): per line of cell edges, running counts of
+  // the edges along it between a free cell and a blocked one (or the outside).
+  std::vector<int> h_edges_;  ///< Lines y = e, e in [0, height], (width + 1) counts each.
+  std::vector<int> v_edges_;  ///< Lines x = e, e in [0, width], (height + 1) counts each.
+  bool wall_edges_stale_ = true;  ///< grid_ changed since index_wall_edges() (apply_door).
   std::vector<crowd::Scratch> scratch_;  ///< One per worker thread (scratch_[0]: the caller's).
   crowd::WorkerPool pool_;  ///< CrowdDef::threads; runs the neighbours-and-decisions phase.
   std::function<double()> phase_clock_;  ///< Crowd::set_phase_clock; empty: no profiling.
@@ -422,16 +439,28 @@ class CrowdImpl {
   /// avoid_grid_ := grid_ with traffic costs for a trip going `dir` (unit `id`'s own route
   /// aside; -1: every route). False, and avoid_grid_ untouched, when there is no other traffic.
   bool fill_traffic_grid(int id, Vec2 dir);
-  // crowd_avoid.cpp
-  /// Brings the buckets and pos_, vel_, radius_ up to the units' current state.
+  // crowd_neighbors.cpp
+  /// Brings the buckets and pos_, vel_, radius_, top_speed_, tracking_ up to the units'
+  /// current state, packs the buckets and indexes the wall edges when the grid changed.
   void rebuild_buckets();
-  /// The unit's st.neighbors (nearest first, ties by id); reads pos_ and radius_.
+  /// Fills pack_start_ and the pack_ arrays from buckets_, pos_ and radius_.
+  void pack_buckets();
+  /// Fills h_edges_ and v_edges_ from grid_.
+  void index_wall_edges();
+  /// Whether the line of cell edges y = e (`horizontal`) or x = e may have an edge between a
+  /// free and a blocked cell from lo to hi (cells along it, inclusive): false only when the
+  /// index shows none; true while the index is stale.
+  bool may_have_wall_edge(bool horizontal, int e, int lo, int hi) const;
+  /// The unit's st.neighbors (nearest first, ties by id) and s.found; reads pos_, radius_ and
+  /// the packed buckets.
   void find_neighbors(int id, crowd::Scratch& s);
   /// The buckets overlapping the box of half side `range` round p, as (squared distance from p
   /// to the bucket's square, bucket index), p's own first, into `order`; returns their count.
   size_t buckets_by_distance(Vec2 p, double range, std::vector<std::pair<double, int>>& order) const;
-  /// The unit's preferred velocity and its avoidance decision. Writes only that unit's state
-  /// and `s`, so units are decided in parallel (step()).
+  // crowd_avoid.cpp
+  /// The unit's preferred velocity and its avoidance decision, right after find_neighbors(id, s)
+  /// (it reads s.found). Writes only that unit's state and `s`, so units are decided in
+  /// parallel (step()).
   void decide(int id, crowd::Scratch& s);
   /// Whether neighbour b is near enough to constrain a's velocity within the time horizon
   /// (positions of pos_, as the step's decisions see them).

@@ -1,7 +1,8 @@
 #pragma once
 // A small pool of worker threads for the phases of a crowd step whose per-unit work is
-// independent (neighbour queries and decisions, crowd_avoid.cpp; the measurements). The pool
-// hands out an index range in chunks, each thread taking the next chunk when it is done with
+// independent (neighbour queries and decisions, crowd_neighbors.cpp and crowd_avoid.cpp; the
+// measurements). The pool hands out an index range in chunks, each thread taking the next chunk
+// when it is done with
 // its last, and waits for all of them: what a chunk computes must not depend on the split or on
 // which thread runs it (each unit writes only its own state, a thread only its own scratch),
 // which is what makes the crowd's bytes the same with 1, 2 or N threads. Chunks, not one
