@@ -215,6 +215,50 @@ TEST_CASE("flow field: a wall painted far from the goal is repaired where it mat
   CHECK(f.update(g, wall).value().touched_cells == 0);
 }
 
+TEST_CASE("flow field: a repair in pieces (begin_update, continue_update) gives update()'s bytes, whatever the budgets") {
+  // The crowd spreads a field's repair over its steps (flow_field_spread.cpp), a budget of
+  // work a step: the field must end as update() leaves it, to the last bit and way, and a piece
+  // must stop within its budget.
+  for (uint32_t seed = 1; seed <= 6; ++seed) {
+    CAPTURE(seed);
+    Grid g = terrain_grid(48, 40, 0.2, 0.15, 300 + seed);
+    std::mt19937 rng(seed);
+    const Cell goal[] = {random_free_cell(g, rng)};
+    FlowField whole = FlowField::build(g, goal).value();
+    FlowField pieces = whole;
+    std::uniform_int_distribution<int> ux(0, g.width() - 1), uy(0, g.height() - 1), cost(0, 2);
+    for (int round = 0; round < 6; ++round) {
+      std::vector<Cell> changed;
+      for (int e = 0; e < 12; ++e) {
+        const Cell c{ux(rng), uy(rng)};
+        const int k = cost(rng);
+        g.set_cost(c.x, c.y, k == 0 ? kBlocked : k == 1 ? 1.0f : 3.0f);
+        changed.push_back(c);
+      }
+      REQUIRE(whole.update(g, changed));
+      REQUIRE(pieces.begin_update(g, changed));
+      const int64_t budget = 1 + 37 * round * round;  // 1, 38, 149, ... cells a piece
+      int calls = 0;
+      while (!pieces.update_done()) {
+        const int64_t work = pieces.continue_update(budget);
+        REQUIRE(work >= 1);
+        REQUIRE(work <= budget);
+        ++calls;
+      }
+      CHECK(pieces.continue_update(budget) == 0);
+      if (round == 0) CHECK(calls > 10);  // budget 1: the repair did take many pieces
+      for (int y = 0; y < g.height(); ++y) {
+        for (int x = 0; x < g.width(); ++x) {
+          const Cell c{x, y};
+          const double a = whole.distance(c), b = pieces.distance(c);
+          REQUIRE(std::memcmp(&a, &b, sizeof a) == 0);
+          REQUIRE(whole.next_cell(c) == pieces.next_cell(c));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("flow field: the preferred direction never points into a wall cell") {
   for (uint32_t seed = 1; seed <= 8; ++seed) {
     const Grid g = terrain_grid(32, 24, 0.25, 0.1, 200 + seed);

@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "pathlab/geometry.hpp"
@@ -82,6 +83,21 @@ class FlowField {
   /// cell outside the map (the field is unchanged then).
   Result<FlowFieldUpdate> update(const Grid& grid, std::span<const Cell> changed);
 
+  /// update() in pieces, so a repair can be spread over several calls (a crowd's steps, on a
+  /// copy of the field while units read the original): sets the cells `changed` of `grid` as
+  /// update() does and leaves the rest (dropping the costs that depend on them, searching them
+  /// again) to continue_update(). Returns the cells whose passability or cost changed. Until
+  /// update_done(), the field's readings are those of a field half repaired. The pieces give
+  /// the same bytes as update(), however the budgets split them. Errors: as update()'s (the
+  /// field is unchanged then).
+  Result<int64_t> begin_update(const Grid& grid, std::span<const Cell> changed);
+  /// Goes on with the repair begun by begin_update() for at most about `budget` cells' work (a
+  /// cell dropped, seeded or taken from the search's queue counts 1); returns the work done (0
+  /// when none is left). [Limit: budget >= 1]
+  int64_t continue_update(int64_t budget);
+  /// Whether no repair is under way.
+  bool update_done() const noexcept { return open_.empty() && lost_.empty(); }
+
   int width() const noexcept { return width_; }    ///< [Units: cells]
   int height() const noexcept { return height_; }  ///< [Units: cells]
   const FlowFieldDef& def() const noexcept { return def_; }
@@ -127,12 +143,32 @@ class FlowField {
   bool step_allowed(Cell c, int k) const noexcept;
   /// Dijkstra from `seeds` (cells whose cost is set), lowering costs; counts pops in `touched`.
   void search(const std::vector<int64_t>& seeds, int64_t* touched);
+  /// Puts `seeds` in the search's queue open_.
+  void seed(const std::vector<int64_t>& seeds);
+  /// Puts cell i in open_ with its cost.
+  void push_open(int64_t i);
+  /// Runs the search on open_ for at most `budget` entries taken from it (returned), counting
+  /// in `touched` those that were not stale.
+  int64_t search_some(int64_t budget, int64_t* touched);
+  /// The checks and first part of update(): the cells whose cost changed set, the first cells
+  /// to drop found (invalidate). A repair under way is finished first.
+  Result<FlowFieldUpdate> start_update(const Grid& grid, std::span<const Cell> changed);
+  /// The rest of a repair, for at most about `budget` cells' work (returned): drop_next() until
+  /// every lost cell is dropped, seed_next() for each, then the search.
+  int64_t repair_some(int64_t budget, int64_t* touched);
+  Cell cell_at(int64_t i) const noexcept { return Cell{static_cast<int>(i % width_), static_cast<int>(i / width_)}; }
   /// Sets cost_ of the cells [lo, hi] from `grid` (clipped to the map), adding those that
   /// changed to `changed`.
   void set_passability(const Grid& grid, Cell lo, Cell hi, std::vector<int64_t>* changed);
-  /// Drops the costs of the cells `changed` and of those whose way downhill needs them; puts
-  /// the goal cells among them and the unchanged cells around them in `seeds`.
-  void invalidate(const std::vector<int64_t>& changed, std::vector<int64_t>& seeds);
+  /// Starts dropping the costs of the cells `changed` and of those whose way downhill needs them
+  /// (lost_): the changed cells and those whose diagonal step passes beside one.
+  void invalidate(const std::vector<int64_t>& changed);
+  /// Adds cell i to lost_ unless it is there.
+  void lose(int64_t i);
+  /// Drops the next lost cell's cost, adding the cells whose way runs into it to lost_.
+  void drop_next();
+  /// Seeds the search from around the next dropped cell: a goal at 0, its neighbours that kept their cost.
+  void seed_next();
   /// Whether q is in straight sight of p for `radius` (segment_clear), and with
   /// FlowFieldDef::sight_within_costs no cell on the segment costs more than both its ends.
   bool in_sight(const Grid& grid, Vec2 p, Vec2 q, double radius) const;
@@ -152,6 +188,14 @@ class FlowField {
   std::vector<float> cost_;     ///< Per cell: the cost multiplier, kBlocked where not passable for the radius.
   std::vector<uint8_t> next_;   ///< Per cell: the direction downhill (0..7), kNone at a goal or unreachable.
   std::vector<uint8_t> is_goal_;
+  /// The search's queue while a repair is under way (a binary heap ordered by (cost, cell)):
+  /// empty otherwise. [Units: cells x cost, cell index]
+  std::vector<std::pair<double, int64_t>> open_;
+  // While a repair drops costs (empty otherwise): per cell 1 if lost, 2 if seeded; the lost
+  // cells in the order found; the first not yet dropped and the first not yet seeded from.
+  std::vector<uint8_t> bad_;
+  std::vector<int64_t> lost_;
+  size_t lost_next_ = 0, seed_next_ = 0;
 };
 
 }  // namespace pathlab

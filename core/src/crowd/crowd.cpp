@@ -1,5 +1,6 @@
 // pathlab::Crowd: validation, adding units, and the order of one step.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -158,18 +159,73 @@ void CrowdImpl::step() {
       plan_move(i);
     }
   });
-  serial_phase("moves", [this, n] {
-    for (int i = 0; i < n; ++i) move(i);  // in index order: a move sees the moves before it
-  });
+  moves_phase(n);
   ++steps_;
+  // A spread repair of the flow fields that is done (flow_field_spread.cpp) replaces them here,
+  // before the read-ahead reads them.
+  flow_fields_.finish_repair();
   // The measurements and what the progress pass asks of the map alone, on the worker threads
   // (measure_after_moves); then the progress pass itself in index order, as re-plans, slots
   // and deadlock remedies change what the units after see (flow marks, claims, giving way).
   measure_after_moves();
-  serial_phase("progress", [this, n] {
-    for (int i = 0; i < n; ++i) track_progress(i);
-  });
+  progress_phase(n);
   track_locks();
+}
+
+void CrowdImpl::moves_phase(int n) {
+  auto moves = [this, n] {
+    for (int i = 0; i < n; ++i) move(i);  // in index order: a move sees the moves before it
+  };
+  if (!flow_fields_.repairing()) {
+    serial_phase("moves", moves);
+    return;
+  }
+  // The serial moves leave the other threads idle: a share of the flow fields' spread repair
+  // runs beside them. It writes only the repair's copies and reads the fields, which no move
+  // touches, and its share is counted in cells: the same bytes with any thread count.
+  std::vector<double> per_thread(static_cast<size_t>(pool_.threads()), 0.0);
+  pool_.run_each(2, [&](int begin, int end, int part) {
+    const double t0 = phase_clock_ ? phase_clock_() : 0.0;
+    for (int k = begin; k < end; ++k) {
+      if (k == 0) {
+        moves();
+      } else {
+        flow_fields_.advance_repair(std::max<int64_t>(kRepairWorkBesideMovesMin, kRepairWorkBesideMoves * n));
+      }
+    }
+    if (phase_clock_) per_thread[static_cast<size_t>(part)] += phase_clock_() - t0;
+  });
+  if (phase_clock_) record_phase("moves, field repair", true, std::move(per_thread));
+}
+
+void CrowdImpl::progress_phase(int n) {
+  auto progress = [this, n] {
+    for (int i = 0; i < n; ++i) track_progress(i);
+  };
+  // A door's change is seen before (it ends a spread repair); then nothing in the pass changes
+  // the fields' grid (the queues are not taken afresh while a repair is under way).
+  if (flow_fields_.repairing()) sync_flow_fields();
+  if (!flow_fields_.repairing()) {
+    serial_phase("progress", progress);
+    return;
+  }
+  // Beside the serial pass, the repair searches on in the field it copied (FlowFields::set_beside).
+  std::vector<double> per_thread(static_cast<size_t>(pool_.threads()), 0.0);
+  flow_fields_.set_beside(true);
+  pool_.run_each(2, [&](int begin, int end, int part) {
+    const double t0 = phase_clock_ ? phase_clock_() : 0.0;
+    for (int k = begin; k < end; ++k) {
+      if (k == 0) {
+        progress();
+      } else {
+        const int64_t share = std::llround(kRepairWorkBesideProgress * n);
+        flow_fields_.advance_repair(std::max<int64_t>(kRepairWorkBesideProgressMin, share), false);
+      }
+    }
+    if (phase_clock_) per_thread[static_cast<size_t>(part)] += phase_clock_() - t0;
+  });
+  flow_fields_.set_beside(false);
+  if (phase_clock_) record_phase("progress, field repair", true, std::move(per_thread));
 }
 
 void CrowdImpl::parallel_phase(const char* name, int n, const crowd::WorkerPool::Job& job) {
@@ -258,7 +314,7 @@ size_t bytes_of(const std::vector<T>& v) {
 
 size_t CrowdImpl::memory_bytes() const noexcept {
   size_t b = sizeof(*this) + bytes_of(base_.costs()) + bytes_of(grid_.costs()) + bytes_of(avoid_grid_.costs()) +
-             bytes_of(local_grid_.costs()) + bytes_of(queue_grid_.costs()) + bytes_of(flow_) + bytes_of(settled_) + bytes_of(settled_cells_) + bytes_of(held_settled_) +
+             bytes_of(local_grid_.costs()) + bytes_of(queue_grid_.costs()) + bytes_of(wall_grid_.costs()) + bytes_of(flow_) + bytes_of(settled_) + bytes_of(settled_cells_) + bytes_of(held_settled_) +
              bytes_of(buckets_) + bytes_of(agent_bucket_) + bytes_of(pos_) + bytes_of(vel_) + bytes_of(radius_) +
              bytes_of(scratch_) + bytes_of(agents_) + flow_fields_.memory_bytes();
   for (const std::vector<int>& ids : buckets_) b += bytes_of(ids);

@@ -244,9 +244,10 @@ class CrowdImpl {
   std::vector<int> held_settled_;  ///< The units on their spots this step (make_way_for_held_units).
   std::vector<crowd::GoalGroup> groups_;
   crowd::FlowFields flow_fields_;  ///< Shared routes of large groups (flow_field_crowd.cpp).
-  /// Makes the cells of queue_grid_ near walls dearer (crowd_queue.cpp).
+  /// Makes the cells of wall_grid_ near walls dearer (crowd_queue.cpp).
   void add_wall_discomfort();
-  Grid queue_grid_;                ///< grid_ with the cells where units queue dearer (crowd_queue.cpp), for the fields.
+  Grid wall_grid_;                 ///< grid_ with the band along the walls dearer (add_wall_discomfort), as of queue_doors_.
+  Grid queue_grid_;                ///< wall_grid_ with the cells where units queue dearer (crowd_queue.cpp), for the fields.
   int64_t queue_step_ = -1;        ///< The step queue_grid_ was taken in; -1: never.
   int64_t queue_version_ = 0;      ///< Counts the times queue_grid_ was taken: the fields sync with it only when this changed.
   std::vector<uint8_t> queue_doors_;  ///< The doors' open flags then.
@@ -327,6 +328,22 @@ class CrowdImpl {
     f();
     record_phase(name, false, {phase_clock_() - t0 - nested_caller_});
   }
+  /// The moves of units 0..n-1 in index order, beside them a share of the flow fields' spread
+  /// repair when one is under way (flow_field_spread.cpp).
+  void moves_phase(int n);
+  /// The progress pass of units 0..n-1 in index order, beside it a share of the flow fields'
+  /// spread repair (no copies: FlowFields::set_beside) when one is under way.
+  void progress_phase(int n);
+  /// The flow fields' spread repair's work a step beside the moves and beside the progress
+  /// pass (FlowFields::advance_repair), per unit of the crowd and at least: those serial passes
+  /// grow with the units, and the repair's share should take no longer than they do (at 10,000
+  /// units 20,000 and 12,000 cells, about 1.3 and 0.8 ms, where the passes take 2-2.4 and 1.3
+  /// ms). The 8 fields of bench_crowd_scale's rooms map need 1.1-2 million cells' work after
+  /// the queues are taken afresh: 35-60 steps at 10,000 units, twice as many at 5,000.
+  /// [Units: cells per unit, cells]
+  static constexpr int64_t kRepairWorkBesideMoves = 2, kRepairWorkBesideMovesMin = 4000;
+  static constexpr double kRepairWorkBesideProgress = 1.2;
+  static constexpr int64_t kRepairWorkBesideProgressMin = 2400;
   /// pool_.run(n, job) as the step's phase `name` (each thread's share timed when profiling).
   void parallel_phase(const char* name, int n, const crowd::WorkerPool::Job& job);
   /// pool_.run_each(n, job) inside a serial phase (or outside a step), timed as a phase of its
@@ -359,6 +376,9 @@ class CrowdImpl {
   /// plan_route for a unit of a large group (CrowdDef::flow_field_units): its route from the
   /// group's flow field. False, and nothing changed, when that does not apply or finds no route.
   bool plan_flow_route(int id);
+  /// Takes queue_grid() afresh when due and has the flow fields follow it (a door's change at
+  /// once, the queues' by a spread repair).
+  void sync_flow_fields();
   /// The field of a's group (goal cell, radius class) on queue_grid(), built or repaired; null when none can be.
   const FlowField* group_field(const crowd::Agent& a);
   /// Whether a unit on its group's field would now be led another way by it (another doorway,

@@ -67,7 +67,7 @@ void CrowdImpl::add_wall_discomfort() {
     if (d[i] <= 0.0f || d[i] > kWallBand + 0.5) continue;
     const int x = static_cast<int>(i % static_cast<size_t>(w)), y = static_cast<int>(i / static_cast<size_t>(w));
     const double extra = kWallDiscomfort * std::clamp((kWallBand + 1.0 - d[i]) / kWallBand, 0.0, 1.0);
-    queue_grid_.set_cost(x, y, static_cast<float>(queue_grid_.cost(x, y) + extra));
+    wall_grid_.set_cost(x, y, static_cast<float>(wall_grid_.cost(x, y) + extra));
   }
 }
 
@@ -78,14 +78,22 @@ const Grid& CrowdImpl::queue_grid() {
   std::vector<uint8_t> doors(doors_.size());
   for (size_t k = 0; k < doors_.size(); ++k) doors[k] = doors_[k].open ? 1 : 0;
   const int64_t period = std::max<int64_t>(1, std::llround(kQueuePeriod / def_.dt));
-  const bool due = queue_step_ < 0 || steps_ - queue_step_ >= period || doors != queue_doors_;
+  // Not while the fields' spread repair of the last queues is under way (flow_field_spread.cpp):
+  // on a large map it may take longer than the period, and the fields would never be current.
+  const bool periodic = steps_ - queue_step_ >= period && !flow_fields_.repairing();
+  const bool due = queue_step_ < 0 || periodic || doors != queue_doors_;
   if (!due) return queue_grid_;
+  if (queue_step_ < 0 || doors != queue_doors_) {
+    // The band along the walls changes only with the doors (the crowd's grid changes only
+    // there): its distance transform, 2-3 ms on a 512x512 map, is not redone every second.
+    wall_grid_ = grid_;
+    add_wall_discomfort();
+  }
   queue_step_ = steps_;
   ++queue_version_;
   queue_doors_ = std::move(doors);
-  queue_grid_ = grid_;  // copied into the same storage
-  add_wall_discomfort();
-  const std::vector<float> before = queue_grid_.costs();  // the cap below is over these
+  queue_grid_ = wall_grid_;  // copied into the same storage
+  const std::vector<float>& before = wall_grid_.costs();  // the cap below is over these
   const double t = time();
   for (const crowd::Agent& a : agents_) {
     if (a.st.reached || a.m.arrived || a.st.waiting || t - a.lock_since < kQueueHeld) continue;

@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <functional>
 #include <limits>
-#include <queue>
 #include <string>
 #include <utility>
 
@@ -73,30 +72,51 @@ Result<FlowField> FlowField::build(const Grid& grid, std::span<const Cell> goals
 }
 
 void FlowField::search(const std::vector<int64_t>& seeds, int64_t* touched) {
+  seed(seeds);
+  search_some(std::numeric_limits<int64_t>::max(), touched);
+}
+
+void FlowField::seed(const std::vector<int64_t>& seeds) {
+  for (int64_t s : seeds) push_open(s);
+}
+
+void FlowField::push_open(int64_t i) {
+  open_.emplace_back(dist_[static_cast<size_t>(i)], i);
+  std::push_heap(open_.begin(), open_.end(), std::greater<>());
+}
+
+int64_t FlowField::search_some(int64_t budget, int64_t* touched) {
   // Dijkstra from the seeds (cells whose cost is final or an upper bound to spread from), in
-  // the order (cost, cell index) so that ties do not depend on the heap's insides.
-  using Item = std::pair<double, int64_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
-  for (int64_t s : seeds) open.emplace(dist_[static_cast<size_t>(s)], s);
-  while (!open.empty()) {
-    const auto [d, i] = open.top();
-    open.pop();
+  // the order (cost, cell index) so that ties do not depend on the heap's insides. The queue
+  // is a member so the search can stop after `budget` entries and go on in a later call (a
+  // repair spread over a crowd's steps) to the same bytes.
+  int64_t taken = 0;
+  while (!open_.empty() && taken < budget) {
+    std::pop_heap(open_.begin(), open_.end(), std::greater<>());
+    const auto [d, i] = open_.back();
+    open_.pop_back();
+    ++taken;
     if (d > dist_[static_cast<size_t>(i)]) continue;  // a stale entry
     if (touched != nullptr) ++*touched;
     const int x = static_cast<int>(i % width_), y = static_cast<int>(i / width_);
     const double ci = cost_[static_cast<size_t>(i)];
+    // Which of the 8 neighbours are passable, each read once (step_allowed() reads the
+    // orthogonal ones again for every diagonal): the same steps, in the same order.
+    bool pass[8];
+    for (int k = 0; k < 8; ++k) pass[k] = passable(Cell{x + kDx[k], y + kDy[k]});
     for (int k = 0; k < 8; ++k) {
-      const Cell n{x + kDx[k], y + kDy[k]};
-      if (!step_allowed(Cell{x, y}, k)) continue;
-      const size_t ni = static_cast<size_t>(index(n));
+      if (!pass[k] || (k >= 4 && !(pass[kSide1[k]] && pass[kSide2[k]]))) continue;
+      const size_t ni = static_cast<size_t>(index(Cell{x + kDx[k], y + kDy[k]}));
       // The grid searches' step cost, in their order of operations.
       const double nd = d + kStepLength[k] * (0.5 * (ci + cost_[ni]));
       if (!(nd < dist_[ni])) continue;
       dist_[ni] = nd;
       next_[ni] = static_cast<uint8_t>(opposite(k));
-      open.emplace(nd, static_cast<int64_t>(ni));
+      push_open(static_cast<int64_t>(ni));
     }
   }
+  if (open_.empty()) std::vector<std::pair<double, int64_t>>().swap(open_);  // its memory back
+  return taken;
 }
 
 bool FlowField::step_allowed(Cell c, int k) const noexcept {
@@ -138,7 +158,7 @@ std::vector<Cell> FlowField::descent(Cell c) const {
 
 size_t FlowField::memory_bytes() const noexcept {
   return dist_.capacity() * sizeof(double) + cost_.capacity() * sizeof(float) + next_.capacity() + is_goal_.capacity() +
-         goals_.capacity() * sizeof(Cell);
+         goals_.capacity() * sizeof(Cell) + open_.capacity() * sizeof(open_[0]) + bad_.capacity() + lost_.capacity() * sizeof(int64_t);
 }
 
 }  // namespace pathlab

@@ -36,11 +36,21 @@ double FlowFields::class_radius(double radius) {
   return std::ceil(radius * 4.0) / 4.0;
 }
 
-const FlowField* FlowFields::get(const Grid& grid, const GridStamp& stamp, Cell goal, double radius, const ForEach& for_each) {
-  if (!(stamp == stamp_)) {
-    sync(grid, for_each);
-    stamp_ = stamp;
+void FlowFields::sync(const Grid& grid, const GridStamp& stamp, const ForEach& for_each, bool spread) {
+  if (stamp == stamp_ || beside_) return;  // beside a repair's share: nothing may change (see set_beside)
+  // Only the queues taken afresh: the fields may see them a few steps late (a spread repair).
+  // A door that changed must be seen at once (a field must never lead through a shut door).
+  const bool queues_only = stamp.doors_open == stamp_.doors_open && !entries_.empty() && seen_.size() == grid.costs().size();
+  if (spread && queues_only) {
+    start_repair(grid);
+  } else {
+    repair_now(grid, for_each);  // a spread repair under way ends here, its cells repaired too
+    repair_ = Repair{};
   }
+  stamp_ = stamp;
+}
+
+const FlowField* FlowFields::get(const Grid& grid, Cell goal, double radius) {
   ++uses_;
   for (Entry& e : entries_) {
     if (e.goal == goal && e.radius == radius) {
@@ -81,7 +91,7 @@ Result<FlowField> FlowFields::build_towards(const Grid& grid, Cell goal, double 
   return FlowField::build(grid, around, def);
 }
 
-void FlowFields::sync(const Grid& grid, const ForEach& for_each) {
+void FlowFields::repair_now(const Grid& grid, const ForEach& for_each) {
   const std::vector<float>& now = grid.costs();
   if (entries_.empty() || seen_.size() != now.size()) {
     if (!entries_.empty()) ++version_;
@@ -89,9 +99,12 @@ void FlowFields::sync(const Grid& grid, const ForEach& for_each) {
     seen_ = now;
     return;
   }
+  // Under a spread repair (dropped by the caller), some fields are up to date with its grid,
+  // not with seen_: the cells where now differs from either are repaired.
+  const std::vector<float>& half = repair_.active && repair_.grid.costs().size() == now.size() ? repair_.grid.costs() : seen_;
   std::vector<Cell> changed;
   for (size_t i = 0; i < now.size(); ++i) {
-    if (now[i] != seen_[i]) changed.push_back(Cell{static_cast<int>(i % static_cast<size_t>(grid.width())),
+    if (now[i] != seen_[i] || now[i] != half[i]) changed.push_back(Cell{static_cast<int>(i % static_cast<size_t>(grid.width())),
                                                    static_cast<int>(i / static_cast<size_t>(grid.width()))});
   }
   if (changed.empty()) return;
@@ -130,6 +143,10 @@ const FlowField* FlowFields::find(Cell goal, double radius) const {
 size_t FlowFields::memory_bytes() const noexcept {
   size_t b = entries_.capacity() * sizeof(Entry) + seen_.capacity() * sizeof(float) + stamp_.doors_open.capacity();
   for (const Entry& e : entries_) b += e.field.memory_bytes();
+  b += repair_.grid.costs().capacity() * sizeof(float) + repair_.changed.capacity() * sizeof(Cell) +
+       repair_.copies.capacity() * sizeof(Repair::Copy);
+  for (const Repair::Copy& c : repair_.copies) b += c.field.memory_bytes();
+  b += spare_.memory_bytes();
   return b;
 }
 
@@ -198,6 +215,11 @@ bool CrowdImpl::plan_flow_route(int id) {
 }
 
 const FlowField* CrowdImpl::group_field(const crowd::Agent& a) {
+  sync_flow_fields();
+  return flow_fields_.get(queue_grid_, cell_of(a.def.goal), crowd::FlowFields::class_radius(a.def.unit.radius));
+}
+
+void CrowdImpl::sync_flow_fields() {
   // The grid first: taking it afresh (due once a second, or after a door) changes its version.
   // (Stamped with the step instead, every step compared the whole grid's costs with the
   // fields' copy, 0.4-0.6 ms of the serial progress pass at 512x512, to find nothing changed.)
@@ -206,13 +228,14 @@ const FlowField* CrowdImpl::group_field(const crowd::Agent& a) {
   stamp.version = queue_version_;
   stamp.doors_open.reserve(doors_.size());
   for (const crowd::Door& d : doors_) stamp.doors_open.push_back(d.open ? 1 : 0);
-  // A repair runs its fields on the worker threads, one field a chunk.
+  // A door's repair runs its fields on the worker threads, one field a chunk; the queues taken
+  // afresh are repaired over the next steps (flow_field_spread.cpp).
   auto on_pool = [this](int n, const std::function<void(int)>& item) {
     nested_parallel_phase("field repair", n, [&](int begin, int end, int) {
       for (int k = begin; k < end; ++k) item(k);
     });
   };
-  return flow_fields_.get(grid, stamp, cell_of(a.def.goal), crowd::FlowFields::class_radius(a.def.unit.radius), on_pool);
+  flow_fields_.sync(grid, stamp, on_pool, true);
 }
 
 bool CrowdImpl::flow_way_changed(int id) {

@@ -30,11 +30,38 @@ class FlowFields {
   /// At most this many fields are kept; the one used longest ago makes room.
   static constexpr size_t kMaxFields = 16;
 
-  /// The field towards `goal` for units of radius class `class_radius`, built on first use and
-  /// repaired for the cells of `grid` that changed since the last call whose stamp differed;
-  /// null when it cannot be built (the caller plans otherwise). The repairs run through
-  /// `for_each` (empty: one after the other).
-  const FlowField* get(const Grid& grid, const GridStamp& stamp, Cell goal, double class_radius, const ForEach& for_each = {});
+  /// Repairs the fields for the cells of `grid` that changed since the last call whose stamp
+  /// differed (none while set_beside). The repairs run through `for_each` (empty: one after the
+  /// other). With `spread`, a stamp that differs from the last only in its version (the queues
+  /// taken afresh, no door changed) starts a spread repair instead (advance_repair,
+  /// finish_repair): the fields stay as they were until it has repaired them.
+  void sync(const Grid& grid, const GridStamp& stamp, const ForEach& for_each = {}, bool spread = false);
+  /// The field towards `goal` for units of radius class `class_radius`, built on `grid` (the
+  /// grid of the last sync()) on first use; null when it cannot be built (the caller plans
+  /// otherwise).
+  const FlowField* get(const Grid& grid, Cell goal, double class_radius);
+  /// While on, a share of the spread repair (advance_repair without copies) runs on another
+  /// thread: sync() changes nothing (the crowd syncs before, and nothing changes its grid
+  /// meanwhile), and get() only reads or builds fields.
+  void set_beside(bool on) noexcept { beside_ = on; }
+  /// Whether a spread repair is under way.
+  bool repairing() const noexcept { return repair_.active; }
+  /// Does up to about `budget` cells' work of the spread repair (FlowField::continue_update's
+  /// cells, a field's copy counted as kCopyWork), field after field in the order they were
+  /// kept, stopping at a field repaired until finish_repair takes it: how far it gets depends
+  /// only on the budgets, never on time or threads.
+  /// Writes only the repair's own copies and reads the fields without changing them, so it may
+  /// run beside anything but get() and finish_repair(). [Limit: budget >= 1]
+  /// Without `may_copy`, it neither compares the grid nor copies a field (it reads nothing
+  /// get() may change), stopping at a field not copied yet.
+  void advance_repair(int64_t budget, bool may_copy = true);
+  /// The field the spread repair has finished replaces the one read until then (a version
+  /// change); true when one did. A field dropped or built meanwhile is left as it is. The
+  /// repair ends when the last is done.
+  bool finish_repair();
+  /// advance_repair's cost of copying a field before it is repaired (a copy of 3.5 MB on a
+  /// 512x512 map takes about as long as this many cells of the repair). [Units: cells]
+  static constexpr int64_t kCopyWork = 6000;
   /// The field towards `goal` for radius `class_radius` on `grid`: towards the goal cell, or
   /// where its centre is too tight for the radius, towards its neighbours that are not.
   /// Errors: no room at or around the goal, a bad radius.
@@ -51,8 +78,9 @@ class FlowFields {
   int64_t version() const noexcept { return version_; }
 
  private:
-  /// Repairs every field for the cells of `grid` that differ from seen_.
-  void sync(const Grid& grid, const ForEach& for_each);
+  /// Repairs every field for the cells of `grid` that differ from seen_ (or from a spread
+  /// repair's grid), at once.
+  void repair_now(const Grid& grid, const ForEach& for_each);
 
   struct Entry {
     Cell goal;
@@ -60,7 +88,32 @@ class FlowFields {
     FlowField field;
     int64_t used = 0;  ///< uses_ at its last use.
   };
+  /// A repair spread over calls of advance_repair: each kept field's copy is repaired for the
+  /// cells of `grid` (the crowd's grid when it began) that differ from seen_, and replaces the
+  /// field (finish_repair): until the last, some fields are up to date with seen_, the others
+  /// with `grid`.
+  struct Repair {
+    bool active = false;
+    Grid grid;
+    bool diffed = false;        ///< `changed` holds the cells that differ.
+    std::vector<Cell> changed;
+    struct Copy {
+      Cell goal;
+      double radius = 0.0;
+      FlowField field;
+      int stage = 0;  ///< 0: not copied yet, 1: searching, 2: repaired, 3: left as it is, 4: failed (to be dropped), 5: taken
+    };
+    std::vector<Copy> copies;  ///< One per field kept when it began, in their order.
+    size_t next = 0;           ///< The first copy not repaired yet.
+  };
+  /// Starts a spread repair towards `grid` (finishing one under way first, at once).
+  void start_repair(const Grid& grid);
+  /// One copy's share of advance_repair's work; returns the work done. [Units: cells]
+  int64_t advance_copy(Repair::Copy& copy, int64_t budget);
   std::vector<Entry> entries_;
+  Repair repair_;
+  FlowField spare_;  ///< The storage of the field a spread repair replaced last, for its next copy.
+  bool beside_ = false;  ///< set_beside
   std::vector<float> seen_;  ///< The grid's costs the fields are up to date with.
   GridStamp stamp_;
   int64_t uses_ = 0;

@@ -18,6 +18,10 @@ inline constexpr uint8_t kNone = 255;
 // NW, NE).
 inline constexpr int kDx[8] = {1, 0, -1, 0, 1, -1, -1, 1};
 inline constexpr int kDy[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+/// For a diagonal step k (4..7), the orthogonal steps beside it (both must be passable: no
+/// corner cutting); unused for 0..3.
+inline constexpr int kSide1[8] = {0, 0, 0, 0, 0, 2, 2, 0};
+inline constexpr int kSide2[8] = {0, 0, 0, 0, 1, 1, 3, 3};
 inline constexpr double kStepLength[8] = {1.0, 1.0, 1.0, 1.0, kSqrt2, kSqrt2, kSqrt2, kSqrt2};
 
 /// The direction back along step k.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "crowd/flow_field_steps.hpp"
@@ -20,6 +21,21 @@ namespace pathlab {
 using namespace flow_field_detail;
 
 Result<FlowFieldUpdate> FlowField::update(const Grid& grid, std::span<const Cell> changed) {
+  auto out = start_update(grid, changed);
+  if (!out) return out;
+  repair_some(std::numeric_limits<int64_t>::max(), &out->touched_cells);
+  return out;
+}
+
+Result<int64_t> FlowField::begin_update(const Grid& grid, std::span<const Cell> changed) {
+  auto out = start_update(grid, changed);
+  if (!out) return out.error();
+  return out->changed_cells;
+}
+
+int64_t FlowField::continue_update(int64_t budget) { return repair_some(std::max<int64_t>(budget, 1), nullptr); }
+
+Result<FlowFieldUpdate> FlowField::start_update(const Grid& grid, std::span<const Cell> changed) {
   if (grid.width() != width_ || grid.height() != height_) {
     return fail(StatusCode::invalid_argument, "flow field update: the grid is " + std::to_string(grid.width()) + "x" +
                                                   std::to_string(grid.height()) + ", the field was built for " +
@@ -32,17 +48,38 @@ Result<FlowFieldUpdate> FlowField::update(const Grid& grid, std::span<const Cell
                                                  ") is outside the map");
     }
   }
+  repair_some(std::numeric_limits<int64_t>::max(), nullptr);  // a repair under way ends first
   FlowFieldUpdate out;
   // A wall within the radius of a cell's centre decides whether the cell is passable.
   const int reach = def_.agent_radius > 0.5 ? static_cast<int>(std::ceil(def_.agent_radius)) : 0;
   std::vector<int64_t> dirty;
   for (const Cell& c : changed) set_passability(grid, Cell{c.x - reach, c.y - reach}, Cell{c.x + reach, c.y + reach}, &dirty);
   out.changed_cells = static_cast<int64_t>(dirty.size());
-  if (dirty.empty()) return out;
-  std::vector<int64_t> seeds;
-  invalidate(dirty, seeds);
-  search(seeds, &out.touched_cells);
+  if (!dirty.empty()) invalidate(dirty);
   return out;
+}
+
+int64_t FlowField::repair_some(int64_t budget, int64_t* touched) {
+  // In the order update() always took: every dropped cell found (dropping as it goes), then the
+  // seeds around them, then the search; each piece resumes where the last call stopped.
+  int64_t work = 0;
+  while (work < budget && !update_done()) {
+    if (lost_next_ < lost_.size()) {
+      drop_next();
+    } else if (seed_next_ < lost_.size()) {
+      seed_next();
+    } else {
+      work += search_some(budget - work, touched);
+      if (open_.empty()) {
+        std::vector<uint8_t>().swap(bad_);  // the repair's memory back
+        std::vector<int64_t>().swap(lost_);
+        lost_next_ = seed_next_ = 0;
+      }
+      continue;
+    }
+    ++work;
+  }
+  return work;
 }
 
 void FlowField::set_passability(const Grid& grid, Cell lo, Cell hi, std::vector<int64_t>* changed) {
@@ -71,20 +108,15 @@ void FlowField::set_passability(const Grid& grid, Cell lo, Cell hi, std::vector<
   }
 }
 
-void FlowField::invalidate(const std::vector<int64_t>& changed, std::vector<int64_t>& seeds) {
+void FlowField::invalidate(const std::vector<int64_t>& changed) {
   // 1: the changed cells, the cells whose diagonal step downhill passes beside one, and every
-  // cell whose way downhill leads through those (the subtree below them).
-  std::vector<uint8_t> bad(dist_.size(), 0);
-  std::vector<int64_t> lost;
-  auto lose = [&](int64_t i) {
-    if (bad[static_cast<size_t>(i)]) return;
-    bad[static_cast<size_t>(i)] = 1;
-    lost.push_back(i);
-  };
-  auto cell = [&](int64_t i) { return Cell{static_cast<int>(i % width_), static_cast<int>(i / width_)}; };
+  // cell whose way downhill leads through those (the subtree below them: drop_next).
+  bad_.assign(dist_.size(), 0);
+  lost_.clear();
+  lost_next_ = seed_next_ = 0;
   for (int64_t i : changed) {
     lose(i);
-    const Cell c = cell(i);
+    const Cell c = cell_at(i);
     for (int k = 0; k < 8; ++k) {
       const Cell m{c.x + kDx[k], c.y + kDy[k]};
       if (!in_bounds(m)) continue;
@@ -94,34 +126,46 @@ void FlowField::invalidate(const std::vector<int64_t>& changed, std::vector<int6
       if (side1 == c || side2 == c) lose(index(m));
     }
   }
-  for (size_t q = 0; q < lost.size(); ++q) {
-    const Cell c = cell(lost[q]);
-    for (int k = 0; k < 8; ++k) {
-      const Cell m{c.x + kDx[k], c.y + kDy[k]};
-      if (in_bounds(m) && next_[static_cast<size_t>(index(m))] == opposite(k)) lose(index(m));
-    }
+}
+
+void FlowField::lose(int64_t i) {
+  if (bad_[static_cast<size_t>(i)]) return;
+  bad_[static_cast<size_t>(i)] = 1;
+  lost_.push_back(i);
+}
+
+void FlowField::drop_next() {
+  // The cells whose way downhill runs into this one are lost too. Its own cost goes at once:
+  // whether a neighbour is lost is read from the neighbour's way, never from this cell's, and a
+  // cell already lost is not looked at again, so the lost cells are those of dropping them all
+  // after the walk.
+  const int64_t i = lost_[lost_next_++];
+  const Cell c = cell_at(i);
+  for (int k = 0; k < 8; ++k) {
+    const Cell m{c.x + kDx[k], c.y + kDy[k]};
+    if (in_bounds(m) && next_[static_cast<size_t>(index(m))] == opposite(k)) lose(index(m));
   }
-  // 2: they lose their costs; goal cells start again at 0, and the unchanged cells around the
-  // lost ones spread their costs into them.
-  for (int64_t i : lost) {
-    dist_[static_cast<size_t>(i)] = kUnreached;
-    next_[static_cast<size_t>(i)] = kNone;
+  dist_[static_cast<size_t>(i)] = kUnreached;
+  next_[static_cast<size_t>(i)] = kNone;
+}
+
+void FlowField::seed_next() {
+  // 2: goal cells start again at 0, and the unchanged cells around the lost ones spread their
+  // costs into them (each seeded once).
+  const int64_t i = lost_[seed_next_++];
+  const size_t u = static_cast<size_t>(i);
+  if (is_goal_[u] && cost_[u] != kBlocked) {
+    dist_[u] = 0.0;
+    push_open(i);
   }
-  for (int64_t i : lost) {
-    const size_t u = static_cast<size_t>(i);
-    if (is_goal_[u] && cost_[u] != kBlocked) {
-      dist_[u] = 0.0;
-      seeds.push_back(i);
-    }
-    const Cell c = cell(i);
-    for (int k = 0; k < 8; ++k) {
-      const Cell m{c.x + kDx[k], c.y + kDy[k]};
-      if (!in_bounds(m)) continue;
-      const size_t mi = static_cast<size_t>(index(m));
-      if (bad[mi] != 0 || !std::isfinite(dist_[mi])) continue;
-      bad[mi] = 2;  // seeded once
-      seeds.push_back(static_cast<int64_t>(mi));
-    }
+  const Cell c = cell_at(i);
+  for (int k = 0; k < 8; ++k) {
+    const Cell m{c.x + kDx[k], c.y + kDy[k]};
+    if (!in_bounds(m)) continue;
+    const size_t mi = static_cast<size_t>(index(m));
+    if (bad_[mi] != 0 || !std::isfinite(dist_[mi])) continue;
+    bad_[mi] = 2;
+    push_open(static_cast<int64_t>(mi));
   }
 }
 
