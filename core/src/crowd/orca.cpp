@@ -103,8 +103,8 @@ OrcaLine half_plane(Vec2 n, double bound) {
   return OrcaLine{n * bound, Vec2(-n.y, n.x)};
 }
 
-OrcaLine agent_line(Vec2 pos, Vec2 vel, Vec2 other_pos, Vec2 other_vel, double radius, double tau, double dt,
-                    double share) {
+OrcaLine agent_line(const Vec2& pos, const Vec2& vel, const Vec2& other_pos, const Vec2& other_vel, double radius,
+                    double tau, double dt, double share) {
   const Vec2 rel_pos = other_pos - pos;
   const Vec2 rel_vel = vel - other_vel;
   const double dist2 = len2(rel_pos);
