@@ -229,32 +229,28 @@ void CrowdImpl::progress_phase(int n) {
 }
 
 void CrowdImpl::parallel_phase(const char* name, int n, const crowd::WorkerPool::Job& job) {
+  timed_phase(name, n, job, false);
+}
+
+void CrowdImpl::nested_parallel_phase(const char* name, int n, const crowd::WorkerPool::Job& job) {
+  nested_caller_ += timed_phase(name, n, job, true);
+}
+
+double CrowdImpl::timed_phase(const char* name, int n, const crowd::WorkerPool::Job& job, bool one_each) {
+  const auto run = [&](const crowd::WorkerPool::Job& j) { one_each ? pool_.run_each(n, j) : pool_.run(n, j); };
   if (!phase_clock_) {
-    pool_.run(n, job);
-    return;
+    run(job);
+    return 0.0;
   }
   std::vector<double> per_thread(static_cast<size_t>(pool_.threads()), 0.0);
-  pool_.run(n, [&](int begin, int end, int part) {
+  run([&](int begin, int end, int part) {
     const double t0 = phase_clock_();
     job(begin, end, part);
     per_thread[static_cast<size_t>(part)] += phase_clock_() - t0;  // one part per thread
   });
+  const double caller = per_thread[0];
   record_phase(name, true, std::move(per_thread));
-}
-
-void CrowdImpl::nested_parallel_phase(const char* name, int n, const crowd::WorkerPool::Job& job) {
-  if (!phase_clock_) {
-    pool_.run_each(n, job);
-    return;
-  }
-  std::vector<double> per_thread(static_cast<size_t>(pool_.threads()), 0.0);
-  pool_.run_each(n, [&](int begin, int end, int part) {
-    const double t0 = phase_clock_();
-    job(begin, end, part);
-    per_thread[static_cast<size_t>(part)] += phase_clock_() - t0;
-  });
-  nested_caller_ += per_thread[0];
-  record_phase(name, true, std::move(per_thread));
+  return caller;
 }
 
 void CrowdImpl::record_phase(const char* name, bool parallel, std::vector<double> per_thread) {

@@ -349,6 +349,9 @@ class CrowdImpl {
   /// pool_.run_each(n, job) inside a serial phase (or outside a step), timed as a phase of its
   /// own when profiling.
   void nested_parallel_phase(const char* name, int n, const crowd::WorkerPool::Job& job);
+  /// Runs `job` on the pool (`one_each`: WorkerPool::run_each, else run) and, with a phase clock,
+  /// records it as the parallel phase `name`. Returns the calling thread's CPU in it. [Units: ms]
+  double timed_phase(const char* name, int n, const crowd::WorkerPool::Job& job, bool one_each);
   double nested_caller_ = 0.0;  ///< The caller's CPU in nested parallel phases of the current serial phase. [Units: ms]
   void record_phase(const char* name, bool parallel, std::vector<double> per_thread);
 
