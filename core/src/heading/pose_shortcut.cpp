@@ -534,7 +534,9 @@ void probe_targets(size_t i, size_t last, size_t dense_reach, std::vector<size_t
 }
 
 /// The farthest pose a connection from pose i reaches, and the connection; reached = i + 1 and
-/// no connection when none is clear. The farthest probe is tried first; then probes go outwards and stop kMissesAfterClear probes past
+/// no connection when none is clear. The farthest probe is tried first; then the probes up to
+/// kDenseReach on, farthest first down to the first clear one (the same answer as trying them
+/// nearest first); then probes go outwards and stop kMissesAfterClear probes past
 /// the farthest clear one beyond the dense reach (in a maze the walls end every long
 /// connection; in the open they keep reaching), then bisection pushes the farthest clear probe
 /// towards the next one out. Reachability is not monotone, so this finds a pose near, not
@@ -564,7 +566,30 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Walls& wal
   size_t lo = i + 1, hi = 0;  // farthest clear probe; nearest failed probe beyond it (0: none)
   std::optional<SegmentPath> link;
   int misses = 0;
-  for (const size_t j : probes) {
+  // The probes up to kDenseReach on are all tried, whatever they find (misses stop the probes
+  // only past there). What they leave, the farthest clear one, the nearest failed one beyond it
+  // and the misses since, does not depend on the order they are tried in (a try's answer
+  // depends on its poses and the path so far alone), so they are tried farthest first and stop
+  // at the first clear one: the same connection, without the tries of the nearer ones.
+  size_t forced = 0;
+  while (forced < probes.size() && probes[forced] <= i + kDenseReach && (later || probes[forced] != probes.back()))
+    ++forced;
+  for (size_t k = forced; k-- > 0;) {
+    if (t.s[probes[k]] <= no_gain_to) {  // this one and every nearer one fail untried
+      hi = probes.front();
+      misses += static_cast<int>(k) + 1;
+      break;
+    }
+    if (auto c = attempt(probes[k])) {
+      lo = probes[k];
+      link = std::move(c);
+      break;
+    }
+    hi = probes[k];
+    ++misses;
+  }
+  for (size_t k = forced; k < probes.size(); ++k) {
+    const size_t j = probes[k];
     if (j == probes.back() && !later) {  // tried above: failed
       if (link && hi == 0) hi = j;
       break;
