@@ -396,11 +396,10 @@ Status add_cut_leg(const SegmentPath& path, double a, double b, std::vector<Leg>
 }
 
 /// Where each segment of `path` ends, summed in order exactly as append_cut() sums them. [Units: cells]
-std::vector<double> segment_ends(const SegmentPath& path) {
-  std::vector<double> ends;
+void segment_ends(const SegmentPath& path, std::vector<double>& ends) {
+  ends.clear();
   double offset = 0.0;
   for (const Segment& seg : path.segments()) ends.push_back(offset += seg.length);
-  return ends;
 }
 
 /// The legs end to end, from `start`.
@@ -633,15 +632,18 @@ bool is_shortest_forward(const SegmentPath& link, const PoseSmoothDef& d) {
 /// the first round (every pose is probed, towards the poses past the shortest stretch of
 /// `path` it lies on: shortest_stretches()).
 Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& d, const Changes* last) {
-  auto table = pose_table(path, d);
-  if (!table) return table.error();
-  const PoseTable& t = *table;
+  // One table per thread, its storage reused from round to round and call to call (a round is
+  // never nested in another on one thread).
+  thread_local PoseTable table;
+  if (Status s = fill_pose_table(path, d, table); !s) return s.error();
+  const PoseTable& t = table;
   Round r{SegmentPath(path.start()), {}, 0, 0, {}};
-  const std::vector<double> ends = segment_ends(path);
+  thread_local std::vector<double> ends;  // (kept like the table)
+  segment_ends(path, ends);
   const size_t n = t.size();
   const Changes windows = last == nullptr ? shortest_stretches(path, d) : Changes{};
   size_t i = 0, change = 0, window = 0;
-  std::vector<size_t> probes;
+  thread_local std::vector<size_t> probes;
   r.path.reserve(path.segments().size());
   // The whole segments of `path` the round keeps, appended together (not with the relaxation,
   // which reads the path as it grows).

@@ -1,4 +1,4 @@
-// The vehicle smoother's pose table (pose_table.hpp): split from pose_shortcut.cpp, unchanged.
+// The vehicle smoother's pose table (pose_table.hpp): split from pose_shortcut.cpp.
 
 #include "heading/pose_table.hpp"
 
@@ -54,7 +54,7 @@ void add_pose(PoseTable& t, double s, Gear gear, uint32_t seg, double along, con
 
 }  // namespace
 
-Result<PoseTable> pose_table(const SegmentPath& path, const PoseSmoothDef& d) {
+Status fill_pose_table(const SegmentPath& path, const PoseSmoothDef& d, PoseTable& t) {
   if (path.length() / d.pose_step > static_cast<double>(kMaxPoses))
     return fail(StatusCode::too_large, "pose smoother: the path would give more than 1e6 poses at pose_step " +
                                            std::to_string(d.pose_step));
@@ -62,8 +62,10 @@ Result<PoseTable> pose_table(const SegmentPath& path, const PoseSmoothDef& d) {
   double count = 1.0;  // sample()'s limit on the poses, as it counts them
   for (const Segment& seg : segs) count += std::ceil(seg.length / d.pose_step);
   if (Status st = check_sample_count(count, d.pose_step); !st) return st.error();
-  PoseTable t;
   t.path = &path;
+  for (auto* v : {&t.s, &t.cost, &t.length, &t.run_ahead, &t.along}) v->clear();
+  t.gear.clear();
+  t.seg.clear();
   const auto room = static_cast<size_t>(count);
   t.s.reserve(room);
   t.gear.reserve(room);
@@ -93,7 +95,7 @@ Result<PoseTable> pose_table(const SegmentPath& path, const PoseSmoothDef& d) {
   t.length = t.s;
   t.known.resize(n);
   t.is_known.assign(n, 0);
-  return t;
+  return ok_status();
 }
 
 }  // namespace pathlab::detail

@@ -39,9 +39,11 @@ struct PoseTable {
   const Pose& work_out(size_t k) const;
 };
 
-/// The table of `path`'s poses every pose_step: the distances and gears of
+/// Fills `t` with the table of `path`'s poses every pose_step: the distances and gears of
 /// SegmentPath::sample() (the same spacing and sums), without the positions (PoseTable::pose()).
-/// Errors: more than 1e6 poses, or more than SegmentPath::sample() allows.
-Result<PoseTable> pose_table(const SegmentPath& path, const PoseSmoothDef& d);
+/// `t`'s storage is reused (the smoother keeps one table per thread: a round used to allocate
+/// its eight vectors anew). Errors: more than 1e6 poses, or more than SegmentPath::sample()
+/// allows; `t` is then left unusable.
+Status fill_pose_table(const SegmentPath& path, const PoseSmoothDef& d, PoseTable& t);
 
 }  // namespace pathlab::detail
