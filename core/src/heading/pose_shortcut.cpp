@@ -168,6 +168,16 @@ Status flush_run(const SegmentPath& path, PendingRun& run, SegmentPath& out) {
   return out.append_run(path, run.first, count);
 }
 
+Status gather_whole(const SegmentPath& path, size_t k, PendingRun& run, SegmentPath& out) {
+  if (run.count > 0 && run.first + run.count == k) {
+    ++run.count;
+    return ok_status();
+  }
+  if (Status s = flush_run(path, run, out); !s) return s;
+  run = PendingRun{k, 1};
+  return ok_status();
+}
+
 Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out, std::span<const double> ends,
                   PendingRun* run) {
   const auto segs = path.segments();
@@ -194,11 +204,8 @@ Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out,
     if (lo == offset - seg.length && hi == offset) {
       if (run == nullptr) {
         if (Status s = out.append(seg); !s) return s;
-      } else if (run->count > 0 && run->first + run->count == k) {
-        ++run->count;
-      } else {
-        if (Status s = flush_run(path, *run, out); !s) return s;
-        *run = PendingRun{k, 1};
+      } else if (Status s = gather_whole(path, k, *run, out); !s) {
+        return s;
       }
       continue;
     }
@@ -619,6 +626,22 @@ std::pair<size_t, std::optional<SegmentPath>> farthest_shortcut(const Walls& wal
   return {lo, std::move(link)};
 }
 
+/// True when the stretch from pose i to pose i + 1 is one whole segment of t.path, which
+/// append_cut() would copy as it is: both poses are its ends, with the very distances
+/// append_cut() compares (the table sums the segments' lengths as segment_ends() does), and it
+/// is longer than append_cut()'s 1e-12 by far. In the rounds after the first, which cut every
+/// kept stretch at each pose, most poses pass by so (they are probed only near the last
+/// round's changes): append_cut()'s search of the segment ends for each was 6% of the smoother
+/// on bench_vehicle_replan's wide-rooms q4.
+bool whole_segment(const PoseTable& t, size_t i) {
+  if (t.along[i + 1] >= 0.0) return false;
+  const uint32_t q = t.seg[i + 1];
+  const bool starts = i == 0 ? q == 0 : t.along[i] < 0.0 && t.seg[i] + 1 == q;
+  if (!starts) return false;
+  const double len = t.path->segments()[q].length;
+  return len > 1e-9 && t.s[i + 1] - len == t.s[i];
+}
+
 /// True when `link` is a shortest forward path between its ends: forward Dubins connections
 /// only (with reversing or CC curves the cost is not the length, or the curve not the shortest),
 /// and its length that of the shortest Dubins word (to rounding).
@@ -664,6 +687,8 @@ Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const 
       r.changed.push_back(Change{from, r.path.length(), shortest});
       // The legs are for the relaxation alone: without it they were a second copy of the path.
       if (d.relax) r.legs.push_back(Leg{std::move(*link), true});
+    } else if (gather != nullptr && whole_segment(t, i)) {  // what append_cut() would do, found for less
+      if (Status s = gather_whole(path, t.seg[i + 1], run, r.path); !s) return s.error();
     } else {
       const Pose at = r.path.end();
       if (Status s = append_cut(path, t.s[i], t.s[i + 1], r.path, ends, gather); !s) return s.error();

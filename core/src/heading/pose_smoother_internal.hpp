@@ -123,6 +123,9 @@ Status append_cut(const SegmentPath& path, double a, double b, SegmentPath& out,
                   PendingRun* run = nullptr);
 /// Appends the segments gathered in `run` to `out` and empties it.
 Status flush_run(const SegmentPath& path, PendingRun& run, SegmentPath& out);
+/// Gathers the whole segment k of `path` into `run` (flushing it to `out` first when k does not
+/// follow it), as append_cut() gathers a whole segment.
+Status gather_whole(const SegmentPath& path, size_t k, PendingRun& run, SegmentPath& out);
 
 /// One piece of the smoothed path: a connection the smoother made, or a stretch of the input.
 struct Leg {
