@@ -651,17 +651,33 @@ bool is_shortest_forward(const SegmentPath& link, const PoseSmoothDef& d) {
   return shortest && std::abs(*shortest - link.length()) <= 1e-9;
 }
 
+/// Poses and segments a round keeps the storage of for the next (per thread): 65,536 poses are
+/// 32,768 cells at the default pose step, far beyond bench_vehicle_replan's longest paths (about
+/// 1,500 poses); a longer path's storage (up to about 90 MB at 1e6 poses) is given back.
+constexpr size_t kKeptPoses = size_t{1} << 16;
+
+/// Gives back the round's per-thread storage when it grew past kKeptPoses.
+struct Release {
+  PoseTable& table;
+  std::vector<double>& ends;
+  ~Release() {
+    if (table.s.capacity() > kKeptPoses) table = PoseTable{};
+    if (ends.capacity() > kKeptPoses) std::vector<double>().swap(ends);
+  }
+};
+
 /// One round of shortcuts over `path`; `last`: the stretches the round before changed, null in
 /// the first round (every pose is probed, towards the poses past the shortest stretch of
 /// `path` it lies on: shortest_stretches()).
 Result<Round> shortcut_round(const Walls& walls, const SegmentPath& path, const PoseSmoothDef& d, const Changes* last) {
   // One table per thread, its storage reused from round to round and call to call (a round is
-  // never nested in another on one thread).
+  // never nested in another on one thread), unless a path that long is rare (Release).
   thread_local PoseTable table;
+  thread_local std::vector<double> ends;  // (kept like the table)
+  const Release release{table, ends};
   if (Status s = fill_pose_table(path, d, table); !s) return s.error();
   const PoseTable& t = table;
   Round r{SegmentPath(path.start()), {}, 0, 0, {}};
-  thread_local std::vector<double> ends;  // (kept like the table)
   segment_ends(path, ends);
   const size_t n = t.size();
   const Changes windows = last == nullptr ? shortest_stretches(path, d) : Changes{};
