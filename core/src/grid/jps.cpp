@@ -39,26 +39,27 @@ struct TableJumps {
   const JumpCell* jc;
   int pw;
   static constexpr int kFar = GridSearchWorkspace::kFarJump, kStep = GridSearchWorkspace::kFarStep;
-  static bool far(int32_t e) { return e == kFar || e == -kFar; }
-  /// The entry at id, then at id + kStep * step while it says "far": the whole jump.
-  template <class Entry>
-  __attribute__((always_inline)) static int32_t whole(int id, int step, Entry entry) {
-    int32_t e = entry(id);
-    if (__builtin_expect(!far(e), 1)) return e;
-    int32_t more = 0;
-    for (; far(e); e = entry(id)) {
+  /// Whether entry e is a far code (+-kFar; entries lie in [-kFar, kFar]): one comparison.
+  static bool far(int32_t e) { return static_cast<uint32_t>(e + (kFar - 1)) > 2u * (kFar - 1); }
+  /// The rest of a far jump: the entries at id + kStep * step, ... until one is not far.
+  __attribute__((noinline, cold)) int32_t whole(int id, int step, int field, bool diag) const {
+    int32_t more = 0, e = kFar;
+    while (far(e)) {
       more += kStep;
       id += kStep * step;
+      e = diag ? jc[id].diag[field] : jc[id].straight[field];
     }
-    return e > 0 ? e + more : e - more;
+    return e > 0 ? e + more : e - more;  // a far code's sign is that of the entry it leads to
   }
   int32_t straight(int x, int y, int si) const {
-    const int step = si == 0 ? 1 : si == 1 ? -1 : si == 2 ? pw : -pw;
-    return whole(y * pw + x, step, [&](int id) { return int32_t{jc[id].straight[si]}; });
+    const int32_t e = jc[y * pw + x].straight[si];
+    if (__builtin_expect(!far(e), 1)) return e;
+    return whole(y * pw + x, si == 0 ? 1 : si == 1 ? -1 : si == 2 ? pw : -pw, si, false);
   }
   int32_t diagonal(int x, int y, int di) const {
-    const int step = ((di & 1) ? 1 : -1) + ((di & 2) ? pw : -pw);
-    return whole(y * pw + x, step, [&](int id) { return int32_t{jc[id].diag[di]}; });
+    const int32_t e = jc[y * pw + x].diag[di];
+    if (__builtin_expect(!far(e), 1)) return e;
+    return whole(y * pw + x, ((di & 1) ? 1 : -1) + ((di & 2) ? pw : -pw), di, true);
   }
   void prefetch(int id) const { __builtin_prefetch(jc + id); }
 };
