@@ -166,10 +166,10 @@ TEST_CASE("grid searches: memory cap, JPS falling back to A*, time and cancel bu
   turns.turn_penalty = 0.5;
   turns.max_memory_bytes = static_cast<int64_t>(padded * 30.0);
   CHECK((pf.find_path(GridPlanner::astar, a, b, turns)->details & kDetailMemoryCap) != 0);
-  // JPS's tables (32 bytes a cell) do not fit: by default JPS jumps by blocks and never builds
+  // JPS's tables (8 bytes a cell) do not fit: by default JPS jumps by blocks and never builds
   // them; asked for the tables, A* answers instead. The same length, and the latter says so.
   GridSearchOptions small;
-  small.max_memory_bytes = static_cast<int64_t>(padded * 40.0);
+  small.max_memory_bytes = static_cast<int64_t>(padded * 30.0);  // the search's 25, not the tables' 33
   GridPathfinder fresh(g);
   GridPathfinder uncapped(g);
   int queries = 0;

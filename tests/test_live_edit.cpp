@@ -165,6 +165,14 @@ TEST_CASE("live edit: 1,000 strokes on a room map, mended equals rebuilt") {
   run_strokes(room_map(96, 3), sanitized() ? 100 : 1000, 12, 0.0);
 }
 
+TEST_CASE("live edit: strokes on a sparse 300x300 map, where jumps outgrow an 8-bit table entry, mended equals rebuilt") {
+  // Runs of up to 300 cells: the tables' entries say "far" past 126 steps (jps_tables.cpp), and
+  // a stroke can turn what a long run ends at from a jump point into a wall, far back along it.
+  Grid g = Grid::create(300, 300).value();
+  generate_random(g, 0.004, 21);
+  run_strokes(g, sanitized() ? 12 : 80, 16, 0.0);
+}
+
 TEST_CASE("live edit: a wide agent's passability is mended within its reach of the strokes") {
   run_strokes(room_map(64, 5), sanitized() ? 30 : 200, 13, 1.6);
   run_strokes(random_map(64, 9), sanitized() ? 30 : 200, 14, 0.9);

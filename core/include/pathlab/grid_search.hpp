@@ -41,9 +41,9 @@ const char* to_string(GridPlanner planner) noexcept;
 
 /// Default memory cap of one grid search: its per-state records (20 bytes a state: a cell, or
 /// a cell and incoming direction with a turn penalty, 9 a cell), the padded grid and the copy
-/// of the costs it was built from (9 bytes a cell) and the JPS jump tables (16 bytes a cell).
+/// of the costs it was built from (9 bytes a cell) and the JPS jump tables (8 bytes a cell).
 /// 1 GiB: plain A* and Dijkstra up to about 37 million cells, with a turn penalty about 5.6
-/// million, JPS's tables up to about 26 million (above that JPS jumps by blocks). [Units: bytes]
+/// million, JPS's tables up to about 32 million (above that JPS jumps by blocks). [Units: bytes]
 inline constexpr int64_t kDefaultGridSearchMemory = int64_t{1} << 30;
 
 /// Where JPS reads the goal-free jump of a cell in a direction. Every choice gives the same
@@ -56,8 +56,8 @@ enum class JpsJumps : uint8_t {
   /// Block-based jumping only (Harabor and Grastien 2014, "Improving Jump Point Search"): the
   /// passability bits (1/4 byte a cell), never the tables.
   blocks,
-  /// The jump tables (JPS+, 16 bytes a cell), built on the first query; blocks on a map wider
-  /// or taller than 32,765 cells, whose jumps do not fit the tables' 16-bit entries.
+  /// The jump tables (JPS+, 8 bytes a cell: a jump longer than 126 cells is read in pieces),
+  /// built on the first query.
   tables,
 };
 

@@ -410,7 +410,7 @@ constexpr double kRegionBytesPerCell = 8.0;
 
 /// Bytes a search allocates on a grid of `padded` cells (see kDefaultGridSearchMemory).
 double search_bytes(double padded, double states_per_cell, bool jump_tables) {
-  return padded * 5.0 + padded * states_per_cell * 20.0 + (jump_tables ? padded * 16.0 : 0.0);
+  return padded * 5.0 + padded * states_per_cell * 20.0 + (jump_tables ? padded * 8.0 : 0.0);
 }
 
 Status check_options(const GridSearchOptions& opt, GridPlanner planner) {

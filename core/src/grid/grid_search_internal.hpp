@@ -126,19 +126,24 @@ class GridSearchWorkspace {
   const Grid* grid = nullptr;
   detail::PaddedGrid pg;
   /// Goal-free jumps of one cell in all eight directions, side by side so that expanding a
-  /// node reads one cache line. 16-bit entries: 16 bytes a cell instead of 32 halve the
-  /// memory the jumps are read from (4.2 MB instead of 8.4 MB on a 512x512 map, far more
-  /// than the caches hold); maps wider or taller than kMaxTableSide jump by blocks (jps.cpp).
+  /// node reads one cache line. 8-bit entries: 8 bytes a cell (2.1 MB on a 512x512 map, about
+  /// a core's second-level cache; 16-bit entries took twice that and 32-bit four times), since
+  /// warm JPS waits mostly on the table reads of its diagonal walks (issue 28). A jump longer
+  /// than kFarStep steps is read in pieces: the entry says "far" and the jump goes on from the
+  /// cell kFarStep steps along, whose entry tells the rest (jps.cpp), so any map size fits.
   struct JumpCell {
     /// Per direction (+x, -x, +y, -y): s > 0 when the scan stops at a jump point s cells away,
-    /// -s when the first blocked cell is s cells away.
-    int16_t straight[4];
+    /// -s when the first blocked cell is s cells away; kFarJump / -kFarJump when that stop is
+    /// more than kFarStep cells away (the sign still says which kind it is).
+    int8_t straight[4];
     /// Per direction (index (dx > 0) | (dy > 0) << 1): s > 0 when step s is the first whose
-    /// cell has a jump point on its row or column scan, -s when step s is the first blocked.
-    int16_t diag[4];
+    /// cell has a jump point on its row or column scan, -s when step s is the first blocked;
+    /// +-kFarJump as above.
+    int8_t diag[4];
   };
-  /// The largest padded side whose jumps all fit in a JumpCell entry.
-  static constexpr int kMaxTableSide = INT16_MAX;
+  /// The longest jump an entry holds; kFarJump marks a longer one.
+  static constexpr int kFarStep = 126;
+  static constexpr int kFarJump = 127;
   std::vector<JumpCell> jumps;  // per node; built once block jumping has cost about as much
   bool jump_tables_ready = false;  // `jumps` is built
   /// The passability bits JPS jumps on until the tables are built (built on the first JPS
@@ -175,6 +180,11 @@ class GridSearchWorkspace {
   /// minimum, so they can be expanded next without a trip through the heap; ties on f are the
   /// common case on octile grids, so this removes many heap operations.
   std::vector<int32_t> bypass;
+  /// JPS's closed set, a bit per node (33 kB on a 512x512 map): every stop cell of a diagonal
+  /// walk is checked, and the node records (4 MB) it would read instead are a cache miss per
+  /// step. The closed nodes are listed, so the next search clears only their bits (jps.cpp).
+  std::vector<uint64_t> jps_closed;
+  std::vector<int32_t> jps_closed_list;
   detail::OpenList open;
   detail::BasicOpenList<2> theta_open;  // Theta*: bound and cleared by the search itself
   detail::GridBudget budget;            // the current search's limits (set by find_path)

@@ -33,12 +33,34 @@ using JumpCell = GridSearchWorkspace::JumpCell;
 /// expansion costs about as much extra as building the tables costs per cell divided by this.
 constexpr double kBlockExpansionsPerCell = 0.25;
 
-/// The goal-free jumps read from the tables (jps_tables.cpp).
+/// The goal-free jumps read from the tables (jps_tables.cpp). An entry of +-kFarJump goes on
+/// kFarStep steps further along (rare: only runs that long); the result is the whole jump.
 struct TableJumps {
   const JumpCell* jc;
   int pw;
-  int32_t straight(int x, int y, int si) const { return jc[y * pw + x].straight[si]; }
-  int32_t diagonal(int x, int y, int di) const { return jc[y * pw + x].diag[di]; }
+  static constexpr int kFar = GridSearchWorkspace::kFarJump, kStep = GridSearchWorkspace::kFarStep;
+  /// Whether entry e is a far code (+-kFar; entries lie in [-kFar, kFar]): one comparison.
+  static bool far(int32_t e) { return static_cast<uint32_t>(e + (kFar - 1)) > 2u * (kFar - 1); }
+  /// The rest of a far jump: the entries at id + kStep * step, ... until one is not far.
+  __attribute__((noinline, cold)) int32_t whole(int id, int step, int field, bool diag) const {
+    int32_t more = 0, e = kFar;
+    while (far(e)) {
+      more += kStep;
+      id += kStep * step;
+      e = diag ? jc[id].diag[field] : jc[id].straight[field];
+    }
+    return e > 0 ? e + more : e - more;  // a far code's sign is that of the entry it leads to
+  }
+  int32_t straight(int x, int y, int si) const {
+    const int32_t e = jc[y * pw + x].straight[si];
+    if (__builtin_expect(!far(e), 1)) return e;
+    return whole(y * pw + x, si == 0 ? 1 : si == 1 ? -1 : si == 2 ? pw : -pw, si, false);
+  }
+  int32_t diagonal(int x, int y, int di) const {
+    const int32_t e = jc[y * pw + x].diag[di];
+    if (__builtin_expect(!far(e), 1)) return e;
+    return whole(y * pw + x, ((di & 1) ? 1 : -1) + ((di & 2) ? pw : -pw), di, true);
+  }
   void prefetch(int id) const { __builtin_prefetch(jc + id); }
 };
 
@@ -98,7 +120,7 @@ class JpsSearch {
  public:
   JpsSearch(GridSearchWorkspace& ws, Source src, Cell goal, bool trace, GridPath& out)
       : ws_(ws), pg_(ws.pg), jp_{src, ws.pg.pass.data(), ws.pg.pw, goal.x + 1, goal.y + 1},
-        nodes_(ws.nodes.data()), pw_(ws.pg.pw), trace_(trace), out_(out) {}
+        nodes_(ws.nodes.data()), closed_(ws.jps_closed.data()), pw_(ws.pg.pw), trace_(trace), out_(out) {}
 
   /// Runs the search from node s; returns whether the goal node t was closed.
   bool run(int s, int t) {
@@ -113,8 +135,8 @@ class JpsSearch {
     for (;;) {
       const int n = ws_.next_open(fcur_);
       if (n < 0) return false;
-      if (ws_.is_closed(static_cast<size_t>(n))) continue;
-      ws_.close(static_cast<size_t>(n));
+      if (closed(n)) continue;
+      close(n);
       const double gn = nodes_[n].g;
       if (trace_) rec(n, TraceEvent::close, gn, fcur_);
       if (n == t) return true;
@@ -133,6 +155,12 @@ class JpsSearch {
     double g;
   };
 
+  bool closed(int n) const { return (closed_[n >> 6] >> (n & 63)) & 1u; }
+  void close(int n) {
+    closed_[n >> 6] |= uint64_t{1} << (n & 63);
+    ws_.jps_closed_list.push_back(n);
+  }
+
   double hxy(int x, int y) const {
     const int dx = std::abs(x - jp_.gx), dy = std::abs(y - jp_.gy);
     return dx < dy ? (dy - dx) + kSqrt2 * dx : (dx - dy) + kSqrt2 * dy;
@@ -145,8 +173,9 @@ class JpsSearch {
   __attribute__((always_inline)) void straight(int b, int x, int y, double gb, int dx, int dy) {
     const int steps = dx != 0 ? jp_.straight(x, y, dx, true) : jp_.straight(x, y, dy, false);
     if (steps < 0) return;
-    if (count_ == kMaxSucc) flush();
     const int m = b + steps * (dy * pw_ + dx);
+    if (closed(m)) return;  // nothing is closed while a node expands, so flush() need not look again
+    if (count_ == kMaxSucc) flush();
     __builtin_prefetch(nodes_ + m);  // read when relaxed, after the other jumps
     succ_[count_++] = Succ{m, x + steps * dx, y + steps * dy, gb + steps * 1.0};
   }
@@ -166,7 +195,7 @@ class JpsSearch {
         succ_[count_++] = Succ{b, x, y, g};
         return;
       }
-      if (ws_.is_closed(static_cast<size_t>(b))) return;  // its successors were generated from it, no later
+      if (closed(b)) return;  // its successors were generated from it, no later
       straight(b, x, y, g, dx, 0);
       straight(b, x, y, g, 0, dy);
     }
@@ -220,8 +249,7 @@ class JpsSearch {
   void flush() {
     const int n = n_;
     for (int i = 0; i < count_; ++i) {
-      const Succ& c = succ_[i];
-      if (ws_.is_closed(static_cast<size_t>(c.m))) continue;
+      const Succ& c = succ_[i];  // not closed: straight() and diagonal() queue no closed node
       const bool seen = ws_.seen(static_cast<size_t>(c.m));
       if (seen && c.g >= nodes_[c.m].g) continue;
       ws_.set(static_cast<size_t>(c.m), c.g, n);
@@ -239,6 +267,7 @@ class JpsSearch {
   const PaddedGrid& pg_;
   const Jumper<Source> jp_;
   GridSearchWorkspace::NodeData* nodes_;
+  uint64_t* closed_;  // ws.jps_closed
   int pw_;
   bool trace_;
   GridPath& out_;
@@ -279,10 +308,23 @@ void finish_jps_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorksp
   out.length = out.cost;  // the cost of straight and diagonal runs is their length
 }
 
+/// Empties JPS's closed set: clears the bits the last search set (all of them when the map's
+/// size changed), so a short search on a large map clears little.
+void clear_closed(GridSearchWorkspace& ws) {
+  const size_t words = (ws.pg.pass.size() + 63) / 64;
+  if (ws.jps_closed.size() != words) {
+    ws.jps_closed.assign(words, 0);
+  } else {
+    for (const int32_t n : ws.jps_closed_list) ws.jps_closed[static_cast<size_t>(n) >> 6] = 0;
+  }
+  ws.jps_closed_list.clear();
+}
+
 template <class Source>
 void run_jps(GridSearchWorkspace& ws, Source src, Cell start, Cell goal, const GridSearchOptions& opt,
              GridPath& out) {
   ws.begin_search(ws.pg.pass.size());
+  clear_closed(ws);
   const int s = ws.pg.id(start), t = ws.pg.id(goal);
   JpsSearch<Source> search(ws, src, goal, opt.record_trace, out);
   if (search.run(s, t)) finish_jps_path(out, ws.pg, ws.nodes.data(), t);
@@ -300,8 +342,6 @@ bool jps_tables_due(const GridSearchWorkspace& ws) {
 /// or blocks where the tables would exceed the memory cap).
 void search_jps(GridSearchWorkspace& ws, Cell start, Cell goal, const GridSearchOptions& opt, JpsJumps mode,
                 GridPath& out) {
-  // Jumps longer than a 16-bit table entry holds: block jumping gives the same answers.
-  if (std::max(ws.pg.pw, ws.pg.ph) > GridSearchWorkspace::kMaxTableSide) mode = JpsJumps::blocks;
   if (!ws.jump_tables_ready &&
       (mode == JpsJumps::tables || (mode == JpsJumps::automatic && jps_tables_due(ws)))) {
     build_jump_tables(ws);

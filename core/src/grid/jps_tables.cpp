@@ -27,10 +27,20 @@ struct Tables {
 
   bool P(int x, int y) const { return pass[y * pw + x] != 0; }
 
+  /// The entry one step before a cell whose entry (same direction) is `next`: one step longer,
+  /// "far" once longer than kFarStep (the sign kept). A far entry is then the same for every
+  /// cell of a long run, so an edit changes entries at most kFarStep + 1 cells back, unless
+  /// it turns what a long run ends at from a jump point into a wall or back.
+  static int8_t step_back(int next) {
+    constexpr int kFar = GridSearchWorkspace::kFarJump, kStep = GridSearchWorkspace::kFarStep;
+    if (next > 0) return static_cast<int8_t>(next >= kStep ? kFar : next + 1);
+    return static_cast<int8_t>(next <= -kStep ? -kFar : next - 1);
+  }
+
   /// Straight entry si (0 +x, 1 -x, 2 +y, 3 -y) of passable (x, y), from its successor's.
   /// A scan stops at a blocked cell or at one with a forced neighbour (a side cell passable
   /// there and blocked one cell back).
-  int16_t straight(int x, int y, int si) const {
+  int8_t straight(int x, int y, int si) const {
     const int d = (si & 1) ? -1 : 1;
     const int dx = si < 2 ? d : 0, dy = si < 2 ? 0 : d;
     const int nx = x + dx, ny = y + dy;  // the next position of the scan
@@ -39,32 +49,30 @@ struct Tables {
         (P(nx - dy, ny - dx) && !P(nx - dy - dx, ny - dx - dy))) {
       return 1;
     }
-    const int next = J[ny * pw + nx].straight[si];
-    return static_cast<int16_t>(next > 0 ? next + 1 : next - 1);
+    return step_back(J[ny * pw + nx].straight[si]);
   }
 
   /// Diagonal entry di (index (dx > 0) | (dy > 0) << 1) of passable (x, y): stops at a step
   /// whose row or column scan stops at a jump point. Needs the successor's straight entries.
-  int16_t diagonal(int x, int y, int di) const {
+  int8_t diagonal(int x, int y, int di) const {
     const int dx = (di & 1) ? 1 : -1, dy = (di & 2) ? 1 : -1;
     if (!P(x + dx, y) || !P(x, y + dy) || !P(x + dx, y + dy)) return -1;  // no corner cutting
     const JumpCell& next = J[(y + dy) * pw + x + dx];
     if (next.straight[dx > 0 ? 0 : 1] > 0 || next.straight[dy > 0 ? 2 : 3] > 0) return 1;
-    const int after = next.diag[di];
-    return static_cast<int16_t>(after > 0 ? after + 1 : after - 1);
+    return step_back(next.diag[di]);
   }
 
   /// Recomputes one entry (0 for a blocked cell, as a build leaves it); true when it changed.
   bool mend_straight(int x, int y, int si, int32_t& was) const {
-    int16_t& e = J[y * pw + x].straight[si];
+    int8_t& e = J[y * pw + x].straight[si];
     was = e;
-    e = P(x, y) ? straight(x, y, si) : int16_t{0};
+    e = P(x, y) ? straight(x, y, si) : int8_t{0};
     return e != was;
   }
   bool mend_diagonal(int x, int y, int di) const {
-    int16_t& e = J[y * pw + x].diag[di];
-    const int16_t was = e;
-    e = P(x, y) ? diagonal(x, y, di) : int16_t{0};
+    int8_t& e = J[y * pw + x].diag[di];
+    const int8_t was = e;
+    e = P(x, y) ? diagonal(x, y, di) : int8_t{0};
     return e != was;
   }
 };
@@ -133,7 +141,7 @@ void build_jump_tables(GridSearchWorkspace& ws) {
   ws.jumps.assign(pg.pass.size(), JumpCell{});
   const Tables t{ws.jumps.data(), pg.pass.data(), pw, ph};
   JumpCell* J = t.J;
-  // Two sweeps over the rows instead of one per direction (the table is 16 bytes a cell, so
+  // Two sweeps over the rows instead of one per direction (the table is 8 bytes a cell, so
   // each sweep is a pass over memory): bottom-up for the +y directions and both row directions,
   // top-down for the -y directions, each row finished while it is in cache.
   for (int y = ph - 2; y >= 1; --y) {
