@@ -174,7 +174,10 @@ void CrowdImpl::step() {
 
 void CrowdImpl::moves_phase(int n) {
   auto moves = [this, n] {
-    for (int i = 0; i < n; ++i) move(i);  // in index order: a move sees the moves before it
+    for (int i = 0; i < n; ++i) {  // in index order: a move sees the moves before it
+      if (i + 2 < n) crowd::prefetch_agent(agents_[static_cast<size_t>(i + 2)]);
+      move(i);
+    }
   };
   if (!flow_fields_.repairing()) {
     serial_phase("moves", moves);
@@ -200,7 +203,10 @@ void CrowdImpl::moves_phase(int n) {
 
 void CrowdImpl::progress_phase(int n) {
   auto progress = [this, n] {
-    for (int i = 0; i < n; ++i) track_progress(i);
+    for (int i = 0; i < n; ++i) {
+      if (i + 2 < n) crowd::prefetch_agent(agents_[static_cast<size_t>(i + 2)]);
+      track_progress(i);
+    }
   };
   // A door's change is seen before (it ends a spread repair); then nothing in the pass changes
   // the fields' grid (the queues are not taken afresh while a repair is under way).

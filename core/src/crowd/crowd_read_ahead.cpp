@@ -17,7 +17,7 @@ void CrowdImpl::prepare_progress(int id) {
   a.sight = -1;
   a.flow_spec = crowd::FlowSpec{};
   if (t >= a.next_visibility_check && !a.st.waiting && a.st.route.size() >= 2) {
-    a.sight_point = a.st.route[static_cast<size_t>(a.st.next_waypoint)];
+    a.sight_point = waypoint_noted(a) ? a.waypoint : a.st.route[static_cast<size_t>(a.st.next_waypoint)];
     a.sight = segment_clear(grid_, a.st.pose.pos, a.sight_point, a.def.unit.radius) ? 1 : 0;
   }
   // A unit about to re-plan (its waypoint out of sight, or its round of stuck remedies due):
