@@ -335,9 +335,10 @@ void Navmesh::mark_wall_vertices(const TilePolys& tp) {
 
 namespace {
 
-/// Spare room of a tile range holding n entries after a layout anew: a quarter more and a few,
-/// so that an edit that adds polygons to a tile (a wall drawn through it) still fits.
-int with_spare(int n) { return n + n / 4 + 4; }
+/// Spare room of a tile range holding n entries after a layout anew: a quarter more, and at
+/// least 24, so that an edit that adds polygons to a tile (a wall drawn through it) still fits,
+/// also in the tiles of a sparse map that hold a dozen polygons.
+int with_spare(int n) { return n + std::max(n / 4, 24); }
 
 }  // namespace
 
