@@ -136,7 +136,8 @@ class Navmesh {
   /// The cells inside `changed` of `grid` may differ from the grid the mesh was built from;
   /// every cell outside it must not. Rebuilds the tiles whose sub-cells those cells reach (the
   /// agent radius widens the reach) and that changed, and re-stitches the mesh, so that the mesh equals
-  /// build(grid, def) polygon for polygon. An untiled mesh (tile_size 0) is rebuilt whole.
+  /// build(grid, def) polygon for polygon, its unused numbers left out (tile_polygon_first()).
+  /// An untiled mesh (tile_size 0) is rebuilt whole.
   /// Polygon and portal indices change: call NavmeshQuery::reset() afterwards. `changed` is
   /// clipped to the map. [Units: cells]
   /// Errors: `changed` empty (invalid_argument) or wholly outside the map (out_of_bounds);
@@ -146,7 +147,7 @@ class Navmesh {
   /// update() on a copy, leaving this mesh as it is (for a mesh others still read, as a plan
   /// result holding it). Cheaper than a copy and update(): the copy shares every tile's
   /// polygons with this mesh until the update rebuilds or re-stitches it (copy on write per
-  /// tile), and the arrays update() lays out anew are not copied first. Equals
+  /// tile), and when update() lays the mesh out anew its arrays are not copied first. Equals
   /// `Navmesh m = *this; m.update(grid, changed)` array for array. Errors: those of update().
   Result<Navmesh> updated(const Grid& grid, const CellRect& changed) const;
 
