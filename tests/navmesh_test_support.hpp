@@ -13,6 +13,7 @@
 
 #include "pathlab/funnel.hpp"
 #include "pathlab/grid.hpp"
+#include "pathlab/navmesh.hpp"
 
 namespace pathlab::test {
 
@@ -82,6 +83,87 @@ inline double corridor_shortest(Vec2 start, Vec2 goal, std::span<const FunnelPor
     }
   }
   return dist.back();
+}
+
+
+/// A mesh's arrays with its unused numbers (a tiled mesh's spare room after an update(): see
+/// Navmesh::tile_polygon_first()) left out and every polygon, ring edge, portal and portal
+/// list entry numbered back to back in the mesh's order: a build's arrays as they are. An
+/// entry that refers to an unused number (or a gap entry that is not cleared) shows as -2, so
+/// that two meshes compare equal only when their live arrays and references do.
+struct CanonicalMesh {
+  std::vector<NavPolygon> polygons;
+  std::vector<NavPortal> portals;
+  std::vector<Vec2> ring_v;
+  std::vector<int> ring_vid, ring_n, ring_p, listed, tile_first;
+  std::vector<uint8_t> on_wall;
+  int unused_not_cleared = 0;  // unused polygons with a ring or portals, unused portals with polygons
+};
+
+inline CanonicalMesh canonical(const Navmesh& m) {
+  CanonicalMesh c;
+  const auto& polys = m.polygons();
+  std::vector<int> poly_of(polys.size(), -2), edge_of(m.ring_vertices().size(), -2), portal_of(m.portals().size(), -2);
+  for (size_t p = 0, next = 0, edge = 0; p < polys.size(); ++p) {
+    if (polys[p].count == 0) {
+      c.unused_not_cleared += polys[p].portal_count != 0 ? 1 : 0;
+      continue;
+    }
+    poly_of[p] = static_cast<int>(next++);
+    for (int e = polys[p].first; e < polys[p].first + polys[p].count; ++e) edge_of[static_cast<size_t>(e)] = static_cast<int>(edge++);
+  }
+  for (size_t i = 0, next = 0; i < m.portals().size(); ++i) {
+    const NavPortal& pt = m.portals()[i];
+    if (pt.poly_a < 0) {
+      c.unused_not_cleared += pt.poly_b != -1 || pt.edge_a != -1 || pt.edge_b != -1 ? 1 : 0;
+      continue;
+    }
+    portal_of[i] = static_cast<int>(next++);
+  }
+  auto map = [](const std::vector<int>& to, int v) { return v < 0 ? v : v >= static_cast<int>(to.size()) ? -2 : to[static_cast<size_t>(v)]; };
+  for (size_t p = 0; p < polys.size(); ++p) {
+    if (poly_of[p] < 0) continue;
+    NavPolygon P = polys[p];
+    P.first = static_cast<int>(c.ring_v.size());
+    P.first_portal = static_cast<int>(c.listed.size());
+    for (int e = polys[p].first; e < polys[p].first + polys[p].count; ++e) {
+      const size_t i = static_cast<size_t>(e);
+      c.ring_v.push_back(m.ring_vertices()[i]);
+      c.ring_vid.push_back(m.ring_vertex_ids()[i]);
+      c.ring_n.push_back(map(poly_of, m.ring_neighbors()[i]));
+      c.ring_p.push_back(map(portal_of, m.ring_portals()[i]));
+    }
+    for (int k = polys[p].first_portal; k < polys[p].first_portal + polys[p].portal_count; ++k)
+      c.listed.push_back(map(portal_of, m.polygon_portals()[static_cast<size_t>(k)]));
+    c.polygons.push_back(P);
+  }
+  for (size_t i = 0; i < m.portals().size(); ++i) {
+    if (portal_of[i] < 0) continue;
+    NavPortal pt = m.portals()[i];
+    pt.poly_a = map(poly_of, pt.poly_a), pt.poly_b = map(poly_of, pt.poly_b);
+    pt.edge_a = map(edge_of, pt.edge_a), pt.edge_b = map(edge_of, pt.edge_b);
+    c.portals.push_back(pt);
+  }
+  const auto& tf = m.tile_polygon_first();
+  if (!tf.empty()) {
+    c.tile_first.push_back(0);
+    for (size_t t = 0; t + 1 < tf.size(); ++t) {
+      int live = 0;
+      for (int p = tf[t]; p < tf[t + 1]; ++p) live += poly_of[static_cast<size_t>(p)] >= 0 ? 1 : 0;
+      c.tile_first.push_back(c.tile_first.back() + live);
+    }
+  }
+  c.on_wall = m.vertex_on_wall();
+  return c;
+}
+
+/// Per polygon number of `m`, its number in test::canonical(m) (-1 for an unused one).
+inline std::vector<int> canonical_polygon_numbers(const Navmesh& m) {
+  std::vector<int> out(m.polygons().size(), -1);
+  int next = 0;
+  for (size_t p = 0; p < out.size(); ++p)
+    if (m.polygons()[p].count > 0) out[p] = next++;
+  return out;
 }
 
 }  // namespace pathlab::test

@@ -115,6 +115,14 @@ struct NavmeshChange {
   std::vector<int> tiles;
   /// Per tile, the index of its first polygon before the update, then the polygon count.
   std::vector<int> old_tile_polygon_first;
+  /// The tiles whose stitched rings were made anew (the rebuilt ones and the neighbours whose
+  /// shared side changed), ascending.
+  std::vector<int> restitched;
+  /// True when every tile kept its ranges of polygon, ring edge, portal and portal list
+  /// numbers: only the polygons of `restitched` and their eight neighbours may differ, every
+  /// other polygon, edge and portal is as it was. False after a layout anew (a build, or a
+  /// tile that outgrew its range).
+  bool kept_numbers = false;
 };
 
 class Navmesh {
@@ -128,7 +136,8 @@ class Navmesh {
   /// The cells inside `changed` of `grid` may differ from the grid the mesh was built from;
   /// every cell outside it must not. Rebuilds the tiles whose sub-cells those cells reach (the
   /// agent radius widens the reach) and that changed, and re-stitches the mesh, so that the mesh equals
-  /// build(grid, def) polygon for polygon. An untiled mesh (tile_size 0) is rebuilt whole.
+  /// build(grid, def) polygon for polygon, its unused numbers left out (tile_polygon_first()).
+  /// An untiled mesh (tile_size 0) is rebuilt whole.
   /// Polygon and portal indices change: call NavmeshQuery::reset() afterwards. `changed` is
   /// clipped to the map. [Units: cells]
   /// Errors: `changed` empty (invalid_argument) or wholly outside the map (out_of_bounds);
@@ -138,7 +147,7 @@ class Navmesh {
   /// update() on a copy, leaving this mesh as it is (for a mesh others still read, as a plan
   /// result holding it). Cheaper than a copy and update(): the copy shares every tile's
   /// polygons with this mesh until the update rebuilds or re-stitches it (copy on write per
-  /// tile), and the arrays update() lays out anew are not copied first. Equals
+  /// tile), and when update() lays the mesh out anew its arrays are not copied first. Equals
   /// `Navmesh m = *this; m.update(grid, changed)` array for array. Errors: those of update().
   Result<Navmesh> updated(const Grid& grid, const CellRect& changed) const;
 
@@ -152,17 +161,29 @@ class Navmesh {
   int tiles_x() const noexcept { return tile_j_.empty() ? 0 : static_cast<int>(tile_j_.size()) - 1; }
   int tiles_y() const noexcept { return tile_k_.empty() ? 0 : static_cast<int>(tile_k_.size()) - 1; }
   /// Polygons are numbered tile after tile (row-major): per tile, the index of its first
-  /// polygon, then the polygon count (empty for an untiled mesh).
+  /// polygon, then the polygon count (empty for an untiled mesh). Tile t owns the numbers
+  /// [first[t], first[t + 1]): after an update() a tile keeps its range while its polygons fit
+  /// (so an edit renumbers only the tiles it touches), and the numbers it does not use are
+  /// unused polygons (NavPolygon::count 0, no ring, no portal: skipped by the search, locate()
+  /// and drawing). A build leaves no unused numbers; the first update() that makes a tile
+  /// outgrow its range lays the mesh out anew with spare room in every tile.
   const std::vector<int>& tile_polygon_first() const noexcept { return tile_poly_first_; }
+  /// Per tile, the first index of its range in polygon_portals(), then its size (as
+  /// tile_polygon_first(); unused entries are -1).
+  const std::vector<int>& tile_portal_list_first() const noexcept { return tile_listed_first_; }
 
   /// The tile size the mesh was built with (0: untiled). [Units: cells]
   int tile_size() const noexcept { return def_.tile_size; }
   /// The definition the mesh was built with.
   const NavmeshDef& def() const noexcept { return def_; }
 
+  /// The polygons. In a tiled mesh after an update() some may be unused (count 0, see
+  /// tile_polygon_first()).
   const std::vector<NavPolygon>& polygons() const noexcept { return polys_; }
+  /// The portals. Unused ones (after an update()) have poly_a == poly_b == -1.
   const std::vector<NavPortal>& portals() const noexcept { return portals_; }
-  /// Ring vertices of all polygons, back to back. [Units: cells]
+  /// Ring vertices of all polygons, back to back (after an update() with unused entries
+  /// between tiles: neighbour and portal -1). [Units: cells]
   const std::vector<Vec2>& ring_vertices() const noexcept { return ring_v_; }
   /// Per ring edge (vertex i -> i+1): the polygon across it, or -1 for a wall or the map's edge.
   const std::vector<int>& ring_neighbors() const noexcept { return ring_n_; }
@@ -259,6 +280,9 @@ class Navmesh {
   // Per tile (row-major), its polygons' range [tile_poly_first_[t], tile_poly_first_[t + 1]):
   // a tiled mesh locates a point among its tile's polygons (no per-cell index to rebuild).
   std::vector<int> tile_poly_first_;
+  // Per tile, the start of its ranges of ring edges, portals and portal list entries (as
+  // tile_poly_first_: a tile keeps them, with its spare room, while its arrays fit).
+  std::vector<int> tile_edge_first_, tile_portal_first_, tile_listed_first_;
   std::vector<uint8_t> on_tile_border_;  // per sub-grid vertex id: 1 on an inner tile border
 
   static void merge_into_convex(Navmesh& m, int nx, bool corners_only);
@@ -274,16 +298,13 @@ class Navmesh {
   /// `old_layout` holds the arrays as they were before (this mesh, or the mesh updated() copies;
   /// empty after a build): the tiles whose numbers and neighbours did not change keep theirs.
   void assemble_tiles(const std::vector<int>& rebuilt, const Navmesh& old_layout);
-  /// Lays out the arrays of the tiles from `from_tile` on; those before it are taken from
-  /// `old_layout` (kept in place when it is this mesh).
-  void lay_out_tiles(size_t from_tile, const Navmesh& old_layout);
-  /// The kept prefix's ring edges, portals and portal list entries.
-  struct LayoutCounts {
-    size_t edges = 0, portals = 0, listed = 0;
-  };
-  LayoutCounts keep_layout_before(size_t from_tile, const Navmesh& old_layout);
-  /// Writes tile t's arrays; its portals start at `portal_at`, its portal list entries at `listed_at`.
-  void lay_out_tile(size_t t, const std::vector<int>& edge_first, int portal_at, int listed_at);
+  /// Lays out every tile's arrays in fresh ranges: exactly their size (`spare` false: a
+  /// build) or with spare room (an update whose tile outgrew its range).
+  void lay_out_all(bool spare);
+  /// Whether every tile marked in `tiles` fits its ranges (then only they are laid out again).
+  bool fits_ranges(const std::vector<uint8_t>& tiles) const;
+  /// Writes tile t's arrays into its ranges, the numbers it does not use as unused ones.
+  void lay_out_tile(size_t t);
   /// Sets vid_wall_ at both ends of tile tp's wall edges.
   void mark_wall_vertices(const TilePolys& tp);
   /// update() with the arrays before it in `old_layout` (this mesh, or the one updated() copies).

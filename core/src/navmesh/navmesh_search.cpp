@@ -162,6 +162,7 @@ bool NavmeshSearchWorkspace::snap_to_mesh(Vec2 p, NavPoint& out) const {
   std::vector<std::pair<double, int>> cand;
   cand.reserve(polys.size());
   for (size_t i = 0; i < polys.size(); ++i) {
+    if (polys[i].count == 0) continue;  // an unused polygon number
     const Vec2 lo = polys[i].lo, hi = polys[i].hi;
     const double dx = std::max({lo.x - p.x, 0.0, p.x - hi.x}), dy = std::max({lo.y - p.y, 0.0, p.y - hi.y});
     cand.emplace_back(dx * dx + dy * dy, static_cast<int>(i));
@@ -205,7 +206,7 @@ Result<NavSearchResult> NavmeshSearchWorkspace::find_corridor(Vec2 start, Vec2 g
   }
   meter_ = BudgetMeter(*budget);
   node_cap_ = options.max_nodes > 0 ? options.max_nodes
-                                    : kNavNodesPerPortalEdge * static_cast<int64_t>(pedges_.size()) + kNavMinNodeCap;
+                                    : kNavNodesPerPortalEdge * pedge_live_ + kNavMinNodeCap;
   trace_ = options.record_trace;
   if (options.cost == NavSearchCost::exact) {
     search_exact(r);

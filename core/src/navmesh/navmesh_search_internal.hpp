@@ -154,44 +154,21 @@ class NavmeshSearchWorkspace {
   void size_buffers();
   void build_portal_edges();
   /// Fills polygon `poly`'s portal edges at pedges_[pedge_first_[poly] ...) from the mesh
-  /// (every field but the dead range: set_dead_ranges()).
+  /// (its dead range clear: set_dead_ranges() marks the dead ones).
   void fill_polygon_edges(int poly);
   /// The index in pedges_ of polygon `poly`'s portal edge through portal `pid` (it has one).
   int edge_of_portal(int poly, int pid) const;
-  /// The dead range of each portal edge of polygons [lo, hi), from the dead trees.
-  void set_dead_ranges(int lo, int hi);
+  /// The dead range of every portal edge, from the dead trees.
+  void set_dead_ranges();
   /// True when the tables of the mesh at `change.before` (this workspace's revision_) can be
   /// patched to the mesh now: a tiled mesh whose last update() started from them.
   bool can_patch(const Navmesh& mesh) const;
-  /// Patches the portal edges after a tiled update(): the polygons of the rebuilt tiles and
-  /// the tiles around them are filled anew, the others' edges copied with their polygon and
-  /// edge indices moved to the new numbering (navmesh_search_patch.cpp); sets the dead ranges
-  /// too (after build_dead_trees).
+  /// Patches the portal edges after a tiled update() that kept the mesh's numbers: the
+  /// polygons of the restitched tiles and their eight neighbours are filled anew in place,
+  /// every other edge is kept (navmesh_search_patch.cpp). The dead ranges are set afterwards.
   void patch_portal_edges(const NavmeshChange& change);
-  /// The tiles patch_portal_edges redoes, [p0, q1), and the index of the first old edge it set
-  /// aside in the spare buffers.
-  struct PatchSpan {
-    size_t p0 = 0, q1 = 0, spare_base = 0;
-  };
-  /// patch_portal_edges after the block moves: each tile of the span copied or filled, the far
-  /// edges across refilled polygons looked up, the portal ids listed and the dead ranges set.
-  void finish_patch(const PatchSpan& span, const std::vector<int>& old_first, const std::vector<int>& old_ranges,
-                    const std::vector<uint8_t>& refill, const std::vector<int>& edge_shift);
-  /// patch_portal_edges' new per-polygon edge ranges: the old ones before tile p0, counted in
-  /// the tiles [p0, q1), the old ones moved after.
-  std::vector<int> patched_edge_ranges(const std::vector<int>& old_first, const std::vector<int>& new_first,
-                                       const std::vector<uint8_t>& refill, size_t p0, size_t q1) const;
-  /// Moves the edges from index `from` to the end by edge_shift places, with their far polygon
-  /// and far edge moved by poly_shift and edge_shift.
-  void slide_edges(size_t from, int edge_shift, int poly_shift);
-  /// The same from the spare buffers, which hold the old edges whole, into pedges_ (sized).
-  void slide_spare_edges(size_t from, int edge_shift, int poly_shift);
-  /// patch_portal_edges' copy of kept tile t's old edges (set aside in the spare buffers from
-  /// index spare_base) to their tile's edge_shift, with the far polygon renumbered and the far
-  /// edge moved (-1 when the far polygon was refilled). `old_ranges`: the old pedge_first_.
-  void copy_tile_edges(size_t t, size_t spare_base, const std::vector<int>& old_first, const std::vector<int>& new_first,
-                       const std::vector<int>& old_ranges, const std::vector<uint8_t>& refill,
-                       const std::vector<int>& edge_shift);
+  /// Polygon `poly`'s range in pedges_: a tiled mesh's at its portal list entries.
+  void set_edge_range(int poly);
   /// Peels the mesh's dead trees into tree_parent_ and numbers them into tree_in_/tree_out_.
   void build_dead_trees();
   void number_dead_trees(const std::vector<uint8_t>& peeled);
@@ -219,7 +196,7 @@ class NavmeshSearchWorkspace {
   }
   std::pair<const PortalEdge*, const PortalEdge*> portal_edges(int poly) const {
     const PortalEdge* base = pedges_.data();
-    return {base + pedge_first_[static_cast<size_t>(poly)], base + pedge_first_[static_cast<size_t>(poly) + 1]};
+    return {base + pedge_first_[static_cast<size_t>(poly)], base + pedge_end_[static_cast<size_t>(poly)]};
   }
 
   // --- One query (navmesh_search.cpp) ---
@@ -280,12 +257,15 @@ class NavmeshSearchWorkspace {
   // Mesh tables.
   size_t ring_edges_ = 0;  // ring edges of the mesh reset() last saw
   std::vector<PortalEdge> pedges_;
-  std::vector<int> pedge_first_;  // per polygon, then one past the end: its range in pedges_
+  // Per polygon its range [pedge_first_[p], pedge_end_[p]) in pedges_: back to back for an
+  // untiled mesh; for a tiled one at the polygon's portal list entries (NavPolygon::
+  // first_portal), so that the ranges stay where the mesh's numbers stay and the entries of
+  // unused numbers are gaps. pedge_first_ has one more entry: the table's size.
+  std::vector<int> pedge_first_, pedge_end_;
+  int64_t pedge_live_ = 0;  // edges in the ranges (the gaps left out)
+  std::vector<int> dead_edges_;  // the edges set_dead_ranges marked (a dead tree across)
   std::vector<Vec2> pedge_dir_;   // per portal edge: unit vector u -> w
   std::vector<int> pedge_portal_;  // per portal edge: the portal id
-  // patch_portal_edges' old edges of the tiles it redoes (or all of them), kept between edits.
-  std::vector<PortalEdge> pedges_spare_;
-  std::vector<Vec2> pedge_dir_spare_;
   // Per polygon: the neighbour it was peeled off towards (-1: not peeled, or a tree's last),
   // and its pre-order interval in the peeled forest (-1 when not peeled).
   std::vector<int> tree_parent_, tree_in_, tree_out_;

@@ -19,11 +19,12 @@ void NavmeshSearchWorkspace::reset(const Navmesh& mesh) {
   build_dead_trees();
   build_components();
   if (patch) {
-    patch_portal_edges(mesh.last_change());  // and the dead ranges, tile by tile
+    patch_portal_edges(mesh.last_change());
   } else {
     build_portal_edges();
-    set_dead_ranges(0, static_cast<int>(mesh.polygons().size()));
+    dead_edges_.clear();  // their indices are of the old table
   }
+  set_dead_ranges();
 }
 
 void NavmeshSearchWorkspace::size_buffers() {
@@ -41,6 +42,7 @@ bool NavmeshSearchWorkspace::stale() const {
   const size_t np = mesh_->polygons().size();
   return revision_ != mesh_->revision() || nodes_.size() != 2 * mesh_->portals().size() + 1 ||
          tree_parent_.size() != np || ring_edges_ != mesh_->ring_vertices().size() || pedge_first_.size() != np + 1 ||
+         pedge_end_.size() != np ||
          component_.size() != np || goal_mark_.size() != np ||
          root_g_.size() != static_cast<size_t>(mesh_->vertex_id_count());
 }
@@ -50,16 +52,28 @@ void NavmeshSearchWorkspace::build_portal_edges() {
   const size_t np = mesh.polygons().size();
   ring_edges_ = mesh.ring_vertices().size();
   pedge_first_.assign(np + 1, 0);
+  pedge_end_.assign(np, 0);
+  pedge_live_ = 0;
+  // A tiled mesh: each polygon's edges where its portal list is (they keep their place while
+  // the mesh keeps its numbers: patch_portal_edges); else back to back.
+  const bool tiled = !mesh.tile_polygon_first().empty();
   for (size_t poly = 0; poly < np; ++poly) {
-    const NavPolygon& P = mesh.polygons()[poly];
-    int n = 0;
-    for (int e = P.first; e < P.first + P.count; ++e) n += mesh.ring_portals()[static_cast<size_t>(e)] >= 0 ? 1 : 0;
-    pedge_first_[poly + 1] = pedge_first_[poly] + n;
+    if (tiled) {
+      set_edge_range(static_cast<int>(poly));
+    } else {
+      const NavPolygon& P = mesh.polygons()[poly];
+      int n = 0;
+      for (int e = P.first; e < P.first + P.count; ++e) n += mesh.ring_portals()[static_cast<size_t>(e)] >= 0 ? 1 : 0;
+      pedge_first_[poly] = poly == 0 ? 0 : pedge_end_[poly - 1];
+      pedge_end_[poly] = pedge_first_[poly] + n;
+    }
+    pedge_live_ += pedge_end_[poly] - pedge_first_[poly];
   }
-  const size_t total = static_cast<size_t>(pedge_first_[np]);
-  pedges_.resize(total);
-  pedge_dir_.resize(total);
-  pedge_portal_.resize(total);
+  const size_t total = tiled ? mesh.polygon_portals().size() : static_cast<size_t>(np == 0 ? 0 : pedge_end_[np - 1]);
+  pedge_first_[np] = static_cast<int>(total);
+  pedges_.assign(total, PortalEdge{});
+  pedge_dir_.assign(total, Vec2(0.0, 0.0));
+  pedge_portal_.assign(total, -1);
   for (size_t poly = 0; poly < np; ++poly) fill_polygon_edges(static_cast<int>(poly));
 }
 
@@ -86,6 +100,8 @@ void NavmeshSearchWorkspace::fill_polygon_edges(int poly) {
     pe.across = edge_of_portal(pe.poly, pid);
     pe.u_corner = corner(e);
     pe.w_corner = corner(e1);
+    pe.dead_lo = std::numeric_limits<int>::min();  // no dead tree (set_dead_ranges marks them)
+    pe.dead_hi = std::numeric_limits<int>::max();
     pedges_[at] = pe;
     pedge_dir_[at] = pe.len > 0.0 ? (pe.w - pe.u) / pe.len : Vec2(1.0, 0.0);
     pedge_portal_[at] = pid;
@@ -104,16 +120,29 @@ int NavmeshSearchWorkspace::edge_of_portal(int poly, int pid) const {
   return -1;
 }
 
-void NavmeshSearchWorkspace::set_dead_ranges(int lo, int hi) {
-  // Needs the dead trees (build_dead_trees).
-  for (size_t poly = static_cast<size_t>(lo); poly < static_cast<size_t>(hi); ++poly)
-    for (int i = pedge_first_[poly]; i < pedge_first_[poly + 1]; ++i) {
+void NavmeshSearchWorkspace::set_dead_ranges() {
+  // Needs the dead trees (build_dead_trees). An edge is marked when the polygon across hangs
+  // off its polygon as a dead tree: from each peeled polygon q to the edges of its parent that
+  // lead to q, instead of a look-up per edge of the whole table (random reads of the trees for
+  // every edge were the largest share of an edit's table time). The edges marked last time are
+  // cleared first (a patched table keeps them; a refilled edge is clear already).
+  constexpr int kLo = std::numeric_limits<int>::min(), kHi = std::numeric_limits<int>::max();
+  for (const int i : dead_edges_) {
+    PortalEdge& pe = pedges_[static_cast<size_t>(i)];
+    if (pe.poly >= 0) pe.dead_lo = kLo, pe.dead_hi = kHi;  // (a gap entry stays as a fresh table has it)
+  }
+  dead_edges_.clear();
+  const size_t np = tree_parent_.size();
+  for (size_t q = 0; q < np; ++q) {
+    const int p = tree_parent_[q];
+    if (p < 0) continue;
+    for (int i = pedge_first_[static_cast<size_t>(p)]; i < pedge_end_[static_cast<size_t>(p)]; ++i) {
       PortalEdge& pe = pedges_[static_cast<size_t>(i)];
-      const size_t q = static_cast<size_t>(pe.poly);
-      const bool dead = tree_parent_[q] == static_cast<int>(poly);  // a dead tree hangs off poly here
-      pe.dead_lo = dead ? tree_in_[q] : std::numeric_limits<int>::min();
-      pe.dead_hi = dead ? tree_out_[q] : std::numeric_limits<int>::max();
+      if (pe.poly != static_cast<int>(q)) continue;
+      pe.dead_lo = tree_in_[q], pe.dead_hi = tree_out_[q];
+      dead_edges_.push_back(i);
     }
+  }
 }
 
 void NavmeshSearchWorkspace::build_dead_trees() {
@@ -132,7 +161,8 @@ void NavmeshSearchWorkspace::build_dead_trees() {
   queue.reserve(np);
   for (size_t i = 0; i < np; ++i) {
     degree[i] = polys[i].portal_count;
-    if (degree[i] <= 1) queue.push_back(static_cast<int>(i));
+    // An unused polygon number (tile slack) is no polygon: neither peeled nor numbered.
+    if (degree[i] <= 1 && polys[i].count > 0) queue.push_back(static_cast<int>(i));
   }
   for (size_t qi = 0; qi < queue.size(); ++qi) {
     const int p = queue[qi];
@@ -203,6 +233,7 @@ void NavmeshSearchWorkspace::build_components() {
     return v;
   };
   for (const NavPortal& pt : mesh_->portals()) {
+    if (pt.poly_a < 0) continue;  // an unused portal number
     const int a = root(pt.poly_a), b = root(pt.poly_b);
     if (a != b) parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
   }

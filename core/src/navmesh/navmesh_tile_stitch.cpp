@@ -5,8 +5,12 @@
 // its stitched rings, their twins across and its polygons' boxes: after an update() only the
 // rebuilt tiles and their four neighbours are stitched again (a tile's cut edges depend on
 // its own polygons and its neighbours' side edges only), the twins are looked up again one
-// tile further, and the layout copies every tile's rings with the polygon, edge and portal
-// numbers moved to their new places. The result is the same as stitching every tile.
+// tile further. Each tile owns ranges of polygon, ring edge, portal and portal list numbers
+// (as Detour's tiles own their polygon references, Mononen, Recast & Detour): while the
+// relinked tiles fit theirs, only they are laid out again and every other number stays put;
+// a tile that outgrows a range lays the whole mesh out anew with a quarter's spare room per
+// tile. Unused numbers are empty polygons and cleared portals. Leaving them out, the result
+// is the same as stitching every tile.
 
 #include <algorithm>
 #include <array>
@@ -278,6 +282,7 @@ struct TileStitcher {
 
 void Navmesh::assemble_tiles(const std::vector<int>& rebuilt, const Navmesh& old_layout) {
   TileStitcher st(*this);
+  const bool rebuilt_all = rebuilt.size() == tiles_.size() && &old_layout == this && tile_edge_first_.empty();
   std::vector<uint8_t> changed(tiles_.size(), 0);
   // The rebuilt tiles' side lists before: build_tile keeps them until prepare() (after a
   // build they are empty, and every tile is rebuilt).
@@ -295,12 +300,27 @@ void Navmesh::assemble_tiles(const std::vector<int>& rebuilt, const Navmesh& old
     if (restitch[t]) st.stitch(static_cast<int>(t));
   for (size_t t = 0; t < tiles_.size(); ++t)
     if (relink[t]) st.link(static_cast<int>(t), restitch);
-  // The tiles before the first one relinked keep their numbers; so do their arrays, unless a
-  // neighbour below them (one row on) got new numbers.
-  const size_t first = static_cast<size_t>(std::find(relink.begin(), relink.end(), 1) - relink.begin());
-  const size_t tx = static_cast<size_t>(st.tiles_x);
-  // Nothing relinked (an update that changed no tile's sub-cells): every tile keeps its layout.
-  lay_out_tiles(first == tiles_.size() ? (rebuilt.empty() ? tiles_.size() : 0) : first >= tx ? first - tx : 0, old_layout);
+  // The relinked tiles are the only ones whose rings, neighbours, twins or portal ids can have
+  // changed (a tile's portal ids follow its own open edges, which only restitching changes;
+  // its neighbours refer to them). When each fits its ranges, only they are laid out again.
+  change_.restitched.clear();
+  for (size_t t = 0; t < tiles_.size(); ++t)
+    if (restitch[t]) change_.restitched.push_back(static_cast<int>(t));
+  const bool fresh = tile_edge_first_.size() != tiles_.size() + 1;
+  change_.kept_numbers = !fresh && fits_ranges(relink);
+  if (change_.kept_numbers) {
+    if (&old_layout != this) {  // updated(): the other mesh's arrays, then the relinked tiles
+      polys_ = old_layout.polys_, portals_ = old_layout.portals_, poly_portals_ = old_layout.poly_portals_;
+      ring_v_ = old_layout.ring_v_, ring_vid_ = old_layout.ring_vid_, ring_n_ = old_layout.ring_n_, ring_p_ = old_layout.ring_p_;
+      vid_count_ = old_layout.vid_count_;
+    }
+    for (size_t t = 0; t < tiles_.size(); ++t)
+      if (relink[t]) lay_out_tile(t);
+  } else {
+    // A build: no spare room, the arrays as compact as before. An update that outgrew a
+    // range: spare room in every tile, so the edits after it renumber only their tiles.
+    lay_out_all(!rebuilt_all);
+  }
   st.wall_flags(restitch, old_layout);
 }
 
@@ -313,67 +333,61 @@ void Navmesh::mark_wall_vertices(const TilePolys& tp) {
     }
 }
 
-Navmesh::LayoutCounts Navmesh::keep_layout_before(size_t from_tile, const Navmesh& old) {
-  // Polygons, ring edges, portals and portal lists come tile after tile: the kept tiles' are a
-  // prefix of each array. In place the arrays keep their length (lay_out_tiles sizes them
-  // once: shrinking first would make it initialise the tail again).
-  LayoutCounts kept;
-  const size_t q = static_cast<size_t>(tile_poly_first_[from_tile]);
-  if (q > 0) {
-    const NavPolygon& last = old.polys_[q - 1];
-    kept.edges = static_cast<size_t>(last.first + last.count);
-    kept.listed = static_cast<size_t>(last.first_portal + last.portal_count);
+namespace {
+
+/// Spare room of a tile range holding n entries after a layout anew: a quarter more, and at
+/// least 24, so that an edit that adds polygons to a tile (a wall drawn through it) still fits,
+/// also in the tiles of a sparse map that hold a dozen polygons.
+int with_spare(int n) { return n + std::max(n / 4, 24); }
+
+}  // namespace
+
+bool Navmesh::fits_ranges(const std::vector<uint8_t>& tiles) const {
+  for (size_t t = 0; t < tiles_.size(); ++t) {
+    if (!tiles[t]) continue;
+    const TilePolys& tp = *tiles_[t];
+    if (static_cast<int>(tp.polys.size()) > tile_poly_first_[t + 1] - tile_poly_first_[t] ||
+        static_cast<int>(tp.ring_vid.size()) > tile_edge_first_[t + 1] - tile_edge_first_[t] ||
+        tp.own_portals > tile_portal_first_[t + 1] - tile_portal_first_[t] ||
+        tp.open_edges > tile_listed_first_[t + 1] - tile_listed_first_[t])
+      return false;
   }
-  // Each portal is made by its lower-numbered polygon, in polygon order.
-  kept.portals = static_cast<size_t>(
-      std::partition_point(old.portals_.begin(), old.portals_.end(), [&](const NavPortal& p) { return static_cast<size_t>(p.poly_a) < q; }) -
-      old.portals_.begin());
-  if (&old != this) {
-    auto keep = [](auto& to, const auto& from, size_t n) { to.assign(from.begin(), from.begin() + static_cast<std::ptrdiff_t>(n)); };
-    keep(polys_, old.polys_, q);
-    keep(ring_vid_, old.ring_vid_, kept.edges), keep(ring_v_, old.ring_v_, kept.edges);
-    keep(ring_n_, old.ring_n_, kept.edges), keep(ring_p_, old.ring_p_, kept.edges);
-    keep(portals_, old.portals_, kept.portals), keep(poly_portals_, old.poly_portals_, kept.listed);
-  }
-  return kept;
+  return true;
 }
 
-void Navmesh::lay_out_tiles(size_t from_tile, const Navmesh& old) {
+void Navmesh::lay_out_all(bool spare) {
   const int nx = static_cast<int>(xs_.size()) - 1, ny = static_cast<int>(ys_.size()) - 1;
-  // Polygons and ring edges are numbered tile after tile: each tile's first ones.
-  tile_poly_first_.assign(tiles_.size() + 1, 0);
-  std::vector<int> edge_first(tiles_.size() + 1, 0);
-  for (size_t t = 0; t < tiles_.size(); ++t) {
-    tile_poly_first_[t + 1] = tile_poly_first_[t] + static_cast<int>(tiles_[t]->polys.size());
-    edge_first[t + 1] = edge_first[t] + static_cast<int>(tiles_[t]->ring_vid.size());
+  const size_t n = tiles_.size();
+  for (std::vector<int>* v : {&tile_poly_first_, &tile_edge_first_, &tile_portal_first_, &tile_listed_first_}) v->assign(n + 1, 0);
+  auto room = [spare](size_t count) { return spare ? with_spare(static_cast<int>(count)) : static_cast<int>(count); };
+  for (size_t t = 0; t < n; ++t) {
+    const TilePolys& tp = *tiles_[t];
+    tile_poly_first_[t + 1] = tile_poly_first_[t] + room(tp.polys.size());
+    tile_edge_first_[t + 1] = tile_edge_first_[t] + room(tp.ring_vid.size());
+    tile_portal_first_[t + 1] = tile_portal_first_[t] + room(static_cast<size_t>(tp.own_portals));
+    tile_listed_first_[t + 1] = tile_listed_first_[t] + room(static_cast<size_t>(tp.open_edges));
   }
-  const LayoutCounts kept = from_tile > 0 ? keep_layout_before(from_tile, old) : LayoutCounts{};
-  // Each laid-out tile's first portal and portal list entry, from the counts stitch() kept.
-  std::vector<int> portal_first(tiles_.size() + 1, 0), listed_first(tiles_.size() + 1, 0);
-  portal_first[from_tile] = static_cast<int>(kept.portals), listed_first[from_tile] = static_cast<int>(kept.listed);
-  for (size_t t = from_tile; t < tiles_.size(); ++t) {
-    portal_first[t + 1] = portal_first[t] + tiles_[t]->own_portals;
-    listed_first[t + 1] = listed_first[t] + tiles_[t]->open_edges;
-  }
-  const size_t ne = static_cast<size_t>(edge_first.back());
+  const size_t ne = static_cast<size_t>(tile_edge_first_.back());
   polys_.resize(static_cast<size_t>(tile_poly_first_.back()));
   ring_vid_.resize(ne), ring_v_.resize(ne), ring_n_.resize(ne), ring_p_.resize(ne);
-  portals_.resize(static_cast<size_t>(portal_first.back())), poly_portals_.resize(static_cast<size_t>(listed_first.back()));
+  portals_.resize(static_cast<size_t>(tile_portal_first_.back()));
+  poly_portals_.resize(static_cast<size_t>(tile_listed_first_.back()));
   vid_count_ = (nx + 1) * (ny + 1);
   // (The wall flags are set by assemble_tiles: they do not depend on the numbering.)
-  for (size_t t = from_tile; t < tiles_.size(); ++t) lay_out_tile(t, edge_first, portal_first[t], listed_first[t]);
+  for (size_t t = 0; t < n; ++t) lay_out_tile(t);
   sub_poly_.clear(), rect_first_.clear(), rect_polys_.clear(), cell_first_.clear(), cell_polys_.clear();
 }
 
-void Navmesh::lay_out_tile(size_t t, const std::vector<int>& edge_first, int portal_at, int listed_at) {
+void Navmesh::lay_out_tile(size_t t) {
   const TilePolys& tp = *tiles_[t];
-  const int e0 = edge_first[t];
+  const int e0 = tile_edge_first_[t];
+  int portal_at = tile_portal_first_[t], listed_at = tile_listed_first_[t];
   std::copy(tp.ring_vid.begin(), tp.ring_vid.end(), ring_vid_.begin() + e0);
   std::copy(tp.ring_v.begin(), tp.ring_v.end(), ring_v_.begin() + e0);
-  // Raw pointers, sized by lay_out_tiles: through the vectors every store (a push_back's end
-  // pointer above all) made the compiler load each vector's data pointer again per edge.
+  // Raw pointers: through the vectors every store made the compiler load each vector's data
+  // pointer again per edge.
   const int* const tile_first = tile_poly_first_.data();
-  const int* const edge_start = edge_first.data();
+  const int* const edge_start = tile_edge_first_.data();
   const int *const ring_tile = tp.ring_tile.data(), *const ring_poly = tp.ring_poly.data(), *const ring_twin = tp.ring_twin.data();
   const Vec2* const ring_v = ring_v_.data();
   int *const ring_n = ring_n_.data(), *const ring_p = ring_p_.data(), *const listed = poly_portals_.data();
@@ -388,7 +402,7 @@ void Navmesh::lay_out_tile(size_t t, const std::vector<int>& edge_first, int por
       const size_t le = static_cast<size_t>(e - e0);
       const int ta = ring_tile[le];
       ring_p[e] = -1;
-      if (ta < 0) {  // a wall (its ends marked above: a shortest path may bend there)
+      if (ta < 0) {  // a wall
         ring_n[e] = -1;
         continue;
       }
@@ -403,6 +417,8 @@ void Navmesh::lay_out_tile(size_t t, const std::vector<int>& edge_first, int por
         pt.poly_a = id, pt.poly_b = n, pt.edge_a = e, pt.edge_b = twin;
         pt.a = ring_v[e], pt.b = ring_v[e1];
       } else if (twin >= 0) {
+        // The twin's polygon comes first, so its tile is this one, one laid out before it or
+        // one not laid out again (its portal ids did not change): its portal id is in place.
         pid = ring_p[twin];
       }
       ring_p[e] = pid;
@@ -410,6 +426,19 @@ void Navmesh::lay_out_tile(size_t t, const std::vector<int>& edge_first, int por
     }
     P.portal_count = listed_at - P.first_portal;
   }
+  // The numbers the tile does not use: unused polygons (no ring, no portal), walls, -1.
+  const int e_end = e0 + static_cast<int>(tp.ring_vid.size());
+  for (int id = tile_first[t] + static_cast<int>(tp.polys.size()); id < tile_first[t + 1]; ++id) {
+    NavPolygon& P = polys_[static_cast<size_t>(id)];
+    P = NavPolygon{};
+    P.first = e_end, P.first_portal = listed_at;
+  }
+  std::fill(ring_vid_.begin() + e_end, ring_vid_.begin() + edge_start[t + 1], 0);
+  std::fill(ring_v_.begin() + e_end, ring_v_.begin() + edge_start[t + 1], Vec2(0.0, 0.0));
+  std::fill(ring_n_.begin() + e_end, ring_n_.begin() + edge_start[t + 1], -1);
+  std::fill(ring_p_.begin() + e_end, ring_p_.begin() + edge_start[t + 1], -1);
+  std::fill(portals_.begin() + portal_at, portals_.begin() + tile_portal_first_[t + 1], NavPortal{});
+  std::fill(poly_portals_.begin() + listed_at, poly_portals_.begin() + tile_listed_first_[t + 1], -1);
 }
 
 int Navmesh::locate_in_tiles(Vec2 p) const noexcept {
@@ -423,6 +452,7 @@ int Navmesh::locate_in_tiles(Vec2 p) const noexcept {
   const size_t t = static_cast<size_t>(ty) * (tile_j_.size() - 1) + static_cast<size_t>(tx);
   for (int id = tile_poly_first_[t]; id < tile_poly_first_[t + 1]; ++id) {
     const NavPolygon& P = polys_[static_cast<size_t>(id)];
+    if (P.count == 0) continue;  // an unused number
     if (p.x < P.lo.x - 1e-9 || p.x > P.hi.x + 1e-9 || p.y < P.lo.y - 1e-9 || p.y > P.hi.y + 1e-9) continue;
     if (contains(id, p)) return id;
   }

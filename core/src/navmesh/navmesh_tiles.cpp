@@ -359,6 +359,9 @@ Result<Navmesh> Navmesh::updated(const Grid& grid, const CellRect& changed) cons
     out.tile_k_ = tile_k_;
     out.sub_open_ = sub_open_;
     out.tile_poly_first_ = tile_poly_first_;
+    out.tile_edge_first_ = tile_edge_first_;
+    out.tile_portal_first_ = tile_portal_first_;
+    out.tile_listed_first_ = tile_listed_first_;
     out.on_tile_border_ = on_tile_border_;
   }
   if (Status s = out.update_from(grid, changed, *this); !s) return s.error();
