@@ -105,7 +105,7 @@ inline CanonicalMesh canonical(const Navmesh& m) {
   const auto& polys = m.polygons();
   std::vector<int> poly_of(polys.size(), -2), edge_of(m.ring_vertices().size(), -2), portal_of(m.portals().size(), -2);
   for (size_t p = 0, next = 0, edge = 0; p < polys.size(); ++p) {
-    if (polys[p].count == 0) {
+    if (polys[p].unused()) {
       c.unused_not_cleared += polys[p].portal_count != 0 ? 1 : 0;
       continue;
     }
@@ -114,7 +114,7 @@ inline CanonicalMesh canonical(const Navmesh& m) {
   }
   for (size_t i = 0, next = 0; i < m.portals().size(); ++i) {
     const NavPortal& pt = m.portals()[i];
-    if (pt.poly_a < 0) {
+    if (pt.unused()) {
       c.unused_not_cleared += pt.poly_b != -1 || pt.edge_a != -1 || pt.edge_b != -1 ? 1 : 0;
       continue;
     }
@@ -162,7 +162,7 @@ inline std::vector<int> canonical_polygon_numbers(const Navmesh& m) {
   std::vector<int> out(m.polygons().size(), -1);
   int next = 0;
   for (size_t p = 0; p < out.size(); ++p)
-    if (m.polygons()[p].count > 0) out[p] = next++;
+    if (!m.polygons()[p].unused()) out[p] = next++;
   return out;
 }
 

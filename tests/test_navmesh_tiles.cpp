@@ -50,7 +50,7 @@ void check_portals(const Navmesh& m) {
     return e + 1 < P.first + P.count ? e + 1 : P.first;
   };
   for (const NavPortal& p : m.portals()) {
-    if (p.poly_a < 0) continue;  // an unused number
+    if (p.unused()) continue;
     REQUIRE(p.edge_a >= 0);
     REQUIRE(p.edge_b >= 0);
     CHECK(rv[static_cast<size_t>(p.edge_a)] == rv[static_cast<size_t>(next(p.poly_b, p.edge_b))]);

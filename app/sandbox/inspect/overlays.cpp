@@ -178,7 +178,7 @@ void Inspector::draw_navmesh(const Sandbox& sb, ImDrawList* dl) {
     SdlBatch& batch = sb.sdl_layer().begin(dl);
     std::vector<ImVec2> pts;
     for (int p = 0; p < static_cast<int>(mesh->polygons().size()); ++p) {
-      if (mesh->polygons()[static_cast<size_t>(p)].count == 0) continue;  // an unused number (tile slack)
+      if (mesh->polygons()[static_cast<size_t>(p)].unused()) continue;  // a tile's spare room
       pts.clear();
       for (const Vec2& v : mesh->ring(p)) pts.push_back(sb.world_to_screen(v));
       batch.polyline(pts.data(), static_cast<int>(pts.size()), IM_COL32(30, 120, 60, 200), true);

@@ -88,11 +88,14 @@ inline NavmeshDef default_navmesh_def() { return NavmeshDef{}; }
 /// math sense (positive shoelace area; with y down it appears clockwise on screen).
 struct NavPolygon {
   int first = 0;     ///< Index of the first ring vertex.
-  int count = 0;     ///< Number of ring vertices (and edges). [Limit: >= 3]
+  int count = 0;     ///< Number of ring vertices (and edges). [Limit: >= 3, or 0 for an unused number]
   int first_portal = 0;  ///< Index into Navmesh::polygon_portals().
   int portal_count = 0;
   Vec2 lo{0, 0}, hi{0, 0};  ///< Bounding box. [Units: cells]
   Vec2 centre{0, 0};        ///< Centroid (the Tower22 post's node point). [Units: cells]
+  /// An unused polygon number: a tile's spare room after Navmesh::update() (no ring, no portal;
+  /// see Navmesh::tile_polygon_first()). Skipped by the search, locate() and drawing.
+  bool unused() const noexcept { return count == 0; }
 };
 
 /// The shared edge of two polygons. `a -> b` is the edge as it runs in polygon `poly_a`'s ring,
@@ -103,6 +106,8 @@ struct NavPortal {
   Vec2 a{0, 0}, b{0, 0};  ///< [Units: cells]
   int edge_a = -1;  ///< The ring edge (index into ring_vertices()) in poly_a's ring: runs a -> b.
   int edge_b = -1;  ///< The ring edge in poly_b's ring: runs b -> a.
+  /// An unused portal number (a tile's spare room after Navmesh::update()): joins nothing.
+  bool unused() const noexcept { return poly_a < 0; }
 };
 
 /// What the last Navmesh::update() of a tiled mesh changed: enough for NavmeshQuery::reset()

@@ -388,7 +388,7 @@ int Navmesh::locate(Vec2 p) const noexcept {
 bool Navmesh::contains(int poly, Vec2 p) const noexcept {
   if (poly < 0 || poly >= static_cast<int>(polys_.size()) || !is_finite(p)) return false;
   const NavPolygon& P = polys_[static_cast<size_t>(poly)];
-  if (P.count < 3) return false;  // an unused polygon number (tile_polygon_first())
+  if (P.unused()) return false;
   for (int e = P.first; e < P.first + P.count; ++e) {
     const int e1 = e + 1 < P.first + P.count ? e + 1 : P.first;
     const Vec2 a = ring_v_[static_cast<size_t>(e)], d = ring_v_[static_cast<size_t>(e1)] - a;

@@ -162,7 +162,7 @@ bool NavmeshSearchWorkspace::snap_to_mesh(Vec2 p, NavPoint& out) const {
   std::vector<std::pair<double, int>> cand;
   cand.reserve(polys.size());
   for (size_t i = 0; i < polys.size(); ++i) {
-    if (polys[i].count == 0) continue;  // an unused polygon number
+    if (polys[i].unused()) continue;
     const Vec2 lo = polys[i].lo, hi = polys[i].hi;
     const double dx = std::max({lo.x - p.x, 0.0, p.x - hi.x}), dy = std::max({lo.y - p.y, 0.0, p.y - hi.y});
     cand.emplace_back(dx * dx + dy * dy, static_cast<int>(i));

@@ -162,7 +162,7 @@ void NavmeshSearchWorkspace::build_dead_trees() {
   for (size_t i = 0; i < np; ++i) {
     degree[i] = polys[i].portal_count;
     // An unused polygon number (tile slack) is no polygon: neither peeled nor numbered.
-    if (degree[i] <= 1 && polys[i].count > 0) queue.push_back(static_cast<int>(i));
+    if (degree[i] <= 1 && !polys[i].unused()) queue.push_back(static_cast<int>(i));
   }
   for (size_t qi = 0; qi < queue.size(); ++qi) {
     const int p = queue[qi];
@@ -233,7 +233,7 @@ void NavmeshSearchWorkspace::build_components() {
     return v;
   };
   for (const NavPortal& pt : mesh_->portals()) {
-    if (pt.poly_a < 0) continue;  // an unused portal number
+    if (pt.unused()) continue;
     const int a = root(pt.poly_a), b = root(pt.poly_b);
     if (a != b) parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
   }

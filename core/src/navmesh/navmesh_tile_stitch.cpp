@@ -452,7 +452,7 @@ int Navmesh::locate_in_tiles(Vec2 p) const noexcept {
   const size_t t = static_cast<size_t>(ty) * (tile_j_.size() - 1) + static_cast<size_t>(tx);
   for (int id = tile_poly_first_[t]; id < tile_poly_first_[t + 1]; ++id) {
     const NavPolygon& P = polys_[static_cast<size_t>(id)];
-    if (P.count == 0) continue;  // an unused number
+    if (P.unused()) continue;
     if (p.x < P.lo.x - 1e-9 || p.x > P.hi.x + 1e-9 || p.y < P.lo.y - 1e-9 || p.y > P.hi.y + 1e-9) continue;
     if (contains(id, p)) return id;
   }
