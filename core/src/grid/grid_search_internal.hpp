@@ -182,9 +182,11 @@ class GridSearchWorkspace {
   std::vector<int32_t> bypass;
   /// JPS's closed set, a bit per node (33 kB on a 512x512 map): every stop cell of a diagonal
   /// walk is checked, and the node records (4 MB) it would read instead are a cache miss per
-  /// step. The closed nodes are listed, so the next search clears only their bits (jps.cpp).
+  /// step. The words that hold a closed node are listed (each once, when its first bit is
+  /// set), so the next search clears only those words and the list never outgrows the bit set:
+  /// at most a 32-bit entry per 64 cells (jps.cpp; counted in search_bytes()).
   std::vector<uint64_t> jps_closed;
-  std::vector<int32_t> jps_closed_list;
+  std::vector<int32_t> jps_closed_words;
   detail::OpenList open;
   detail::BasicOpenList<2> theta_open;  // Theta*: bound and cleared by the search itself
   detail::GridBudget budget;            // the current search's limits (set by find_path)

@@ -157,8 +157,9 @@ class JpsSearch {
 
   bool closed(int n) const { return (closed_[n >> 6] >> (n & 63)) & 1u; }
   void close(int n) {
-    closed_[n >> 6] |= uint64_t{1} << (n & 63);
-    ws_.jps_closed_list.push_back(n);
+    uint64_t& word = closed_[n >> 6];
+    if (word == 0) ws_.jps_closed_words.push_back(n >> 6);
+    word |= uint64_t{1} << (n & 63);
   }
 
   double hxy(int x, int y) const {
@@ -308,16 +309,16 @@ void finish_jps_path(GridPath& out, const PaddedGrid& pg, const GridSearchWorksp
   out.length = out.cost;  // the cost of straight and diagonal runs is their length
 }
 
-/// Empties JPS's closed set: clears the bits the last search set (all of them when the map's
+/// Empties JPS's closed set: clears the words the last search wrote (all of them when the map's
 /// size changed), so a short search on a large map clears little.
 void clear_closed(GridSearchWorkspace& ws) {
   const size_t words = (ws.pg.pass.size() + 63) / 64;
   if (ws.jps_closed.size() != words) {
     ws.jps_closed.assign(words, 0);
   } else {
-    for (const int32_t n : ws.jps_closed_list) ws.jps_closed[static_cast<size_t>(n) >> 6] = 0;
+    for (const int32_t w : ws.jps_closed_words) ws.jps_closed[static_cast<size_t>(w)] = 0;
   }
-  ws.jps_closed_list.clear();
+  ws.jps_closed_words.clear();
 }
 
 template <class Source>
