@@ -84,8 +84,14 @@ double sharpest_corner(const std::vector<Vec2>& pts) {
 // it; a bear re-planning every 2 s to a route that started back at its cell's centre), 8.0 s
 // after. Over 300 s: 22.6 s (car 41 backed along its route for 40 s at 2 cells/s, then stood
 // against a doorway's corner facing away from the doorway), 8.85 s (agent 22) since a lone car
-// backing along its route turns round (crowd_turn.cpp). The figure is chaotic (the rounding of
-// the distance left alone moved it to 11.75 s): this guards the cause, not a margin. The run
+// backing along its route turns round (crowd_turn.cpp); 9.57 s on main at d5a568f (person 0 in
+// the starting jam, t = 30-40 s, against cars standing in its way), but 25.7 s (bear 47) at dt
+// 1/50 and 15.6 s (car 40) with unit 0 left out (branch locks27, not fixed; the sight checks
+// staggered: 16.1 s). The longest car locks are a car against a wall corner: its routes pass
+// walls 0.05 cells clear (a cell centre 0.5 from the wall, radius 0.45), off the line its
+// forward move is clipped by the corner, and with units behind it cannot back off (car 49 at
+// bench512's doorway (183-187, 192) for 16 s). The figure is chaotic (the rounding of the distance left alone moved
+// it to 11.75 s): this guards the cause, not a margin. The run
 // costs about 10 s of CPU optimised now that the distance left along a route is not summed
 // every step (120 s cost 12 s before); under the sanitizers only its first 20 s.
 TEST_CASE("crowd scenes: bench512's 50 units leaving one corner: no overlap, none over its top speed, no lock over 10 s in 300 s") {
