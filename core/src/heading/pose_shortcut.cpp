@@ -437,7 +437,7 @@ struct Stretch {
 Stretch stretch_between(const PoseTable& t, size_t i, size_t j, const SegmentPath& done, const PoseSmoothDef& d) {
   Stretch st;
   const int prev_gear = last_gear(done);
-  st.length = t.length[j] - t.length[i];
+  st.length = t.s[j] - t.s[i];
   st.done = &done;
   st.nb = Neighbours{prev_gear, 0.0, t.gear[j], t.run_ahead[j]};
   st.cost = t.cost[j] - t.cost[i];

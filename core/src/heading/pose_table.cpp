@@ -36,20 +36,21 @@ namespace {
 
 constexpr size_t kMaxPoses = 1000000;
 
-/// Appends pose `k`'s distance, gear and cost to the table (see pose_table()).
-void add_pose(PoseTable& t, double s, Gear gear, uint32_t seg, double along, const PoseSmoothDef& d) {
-  const size_t k = t.s.size();
-  t.s.push_back(s);
-  t.gear.push_back(gear_of(gear));
-  t.seg.push_back(seg);
-  t.along.push_back(along);
+/// Writes pose `k`'s distance, gear and cost into the table (see fill_pose_table()); poses
+/// before k are written. (Into storage sized once per round: appending each pose to five
+/// vectors was a fifth of the table's work.)
+void set_pose(PoseTable& t, size_t k, double s, Gear gear, uint32_t seg, double along, const PoseSmoothDef& d) {
+  t.s[k] = s;
+  t.gear[k] = gear_of(gear);
+  t.seg[k] = seg;
+  t.along[k] = along;
   double c = 0.0;
   if (k > 0) {
     const int g = t.gear[k - 1];
     c = t.cost[k - 1] + (s - t.s[k - 1]) * (g < 0 ? d.reverse_penalty : 1.0);
     if (k >= 2 && t.gear[k - 2] != g) c += d.gear_change_penalty;
   }
-  t.cost.push_back(c);
+  t.cost[k] = c;
 }
 
 }  // namespace
@@ -63,36 +64,36 @@ Status fill_pose_table(const SegmentPath& path, const PoseSmoothDef& d, PoseTabl
   for (const Segment& seg : segs) count += std::ceil(seg.length / d.pose_step);
   if (Status st = check_sample_count(count, d.pose_step); !st) return st.error();
   t.path = &path;
-  for (auto* v : {&t.s, &t.cost, &t.length, &t.run_ahead, &t.along}) v->clear();
-  t.gear.clear();
-  t.seg.clear();
-  const auto room = static_cast<size_t>(count);
-  t.s.reserve(room);
-  t.gear.reserve(room);
-  t.seg.reserve(room);
-  t.along.reserve(room);
-  t.cost.reserve(room);
-  add_pose(t, 0.0, segs.empty() ? Gear::forward : segs.front().gear, 0, 0.0, d);
+  // The poses a segment gives: its end, and the points between (as sample() spaces them).
+  const auto inner = [&](const Segment& seg) { return std::max(1, static_cast<int>(std::ceil(seg.length / d.pose_step))); };
+  size_t n = 1;
+  for (const Segment& seg : segs) n += static_cast<size_t>(inner(seg));
+  t.s.resize(n);
+  t.gear.resize(n);
+  t.seg.resize(n);
+  t.along.resize(n);
+  t.cost.resize(n);
+  set_pose(t, 0, 0.0, segs.empty() ? Gear::forward : segs.front().gear, 0, 0.0, d);
+  size_t k = 1;
   double offset = 0.0;  // summed as SegmentPath sums its offsets
   for (size_t i = 0; i < segs.size(); ++i) {
     const Segment& seg = segs[i];
-    const int n = std::max(1, static_cast<int>(std::ceil(seg.length / d.pose_step)));
-    for (int k = 1; k < n; ++k) {
-      const double along = seg.length * (static_cast<double>(k) / n);
-      add_pose(t, offset + along, seg.gear, static_cast<uint32_t>(i), along, d);
+    const int parts = inner(seg);
+    for (int p = 1; p < parts; ++p) {
+      const double along = seg.length * (static_cast<double>(p) / parts);
+      set_pose(t, k++, offset + along, seg.gear, static_cast<uint32_t>(i), along, d);
     }
     const bool last = i + 1 == segs.size();
     offset += seg.length;
-    add_pose(t, offset, last ? seg.gear : segs[i + 1].gear, static_cast<uint32_t>(i), -1.0, d);
+    set_pose(t, k++, offset, last ? seg.gear : segs[i + 1].gear, static_cast<uint32_t>(i), -1.0, d);
   }
-  const size_t n = t.s.size();
   t.gear.back() = 0;
-  t.run_ahead.assign(n, 0.0);
-  for (size_t k = n - 1; k-- > 0;) {
-    const bool same = k + 2 < n && t.gear[k + 1] == t.gear[k];
-    t.run_ahead[k] = (t.s[k + 1] - t.s[k]) + (same ? t.run_ahead[k + 1] : 0.0);
+  t.run_ahead.resize(n);
+  t.run_ahead.back() = 0.0;
+  for (size_t q = n - 1; q-- > 0;) {
+    const bool same = q + 2 < n && t.gear[q + 1] == t.gear[q];
+    t.run_ahead[q] = (t.s[q + 1] - t.s[q]) + (same ? t.run_ahead[q + 1] : 0.0);
   }
-  t.length = t.s;
   t.known.resize(n);
   t.is_known.assign(n, 0);
   return ok_status();

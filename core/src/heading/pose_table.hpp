@@ -22,7 +22,6 @@ struct PoseTable {
   const SegmentPath* path = nullptr;
   std::vector<double> s;        // distance along the path [cells]
   std::vector<double> cost;     // cost from the start, gear changes between intervals included
-  std::vector<double> length;   // == s, kept for clarity of the acceptance test
   std::vector<int> gear;        // gear of the interval leaving pose k (last: 0)
   std::vector<double> run_ahead;  // distance from pose k to the next change of gear or the end
   std::vector<uint32_t> seg;    // the segment pose k lies in (its end, for a segment's last pose)
