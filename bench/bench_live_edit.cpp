@@ -41,6 +41,7 @@
 //   bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid|service|cut]
 //                   [--after-only] [--planners astar,jps,theta] [--lengths]
 //                   [--cut-planners astar,jps,theta,convex,corners,hybrid,directional] [--tile N]
+//                   [--tile-threads N]
 //
 // --planners: the grid planners of the first two tables (all three by default). --lengths: each
 // "after" answer of the first table on stderr (found, length, expansions), for comparing the
@@ -48,6 +49,9 @@
 //
 // --cut-planners: the rows of the cut table (all seven by default). --tile: the tile size of the
 // tiled meshes (kDefaultNavTileSize by default; the service's meshes keep theirs).
+// --tile-threads: the threads their tiles are built on (NavmeshDef::tile_threads; by default
+// kDefaultNavTileThreads, the service's). The navmesh "after" and cut columns count the CPU
+// time of every thread; the cut table adds the calling thread's share and the wall time.
 //
 // --after-only: the navmesh rows skip the untiled rebuild ("before", and the check of the
 // answers against it) and the first-build table: for timing the update alone, quickly.
@@ -65,6 +69,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include <time.h>
 
 #include "../tests/generated_maps.hpp"
 #include "heading/heading_internal.hpp"
@@ -90,6 +96,23 @@ namespace {
 bool g_after_only = false;  // --after-only
 bool g_lengths = false;     // --lengths: each "after" answer's length and expansions on stderr
 int g_tile = kDefaultNavTileSize;  // --tile: the tiled meshes' tile size
+int g_tile_threads = kDefaultNavTileThreads;  // --tile-threads: NavmeshDef::tile_threads of the tiled meshes
+
+/// CPU time of every thread of the process: the calling thread's and the tile threads a
+/// navmesh update starts (this program runs no others). [Units: ms]
+double process_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
+/// Monotonic wall time: what a user waits for when an update runs on several threads; on a
+/// loaded machine it includes the time the threads wait for a core. [Units: ms]
+double wall_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
 std::vector<int> g_cut_planners;  // --cut-planners: the rows of the cut table (all when empty)
 std::vector<int> g_planners = {0, 1, 2};  // --planners: the grid planners of the first tables
 
@@ -201,6 +224,7 @@ NavmeshDef nav_def(bool corners, int tile) {
   NavmeshDef d = default_navmesh_def();
   d.corners_only = corners;
   d.tile_size = tile;
+  d.tile_threads = g_tile_threads;
   return d;
 }
 
@@ -227,12 +251,12 @@ void navmesh_edit_row(const NamedMap& m, bool corners, int radius, int strokes) 
       a = fq.find_corridor(s, t);
     }
     before.push_back(thread_ms() - t0);
-    t0 = thread_ms();
+    t0 = process_ms();
     if (!tiled.update(g, rect).ok()) std::abort();
     tq.reset(tiled);
-    const double t1 = thread_ms();
+    const double t1 = process_ms();
     auto b = tq.find_corridor(s, t);
-    after.push_back(thread_ms() - t0);
+    after.push_back(process_ms() - t0);
     mend.push_back(t1 - t0);
     if (!b) std::abort();
     if (g_after_only) continue;
@@ -269,9 +293,9 @@ void navmesh_build_row(const NamedMap& m, bool corners, int reps) {
 }
 
 void navmesh_tables(const std::vector<NamedMap>& maps, int strokes) {
-  std::printf("\nNavmesh edit-to-plan latency, thread CPU ms, %d strokes a row (before: untiled mesh rebuilt; after: "
-              "tiled update(), %d-cell tiles)\n\n",
-              strokes, g_tile);
+  std::printf("\nNavmesh edit-to-plan latency, CPU ms of all threads, %d strokes a row (before: untiled mesh rebuilt; after: "
+              "tiled update(), %d-cell tiles, %d tile threads)\n\n",
+              strokes, g_tile, g_tile_threads);
   std::printf("| map            | mesh    | r  | before median | before p95 | after median | after p95 | update+reset median | update+reset p95 |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   for (const NamedMap& m : maps)
@@ -512,16 +536,18 @@ void cut_row(const NamedMap& m, int planner, int radius, int samples) {
   d.max_expansions = 20000;
   CutPlanners p(g, o, d);
   std::uniform_int_distribution<int> xs(g.width() / 4, 3 * g.width() / 4);
-  std::vector<double> cut, mend;
+  std::vector<double> cut, mend, wall, caller;
   for (int i = 0; i < samples; ++i) {
     const int x0 = xs(rng);
     const CellRect rect = cut_band(g, x0, radius);
     const Cell s = free_cell_in(g, rng, 0, x0 - radius - 4), t = free_cell_in(g, rng, x0 + radius + 4, g.width() - 1);
-    const double t0 = thread_ms();
+    const double w0 = wall_ms(), t0 = process_ms(), c0 = thread_ms();
     p.edit(planner, g, rect);
-    const double t1 = thread_ms();
+    const double t1 = process_ms();
     const bool found = p.plan(planner, s, t);
-    cut.push_back(thread_ms() - t0);
+    cut.push_back(process_ms() - t0);
+    caller.push_back(thread_ms() - c0);
+    wall.push_back(wall_ms() - w0);
     mend.push_back(t1 - t0);
     if (found) {
       std::fprintf(stderr, "bench_live_edit: %s %s: a path across the cut\n", m.name.c_str(), kCutTitles[planner]);
@@ -531,16 +557,18 @@ void cut_row(const NamedMap& m, int planner, int radius, int samples) {
     p.edit(planner, g, rect);
     (void)p.plan(planner, s, t);
   }
-  const Stats sc = stats(cut), sm = stats(mend);
-  std::printf("| %-14s | %-15s | %2d | %8.2f | %8.2f | %8.2f |\n", m.name.c_str(), kCutTitles[planner], radius,
-              sc.median, sc.p95, sm.median);
+  const Stats sc = stats(cut), sm = stats(mend), sw = stats(wall), sk = stats(caller);
+  std::printf("| %-14s | %-15s | %2d | %8.2f | %8.2f | %8.2f | %8.2f | %8.2f | %8.2f | %8.2f |\n", m.name.c_str(),
+              kCutTitles[planner], radius, sc.median, sc.p95, sm.median, sk.median, sk.p95, sw.median, sw.p95);
   std::fflush(stdout);
 }
 
 void cut_tables(const std::vector<NamedMap>& maps, int samples) {
-  std::printf("\nA stroke that cuts the map in two, then a plan across it (no path): thread CPU ms of the mend and "
-              "the plan, %d cuts a row\n\n", samples);
-  std::printf("| map            | planner         | r  | median | p95 | mend median |\n|---|---|---|---|---|---|\n");
+  std::printf("\nA stroke that cuts the map in two, then a plan across it (no path): CPU ms of all threads for the mend "
+              "and the plan, the calling thread's share (what is left on the critical path when each tile thread has a "
+              "core) and the wall time, %d cuts a row, %d tile threads\n\n", samples, g_tile_threads);
+  std::printf("| map            | planner         | r  | median | p95 | mend median | caller median | caller p95 | wall median | "
+              "wall p95 |\n|---|---|---|---|---|---|---|---|---|---|\n");
   for (const NamedMap& m : maps)
     for (int k = 0; k < 7; ++k)
       if (g_cut_planners.empty() || std::count(g_cut_planners.begin(), g_cut_planners.end(), k) > 0)
@@ -592,6 +620,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_live_edit: --tile wants a tile size in %d..%d\n", kMinNavTileSize, kMaxNavTileSize);
         return 2;
       }
+    } else if (std::strcmp(argv[i], "--tile-threads") == 0 && i + 1 < argc) {
+      g_tile_threads = std::atoi(argv[++i]);
+      if (g_tile_threads < 1 || g_tile_threads > kMaxNavTileThreads) {
+        std::fprintf(stderr, "bench_live_edit: --tile-threads wants 1..%d\n", kMaxNavTileThreads);
+        return 2;
+      }
     } else if (std::strcmp(argv[i], "--cut-planners") == 0 && i + 1 < argc) {
       for (const std::string& name : split(argv[++i])) {
         const auto at = std::find(std::begin(kCutNames), std::end(kCutNames), name);
@@ -611,7 +645,8 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: bench_live_edit [--strokes N] [--maps a,b,...] [--only grid|navmesh|fields|hybrid|service|cut] "
-                   "[--after-only] [--planners astar,jps,theta] [--cut-planners astar,...,hybrid] [--tile N] [--lengths]\n");
+                   "[--after-only] [--planners astar,jps,theta] [--cut-planners astar,...,hybrid] [--tile N] [--tile-threads N] "
+                   "[--lengths]\n");
       return 2;
     }
   }

@@ -287,6 +287,94 @@ TEST_CASE("cuts across the whole map: the mended mesh equals a build, its patche
   }
 }
 
+/// Every array of the two meshes is the same, entry for entry and bit for bit (no canonical
+/// renumbering: the same numbers, the same spare room).
+void same_bytes(const Navmesh& a, const Navmesh& b) {
+  auto same_polygons = [&] {
+    if (a.polygons().size() != b.polygons().size()) return false;
+    for (size_t i = 0; i < a.polygons().size(); ++i) {
+      const NavPolygon &p = a.polygons()[i], &q = b.polygons()[i];
+      if (p.first != q.first || p.count != q.count || p.first_portal != q.first_portal ||
+          p.portal_count != q.portal_count || p.lo != q.lo || p.hi != q.hi || p.centre != q.centre)
+        return false;
+    }
+    return true;
+  };
+  auto same_portals = [&] {
+    if (a.portals().size() != b.portals().size()) return false;
+    for (size_t i = 0; i < a.portals().size(); ++i) {
+      const NavPortal &p = a.portals()[i], &q = b.portals()[i];
+      if (p.poly_a != q.poly_a || p.poly_b != q.poly_b || p.a != q.a || p.b != q.b || p.edge_a != q.edge_a ||
+          p.edge_b != q.edge_b)
+        return false;
+    }
+    return true;
+  };
+  CHECK(same_polygons());
+  CHECK(same_portals());
+  CHECK(a.ring_vertices() == b.ring_vertices());
+  CHECK(a.ring_vertex_ids() == b.ring_vertex_ids());
+  CHECK(a.ring_neighbors() == b.ring_neighbors());
+  CHECK(a.ring_portals() == b.ring_portals());
+  CHECK(a.polygon_portals() == b.polygon_portals());
+  CHECK(a.vertex_on_wall() == b.vertex_on_wall());
+  CHECK(a.tile_polygon_first() == b.tile_polygon_first());
+  CHECK(a.tile_portal_list_first() == b.tile_portal_list_first());
+  CHECK(a.last_change().tiles == b.last_change().tiles);
+  CHECK(a.last_change().restitched == b.last_change().restitched);
+  CHECK(a.last_change().kept_numbers == b.last_change().kept_numbers);
+}
+
+// NavmeshDef::tile_threads: the tiles are built on several threads, stitched on one in tile
+// order, so a build and every update give the same bytes with 1, 2 or 3 threads (cuts that
+// rebuild a whole tile column and strokes; an updated() copy too).
+TEST_CASE("a tiled mesh built and updated on 1, 2 or 3 threads is the same bytes") {
+  const int edits = test::sanitized() ? 12 : 60;
+  for (const bool corners : {false, true}) {
+    INFO("corners " << corners);
+    std::mt19937 rng(corners ? 71u : 72u);
+    const Grid base = random_map(96, 0.12, 17);
+    Grid g = base;
+    NavmeshDef def = mesh_def(corners, 0.0, 16);
+    std::vector<Navmesh> meshes;
+    for (const int threads : {1, 2, 3}) {
+      def.tile_threads = threads;
+      meshes.push_back(Navmesh::build(g, def).value());
+    }
+    same_bytes(meshes[0], meshes[1]);
+    same_bytes(meshes[0], meshes[2]);
+    std::uniform_int_distribution<int> at(8, 87), half(0, 4), cx(0, 95), rad(1, 8);
+    size_t rebuilt = 0;  // tiles rebuilt over all edits: the threads had work to share
+    for (int i = 0; i < edits; ++i) {
+      INFO("edit " << i);
+      const CellRect rect = i % 3 == 0 ? paint_cut(g, i % 2 == 0, at(rng), half(rng))
+                                       : test::brush_stroke(g, Cell{cx(rng), cx(rng)}, rad(rng), i % 2 == 0 ? 1.0f : kBlocked);
+      for (size_t k = 0; k < meshes.size(); ++k) {
+        if (i % 5 == 4) {
+          meshes[k] = meshes[k].updated(g, rect).value();
+        } else {
+          REQUIRE(meshes[k].update(g, rect).ok());
+        }
+      }
+      rebuilt += meshes[0].last_change().tiles.size();
+      same_bytes(meshes[0], meshes[1]);
+      same_bytes(meshes[0], meshes[2]);
+    }
+    CHECK(rebuilt > static_cast<size_t>(edits) * 2);
+    same_mesh(meshes[1], Navmesh::build(g, def).value());
+  }
+}
+
+TEST_CASE("a tile thread count outside its limits is refused, naming it") {
+  NavmeshDef def = mesh_def(true, 0.0, 16);
+  for (const int bad : {0, -1, kMaxNavTileThreads + 1}) {
+    def.tile_threads = bad;
+    const auto built = Navmesh::build(room_map(40, 1), def);
+    REQUIRE_FALSE(built.ok());
+    CHECK(built.error().message.find("tile_threads " + std::to_string(bad)) != std::string::npos);
+  }
+}
+
 // The Moving AI scenario problems (cell corners, the competition's convention, as
 // `bench_navmesh --movingai-corners` runs them): every 20th problem of each of the 11 files
 // (every 200th under the sanitizers), on the wall-corner mesh the CLI uses, untiled and tiled:

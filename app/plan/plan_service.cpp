@@ -187,6 +187,7 @@ MeshEntry* PlanService::Cache::mesh_for(const Grid& g, double agent_radius, bool
   def.merge_convex = convex;
   def.corners_only = corners;
   def.tile_size = kDefaultNavTileSize;
+  def.tile_threads = kDefaultNavTileThreads;
   auto built = Navmesh::build(g, def);
   if (!built) {
     error = built.error().message;

@@ -88,6 +88,7 @@ void Inspector::ensure_internals(const Sandbox& sb) {
       def.merge_convex = s.navmesh_convex;
       def.corners_only = s.navmesh_corners;
       def.tile_size = kDefaultNavTileSize;
+      def.tile_threads = kDefaultNavTileThreads;
       if (auto m = Navmesh::build(sc.grid, def)) mesh_ = std::make_unique<Navmesh>(std::move(*m));
       else mesh_.reset();
       mesh_map_version_ = sb.map_version();

@@ -65,6 +65,12 @@ struct NavmeshDef {
   /// whole map, as before (update() then rebuilds it whole). [Units: cells]
   /// [Limit: 0 or kMinNavTileSize .. kMaxNavTileSize]
   int tile_size = 0;
+  /// Threads that build() and update() of a tiled mesh build the tiles on (the calling thread
+  /// and tile_threads - 1 more, started per call). Each tile's build is independent and the
+  /// stitching stays on the calling thread in tile order, so the mesh is the same bytes for
+  /// every count; more threads shorten the wall time, not the CPU time. Untiled meshes use
+  /// one. [Limit: 1 .. kMaxNavTileThreads]
+  int tile_threads = 1;
   /// How NavmeshQuery treats a query point where two blocked cells touch only at their corners
   /// (a pinch point). false (default): the Moving AI competition's convention, as Polyanya
   /// answers it: the point is a valid start or goal and the path leaves (or arrives) through
@@ -80,6 +86,14 @@ inline constexpr int kMaxNavTileSize = 4096;
 /// The tile size the sandbox's planning service builds with: a brush stroke of radius 8 touches
 /// at most 3 x 3 tiles, each about 1/256 of a 512 x 512 map. [Units: cells]
 inline constexpr int kDefaultNavTileSize = 32;
+/// Most NavmeshDef::tile_threads.
+inline constexpr int kMaxNavTileThreads = 64;
+/// The tile threads the sandbox's planning service (and its mesh overlay) build and update
+/// their meshes with. One: a second thread splits a cut's 30-odd tile builds only when it gets
+/// a core of its own, and on the shared 2-core machine it was measured on (load 14-21) it
+/// shortened neither the wall time nor the calling thread's CPU time much (README, Live edits,
+/// corners28e); raise it where a core is free.
+inline constexpr int kDefaultNavTileThreads = 1;
 
 inline NavmeshDef default_navmesh_def() { return NavmeshDef{}; }
 
@@ -295,6 +309,8 @@ class Navmesh {
   TilePolys& own_tile(size_t t);
   const TilePolys& tile_at(size_t t) const { return *tiles_[t]; }
   void build_tiled();
+  /// build_tile() for each of `tiles` (row-major indices), on def_.tile_threads threads.
+  void build_tiles(const std::vector<int>& tiles);
   void build_tile(int tx, int ty);
   /// The tiles (row-major index) whose sub-cells the changed cells [x0, x1] x [y0, y1] reach.
   std::vector<int> tiles_reached(int x0, int y0, int x1, int y1) const;

@@ -316,6 +316,9 @@ Result<Navmesh> Navmesh::build(const Grid& grid, const NavmeshDef& def) {
     return fail(StatusCode::invalid_argument, "tile_size " + std::to_string(def.tile_size) + " is not 0 or in [" +
                                                   std::to_string(kMinNavTileSize) + ", " +
                                                   std::to_string(kMaxNavTileSize) + "]");
+  if (def.tile_threads < 1 || def.tile_threads > kMaxNavTileThreads)
+    return fail(StatusCode::invalid_argument, "tile_threads " + std::to_string(def.tile_threads) + " is not in [1, " +
+                                                  std::to_string(kMaxNavTileThreads) + "]");
   Navmesh m;
   m.revision_ = detail::next_navmesh_revision();
   m.grid_ = grid;

@@ -5,6 +5,8 @@
 // along a border, a portal runs wherever the polygons on both sides are open. An edit then
 // rebuilds only the tiles whose sub-cells it reaches, and the stitched mesh equals a full
 // build polygon for polygon, because a tile's polygons depend on nothing outside the tile.
+// With NavmeshDef::tile_threads > 1 the tiles are built on several threads (each writes only
+// its own slot), the stitching stays on the calling thread: the same mesh for every count.
 // The stitching is navmesh_tile_stitch.cpp (it too redoes only the tiles around the edit);
 // NavmeshQuery patches its tables after update() in
 // navmesh_search_patch.cpp.
@@ -12,9 +14,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <exception>
 #include <iterator>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "navmesh/navmesh_corners.hpp"
 #include "navmesh/navmesh_merge.hpp"
@@ -175,6 +179,43 @@ Coverage coverage(const std::vector<double>& xs, const std::vector<double>& ys, 
   return c;
 }
 
+/// Jobs (tiles) per thread below which run_jobs starts no more threads: a tile costs some 0.1-0.5
+/// ms and starting a thread some 0.05, and on a busy machine the join may wait for the helper
+/// to get a core at all: a brush stroke (1-9 tiles) stays on one thread, a cut (16-40) splits.
+constexpr size_t kMinJobsPerThread = 4;
+
+/// Calls job(i) for every i in [0, n) on up to `threads` threads (at most one per
+/// kMinJobsPerThread jobs): the calling one and the others started here, each taking the next
+/// index from a shared counter (the tiles' costs differ, so no fixed split). The jobs must
+/// write disjoint data; which thread ran which job changes no result. The first exception a
+/// job throws is rethrown here after every thread has joined.
+template <class Job>
+void run_jobs(size_t n, int threads, const Job& job) {
+  const size_t used = std::max<size_t>(std::min(n / kMinJobsPerThread, static_cast<size_t>(std::max(threads, 1))), 1);
+  const size_t helpers = used - 1;
+  if (helpers == 0) {
+    for (size_t i = 0; i < n; ++i) job(i);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> errors(helpers + 1);
+  auto work = [&](size_t slot) {
+    try {
+      for (size_t i = next++; i < n; i = next++) job(i);
+    } catch (...) {
+      errors[slot] = std::current_exception();
+      next = n;  // the others stop after their current job
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(helpers);
+  for (size_t h = 0; h < helpers; ++h) pool.emplace_back(work, h + 1);
+  work(0);
+  for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
 }  // namespace
 
 void Navmesh::build_tiled() {
@@ -191,9 +232,16 @@ void Navmesh::build_tiled() {
     for (int j = 0; j <= nx; ++j) on_tile_border_[static_cast<size_t>(tile_k_[static_cast<size_t>(t)]) * static_cast<size_t>(nx + 1) + static_cast<size_t>(j)] = 1;
   tiles_.assign(static_cast<size_t>(TX) * static_cast<size_t>(TY), nullptr);
   std::vector<int> all(tiles_.size());
-  for (int ty = 0; ty < TY; ++ty)
-    for (int tx = 0; tx < TX; ++tx) build_tile(tx, ty), all[static_cast<size_t>(ty * TX + tx)] = ty * TX + tx;
+  for (size_t t = 0; t < all.size(); ++t) all[t] = static_cast<int>(t);
+  build_tiles(all);
   assemble_tiles(all, *this);
+}
+
+void Navmesh::build_tiles(const std::vector<int>& tiles) {
+  // Each tile reads only sub_open_ and the sub-grid lines and writes only its own slot of
+  // tiles_, so the tiles can be built in any order on any thread: the mesh is the same bytes.
+  const int TX = static_cast<int>(tile_j_.size()) - 1;
+  run_jobs(tiles.size(), def_.tile_threads, [&](size_t i) { build_tile(tiles[i] % TX, tiles[i] / TX); });
 }
 
 void Navmesh::build_tile(int tx, int ty) {
@@ -313,10 +361,9 @@ Status Navmesh::update_from(const Grid& grid, const CellRect& changed, const Nav
       const TileBox b = tile_box(tile_j_, tile_k_, t % TX, t / TX);
       copy_box(sub_open_, nx, b, before);
       fill_open(b, nx, cov, sums, sub_open_);
-      if (same_box(sub_open_, nx, b, before)) continue;
-      build_tile(t % TX, t / TX);
-      rebuilt.push_back(t);
+      if (!same_box(sub_open_, nx, b, before)) rebuilt.push_back(t);
     }
+    build_tiles(rebuilt);
     change_.tiles = std::move(rebuilt);
   }
   assemble_tiles(change_.tiles, old_layout);
