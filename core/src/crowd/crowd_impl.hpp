@@ -1,6 +1,7 @@
 #pragma once
 // The inside of pathlab::Crowd (crowd.hpp), split over the crowd_*.cpp files by concern: routes and
-// deadlocks (crowd_route.cpp, crowd_stuck.cpp), traffic on the routes and settled units
+// deadlocks (crowd_route.cpp, crowd_stuck.cpp; the route's points round the next waypoint copied
+// into the unit, crowd_route_window.cpp), traffic on the routes and settled units
 // (crowd_flow.cpp), keeping right in passages (crowd_passage.cpp), the neighbour buckets and
 // wall-edge index (crowd_neighbors.cpp), avoidance (crowd_avoid.cpp), moving and measuring
 // (crowd_move.cpp; the progress pass's read-ahead on the worker threads, crowd_read_ahead.cpp),
@@ -67,6 +68,30 @@ struct FlowSpec {
   OncomingQuestions reads;
 };
 
+/// Copies of the few points of a unit's route round its next waypoint, and of route_tail
+/// there, kept in the unit's own record (CrowdImpl::window_route). Each unit's route and
+/// route_tail are heap blocks of their own, kilobytes long and scattered over the heap: at
+/// 10,000 units the decision's loads of route[next], route.back() and the read-ahead's
+/// route_tail[next] were a cache and a TLB miss each, a unit a step. The window is filled
+/// when the route changes or the waypoint leaves it (every few dozen steps for a walking
+/// unit), so a step reads the route's own memory only then. Copies of the same values: the
+/// results are bit for bit those of reading the route.
+struct RouteWindow {
+  static constexpr int kPoints = 4;  ///< next - 1 .. next + 2 when filled.
+  uint32_t version = 0;              ///< Agent::route_version when filled; 0: empty.
+  int first = 0;                     ///< The route index of pts[0].
+  int count = 0;                     ///< pts[0, count) and tail[0, count) are filled.
+  const Vec2* data = nullptr;        ///< route.data() and route.size() when filled (a guard).
+  size_t size = 0;
+  std::array<Vec2, kPoints> pts{};
+  std::array<double, kPoints> tail{};  ///< route_tail at those points. [Units: cells]
+  Vec2 end{0.0, 0.0};                  ///< route.back(). [Units: cells]
+  /// Whether point k of the route is in the window.
+  bool holds(size_t k) const noexcept {
+    return k >= static_cast<size_t>(first) && k < static_cast<size_t>(first + count);
+  }
+};
+
 /// One unit with everything the update keeps between steps.
 struct Agent {
   CrowdAgentDef def;
@@ -126,6 +151,8 @@ struct Agent {
   uint32_t waypoint_version = 0;  ///< route_version when it was noted; 0: not noted.
   int waypoint_next = -1;         ///< ... and next_waypoint.
   Vec2 waypoint{0.0, 0.0};        ///< route[waypoint_next]. [Units: cells]
+  double waypoint_tail = 0.0;     ///< route_tail[waypoint_next] (from the window). [Units: cells]
+  RouteWindow window;             ///< The route round next_waypoint (CrowdImpl::window_route).
   // Worked out on the worker threads after its decision, for this step's move (CrowdImpl::plan_move).
   bool move_planned = false;  ///< A person: move() takes the following.
   Vec2 move_v{0.0, 0.0};      ///< Its velocity for the move. [Units: cells/s]
@@ -419,7 +446,8 @@ class CrowdImpl {
   /// resettle() for a unit with a slot held in one place for kParkHereAfter (and its re-plan).
   void park_if_held(int id);
   Vec2 preferred_velocity(int id);
-  Vec2 lookahead_point(const crowd::Agent& a) const;
+  /// The pure-pursuit point on the unit's route; with `w` (window_route) its points from there.
+  Vec2 lookahead_point(const crowd::Agent& a, const crowd::RouteWindow* w = nullptr) const;
   /// Moves the route's corners in doorways and corridors to the right half of the passage.
   /// With `reads`, the questions it asked of the traffic (oncoming_across) are added to it.
   void keep_right_in_passages(std::vector<Vec2>& route, double radius, crowd::OncomingQuestions* reads = nullptr) const;
@@ -434,9 +462,9 @@ class CrowdImpl {
   /// Whether other routes cross the segment from-to going against `dir`.
   bool oncoming_across(Vec2 from, Vec2 to, Vec2 dir, crowd::OncomingQuestions* reads) const;
   double remaining_route(const crowd::Agent& a) const;
-  /// Notes the unit's next waypoint (crowd::Agent::waypoint) for remaining_route() and the
-  /// read-ahead.
-  void note_waypoint(crowd::Agent& a) const;
+  /// Notes the unit's next waypoint (crowd::Agent::waypoint) and the route left after it for
+  /// remaining_route() and the read-ahead; with `w` (window_route) from the window.
+  void note_waypoint(crowd::Agent& a, const crowd::RouteWindow* w = nullptr) const;
   /// Whether a's noted waypoint is its current one (route and next_waypoint unchanged since).
   static bool waypoint_noted(const crowd::Agent& a) {
     return a.waypoint_version != 0 && a.waypoint_version == a.route_version && a.waypoint_next == a.st.next_waypoint;
@@ -446,8 +474,17 @@ class CrowdImpl {
   void index_route(crowd::Agent& a) const;
   /// The fastest a heading unit may go for its target at `d` (`dist` away) without circling it.
   double turn_limited_speed(const crowd::Agent& a, Vec2 d, double dist) const;
-  /// Moves next_waypoint past waypoints within reach whose successor is in sight.
-  void advance_waypoints(crowd::Agent& a) const;
+  /// Moves next_waypoint past waypoints within reach whose successor is in sight; with `w`
+  /// (window_route) the route's points from there.
+  void advance_waypoints(crowd::Agent& a, const crowd::RouteWindow* w = nullptr) const;
+  /// a.window brought up to the unit's route (refilled when the route changed or
+  /// next_waypoint - 1 .. next_waypoint + 1 are not all in it); null when the route or its
+  /// tail is not indexed (index_route), and then the route is read itself. [crowd_route_window.cpp]
+  const crowd::RouteWindow* window_route(crowd::Agent& a) const;
+  /// Point k of the unit's route, from the window `w` (window_route; null: none) when it holds it.
+  static const Vec2& route_point(const crowd::Agent& a, const crowd::RouteWindow* w, size_t k) {
+    return w != nullptr && w->holds(k) ? w->pts[k - static_cast<size_t>(w->first)] : a.st.route[k];
+  }
   void track_progress(int id);
   /// What track_progress(id) may ask of the map alone, asked ahead (on a worker thread: writes
   /// only the unit's sight and flow_spec). [crowd_read_ahead.cpp]

@@ -354,27 +354,28 @@ void CrowdImpl::claim_slot(int id) {
   }
 }
 
-Vec2 CrowdImpl::lookahead_point(const crowd::Agent& a) const {
+Vec2 CrowdImpl::lookahead_point(const crowd::Agent& a, const crowd::RouteWindow* w) const {
   // Pure pursuit of the route line: the point a little ahead of the unit's projection on its
   // current leg, so a unit pushed off the line comes back to it before a narrow passage
   // instead of cutting at the passage's corner.
   const auto& route = a.st.route;
   const size_t next = static_cast<size_t>(a.st.next_waypoint);
   const Vec2 pos = a.st.pose.pos;
-  if (next == 0) return route[0];
-  const Vec2 from = route[next - 1], to = route[next];
+  if (next == 0) return route_point(a, w, 0);
+  const Vec2 from = route_point(a, w, next - 1), to = route_point(a, w, next);
   const Vec2 leg = to - from;
   const double len2 = glm::dot(leg, leg);
   const double t = len2 > 1e-12 ? std::clamp(glm::dot(pos - from, leg) / len2, 0.0, 1.0) : 1.0;
   Vec2 q = from + t * leg;
   double ahead = std::max(kLookahead, 2.0 * a.def.unit.radius);
   for (size_t k = next; k < route.size(); ++k) {
-    const double rest = glm::length(route[k] - q);
-    if (rest >= ahead) return q + (route[k] - q) * (ahead / rest);
+    const Vec2 p = route_point(a, w, k);
+    const double rest = glm::length(p - q);
+    if (rest >= ahead) return q + (p - q) * (ahead / rest);
     ahead -= rest;
-    q = route[k];
+    q = p;
   }
-  return route.back();
+  return w != nullptr ? w->end : route.back();
 }
 
 Vec2 CrowdImpl::preferred_velocity(int id) {
@@ -386,16 +387,20 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
   const int last = static_cast<int>(route.size()) - 1;
   double dist = 0.0;
   Vec2 d(0.0);
+  // The route's points from the unit's own record (window_route): the route's heap block is
+  // read only when the route or the waypoint changed.
+  const crowd::RouteWindow* w = nullptr;
   if (!a.st.waiting && last >= 1) {
-    advance_waypoints(a);
-    note_waypoint(a);
+    advance_waypoints(a, window_route(a));
+    w = window_route(a);
+    note_waypoint(a, w);
     // Towards an intermediate waypoint (a corner, a passage) pursue the route line; the last
     // leg goes straight for the target (an open-field detour should not swing back).
-    Vec2 aim = a.st.next_waypoint < last ? lookahead_point(a) : route[static_cast<size_t>(last)];
+    Vec2 aim = a.st.next_waypoint < last ? lookahead_point(a, w) : route_point(a, w, static_cast<size_t>(last));
     // The pursuit point lies past a corner: when the straight way to it is not clear (it cuts
     // the corner through the wall), aim at the corner itself. A tank steering its nose at such a
     // point stood frozen in a gap for two minutes, every move along its nose blocked.
-    const Vec2 corner = route[static_cast<size_t>(a.st.next_waypoint)];
+    const Vec2 corner = route_point(a, w, static_cast<size_t>(a.st.next_waypoint));
     const double ahead = std::max(kLookahead, 2.0 * a.def.unit.radius);
     if (aim != corner && glm::length(corner - pos) < 1.5 * ahead && !segment_clear(grid_, pos, aim, a.def.unit.radius)) {
       aim = corner;  // (only a point past the corner can be behind its wall)
@@ -412,12 +417,13 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
   }
   if (dist < 1e-6) return Vec2(0.0);
   double speed = vmax;
-  const double to_end = glm::length(route.back() - pos);
+  const Vec2 end = w != nullptr ? w->end : route.back();
+  const double to_end = glm::length(end - pos);
   if (a.st.next_waypoint == last && to_end < 2.0 * kLookahead + vmax * vmax / a.def.unit.braking) {
     // Brake to arrive: the speed from which half the braking stops the unit at the target.
     speed = std::min(vmax, std::sqrt(a.def.unit.braking * to_end));
     if (to_end < 0.02) speed = 0.0;
-    d = route.back() - pos;
+    d = end - pos;
     dist = std::max(to_end, 1e-9);
   }
   // An arrived unit pushed off its spot (it gave way) comes back; on the spot it turns to its
@@ -441,15 +447,15 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
   return v;
 }
 
-void CrowdImpl::advance_waypoints(crowd::Agent& a) const {
+void CrowdImpl::advance_waypoints(crowd::Agent& a, const crowd::RouteWindow* w) const {
   // A waypoint within reach is passed when the one after it is in sight: a bear squeezed
   // 0.3 cells past a corner point, aiming at the next corner behind a wall, stood still.
   const auto& route = a.st.route;
   const int last = static_cast<int>(route.size()) - 1;
   const Vec2 pos = a.st.pose.pos;
   const double pass = std::max(0.35, a.def.unit.radius);
-  while (a.st.next_waypoint < last && glm::length(route[static_cast<size_t>(a.st.next_waypoint)] - pos) < pass &&
-         segment_clear(grid_, pos, route[static_cast<size_t>(a.st.next_waypoint) + 1], a.def.unit.radius)) {
+  while (a.st.next_waypoint < last && glm::length(route_point(a, w, static_cast<size_t>(a.st.next_waypoint)) - pos) < pass &&
+         segment_clear(grid_, pos, route_point(a, w, static_cast<size_t>(a.st.next_waypoint) + 1), a.def.unit.radius)) {
     ++a.st.next_waypoint;
   }
 }
@@ -474,23 +480,26 @@ double CrowdImpl::remaining_route(const crowd::Agent& a) const {
   const Vec2 pos = a.st.pose.pos;
   if (route.size() < 2) return glm::length(a.st.target - pos);
   const size_t next = static_cast<size_t>(a.st.next_waypoint);
-  if (waypoint_noted(a)) return glm::length(a.waypoint - pos) + a.route_tail[next];
+  if (waypoint_noted(a)) return glm::length(a.waypoint - pos) + a.waypoint_tail;
   double rem = glm::length(route[next] - pos);
   if (a.route_tail.size() == route.size()) return rem + a.route_tail[next];
   for (size_t k = next; k + 1 < route.size(); ++k) rem += glm::length(route[k + 1] - route[k]);
   return rem;
 }
 
-void CrowdImpl::note_waypoint(crowd::Agent& a) const {
+void CrowdImpl::note_waypoint(crowd::Agent& a, const crowd::RouteWindow* w) const {
   // The read-ahead after the moves loaded every unit's waypoint again (remaining_route and the
   // sight check: a cache miss a unit, with the route's tail a tenth of the step at 10,000
-  // units in a profile). Noting the tail here too was tried: the decisions grew by as much as
-  // the read-ahead saved.
+  // units in a profile).
   const auto& route = a.st.route;
   const size_t next = static_cast<size_t>(a.st.next_waypoint);
   a.waypoint_version = 0;
   if (a.route_version == 0 || next >= route.size() || a.route_tail.size() != route.size()) return;
-  a.waypoint = route[next];
+  // The route's tail too, now that the window has it in the unit's record (loaded from the
+  // route_tail block here, it was a miss moved from the read-ahead to the decision).
+  const bool in_window = w != nullptr && w->holds(next);
+  a.waypoint = in_window ? w->pts[next - static_cast<size_t>(w->first)] : route[next];
+  a.waypoint_tail = in_window ? w->tail[next - static_cast<size_t>(w->first)] : a.route_tail[next];
   a.waypoint_next = a.st.next_waypoint;
   a.waypoint_version = a.route_version;
 }

@@ -69,7 +69,8 @@ void CrowdImpl::track_progress(int id) {
   }
   if (t >= a.next_visibility_check && !a.st.waiting && a.st.route.size() >= 2) {
     a.next_visibility_check = t + kVisibilityPeriod;
-    const Vec2 q = a.st.route[static_cast<size_t>(a.st.next_waypoint)];
+    // The waypoint as noted in the decision, while it is the route's (no load of the route's block).
+    const Vec2 q = waypoint_noted(a) ? a.waypoint : a.st.route[static_cast<size_t>(a.st.next_waypoint)];
     // prepare_progress() answered it on a worker thread, unless the route changed since.
     const bool seen = a.sight >= 0 && a.sight_point == q ? a.sight == 1 : segment_clear(grid_, pos, q, a.def.unit.radius);
     if (!seen) {
