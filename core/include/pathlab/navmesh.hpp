@@ -89,11 +89,12 @@ inline constexpr int kDefaultNavTileSize = 32;
 /// Most NavmeshDef::tile_threads.
 inline constexpr int kMaxNavTileThreads = 64;
 /// The tile threads the sandbox's planning service (and its mesh overlay) build and update
-/// their meshes with. One: a second thread splits a cut's 30-odd tile builds only when it gets
-/// a core of its own, and on the shared 2-core machine it was measured on (load 14-21) it
-/// shortened neither the wall time nor the calling thread's CPU time much (README, Live edits,
-/// corners28e); raise it where a core is free.
-inline constexpr int kDefaultNavTileThreads = 1;
+/// their meshes with. Two: a second thread splits a cut's 30-odd tile builds when it gets a
+/// core of its own. On the 2-core machine, quiet (load 1.5-2.4), the wall-corner cut on
+/// random512-10-0 took 12.1-13.3 ms wall median (p95 15.6-23.6) instead of 15.6-17.8 (26.5-34.3);
+/// at load 14-21 it made no difference either way (README, Live edits, corners28e). Strokes of
+/// fewer than 8 tiles stay on the calling thread.
+inline constexpr int kDefaultNavTileThreads = 2;
 
 inline NavmeshDef default_navmesh_def() { return NavmeshDef{}; }
 

@@ -18,6 +18,7 @@
 #include <iterator>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include "navmesh/navmesh_corners.hpp"
@@ -209,7 +210,13 @@ void run_jobs(size_t n, int threads, const Job& job) {
   };
   std::vector<std::thread> pool;
   pool.reserve(helpers);
-  for (size_t h = 0; h < helpers; ++h) pool.emplace_back(work, h + 1);
+  for (size_t h = 0; h < helpers; ++h) {
+    try {
+      pool.emplace_back(work, h + 1);
+    } catch (const std::system_error&) {
+      break;  // no thread to be had (a process at its limit): the started ones and this one do it all
+    }
+  }
   work(0);
   for (std::thread& t : pool) t.join();
   for (const std::exception_ptr& e : errors)
