@@ -31,7 +31,8 @@
 //   written by itself (Save asks for a file name), or the lesson presented at the link's step.
 // Interactive runs quit on SIGTERM, SIGINT and SIGHUP without asking: unsaved edits go to the
 // autosave, which the next start offers to restore (host/quit_signal.hpp). Ctrl+Q or closing
-// the window asks first when there are unsaved edits.
+// the window asks first when there are unsaved edits. A broken X connection (xkill, the window
+// destroyed under the app) ends the process inside Xlib; its exit still keeps the edits.
 // Headless: SDL_VIDEODRIVER=dummy SDL_RENDER_DRIVER=software.
 
 #include <algorithm>
@@ -274,10 +275,28 @@ int run_record(sandbox::Sandbox& sb, const Options& o) {
   return 0;
 }
 
+/// The sandbox whose unsaved edits keep_unsaved_at_exit() saves: set while the main loop runs.
+sandbox::Sandbox* g_running_sandbox = nullptr;
+
+/// Xlib ends the process with exit(1) when the connection to the X server breaks (xkill, the
+/// window destroyed under the app, the server gone), from inside SDL: the loop never returns,
+/// and the edits since the last autosave (up to a second) would be lost. exit() still runs
+/// this, on the UI thread that owns the scene.
+void keep_unsaved_at_exit() {
+  sandbox::Sandbox* sb = std::exchange(g_running_sandbox, nullptr);
+  if (sb == nullptr || !sb->unsaved()) return;
+  if (sb->finish())
+    std::fprintf(stderr, "pathlab: the window went away: unsaved edits kept in %s; the next start offers to restore them\n",
+                 sb->autosave_path().c_str());
+  else std::fprintf(stderr, "pathlab: the window went away; the unsaved edits could not be kept\n");
+}
+
 int run_interactive(sandbox::Host& host) {
   // Idle frame-rate cap: full speed while something moves or input arrives, otherwise sleep
   // in the event wait (a frame every 250 ms keeps toasts and the autosave timely).
   sandbox::Sandbox& sb = host.sandbox();
+  g_running_sandbox = &sb;
+  std::atexit(keep_unsaved_at_exit);
   int calm = 0;
   int wait_ms = 0;
   while (host.pump_events(wait_ms)) {
@@ -285,6 +304,7 @@ int run_interactive(sandbox::Host& host) {
     calm = (host.events() > 0 || sb.animating()) ? 0 : calm + 1;
     wait_ms = calm < 4 ? 0 : 250;  // at most 250 ms: a quit signal is noticed within that
   }
+  g_running_sandbox = nullptr;
   const bool unsaved = sb.unsaved();
   const bool kept = sb.finish();
   if (const int sig = sandbox::quit_signal(); sig != 0 && unsaved) {
