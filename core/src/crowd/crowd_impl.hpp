@@ -485,6 +485,14 @@ class CrowdImpl {
   static const Vec2& route_point(const crowd::Agent& a, const crowd::RouteWindow* w, size_t k) {
     return w != nullptr && w->holds(k) ? w->pts[k - static_cast<size_t>(w->first)] : a.st.route[k];
   }
+  /// route_tail[k] of the unit, from the window `w` when it holds it (as route_point).
+  static double route_tail_at(const crowd::Agent& a, const crowd::RouteWindow* w, size_t k) {
+    return w != nullptr && w->holds(k) ? w->tail[k - static_cast<size_t>(w->first)] : a.route_tail[k];
+  }
+  /// The route's last point, from the window `w` when there is one (as route_point).
+  static const Vec2& route_end(const crowd::Agent& a, const crowd::RouteWindow* w) {
+    return w != nullptr ? w->end : a.st.route.back();
+  }
   void track_progress(int id);
   /// What track_progress(id) may ask of the map alone, asked ahead (on a worker thread: writes
   /// only the unit's sight and flow_spec). [crowd_read_ahead.cpp]

@@ -375,7 +375,7 @@ Vec2 CrowdImpl::lookahead_point(const crowd::Agent& a, const crowd::RouteWindow*
     ahead -= rest;
     q = p;
   }
-  return w != nullptr ? w->end : route.back();
+  return route_end(a, w);
 }
 
 Vec2 CrowdImpl::preferred_velocity(int id) {
@@ -417,7 +417,7 @@ Vec2 CrowdImpl::preferred_velocity(int id) {
   }
   if (dist < 1e-6) return Vec2(0.0);
   double speed = vmax;
-  const Vec2 end = w != nullptr ? w->end : route.back();
+  const Vec2 end = route_end(a, w);
   const double to_end = glm::length(end - pos);
   if (a.st.next_waypoint == last && to_end < 2.0 * kLookahead + vmax * vmax / a.def.unit.braking) {
     // Brake to arrive: the speed from which half the braking stops the unit at the target.
@@ -497,9 +497,8 @@ void CrowdImpl::note_waypoint(crowd::Agent& a, const crowd::RouteWindow* w) cons
   if (a.route_version == 0 || next >= route.size() || a.route_tail.size() != route.size()) return;
   // The route's tail too, now that the window has it in the unit's record (loaded from the
   // route_tail block here, it was a miss moved from the read-ahead to the decision).
-  const bool in_window = w != nullptr && w->holds(next);
-  a.waypoint = in_window ? w->pts[next - static_cast<size_t>(w->first)] : route[next];
-  a.waypoint_tail = in_window ? w->tail[next - static_cast<size_t>(w->first)] : a.route_tail[next];
+  a.waypoint = route_point(a, w, next);
+  a.waypoint_tail = route_tail_at(a, w, next);
   a.waypoint_next = a.st.next_waypoint;
   a.waypoint_version = a.route_version;
 }
