@@ -182,13 +182,7 @@ MeshEntry* PlanService::Cache::mesh_for(const Grid& g, double agent_radius, bool
   const auto key = std::make_pair(agent_radius, corners ? 2 : (convex ? 1 : 0));
   if (auto it = meshes.find(key); it != meshes.end()) return &it->second;
   const auto t0 = std::chrono::steady_clock::now();
-  NavmeshDef def = default_navmesh_def();
-  def.agent_radius = agent_radius;
-  def.merge_convex = convex;
-  def.corners_only = corners;
-  def.tile_size = kDefaultNavTileSize;
-  def.tile_threads = kDefaultNavTileThreads;
-  auto built = Navmesh::build(g, def);
+  auto built = Navmesh::build(g, service_navmesh_def(agent_radius, convex, corners));
   if (!built) {
     error = built.error().message;
     return nullptr;
@@ -252,6 +246,16 @@ PlanResult PlanService::plan(const Grid& grid, const PlanRequest& request) {
   out.preprocess_ms = cache_->preprocess_ms;
   if (out.found && out.error.empty() && request.analyse) analyse_result(grid, request, out);
   return out;
+}
+
+NavmeshDef service_navmesh_def(double agent_radius, bool convex, bool corners) {
+  NavmeshDef def = default_navmesh_def();
+  def.agent_radius = agent_radius;
+  def.merge_convex = convex;
+  def.corners_only = corners;
+  def.tile_size = kDefaultNavTileSize;
+  def.tile_threads = kDefaultNavTileThreads;
+  return def;
 }
 
 std::string normalize_settings(io::PlanSettingsData& s) {

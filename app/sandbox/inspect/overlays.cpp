@@ -11,6 +11,7 @@
 #include "pathlab/dubins.hpp"
 #include "pathlab/grid_search.hpp"
 #include "pathlab/navmesh.hpp"
+#include "pathlab/plan/plan_service.hpp"
 #include "pathlab/reeds_shepp.hpp"
 #include "sandbox.hpp"
 #include "inspect/ui_widgets.hpp"
@@ -83,12 +84,7 @@ void Inspector::ensure_internals(const Sandbox& sb) {
       mesh_map_version_ = sb.map_version();
     }
     if (!mesh_ || !same_settings) {
-      NavmeshDef def = default_navmesh_def();
-      def.agent_radius = s.agent_radius;
-      def.merge_convex = s.navmesh_convex;
-      def.corners_only = s.navmesh_corners;
-      def.tile_size = kDefaultNavTileSize;
-      def.tile_threads = kDefaultNavTileThreads;
+      const NavmeshDef def = plan::service_navmesh_def(s.agent_radius, s.navmesh_convex, s.navmesh_corners);
       if (auto m = Navmesh::build(sc.grid, def)) mesh_ = std::make_unique<Navmesh>(std::move(*m));
       else mesh_.reset();
       mesh_map_version_ = sb.map_version();

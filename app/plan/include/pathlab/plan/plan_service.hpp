@@ -166,6 +166,11 @@ class PlanService {
 /// angle), other smoothers (curves), other families and penalties: no.
 bool flow_field_reproduces(const io::PlanSettingsData& settings);
 
+/// The navmesh the planning service plans on for these settings (tiled, so edits mend only
+/// the tiles they touch): the sandbox's mesh overlay builds the same one, so it draws the
+/// polygons the planner searched.
+NavmeshDef service_navmesh_def(double agent_radius, bool convex, bool corners);
+
 /// Checks the settings against the registry (names, and that the smoother follows the
 /// planner). Returns "" or a message naming the setting.
 std::string check_settings(const io::PlanSettingsData& settings);
