@@ -278,17 +278,20 @@ int run_record(sandbox::Sandbox& sb, const Options& o) {
 /// The sandbox whose unsaved edits keep_unsaved_at_exit() saves: set while the main loop runs.
 sandbox::Sandbox* g_running_sandbox = nullptr;
 
+/// Says on stderr where the unsaved edits went when the app quit without asking (`why`).
+void report_unsaved_kept(const sandbox::Sandbox& sb, const char* why, bool kept) {
+  if (kept) std::fprintf(stderr, "pathlab: %s: unsaved edits kept in %s; the next start offers to restore them\n", why,
+                         sb.autosave_path().c_str());
+  else std::fprintf(stderr, "pathlab: %s: quitting; the unsaved edits could not be kept\n", why);
+}
+
 /// Xlib ends the process with exit(1) when the connection to the X server breaks (xkill, the
 /// window destroyed under the app, the server gone), from inside SDL: the loop never returns,
 /// and the edits since the last autosave (up to a second) would be lost. exit() still runs
 /// this, on the UI thread that owns the scene.
 void keep_unsaved_at_exit() {
   sandbox::Sandbox* sb = std::exchange(g_running_sandbox, nullptr);
-  if (sb == nullptr || !sb->unsaved()) return;
-  if (sb->finish())
-    std::fprintf(stderr, "pathlab: the window went away: unsaved edits kept in %s; the next start offers to restore them\n",
-                 sb->autosave_path().c_str());
-  else std::fprintf(stderr, "pathlab: the window went away; the unsaved edits could not be kept\n");
+  if (sb != nullptr && sb->unsaved()) report_unsaved_kept(*sb, "the window went away", sb->finish());
 }
 
 int run_interactive(sandbox::Host& host) {
@@ -307,11 +310,7 @@ int run_interactive(sandbox::Host& host) {
   g_running_sandbox = nullptr;
   const bool unsaved = sb.unsaved();
   const bool kept = sb.finish();
-  if (const int sig = sandbox::quit_signal(); sig != 0 && unsaved) {
-    if (kept) std::fprintf(stderr, "pathlab: %s: unsaved edits kept in %s; the next start offers to restore them\n",
-                           sandbox::quit_signal_name(sig), sb.autosave_path().c_str());
-    else std::fprintf(stderr, "pathlab: %s: quitting; the unsaved edits could not be kept\n", sandbox::quit_signal_name(sig));
-  }
+  if (const int sig = sandbox::quit_signal(); sig != 0 && unsaved) report_unsaved_kept(sb, sandbox::quit_signal_name(sig), kept);
   return 0;
 }
 
