@@ -217,6 +217,15 @@ TEST_CASE("signals: SIGTERM with unsaved edits exits within 2 s, leaving the aut
     quit_time(*app, sig, 2.0);
     CHECK(fs::exists(copy));
   }
+  {  // Edited again before answering the offer: the copy on offer is neither overwritten nor
+     // reported lost (it was "the unsaved edits could not be kept", which read as if it were).
+    const std::string offered = file_bytes(copy);
+    auto app = home.start({"--planner", "jps"});
+    REQUIRE_MESSAGE(app->wait_for_output(kOffer + copy, 60.0), "no restore offer; output:\n" << app->output());
+    quit_time(*app, SIGTERM, 2.0);
+    CHECK_MESSAGE(app->output().find("still offered for restore at the next start (" + copy + ")") != std::string::npos, app->output());
+    CHECK(file_bytes(copy) == offered);
+  }
   CHECK(file_bytes(home.scene) == scene_bytes);
 }
 

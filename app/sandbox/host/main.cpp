@@ -282,6 +282,11 @@ sandbox::Sandbox* g_running_sandbox = nullptr;
 void report_unsaved_kept(const sandbox::Sandbox& sb, const char* why, bool kept) {
   if (kept) std::fprintf(stderr, "pathlab: %s: unsaved edits kept in %s; the next start offers to restore them\n", why,
                          sb.autosave_path().c_str());
+  else if (!sb.restore_offer().empty())  // autosaves wait for the answer: the offered copy is not overwritten
+    std::fprintf(stderr,
+                 "pathlab: %s: quitting; the copy from the last session is still offered for restore at the next start (%s); "
+                 "the edits made before answering that offer are not kept\n",
+                 why, sb.restore_offer().c_str());
   else std::fprintf(stderr, "pathlab: %s: quitting; the unsaved edits could not be kept\n", why);
 }
 
