@@ -166,6 +166,17 @@ TEST_CASE("grid searches: memory cap, JPS falling back to A*, time and cancel bu
   turns.turn_penalty = 0.5;
   turns.max_memory_bytes = static_cast<int64_t>(padded * 30.0);
   CHECK((pf.find_path(GridPlanner::astar, a, b, turns)->details & kDetailMemoryCap) != 0);
+  // Terrain costs keep a float multiplier a cell too (29 bytes): refused at the uniform map's
+  // 25, on a fresh pathfinder (it scans the map) and on one built already (it knows the count).
+  Grid hills = g;
+  hills.set_cost(150, 20, 3.0f);
+  GridSearchOptions tight;
+  tight.max_memory_bytes = static_cast<int64_t>(padded * 27.0);
+  CHECK(pf.find_path(GridPlanner::astar, a, b, tight)->found);  // the uniform map fits
+  GridPathfinder on_hills(hills);
+  CHECK((on_hills.find_path(GridPlanner::astar, a, b, tight)->details & kDetailMemoryCap) != 0);
+  REQUIRE(on_hills.find_path(GridPlanner::astar, a, b)->found);
+  CHECK((on_hills.find_path(GridPlanner::astar, a, b, tight)->details & kDetailMemoryCap) != 0);
   // JPS's tables (8 bytes a cell) do not fit: by default JPS jumps by blocks and never builds
   // them; asked for the tables, A* answers instead. The same length, and the latter says so.
   GridSearchOptions small;

@@ -40,10 +40,10 @@ Result<GridPlanner> parse_grid_planner(const std::string& name);
 const char* to_string(GridPlanner planner) noexcept;
 
 /// Default memory cap of one grid search: its per-state records (20 bytes a state: a cell, or
-/// a cell and incoming direction with a turn penalty, 9 a cell), the padded grid and the copy
-/// of the costs it was built from (9 bytes a cell), JPS's closed set (0.19 bytes a cell) and
-/// the JPS jump tables (8 bytes a cell).
-/// 1 GiB: plain A* and Dijkstra up to about 37 million cells, with a turn penalty about 5.6
+/// a cell and incoming direction with a turn penalty, 9 a cell), the padded grid's flags and the
+/// copy of the costs it was built from (5 bytes a cell; 9 with the multipliers of a map with
+/// terrain costs), JPS's closed set (0.19 bytes a cell) and its jump tables (8 bytes a cell).
+/// 1 GiB: plain A* and Dijkstra up to about 43 million cells, with a turn penalty about 5.8
 /// million, JPS's tables up to about 32 million (above that JPS jumps by blocks). [Units: bytes]
 inline constexpr int64_t kDefaultGridSearchMemory = int64_t{1} << 30;
 

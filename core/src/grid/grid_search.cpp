@@ -412,9 +412,10 @@ constexpr double kRegionBytesPerCell = 8.0;
 /// of words to clear (GridSearchWorkspace::jps_closed).
 constexpr double kJpsClosedBytesPerCell = 1.0 / 8.0 + 4.0 / 64.0;
 
-/// Bytes a search allocates on a grid of `padded` cells (see kDefaultGridSearchMemory).
-double search_bytes(double padded, double states_per_cell, bool jps, bool jump_tables) {
-  return padded * 5.0 + padded * states_per_cell * 20.0 + (jps ? padded * kJpsClosedBytesPerCell : 0.0) +
+/// Bytes a search allocates on a grid of `padded` cells (see kDefaultGridSearchMemory); `terrain`:
+/// the map has costs other than 1, so the padded grid keeps a float multiplier a cell too.
+double search_bytes(double padded, double states_per_cell, bool jps, bool jump_tables, bool terrain) {
+  return padded * (terrain ? 9.0 : 5.0) + padded * states_per_cell * 20.0 + (jps ? padded * kJpsClosedBytesPerCell : 0.0) +
          (jump_tables ? padded * 8.0 : 0.0);
 }
 
@@ -463,7 +464,9 @@ Result<GridPath> GridPathfinder::find_path(GridPlanner planner, Cell start, Cell
   const double padded = (ws.grid->width() + 2.0) * (ws.grid->height() + 2.0);
   const bool turns = opt.turn_penalty > 0.0 && (planner == GridPlanner::astar || planner == GridPlanner::dijkstra);
   const double cap = opt.max_memory_bytes > 0 ? static_cast<double>(opt.max_memory_bytes) : INFINITY;
-  const double need = search_bytes(padded, turns ? 9.0 : 1.0, planner == GridPlanner::jps, false);
+  // A built workspace knows whether the map has terrain; a stale one scans (it rebuilds anyway).
+  const bool terrain = ws.stale ? !ws.grid->uniform_cost() : ws.nonuniform_cells > 0;
+  const double need = search_bytes(padded, turns ? 9.0 : 1.0, planner == GridPlanner::jps, false, terrain);
   if (need > cap) {
     out.details |= kDetailBudgetExhausted | kDetailMemoryCap;
     out.reason = "the search would need " + megabytes(need) + " for this " + std::to_string(ws.grid->width()) + "x" +
@@ -473,7 +476,7 @@ Result<GridPath> GridPathfinder::find_path(GridPlanner planner, Cell start, Cell
   // JPS's tables above the cap: block jumping needs none (the same search), and when the
   // tables were asked for, A* gives the same lengths (on uniform terrain) without them.
   JpsJumps jumps = opt.jps_jumps;
-  if (planner == GridPlanner::jps && !ws.jump_tables_ready && search_bytes(padded, 1.0, true, true) > cap) {
+  if (planner == GridPlanner::jps && !ws.jump_tables_ready && search_bytes(padded, 1.0, true, true, terrain) > cap) {
     if (jumps == JpsJumps::tables) {
       planner = GridPlanner::astar;
       out.details |= kDetailJpsAsAstar;
