@@ -162,8 +162,6 @@ class NavmeshSearchWorkspace {
   /// Fills polygon `poly`'s portal edges at pedges_[pedge_first_[poly] ...) from the mesh
   /// (its dead range clear: set_dead_ranges() marks the dead ones).
   void fill_polygon_edges(int poly);
-  /// The index in pedges_ of polygon `poly`'s portal edge through portal `pid` (it has one).
-  int edge_of_portal(int poly, int pid) const;
   /// Marks every portal edge from a polygon into a dead tree hanging off it (PortalEdge::dead).
   void set_dead_ranges();
   /// Sets PortalEdge::dead on `parent`'s edges into `child` to `dead`.
@@ -175,7 +173,8 @@ class NavmeshSearchWorkspace {
   /// polygons of the restitched tiles and their eight neighbours are filled anew in place,
   /// every other edge is kept (navmesh_search_patch.cpp). The dead ranges are set afterwards.
   void patch_portal_edges(const NavmeshChange& change, const std::vector<uint8_t>& refill);
-  /// Polygon `poly`'s range in pedges_: a tiled mesh's at its portal list entries.
+  /// Polygon `poly`'s range in pedges_ (a tiled mesh's at its portal list entries), and its
+  /// ring edges' entries in ring_pedge_.
   void set_edge_range(int poly);
   // Dead trees and components (navmesh_search_trees.cpp).
   /// Peels the whole mesh's dead trees into tree_parent_ and peeled_, and marks the edges.
@@ -276,6 +275,10 @@ class NavmeshSearchWorkspace {
   uint64_t revision_ = 0;  // Navmesh::revision() of the mesh the tables are for
   // Mesh tables.
   size_t ring_edges_ = 0;  // ring edges of the mesh reset() last saw
+  // Per ring edge of the mesh: its portal edge (index into pedges_), -1 for a wall; a filled
+  // edge finds its twin through the portal's far ring edge here instead of a walk around the
+  // far polygon's ring.
+  std::vector<int> ring_pedge_;
   std::vector<PortalEdge> pedges_;
   // Per polygon its range [pedge_first_[p], pedge_end_[p]) in pedges_: back to back for an
   // untiled mesh; for a tiled one at the polygon's portal list entries (NavPolygon::

@@ -34,7 +34,7 @@ bool NavmeshSearchWorkspace::can_patch(const Navmesh& mesh) const {
   return mesh_ != nullptr && revision_ != 0 && c.before == revision_ && c.after == mesh.revision() && c.kept_numbers &&
          tiles > 0 && mesh.tile_polygon_first().size() == tiles + 1 &&
          mesh.tile_portal_list_first().size() == tiles + 1 && pedge_end_.size() == mesh.polygons().size() &&
-         pedges_.size() == mesh.polygon_portals().size() &&
+         pedges_.size() == mesh.polygon_portals().size() && ring_pedge_.size() == mesh.ring_vertices().size() &&
          static_cast<size_t>(root_g_.size()) == static_cast<size_t>(mesh.vertex_id_count());
 }
 
@@ -66,10 +66,11 @@ void NavmeshSearchWorkspace::patch_portal_edges(const NavmeshChange& change, con
 
 void NavmeshSearchWorkspace::set_edge_range(int poly) {
   const NavPolygon& P = mesh_->polygons()[static_cast<size_t>(poly)];
-  int n = 0;
-  for (int e = P.first; e < P.first + P.count; ++e) n += mesh_->ring_portals()[static_cast<size_t>(e)] >= 0 ? 1 : 0;
+  int n = P.first_portal;
+  for (int e = P.first; e < P.first + P.count; ++e)
+    if (mesh_->ring_portals()[static_cast<size_t>(e)] >= 0) ring_pedge_[static_cast<size_t>(e)] = n++;
   pedge_first_[static_cast<size_t>(poly)] = P.first_portal;
-  pedge_end_[static_cast<size_t>(poly)] = P.first_portal + n;
+  pedge_end_[static_cast<size_t>(poly)] = n;
 }
 
 }  // namespace pathlab

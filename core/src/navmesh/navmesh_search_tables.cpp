@@ -57,6 +57,7 @@ void NavmeshSearchWorkspace::build_portal_edges() {
   const Navmesh& mesh = *mesh_;
   const size_t np = mesh.polygons().size();
   ring_edges_ = mesh.ring_vertices().size();
+  ring_pedge_.assign(ring_edges_, -1);
   pedge_first_.assign(np + 1, 0);
   pedge_end_.assign(np, 0);
   pedge_live_ = 0;
@@ -68,10 +69,11 @@ void NavmeshSearchWorkspace::build_portal_edges() {
       set_edge_range(static_cast<int>(poly));
     } else {
       const NavPolygon& P = mesh.polygons()[poly];
-      int n = 0;
-      for (int e = P.first; e < P.first + P.count; ++e) n += mesh.ring_portals()[static_cast<size_t>(e)] >= 0 ? 1 : 0;
-      pedge_first_[poly] = poly == 0 ? 0 : pedge_end_[poly - 1];
-      pedge_end_[poly] = pedge_first_[poly] + n;
+      int n = poly == 0 ? 0 : pedge_end_[poly - 1];
+      pedge_first_[poly] = n;
+      for (int e = P.first; e < P.first + P.count; ++e)
+        if (mesh.ring_portals()[static_cast<size_t>(e)] >= 0) ring_pedge_[static_cast<size_t>(e)] = n++;
+      pedge_end_[poly] = n;
     }
     pedge_live_ += pedge_end_[poly] - pedge_first_[poly];
   }
@@ -103,7 +105,7 @@ void NavmeshSearchWorkspace::fill_polygon_edges(int poly) {
     pe.w = rv[static_cast<size_t>(e1)];
     pe.len = glm::length(pe.w - pe.u);
     pe.poly = pt.edge_a == e ? pt.poly_b : pt.poly_a;
-    pe.across = edge_of_portal(pe.poly, pid);
+    pe.across = ring_pedge_[static_cast<size_t>(pt.edge_a == e ? pt.edge_b : pt.edge_a)];
     pe.u_corner = corner(e);
     pe.w_corner = corner(e1);
     pe.dead = 0;  // set_dead_ranges() or update_dead_trees() marks the edges into dead trees
@@ -112,17 +114,6 @@ void NavmeshSearchWorkspace::fill_polygon_edges(int poly) {
     pedge_portal_[at] = pid;
     ++at;
   }
-}
-
-int NavmeshSearchWorkspace::edge_of_portal(int poly, int pid) const {
-  const NavPolygon& P = mesh_->polygons()[static_cast<size_t>(poly)];
-  int at = pedge_first_[static_cast<size_t>(poly)];
-  for (int e = P.first; e < P.first + P.count; ++e) {
-    const int q = mesh_->ring_portals()[static_cast<size_t>(e)];
-    if (q == pid) return at;
-    at += q >= 0 ? 1 : 0;
-  }
-  return -1;
 }
 
 void NavmeshSearchWorkspace::set_dead_ranges() {
