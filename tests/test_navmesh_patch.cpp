@@ -123,3 +123,34 @@ TEST_CASE("a query whose tables are older than the mesh's last change rebuilds t
   std::mt19937 rng(3);
   same_answers(lazy, mesh, Navmesh::build(g, def).value(), rng, 20);
 }
+
+TEST_CASE("dead trees and components redone around each edit equal a whole peel, on mazes") {
+  // A perfect maze's mesh is mostly dead trees, and whole components that are trees; single
+  // cells painted and erased open and close cycles, cut corridors off and join them again, so
+  // the peel around the edit has to reach far into the kept trees (and peel a tree component
+  // anew in the whole peel's order) to match a fresh query's.
+  const int strokes = test::sanitized() ? 60 : 400;
+  for (const bool corners : {false, true}) {
+    for (const int corridor : {1, 2}) {
+      INFO("corners " << corners << " corridor " << corridor);
+      Grid g = Grid::create(72, 72).value();
+      generate_maze(g, corridor, corridor == 1 ? 5u : 6u);
+      const NavmeshDef def = tiled_def(corners, 0.0, 16);
+      std::mt19937 rng(corners ? 71u : 72u);
+      Navmesh mesh = Navmesh::build(g, def).value();
+      NavmeshQuery query(mesh);
+      int patched = 0;
+      for (int i = 1; i <= strokes; ++i) {
+        std::uniform_int_distribution<int> cx(0, g.width() - 1), cy(0, g.height() - 1), rad(1, 2), kind(0, 1);
+        const CellRect rect = test::brush_stroke(g, Cell{cx(rng), cy(rng)}, rad(rng), kind(rng) == 0 ? 1.0f : kBlocked);
+        REQUIRE(mesh.update(g, rect).ok());
+        patched += mesh.last_change().kept_numbers && !mesh.last_change().restitched.empty() ? 1 : 0;
+        query.reset(mesh);
+        INFO("stroke " << i);
+        REQUIRE(query.table_difference(NavmeshQuery(mesh)) == "");
+        if (i % 40 == 0) same_answers(query, mesh, Navmesh::build(g, def).value(), rng, 10);
+      }
+      CHECK(patched > strokes / 2);  // most edits took the incremental path
+    }
+  }
+}

@@ -221,18 +221,23 @@ void NavmeshSearchWorkspace::begin_query(const NavPoint& s, const NavPoint& t, N
     for (Node& n : nodes_) n.stamp = 0;
     std::fill(root_stamp_.begin(), root_stamp_.end(), 0u);
     std::fill(goal_mark_.begin(), goal_mark_.end(), 0u);
+    std::fill(goal_side_.begin(), goal_side_.end(), 0u);
     stamp_ = 1;
   }
   heap_.clear();
   goal_ = r.goal;
   goal_poly_ = t.polygon;
-  goal_tree_ = tree_in_[static_cast<size_t>(t.polygon)];
   // An end on a polygon's edge or vertex lies in every polygon around that point: the search
   // starts from all of them and ends in any of them.
   touching_polygons(r.start, s.polygon, start_polys_, start_alt_);
   touching_polygons(r.goal, t.polygon, goal_polys_, goal_alt_);
-  for (int i = 0; i < 2; ++i) goal_alt_tree_[i] = goal_alt_[i] >= 0 ? tree_in_[static_cast<size_t>(goal_alt_[i])] : -1;
   for (const int p : goal_polys_) goal_mark_[static_cast<size_t>(p)] = stamp_;
+  // The dead trees the search may enter: those holding the goal polygon or a pinch-point
+  // goal's other seed, i.e. their ancestors in the peeled forest (a walk up a few parents
+  // per query instead of numbering the whole forest per edit).
+  for (const int g : {goal_poly_, goal_alt_[0], goal_alt_[1]})
+    for (int q = g; q >= 0 && goal_side_[static_cast<size_t>(q)] != stamp_; q = tree_parent_[static_cast<size_t>(q)])
+      goal_side_[static_cast<size_t>(q)] = stamp_;
 }
 
 void NavmeshSearchWorkspace::stop_search(BudgetStop stop, NavSearchResult& r) const {
@@ -268,7 +273,7 @@ Result<NavSearchResult> NavmeshSearchWorkspace::straight(int poly, NavSearchResu
 bool NavmeshSearchWorkspace::same_component() const {
   for (const int a : start_polys_)
     for (const int b : goal_polys_)
-      if (component_[static_cast<size_t>(a)] == component_[static_cast<size_t>(b)]) return true;
+      if (component_of(a) == component_of(b)) return true;
   return false;
 }
 

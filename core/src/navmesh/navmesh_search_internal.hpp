@@ -32,6 +32,11 @@ inline bool on_segment(Vec2 p, Vec2 u, Vec2 w) {
   return glm::dot(off, off) <= tol * tol;
 }
 
+/// Per tile (row-major): 1 when its polygons' portal edges must be filled anew after an
+/// update that restitched `restitched`: those tiles and their eight neighbours (the others keep
+/// their polygons, portals and wall flags).
+std::vector<uint8_t> refill_tiles(const std::vector<int>& restitched, int tiles_x, int tiles_y);
+
 }  // namespace detail
 
 /// The exact search's open list: a 4-ary min-heap of the grid searches' 128-bit keys
@@ -105,10 +110,11 @@ class NavmeshSearchWorkspace {
     int poly = -1;    // the far polygon
     // Mesh-wide vertex ids of u and w when a path may bend there (a wall corner), else -1.
     int u_corner = -1, w_corner = -1;
-    // Dead trees: crossing leads nowhere unless the goal polygon's pre-order number in the
-    // peeled forest (tree_in_) lies in [dead_lo, dead_hi); the whole int range when the far
-    // polygon is not a dead tree hanging off this one.
-    int dead_lo = 0, dead_hi = 0;
+    // Dead trees: 1 when the far polygon hangs off this one as a dead tree (tree_parent_):
+    // crossing then leads nowhere unless the far polygon is a goal polygon or one of its
+    // ancestors in the peeled forest (goal_side_).
+    int dead = 0;
+    int unused_ = 0;  // keeps the edge at 64 bytes, one cache line
   };
 
   /// Exact search node: a root (a wall corner or the start), an interval [p0, p1] of a
@@ -156,43 +162,56 @@ class NavmeshSearchWorkspace {
   /// Fills polygon `poly`'s portal edges at pedges_[pedge_first_[poly] ...) from the mesh
   /// (its dead range clear: set_dead_ranges() marks the dead ones).
   void fill_polygon_edges(int poly);
-  /// The index in pedges_ of polygon `poly`'s portal edge through portal `pid` (it has one).
-  int edge_of_portal(int poly, int pid) const;
-  /// The dead range of every portal edge, from the dead trees.
+  /// Marks every portal edge from a polygon into a dead tree hanging off it (PortalEdge::dead).
   void set_dead_ranges();
+  /// Sets PortalEdge::dead on `parent`'s edges into `child` to `dead`.
+  void mark_dead_edges(int parent, int child, int dead);
   /// True when the tables of the mesh at `change.before` (this workspace's revision_) can be
   /// patched to the mesh now: a tiled mesh whose last update() started from them.
   bool can_patch(const Navmesh& mesh) const;
   /// Patches the portal edges after a tiled update() that kept the mesh's numbers: the
   /// polygons of the restitched tiles and their eight neighbours are filled anew in place,
   /// every other edge is kept (navmesh_search_patch.cpp). The dead ranges are set afterwards.
-  void patch_portal_edges(const NavmeshChange& change);
-  /// Polygon `poly`'s range in pedges_: a tiled mesh's at its portal list entries.
+  void patch_portal_edges(const NavmeshChange& change, const std::vector<uint8_t>& refill);
+  /// Polygon `poly`'s range in pedges_ (a tiled mesh's at its portal list entries), and its
+  /// ring edges' entries in ring_pedge_.
   void set_edge_range(int poly);
-  /// Peels the mesh's dead trees into tree_parent_ and numbers them into tree_in_/tree_out_.
+  // Dead trees and components (navmesh_search_trees.cpp).
+  /// Peels the whole mesh's dead trees into tree_parent_ and peeled_, and marks the edges.
   void build_dead_trees();
-  void number_dead_trees(const std::vector<uint8_t>& peeled);
+  /// After a patch: peels again only around the refilled tiles' polygons (`refill`, per tile)
+  /// and re-marks the edges whose dead tree changed; the result equals build_dead_trees().
+  void update_dead_trees(const std::vector<uint8_t>& refill);
+  /// Peels the polygons in `queue` (those with at most one unpeeled neighbour left, in order)
+  /// and every one whose count of unpeeled neighbours (neighbour_count) falls to one on the way.
+  void peel(std::vector<int>& queue);
+  int neighbour_count(int p);
+  /// Peels anew, as build_dead_trees() would, each component of the mesh that is a tree and
+  /// holds one of `lasts` (peeled polygons without a parent).
+  void repeel_tree_components(const std::vector<int>& lasts);
+  /// Per tile (one for an untiled mesh), its polygons' components over the portals inside it,
+  /// then the tiles' components joined over the portals between tiles (component_of()).
   void build_components();
+  void update_components(const std::vector<uint8_t>& refill);
+  void tile_components(size_t t);
+  void join_components();
+  /// The connected component of polygon p: the smallest polygon number in it.
+  int component_of(int p) const {
+    const size_t i = static_cast<size_t>(p);
+    const int local = comp_local_[i];
+    if (local < 0) return p;  // an unused number
+    return comp_label_[static_cast<size_t>(comp_node_first_[static_cast<size_t>(tile_of_[i])] + local)];
+  }
   bool stale() const;
-  /// True when stepping from polygon p into its neighbour q goes down a dead tree that does
-  /// not hold the goal polygon: no shortest path does that.
-  bool leads_nowhere(int p, int q, int goal_poly) const noexcept {
-    const size_t i = static_cast<size_t>(q);
-    if (tree_parent_[i] != p || q == goal_poly) return false;
-    const int t = tree_in_[static_cast<size_t>(goal_poly)];
-    return !(t >= tree_in_[i] && t < tree_out_[i]);
-  }
-  /// leads_nowhere for a portal edge of the polygon being expanded (goal_tree_ is the goal
-  /// polygon's tree_in_, set per query).
-  bool leads_nowhere(const PortalEdge& pe) const noexcept {
-    return !(goal_tree_ >= pe.dead_lo && goal_tree_ < pe.dead_hi) &&
-           (goal_alt_tree_[0] < 0 || !(goal_alt_tree_[0] >= pe.dead_lo && goal_alt_tree_[0] < pe.dead_hi)) &&
-           (goal_alt_tree_[1] < 0 || !(goal_alt_tree_[1] >= pe.dead_lo && goal_alt_tree_[1] < pe.dead_hi));
-  }
-  /// leads_nowhere(p, q, goal) for the goal polygon and the pinch-point goal's other seeds.
+  /// True when stepping from polygon p into its neighbour q goes down a dead tree that holds
+  /// no goal polygon (goal_side_): no shortest path does that.
   bool leads_nowhere_any_goal(int p, int q) const noexcept {
-    return leads_nowhere(p, q, goal_poly_) && (goal_alt_[0] < 0 || leads_nowhere(p, q, goal_alt_[0])) &&
-           (goal_alt_[1] < 0 || leads_nowhere(p, q, goal_alt_[1]));
+    const size_t i = static_cast<size_t>(q);
+    return tree_parent_[i] == p && goal_side_[i] != stamp_;
+  }
+  /// leads_nowhere_any_goal for a portal edge of the polygon being expanded.
+  bool leads_nowhere(const PortalEdge& pe) const noexcept {
+    return pe.dead != 0 && goal_side_[static_cast<size_t>(pe.poly)] != stamp_;
   }
   std::pair<const PortalEdge*, const PortalEdge*> portal_edges(int poly) const {
     const PortalEdge* base = pedges_.data();
@@ -256,6 +275,10 @@ class NavmeshSearchWorkspace {
   uint64_t revision_ = 0;  // Navmesh::revision() of the mesh the tables are for
   // Mesh tables.
   size_t ring_edges_ = 0;  // ring edges of the mesh reset() last saw
+  // Per ring edge of the mesh: its portal edge (index into pedges_), -1 for a wall; a filled
+  // edge finds its twin through the portal's far ring edge here instead of a walk around the
+  // far polygon's ring.
+  std::vector<int> ring_pedge_;
   std::vector<PortalEdge> pedges_;
   // Per polygon its range [pedge_first_[p], pedge_end_[p]) in pedges_: back to back for an
   // untiled mesh; for a tiled one at the polygon's portal list entries (NavPolygon::
@@ -263,21 +286,39 @@ class NavmeshSearchWorkspace {
   // unused numbers are gaps. pedge_first_ has one more entry: the table's size.
   std::vector<int> pedge_first_, pedge_end_;
   int64_t pedge_live_ = 0;  // edges in the ranges (the gaps left out)
-  std::vector<int> dead_edges_;  // the edges set_dead_ranges marked (a dead tree across)
   std::vector<Vec2> pedge_dir_;   // per portal edge: unit vector u -> w
   std::vector<int> pedge_portal_;  // per portal edge: the portal id
   // Per polygon: the neighbour it was peeled off towards (-1: not peeled, or a tree's last),
-  // and its pre-order interval in the peeled forest (-1 when not peeled).
-  std::vector<int> tree_parent_, tree_in_, tree_out_;
-  std::vector<int> component_;  // per polygon: its connected component
+  // and whether it was peeled.
+  std::vector<int> tree_parent_;
+  std::vector<uint8_t> peeled_;
+  // Scratch of update_dead_trees, per polygon: == peel_stamp_ when the polygon takes part in
+  // this peel (not a dead tree kept as it was), and then its count of unpeeled neighbours.
+  std::vector<uint32_t> peel_mark_;
+  std::vector<int> peel_degree_;
+  uint32_t peel_stamp_ = 0;
+  std::vector<std::pair<int, int>> reparented_;  // (polygon, its parent before) of this peel
+  // Components: per polygon its tile and its component among the tile's polygons (-1: an
+  // unused number); per tile the number of its first such component in comp_label_, which
+  // holds per tile component the smallest polygon of the mesh's component it is part of.
+  struct TileComponents {
+    std::vector<int> smallest;                // per component of the tile: its smallest polygon
+    std::vector<std::pair<int, int>> links;   // (component of the tile, polygon of another tile) per portal out
+  };
+  std::vector<int> tile_of_, comp_local_;
+  std::vector<TileComponents> tile_comps_;
+  std::vector<int> comp_node_first_, comp_label_;
+  std::vector<int> uf_;  // union-find scratch
 
   // The query being answered.
   Vec2 goal_{0, 0};
   int goal_poly_ = -1;
-  int goal_tree_ = -1;  // tree_in_ of goal_poly_
   // A pinch-point end (the competition's convention): the polygons just inside the free cells
-  // beside it, besides the located one (-1: none), and for the goal their tree_in_.
-  int start_alt_[2] = {-1, -1}, goal_alt_[2] = {-1, -1}, goal_alt_tree_[2] = {-1, -1};
+  // beside it, besides the located one (-1: none).
+  int start_alt_[2] = {-1, -1}, goal_alt_[2] = {-1, -1};
+  // Per polygon: == stamp_ when it is the goal polygon, a pinch-point goal's other seed, or
+  // an ancestor of one in the peeled forest: the dead trees the search may enter.
+  std::vector<uint32_t> goal_side_;
   bool trace_ = false;
   BudgetMeter meter_{SearchBudget{}};
   int64_t node_cap_ = 0;

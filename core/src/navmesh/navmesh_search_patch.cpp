@@ -13,10 +13,8 @@
 #include "navmesh/navmesh_search_internal.hpp"
 
 namespace pathlab {
-namespace {
+namespace detail {
 
-/// Per tile (row-major): 1 when its polygons' edges must be filled anew: a restitched tile or
-/// one of its eight neighbours.
 std::vector<uint8_t> refill_tiles(const std::vector<int>& restitched, int tiles_x, int tiles_y) {
   std::vector<uint8_t> refill(static_cast<size_t>(tiles_x) * static_cast<size_t>(tiles_y), 0);
   for (const int t : restitched) {
@@ -28,7 +26,7 @@ std::vector<uint8_t> refill_tiles(const std::vector<int>& restitched, int tiles_
   return refill;
 }
 
-}  // namespace
+}  // namespace detail
 
 bool NavmeshSearchWorkspace::can_patch(const Navmesh& mesh) const {
   const NavmeshChange& c = mesh.last_change();
@@ -36,17 +34,16 @@ bool NavmeshSearchWorkspace::can_patch(const Navmesh& mesh) const {
   return mesh_ != nullptr && revision_ != 0 && c.before == revision_ && c.after == mesh.revision() && c.kept_numbers &&
          tiles > 0 && mesh.tile_polygon_first().size() == tiles + 1 &&
          mesh.tile_portal_list_first().size() == tiles + 1 && pedge_end_.size() == mesh.polygons().size() &&
-         pedges_.size() == mesh.polygon_portals().size() &&
+         pedges_.size() == mesh.polygon_portals().size() && ring_pedge_.size() == mesh.ring_vertices().size() &&
          static_cast<size_t>(root_g_.size()) == static_cast<size_t>(mesh.vertex_id_count());
 }
 
-void NavmeshSearchWorkspace::patch_portal_edges(const NavmeshChange& change) {
+void NavmeshSearchWorkspace::patch_portal_edges(const NavmeshChange& change, const std::vector<uint8_t>& refill) {
   // No tile restitched: the mesh's arrays are as they were, and so are the edges.
   if (change.restitched.empty()) return;
   const Navmesh& mesh = *mesh_;
   const std::vector<int>& poly_first = mesh.tile_polygon_first();
   const std::vector<int>& list_first = mesh.tile_portal_list_first();
-  const std::vector<uint8_t> refill = refill_tiles(change.restitched, mesh.tiles_x(), mesh.tiles_y());
   // Every refilled polygon's range first (a filled edge looks its twin up in the polygon
   // across, which may be refilled too), its tile's unused entries cleared as a fresh table
   // has them, then the edges.
@@ -69,10 +66,11 @@ void NavmeshSearchWorkspace::patch_portal_edges(const NavmeshChange& change) {
 
 void NavmeshSearchWorkspace::set_edge_range(int poly) {
   const NavPolygon& P = mesh_->polygons()[static_cast<size_t>(poly)];
-  int n = 0;
-  for (int e = P.first; e < P.first + P.count; ++e) n += mesh_->ring_portals()[static_cast<size_t>(e)] >= 0 ? 1 : 0;
+  int n = P.first_portal;
+  for (int e = P.first; e < P.first + P.count; ++e)
+    if (mesh_->ring_portals()[static_cast<size_t>(e)] >= 0) ring_pedge_[static_cast<size_t>(e)] = n++;
   pedge_first_[static_cast<size_t>(poly)] = P.first_portal;
-  pedge_end_[static_cast<size_t>(poly)] = P.first_portal + n;
+  pedge_end_[static_cast<size_t>(poly)] = n;
 }
 
 }  // namespace pathlab
@@ -95,13 +93,17 @@ std::string NavmeshSearchWorkspace::table_difference(const NavmeshSearchWorkspac
   const auto eq = [](const auto& a, const auto& b) { return a == b; };
   const auto same_edge = [](const PortalEdge& a, const PortalEdge& b) {
     return a.u == b.u && a.w == b.w && a.len == b.len && a.across == b.across && a.poly == b.poly &&
-           a.u_corner == b.u_corner && a.w_corner == b.w_corner && a.dead_lo == b.dead_lo && a.dead_hi == b.dead_hi;
+           a.u_corner == b.u_corner && a.w_corner == b.w_corner && a.dead == b.dead;
   };
+  // The components by polygon (their per-tile bookkeeping may differ in how it got there).
+  std::vector<int> comp(comp_local_.size()), o_comp(o.comp_local_.size());
+  for (size_t p = 0; p < comp.size(); ++p) comp[p] = component_of(static_cast<int>(p));
+  for (size_t p = 0; p < o_comp.size(); ++p) o_comp[p] = o.component_of(static_cast<int>(p));
   for (const std::string& d :
        {first_difference("pedge_first", pedge_first_, o.pedge_first_, eq), first_difference("pedges", pedges_, o.pedges_, same_edge),
         first_difference("pedge_end", pedge_end_, o.pedge_end_, eq), first_difference("pedge_dir", pedge_dir_, o.pedge_dir_, eq), first_difference("pedge_portal", pedge_portal_, o.pedge_portal_, eq),
-        first_difference("tree_parent", tree_parent_, o.tree_parent_, eq), first_difference("tree_in", tree_in_, o.tree_in_, eq),
-        first_difference("tree_out", tree_out_, o.tree_out_, eq), first_difference("component", component_, o.component_, eq)})
+        first_difference("tree_parent", tree_parent_, o.tree_parent_, eq), first_difference("peeled", peeled_, o.peeled_, eq),
+        first_difference("component", comp, o_comp, eq)})
     if (!d.empty()) return d;
   if (pedge_live_ != o.pedge_live_) return "portal edge count";
   return ring_edges_ == o.ring_edges_ ? std::string() : std::string("ring edge count");
