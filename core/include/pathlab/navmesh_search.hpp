@@ -20,7 +20,7 @@
 ///   it); kept for comparison. Both beat Detour's fixed edge-midpoint cost.
 ///
 /// Both models skip dead trees: polygons that hang off the rest of the mesh by one portal
-/// (peeled like leaves once per mesh, in reset()) are entered only when the goal is inside.
+/// (peeled in reset(); after a tiled update only around the rebuilt tiles) are entered only toward a goal inside.
 /// A goal in another connected component of the mesh is answered without a search.
 ///
 /// Limits: NavQueryOptions::budget (expansions, time, cancel flag; search_budget.hpp) and a
@@ -147,8 +147,8 @@ class NavmeshQuery {
   /// Points the query at `mesh` and makes its tables (portal edges per polygon, dead trees,
   /// components) for it. When `mesh` is this query's mesh after a tiled Navmesh::update()
   /// (its last_change() starts at the revision the tables are for; the mesh may be a copy),
-  /// the portal edges are patched in the rebuilt tiles and the tiles around them instead of
-  /// rebuilt whole: the tables equal a fresh query's (table_difference()).
+  /// the portal edges, dead trees and components are patched around the rebuilt tiles instead
+  /// of rebuilt whole: the tables equal a fresh query's (table_difference()).
   void reset(const Navmesh& mesh);
   /// For tests: empty when this query's mesh tables equal `other`'s field for field, else the
   /// first table and index that differ.
