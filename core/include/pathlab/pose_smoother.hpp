@@ -102,7 +102,7 @@ struct PoseSmoothResult {
   bool budget_spent = false;  ///< max_tries stopped the smoothing.
 };
 
-/// The max_tries that keeps the vehicle smoother's work under that of the Hybrid or Directional A* search that
+/// The max_tries that keeps the vehicle smoother's work under that of a short Hybrid or Directional A* search that
 /// found the path in `expanded` expansions (HeadingPath::expanded), in work, not time (the same on every machine):
 /// 3.2 tries per expansion (a try costs a quarter of an expansion with its share of the goal distance on
 /// bench_vehicle_replan's maps, so about 0.8 of the search), at least 320 (0.8 of a short search's fixed cost).
