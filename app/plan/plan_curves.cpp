@@ -213,9 +213,9 @@ void plan_heading(PlanService::Cache& cache, const Grid& grid, const PlanRequest
   if (out.found && smoother && smoother->id == SmootherId::vehicle) {
     const ClearanceField& field = cache.clearance_for(grid);
     // Forward Dubins connections are bounded by the search's own work (pose_smooth_tries_for():
-    // 4 tries an expansion, at least 400), so a short search gets a smoother about as dear as
-    // itself, the same on every machine; on bench_vehicle_replan it stops only smoothers whose
-    // last tries left the plan the same or gained under 0.01 cells (README, thirteenth round).
+    // 3.2 tries an expansion, at least 320), so a short search gets a smoother at about 0.8 of
+    // its own time, the same on every machine; on bench_vehicle_replan it changes 2 of 78 plans,
+    // by under 0.02 cells and 0.003 of turning ratio (README, thirteenth and seventeenth rounds).
     // With reversing or CC curves a try costs more and is not the unit this was measured in;
     // bounded alike, bench_vehicle_paths' Hybrid A* with reverse turned more (rooms3 steering
     // changes per 100 cells 4.4 -> 5.7, rooms1 turning ratio 1.05 -> 1.10), so they stay unbounded.

@@ -102,12 +102,12 @@ struct PoseSmoothResult {
   bool budget_spent = false;  ///< max_tries stopped the smoothing.
 };
 
-/// The max_tries that keeps the vehicle smoother's work near that of the Hybrid or Directional A* search that
+/// The max_tries that keeps the vehicle smoother's work under that of a short Hybrid or Directional A* search that
 /// found the path in `expanded` expansions (HeadingPath::expanded), in work, not time (the same on every machine):
-/// 4 tries per expansion (a try costs a quarter of an expansion with its share of the goal distance on
-/// bench_vehicle_replan's maps), at least 400 (a short search's fixed cost: goal distance and goal check).
+/// 3.2 tries per expansion (a try costs a quarter of an expansion with its share of the goal distance on
+/// bench_vehicle_replan's maps, so about 0.8 of the search), at least 320 (0.8 of a short search's fixed cost).
 /// The planning service applies it with forward Dubins connections (not with reversing or CC
-/// curves, whose tries cost more; README, issue 24's thirteenth round). [Units: tries]
+/// curves, whose tries cost more; README, issue 24's thirteenth and seventeenth rounds). [Units: tries]
 int64_t pose_smooth_tries_for(int64_t expanded);
 
 /// Smooths `path` (lines and arcs in any gear). Errors: a field of `def` out of range

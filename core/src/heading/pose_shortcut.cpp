@@ -233,12 +233,19 @@ using namespace detail;
 /// bench_vehicle_replan's short Hybrid A* searches (40-500 expansions) an expansion with its
 /// share of the goal distance costs 2.8-3.5 us and a try 0.7-0.9 us; the search's fixed cost
 /// (its 2D goal distance and the goal's pocket check, 0.3-0.4 ms on 256 x 256 maps) pays for
-/// about 400 tries. 3 tries an expansion (or a floor of 300) stopped wide-rooms q4's smoother
-/// in the rounds that take out half its steering changes (2.11 -> 4.22 per 100 cells), rooms
-/// q4's too soon; with 4 and 400 the bench's figures stay as they were (README, thirteenth
-/// round). With 1 and 1500 (fifth round) random 10% maps' plans turned more (1.07 -> 1.17).
-constexpr int64_t kTriesPerExpansion = 4;
-constexpr int64_t kMinTries = 400;
+/// about 400 tries. So 4 tries an expansion, at least 400 (thirteenth round), let the smoother
+/// cost about as much as the search: wide-rooms q4 (204 expansions, 807 of its 816 tries)
+/// came out at 0.80-1.11 of its search over 10 runs. 0.8 of that budget, 3.2 tries an
+/// expansion and at least 320, holds the smoother to about 0.8 of a short search's time by its
+/// count alone (README, seventeenth round). It stops 2 of the bench's 78 plans sooner:
+/// wide-rooms q4 after 652 tries (it keeps its 2.11 steering changes per 100 cells from 632
+/// tries on; 3 an expansion, 612, doubled them) and random10 q4 after 1,612 (turning ratio
+/// 1.083 -> 1.086). Past about 1,000 expansions an expansion costs only 0.6-1.8 us, so there
+/// the count is no bound (the goal distance's work is not counted); none of the bench's long
+/// searches has a smoother that comes near it.
+/// Integer arithmetic (16 / 5), so every machine gives the same budget.
+constexpr int64_t kTriesPerFiveExpansions = 16;
+constexpr int64_t kMinTries = 320;
 /// Farthest pose a shortcut from pose i may reach: i + kWindow (200 cells at the default step),
 /// so a round costs at most kWindow tries per pose however long the path is.
 constexpr size_t kWindow = 400;
@@ -806,7 +813,7 @@ Result<PoseSmoothResult> smooth_pose_path(const Grid& grid, const SegmentPath& p
 }
 
 int64_t pose_smooth_tries_for(int64_t expanded) {
-  return std::max<int64_t>(kMinTries, expanded * kTriesPerExpansion);
+  return std::max<int64_t>(kMinTries, expanded * kTriesPerFiveExpansions / 5);
 }
 
 }  // namespace pathlab
