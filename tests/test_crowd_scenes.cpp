@@ -90,7 +90,11 @@ double sharpest_corner(const std::vector<Vec2>& pts) {
 // staggered: 16.1 s). The longest car locks are a car against a wall corner: its routes pass
 // walls 0.05 cells clear (a cell centre 0.5 from the wall, radius 0.45), off the line its
 // forward move is clipped by the corner, and with units behind it cannot back off (car 49 at
-// bench512's doorway (183-187, 192) for 16 s). The figure is chaotic (the rounding of the distance left alone moved
+// bench512's doorway (183-187, 192) for 16 s). Since wide units' routes keep a cell off walls
+// and a vehicle held against a wall slides along it (crowd_clearance.cpp, branch locks24):
+// 7.67 s (agent 30) as bundled, 9.52 s at dt 1/50, 11.97 s with unit 0 left out, 9.0-10.97 s
+// in three other variants, the longest all in the starting jam at t = 0 (README, Crowds). The
+// figure is chaotic (the rounding of the distance left alone moved
 // it to 11.75 s): this guards the cause, not a margin. The run
 // costs about 10 s of CPU optimised now that the distance left along a route is not summed
 // every step (120 s cost 12 s before); under the sanitizers only its first 20 s.

@@ -316,7 +316,7 @@ size_t bytes_of(const std::vector<T>& v) {
 
 size_t CrowdImpl::memory_bytes() const noexcept {
   size_t b = sizeof(*this) + bytes_of(base_.costs()) + bytes_of(grid_.costs()) + bytes_of(avoid_grid_.costs()) +
-             bytes_of(local_grid_.costs()) + bytes_of(queue_grid_.costs()) + bytes_of(wall_grid_.costs()) + bytes_of(flow_) + bytes_of(settled_) + bytes_of(settled_cells_) + bytes_of(held_settled_) +
+             bytes_of(local_grid_.costs()) + bytes_of(queue_grid_.costs()) + bytes_of(wall_grid_.costs()) + bytes_of(flow_) + bytes_of(wall_room_) + bytes_of(settled_) + bytes_of(settled_cells_) + bytes_of(held_settled_) +
              bytes_of(buckets_) + bytes_of(agent_bucket_) + bytes_of(pos_) + bytes_of(vel_) + bytes_of(radius_) +
              bytes_of(scratch_) + bytes_of(agents_) + flow_fields_.memory_bytes();
   for (const std::vector<int>& ids : buckets_) b += bytes_of(ids);

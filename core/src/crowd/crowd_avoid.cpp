@@ -163,6 +163,10 @@ void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca, const crowd:
   const double align_weight = u.max_speed * std::max(want, glm::length(a.st.preferred_velocity));
   const int hard = scratch.hard_lines;
   const std::vector<crowd::OrcaLine>& lines = scratch.lines;
+  // Held against a wall: a move into it slides along it (move(), wall_slide), so the walls
+  // judge the slid velocity, its part into the wall dropped (crowd_clearance.cpp).
+  const Vec2 slide_n = slide_normal(a);
+  const bool sliding = glm::dot(slide_n, slide_n) > 0.5;
   constexpr int kSpeeds = 9, kTurns = 11;
   // Evenly spaced speeds, plus exactly zero when it lies between them and ORCA asks the unit to
   // stand: one that may reverse had only -0.25 and +0.19 cells/s to pick from, and crept at
@@ -190,8 +194,9 @@ void CrowdImpl::choose_heading_motion(crowd::Agent& a, Vec2 v_orca, const crowd:
       dir_mid = Vec2(dir_mid.x * rot_mid.x - dir_mid.y * rot_mid.y, dir_mid.x * rot_mid.y + dir_mid.y * rot_mid.x);
       double cost = glm::dot(v_end - v_orca, v_end - v_orca);
       cost += align_weight * (1.0 - glm::dot(nose_end, nose_dir));
+      const Vec2 v_slid = sliding ? v_mid - slide_n * std::min(0.0, glm::dot(v_mid, slide_n)) : v_mid;
       for (size_t k = 0; k < lines.size(); ++k) {
-        const double viol = crowd::violation(lines[k], v_mid);
+        const double viol = crowd::violation(lines[k], static_cast<int>(k) < scratch.wall_lines ? v_slid : v_mid);
         if (viol > 0.0) cost += (static_cast<int>(k) < std::max(hard, 0) ? 100.0 : 10.0) * viol;
       }
       if (cost < best) {

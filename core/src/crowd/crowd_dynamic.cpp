@@ -104,6 +104,7 @@ void CrowdImpl::reopen_doors_under(Vec2 p, double r) {
 
 void CrowdImpl::apply_door(const crowd::Door& d) {
   wall_edges_stale_ = true;  // index_wall_edges() again before the next wall lines
+  wall_room_stale_ = true;   // and index_wall_room() before the next clearance costs
   for (int y = d.def.lo.y; y <= d.def.hi.y; ++y) {
     for (int x = d.def.lo.x; x <= d.def.hi.x; ++x) grid_.set_cost(x, y, d.open ? base_.cost(x, y) : kBlocked);
   }

@@ -108,17 +108,23 @@ bool CrowdImpl::straight_way_busy(Vec2 from, Vec2 to) {
 
 namespace pathlab {
 
-bool CrowdImpl::fill_traffic_grid(int id, Vec2 dir) {
+bool CrowdImpl::fill_traffic_grid(int id, Vec2 dir, double radius) {
   const double len = glm::length(dir);
   bool others = false;
   for (size_t i = 0; i < agents_.size() && !others; ++i) others = static_cast<int>(i) != id && !agents_[i].flow_marks.empty();
   mark_settled();
   others = others || !settled_cells_.empty();
-  if (!others || len < 1e-9) return false;
-  dir /= len;
+  // A wide unit's route keeps off the walls even with no traffic (crowd_clearance.cpp).
+  const bool clearance = prepare_clearance(radius);
+  if (!clearance && (!others || len < 1e-9)) return false;
+  dir = len > 1e-9 ? dir / len : Vec2(0.0);
   if (avoid_grid_.width() != grid_.width() || avoid_grid_.height() != grid_.height()) avoid_grid_ = grid_;
   for (int y = 0; y < grid_.height(); ++y) {
-    for (int x = 0; x < grid_.width(); ++x) avoid_grid_.set_cost(x, y, traffic_cost(x, y, dir));
+    for (int x = 0; x < grid_.width(); ++x) {
+      float c = traffic_cost(x, y, dir);
+      if (clearance && c != kBlocked) c += clearance_cost(x, y, radius);
+      avoid_grid_.set_cost(x, y, c);
+    }
   }
   return true;
 }

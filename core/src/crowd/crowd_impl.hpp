@@ -351,6 +351,10 @@ class CrowdImpl {
   std::vector<int> h_edges_;  ///< Lines y = e, e in [0, height], (width + 1) counts each.
   std::vector<int> v_edges_;  ///< Lines x = e, e in [0, width], (height + 1) counts each.
   bool wall_edges_stale_ = true;  ///< grid_ changed since index_wall_edges() (apply_door).
+  /// Per cell of grid_: the distance from its centre to the nearest wall, capped a cell and a
+  /// half out (index_wall_room; crowd_clearance.cpp). Empty until a wide unit plans. [Units: cells]
+  std::vector<float> wall_room_;
+  bool wall_room_stale_ = true;  ///< grid_ changed since index_wall_room() (apply_door).
   std::vector<crowd::Scratch> scratch_;  ///< One per worker thread (scratch_[0]: the caller's).
   crowd::WorkerPool pool_;  ///< CrowdDef::threads; runs the neighbours-and-decisions phase.
   std::function<double()> phase_clock_;  ///< Crowd::set_phase_clock; empty: no profiling.
@@ -527,7 +531,31 @@ class CrowdImpl {
   bool straight_way_busy(Vec2 from, Vec2 to);
   /// avoid_grid_ := grid_ with traffic costs for a trip going `dir` (unit `id`'s own route
   /// aside; -1: every route). False, and avoid_grid_ untouched, when there is no other traffic.
-  bool fill_traffic_grid(int id, Vec2 dir);
+  /// With a unit of `radius` that needs_clearance(), its clearance costs are added, and the
+  /// grid is filled (true) even with no other traffic.
+  bool fill_traffic_grid(int id, Vec2 dir, double radius);
+  // crowd_clearance.cpp
+  /// Whether a unit of this radius has so little room beside a wall at a cell's centre that its
+  /// route searches pay the clearance cost.
+  static bool needs_clearance(double radius);
+  /// Fills wall_room_ from grid_.
+  void index_wall_room();
+  /// needs_clearance(radius), with wall_room_ brought up to grid_ when it does.
+  bool prepare_clearance(double radius);
+  /// The extra cost multiplier of map cell (x, y) for a unit of `radius` (wall_room_ current).
+  float clearance_cost(int x, int y, double radius) const;
+  /// Adds the clearance costs of a unit of `radius` to g, a window of the map starting at
+  /// `origin` (nothing for a unit that does not need them).
+  void add_clearance_costs(Grid& g, Cell origin, double radius);
+  /// The nearest point of a wall (a blocked cell or the map's outside) to p within `reach`.
+  std::optional<Vec2> nearest_wall_point(Vec2 p, double reach) const;
+  /// Where a vehicle whose `step` a wall blocks goes instead: the step slid along the tangent of
+  /// the wall point nearest to it (or half that), clear of walls and units; none when there is
+  /// no wall near, the step runs nearly straight at it, or the slide is blocked too.
+  std::optional<Vec2> wall_slide(int id, Vec2 step) const;
+  /// For a vehicle held a while with its disc against a wall: the unit normal from the wall
+  /// towards it (its motion is chosen as sliding along that wall); else zero.
+  Vec2 slide_normal(const crowd::Agent& a) const;
   // crowd_neighbors.cpp
   /// Brings the buckets and pos_, vel_, radius_, top_speed_, tracking_ up to the units'
   /// current state, packs the buckets and indexes the wall edges when the grid changed.

@@ -235,6 +235,8 @@ void CrowdImpl::move(int id) {
     }
   }
   a.move_planned = false;
+  // A vehicle against a wall or a corner slides along it rather than stopping (crowd_clearance.cpp).
+  if (p1 == p0 && wall_hit && !a.holonomic) p1 = wall_slide(id, tries[0] - p0).value_or(p0);
   if (wall_hit) ++a.m.wall_contacts;
   const double t = time();
   if (wall_hit && !a.holonomic && u.pivot_turn_rate == 0.0 && u.can_reverse && glm::length(p1 - p0) < 0.01 * u.max_speed * dt &&

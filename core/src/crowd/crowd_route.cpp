@@ -77,6 +77,7 @@ Result<GridPath> CrowdImpl::search_cells(Cell start, Cell goal, double radius, c
     for (int y = 0; y < h; ++y) {
       for (int x = 0; x < w; ++x) local_grid_.set_cost(x, y, traffic_cost(lo.x + x, lo.y + y, dir));
     }
+    add_clearance_costs(local_grid_, lo, radius);  // a wide unit keeps off the walls (crowd_clearance.cpp)
     for (const Cell& c : extra) {
       if (c.x >= lo.x && c.y >= lo.y && c.x <= hi.x && c.y <= hi.y) local_grid_.set_blocked(c.x - lo.x, c.y - lo.y, true);
     }
@@ -93,7 +94,7 @@ Result<GridPath> CrowdImpl::search_cells(Cell start, Cell goal, double radius, c
   window_origin_ = Cell{0, 0};
   window_used_ = false;
   avoid_grid_ = grid_;  // copied into the same storage
-  fill_traffic_grid(-1, dir);
+  fill_traffic_grid(-1, dir, radius);
   for (const Cell& c : extra) avoid_grid_.set_blocked(c.x, c.y, true);
   avoid_finder_.reset(avoid_grid_);
   return avoid_finder_.find_path(GridPlanner::astar, start, goal, opt);
@@ -186,9 +187,10 @@ void CrowdImpl::plan_provided_route(int id, const std::vector<Cell>& extra_block
   if (!extra_blocked.empty()) {
     blocked = grid_;
     for (const Cell& c : extra_blocked) blocked->set_blocked(c.x, c.y, true);
+    add_clearance_costs(*blocked, Cell{0, 0}, a.def.unit.radius);  // a detour keeps off the walls too
   }
   CrowdRouteQuery query{blocked ? *blocked : grid_, a.st.pose, target, a.def.goal_heading, a.def.unit, id};
-  if (!blocked && fill_traffic_grid(id, target - pos)) query.traffic = &avoid_grid_;
+  if (!blocked && fill_traffic_grid(id, target - pos, a.def.unit.radius)) query.traffic = &avoid_grid_;
   query.goal = a.def.goal;
   query.flow_group = !blocked && def_.flow_field_units > 0 && a.holonomic && a.slot < 0 && flow_group_large(a);
   Result<std::vector<Vec2>> got = def_.route_planner(query);
