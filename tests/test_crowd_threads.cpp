@@ -315,7 +315,7 @@ TEST_CASE("crowd threads: a phase clock (Crowd::set_phase_clock) changes no byte
     REQUIRE(state_bytes(plain) == state_bytes(timed));
   }
   const std::vector<CrowdPhaseTime>& phases = timed.last_phases();
-  REQUIRE(phases.size() == 8);
+  REQUIRE(phases.size() == 6);
   int parallel = 0, spread = 0;
   for (const CrowdPhaseTime& p : phases) {
     CAPTURE(p.name);
@@ -327,7 +327,7 @@ TEST_CASE("crowd threads: a phase clock (Crowd::set_phase_clock) changes no byte
     parallel += p.parallel ? 1 : 0;
     spread += std::strcmp(p.name, "moves, field repair") == 0 ? 1 : 0;  // the moves, a fields' repair beside them
   }
-  CHECK(parallel == 4 + spread);  // the buckets' copy, neighbours and decisions, measures and read-ahead, locks
+  CHECK(parallel == 3 + spread);  // neighbours and decisions, measures and read-ahead, locks
   timed.set_phase_clock({});
   timed.step();
   CHECK(timed.last_phases().empty());

@@ -139,14 +139,11 @@ Status CrowdImpl::set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> goa
 
 void CrowdImpl::step() {
   phases_.clear();
-  serial_phase("doors, trucks", [this] {
+  serial_phase("doors, trucks, buckets", [this] {
     update_doors();
     move_obstacles();
     make_way_for_movers();
-  });
-  copy_to_arrays();  // rebuild_buckets() in two phases: the copy on the worker threads
-  serial_phase("buckets, held units", [this] {
-    place_in_buckets();
+    rebuild_buckets();
     make_way_for_held_units();  // reads the buckets
   });
   const int n = static_cast<int>(agents_.size());
@@ -329,7 +326,7 @@ size_t bytes_of(const std::vector<T>& v) {
 size_t CrowdImpl::memory_bytes() const noexcept {
   size_t b = sizeof(*this) + bytes_of(base_.costs()) + bytes_of(grid_.costs()) + bytes_of(avoid_grid_.costs()) +
              bytes_of(local_grid_.costs()) + bytes_of(queue_grid_.costs()) + bytes_of(wall_grid_.costs()) + bytes_of(flow_) + bytes_of(settled_) + bytes_of(settled_cells_) + bytes_of(held_settled_) +
-             bytes_of(buckets_) + bytes_of(agent_bucket_) + bytes_of(bucket_now_) + bytes_of(move_v_) + bytes_of(move_clear_) + bytes_of(move_hit_) + bytes_of(pos_) + bytes_of(vel_) + bytes_of(radius_) +
+             bytes_of(buckets_) + bytes_of(agent_bucket_) + bytes_of(move_v_) + bytes_of(move_clear_) + bytes_of(move_hit_) + bytes_of(pos_) + bytes_of(vel_) + bytes_of(radius_) +
              bytes_of(scratch_) + bytes_of(agents_) + flow_fields_.memory_bytes();
   for (const std::vector<int>& ids : buckets_) b += bytes_of(ids);
   for (const crowd::Scratch& s : scratch_) b += bytes_of(s.lines) + bytes_of(s.found) + bytes_of(s.bucket_order);

@@ -334,7 +334,7 @@ class CrowdImpl {
     return false;
   }
   std::vector<int> agent_bucket_;  ///< Per unit: its bucket.
-  std::vector<int> bucket_now_;    ///< Per unit: its bucket at this step's positions (rebuild_buckets).
+  size_t arrays_filled_ = 0;  ///< Units whose entries of pos_, vel_, radius_, top_speed_, tracking_ are set (copy_to_arrays).
   // The moves split in two (crowd_move_split.cpp) when every unit is a person: the serial
   // pass reads these arrays, not the units' records. Per unit, written by plan_move().
   std::vector<Vec2> move_v_;         ///< crowd::Agent::move_v. [Units: cells/s]
@@ -343,7 +343,8 @@ class CrowdImpl {
   int vehicles_ = 0;          ///< Units that are not holonomic (whose moves read their neighbours' records).
   bool split_moves_ = false;  ///< This step's moves are split (vehicles_ == 0).
   // What the neighbour queries and ORCA read of every unit, as arrays (structure of arrays, one
-  // cache line holds several units), copied from the units at the start of the step.
+  // cache line holds several units), equal to the units' state at the start of the step
+  // (copy_to_arrays; move() writes a unit's entries as it moves).
   std::vector<Vec2> pos_;        ///< [Units: cells]
   std::vector<Vec2> vel_;        ///< [Units: cells/s]
   std::vector<double> radius_;   ///< [Units: cells]
@@ -541,14 +542,13 @@ class CrowdImpl {
   /// current state, packs the buckets and indexes the wall edges when the grid changed:
   /// copy_to_arrays() then place_in_buckets().
   void rebuild_buckets();
-  /// Sizes the per-unit arrays and copies the units' state into them on the worker threads
-  /// (the phase "buckets, copy").
+  /// Sizes the per-unit arrays and copies the state of the units added since the last step
+  /// into them (the others' entries are kept up to date where their state changes: move()).
   void copy_to_arrays();
   /// Moves the units whose bucket changed (in index order), packs the buckets and indexes the
   /// wall edges when the grid changed.
   void place_in_buckets();
-  /// Copies unit i's position, velocity, radius, top speed and tracking flag into the arrays
-  /// and its bucket into bucket_now_ (on a worker thread: writes only entry i).
+  /// Copies unit i's position, velocity, radius, top speed and tracking flag into the arrays.
   void copy_unit_arrays(size_t i);
   /// Fills pack_start_ and the pack_ arrays from buckets_, pos_ and radius_.
   void pack_buckets();

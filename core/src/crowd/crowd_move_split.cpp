@@ -64,6 +64,7 @@ void CrowdImpl::apply_split_move(int id) {
   const Vec2 moved = p1 - pose.pos;
   pose.pos = p1;
   a.st.velocity = moved / def_.dt;
+  vel_[i] = a.st.velocity;
   a.m.distance += glm::length(moved);
   a.st.speed = glm::length(a.st.velocity);
 }

@@ -31,22 +31,25 @@ void CrowdImpl::copy_to_arrays() {
   radius_.resize(n);
   top_speed_.resize(n);
   tracking_.resize(n);
-  bucket_now_.resize(n);
   move_v_.resize(n);
   move_clear_.resize(n);
   move_hit_.resize(n);
-  // On the worker threads: each unit writes only its own entries. This copy was most of the
-  // serial pass at 10,000 units (its first touch of each unit's record, a kilobyte apart).
-  parallel_phase("buckets, copy", static_cast<int>(n), [this](int begin, int end, int) {
-    for (int k = begin; k < end; ++k) copy_unit_arrays(static_cast<size_t>(k));
-  });
+  // Only a unit added since the last step: the arrays are kept equal to the units' state
+  // where it changes (move() and apply_split_move() write pos_, vel_, tracking_; the radius
+  // and the top speed are the unit's for good). A copy of every unit here was most of the
+  // serial pass at 10,000 units (its first touch of each unit's record, a kilobyte apart),
+  // and on 2 threads it took as long per thread as on one: the memory, not the core, sets it.
+  for (size_t i = arrays_filled_; i < n; ++i) copy_unit_arrays(i);
+  arrays_filled_ = n;
 }
 
 void CrowdImpl::place_in_buckets() {
   // In index order: a bucket's order of ids follows the moves between buckets.
   const size_t n = agents_.size();
   for (size_t i = 0; i < n; ++i) {
-    const int b = bucket_now_[i];
+    const int bx = std::clamp(static_cast<int>(pos_[i].x) / kBucketSide, 0, bucket_w_ - 1);
+    const int by = std::clamp(static_cast<int>(pos_[i].y) / kBucketSide, 0, bucket_h_ - 1);
+    const int b = by * bucket_w_ + bx;
     if (i == agent_bucket_.size()) {  // added since the last step
       agent_bucket_.push_back(b);
       buckets_[static_cast<size_t>(b)].push_back(static_cast<int>(i));
@@ -71,9 +74,6 @@ void CrowdImpl::copy_unit_arrays(size_t i) {
   radius_[i] = a.def.unit.radius;
   top_speed_[i] = a.def.unit.max_speed;
   tracking_[i] = a.tracking ? 1 : 0;
-  const int bx = std::clamp(static_cast<int>(pos_[i].x) / kBucketSide, 0, bucket_w_ - 1);
-  const int by = std::clamp(static_cast<int>(pos_[i].y) / kBucketSide, 0, bucket_h_ - 1);
-  bucket_now_[i] = by * bucket_w_ + bx;
 }
 
 void CrowdImpl::pack_buckets() {
