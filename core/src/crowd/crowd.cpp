@@ -92,7 +92,6 @@ Result<CrowdAgentId> CrowdImpl::add_agent(const CrowdAgentDef& agent) {
   a.st.target = agent.goal;
   // Only a unit that turns on the spot as fast as a person may sidestep freely.
   a.holonomic = agent.unit.turning_radius == 0.0 && agent.unit.pivot_turn_rate >= deg_to_rad(359.0);
-  vehicles_ += a.holonomic ? 0 : 1;
   agents_.push_back(std::move(a));
   max_radius_ = std::max(max_radius_, agent.unit.radius);
   max_speed_ = std::max(max_speed_, std::max(agent.unit.max_speed, agent.unit.max_reverse_speed));
@@ -174,16 +173,8 @@ void CrowdImpl::step() {
 }
 
 void CrowdImpl::moves_phase(int n) {
-  // A vehicle's move reads its neighbours' records (their poses and velocities as moved
-  // before it); with persons only, the records are brought up to the moves afterwards, on the
-  // worker threads (crowd_move_split.cpp).
-  split_moves_ = vehicles_ == 0;
   auto moves = [this, n] {
     for (int i = 0; i < n; ++i) {  // in index order: a move sees the moves before it
-      if (split_moves_) {
-        split_move(i);
-        continue;
-      }
       if (i + 2 < n) crowd::prefetch_agent(agents_[static_cast<size_t>(i + 2)]);
       move(i);
     }
@@ -326,7 +317,7 @@ size_t bytes_of(const std::vector<T>& v) {
 size_t CrowdImpl::memory_bytes() const noexcept {
   size_t b = sizeof(*this) + bytes_of(base_.costs()) + bytes_of(grid_.costs()) + bytes_of(avoid_grid_.costs()) +
              bytes_of(local_grid_.costs()) + bytes_of(queue_grid_.costs()) + bytes_of(wall_grid_.costs()) + bytes_of(flow_) + bytes_of(settled_) + bytes_of(settled_cells_) + bytes_of(held_settled_) +
-             bytes_of(buckets_) + bytes_of(agent_bucket_) + bytes_of(move_v_) + bytes_of(move_clear_) + bytes_of(move_hit_) + bytes_of(pos_) + bytes_of(vel_) + bytes_of(radius_) +
+             bytes_of(buckets_) + bytes_of(agent_bucket_) + bytes_of(pos_) + bytes_of(vel_) + bytes_of(radius_) +
              bytes_of(scratch_) + bytes_of(agents_) + flow_fields_.memory_bytes();
   for (const std::vector<int>& ids : buckets_) b += bytes_of(ids);
   for (const crowd::Scratch& s : scratch_) b += bytes_of(s.lines) + bytes_of(s.found) + bytes_of(s.bucket_order);

@@ -334,17 +334,10 @@ class CrowdImpl {
     return false;
   }
   std::vector<int> agent_bucket_;  ///< Per unit: its bucket.
-  size_t arrays_filled_ = 0;  ///< Units whose entries of pos_, vel_, radius_, top_speed_, tracking_ are set (copy_to_arrays).
-  // The moves split in two (crowd_move_split.cpp) when every unit is a person: the serial
-  // pass reads these arrays, not the units' records. Per unit, written by plan_move().
-  std::vector<Vec2> move_v_;         ///< crowd::Agent::move_v. [Units: cells/s]
-  std::vector<uint16_t> move_clear_; ///< crowd::Agent::move_clear.
-  std::vector<uint8_t> move_hit_;    ///< split_move: bit 0 a wall hit, bit 1 a unit hit.
-  int vehicles_ = 0;          ///< Units that are not holonomic (whose moves read their neighbours' records).
-  bool split_moves_ = false;  ///< This step's moves are split (vehicles_ == 0).
+  size_t arrays_filled_ = 0;  ///< Units whose entries of pos_, vel_, radius_, top_speed_, tracking_ are set.
   // What the neighbour queries and ORCA read of every unit, as arrays (structure of arrays, one
   // cache line holds several units), equal to the units' state at the start of the step
-  // (copy_to_arrays; move() writes a unit's entries as it moves).
+  // (rebuild_buckets copies a new unit's; move() writes a unit's entries as it moves).
   std::vector<Vec2> pos_;        ///< [Units: cells]
   std::vector<Vec2> vel_;        ///< [Units: cells/s]
   std::vector<double> radius_;   ///< [Units: cells]
@@ -539,17 +532,8 @@ class CrowdImpl {
   bool fill_traffic_grid(int id, Vec2 dir);
   // crowd_neighbors.cpp
   /// Brings the buckets and pos_, vel_, radius_, top_speed_, tracking_ up to the units'
-  /// current state, packs the buckets and indexes the wall edges when the grid changed:
-  /// copy_to_arrays() then place_in_buckets().
+  /// current state, packs the buckets and indexes the wall edges when the grid changed.
   void rebuild_buckets();
-  /// Sizes the per-unit arrays and copies the state of the units added since the last step
-  /// into them (the others' entries are kept up to date where their state changes: move()).
-  void copy_to_arrays();
-  /// Moves the units whose bucket changed (in index order), packs the buckets and indexes the
-  /// wall edges when the grid changed.
-  void place_in_buckets();
-  /// Copies unit i's position, velocity, radius, top speed and tracking flag into the arrays.
-  void copy_unit_arrays(size_t i);
   /// Fills pack_start_ and the pack_ arrays from buckets_, pos_ and radius_.
   void pack_buckets();
   /// Fills h_edges_ and v_edges_ from grid_.
@@ -580,13 +564,6 @@ class CrowdImpl {
   void choose_heading_motion(crowd::Agent& a, Vec2 v_orca, const crowd::Scratch& s) const;
   // crowd_move.cpp
   void move(int id);
-  /// move(id) for a person of a crowd of persons only (split_moves_): the tries, in index
-  /// order, from pos_, radius_ and move_v_, move_clear_; the result in pos_ and move_hit_.
-  /// [crowd_move_split.cpp]
-  void split_move(int id);
-  /// The rest of a split move: the unit's record brought up to it (on a worker thread, before
-  /// anything reads the unit's pose: measure_after_moves).
-  void apply_split_move(int id);
   /// What move(id) would work out for a person apart from the other units, ahead (on a worker
   /// thread after its decision: writes only the unit's move_* fields).
   void plan_move(int id);

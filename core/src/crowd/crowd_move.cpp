@@ -154,7 +154,6 @@ void CrowdImpl::plan_move(int id) {
   a.move_v = holonomic_motion(a, heading);
   a.move_heading = heading;
   a.move_clear = 0;
-  move_v_[static_cast<size_t>(id)] = a.move_v;
   const double r = a.def.unit.radius;
   const std::array<Vec2, 5> tries = move_tries(a.st.pose.pos, a.move_v);
   // Up to the first try clear of both: the tries after it are asked only when a unit stands
@@ -165,10 +164,9 @@ void CrowdImpl::plan_move(int id) {
     a.move_clear = static_cast<uint16_t>(a.move_clear | (mover ? 2u : 1u) << (2 * k));
     if (!mover) {
       for (size_t after = k + 1; after < tries.size(); ++after) a.move_clear = static_cast<uint16_t>(a.move_clear | 3u << (2 * after));
-      break;
+      return;
     }
   }
-  move_clear_[static_cast<size_t>(id)] = a.move_clear;
 }
 
 Vec2 CrowdImpl::vehicle_motion(crowd::Agent& a) const {
@@ -271,7 +269,6 @@ void CrowdImpl::measure_after_moves() {
   parallel_phase("measures, read-ahead", n, [&](int begin, int end, int part) {
     Minima& m = parts[static_cast<size_t>(part)];
     for (int i = begin; i < end; ++i) {
-      if (split_moves_) apply_split_move(i);
       measure_unit(i, m.separation, m.ratio, m.gap);
       prepare_progress(i);
     }

@@ -13,11 +13,6 @@ namespace pathlab {
 using crowd::kBucketSide;
 
 void CrowdImpl::rebuild_buckets() {
-  copy_to_arrays();
-  place_in_buckets();
-}
-
-void CrowdImpl::copy_to_arrays() {
   const int w = grid_.width() / kBucketSide + 1, h = grid_.height() / kBucketSide + 1;
   const size_t n = agents_.size();
   if (w != bucket_w_ || h != bucket_h_ || n < agent_bucket_.size()) {  // the first step
@@ -26,30 +21,31 @@ void CrowdImpl::copy_to_arrays() {
     buckets_.assign(static_cast<size_t>(w) * static_cast<size_t>(h), {});
     agent_bucket_.clear();
   }
+  auto bucket_of = [&](Vec2 p) {
+    const int bx = std::clamp(static_cast<int>(p.x) / kBucketSide, 0, bucket_w_ - 1);
+    const int by = std::clamp(static_cast<int>(p.y) / kBucketSide, 0, bucket_h_ - 1);
+    return by * bucket_w_ + bx;
+  };
   pos_.resize(n);
   vel_.resize(n);
   radius_.resize(n);
   top_speed_.resize(n);
   tracking_.resize(n);
-  move_v_.resize(n);
-  move_clear_.resize(n);
-  move_hit_.resize(n);
-  // Only a unit added since the last step: the arrays are kept equal to the units' state
-  // where it changes (move() and apply_split_move() write pos_, vel_, tracking_; the radius
-  // and the top speed are the unit's for good). A copy of every unit here was most of the
-  // serial pass at 10,000 units (its first touch of each unit's record, a kilobyte apart),
-  // and on 2 threads it took as long per thread as on one: the memory, not the core, sets it.
-  for (size_t i = arrays_filled_; i < n; ++i) copy_unit_arrays(i);
+  // Only a unit added since the last step is copied: the arrays are kept equal to the units'
+  // state where it changes (move() writes pos_, vel_, tracking_; the radius and the top speed
+  // are the unit's for good). A copy of every unit here was most of this serial pass at
+  // 10,000 units (its first touch of each unit's record, a kilobyte apart).
+  for (size_t i = arrays_filled_; i < n; ++i) {
+    const crowd::Agent& a = agents_[i];
+    pos_[i] = a.st.pose.pos;
+    vel_[i] = a.st.velocity;
+    radius_[i] = a.def.unit.radius;
+    top_speed_[i] = a.def.unit.max_speed;
+    tracking_[i] = a.tracking ? 1 : 0;
+  }
   arrays_filled_ = n;
-}
-
-void CrowdImpl::place_in_buckets() {
-  // In index order: a bucket's order of ids follows the moves between buckets.
-  const size_t n = agents_.size();
   for (size_t i = 0; i < n; ++i) {
-    const int bx = std::clamp(static_cast<int>(pos_[i].x) / kBucketSide, 0, bucket_w_ - 1);
-    const int by = std::clamp(static_cast<int>(pos_[i].y) / kBucketSide, 0, bucket_h_ - 1);
-    const int b = by * bucket_w_ + bx;
+    const int b = bucket_of(pos_[i]);
     if (i == agent_bucket_.size()) {  // added since the last step
       agent_bucket_.push_back(b);
       buckets_[static_cast<size_t>(b)].push_back(static_cast<int>(i));
@@ -65,15 +61,6 @@ void CrowdImpl::place_in_buckets() {
   }
   pack_buckets();
   if (wall_edges_stale_) index_wall_edges();
-}
-
-void CrowdImpl::copy_unit_arrays(size_t i) {
-  const crowd::Agent& a = agents_[i];
-  pos_[i] = a.st.pose.pos;
-  vel_[i] = a.st.velocity;
-  radius_[i] = a.def.unit.radius;
-  top_speed_[i] = a.def.unit.max_speed;
-  tracking_[i] = a.tracking ? 1 : 0;
 }
 
 void CrowdImpl::pack_buckets() {
