@@ -334,8 +334,10 @@ class CrowdImpl {
     return false;
   }
   std::vector<int> agent_bucket_;  ///< Per unit: its bucket.
+  size_t arrays_filled_ = 0;  ///< Units whose entries of pos_, vel_, radius_, top_speed_, tracking_ are set.
   // What the neighbour queries and ORCA read of every unit, as arrays (structure of arrays, one
-  // cache line holds several units), copied from the units at the start of the step.
+  // cache line holds several units), equal to the units' state at the start of the step
+  // (rebuild_buckets copies a new unit's; move() writes a unit's entries as it moves).
   std::vector<Vec2> pos_;        ///< [Units: cells]
   std::vector<Vec2> vel_;        ///< [Units: cells/s]
   std::vector<double> radius_;   ///< [Units: cells]

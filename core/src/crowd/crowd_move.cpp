@@ -248,6 +248,8 @@ void CrowdImpl::move(int id) {
   pose.pos = p1;
   pos_[static_cast<size_t>(id)] = p1;  // the later moves of this step see it here (place_ok)
   a.st.velocity = moved / dt;
+  vel_[static_cast<size_t>(id)] = a.st.velocity;  // for the next step's decisions (read only there)
+  tracking_[static_cast<size_t>(id)] = a.tracking ? 1 : 0;
   a.m.distance += glm::length(moved);
   if (a.holonomic) {
     a.st.speed = glm::length(a.st.velocity);
