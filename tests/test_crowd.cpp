@@ -260,3 +260,33 @@ TEST_CASE("crowd: units with no route stand still (the speed sampler offers exac
     CHECK(glm::length(crowd.state(i).pose.pos - before[static_cast<size_t>(i)]) < 0.01);
   }
 }
+
+TEST_CASE("crowd: a unit held long says why while held, and stops saying it once it moves on") {
+  // A planner that knows no doors sends the unit straight at a shut door: no way through, no
+  // progress, stuck. With give_up_time 3 s the held unit says why; the door opens at 12 s and
+  // the unit walks on: the report of its holds ends there (it said "gave up" with its old
+  // blocker to a unit walking at full speed, 1,000 persons over 600 s).
+  Grid g = Grid::create(20, 5).value();
+  for (int y = 0; y < 5; ++y) g.set_blocked(10, y, y != 2);
+  CrowdDef def;
+  def.give_up_time = 3.0;
+  def.route_planner = [](const CrowdRouteQuery& q) -> Result<std::vector<Vec2>> { return std::vector<Vec2>{q.from.pos, q.to}; };
+  Crowd crowd = Crowd::create(g, def).value();
+  DoorDef door;
+  door.lo = door.hi = Cell{10, 2};
+  door.open_at_start = false;
+  door.toggle_times = {12.0};
+  REQUIRE(crowd.add_door(door).ok());
+  REQUIRE(crowd.add_agent(crowd_agent("person", 3.5, 2.5, 0, 16.5, 2.5)));
+  while (crowd.time() < 11.0) crowd.step();
+  CHECK(crowd.state(0).pose.pos.x < 10.0);
+  CHECK(crowd.state(0).why.find("s in all") != std::string::npos);  // e.g. "stuck 5 s in all: blocked"
+  CHECK(crowd.explain(0).value().mode == "stuck, held up");  // not "gave up": it still re-plans
+  while (crowd.time() < 14.0) crowd.step();
+  CHECK(crowd.state(0).pose.pos.x > 10.5);  // through the door
+  CHECK(crowd.state(0).why == "");
+  CHECK(crowd.explain(0).value().mode.find("held up") == std::string::npos);
+  for (int k = 0; k < 60 * 30 && !crowd.all_arrived(); ++k) crowd.step();
+  CHECK(crowd.all_arrived());
+  CHECK(crowd.state(0).why == "");
+}

@@ -107,7 +107,7 @@ struct CrowdDef {
   /// `stuck_time`. [Units: s, cells] [Limit: > 0]
   double stuck_time = 2.0;
   double progress_distance = 0.25;
-  /// A unit stuck this long in total gives up re-planning and reports why. [Units: s] [Limit: > 0]
+  /// A unit stuck this long in total says why until it moves on (it keeps re-planning). [Units: s] [Limit: > 0]
   double give_up_time = 60.0;
   /// "Locked" (CrowdMetrics::longest_lock): a unit or moving obstacle that wants to move and
   /// stays within this distance of one spot (a truck: drives less than this far along its
@@ -318,7 +318,7 @@ struct CrowdExplanation {
   double target_speed = 0.0;          ///< A heading unit's chosen speed (negative: backing up). [Units: cells/s]
   double no_progress_for = 0.0;       ///< Time since its remaining route last got shorter. [Units: s]
   double stuck_after = 0.0;           ///< CrowdDef::stuck_time. [Units: s]
-  double stuck_total = 0.0;           ///< Time spent stuck in all (it gives up past CrowdDef::give_up_time). [Units: s]
+  double stuck_total = 0.0;           ///< Time spent stuck in all (says why past CrowdDef::give_up_time). [Units: s]
   std::string mode;                   ///< "follows its route", "gives way", "backs up", "waits", "arrived", ...
   std::string decision;               ///< The decision in words, for people.
 };

@@ -103,9 +103,12 @@ void label_constraints(const CrowdImpl& c, const crowd::Agent& a, CrowdExplanati
 /// `now` is the unit as it stands, `a` after the clone's decision at time `t`.
 void describe_mode(const crowd::Agent& now, const crowd::Agent& a, double t, const CrowdDef& def, CrowdExplanation& e) {
   const std::string avoid = avoidance_words(e);
-  if (now.gave_up) {
+  if (now.gave_up && now.heading_given_up) {
     e.mode = "gave up";
-    e.decision = "gave up re-planning: " + now.st.why;
+    e.decision = "gave up turning to the goal heading: " + now.st.why;
+  } else if (now.gave_up) {  // stuck long in all: it still re-plans (crowd_stuck.cpp)
+    e.mode = "held up";
+    e.decision = "held up long, still re-planning: " + now.st.why;
   } else if (now.st.waiting) {
     e.mode = "waits";
     e.decision = "waits for a route (asks again when things change): " + now.st.why;

@@ -51,6 +51,12 @@ void CrowdImpl::track_progress(int id) {
     a.progress_time = t;
     a.st.stuck = false;
     a.next_resolve = 0.0;
+    // Moving again: the report of its holds is over (it kept re-planning all along). It said
+    // "gave up" with its old blocker to a unit walking at full speed (1,000 persons, 600 s).
+    if (a.gave_up && !a.heading_given_up) {
+      a.gave_up = false;
+      a.st.why.clear();
+    }
   } else if (t - a.progress_time >= def_.stuck_time) {
     a.st.stuck = !a.st.waiting;
     if (a.st.stuck) {
@@ -158,7 +164,7 @@ void CrowdImpl::resolve_deadlock(int id) {
   }
   if (a.stuck_total > def_.give_up_time && !a.gave_up) {
     a.gave_up = true;
-    a.st.why = "no progress for " + std::to_string(static_cast<int>(a.stuck_total)) + " s" +
+    a.st.why = "stuck " + std::to_string(static_cast<int>(a.stuck_total)) + " s in all" +
                (nearest >= 0 ? ": blocked by agent " + std::to_string(nearest) : ": blocked");
   }
 }
