@@ -101,7 +101,8 @@ void CrowdImpl::add_clearance_costs(Grid& g, Cell origin, double radius) {
 std::optional<Vec2> CrowdImpl::nearest_wall_point(Vec2 p, double reach) const {
   // The nearest point of a blocked cell (or of the map's outside) to p within `reach`.
   std::optional<Vec2> best;
-  if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(reach)) return best;  // no cell to name
+  // Not finite: no cell to name (UBSan: NaN to int in the cell range below).
+  if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(reach)) return best;
   double best_d = reach;
   const int x0 = static_cast<int>(std::floor(p.x - reach)), x1 = static_cast<int>(std::floor(p.x + reach));
   const int y0 = static_cast<int>(std::floor(p.y - reach)), y1 = static_cast<int>(std::floor(p.y + reach));
@@ -129,9 +130,9 @@ std::optional<Vec2> CrowdImpl::wall_slide(int id, Vec2 step) const {
   const crowd::Agent& a = agents_[static_cast<size_t>(id)];
   const Vec2 p0 = a.st.pose.pos;
   const double len = glm::length(step);
-  // Not finite: a motion worked out from an absurd heading (1e300 degrees) gives NaN, and the
-  // wall search below would turn it into cell numbers (UBSan: NaN to int).
-  if (!(len >= 1e-9) || !std::isfinite(len) || !std::isfinite(p0.x) || !std::isfinite(p0.y)) return std::nullopt;
+  // NaN too (a motion worked out from an absurd heading, 1e300 degrees); an infinite step or a
+  // position that is not finite finds no wall (nearest_wall_point), so no slide either.
+  if (!(len >= 1e-9)) return std::nullopt;
   const std::optional<Vec2> wall = nearest_wall_point(p0, a.def.unit.radius + len + 0.05);
   if (!wall) return std::nullopt;
   const Vec2 away = p0 - *wall;
