@@ -125,6 +125,26 @@ void draw_marks(const std::vector<TimelineMark>& marks, int64_t until) {
   }
 }
 
+/// A frame colour as it shows over the window (the style's frame colours are translucent), so a
+/// patch of it hides what lies under it.
+ImU32 opaque_frame_colour(ImGuiCol which) {
+  const ImVec4 f = ImGui::GetStyleColorVec4(which), w = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  const auto mix = [&](float a, float b) { return a * f.w + b * (1.0f - f.w); };
+  return ImGui::GetColorU32(ImVec4(mix(f.x, w.x), mix(f.y, w.y), mix(f.z, w.z), 1.0f));
+}
+
+/// The slider's label drawn again over the ticks, on a patch of the slider's own colour: on a
+/// run with many events the ticks of the lower half crossed the digits ("t = 2,52 s pf 2.52 s"
+/// in a real window). ImGui 1.86 centres a slider's text in its frame, so this lands on it.
+void redraw_label_over_ticks(const char* label, ImVec2 lo, ImVec2 hi, ImU32 frame) {
+  const ImVec2 size = ImGui::CalcTextSize(label);
+  const ImVec2 at((lo.x + hi.x - size.x) * 0.5f, (lo.y + hi.y - size.y) * 0.5f);
+  const float pad = ImGui::GetFontSize() * 0.2f;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(ImVec2(at.x - pad, at.y), ImVec2(at.x + size.x + pad, at.y + size.y), frame);
+  dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), label);
+}
+
 }  // namespace
 
 void Sandbox::follow_recorded_scene() {
@@ -187,8 +207,12 @@ void Sandbox::draw_timeline() {
       if (const Status s = units_->scrub(step, held); !s) set_status(s.error().message, true);
     }
     remember_widget("timeline");
+    const ImVec2 slider_lo = ImGui::GetItemRectMin(), slider_hi = ImGui::GetItemRectMax();
+    const ImU32 frame = opaque_frame_colour(held ? ImGuiCol_FrameBgActive
+                                                 : ImGui::IsItemHovered() ? ImGuiCol_FrameBgHovered : ImGuiCol_FrameBg);
     draw_marks(units_->timeline_marks(), rec->recorded_until());
     draw_event_ticks(rec->events().events(), event_filter_, rec->recorded_until());
+    redraw_label_over_ticks(label, slider_lo, slider_hi, frame);
     help_marker("The run since Reset, as recorded: drag to see any moment of it (the canvas shows the units, "
                 "doors and trucks then). Ticks mark the edits (brown: a door click, blue: a send; short: a door's "
                 "scheduled toggle; grey: paint; green: a spawn; yellow: the goal moved); short ticks in the lower half, "
