@@ -227,20 +227,59 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
     planner.first_move_[static_cast<size_t>(h)] = i;
   }
   planner.checker_ = std::make_shared<detail::SegmentChecker>(grid, o.agent_radius, true);
-  // The per-query arrays, allocated and touched once here: a query only refills them, so its
+  planner.pack_steps();
+  // The per-query records, allocated and touched once here: a query only refills them, so its
   // time budget is not spent on the first touch of megabytes of fresh pages.
-  const size_t states = static_cast<size_t>(grid.cell_count()) * kHeadings;
-  planner.g_.assign(states, std::numeric_limits<double>::infinity());
-  planner.parent_move_.assign(states, -1);
-  planner.closed_.assign(states, 0);
-  planner.h_.assign(states, -1.0);
+  planner.states_.assign(static_cast<size_t>(grid.cell_count()) * kHeadings, State{});
   planner.field_ = std::make_shared<detail::GoalDistance>();
   return planner;
+}
+
+void DirectionalAStar::pack_steps() {
+  pad_ = reach_;
+  for (const DirectionalMove& m : moves_) pad_ = std::max(pad_, m.extent);
+  const int w = grid_->width(), pw = w + 2 * pad_;
+  blocked_ = std::make_shared<std::vector<uint8_t>>(static_cast<size_t>(pw) * static_cast<size_t>(grid_->height() + 2 * pad_), 1);
+  mend_blocked(*grid_, CellRect{Cell{0, 0}, Cell{w - 1, grid_->height() - 1}});
+  steps_.clear();
+  footprint_.clear();
+  beyond_.clear();
+  for (const DirectionalMove& m : moves_) {
+    Step st;
+    st.length = m.length;
+    st.pad_offset = m.offset.y * pw + m.offset.x;
+    st.state_offset = (m.offset.y * w + m.offset.x) * kHeadings + m.to_heading - m.from_heading;
+    st.extent = m.extent;
+    st.dx = static_cast<int16_t>(m.offset.x);
+    st.dy = static_cast<int16_t>(m.offset.y);
+    // Farthest first: the cells within the start cell's clearance rings are known free, so a
+    // search tests only a prefix (and the far cells are the ones that are blocked).
+    std::vector<Cell> cells = m.footprint;
+    const auto ring = [](Cell d) { return std::max(std::abs(d.x), std::abs(d.y)); };
+    std::stable_sort(cells.begin(), cells.end(), [&](Cell a, Cell b) { return ring(a) > ring(b); });
+    st.footprint_begin = static_cast<int32_t>(footprint_.size());
+    for (const Cell& d : cells) footprint_.push_back(d.y * pw + d.x);
+    st.beyond_begin = static_cast<int32_t>(beyond_.size());
+    for (int k = -1; k < m.extent; ++k)
+      beyond_.push_back(static_cast<int32_t>(std::count_if(cells.begin(), cells.end(), [&](Cell d) { return ring(d) > k; })));
+    steps_.push_back(st);
+  }
+}
+
+void DirectionalAStar::mend_blocked(const Grid& grid, const CellRect& changed) {
+  const size_t pw = static_cast<size_t>(grid.width()) + 2 * static_cast<size_t>(pad_);
+  const int x0 = std::max(changed.min.x, 0), x1 = std::min(changed.max.x, grid.width() - 1);
+  const int y0 = std::max(changed.min.y, 0), y1 = std::min(changed.max.y, grid.height() - 1);
+  std::vector<uint8_t>& cells = *blocked_;
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x)
+      cells[static_cast<size_t>(y + pad_) * pw + static_cast<size_t>(x + pad_)] = grid.is_blocked(x, y) ? 1 : 0;
 }
 
 Status DirectionalAStar::edited(const Grid& grid, const CellRect& changed) {
   if (Status s = checker_->update(grid, changed); !s.ok()) return s;  // checks the size first
   field_->edited(grid, changed);
+  mend_blocked(grid, changed);
   grid_ = &grid;
   return ok_status();
 }
@@ -275,12 +314,11 @@ struct DirectionalAStar::Search {
     auto d = dubins_length(q, goal, r);
     return std::max(field, d ? *d : 0.0);
   }
-  /// heuristic() of state `node` = (c, h), worked out once per query (the same value: the
-  /// field's distances do not depend on when they are settled).
-  double heuristic_of(int64_t node, Cell c, int h) const {
-    double& known = p.h_[static_cast<size_t>(node)];
-    if (known < 0.0) known = heuristic(c, h);
-    return known;
+  /// heuristic() of state s = (c, h), worked out once per query (the same value: the field's
+  /// distances do not depend on when they are settled).
+  double heuristic_of(DirectionalAStar::State& s, Cell c, int h) const {
+    if (s.h < 0.0) s.h = heuristic(c, h);
+    return s.h;
   }
 
   bool check_ends(HeadingPath& out, Cell sc, Cell gc);
@@ -349,26 +387,29 @@ bool DirectionalAStar::Search::check_ends(HeadingPath& out, Cell sc, Cell gc) {
 void DirectionalAStar::Search::expand(const Item& it, Cell c, int h, HeadingPath& out) {
   // Every cell within `room` of c is free: moves reaching no farther need no cell tests.
   const int room = checker.rings(grid.index(c.x, c.y)) - 1;
-  for (int mi = p.first_move_[static_cast<size_t>(h)]; mi < p.first_move_[static_cast<size_t>(h) + 1]; ++mi) {
-    const DirectionalMove& m = p.moves_[static_cast<size_t>(mi)];
-    const Cell to{c.x + m.offset.x, c.y + m.offset.y};
-    if (m.extent > room && !grid.is_free(to)) continue;
-    const int64_t tn = node_of(to, m.to_heading);
+  const uint8_t* at = p.blocked_->data() + (static_cast<size_t>(c.y + p.pad_) * static_cast<size_t>(w + 2 * p.pad_) +
+                                            static_cast<size_t>(c.x + p.pad_));
+  const int32_t* footprint = p.footprint_.data();
+  const int32_t* beyond = p.beyond_.data();
+  const int end = p.first_move_[static_cast<size_t>(h) + 1];
+  const DirectionalAStar::Step* steps = p.steps_.data();
+  for (int mi = p.first_move_[static_cast<size_t>(h)]; mi < end; ++mi) {
+    const DirectionalAStar::Step& m = steps[mi];
+    if (m.extent > room && at[m.pad_offset]) continue;  // the target cell is blocked or outside
+    const int64_t tn = it.node + m.state_offset;
+    DirectionalAStar::State& s = p.states_[static_cast<size_t>(tn)];
     const double ng = it.g + m.length;
-    if (p.closed_[static_cast<size_t>(tn)] || ng >= p.g_[static_cast<size_t>(tn)]) continue;
-    bool clear = true;
-    if (m.extent > room)
-      for (const Cell& d : m.footprint)
-        if (grid.is_blocked(c.x + d.x, c.y + d.y)) {
-          clear = false;
-          break;
-        }
-    if (!clear) continue;
+    if (s.closed || ng >= s.g) continue;
+    if (m.extent > room) {
+      const int32_t* first = footprint + m.footprint_begin;
+      if (std::any_of(first, first + beyond[m.beyond_begin + room + 1], [&](int32_t d) { return at[d] != 0; })) continue;
+    }
     ++out.generated;
-    if (p.g_[static_cast<size_t>(tn)] == std::numeric_limits<double>::infinity()) p.touched_.push_back(tn);
-    p.g_[static_cast<size_t>(tn)] = ng;
-    p.parent_move_[static_cast<size_t>(tn)] = mi;
-    open.push({ng + heuristic_of(tn, to, m.to_heading), ng, tn});
+    if (s.g == std::numeric_limits<double>::infinity()) p.touched_.push_back(tn);
+    s.g = ng;
+    s.parent_move = mi;
+    const int th = static_cast<int>(tn % kHeadings);
+    open.push({ng + heuristic_of(s, Cell{c.x + m.dx, c.y + m.dy}, th), ng, tn});
   }
 }
 
@@ -379,32 +420,24 @@ int64_t DirectionalAStar::Search::run(int64_t start_node, int64_t goal_node, Hea
   // The tables hold what the last query left: reset the states it set. Refilling all of them
   // (7 MB on 256 x 256) took about 1 ms a query, a tenth of a typical one.
   const size_t n = static_cast<size_t>(grid.cell_count()) * kHeadings;
-  if (p.g_.size() != n) {
-    p.g_.assign(n, std::numeric_limits<double>::infinity());
-    p.parent_move_.assign(n, -1);
-    p.closed_.assign(n, 0);
-    p.h_.assign(n, -1.0);
-  } else {
-    for (const int64_t i : p.touched_) {
-      p.g_[static_cast<size_t>(i)] = std::numeric_limits<double>::infinity();
-      p.parent_move_[static_cast<size_t>(i)] = -1;
-      p.closed_[static_cast<size_t>(i)] = 0;
-      p.h_[static_cast<size_t>(i)] = -1.0;
-    }
-  }
+  if (p.states_.size() != n)
+    p.states_.assign(n, DirectionalAStar::State{});
+  else
+    for (const int64_t i : p.touched_) p.states_[static_cast<size_t>(i)] = DirectionalAStar::State{};
   p.touched_.clear();
-  p.g_[static_cast<size_t>(start_node)] = 0.0;
+  DirectionalAStar::State& start = p.states_[static_cast<size_t>(start_node)];
+  start.g = 0.0;
+  start.h = heuristic(cell_of_node(start_node), static_cast<int>(start_node % kHeadings));
   p.touched_.push_back(start_node);
-  const Cell sc = cell_of_node(start_node);
-  open.push({heuristic(sc, static_cast<int>(start_node % kHeadings)), 0.0, start_node});
+  open.push({start.h, 0.0, start_node});
   // The distance field costs up to O(cells): the budget may be spent already.
   if (meter.check_clock() != BudgetStop::none) return -2;
   while (!open.empty()) {
     const Item it = open.top();
     open.pop();
-    const size_t ni = static_cast<size_t>(it.node);
-    if (p.closed_[ni] || it.g > p.g_[ni]) continue;
-    p.closed_[ni] = 1;
+    DirectionalAStar::State& s = p.states_[static_cast<size_t>(it.node)];
+    if (s.closed || it.g > s.g) continue;
+    s.closed = 1;
     const int h = static_cast<int>(it.node % kHeadings);
     const Cell c = cell_of_node(it.node);
     if (meter.on_expansion() != BudgetStop::none) return -2;
@@ -427,7 +460,7 @@ int64_t DirectionalAStar::Search::run(int64_t start_node, int64_t goal_node, Hea
 Status DirectionalAStar::Search::replay(int64_t start_node, int64_t end_node, HeadingPath& out) const {
   std::vector<int> chain;
   for (int64_t node = end_node; node != start_node;) {
-    const int mi = p.parent_move_[static_cast<size_t>(node)];
+    const int mi = p.states_[static_cast<size_t>(node)].parent_move;
     chain.push_back(mi);
     const DirectionalMove& m = p.moves_[static_cast<size_t>(mi)];
     const Cell at = cell_of_node(node);
@@ -464,7 +497,7 @@ Result<HeadingPath> DirectionalAStar::plan(const Pose& start_in, const Pose& goa
                                  " lattice poses) before reaching the goal; raise max_expansions to search longer");
     if (search.best >= 0) {
       if (auto s = search.replay(start_node, search.best, out); !s) return s.error();
-      out.cost = g_[static_cast<size_t>(search.best)];
+      out.cost = states_[static_cast<size_t>(search.best)].g;
     }
     out.length = out.path.length();
     return out;
@@ -478,7 +511,7 @@ Result<HeadingPath> DirectionalAStar::plan(const Pose& start_in, const Pose& goa
   if (auto s = out.path.snap_end(out.goal); !s) return s.error();
   out.found = true;
   out.length = out.path.length();
-  out.cost = g_[static_cast<size_t>(goal_node)];
+  out.cost = states_[static_cast<size_t>(goal_node)].g;
   return out;
 }
 
