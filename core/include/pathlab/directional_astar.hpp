@@ -140,6 +140,9 @@ class DirectionalAStar {
   std::vector<Step> steps_;          // one per moves_ entry, in the same order
   std::vector<int32_t> footprint_;   // every move's footprint, as offsets in the padded cells, farthest first
   std::vector<int32_t> beyond_;      // per move and ring k: how many of its cells lie beyond k (see Step)
+  // The factor the goal distance is scaled by in the heuristic: the largest that keeps it
+  // consistent for moves_ (field_scale() in directional_astar.cpp).
+  double field_scale_ = 1.0;
   int pad_ = 0;                      // blocked border width of the padded cells [Units: cells]
   /// The grid's cells with a border of pad_ blocked cells (1 blocked, 0 free; row-major,
   /// (w + 2 pad) x (h + 2 pad)): a move's target and footprint need no bounds tests. Shared by

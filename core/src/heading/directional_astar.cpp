@@ -18,9 +18,13 @@ namespace {
 
 constexpr int kHeadings = 8;
 constexpr double kHeadingStep = kPi / 4;
-// Octile grid distances overestimate straight-line ones by at most 1 / cos(22.5 deg): scaling
-// the obstacle-aware distance by this keeps it from overestimating curves that cut across.
+// Octile grid distances overestimate straight-line ones by at most 1 / cos(22.5 deg): the scale
+// of the obstacle-aware distance used before field_scale(), kept for a move set it cannot bound.
 constexpr double kOctileToEuclid = 0.92387953251128674;
+// field_scale() gives up this fraction: GoalDistance's values are floats (0.1 d), whose rounding
+// (half a float ulp at each end, under 1e-3 cells up to distances of 8,000 cells) may put up to
+// that much more between a move's ends than its integer steps. Every move is at least 1 cell.
+constexpr double kFieldScaleMargin = 1e-3;
 // Dubins lengths exceed the straight-line distance by less than this many turning radii
 // (the same bound Hybrid A* uses).
 constexpr double kCurveSlackRadii = 4.0 * kPi;
@@ -120,6 +124,66 @@ void prune_dominated(const std::vector<DirectionalMove>& candidates, int reach, 
     else
       kept[static_cast<size_t>(m.from_heading)].push_back(mi);
   }
+}
+
+/// The largest cost [Units: field distance units, 0.1 cell] GoalDistance may put between the two
+/// ends of move `m` when only its footprint's cells are known to be free: the field's own
+/// rules (8 neighbours, steps 10 and 14, a diagonal step needs one of its two orthogonal cells,
+/// cells passable for `relaxed`) on a patch where every other cell is blocked. -1 when no
+/// such chain joins the ends.
+int footprint_field_cost(const DirectionalMove& m, double relaxed) {
+  const int border = static_cast<int>(std::ceil(relaxed)) + 1;
+  const int half = m.extent + border, side = 2 * half + 1;
+  Grid patch = Grid::create(side, side).value();
+  for (int y = 0; y < side; ++y)
+    for (int x = 0; x < side; ++x) patch.set_cost(x, y, kBlocked);
+  for (const Cell& d : m.footprint) patch.set_cost(d.x + half, d.y + half, 1.0f);
+  const std::vector<uint8_t> pass = passable_cells(patch, relaxed);
+  const auto ok = [&](int x, int y) { return x >= 0 && y >= 0 && x < side && y < side && pass[static_cast<size_t>(y * side + x)] != 0; };
+  std::vector<int> dist(static_cast<size_t>(side) * side, std::numeric_limits<int>::max());
+  using Entry = std::pair<int, int>;  // (cost, cell)
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
+  if (!ok(half, half)) return -1;
+  dist[static_cast<size_t>(half * side + half)] = 0;
+  open.push({0, half * side + half});
+  while (!open.empty()) {
+    const auto [d, id] = open.top();
+    open.pop();
+    if (d > dist[static_cast<size_t>(id)]) continue;
+    const int x = id % side, y = id / side;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        if ((dx == 0 && dy == 0) || !ok(x + dx, y + dy)) continue;
+        if (dx != 0 && dy != 0 && !ok(x + dx, y) && !ok(x, y + dy)) continue;
+        const int nd = d + (dx != 0 && dy != 0 ? 14 : 10), ni = (y + dy) * side + x + dx;
+        if (nd < dist[static_cast<size_t>(ni)]) {
+          dist[static_cast<size_t>(ni)] = nd;
+          open.push({nd, ni});
+        }
+      }
+  }
+  const int end = dist[static_cast<size_t>((m.offset.y + half) * side + m.offset.x + half)];
+  return end == std::numeric_limits<int>::max() ? -1 : end;
+}
+
+/// The largest factor the obstacle-aware distance may be scaled by and stay a consistent
+/// heuristic for these moves: min over moves of length / footprint_field_cost(). For a move
+/// from cell a to cell b whose footprint is clear (else the search does not take it), those
+/// cells are passable for the field, so field(a) <= field(b) + cost and s field(a) <= s
+/// field(b) + length. For the service's units (radius 2, agent 0.3) 0.940, not 0.924: the S-bends
+/// that make the lattice's shallow angles are longer than the straight lines the old bound
+/// allowed for. For agent radius 0 it is 0.898 at radius 2: a footprint of cells the curve only
+/// touches leaves chains of the field's steps longer than the move, which the old 0.924 did not
+/// allow for (a field through those cells alone could overestimate).
+double field_scale(const std::vector<DirectionalMove>& moves, double agent_radius) {
+  const double relaxed = std::max(0.0, agent_radius - 0.5 * kSqrt2 - 1e-9);
+  double scale = 1.0;
+  for (const DirectionalMove& m : moves) {
+    const int cost = footprint_field_cost(m, relaxed);
+    if (cost <= 0) return kOctileToEuclid;
+    scale = std::min(scale, m.length / (0.1 * cost));
+  }
+  return scale * (1.0 - kFieldScaleMargin);
 }
 
 }  // namespace
@@ -228,6 +292,7 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
   }
   planner.checker_ = std::make_shared<detail::SegmentChecker>(grid, o.agent_radius, true);
   planner.pack_steps();
+  planner.field_scale_ = field_scale(planner.moves_, o.agent_radius);
   // The per-query records, allocated and touched once here: a query only refills them, so its
   // time budget is not spent on the first touch of megabytes of fresh pages.
   planner.states_.assign(static_cast<size_t>(grid.cell_count()) * kHeadings, State{});
@@ -306,7 +371,7 @@ struct DirectionalAStar::Search {
     return Cell{static_cast<int>(cell % w), static_cast<int>(cell / w)};
   }
   double heuristic(Cell c, int h) const {
-    const double field = kOctileToEuclid * p.field_->at(grid.index(c.x, c.y));
+    const double field = p.field_scale_ * p.field_->at(grid.index(c.x, c.y));
     const Pose q = lattice_pose(c, h);
     // A Dubins curve is less than kCurveSlackRadii radii longer than the straight line: far
     // from the goal the field wins the max anyway, so skip the trigonometry.
