@@ -1,6 +1,7 @@
 #include "pathlab/directional_astar.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "curves/curve_internal.hpp"
 #include "heading/heading_internal.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/dubins.hpp"
@@ -363,7 +365,20 @@ struct DirectionalAStar::Search {
   Search(DirectionalAStar& planner, const HeadingPath& out)
       : p(planner), grid(*planner.grid_), checker(*planner.checker_), w(grid.width()), r(planner.options_.turning_radius),
         goal(out.goal), budget(detail::combined_budget(planner.options_.max_expansions, planner.options_.budget)),
-        meter(budget) {}
+        meter(budget) {
+    // What dubins_length() works out for each lattice heading, as it does: its input check
+    // (lattice poses are finite and within kMaxGridSide, far inside its coordinate limit; r is
+    // checked at create(); the span is tested per pose),
+    // the start heading's sine and cosine, and the goal's heading change in local_goal().
+    const double max_span = kMaxCurveSpanInRadii * r;
+    max_span2 = max_span > 1e-150 && r <= kMaxCurveRadius ? max_span * max_span : -1.0;
+    for (int h = 0; h < kHeadings; ++h) {
+      const Pose q = lattice_pose(Cell{0, 0}, h);
+      const auto [s1, c1] = dmath::sincos(q.heading);
+      trig[static_cast<size_t>(h)] = HeadingTrig{c1, s1};
+      turn[static_cast<size_t>(h)] = detail::local_goal(q, goal, r);
+    }
+  }
 
   int64_t node_of(Cell c, int h) const { return static_cast<int64_t>(grid.index(c.x, c.y)) * kHeadings + h; }
   Cell cell_of_node(int64_t node) const {
@@ -376,8 +391,22 @@ struct DirectionalAStar::Search {
     // A Dubins curve is less than kCurveSlackRadii radii longer than the straight line: far
     // from the goal the field wins the max anyway, so skip the trigonometry.
     if (field > glm::length(goal.pos - q.pos) + kCurveSlackRadii * r) return field;
-    auto d = dubins_length(q, goal, r);
-    return std::max(field, d ? *d : 0.0);
+    return std::max(field, curve_length(q, h));
+  }
+  /// dubins_length(q, goal, r) of the lattice pose q = (c, h), or 0 where it refuses the
+  /// poses: the same bits, with the sines and cosines of the query's 8 headings worked out
+  /// once (they were a third of the Dubins lengths' work).
+  double curve_length(const Pose& q, int h) const {
+    const double dx = goal.pos.x - q.pos.x, dy = goal.pos.y - q.pos.y;
+    if (!(dx * dx + dy * dy <= max_span2)) {
+      auto d = dubins_length(q, goal, r);
+      return d ? *d : 0.0;
+    }
+    detail::LocalGoal g = turn[h];
+    const HeadingTrig& t = trig[h];
+    g.x = (t.cos * dx + t.sin * dy) * inv_r;
+    g.y = (t.cos * dy - t.sin * dx) * inv_r;
+    return detail::dubins_length_local(g, r);
   }
   /// heuristic() of state s = (c, h), worked out once per query (the same value: the field's
   /// distances do not depend on when they are settled).
@@ -402,6 +431,13 @@ struct DirectionalAStar::Search {
   const int w;
   const double r;
   const Pose goal;
+  struct HeadingTrig {
+    double cos, sin;
+  };
+  std::array<HeadingTrig, kHeadings> trig{};       // of each lattice heading
+  std::array<detail::LocalGoal, kHeadings> turn{};  // local_goal() to the goal from each heading (x, y unused)
+  const double inv_r = 1.0 / r;
+  double max_span2 = -1.0;  // squared span [Units: cells^2] up to which dubins_length() takes the poses
   const SearchBudget budget;
   BudgetMeter meter;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
