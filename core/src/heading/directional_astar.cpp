@@ -130,11 +130,11 @@ void prune_dominated(const std::vector<DirectionalMove>& candidates, int reach, 
 
 /// The largest cost [Units: field distance units, 0.1 cell] GoalDistance may put between the two
 /// ends of move `m` when only its footprint's cells are known to be free: the field's own
-/// rules (8 neighbours, steps 10 and 14, a diagonal step needs one of its two orthogonal cells,
-/// cells passable for `relaxed`) on a patch where every other cell is blocked. -1 when no
-/// such chain joins the ends.
+/// rules (8 neighbours, steps 10 and 14, a diagonal step needs one of its two orthogonal cells;
+/// (2, 1) steps of 22 through the two cells their line crosses; cells passable for `relaxed`)
+/// on a patch where every other cell is blocked. -1 when no such chain joins the ends.
 int footprint_field_cost(const DirectionalMove& m, double relaxed) {
-  const int border = static_cast<int>(std::ceil(relaxed)) + 1;
+  const int border = static_cast<int>(std::ceil(relaxed)) + 2;
   const int half = m.extent + border, side = 2 * half + 1;
   Grid patch = Grid::create(side, side).value();
   for (int y = 0; y < side; ++y)
@@ -153,15 +153,22 @@ int footprint_field_cost(const DirectionalMove& m, double relaxed) {
     open.pop();
     if (d > dist[static_cast<size_t>(id)]) continue;
     const int x = id % side, y = id / side;
+    const auto relax = [&](int nx, int ny, int nd) {
+      const int ni = ny * side + nx;
+      if (nd < dist[static_cast<size_t>(ni)]) {
+        dist[static_cast<size_t>(ni)] = nd;
+        open.push({nd, ni});
+      }
+    };
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
         if ((dx == 0 && dy == 0) || !ok(x + dx, y + dy)) continue;
         if (dx != 0 && dy != 0 && !ok(x + dx, y) && !ok(x, y + dy)) continue;
-        const int nd = d + (dx != 0 && dy != 0 ? 14 : 10), ni = (y + dy) * side + x + dx;
-        if (nd < dist[static_cast<size_t>(ni)]) {
-          dist[static_cast<size_t>(ni)] = nd;
-          open.push({nd, ni});
-        }
+        relax(x + dx, y + dy, d + (dx != 0 && dy != 0 ? 14 : 10));
+        if (dx == 0 || dy == 0) continue;
+        // The (2, 1) steps through this diagonal neighbour: along x first, or along y first.
+        if (ok(x + dx, y) && ok(x + 2 * dx, y + dy)) relax(x + 2 * dx, y + dy, d + 22);
+        if (ok(x, y + dy) && ok(x + dx, y + 2 * dy)) relax(x + dx, y + 2 * dy, d + 22);
       }
   }
   const int end = dist[static_cast<size_t>((m.offset.y + half) * side + m.offset.x + half)];
@@ -172,11 +179,12 @@ int footprint_field_cost(const DirectionalMove& m, double relaxed) {
 /// heuristic for these moves: min over moves of length / footprint_field_cost(). For a move
 /// from cell a to cell b whose footprint is clear (else the search does not take it), those
 /// cells are passable for the field, so field(a) <= field(b) + cost and s field(a) <= s
-/// field(b) + length. For the service's units (radius 2, agent 0.3) 0.940, not 0.924: the S-bends
-/// that make the lattice's shallow angles are longer than the straight lines the old bound
-/// allowed for. For agent radius 0 it is 0.898 at radius 2: a footprint of cells the curve only
-/// touches leaves chains of the field's steps longer than the move, which the old 0.924 did not
-/// allow for (a field through those cells alone could overestimate).
+/// field(b) + length. The planner's field takes (2, 1) steps too (GoalDistance(true)), which the
+/// lattice's shallow S-bends hardly undercut: for the service's units (radius 2, agent 0.3) the
+/// factor is 0.998 (after kFieldScaleMargin), against the fixed 0.924 before, whose 8-neighbour
+/// field made a (3, 1) S-bend of 3.197 cells cost 3.4. For agent radius 0 it is 0.979 at radius 2
+/// (a footprint of cells the curve only touches leaves longer chains; with 8 neighbours it was
+/// 0.898 there, so the old 0.924 could overestimate on such moves).
 double field_scale(const std::vector<DirectionalMove>& moves, double agent_radius) {
   const double relaxed = std::max(0.0, agent_radius - 0.5 * kSqrt2 - 1e-9);
   double scale = 1.0;
@@ -298,7 +306,7 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
   // The per-query records, allocated and touched once here: a query only refills them, so its
   // time budget is not spent on the first touch of megabytes of fresh pages.
   planner.states_.assign(static_cast<size_t>(grid.cell_count()) * kHeadings, State{});
-  planner.field_ = std::make_shared<detail::GoalDistance>();
+  planner.field_ = std::make_shared<detail::GoalDistance>(true);
   return planner;
 }
 
