@@ -16,11 +16,11 @@ using namespace pathlab;
 
 namespace {
 
-void run_strokes(double radius, int strokes, uint32_t seed) {
+void run_strokes(double radius, int strokes, uint32_t seed, bool knight = false) {
   Grid g = Grid::create(48, 40).value();
   generate_rooms(g, 8, 2, seed);
   std::mt19937 rng(seed);
-  detail::GoalDistance mended;
+  detail::GoalDistance mended(knight);
   const Cell goal = test::random_free_cell(g, rng);
   REQUIRE(mended.begin(g, goal, radius, -1));
   int compared = 0;
@@ -32,7 +32,7 @@ void run_strokes(double radius, int strokes, uint32_t seed) {
     if (rect.max.x < 0 || rect.max.y < 0 || rect.min.x >= g.width() || rect.min.y >= g.height()) continue;
     mended.edited(g, rect);
     REQUIRE(mended.begin(g, goal, radius, -1));
-    detail::GoalDistance fresh;
+    detail::GoalDistance fresh(knight);
     REQUIRE(fresh.begin(g, goal, radius, -1));
     INFO("stroke " << i);
     REQUIRE(mended.padded_passable() == fresh.padded_passable());
@@ -49,6 +49,38 @@ void run_strokes(double radius, int strokes, uint32_t seed) {
 TEST_CASE("a mended goal distance field equals a fresh one after 1,000 random strokes") {
   run_strokes(0.0, test::sanitized() ? 100 : 1000, 3);
   run_strokes(1.3, test::sanitized() ? 50 : 300, 4);
+}
+
+// Directional A*'s field also takes (2, 1) steps (cost 2.2), each through the two cells its
+// straight line crosses: mended equals fresh as above, and the step needs both cells.
+TEST_CASE("the knight-step goal field: mended equals fresh, and a (2, 1) step needs the two cells it crosses") {
+  run_strokes(0.0, test::sanitized() ? 100 : 500, 5, true);
+  run_strokes(1.3, test::sanitized() ? 50 : 200, 6, true);
+  Grid g = Grid::create(3, 2).value();
+  detail::GoalDistance open(true), eight(false);
+  REQUIRE(open.begin(g, Cell{0, 0}, 0.0, -1));
+  REQUIRE(eight.begin(g, Cell{0, 0}, 0.0, -1));
+  CHECK(open.at(g.index(2, 1)) == doctest::Approx(2.2).epsilon(1e-6));   // one (2, 1) step
+  CHECK(eight.at(g.index(2, 1)) == doctest::Approx(2.4).epsilon(1e-6));  // a diagonal and a straight step
+  g.set_cost(1, 0, kBlocked);  // a cell the step's line crosses
+  detail::GoalDistance blocked(true);
+  REQUIRE(blocked.begin(g, Cell{0, 0}, 0.0, -1));
+  CHECK(blocked.at(g.index(2, 1)) == doctest::Approx(2.4).epsilon(1e-6));  // (0,0) -> (1,1) -> (2,1)
+  // Never above the 8-neighbour field, on a room map, cell for cell.
+  Grid rooms = Grid::create(48, 40).value();
+  generate_rooms(rooms, 8, 2, 7);
+  std::mt19937 rng(7);
+  const Cell goal = test::random_free_cell(rooms, rng);
+  detail::GoalDistance k(true), o(false);
+  REQUIRE(k.begin(rooms, goal, 0.3, -1));
+  REQUIRE(o.begin(rooms, goal, 0.3, -1));
+  int above = 0, shorter = 0;
+  for (int64_t c = 0; c < static_cast<int64_t>(rooms.width()) * rooms.height(); ++c) {
+    above += k.at(c) > o.at(c) ? 1 : 0;
+    shorter += k.at(c) < o.at(c) ? 1 : 0;
+  }
+  CHECK(above == 0);
+  CHECK(shorter > 0);
 }
 
 // The heading planners' clearance rings (SegmentChecker::update, issue 28): after every random

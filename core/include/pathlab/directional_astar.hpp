@@ -17,6 +17,7 @@
 /// table look-up and a few cell tests per successor, like a plain grid search.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -114,19 +115,51 @@ class DirectionalAStar {
  private:
   DirectionalAStar(const Grid& grid, const DirectionalAStarOptions& options) : grid_(&grid), options_(options) {}
   struct Search;  // one query's state and steps (directional_astar.cpp)
+  /// Fills steps_, footprint_, pad_ and blocked_ from moves_ and grid_ (create()).
+  void pack_steps();
+  /// Copies the cells inside `changed` (clipped to the map) of `grid` into blocked_.
+  void mend_blocked(const Grid& grid, const CellRect& changed);
   const Grid* grid_;
   DirectionalAStarOptions options_;
   int reach_ = 1;
   std::vector<DirectionalMove> moves_;
   std::vector<int> first_move_;  // moves_ sorted by from_heading: [first_move_[h], first_move_[h+1])
-  std::vector<double> g_;
-  std::vector<int32_t> parent_move_;
-  std::vector<uint8_t> closed_;
-  // The heuristic of each state the query has pushed (-1: not worked out yet): a state is
-  // pushed again each time its g improves, and its heuristic (a Dubins length near the goal)
-  // was 40% of a query.
-  std::vector<double> h_;
-  // The states whose g_ the last query set: the next one resets only these (directional_astar.cpp).
+  /// What the search reads of a move, packed (a DirectionalMove is over 100 bytes, its
+  /// footprint elsewhere on the heap): the target's offset in the padded cells and as a
+  /// lattice state, and its footprint as padded offsets in footprint_.
+  struct Step {
+    double length = 0.0;        // [Units: cells]
+    int32_t pad_offset = 0;     // target cell minus start cell in the padded cells (row-major)
+    int32_t state_offset = 0;   // target state minus start state (cell index * 8 + heading)
+    // footprint_[footprint_begin, footprint_begin + beyond_[beyond_begin + k + 1]) are the
+    // cells of its footprint farther than k (Chebyshev) from the start cell, k = -1 .. extent - 1.
+    int32_t footprint_begin = 0, beyond_begin = 0;
+    int32_t extent = 0;         // DirectionalMove::extent
+    int16_t dx = 0, dy = 0;     // DirectionalMove::offset [Units: cells]
+  };
+  std::vector<Step> steps_;          // one per moves_ entry, in the same order
+  std::vector<int32_t> footprint_;   // every move's footprint, as offsets in the padded cells, farthest first
+  std::vector<int32_t> beyond_;      // per move and ring k: how many of its cells lie beyond k (see Step)
+  // The factor the goal distance is scaled by in the heuristic: the largest that keeps it
+  // consistent for moves_ (field_scale() in directional_astar.cpp).
+  double field_scale_ = 1.0;
+  int pad_ = 0;                      // blocked border width of the padded cells [Units: cells]
+  /// The grid's cells with a border of pad_ blocked cells (1 blocked, 0 free; row-major,
+  /// (w + 2 pad) x (h + 2 pad)): a move's target and footprint need no bounds tests. Shared by
+  /// copies of the planner, as the other tables edited() mends.
+  std::shared_ptr<std::vector<uint8_t>> blocked_;
+  /// One lattice state's search record; the 8 headings of a cell are adjacent. One record
+  /// instead of four arrays: a successor's test and push read one cache line, not three.
+  struct State {
+    double g = std::numeric_limits<double>::infinity();  // cost from the start [Units: cells]
+    // The heuristic, worked out once per query (-1: not yet): a state is pushed again each
+    // time its g improves, and its heuristic (a Dubins length near the goal) was 40% of a query.
+    double h = -1.0;
+    int32_t parent_move = -1;
+    uint8_t closed = 0;
+  };
+  std::vector<State> states_;
+  // The states whose record the last query set: the next one resets only these (directional_astar.cpp).
   std::vector<int64_t> touched_;
   // The obstacle-aware 2D distance to the goal, settled lazily per query (heading_internal.hpp);
   // its memory is kept between queries. Copies of the planner share it: one planner per thread.

@@ -46,6 +46,11 @@ inline LocalGoal local_goal(const Pose& from, const Pose& to, double radius) {
   return local_goal(from, c1, s1, to, radius);
 }
 
+/// dubins_length() of a goal local_goal() gave, for callers that check the input once and
+/// work out many goals' sines and cosines once (Directional A*'s heuristic): the same bits.
+/// [Units: cells]
+double dubins_length_local(const LocalGoal& g, double radius);
+
 /// Angle in [0, 2 pi); values within kCurveAngleSnap below 2 pi (rounding of a zero arc) give 0.
 /// Meant for sums of a few angles (|a| < 6 pi), as the builders produce; larger values still
 /// work, just slower.

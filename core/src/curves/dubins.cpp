@@ -273,6 +273,8 @@ Result<double> dubins_length(const Pose& from, const Pose& to, double radius) {
   return shortest<true>(detail::local_goal(from, to, radius), radius).length;
 }
 
+double detail::dubins_length_local(const LocalGoal& g, double radius) { return shortest<true>(g, radius).length; }
+
 Result<std::array<DubinsSolution, 6>> dubins_all(const Pose& from, const Pose& to, double radius) {
   if (auto ok = check_curve_input(from, to.pos, to.heading, radius); !ok) return ok.error();
   const LocalGoal g = detail::local_goal(from, to, radius);

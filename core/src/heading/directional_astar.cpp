@@ -1,6 +1,7 @@
 #include "pathlab/directional_astar.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "curves/curve_internal.hpp"
 #include "heading/heading_internal.hpp"
 #include "pathlab/collision.hpp"
 #include "pathlab/dubins.hpp"
@@ -18,9 +20,13 @@ namespace {
 
 constexpr int kHeadings = 8;
 constexpr double kHeadingStep = kPi / 4;
-// Octile grid distances overestimate straight-line ones by at most 1 / cos(22.5 deg): scaling
-// the obstacle-aware distance by this keeps it from overestimating curves that cut across.
+// Octile grid distances overestimate straight-line ones by at most 1 / cos(22.5 deg): the scale
+// of the obstacle-aware distance used before field_scale(), kept for a move set it cannot bound.
 constexpr double kOctileToEuclid = 0.92387953251128674;
+// field_scale() gives up this fraction: GoalDistance's values are floats (0.1 d), whose rounding
+// (half a float ulp at each end, under 1e-3 cells up to distances of 8,000 cells) may put up to
+// that much more between a move's ends than its integer steps. Every move is at least 1 cell.
+constexpr double kFieldScaleMargin = 1e-3;
 // Dubins lengths exceed the straight-line distance by less than this many turning radii
 // (the same bound Hybrid A* uses).
 constexpr double kCurveSlackRadii = 4.0 * kPi;
@@ -120,6 +126,74 @@ void prune_dominated(const std::vector<DirectionalMove>& candidates, int reach, 
     else
       kept[static_cast<size_t>(m.from_heading)].push_back(mi);
   }
+}
+
+/// The largest cost [Units: field distance units, 0.1 cell] GoalDistance may put between the two
+/// ends of move `m` when only its footprint's cells are known to be free: the field's own
+/// rules (8 neighbours, steps 10 and 14, a diagonal step needs one of its two orthogonal cells;
+/// (2, 1) steps of 22 through the two cells their line crosses; cells passable for `relaxed`)
+/// on a patch where every other cell is blocked. -1 when no such chain joins the ends.
+int footprint_field_cost(const DirectionalMove& m, double relaxed) {
+  const int border = static_cast<int>(std::ceil(relaxed)) + 2;
+  const int half = m.extent + border, side = 2 * half + 1;
+  Grid patch = Grid::create(side, side).value();
+  for (int y = 0; y < side; ++y)
+    for (int x = 0; x < side; ++x) patch.set_cost(x, y, kBlocked);
+  for (const Cell& d : m.footprint) patch.set_cost(d.x + half, d.y + half, 1.0f);
+  const std::vector<uint8_t> pass = passable_cells(patch, relaxed);
+  const auto ok = [&](int x, int y) { return x >= 0 && y >= 0 && x < side && y < side && pass[static_cast<size_t>(y * side + x)] != 0; };
+  std::vector<int> dist(static_cast<size_t>(side) * side, std::numeric_limits<int>::max());
+  using Entry = std::pair<int, int>;  // (cost, cell)
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
+  if (!ok(half, half)) return -1;
+  dist[static_cast<size_t>(half * side + half)] = 0;
+  open.push({0, half * side + half});
+  while (!open.empty()) {
+    const auto [d, id] = open.top();
+    open.pop();
+    if (d > dist[static_cast<size_t>(id)]) continue;
+    const int x = id % side, y = id / side;
+    const auto relax = [&](int nx, int ny, int nd) {
+      const int ni = ny * side + nx;
+      if (nd < dist[static_cast<size_t>(ni)]) {
+        dist[static_cast<size_t>(ni)] = nd;
+        open.push({nd, ni});
+      }
+    };
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        if ((dx == 0 && dy == 0) || !ok(x + dx, y + dy)) continue;
+        if (dx != 0 && dy != 0 && !ok(x + dx, y) && !ok(x, y + dy)) continue;
+        relax(x + dx, y + dy, d + (dx != 0 && dy != 0 ? 14 : 10));
+        if (dx == 0 || dy == 0) continue;
+        // The (2, 1) steps through this diagonal neighbour: along x first, or along y first.
+        if (ok(x + dx, y) && ok(x + 2 * dx, y + dy)) relax(x + 2 * dx, y + dy, d + 22);
+        if (ok(x, y + dy) && ok(x + dx, y + 2 * dy)) relax(x + dx, y + 2 * dy, d + 22);
+      }
+  }
+  const int end = dist[static_cast<size_t>((m.offset.y + half) * side + m.offset.x + half)];
+  return end == std::numeric_limits<int>::max() ? -1 : end;
+}
+
+/// The largest factor the obstacle-aware distance may be scaled by and stay a consistent
+/// heuristic for these moves: min over moves of length / footprint_field_cost(). For a move
+/// from cell a to cell b whose footprint is clear (else the search does not take it), those
+/// cells are passable for the field, so field(a) <= field(b) + cost and s field(a) <= s
+/// field(b) + length. The planner's field takes (2, 1) steps too (GoalDistance(true)), which the
+/// lattice's shallow S-bends hardly undercut: for the service's units (radius 2, agent 0.3) the
+/// factor is 0.998 (after kFieldScaleMargin), against the fixed 0.924 before, whose 8-neighbour
+/// field made a (3, 1) S-bend of 3.197 cells cost 3.4. For agent radius 0 it is 0.979 at radius 2
+/// (a footprint of cells the curve only touches leaves longer chains; with 8 neighbours it was
+/// 0.898 there, so the old 0.924 could overestimate on such moves).
+double field_scale(const std::vector<DirectionalMove>& moves, double agent_radius) {
+  const double relaxed = std::max(0.0, agent_radius - 0.5 * kSqrt2 - 1e-9);
+  double scale = 1.0;
+  for (const DirectionalMove& m : moves) {
+    const int cost = footprint_field_cost(m, relaxed);
+    if (cost <= 0) return kOctileToEuclid;
+    scale = std::min(scale, m.length / (0.1 * cost));
+  }
+  return scale * (1.0 - kFieldScaleMargin);
 }
 
 }  // namespace
@@ -227,20 +301,60 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
     planner.first_move_[static_cast<size_t>(h)] = i;
   }
   planner.checker_ = std::make_shared<detail::SegmentChecker>(grid, o.agent_radius, true);
-  // The per-query arrays, allocated and touched once here: a query only refills them, so its
+  planner.pack_steps();
+  planner.field_scale_ = field_scale(planner.moves_, o.agent_radius);
+  // The per-query records, allocated and touched once here: a query only refills them, so its
   // time budget is not spent on the first touch of megabytes of fresh pages.
-  const size_t states = static_cast<size_t>(grid.cell_count()) * kHeadings;
-  planner.g_.assign(states, std::numeric_limits<double>::infinity());
-  planner.parent_move_.assign(states, -1);
-  planner.closed_.assign(states, 0);
-  planner.h_.assign(states, -1.0);
-  planner.field_ = std::make_shared<detail::GoalDistance>();
+  planner.states_.assign(static_cast<size_t>(grid.cell_count()) * kHeadings, State{});
+  planner.field_ = std::make_shared<detail::GoalDistance>(true);
   return planner;
+}
+
+void DirectionalAStar::pack_steps() {
+  pad_ = reach_;
+  for (const DirectionalMove& m : moves_) pad_ = std::max(pad_, m.extent);
+  const int w = grid_->width(), pw = w + 2 * pad_;
+  blocked_ = std::make_shared<std::vector<uint8_t>>(static_cast<size_t>(pw) * static_cast<size_t>(grid_->height() + 2 * pad_), 1);
+  mend_blocked(*grid_, CellRect{Cell{0, 0}, Cell{w - 1, grid_->height() - 1}});
+  steps_.clear();
+  footprint_.clear();
+  beyond_.clear();
+  for (const DirectionalMove& m : moves_) {
+    Step st;
+    st.length = m.length;
+    st.pad_offset = m.offset.y * pw + m.offset.x;
+    st.state_offset = (m.offset.y * w + m.offset.x) * kHeadings + m.to_heading - m.from_heading;
+    st.extent = m.extent;
+    st.dx = static_cast<int16_t>(m.offset.x);
+    st.dy = static_cast<int16_t>(m.offset.y);
+    // Farthest first: the cells within the start cell's clearance rings are known free, so a
+    // search tests only a prefix (and the far cells are the ones that are blocked).
+    std::vector<Cell> cells = m.footprint;
+    const auto ring = [](Cell d) { return std::max(std::abs(d.x), std::abs(d.y)); };
+    std::stable_sort(cells.begin(), cells.end(), [&](Cell a, Cell b) { return ring(a) > ring(b); });
+    st.footprint_begin = static_cast<int32_t>(footprint_.size());
+    for (const Cell& d : cells) footprint_.push_back(d.y * pw + d.x);
+    st.beyond_begin = static_cast<int32_t>(beyond_.size());
+    for (int k = -1; k < m.extent; ++k)
+      beyond_.push_back(static_cast<int32_t>(std::count_if(cells.begin(), cells.end(), [&](Cell d) { return ring(d) > k; })));
+    steps_.push_back(st);
+  }
+}
+
+void DirectionalAStar::mend_blocked(const Grid& grid, const CellRect& changed) {
+  const size_t pw = static_cast<size_t>(grid.width()) + 2 * static_cast<size_t>(pad_);
+  const int x0 = std::max(changed.min.x, 0), x1 = std::min(changed.max.x, grid.width() - 1);
+  const int y0 = std::max(changed.min.y, 0), y1 = std::min(changed.max.y, grid.height() - 1);
+  std::vector<uint8_t>& cells = *blocked_;
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x)
+      cells[static_cast<size_t>(y + pad_) * pw + static_cast<size_t>(x + pad_)] = grid.is_blocked(x, y) ? 1 : 0;
 }
 
 Status DirectionalAStar::edited(const Grid& grid, const CellRect& changed) {
   if (Status s = checker_->update(grid, changed); !s.ok()) return s;  // checks the size first
   field_->edited(grid, changed);
+  mend_blocked(grid, changed);
   grid_ = &grid;
   return ok_status();
 }
@@ -259,7 +373,20 @@ struct DirectionalAStar::Search {
   Search(DirectionalAStar& planner, const HeadingPath& out)
       : p(planner), grid(*planner.grid_), checker(*planner.checker_), w(grid.width()), r(planner.options_.turning_radius),
         goal(out.goal), budget(detail::combined_budget(planner.options_.max_expansions, planner.options_.budget)),
-        meter(budget) {}
+        meter(budget) {
+    // What dubins_length() works out for each lattice heading, as it does: its input check
+    // (lattice poses are finite and within kMaxGridSide, far inside its coordinate limit; r is
+    // checked at create(); the span is tested per pose),
+    // the start heading's sine and cosine, and the goal's heading change in local_goal().
+    const double max_span = kMaxCurveSpanInRadii * r;
+    max_span2 = max_span > 1e-150 && r <= kMaxCurveRadius ? max_span * max_span : -1.0;
+    for (int h = 0; h < kHeadings; ++h) {
+      const Pose q = lattice_pose(Cell{0, 0}, h);
+      const auto [s1, c1] = dmath::sincos(q.heading);
+      trig[static_cast<size_t>(h)] = HeadingTrig{c1, s1};
+      turn[static_cast<size_t>(h)] = detail::local_goal(q, goal, r);
+    }
+  }
 
   int64_t node_of(Cell c, int h) const { return static_cast<int64_t>(grid.index(c.x, c.y)) * kHeadings + h; }
   Cell cell_of_node(int64_t node) const {
@@ -267,20 +394,33 @@ struct DirectionalAStar::Search {
     return Cell{static_cast<int>(cell % w), static_cast<int>(cell / w)};
   }
   double heuristic(Cell c, int h) const {
-    const double field = kOctileToEuclid * p.field_->at(grid.index(c.x, c.y));
+    const double field = p.field_scale_ * p.field_->at(grid.index(c.x, c.y));
     const Pose q = lattice_pose(c, h);
     // A Dubins curve is less than kCurveSlackRadii radii longer than the straight line: far
     // from the goal the field wins the max anyway, so skip the trigonometry.
     if (field > glm::length(goal.pos - q.pos) + kCurveSlackRadii * r) return field;
-    auto d = dubins_length(q, goal, r);
-    return std::max(field, d ? *d : 0.0);
+    return std::max(field, curve_length(q, h));
   }
-  /// heuristic() of state `node` = (c, h), worked out once per query (the same value: the
-  /// field's distances do not depend on when they are settled).
-  double heuristic_of(int64_t node, Cell c, int h) const {
-    double& known = p.h_[static_cast<size_t>(node)];
-    if (known < 0.0) known = heuristic(c, h);
-    return known;
+  /// dubins_length(q, goal, r) of the lattice pose q = (c, h), or 0 where it refuses the
+  /// poses: the same bits, with the sines and cosines of the query's 8 headings worked out
+  /// once (they were a third of the Dubins lengths' work).
+  double curve_length(const Pose& q, int h) const {
+    const double dx = goal.pos.x - q.pos.x, dy = goal.pos.y - q.pos.y;
+    if (!(dx * dx + dy * dy <= max_span2)) {
+      auto d = dubins_length(q, goal, r);
+      return d ? *d : 0.0;
+    }
+    detail::LocalGoal g = turn[h];
+    const HeadingTrig& t = trig[h];
+    g.x = (t.cos * dx + t.sin * dy) * inv_r;
+    g.y = (t.cos * dy - t.sin * dx) * inv_r;
+    return detail::dubins_length_local(g, r);
+  }
+  /// heuristic() of state s = (c, h), worked out once per query (the same value: the field's
+  /// distances do not depend on when they are settled).
+  double heuristic_of(DirectionalAStar::State& s, Cell c, int h) const {
+    if (s.h < 0.0) s.h = heuristic(c, h);
+    return s.h;
   }
 
   bool check_ends(HeadingPath& out, Cell sc, Cell gc);
@@ -299,6 +439,13 @@ struct DirectionalAStar::Search {
   const int w;
   const double r;
   const Pose goal;
+  struct HeadingTrig {
+    double cos, sin;
+  };
+  std::array<HeadingTrig, kHeadings> trig{};       // of each lattice heading
+  std::array<detail::LocalGoal, kHeadings> turn{};  // local_goal() to the goal from each heading (x, y unused)
+  const double inv_r = 1.0 / r;
+  double max_span2 = -1.0;  // squared span [Units: cells^2] up to which dubins_length() takes the poses
   const SearchBudget budget;
   BudgetMeter meter;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
@@ -349,26 +496,29 @@ bool DirectionalAStar::Search::check_ends(HeadingPath& out, Cell sc, Cell gc) {
 void DirectionalAStar::Search::expand(const Item& it, Cell c, int h, HeadingPath& out) {
   // Every cell within `room` of c is free: moves reaching no farther need no cell tests.
   const int room = checker.rings(grid.index(c.x, c.y)) - 1;
-  for (int mi = p.first_move_[static_cast<size_t>(h)]; mi < p.first_move_[static_cast<size_t>(h) + 1]; ++mi) {
-    const DirectionalMove& m = p.moves_[static_cast<size_t>(mi)];
-    const Cell to{c.x + m.offset.x, c.y + m.offset.y};
-    if (m.extent > room && !grid.is_free(to)) continue;
-    const int64_t tn = node_of(to, m.to_heading);
+  const uint8_t* at = p.blocked_->data() + (static_cast<size_t>(c.y + p.pad_) * static_cast<size_t>(w + 2 * p.pad_) +
+                                            static_cast<size_t>(c.x + p.pad_));
+  const int32_t* footprint = p.footprint_.data();
+  const int32_t* beyond = p.beyond_.data();
+  const int end = p.first_move_[static_cast<size_t>(h) + 1];
+  const DirectionalAStar::Step* steps = p.steps_.data();
+  for (int mi = p.first_move_[static_cast<size_t>(h)]; mi < end; ++mi) {
+    const DirectionalAStar::Step& m = steps[mi];
+    if (m.extent > room && at[m.pad_offset]) continue;  // the target cell is blocked or outside
+    const int64_t tn = it.node + m.state_offset;
+    DirectionalAStar::State& s = p.states_[static_cast<size_t>(tn)];
     const double ng = it.g + m.length;
-    if (p.closed_[static_cast<size_t>(tn)] || ng >= p.g_[static_cast<size_t>(tn)]) continue;
-    bool clear = true;
-    if (m.extent > room)
-      for (const Cell& d : m.footprint)
-        if (grid.is_blocked(c.x + d.x, c.y + d.y)) {
-          clear = false;
-          break;
-        }
-    if (!clear) continue;
+    if (s.closed || ng >= s.g) continue;
+    if (m.extent > room) {
+      const int32_t* first = footprint + m.footprint_begin;
+      if (std::any_of(first, first + beyond[m.beyond_begin + room + 1], [&](int32_t d) { return at[d] != 0; })) continue;
+    }
     ++out.generated;
-    if (p.g_[static_cast<size_t>(tn)] == std::numeric_limits<double>::infinity()) p.touched_.push_back(tn);
-    p.g_[static_cast<size_t>(tn)] = ng;
-    p.parent_move_[static_cast<size_t>(tn)] = mi;
-    open.push({ng + heuristic_of(tn, to, m.to_heading), ng, tn});
+    if (s.g == std::numeric_limits<double>::infinity()) p.touched_.push_back(tn);
+    s.g = ng;
+    s.parent_move = mi;
+    const int th = static_cast<int>(tn % kHeadings);
+    open.push({ng + heuristic_of(s, Cell{c.x + m.dx, c.y + m.dy}, th), ng, tn});
   }
 }
 
@@ -379,32 +529,24 @@ int64_t DirectionalAStar::Search::run(int64_t start_node, int64_t goal_node, Hea
   // The tables hold what the last query left: reset the states it set. Refilling all of them
   // (7 MB on 256 x 256) took about 1 ms a query, a tenth of a typical one.
   const size_t n = static_cast<size_t>(grid.cell_count()) * kHeadings;
-  if (p.g_.size() != n) {
-    p.g_.assign(n, std::numeric_limits<double>::infinity());
-    p.parent_move_.assign(n, -1);
-    p.closed_.assign(n, 0);
-    p.h_.assign(n, -1.0);
-  } else {
-    for (const int64_t i : p.touched_) {
-      p.g_[static_cast<size_t>(i)] = std::numeric_limits<double>::infinity();
-      p.parent_move_[static_cast<size_t>(i)] = -1;
-      p.closed_[static_cast<size_t>(i)] = 0;
-      p.h_[static_cast<size_t>(i)] = -1.0;
-    }
-  }
+  if (p.states_.size() != n)
+    p.states_.assign(n, DirectionalAStar::State{});
+  else
+    for (const int64_t i : p.touched_) p.states_[static_cast<size_t>(i)] = DirectionalAStar::State{};
   p.touched_.clear();
-  p.g_[static_cast<size_t>(start_node)] = 0.0;
+  DirectionalAStar::State& start = p.states_[static_cast<size_t>(start_node)];
+  start.g = 0.0;
+  start.h = heuristic(cell_of_node(start_node), static_cast<int>(start_node % kHeadings));
   p.touched_.push_back(start_node);
-  const Cell sc = cell_of_node(start_node);
-  open.push({heuristic(sc, static_cast<int>(start_node % kHeadings)), 0.0, start_node});
+  open.push({start.h, 0.0, start_node});
   // The distance field costs up to O(cells): the budget may be spent already.
   if (meter.check_clock() != BudgetStop::none) return -2;
   while (!open.empty()) {
     const Item it = open.top();
     open.pop();
-    const size_t ni = static_cast<size_t>(it.node);
-    if (p.closed_[ni] || it.g > p.g_[ni]) continue;
-    p.closed_[ni] = 1;
+    DirectionalAStar::State& s = p.states_[static_cast<size_t>(it.node)];
+    if (s.closed || it.g > s.g) continue;
+    s.closed = 1;
     const int h = static_cast<int>(it.node % kHeadings);
     const Cell c = cell_of_node(it.node);
     if (meter.on_expansion() != BudgetStop::none) return -2;
@@ -427,7 +569,7 @@ int64_t DirectionalAStar::Search::run(int64_t start_node, int64_t goal_node, Hea
 Status DirectionalAStar::Search::replay(int64_t start_node, int64_t end_node, HeadingPath& out) const {
   std::vector<int> chain;
   for (int64_t node = end_node; node != start_node;) {
-    const int mi = p.parent_move_[static_cast<size_t>(node)];
+    const int mi = p.states_[static_cast<size_t>(node)].parent_move;
     chain.push_back(mi);
     const DirectionalMove& m = p.moves_[static_cast<size_t>(mi)];
     const Cell at = cell_of_node(node);
@@ -464,7 +606,7 @@ Result<HeadingPath> DirectionalAStar::plan(const Pose& start_in, const Pose& goa
                                  " lattice poses) before reaching the goal; raise max_expansions to search longer");
     if (search.best >= 0) {
       if (auto s = search.replay(start_node, search.best, out); !s) return s.error();
-      out.cost = g_[static_cast<size_t>(search.best)];
+      out.cost = states_[static_cast<size_t>(search.best)].g;
     }
     out.length = out.path.length();
     return out;
@@ -478,7 +620,7 @@ Result<HeadingPath> DirectionalAStar::plan(const Pose& start_in, const Pose& goa
   if (auto s = out.path.snap_end(out.goal); !s) return s.error();
   out.found = true;
   out.length = out.path.length();
-  out.cost = g_[static_cast<size_t>(goal_node)];
+  out.cost = states_[static_cast<size_t>(goal_node)].g;
   return out;
 }
 

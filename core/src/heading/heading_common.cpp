@@ -92,7 +92,7 @@ bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
   // then every cell at distance <= d is settled (its predecessors were all expanded before).
   static constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
   static constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-  constexpr int kOrtho = 10, kDiag = 14;
+  constexpr int kOrtho = 10, kDiag = 14, kKnight = 22;
   // pass_ has a border of blocked cells: no bounds test per neighbour (x and y are >= -1 here).
   const size_t stride = static_cast<size_t>(w_) + 2;
   auto ok = [&](int x, int y) { return pass_[static_cast<size_t>(y + 1) * stride + static_cast<size_t>(x + 1)] != 0; };
@@ -111,17 +111,28 @@ bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
       }
       if (dist_[static_cast<size_t>(id)] != d) continue;
       const int x = id % w_, y = id / w_;
-      for (int k = 0; k < 8; ++k) {
-        const int nx = x + kDx[k], ny = y + kDy[k];
-        if (!ok(nx, ny)) continue;
-        if (k >= 4 && !ok(nx, y) && !ok(x, ny)) continue;
-        const int32_t nd = d + (k >= 4 ? kDiag : kOrtho);
+      const auto relax = [&](int nx, int ny, int32_t nd) {
         const int32_t ni = ny * w_ + nx;
         if (nd < dist_[static_cast<size_t>(ni)]) {
           dist_[static_cast<size_t>(ni)] = nd;
           buckets_[static_cast<size_t>(nd % kBuckets)].push_back(ni);
           ++pending_;
         }
+      };
+      for (int k = 0; k < 8; ++k) {
+        const int nx = x + kDx[k], ny = y + kDy[k];
+        if (!ok(nx, ny)) continue;
+        if (k >= 4 && !ok(nx, y) && !ok(x, ny)) continue;
+        relax(nx, ny, d + (k >= 4 ? kDiag : kOrtho));
+      }
+      if (!knight_) continue;
+      // (2, 1) steps: through the two cells their straight line crosses (one step along the
+      // long axis, then diagonal k), then the target, at most 2 beyond the map: a crossed
+      // cell outside it is the border's, so the target is read only inside the border.
+      for (int k = 4; k < 8; ++k) {
+        if (!ok(x + kDx[k], y + kDy[k])) continue;
+        if (ok(x + kDx[k], y) && ok(x + 2 * kDx[k], y + kDy[k])) relax(x + 2 * kDx[k], y + kDy[k], d + kKnight);
+        if (ok(x, y + kDy[k]) && ok(x + kDx[k], y + 2 * kDy[k])) relax(x + kDx[k], y + 2 * kDy[k], d + kKnight);
       }
     }
     current_.clear();

@@ -26,7 +26,7 @@ inline constexpr double kArcMargin = 2e-3;
 inline constexpr double kArcChordSagitta = 0.02;
 
 /// Obstacle-aware distance [cells] from the centre of each cell to the centre of the goal cell:
-/// 8-connected Dijkstra with octile step lengths over the cells a unit of `agent_radius` could
+/// 8-connected Dijkstra with octile step lengths (16-connected with knight_steps) over the cells a unit of `agent_radius` could
 /// have its centre in (a disc of agent_radius - sqrt(2)/2 around the cell centre is clear: a
 /// relaxation, so no drivable route is cut off). A diagonal step needs one of its two orthogonal
 /// cells passable. Unreachable cells get +infinity. Computed lazily: the values a whole-map
@@ -40,6 +40,10 @@ inline constexpr double kArcChordSagitta = 0.02;
 /// planners' own rule: rebuild them after editing the grid).
 class GoalDistance {
  public:
+  /// `knight_steps`: also the 8 steps of (2, 1) shape, cost 22 (a slight underestimate of 10
+  /// sqrt 5), each needing the two cells its straight line crosses passable (Directional A*:
+  /// its moves' shallow S-bends cost little more than such a step; see field_scale() there).
+  explicit GoalDistance(bool knight_steps = false) : knight_(knight_steps) {}
   /// Starts from `goal` (the rules above) and settles every cell up to the
   /// distance of `until` (row-major index; -1: none). With a `meter`, its clock is read every
   /// 4096 cells: false when the time budget or the cancel flag stopped it.
@@ -60,13 +64,14 @@ class GoalDistance {
   }
 
  private:
-  static constexpr int kBuckets = 15;  // the largest step (14) + 1
+  static constexpr int kBuckets = 23;  // the largest step (22) + 1
   static float value(int32_t d) {
     return d == kUnreached ? std::numeric_limits<float>::infinity() : 0.1f * static_cast<float>(d);
   }
   static constexpr int32_t kUnreached = std::numeric_limits<int32_t>::max();
   /// Runs the buckets until cell `index` is settled (or no cell is left); false when the meter stopped it.
   bool settle(int64_t index, BudgetMeter* meter);
+  bool knight_ = false;
   int w_ = 0, h_ = 0;
   const Grid* grid_ = nullptr;  // what the kept state was settled for (see begin())
   Cell goal_{-1, -1};
