@@ -265,38 +265,3 @@ TEST_CASE("flow field crowd: 2,000 persons all pass three doorways within 210 s,
   CHECK(through == count);
   CHECK(m.min_separation_ratio >= 0.95);
 }
-
-TEST_CASE("flow field crowd: a group meeting another head-on keeps a lane to its right; with no oncoming group the line stays") {
-  // An open 80 x 30 hall: group A (40 persons) on the left bound for the right, then group B
-  // (40) on the right bound for the left, on the same line. B's units are planned after A's
-  // routes are marked: their field routes run a lane 2 cells to their right (north, y down:
-  // B walks west) across the open middle (crowd_lanes.cpp); A's, planned with no oncoming
-  // traffic, keep their straight line.
-  Grid g = Grid::create(80, 30).value();
-  std::vector<CrowdAgentDef> agents;
-  for (int k = 0; k < 40; ++k) agents.push_back(crowd_agent("person", 2.5 + 1.5 * (k % 8), 11.5 + 1.5 * (k / 8), 0.0, 74.5, 15.5));
-  for (int k = 0; k < 40; ++k) agents.push_back(crowd_agent("person", 66.5 + 1.5 * (k % 8), 11.5 + 1.5 * (k / 8), 0.0, 5.5, 15.5));
-  Crowd crowd = Crowd::create(g, fields(8)).value();
-  for (const auto& a : agents) REQUIRE(crowd.add_agent(a));
-  // The farthest a route's points stand right of the straight line from the unit to its target. [Units: cells]
-  auto right_offset = [&](int i) {
-    const CrowdAgentState& st = crowd.state(i);
-    const Vec2 d = glm::normalize(st.route.back() - st.route.front());
-    const Vec2 right(-d.y, d.x);
-    double most = -1e9;
-    for (Vec2 p : st.route) most = std::max(most, glm::dot(p - st.route.front(), right));
-    return most;
-  };
-  int lanes = 0;
-  for (int i = 48; i < 80; ++i) {
-    const CrowdAgentState& st = crowd.state(i);
-    REQUIRE(st.route_source == CrowdRouteSource::flow_field);
-    CHECK(polyline_clear(crowd.grid(), st.route, 0.3));
-    CHECK(st.route.back() == st.target);
-    // Its lane's two points 2 cells right of its leg (the leg itself may bend off the line a little).
-    if (right_offset(i) > 1.5) ++lanes;
-  }
-  CHECK(lanes == 32);
-  // No lane for A: nobody came the other way when it planned (its straight way was free).
-  for (int i = 0; i < 40; ++i) CHECK(right_offset(i) < 0.5);
-}
