@@ -457,14 +457,6 @@ class CrowdImpl {
   /// Moves the route's corners in doorways and corridors to the right half of the passage.
   /// With `reads`, the questions it asked of the traffic (oncoming_across) are added to it.
   void keep_right_in_passages(std::vector<Vec2>& route, double radius, crowd::OncomingQuestions* reads = nullptr) const;
-  /// A large group's route (a flow field's) with a lane kLaneOffset to the right of each long
-  /// leg that other routes cross the other way (asked of oncoming_across, into `reads` as
-  /// keep_right_in_passages). [crowd_lanes.cpp]
-  void keep_right_in_lanes(std::vector<Vec2>& route, double radius, crowd::OncomingQuestions* reads = nullptr) const;
-  /// keep_right_in_lanes for the leg a-b: its lane's points appended to `out`.
-  void add_lane(Vec2 a, Vec2 b, double radius, std::vector<Vec2>& out, crowd::OncomingQuestions* reads) const;
-  /// How far the free cells reach from p along `right`, to within a probe step, up to `reach`. [Units: cells]
-  double room_right(Vec2 p, Vec2 right, double reach) const;
   /// Whether oncoming_across still answers each of `reads` as then (so keep_right_in_passages
   /// that asked them would give the same route).
   bool oncoming_answers_hold(const crowd::OncomingQuestions& reads) const;

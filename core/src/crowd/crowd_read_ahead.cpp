@@ -32,7 +32,6 @@ void CrowdImpl::prepare_progress(int id) {
   if (a.sight == 0 && spec.valid && spec.route.size() >= 2 && spec.route.back() == spec.to) {
     spec.kept = spec.route;
     keep_right_in_passages(spec.kept, a.def.unit.radius, &spec.reads);
-    keep_right_in_lanes(spec.kept, a.def.unit.radius, &spec.reads);
   }
   // The route left, which the pass reads for every unit (its route's points and lengths are
   // two cache misses a unit, most of a millisecond at 10,000): it takes this while the route

@@ -202,7 +202,6 @@ bool CrowdImpl::plan_flow_route(int id) {
   } else {
     a.st.route = std::move(route);
     keep_right_in_passages(a.st.route, r);
-    keep_right_in_lanes(a.st.route, r);  // crowd_lanes.cpp
   }
   a.st.route_source = CrowdRouteSource::flow_field;
   a.st.next_waypoint = 1;
