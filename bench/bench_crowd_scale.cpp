@@ -41,7 +41,9 @@
 //   wall           unit-steps whose disc reaches more than 0.01 cells into a blocked cell
 //   arrived        units that came within the arrival radius of their goal within the run
 //                  (0.25 cells, for k units sharing a goal the radius of k packed slots, as
-//                  bench_crowd); the routes are 300+ cells, so few can in 11 s: `advance`
+//                  bench_crowd, widened where walls cut into it: Judge::packed_radius), and
+//                  when the last of them did (s); the routes are 300+ cells, so few can in
+//                  11 s (issue 27 counts them over --steps 36000, 600 s): `advance`
 //                  says how far the groups got (mean of straight-line distance to the goal at
 //                  the start minus at the end) [Units: cells]
 //   bytes/unit     heap growth (glibc mallinfo2: uordblks + hblkhd, every arena) from before
@@ -164,27 +166,54 @@ struct Quality {
   int64_t overlap_pair_steps = 0;
   int64_t wall_overlaps = 0;
   int arrived = 0;
+  double last_arrival = 0.0;  ///< When the last of those came within it (0: none did). [Units: s]
   double mean_advance = 0.0;  ///< [Units: cells]
 };
 
 /// Judges both engines' positions alike, every step (see the file comment).
 class Judge {
  public:
-  Judge(const ScaleScenario& s, double radius) : s_(s), radius_(radius), reached_(s.start.size(), 0) {
+  Judge(const ScaleScenario& s, double radius, double dt) : s_(s), radius_(radius), dt_(dt), reached_(s.start.size(), 0) {
     std::vector<int> per_group(kScaleGroups, 0);
+    std::vector<double> group_radius(kScaleGroups, 0.25);
     for (int g : s.group) ++per_group[static_cast<size_t>(g)];
-    for (int g : s.group) {
-      const int sharing = per_group[static_cast<size_t>(g)];
-      int rings = 0;
-      while (1 + 3 * rings * (rings + 1) < sharing) ++rings;
-      arrive_radius_.push_back(sharing > 1 ? rings * (2.0 * radius + 0.25) + 0.25 : 0.25);
+    for (size_t i = 0; i < s.group.size(); ++i) {
+      const size_t g = static_cast<size_t>(s.group[i]);
+      if (per_group[g] > 1 && group_radius[g] == 0.25) group_radius[g] = packed_radius(s.grid, s.goal[i], per_group[g], radius);
     }
+    for (int g : s.group) arrive_radius_.push_back(group_radius[static_cast<size_t>(g)]);
     head_.assign(static_cast<size_t>(s.grid.width()) * static_cast<size_t>(s.grid.height()), -1);
   }
 
+  /// The arrival radius of k units sharing `goal`: K ring spacings (2 radius + 0.25) for the
+  /// hexagonal rings that hold k (1 + 3K(K+1) >= k), + 0.25; where walls cut into that disc, the
+  /// radius within which the free cells reachable from the goal (4-connected) hold the disc's
+  /// area. A group whose goal is by a wall (Berlin_0_512's group 2: 125 persons settled, 49 of
+  /// them never within the 5.35 cells of open ground) cannot pack in the open disc without
+  /// overlapping. The same radius in the open. [Units: cells]
+  static double packed_radius(const Grid& g, Vec2 goal, int k, double radius) {
+    int rings = 0;
+    while (1 + 3 * rings * (rings + 1) < k) ++rings;
+    const double open = rings * (2.0 * radius + 0.25);
+    const double area = kPi * open * open;  // [Units: cells^2]
+    // Free cells by distance of their centre from the goal, reached over free cells.
+    std::vector<double> dist;
+    for (const Cell& c : cells_by_reach(g, cell_of(goal), static_cast<size_t>(4.0 * area) + 64)) {
+      dist.push_back(glm::length(centre_of(c) - goal));
+    }
+    std::sort(dist.begin(), dist.end());
+    const size_t need = static_cast<size_t>(std::ceil(area));
+    const double walled = dist.size() >= need && need > 0 ? dist[need - 1] : open;
+    return std::max(open, walled) + 0.25;
+  }
+
   void step(const std::vector<Vec2>& pos) {
+    ++steps_;
     for (size_t i = 0; i < pos.size(); ++i) {
-      if (!reached_[i] && glm::length(pos[i] - s_.goal[i]) <= arrive_radius_[i]) reached_[i] = 1;
+      if (!reached_[i] && glm::length(pos[i] - s_.goal[i]) <= arrive_radius_[i]) {
+        reached_[i] = 1;
+        q_.last_arrival = static_cast<double>(steps_) * dt_;
+      }
       if (!point_clear(s_.grid, pos[i], radius_ - 0.01)) ++q_.wall_overlaps;
     }
     const int pairs = overlapping_pairs(pos);
@@ -230,7 +259,8 @@ class Judge {
   }
 
   const ScaleScenario& s_;
-  double radius_;
+  double radius_, dt_;
+  int64_t steps_ = 0;
   std::vector<uint8_t> reached_;
   std::vector<double> arrive_radius_;
   std::vector<int> head_, next_;
@@ -317,7 +347,7 @@ void add_phases(const Crowd& crowd, Row& row) {
 /// `heap0` is the heap in use before the engine's crowd was made.
 template <class Step, class Read, class Measured>
 void drive(const Args& a, const ScaleScenario& s, size_t heap0, Step step, Read read, Measured measured, Row& row) {
-  Judge judge(s, unit_preset("person").value().radius);
+  Judge judge(s, unit_preset("person").value().radius, kDt);
   std::vector<Vec2> pos(s.start.size());
   std::vector<double> wall, cpu;
   for (int k = 0; k < a.warmup + a.steps; ++k) {
@@ -392,6 +422,10 @@ Row run_pathlab(const Args& a, const ScaleScenario& s) {
     if (st.route_source != CrowdRouteSource::none && !st.waiting) ++row.full_routes;
   }
   std::fprintf(stderr, "%s %d pathlab: state hash %016llx\n", s.map.c_str(), row.units, static_cast<unsigned long long>(state_hash(crowd)));
+  // The crowd's own count: units stopped on their slots (CrowdMetrics::arrived), which a slot
+  // a ring beyond the judge's packed radius (one left free nearer in) does not reach.
+  std::fprintf(stderr, "%s %d pathlab: %d of %d settled on their slots at the end\n", s.map.c_str(), row.units,
+               crowd.run_metrics().arrived, crowd.agent_count());
   return row;
 }
 
@@ -461,7 +495,7 @@ void print_table(const std::vector<Row>& rows, const Args& a) {
               a.warmup, a.steps, (a.warmup + a.steps) * kDt, a.threads);
   std::printf("| map | units | engine | setup s | step ms median / p95 (wall) | step ms median / p95 (CPU) | "
               "us per unit-step wall / CPU | pathlab / Detour wall / CPU | overlaps max per step / total | "
-              "wall overlaps | arrived | advance cells | full routes | bytes per unit |\n");
+              "wall overlaps | arrived (last, s) | advance cells | full routes | bytes per unit |\n");
   std::printf("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const Row& r : rows) {
     std::string ratio = "";
@@ -474,12 +508,12 @@ void print_table(const std::vector<Row>& rows, const Args& a) {
         }
     }
     const double n = r.units;
-    std::printf("| %s | %d%s | %s | %.1f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %s | %d / %lld | %lld | %d | %.1f | %d | %.0f |\n",
+    std::printf("| %s | %d%s | %s | %.1f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %s | %d / %lld | %lld | %d (%.1f) | %.1f | %d | %.0f |\n",
                 r.map.c_str(), r.units, r.added == r.units ? "" : (" (" + std::to_string(r.added) + " added)").c_str(),
                 r.engine.c_str(), r.setup_s, r.wall_median, r.wall_p95, r.cpu_median, r.cpu_p95,
                 1e3 * r.wall_median / n, 1e3 * r.cpu_median / n, ratio.empty() ? "-" : ratio.c_str(),
                 r.quality.max_overlaps_per_step, static_cast<long long>(r.quality.overlap_pair_steps),
-                static_cast<long long>(r.quality.wall_overlaps), r.quality.arrived, r.quality.mean_advance,
+                static_cast<long long>(r.quality.wall_overlaps), r.quality.arrived, r.quality.last_arrival, r.quality.mean_advance,
                 r.full_routes, r.bytes_per_unit);
   }
 }
