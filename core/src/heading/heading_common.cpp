@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -22,6 +23,20 @@ const char* to_string(HeadingFailure failure) noexcept {
 }
 
 namespace detail {
+
+namespace {
+
+// GoalDistance's steps in the order settle() relaxes them (bit k of a cell's mask is step k):
+// the 4 orthogonal and the 4 diagonal neighbours, then per diagonal k = 4..7 its two (2, 1)
+// steps, long along x first. Integer costs: 10 (orthogonal), 14 (diagonal, a slight
+// underestimate of 10 sqrt 2), 22 (knight, of 10 sqrt 5).
+constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+constexpr int kStepDx[16] = {1, -1, 0, 0, 1, 1, -1, -1, 2, 1, 2, 1, -2, -1, -2, -1};
+constexpr int kStepDy[16] = {0, 0, 1, -1, 1, -1, 1, -1, 1, 2, -1, -2, 1, 2, -1, -2};
+constexpr int32_t kStepCost[16] = {10, 10, 10, 10, 14, 14, 14, 14, 22, 22, 22, 22, 22, 22, 22, 22};
+
+}  // namespace
 
 bool GoalDistance::begin(const Grid& grid, Cell goal, double agent_radius, int64_t until, BudgetMeter* meter) {
   const double relaxed = std::max(0.0, agent_radius - 0.5 * kSqrt2 - 1e-9);
@@ -61,6 +76,34 @@ void GoalDistance::pad_passable(const Grid& grid, double relaxed) {
   for (int y = 0; y < h; ++y)
     std::copy_n(inner.begin() + static_cast<ptrdiff_t>(y) * w, w,
                 pass_.begin() + static_cast<ptrdiff_t>(y + 1) * (w + 2) + 1);
+  w_ = w;
+  h_ = h;
+  steps_.assign(static_cast<size_t>(w) * static_cast<size_t>(h), 0);
+  mark_steps(Cell{0, 0}, Cell{w - 1, h - 1});
+}
+
+void GoalDistance::mark_steps(Cell lo, Cell hi) {
+  // The tests settle() made per expanded cell before the masks, in the same order: a diagonal
+  // step needs one of its two orthogonal cells, a (2, 1) step its diagonal cell, the cell one
+  // step along its long axis and its target (a crossed cell outside the map is the border's,
+  // so the target is read only inside the border: x and y stay >= -1 here).
+  const size_t stride = static_cast<size_t>(w_) + 2;
+  auto ok = [&](int x, int y) { return pass_[static_cast<size_t>(y + 1) * stride + static_cast<size_t>(x + 1)] != 0; };
+  for (int y = std::max(lo.y, 0); y <= std::min(hi.y, h_ - 1); ++y)
+    for (int x = std::max(lo.x, 0); x <= std::min(hi.x, w_ - 1); ++x) {
+      uint32_t m = 0;
+      for (int k = 0; k < 8; ++k) {
+        const int nx = x + kDx[k], ny = y + kDy[k];
+        if (!ok(nx, ny) || (k >= 4 && !ok(nx, y) && !ok(x, ny))) continue;
+        m |= 1u << k;
+      }
+      for (int k = 4; k < 8 && knight_; ++k) {
+        if (!ok(x + kDx[k], y + kDy[k])) continue;
+        if (ok(x + kDx[k], y) && ok(x + 2 * kDx[k], y + kDy[k])) m |= 1u << (8 + 2 * (k - 4));
+        if (ok(x, y + kDy[k]) && ok(x + kDx[k], y + 2 * kDy[k])) m |= 1u << (9 + 2 * (k - 4));
+      }
+      steps_[static_cast<size_t>(y) * static_cast<size_t>(w_) + static_cast<size_t>(x)] = static_cast<uint16_t>(m);
+    }
 }
 
 void GoalDistance::edited(const Grid& grid, const CellRect& changed) {
@@ -84,18 +127,17 @@ void GoalDistance::edited(const Grid& grid, const CellRect& changed) {
     for (int x = lo.x; x <= hi.x; ++x)
       pass_[static_cast<size_t>(y + 1) * stride + static_cast<size_t>(x + 1)] =
           inner[static_cast<size_t>(piece.index(x - plo.x, y - plo.y))];
+  // A cell's steps read the cells up to 2 away (a (2, 1) step's target).
+  mark_steps(Cell{lo.x - 2, lo.y - 2}, Cell{hi.x + 2, hi.y + 2});
 }
 
 bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
-  // Dial's bucket queue with integer steps 10 (orthogonal) and 14 (diagonal, a slight
-  // underestimate of 10 sqrt 2): linear time. Bucket d is done when all its cells are expanded;
-  // then every cell at distance <= d is settled (its predecessors were all expanded before).
-  static constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
-  static constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-  constexpr int kOrtho = 10, kDiag = 14, kKnight = 22;
-  // pass_ has a border of blocked cells: no bounds test per neighbour (x and y are >= -1 here).
-  const size_t stride = static_cast<size_t>(w_) + 2;
-  auto ok = [&](int x, int y) { return pass_[static_cast<size_t>(y + 1) * stride + static_cast<size_t>(x + 1)] != 0; };
+  // Dial's bucket queue with the integer step costs of kStepCost: linear time. Bucket d is done
+  // when all its cells are expanded; then every cell at distance <= d is settled (its
+  // predecessors were all expanded before). A cell's steps come from its mask (steps_), the
+  // targets as offsets in the row-major map: no coordinates, no passability reads here.
+  int32_t offset[16];
+  for (int k = 0; k < 16; ++k) offset[k] = kStepDy[k] * w_ + kStepDx[k];
   while (pending_ > 0 && dist_[static_cast<size_t>(index)] > done_) {
     const int32_t d = done_ + 1;
     current_.swap(buckets_[static_cast<size_t>(d % kBuckets)]);
@@ -110,29 +152,14 @@ bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
         }
       }
       if (dist_[static_cast<size_t>(id)] != d) continue;
-      const int x = id % w_, y = id / w_;
-      const auto relax = [&](int nx, int ny, int32_t nd) {
-        const int32_t ni = ny * w_ + nx;
+      for (uint32_t m = steps_[static_cast<size_t>(id)]; m != 0; m &= m - 1) {
+        const int k = std::countr_zero(m);
+        const int32_t ni = id + offset[k], nd = d + kStepCost[k];
         if (nd < dist_[static_cast<size_t>(ni)]) {
           dist_[static_cast<size_t>(ni)] = nd;
           buckets_[static_cast<size_t>(nd % kBuckets)].push_back(ni);
           ++pending_;
         }
-      };
-      for (int k = 0; k < 8; ++k) {
-        const int nx = x + kDx[k], ny = y + kDy[k];
-        if (!ok(nx, ny)) continue;
-        if (k >= 4 && !ok(nx, y) && !ok(x, ny)) continue;
-        relax(nx, ny, d + (k >= 4 ? kDiag : kOrtho));
-      }
-      if (!knight_) continue;
-      // (2, 1) steps: through the two cells their straight line crosses (one step along the
-      // long axis, then diagonal k), then the target, at most 2 beyond the map: a crossed
-      // cell outside it is the border's, so the target is read only inside the border.
-      for (int k = 4; k < 8; ++k) {
-        if (!ok(x + kDx[k], y + kDy[k])) continue;
-        if (ok(x + kDx[k], y) && ok(x + 2 * kDx[k], y + kDy[k])) relax(x + 2 * kDx[k], y + kDy[k], d + kKnight);
-        if (ok(x, y + kDy[k]) && ok(x + kDx[k], y + 2 * kDy[k])) relax(x + kDx[k], y + 2 * kDy[k], d + kKnight);
       }
     }
     current_.clear();

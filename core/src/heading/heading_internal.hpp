@@ -56,6 +56,8 @@ class GoalDistance {
   void edited(const Grid& grid, const CellRect& changed);
   /// The padded passable cells (tests compare them with a fresh field's).
   const std::vector<uint8_t>& padded_passable() const { return pass_; }
+  /// The allowed steps per cell (tests compare them with a fresh field's).
+  const std::vector<uint16_t>& step_masks() const { return steps_; }
   /// The distance [cells] from cell `index` (row-major) to the goal, +infinity when unreachable.
   float at(int64_t index) {
     const int32_t d = dist_[static_cast<size_t>(index)];
@@ -77,9 +79,17 @@ class GoalDistance {
   Cell goal_{-1, -1};
   double relaxed_ = -1.0;
   bool intact_ = false;  // false after a stop in the middle of a bucket
-  /// Fills pass_: passable_cells() of the grid with a border of blocked cells around it.
+  /// Fills pass_: passable_cells() of the grid with a border of blocked cells around it, and
+  /// steps_ from it.
   void pad_passable(const Grid& grid, double relaxed);
+  /// Works out steps_ for the map's cells in [lo, hi] (clipped to the map) from pass_.
+  void mark_steps(Cell lo, Cell hi);
   std::vector<uint8_t> pass_;  // (w + 2) x (h + 2), row-major, the map's cells inside a blocked border
+  /// Per map cell (row-major), the steps settle() may take from it, bit k for step k of
+  /// kSteps (heading_common.cpp): the step's target and the cells it crosses passable. Read
+  /// once per expanded cell instead of up to 24 reads of pass_ (the knight steps doubled the
+  /// field's cost); mended with pass_ by edited(), so always what pass_ gives.
+  std::vector<uint16_t> steps_;
   std::vector<int32_t> dist_;
   std::vector<int32_t> buckets_[kBuckets];
   std::vector<int32_t> current_;
