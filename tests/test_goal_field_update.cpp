@@ -1,7 +1,8 @@
 // Hybrid A*'s goal distance field after map edits (issue 28): GoalDistance::edited() mends the
 // passable cells around a stroke only and drops the settled distances, which the next begin()
 // settles again lazily. After every one of 1,000 random strokes the mended field equals a fresh
-// one, passable cell for cell and distance for distance, for a point agent and a wide one.
+// one, passable cell for cell, step mask for step mask and distance for distance, for a point
+// agent and a wide one.
 
 #include <doctest/doctest.h>
 
@@ -15,6 +16,34 @@
 using namespace pathlab;
 
 namespace {
+
+// The steps GoalDistance::settle() may take from each cell, worked out here from the padded
+// passable cells by the field's rules, one step at a time (the field builds them 8 cells at a
+// time): bit k for the orthogonal (0-3: +x, -x, +y, -y) and diagonal (4-7: (1,1), (1,-1),
+// (-1,1), (-1,-1)) neighbours, a diagonal needing one of its two orthogonal cells; with knight
+// steps bits 8-15, per diagonal its (2, 1) step then its (1, 2) step, each needing the
+// diagonal cell, the cell one step along its long axis and its target.
+std::vector<uint16_t> expected_masks(const std::vector<uint8_t>& pass, int w, int h, bool knight) {
+  const auto ok = [&](int x, int y) {
+    if (x < -1 || y < -1 || x > w || y > h) return false;
+    return pass[static_cast<size_t>(y + 1) * static_cast<size_t>(w + 2) + static_cast<size_t>(x + 1)] != 0;
+  };
+  constexpr int dx[8] = {1, -1, 0, 0, 1, 1, -1, -1}, dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+  std::vector<uint16_t> out(static_cast<size_t>(w) * static_cast<size_t>(h), 0);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      unsigned m = 0;
+      for (int k = 0; k < 8; ++k)
+        if (ok(x + dx[k], y + dy[k]) && (k < 4 || ok(x + dx[k], y) || ok(x, y + dy[k]))) m |= 1u << k;
+      for (int k = 4; k < 8 && knight; ++k) {
+        const bool diag = ok(x + dx[k], y + dy[k]);
+        if (diag && ok(x + dx[k], y) && ok(x + 2 * dx[k], y + dy[k])) m |= 1u << (8 + 2 * (k - 4));
+        if (diag && ok(x, y + dy[k]) && ok(x + dx[k], y + 2 * dy[k])) m |= 1u << (9 + 2 * (k - 4));
+      }
+      out[static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)] = static_cast<uint16_t>(m);
+    }
+  return out;
+}
 
 void run_strokes(double radius, int strokes, uint32_t seed, bool knight = false) {
   Grid g = Grid::create(48, 40).value();
@@ -36,6 +65,9 @@ void run_strokes(double radius, int strokes, uint32_t seed, bool knight = false)
     REQUIRE(fresh.begin(g, goal, radius, -1));
     INFO("stroke " << i);
     REQUIRE(mended.padded_passable() == fresh.padded_passable());
+    // The per-cell step masks, mended around the stroke, equal a fresh field's and the rules'.
+    REQUIRE(mended.step_masks() == fresh.step_masks());
+    REQUIRE(fresh.step_masks() == expected_masks(fresh.padded_passable(), g.width(), g.height(), knight));
     int differ = 0;
     for (int64_t c = 0; c < static_cast<int64_t>(g.width()) * g.height(); ++c) differ += mended.at(c) != fresh.at(c) ? 1 : 0;
     REQUIRE(differ == 0);
@@ -56,6 +88,17 @@ TEST_CASE("a mended goal distance field equals a fresh one after 1,000 random st
 TEST_CASE("the knight-step goal field: mended equals fresh, and a (2, 1) step needs the two cells it crosses") {
   run_strokes(0.0, test::sanitized() ? 100 : 500, 5, true);
   run_strokes(1.3, test::sanitized() ? 50 : 200, 6, true);
+  // Narrow maps (no block of 8 cells the masks are built in) and widths that leave 2 to 7 cells
+  // after the last block: the masks equal the rules there too.
+  for (int w = 1; w <= 21; w += 5) {
+    Grid m = Grid::create(w, 13).value();
+    generate_rooms(m, 4, 1, static_cast<uint32_t>(w));
+    std::mt19937 mrng(static_cast<uint32_t>(w));
+    detail::GoalDistance f(true);
+    REQUIRE(f.begin(m, test::random_free_cell(m, mrng), 0.0, -1));
+    INFO("width " << w);
+    CHECK(f.step_masks() == expected_masks(f.padded_passable(), w, 13, true));
+  }
   Grid g = Grid::create(3, 2).value();
   detail::GoalDistance open(true), eight(false);
   REQUIRE(open.begin(g, Cell{0, 0}, 0.0, -1));
