@@ -108,7 +108,19 @@ void GoalDistance::pad_passable(const Grid& grid, double relaxed) {
   w_ = w;
   h_ = h;
   steps_.assign(static_cast<size_t>(w) * static_cast<size_t>(h), 0);
-  mark_steps(Cell{0, 0}, Cell{w - 1, h - 1});
+  ready_.assign((steps_.size() + (size_t{1} << kBlockShift) - 1) >> kBlockShift, 0);
+}
+
+void GoalDistance::mark_block(size_t b) {
+  const int64_t first = static_cast<int64_t>(b) << kBlockShift;
+  const int64_t last = std::min(first + (int64_t{1} << kBlockShift), static_cast<int64_t>(steps_.size())) - 1;
+  for (int64_t row_start = first; row_start <= last;) {  // the block's pieces of rows
+    const int y = static_cast<int>(row_start / w_), x = static_cast<int>(row_start % w_);
+    const int x_end = static_cast<int>(std::min<int64_t>(w_ - 1, x + (last - row_start)));
+    mark_steps(Cell{x, y}, Cell{x_end, y});
+    row_start += x_end - x + 1;
+  }
+  ready_[b] = 1;
 }
 
 void GoalDistance::mark_steps(Cell lo, Cell hi) {
@@ -164,15 +176,21 @@ void GoalDistance::edited(const Grid& grid, const CellRect& changed) {
     for (int x = lo.x; x <= hi.x; ++x)
       pass_[static_cast<size_t>(y + 1) * stride + static_cast<size_t>(x + 1)] =
           inner[static_cast<size_t>(piece.index(x - plo.x, y - plo.y))];
-  // A cell's steps read the cells up to 2 away (a (2, 1) step's target).
-  mark_steps(Cell{lo.x - 2, lo.y - 2}, Cell{hi.x + 2, hi.y + 2});
+  // A cell's steps read the cells up to 2 away (a (2, 1) step's target): their blocks are
+  // worked out again when settle() next expands one of their cells.
+  for (int y = std::max(lo.y - 2, 0); y <= std::min(hi.y + 2, h_ - 1); ++y) {
+    const int64_t row = static_cast<int64_t>(y) * w_;
+    const int64_t b0 = (row + std::max(lo.x - 2, 0)) >> kBlockShift, b1 = (row + std::min(hi.x + 2, w_ - 1)) >> kBlockShift;
+    std::fill(ready_.begin() + b0, ready_.begin() + b1 + 1, uint8_t{0});
+  }
 }
 
 bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
   // Dial's bucket queue with the integer step costs of kStepCost: linear time. Bucket d is done
   // when all its cells are expanded; then every cell at distance <= d is settled (its
-  // predecessors were all expanded before). A cell's steps come from its mask (steps_), the
-  // targets as offsets in the row-major map: no coordinates, no passability reads here.
+  // predecessors were all expanded before). A cell's steps come from its mask (steps_, its
+  // block worked out at the first expansion in it), the targets as offsets in the row-major
+  // map: no coordinates, no passability reads here.
   int32_t offset[16];
   for (int k = 0; k < 16; ++k) offset[k] = kStepDy[k] * w_ + kStepDx[k];
   while (pending_ > 0 && dist_[static_cast<size_t>(index)] > done_) {
@@ -189,6 +207,7 @@ bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
         }
       }
       if (dist_[static_cast<size_t>(id)] != d) continue;
+      if (ready_[static_cast<size_t>(id) >> kBlockShift] == 0) mark_block(static_cast<size_t>(id) >> kBlockShift);
       for (uint32_t m = steps_[static_cast<size_t>(id)]; m != 0; m &= m - 1) {
         const int k = std::countr_zero(m);
         const int32_t ni = id + offset[k], nd = d + kStepCost[k];

@@ -56,8 +56,13 @@ class GoalDistance {
   void edited(const Grid& grid, const CellRect& changed);
   /// The padded passable cells (tests compare them with a fresh field's).
   const std::vector<uint8_t>& padded_passable() const { return pass_; }
-  /// The allowed steps per cell (tests compare them with a fresh field's).
-  const std::vector<uint16_t>& step_masks() const { return steps_; }
+  /// The allowed steps per cell, all of them worked out (tests compare them with a fresh
+  /// field's; settle() works out only the blocks of cells it expands).
+  const std::vector<uint16_t>& step_masks() {
+    for (size_t b = 0; b < ready_.size(); ++b)
+      if (ready_[b] == 0) mark_block(b);
+    return steps_;
+  }
   /// The distance [cells] from cell `index` (row-major) to the goal, +infinity when unreachable.
   float at(int64_t index) {
     const int32_t d = dist_[static_cast<size_t>(index)];
@@ -79,17 +84,24 @@ class GoalDistance {
   Cell goal_{-1, -1};
   double relaxed_ = -1.0;
   bool intact_ = false;  // false after a stop in the middle of a bucket
-  /// Fills pass_: passable_cells() of the grid with a border of blocked cells around it, and
-  /// steps_ from it.
+  /// Fills pass_: passable_cells() of the grid with a border of blocked cells around it (and
+  /// marks every block of steps_ stale).
   void pad_passable(const Grid& grid, double relaxed);
   /// Works out steps_ for the map's cells in [lo, hi] (clipped to the map) from pass_.
   void mark_steps(Cell lo, Cell hi);
+  /// Works out steps_ for block `b` (row-major cells 64 b to 64 b + 63) and marks it ready.
+  void mark_block(size_t b);
+  static constexpr int kBlockShift = 6;  // 64 cells a block of steps_
   std::vector<uint8_t> pass_;  // (w + 2) x (h + 2), row-major, the map's cells inside a blocked border
   /// Per map cell (row-major), the steps settle() may take from it, bit k for step k of
-  /// kSteps (heading_common.cpp): the step's target and the cells it crosses passable. Read
-  /// once per expanded cell instead of up to 24 reads of pass_ (the knight steps doubled the
-  /// field's cost); mended with pass_ by edited(), so always what pass_ gives.
+  /// kStepDx / kStepDy (heading_common.cpp): the step's target and the cells it crosses
+  /// passable. Read once per expanded cell instead of up to 24 reads of pass_ (the knight
+  /// steps doubled the field's cost); valid where ready_ says so, always what pass_ gives.
   std::vector<uint16_t> steps_;
+  /// Per block of 64 cells of steps_: 1 when worked out. Lazily, like the distances: a new
+  /// grid or radius pays for the blocks its queries expand, not for the whole map (a fresh
+  /// service's first plan), and edited() only marks the blocks around a change stale.
+  std::vector<uint8_t> ready_;
   std::vector<int32_t> dist_;
   std::vector<int32_t> buckets_[kBuckets];
   std::vector<int32_t> current_;
