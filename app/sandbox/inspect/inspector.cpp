@@ -257,9 +257,13 @@ void Inspector::tab_replay(Sandbox& sb) {
                                                                         : "heading-aware poses";
   // Wrapped: on a narrow window one line of this would run off the strip. The step count is
   // said against Stats' expansion count, which it may exceed by the goal's pop.
-  text_wrapped_f("Search over %s: %s. Red: expanded at this step; yellow: frontier; blue: closed. The path "
-                     "shows at the last step.",
-                     what, ReplayModel::steps_vs_expanded(replay_.steps(), sb.plan().result.expanded).c_str());
+  // Hybrid and Directional A* record their expansions only: no frontier to colour or count.
+  const bool poses = replay_.source() == ReplayModel::Source::poses;
+  text_wrapped_f("Search over %s: %s. %s The path shows at the last step.", what,
+                 ReplayModel::steps_vs_expanded(replay_.steps(), sb.plan().result.expanded).c_str(),
+                 poses ? "Red: the pose expanded at this step; blue: those expanded before. These searches record "
+                         "expansions only: no frontier."
+                       : "Red: expanded at this step; yellow: frontier; blue: closed.");
   if (ImGui::Button(replay_.playing ? "Pause" : "Play", ImVec2(60 * em(), 0))) {
     if (!replay_.playing && replay_.step() >= replay_.steps()) replay_.set_step(0);
     replay_.playing = !replay_.playing;
@@ -295,10 +299,17 @@ void Inspector::tab_replay(Sandbox& sb) {
   remember("scrub");
   help_marker("Scrub through the search. Step k shows the first k expansions and the nodes they opened. "
               "Keys: Space play/pause, Left/Right step (Shift: 10), Home/End. Hover a cell for its costs.");
-  text_wrapped_f("shown: %lld expanded, %lld open, %lld closed", static_cast<long long>(replay_.expansions_shown()),
-              static_cast<long long>(replay_.open_count()), static_cast<long long>(replay_.closed_count()));
-  help_marker("\"closed\" counts nodes whose latest event is a close. With a turn penalty a cell is searched once per "
-              "direction, and Theta* can reopen nodes, so closed nodes may be fewer than expansions.");
+  if (poses) {
+    text_wrapped_f("shown: %lld of %lld poses expanded", static_cast<long long>(replay_.expansions_shown()),
+                   static_cast<long long>(replay_.steps()));
+  } else {
+    text_wrapped_f("shown: %lld expanded, %lld open, %lld closed", static_cast<long long>(replay_.expansions_shown()),
+                   static_cast<long long>(replay_.open_count()), static_cast<long long>(replay_.closed_count()));
+  }
+  help_marker(poses ? "Each expansion is a pose (a cell and a heading): a cell is expanded once per heading it is reached "
+                      "with, so one cell can show several ticks."
+                    : "\"closed\" counts nodes whose latest event is a close. With a turn penalty a cell is searched once "
+                      "per direction, and Theta* can reopen nodes, so closed nodes may be fewer than expansions.");
   if (const int c = replay_.current(); c >= 0) {
     if (replay_.source() == ReplayModel::Source::grid && replay_.grid_width() > 0) {
       text_wrapped_f("step %lld expanded cell (%d, %d): g = %.3f, h = %.3f, f = %.3f", static_cast<long long>(replay_.step()),
