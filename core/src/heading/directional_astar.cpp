@@ -129,50 +129,25 @@ void prune_dominated(const std::vector<DirectionalMove>& candidates, int reach, 
 }
 
 /// The largest cost [Units: field distance units, 0.1 cell] GoalDistance may put between the two
-/// ends of move `m` when only its footprint's cells are known to be free: the field's own
-/// rules (8 neighbours, steps 10 and 14, a diagonal step needs one of its two orthogonal cells;
-/// (2, 1) steps of 22 through the two cells their line crosses; cells passable for `relaxed`)
-/// on a patch where every other cell is blocked. -1 when no such chain joins the ends.
-int footprint_field_cost(const DirectionalMove& m, double relaxed) {
+/// ends of move `m` when only its footprint's cells are known to be free: the field itself
+/// (GoalDistance(true), the planner's own rules) on a patch where every other cell is blocked,
+/// settled from the move's end (its steps are symmetric). -1 when no chain joins the ends, or
+/// either end is not passable for the agent.
+int footprint_field_cost(const DirectionalMove& m, double agent_radius) {
+  const double relaxed = std::max(0.0, agent_radius - 0.5 * kSqrt2 - 1e-9);
   const int border = static_cast<int>(std::ceil(relaxed)) + 2;
   const int half = m.extent + border, side = 2 * half + 1;
   Grid patch = Grid::create(side, side).value();
   for (int y = 0; y < side; ++y)
     for (int x = 0; x < side; ++x) patch.set_cost(x, y, kBlocked);
   for (const Cell& d : m.footprint) patch.set_cost(d.x + half, d.y + half, 1.0f);
-  const std::vector<uint8_t> pass = passable_cells(patch, relaxed);
-  const auto ok = [&](int x, int y) { return x >= 0 && y >= 0 && x < side && y < side && pass[static_cast<size_t>(y * side + x)] != 0; };
-  std::vector<int> dist(static_cast<size_t>(side) * side, std::numeric_limits<int>::max());
-  using Entry = std::pair<int, int>;  // (cost, cell)
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
-  if (!ok(half, half)) return -1;
-  dist[static_cast<size_t>(half * side + half)] = 0;
-  open.push({0, half * side + half});
-  while (!open.empty()) {
-    const auto [d, id] = open.top();
-    open.pop();
-    if (d > dist[static_cast<size_t>(id)]) continue;
-    const int x = id % side, y = id / side;
-    const auto relax = [&](int nx, int ny, int nd) {
-      const int ni = ny * side + nx;
-      if (nd < dist[static_cast<size_t>(ni)]) {
-        dist[static_cast<size_t>(ni)] = nd;
-        open.push({nd, ni});
-      }
-    };
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        if ((dx == 0 && dy == 0) || !ok(x + dx, y + dy)) continue;
-        if (dx != 0 && dy != 0 && !ok(x + dx, y) && !ok(x, y + dy)) continue;
-        relax(x + dx, y + dy, d + (dx != 0 && dy != 0 ? 14 : 10));
-        if (dx == 0 || dy == 0) continue;
-        // The (2, 1) steps through this diagonal neighbour: along x first, or along y first.
-        if (ok(x + dx, y) && ok(x + 2 * dx, y + dy)) relax(x + 2 * dx, y + dy, d + 22);
-        if (ok(x, y + dy) && ok(x + dx, y + 2 * dy)) relax(x + dx, y + 2 * dy, d + 22);
-      }
-  }
-  const int end = dist[static_cast<size_t>((m.offset.y + half) * side + m.offset.x + half)];
-  return end == std::numeric_limits<int>::max() ? -1 : end;
+  detail::GoalDistance field(true);
+  const Cell from{half, half}, to{m.offset.x + half, m.offset.y + half};
+  (void)field.begin(patch, to, agent_radius, -1, nullptr);
+  // The field seeds its goal even where the agent does not fit: both ends must be passable.
+  const auto passable = [&](Cell c) { return field.padded_passable()[static_cast<size_t>((c.y + 1) * (side + 2) + c.x + 1)] != 0; };
+  if (!passable(from) || !passable(to)) return -1;
+  return field.steps_at(patch.index(from.x, from.y));
 }
 
 /// The largest factor the obstacle-aware distance may be scaled by and stay a consistent
@@ -186,10 +161,9 @@ int footprint_field_cost(const DirectionalMove& m, double relaxed) {
 /// (a footprint of cells the curve only touches leaves longer chains; with 8 neighbours it was
 /// 0.898 there, so the old 0.924 could overestimate on such moves).
 double field_scale(const std::vector<DirectionalMove>& moves, double agent_radius) {
-  const double relaxed = std::max(0.0, agent_radius - 0.5 * kSqrt2 - 1e-9);
   double scale = 1.0;
   for (const DirectionalMove& m : moves) {
-    const int cost = footprint_field_cost(m, relaxed);
+    const int cost = footprint_field_cost(m, agent_radius);
     if (cost <= 0) return kOctileToEuclid;
     scale = std::min(scale, m.length / (0.1 * cost));
   }

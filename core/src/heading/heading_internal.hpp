@@ -63,6 +63,13 @@ class GoalDistance {
       if (ready_[b] == 0) mark_block(b);
     return steps_;
   }
+  /// at() in the field's integer steps (10 a cell; see settle()), -1 when unreachable: for
+  /// callers that compare step costs exactly (Directional A*'s field_scale()).
+  int32_t steps_at(int64_t index) {
+    (void)at(index);  // settles it
+    const int32_t d = dist_[static_cast<size_t>(index)];
+    return d == kUnreached ? -1 : d;
+  }
   /// The distance [cells] from cell `index` (row-major) to the goal, +infinity when unreachable.
   float at(int64_t index) {
     const int32_t d = dist_[static_cast<size_t>(index)];
