@@ -31,8 +31,6 @@ namespace {
 // the 4 orthogonal and the 4 diagonal neighbours, then per diagonal k = 4..7 its two (2, 1)
 // steps, long along x first. Integer costs: 10 (orthogonal), 14 (diagonal, a slight
 // underestimate of 10 sqrt 2), 22 (knight, of 10 sqrt 5).
-constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
-constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 constexpr int kStepDx[16] = {1, -1, 0, 0, 1, 1, -1, -1, 2, 1, 2, 1, -2, -1, -2, -1};
 constexpr int kStepDy[16] = {0, 0, 1, -1, 1, -1, 1, -1, 1, 2, -1, -2, 1, 2, -1, -2};
 constexpr int32_t kStepCost[16] = {10, 10, 10, 10, 14, 14, 14, 14, 22, 22, 22, 22, 22, 22, 22, 22};
@@ -142,14 +140,14 @@ void GoalDistance::mark_steps(Cell lo, Cell hi) {
       }
       uint32_t m = 0;
       for (int k = 0; k < 8; ++k) {
-        const int nx = x + kDx[k], ny = y + kDy[k];
+        const int nx = x + kStepDx[k], ny = y + kStepDy[k];
         if (!ok(nx, ny) || (k >= 4 && !ok(nx, y) && !ok(x, ny))) continue;
         m |= 1u << k;
       }
       for (int k = 4; k < 8 && knight_; ++k) {
-        if (!ok(x + kDx[k], y + kDy[k])) continue;
-        if (ok(x + kDx[k], y) && ok(x + 2 * kDx[k], y + kDy[k])) m |= 1u << (8 + 2 * (k - 4));
-        if (ok(x, y + kDy[k]) && ok(x + kDx[k], y + 2 * kDy[k])) m |= 1u << (9 + 2 * (k - 4));
+        if (!ok(x + kStepDx[k], y + kStepDy[k])) continue;
+        if (ok(x + kStepDx[k], y) && ok(x + 2 * kStepDx[k], y + kStepDy[k])) m |= 1u << (8 + 2 * (k - 4));
+        if (ok(x, y + kStepDy[k]) && ok(x + kStepDx[k], y + 2 * kStepDy[k])) m |= 1u << (9 + 2 * (k - 4));
       }
       steps_[cell] = static_cast<uint16_t>(m);
     }
