@@ -30,9 +30,13 @@
 // planner and over all, and the smoother / search ratio.
 // This is a measuring program, not a Google Benchmark: it prints tables and exits.
 // Usage: bench_vehicle_replan [--maps N] [--queries N] [--per-query] [--kind K] [--query Q] [--unbounded]
+//                             [--planner hybrid|directional] [--new-goal-only]
 // (K: 0..4, one kind only, for profiling; Q: only the query of that index (from 0) per map, to
 // profile one plan (the queries are still made, so the same ones); --unbounded: the direct smoother call without the
-// service's budget of tries, as the service smoothed before README's thirteenth round).
+// service's budget of tries, as the service smoothed before README's thirteenth round;
+// --planner: that planner's queries only; --new-goal-only: each query's search and direct
+// smoother call alone, a plan to a goal the service has not seen, to profile it: no cold search,
+// whole plan or re-plan, so the tables' whole-plan figures are empty).
 // --per-query also prints each whole plan's hash (plan_hash(): every segment's fields, bit for
 // bit), so two builds can be shown to give the same plans.
 
@@ -68,6 +72,9 @@ constexpr int kMapSize = 256;
 /// The direct smoother call without the service's budget of tries (--unbounded), to see what it
 /// trades; the whole plan and the re-plan are the service's, bounded.
 bool g_unbounded = false;
+/// --new-goal-only: each query's search and direct smoother call alone (a plan to a new goal),
+/// without the cold search, the whole plan and the re-plan, to profile what the issue measures.
+bool g_new_goal_only = false;
 
 struct Query {
   Pose start, goal;
@@ -176,12 +183,13 @@ struct Row {
   uint64_t hash = 0;     // plan_hash() of the whole plan's smoothed path
 };
 
-Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid& g, const ClearanceField& field,
+// Not inlined: profiles collect it alone (valgrind --toggle-collect=*run_query*).
+[[gnu::noinline]] Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid& g, const ClearanceField& field,
               const Query& q, const char* planner) {
   Row row;
   row.need = bench::needed_turning(funnel, g, q.start, q.goal, kAgentRadius);
   double t0 = thread_ms();
-  {
+  if (!g_new_goal_only) {
     plan::PlanService fresh;
     (void)fresh.plan(g, request_for(Query{{wall_centre(g), 0.0}, q.goal}, planner, "none"));
     t0 = thread_ms();
@@ -202,6 +210,7 @@ Row run_query(plan::PlanService& service, plan::PlanService& funnel, const Grid&
   row.rounds = direct ? direct->rounds : 0;
   row.tries = direct ? direct->tries : 0;
   row.spent = direct && direct->budget_spent;
+  if (g_new_goal_only) return row;  // no whole plan: its figures stay empty
   t0 = thread_ms();
   const plan::PlanResult whole = service.plan(g, request_for(q, planner, "vehicle"));
   row.whole_ms = thread_ms() - t0;
@@ -290,9 +299,12 @@ int main(int argc, char** argv) {
   bool per_query = false;
   int only_kind = -1;
   int only_query = -1;
+  std::string only_planner;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--per-query") == 0) per_query = true;
     else if (std::strcmp(argv[i], "--unbounded") == 0) g_unbounded = true;
+    else if (std::strcmp(argv[i], "--new-goal-only") == 0) g_new_goal_only = true;
+    else if (i + 1 < argc && std::strcmp(argv[i], "--planner") == 0) only_planner = argv[++i];
     else if (i + 1 < argc && std::strcmp(argv[i], "--maps") == 0) maps = std::clamp(std::atoi(argv[++i]), 1, 20);
     else if (i + 1 < argc && std::strcmp(argv[i], "--queries") == 0) queries = std::clamp(std::atoi(argv[++i]), 1, 200);
     else if (i + 1 < argc && std::strcmp(argv[i], "--kind") == 0) only_kind = std::clamp(std::atoi(argv[++i]), 0, 4);
@@ -315,6 +327,7 @@ int main(int argc, char** argv) {
       const ClearanceField field(g);
       asked += qs.size();
       for (int p = 0; p < 2; ++p) {
+        if (!only_planner.empty() && only_planner != planners[p]) continue;
         // Build the planner's tables and the service's clearance field before timing.
         if (!qs.empty()) service.plan(g, request_for(qs[0], planners[p], "vehicle"));
         for (size_t i = 0; i < qs.size(); ++i) {

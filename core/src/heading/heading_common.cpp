@@ -81,19 +81,28 @@ bool GoalDistance::begin(const Grid& grid, Cell goal, double agent_radius, int64
   h_ = grid.height();
   dist_.assign(static_cast<size_t>(w_) * static_cast<size_t>(h_), kUnreached);
   for (auto& b : buckets_) b.clear();
-  current_.clear();
-  done_ = -1;
   pending_ = 0;
   until_clock_ = 4096;
-  if (!grid.in_bounds(goal)) {
-    done_ = kUnreached;
-    return true;
-  }
+  if (!grid.in_bounds(goal)) return true;  // nothing reachable: every at() is +infinity
+  aim(until);
   const int32_t gi = goal.y * w_ + goal.x;
   dist_[static_cast<size_t>(gi)] = 0;
-  buckets_[0].push_back(gi);
+  key_ = bound_to_target(goal.x, goal.y);
+  buckets_[static_cast<size_t>(key_ % kBuckets)].push_back(Entry{gi, 0});
   pending_ = 1;
   return until < 0 || settle(until, meter);
+}
+
+void GoalDistance::aim(int64_t index) {
+  if (index < 0 || index >= static_cast<int64_t>(w_) * h_) {
+    bound_a_ = bound_b_ = bound_c_ = bound_d_ = 0;
+    return;
+  }
+  target_ = Cell{static_cast<int>(index % w_), static_cast<int>(index / w_)};
+  // The norm of the steps (see bound_to_target()): with knight steps a (2, 1) step costs 22 =
+  // 10 * 2 + 2 * 1 = 8 * 2 + 6 * 1, a diagonal 14 = 8 + 6 > 10 + 2, a straight one 10 > 8.
+  bound_a_ = 10, bound_b_ = knight_ ? 2 : 4;
+  bound_c_ = knight_ ? 8 : 10, bound_d_ = knight_ ? 6 : 4;
 }
 
 void GoalDistance::pad_passable(const Grid& grid, double relaxed) {
@@ -184,42 +193,45 @@ void GoalDistance::edited(const Grid& grid, const CellRect& changed) {
 }
 
 bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
-  // Dial's bucket queue with the integer step costs of kStepCost: linear time. Bucket d is done
-  // when all its cells are expanded; then every cell at distance <= d is settled (its
-  // predecessors were all expanded before). A cell's steps come from its mask (steps_, its
-  // block worked out at the first expansion in it), the targets as offsets in the row-major
-  // map: no coordinates, no passability reads here.
+  // A* over Dial's buckets (keys: distance + bound_to_target(), integers) with the integer
+  // step costs of kStepCost: every key it files is at least the one expanded (the bound is
+  // consistent), so the buckets are taken in key order, and a cell is settled when expanded.
+  // Each bucket is a stack, so of equal keys the cell filed last (nearer the target along its
+  // way) goes first and the target is reached with fewer cells of its key. A cell's steps
+  // come from its mask (steps_, its block worked out at the first expansion in it), the
+  // targets as offsets in the row-major map; a settled target's ~d is negative, so no step
+  // tries it again.
   int32_t offset[16];
   for (int k = 0; k < 16; ++k) offset[k] = kStepDy[k] * w_ + kStepDx[k];
-  while (pending_ > 0 && dist_[static_cast<size_t>(index)] > done_) {
-    const int32_t d = done_ + 1;
-    current_.swap(buckets_[static_cast<size_t>(d % kBuckets)]);
-    buckets_[static_cast<size_t>(d % kBuckets)].clear();
-    pending_ -= current_.size();
-    for (const int32_t id : current_) {
-      if (meter != nullptr && --until_clock_ == 0) {
-        until_clock_ = 4096;
-        if (meter->check_clock() != BudgetStop::none) {
-          intact_ = false;  // the rest of this bucket is lost: the next query starts over
-          return false;
-        }
-      }
-      if (dist_[static_cast<size_t>(id)] != d) continue;
-      if (ready_[static_cast<size_t>(id) >> kBlockShift] == 0) mark_block(static_cast<size_t>(id) >> kBlockShift);
-      for (uint32_t m = steps_[static_cast<size_t>(id)]; m != 0; m &= m - 1) {
-        const int k = std::countr_zero(m);
-        const int32_t ni = id + offset[k], nd = d + kStepCost[k];
-        if (nd < dist_[static_cast<size_t>(ni)]) {
-          dist_[static_cast<size_t>(ni)] = nd;
-          buckets_[static_cast<size_t>(nd % kBuckets)].push_back(ni);
-          ++pending_;
-        }
+  while (pending_ > 0 && dist_[static_cast<size_t>(index)] >= 0) {
+    std::vector<Entry>& bucket = buckets_[static_cast<size_t>(key_ % kBuckets)];
+    if (bucket.empty()) {
+      ++key_;
+      continue;
+    }
+    if (meter != nullptr && --until_clock_ == 0) {
+      until_clock_ = 4096;
+      if (meter->check_clock() != BudgetStop::none) return false;  // nothing lost: it may resume
+    }
+    const Entry e = bucket.back();
+    bucket.pop_back();
+    --pending_;
+    const size_t id = static_cast<size_t>(e.cell);
+    if (dist_[id] != e.dist) continue;  // stale
+    dist_[id] = ~e.dist;
+    if (ready_[id >> kBlockShift] == 0) mark_block(id >> kBlockShift);
+    const int x = e.cell % w_, y = e.cell / w_;
+    for (uint32_t m = steps_[id]; m != 0; m &= m - 1) {
+      const int k = std::countr_zero(m);
+      const int32_t ni = e.cell + offset[k], nd = e.dist + kStepCost[k];
+      if (nd < dist_[static_cast<size_t>(ni)]) {
+        dist_[static_cast<size_t>(ni)] = nd;
+        const int32_t key = nd + bound_to_target(x + kStepDx[k], y + kStepDy[k]);
+        buckets_[static_cast<size_t>(key % kBuckets)].push_back(Entry{ni, nd});
+        ++pending_;
       }
     }
-    current_.clear();
-    done_ = d;
   }
-  if (pending_ == 0) done_ = kUnreached;  // every reachable cell is settled
   return true;
 }
 

@@ -5,7 +5,9 @@
 // check_swept_path() with its default chord tolerance (so what the planners accept, the
 // referee accepts too).
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -30,9 +32,12 @@ inline constexpr double kArcChordSagitta = 0.02;
 /// have its centre in (a disc of agent_radius - sqrt(2)/2 around the cell centre is clear: a
 /// relaxation, so no drivable route is cut off). A diagonal step needs one of its two orthogonal
 /// cells passable. Unreachable cells get +infinity. Computed lazily: the values a whole-map
-/// Dijkstra gives (Dial's algorithm settles cells in the order of their distance, and the
-/// distances are unique), but only as far as the search asks. begin() settles cells up to the start's distance; at() settles more when a cell is not
-/// settled yet. A search that stays near the route between its ends never pays for the rest of
+/// Dijkstra gives (the distances are unique), but only as far as the search asks. The cells are
+/// settled by A* from the goal towards the query's start (Silver, "Cooperative Pathfinding",
+/// AIIDE 2005: Reverse Resumable A*), in Dial's buckets keyed by distance plus a consistent
+/// bound on the distance to the start: a settled cell's distance is exact whatever the order,
+/// and cells off the way between the ends are settled only when asked for. begin() settles the
+/// start's cell; at() resumes when a cell is not settled yet. A search that stays near the route between its ends never pays for the rest of
 /// the map, which was the largest fixed cost of a query (2-3 ms on 256 x 256, the whole map each
 /// time). Reused between queries: its memory is kept, and a query to the same goal on the same
 /// grid with the same radius (a unit re-planning on its way) keeps the cells already settled, as
@@ -44,8 +49,9 @@ class GoalDistance {
   /// sqrt 5), each needing the two cells its straight line crosses passable (Directional A*:
   /// its moves' shallow S-bends cost little more than such a step; see field_scale() there).
   explicit GoalDistance(bool knight_steps = false) : knight_(knight_steps) {}
-  /// Starts from `goal` (the rules above) and settles every cell up to the
-  /// distance of `until` (row-major index; -1: none). With a `meter`, its clock is read every
+  /// Starts from `goal` (the rules above), aimed at `until` (row-major index; -1: none), and
+  /// settles cells until `until` is settled. The same goal again keeps what is settled and the
+  /// aim (any aim gives the same distances; a re-plan's start lies near the first one's way). With a `meter`, its clock is read every
   /// 4096 cells: false when the time budget or the cancel flag stopped it.
   bool begin(const Grid& grid, Cell goal, double agent_radius, int64_t until, BudgetMeter* meter = nullptr);
   /// The cells inside `changed` of `grid` (the grid the field was begun on, edited in place)
@@ -67,22 +73,42 @@ class GoalDistance {
   /// callers that compare step costs exactly (Directional A*'s field_scale()).
   int32_t steps_at(int64_t index) {
     (void)at(index);  // settles it
-    const int32_t d = dist_[static_cast<size_t>(index)];
+    const int32_t d = steps_of(dist_[static_cast<size_t>(index)]);
     return d == kUnreached ? -1 : d;
   }
   /// The distance [cells] from cell `index` (row-major) to the goal, +infinity when unreachable.
   float at(int64_t index) {
     const int32_t d = dist_[static_cast<size_t>(index)];
-    if (d > done_ && pending_ > 0) return settle(index, nullptr) ? value(dist_[static_cast<size_t>(index)]) : value(d);
+    if (d < 0) return value(~d);  // settled
+    if (pending_ > 0 && settle(index, nullptr)) return value(steps_of(dist_[static_cast<size_t>(index)]));
     return value(d);
   }
 
  private:
-  static constexpr int kBuckets = 23;  // the largest step (22) + 1
+  /// Dial's buckets, a ring: a cell's key (distance plus the bound to the start) exceeds the one
+  /// being expanded by at most twice the largest step (44; the bound is consistent).
+  static constexpr int kBuckets = 64;
   static float value(int32_t d) {
     return d == kUnreached ? std::numeric_limits<float>::infinity() : 0.1f * static_cast<float>(d);
   }
+  /// dist_ holds a settled cell's distance d as ~d (negative), a tentative one as d.
+  static int32_t steps_of(int32_t stored) { return stored < 0 ? ~stored : stored; }
   static constexpr int32_t kUnreached = std::numeric_limits<int32_t>::max();
+  /// A bucket entry: the cell and the tentative distance it was filed with (stale once the
+  /// cell's distance is lower or settled).
+  struct Entry {
+    int32_t cell, dist;
+  };
+  /// The consistent lower bound [field steps] from cell (x, y) to target_, 0 without one: the
+  /// norm of the field's own steps (8 neighbours: octile 10 long + 4 short; with knight
+  /// steps max(10 long + 2 short, 8 long + 6 short), which no step undercuts).
+  int32_t bound_to_target(int x, int y) const {
+    const int32_t dx = std::abs(x - target_.x), dy = std::abs(y - target_.y);
+    const int32_t lo = std::min(dx, dy), hi = std::max(dx, dy);
+    return std::max(bound_a_ * hi + bound_b_ * lo, bound_c_ * hi + bound_d_ * lo);
+  }
+  /// Aims the settling at cell `index` (-1: none, plain Dijkstra) for the goal just begun.
+  void aim(int64_t index);
   /// Runs the buckets until cell `index` is settled (or no cell is left); false when the meter stopped it.
   bool settle(int64_t index, BudgetMeter* meter);
   bool knight_ = false;
@@ -90,7 +116,7 @@ class GoalDistance {
   const Grid* grid_ = nullptr;  // what the kept state was settled for (see begin())
   Cell goal_{-1, -1};
   double relaxed_ = -1.0;
-  bool intact_ = false;  // false after a stop in the middle of a bucket
+  bool intact_ = false;  // false after edited(): the next begin() starts over
   /// Fills pass_: passable_cells() of the grid with a border of blocked cells around it (and
   /// marks every block of steps_ stale).
   void pad_passable(const Grid& grid, double relaxed);
@@ -109,10 +135,13 @@ class GoalDistance {
   /// grid or radius pays for the blocks its queries expand, not for the whole map (a fresh
   /// service's first plan), and edited() only marks the blocks around a change stale.
   std::vector<uint8_t> ready_;
-  std::vector<int32_t> dist_;
-  std::vector<int32_t> buckets_[kBuckets];
-  std::vector<int32_t> current_;
-  int32_t done_ = -1;  // every cell at distance <= done_ is settled
+  std::vector<int32_t> dist_;  // see steps_of()
+  std::vector<Entry> buckets_[kBuckets];  // each a stack: the deepest cell of a key first
+  int32_t key_ = 0;  // the bucket being expanded; no entry has a lower key
+  /// The cell the settling heads for (the first start asked for this goal) and the bound's
+  /// factors (bound_to_target(); all 0: no target).
+  Cell target_{0, 0};
+  int32_t bound_a_ = 0, bound_b_ = 0, bound_c_ = 0, bound_d_ = 0;
   size_t pending_ = 0;
   uint32_t until_clock_ = 4096;
 };
