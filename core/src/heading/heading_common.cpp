@@ -200,39 +200,51 @@ bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
   // way) goes first and the target is reached with fewer cells of its key. A cell's steps
   // come from its mask (steps_, its block worked out at the first expansion in it), the
   // targets as offsets in the row-major map; a settled target's ~d is negative, so no step
-  // tries it again.
+  // tries it again. The loop's state is kept in locals (a push may reallocate a bucket, which
+  // would make the compiler reload members).
+  if (dist_[static_cast<size_t>(index)] < 0) return true;
   int32_t offset[16];
   for (int k = 0; k < 16; ++k) offset[k] = kStepDy[k] * w_ + kStepDx[k];
-  while (pending_ > 0 && dist_[static_cast<size_t>(index)] >= 0) {
-    std::vector<Entry>& bucket = buckets_[static_cast<size_t>(key_ % kBuckets)];
-    if (bucket.empty()) {
-      ++key_;
-      continue;
-    }
-    if (meter != nullptr && --until_clock_ == 0) {
-      until_clock_ = 4096;
-      if (meter->check_clock() != BudgetStop::none) return false;  // nothing lost: it may resume
-    }
-    const Entry e = bucket.back();
-    bucket.pop_back();
-    --pending_;
-    const size_t id = static_cast<size_t>(e.cell);
-    if (dist_[id] != e.dist) continue;  // stale
-    dist_[id] = ~e.dist;
-    if (ready_[id >> kBlockShift] == 0) mark_block(id >> kBlockShift);
-    const int x = e.cell % w_, y = e.cell / w_;
-    for (uint32_t m = steps_[id]; m != 0; m &= m - 1) {
-      const int k = std::countr_zero(m);
-      const int32_t ni = e.cell + offset[k], nd = e.dist + kStepCost[k];
-      if (nd < dist_[static_cast<size_t>(ni)]) {
-        dist_[static_cast<size_t>(ni)] = nd;
-        const int32_t key = nd + bound_to_target(x + kStepDx[k], y + kStepDy[k]);
-        buckets_[static_cast<size_t>(key % kBuckets)].push_back(Entry{ni, nd});
-        ++pending_;
+  const uint32_t w = static_cast<uint32_t>(w_);
+  const int tx = target_.x, ty = target_.y, a = bound_a_, b = bound_b_, c = bound_c_, dd = bound_d_;
+  int32_t* dist = dist_.data();
+  uint32_t key = static_cast<uint32_t>(key_);
+  size_t pending = pending_;
+  bool stopped = false, reached = false;
+  while (pending > 0 && !reached && !stopped) {
+    std::vector<Entry>& bucket = buckets_[key % kBuckets];
+    while (!bucket.empty()) {
+      if (meter != nullptr && --until_clock_ == 0) {
+        until_clock_ = 4096;
+        if ((stopped = meter->check_clock() != BudgetStop::none)) break;  // nothing lost: it may resume
       }
+      const Entry e = bucket.back();
+      bucket.pop_back();
+      --pending;
+      const size_t id = static_cast<size_t>(e.cell);
+      if (dist[id] != e.dist) continue;  // stale
+      dist[id] = ~e.dist;
+      if (ready_[id >> kBlockShift] == 0) mark_block(id >> kBlockShift);
+      const int x = static_cast<int>(static_cast<uint32_t>(e.cell) % w), y = static_cast<int>(static_cast<uint32_t>(e.cell) / w);
+      for (uint32_t m = steps_[id]; m != 0; m &= m - 1) {
+        const int k = std::countr_zero(m);
+        const int32_t ni = e.cell + offset[k], nd = e.dist + kStepCost[k];
+        if (nd < dist[ni]) {
+          dist[ni] = nd;
+          const int32_t ax = std::abs(x + kStepDx[k] - tx), ay = std::abs(y + kStepDy[k] - ty);
+          const int32_t lo = std::min(ax, ay), hi = std::max(ax, ay);
+          const uint32_t nkey = static_cast<uint32_t>(nd + std::max(a * hi + b * lo, c * hi + dd * lo));
+          buckets_[nkey % kBuckets].push_back(Entry{ni, nd});
+          ++pending;
+        }
+      }
+      if ((reached = e.cell == index)) break;
     }
+    if (!reached && !stopped) ++key;
   }
-  return true;
+  key_ = static_cast<int32_t>(key);
+  pending_ = pending;
+  return !stopped;
 }
 
 SearchBudget combined_budget(int64_t max_expansions, const SearchBudget& budget) {
