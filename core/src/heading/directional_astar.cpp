@@ -279,6 +279,7 @@ Result<DirectionalAStar> DirectionalAStar::create(const Grid& grid, const Direct
   planner.field_scale_ = field_scale(planner.moves_, o.agent_radius);
   // The per-query records, allocated and touched once here: a query only refills them, so its
   // time budget is not spent on the first touch of megabytes of fresh pages.
+  planner.g_.assign(static_cast<size_t>(grid.cell_count()) * kHeadings, std::numeric_limits<double>::infinity());
   planner.states_.assign(static_cast<size_t>(grid.cell_count()) * kHeadings, State{});
   planner.field_ = std::make_shared<detail::GoalDistance>(true);
   return planner;
@@ -480,16 +481,17 @@ void DirectionalAStar::Search::expand(const Item& it, Cell c, int h, HeadingPath
     const DirectionalAStar::Step& m = steps[mi];
     if (m.extent > room && at[m.pad_offset]) continue;  // the target cell is blocked or outside
     const int64_t tn = it.node + m.state_offset;
-    DirectionalAStar::State& s = p.states_[static_cast<size_t>(tn)];
+    double& sg = p.g_[static_cast<size_t>(tn)];
     const double ng = it.g + m.length;
-    if (s.closed || ng >= s.g) continue;
+    if (!(ng < sg)) continue;  // not better, or closed (negated: below every ng >= 0)
     if (m.extent > room) {
       const int32_t* first = footprint + m.footprint_begin;
       if (std::any_of(first, first + beyond[m.beyond_begin + room + 1], [&](int32_t d) { return at[d] != 0; })) continue;
     }
     ++out.generated;
-    if (s.g == std::numeric_limits<double>::infinity()) p.touched_.push_back(tn);
-    s.g = ng;
+    if (sg == std::numeric_limits<double>::infinity()) p.touched_.push_back(tn);
+    sg = ng;
+    DirectionalAStar::State& s = p.states_[static_cast<size_t>(tn)];
     s.parent_move = mi;
     const int th = static_cast<int>(tn % kHeadings);
     open.push({ng + heuristic_of(s, Cell{c.x + m.dx, c.y + m.dy}, th), ng, tn});
@@ -503,13 +505,18 @@ int64_t DirectionalAStar::Search::run(int64_t start_node, int64_t goal_node, Hea
   // The tables hold what the last query left: reset the states it set. Refilling all of them
   // (7 MB on 256 x 256) took about 1 ms a query, a tenth of a typical one.
   const size_t n = static_cast<size_t>(grid.cell_count()) * kHeadings;
-  if (p.states_.size() != n)
+  if (p.states_.size() != n || p.g_.size() != n) {
+    p.g_.assign(n, std::numeric_limits<double>::infinity());
     p.states_.assign(n, DirectionalAStar::State{});
-  else
-    for (const int64_t i : p.touched_) p.states_[static_cast<size_t>(i)] = DirectionalAStar::State{};
+  } else {
+    for (const int64_t i : p.touched_) {
+      p.g_[static_cast<size_t>(i)] = std::numeric_limits<double>::infinity();
+      p.states_[static_cast<size_t>(i)] = DirectionalAStar::State{};
+    }
+  }
   p.touched_.clear();
   DirectionalAStar::State& start = p.states_[static_cast<size_t>(start_node)];
-  start.g = 0.0;
+  p.g_[static_cast<size_t>(start_node)] = 0.0;
   start.h = heuristic(cell_of_node(start_node), static_cast<int>(start_node % kHeadings));
   p.touched_.push_back(start_node);
   open.push({start.h, 0.0, start_node});
@@ -518,9 +525,9 @@ int64_t DirectionalAStar::Search::run(int64_t start_node, int64_t goal_node, Hea
   while (!open.empty()) {
     const Item it = open.top();
     open.pop();
-    DirectionalAStar::State& s = p.states_[static_cast<size_t>(it.node)];
-    if (s.closed || it.g > s.g) continue;
-    s.closed = 1;
+    double& sg = p.g_[static_cast<size_t>(it.node)];
+    if (std::signbit(sg) || it.g > sg) continue;  // closed, or a stale entry
+    sg = -sg;  // closed
     const int h = static_cast<int>(it.node % kHeadings);
     const Cell c = cell_of_node(it.node);
     if (meter.on_expansion() != BudgetStop::none) return -2;
@@ -580,7 +587,7 @@ Result<HeadingPath> DirectionalAStar::plan(const Pose& start_in, const Pose& goa
                                  " lattice poses) before reaching the goal; raise max_expansions to search longer");
     if (search.best >= 0) {
       if (auto s = search.replay(start_node, search.best, out); !s) return s.error();
-      out.cost = states_[static_cast<size_t>(search.best)].g;
+      out.cost = -g_[static_cast<size_t>(search.best)];  // closed: negated
     }
     out.length = out.path.length();
     return out;
@@ -594,7 +601,7 @@ Result<HeadingPath> DirectionalAStar::plan(const Pose& start_in, const Pose& goa
   if (auto s = out.path.snap_end(out.goal); !s) return s.error();
   out.found = true;
   out.length = out.path.length();
-  out.cost = states_[static_cast<size_t>(goal_node)].g;
+  out.cost = -g_[static_cast<size_t>(goal_node)];  // closed: negated
   return out;
 }
 
