@@ -164,11 +164,12 @@ TEST_CASE("mending clearance rings for a map of another size, or an empty rectan
   CHECK_FALSE(checker.update(g, CellRect{Cell{30, 3}, Cell{40, 4}}).ok());
 }
 
-// The goal distance is settled by A* aimed at the query's start (Reverse Resumable A*): every
-// cell's distance, asked for in any order, equals the unaimed field's (Dijkstra from the goal,
-// all cells), step for step, with and without knight steps, on maps where the bound to the start
-// is tight (10% random walls) and loose (rooms, a maze); a second start to the same goal keeps
-// the first aim and the cells settled, and still gives the same distances.
+// The goal distance with knight steps (Directional A*'s) is settled by A* aimed at the query's
+// start (Reverse Resumable A*): every cell's distance, asked for in any order, equals the
+// unaimed field's (Dijkstra from the goal, all cells), step for step, on maps where the bound to
+// the start is tight (10% random walls) and loose (rooms, a maze); a second start to the same
+// goal keeps the first aim and the cells settled, and still gives the same distances. The
+// 8-neighbour field (Hybrid A*'s, not aimed) stops at the start and resumes: the same values.
 TEST_CASE("an aimed goal distance equals the unaimed one cell for cell") {
   for (int kind = 0; kind < 3; ++kind) {
     Grid g = Grid::create(57, 43).value();

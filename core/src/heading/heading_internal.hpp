@@ -49,8 +49,9 @@ class GoalDistance {
   /// sqrt 5), each needing the two cells its straight line crosses passable (Directional A*:
   /// its moves' shallow S-bends cost little more than such a step; see field_scale() there).
   explicit GoalDistance(bool knight_steps = false) : knight_(knight_steps) {}
-  /// Starts from `goal` (the rules above), aimed at `until` (row-major index; -1: none), and
-  /// settles cells until `until` is settled. The same goal again keeps what is settled and the
+  /// Starts from `goal` (the rules above), aimed at `until` (row-major index; -1: none; with
+  /// knight steps only, see begin() in heading_common.cpp), and settles cells until `until` is
+  /// settled. The same goal again keeps what is settled and the
   /// aim (any aim gives the same distances; a re-plan's start lies near the first one's way). With a `meter`, its clock is read every
   /// 4096 cells: false when the time budget or the cancel flag stopped it.
   bool begin(const Grid& grid, Cell goal, double agent_radius, int64_t until, BudgetMeter* meter = nullptr);
