@@ -164,6 +164,16 @@ class DirectionalAStar {
   std::vector<State> states_;
   // The states whose record the last query set: the next one resets only these (directional_astar.cpp).
   std::vector<int64_t> touched_;
+  /// An open-list entry: f = g + heuristic and g [Units: cells], the lattice state.
+  struct OpenItem {
+    double f, g;
+    int64_t node;
+  };
+  /// The open list's storage, kept between queries (a query's pushes would otherwise allocate
+  /// each bucket anew): the entries of the f bucket being taken, as a binary heap, and the later
+  /// buckets (directional_astar.cpp, OpenList).
+  std::vector<OpenItem> open_heap_;
+  std::vector<std::vector<OpenItem>> open_buckets_;
   // The obstacle-aware 2D distance to the goal, settled lazily per query (heading_internal.hpp);
   // its memory is kept between queries. Copies of the planner share it: one planner per thread.
   std::shared_ptr<detail::GoalDistance> field_;
