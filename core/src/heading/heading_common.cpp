@@ -197,6 +197,13 @@ void GoalDistance::edited(const Grid& grid, const CellRect& changed) {
 }
 
 bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
+  if (dist_[static_cast<size_t>(index)] < 0) return true;
+  const bool aimed = bound_a_ != 0 || bound_b_ != 0 || bound_c_ != 0 || bound_d_ != 0;
+  return aimed ? settle_run<true>(index, meter) : settle_run<false>(index, meter);
+}
+
+template <bool kAimed>
+bool GoalDistance::settle_run(int64_t index, BudgetMeter* meter) {
   // A* over Dial's buckets (keys: distance + bound_to_target(), integers) with the integer
   // step costs of kStepCost: every key it files is at least the one expanded (the bound is
   // consistent), so the buckets are taken in key order, and a cell is settled when expanded.
@@ -206,7 +213,6 @@ bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
   // targets as offsets in the row-major map; a settled target's ~d is negative, so no step
   // tries it again. The loop's state is kept in locals (a push may reallocate a bucket, which
   // would make the compiler reload members).
-  if (dist_[static_cast<size_t>(index)] < 0) return true;
   int32_t offset[16];
   for (int k = 0; k < 16; ++k) offset[k] = kStepDy[k] * w_ + kStepDx[k];
   const uint32_t w = static_cast<uint32_t>(w_);
@@ -229,15 +235,19 @@ bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
       if (dist[id] != e.dist) continue;  // stale
       dist[id] = ~e.dist;
       if (ready_[id >> kBlockShift] == 0) mark_block(id >> kBlockShift);
-      const int x = static_cast<int>(static_cast<uint32_t>(e.cell) % w), y = static_cast<int>(static_cast<uint32_t>(e.cell) / w);
+      const int x = kAimed ? static_cast<int>(static_cast<uint32_t>(e.cell) % w) : 0;
+      const int y = kAimed ? static_cast<int>(static_cast<uint32_t>(e.cell) / w) : 0;
       for (uint32_t m = steps_[id]; m != 0; m &= m - 1) {
         const int k = std::countr_zero(m);
         const int32_t ni = e.cell + offset[k], nd = e.dist + kStepCost[k];
         if (nd < dist[ni]) {
           dist[ni] = nd;
-          const int32_t ax = std::abs(x + kStepDx[k] - tx), ay = std::abs(y + kStepDy[k] - ty);
-          const int32_t lo = std::min(ax, ay), hi = std::max(ax, ay);
-          const uint32_t nkey = static_cast<uint32_t>(nd + std::max(a * hi + b * lo, c * hi + dd * lo));
+          uint32_t nkey = static_cast<uint32_t>(nd);
+          if constexpr (kAimed) {
+            const int32_t ax = std::abs(x + kStepDx[k] - tx), ay = std::abs(y + kStepDy[k] - ty);
+            const int32_t lo = std::min(ax, ay), hi = std::max(ax, ay);
+            nkey += static_cast<uint32_t>(std::max(a * hi + b * lo, c * hi + dd * lo));
+          }
           buckets_[nkey % kBuckets].push_back(Entry{ni, nd});
           ++pending;
         }

@@ -112,6 +112,9 @@ class GoalDistance {
   void aim(int64_t index);
   /// Runs the buckets until cell `index` is settled (or no cell is left); false when the meter stopped it.
   bool settle(int64_t index, BudgetMeter* meter);
+  /// settle()'s loop; without kAimed no bound (Dijkstra's order, no coordinates worked out).
+  template <bool kAimed>
+  bool settle_run(int64_t index, BudgetMeter* meter);
   bool knight_ = false;
   int w_ = 0, h_ = 0;
   const Grid* grid_ = nullptr;  // what the kept state was settled for (see begin())
