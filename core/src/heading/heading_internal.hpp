@@ -32,14 +32,15 @@ inline constexpr double kArcChordSagitta = 0.02;
 /// have its centre in (a disc of agent_radius - sqrt(2)/2 around the cell centre is clear: a
 /// relaxation, so no drivable route is cut off). A diagonal step needs one of its two orthogonal
 /// cells passable. Unreachable cells get +infinity. Computed lazily: the values a whole-map
-/// Dijkstra gives (the distances are unique), but only as far as the search asks. The cells are
-/// settled by A* from the goal towards the query's start (Silver, "Cooperative Pathfinding",
-/// AIIDE 2005: Reverse Resumable A*), in Dial's buckets keyed by distance plus a consistent
-/// bound on the distance to the start: a settled cell's distance is exact whatever the order,
-/// and cells off the way between the ends are settled only when asked for. begin() settles the
-/// start's cell; at() resumes when a cell is not settled yet. A search that stays near the route between its ends never pays for the rest of
-/// the map, which was the largest fixed cost of a query (2-3 ms on 256 x 256, the whole map each
-/// time). Reused between queries: its memory is kept, and a query to the same goal on the same
+/// Dijkstra gives (the distances are unique), but only as far as the search asks. With knight
+/// steps (Directional A*'s field) the cells are settled by A* from the goal towards the query's
+/// start (Silver, "Cooperative Pathfinding", AIIDE 2005: Reverse Resumable A*), in Dial's
+/// buckets keyed by distance plus a consistent bound on the distance to the start: a settled
+/// cell's distance is exact whatever the order, and cells off the way between the ends are
+/// settled only when asked for; without, in the order of distance (see begin()). begin()
+/// settles the start's cell; at() resumes when a cell is not settled yet. A search that stays
+/// near the route between its ends never pays for the rest of the map, which was the largest
+/// fixed cost of a query (2-3 ms on 256 x 256, the whole map each time). Reused between queries: its memory is kept, and a query to the same goal on the same
 /// grid with the same radius (a unit re-planning on its way) keeps the cells already settled, as
 /// the settled distances do not depend on the start. The grid must not change in between (the
 /// planners' own rule: rebuild them after editing the grid).
@@ -51,9 +52,10 @@ class GoalDistance {
   explicit GoalDistance(bool knight_steps = false) : knight_(knight_steps) {}
   /// Starts from `goal` (the rules above), aimed at `until` (row-major index; -1: none; with
   /// knight steps only, see begin() in heading_common.cpp), and settles cells until `until` is
-  /// settled. The same goal again keeps what is settled and the
-  /// aim (any aim gives the same distances; a re-plan's start lies near the first one's way). With a `meter`, its clock is read every
-  /// 4096 cells: false when the time budget or the cancel flag stopped it.
+  /// settled. The same goal again keeps what is settled and the aim (any aim gives the same
+  /// distances; a re-plan's start lies near the first one's way). With a `meter`, its clock is
+  /// read every 4096 cells: false when the time budget or the cancel flag stopped it (what was
+  /// settled stays: the next begin() for this goal resumes).
   bool begin(const Grid& grid, Cell goal, double agent_radius, int64_t until, BudgetMeter* meter = nullptr);
   /// The cells inside `changed` of `grid` (the grid the field was begun on, edited in place)
   /// changed. Mends the passable cells within the agent radius of them only (passable_cells()
