@@ -58,7 +58,8 @@ const FlowField* FlowFields::get(const Grid& grid, Cell goal, double radius) {
       return &e.field;
     }
   }
-  auto field = build_shared(grid, goal, radius, share_of(goal, radius));
+  Grid scratch;
+  auto field = build_towards(with_share(grid, goal, radius, scratch), goal, radius);
   if (!field) return nullptr;
   ++version_;
   if (entries_.size() >= kMaxFields) {
@@ -117,7 +118,7 @@ void FlowFields::repair_now(const Grid& grid, const ForEach& for_each) {
   auto repair = [&](int k) {
     Entry& e = entries_[static_cast<size_t>(k)];
     Grid scratch;  // the share's costs are the same before and after: the changed cells are the grid's
-    repaired[static_cast<size_t>(k)] = e.field.update(with_share(grid, share_of(e.goal, e.radius), scratch), changed) ? 1 : 0;
+    repaired[static_cast<size_t>(k)] = e.field.update(with_share(grid, e.goal, e.radius, scratch), changed) ? 1 : 0;
   };
   const int n = static_cast<int>(entries_.size());
   if (for_each) {
@@ -149,7 +150,7 @@ size_t FlowFields::memory_bytes() const noexcept {
        repair_.copies.capacity() * sizeof(Repair::Copy);
   for (const Repair::Copy& c : repair_.copies) b += c.field.memory_bytes();
   b += spare_.memory_bytes() + shares_.capacity() * sizeof(Share);
-  for (const Share& s : shares_) b += s.cells.capacity() * sizeof(int32_t) + s.extra.capacity() * sizeof(float);
+  for (const Share& s : shares_) b += s.band.capacity() * sizeof(int32_t);
   return b;
 }
 

@@ -105,19 +105,21 @@ class FlowFields {
     int64_t used = 0;  ///< uses_ at its last use.
     int64_t serial = 0;  ///< Tells a field built anew (share_routes) from the one a spread repair copied.
   };
-  /// The cost a group's field pays on the cells of the other groups' routes (share_routes):
-  /// cells in index order, each with the cost multiplier added to the grid's.
+  /// A group's route as share_routes() traced it: the band round it, cells in index order.
+  /// Each group's field pays for the other groups' bands (add_bands); kept as bands, not as
+  /// each group's costs, which took 4.4 MB for bench_crowd_scale's 8 groups.
   struct Share {
     Cell goal;
     double radius = 0.0;
-    std::vector<int32_t> cells;
-    std::vector<float> extra;
+    std::vector<int32_t> band;
   };
-  const Share* share_of(Cell goal, double radius) const;
-  /// `grid` with `share`'s costs added (into `scratch`), or `grid` itself when there is none.
-  static const Grid& with_share(const Grid& grid, const Share* share, Grid& scratch);
-  /// Builds a field as build_towards() does, on `grid` with `share`'s costs.
-  static Result<FlowField> build_shared(const Grid& grid, Cell goal, double radius, const Share* share);
+  /// The index in shares_ of the group of `goal` and `radius`; -1 when none.
+  int share_of(Cell goal, double radius) const;
+  /// `grid` with the cells of the bands of `shares` other than the k-th dearer (kShareCost per
+  /// band, at most kShareCostMax in all), into `scratch`; `grid` itself when they hold no cell.
+  static const Grid& add_bands(const Grid& grid, const std::vector<Share>& shares, int k, Grid& scratch);
+  /// The grid a group's field is built and repaired on: `grid` with its share (add_bands).
+  const Grid& with_share(const Grid& grid, Cell goal, double radius, Grid& scratch) const;
   /// A repair spread over calls of advance_repair: each kept field's copy is repaired for the
   /// cells of `grid` (the crowd's grid when it began) that differ from seen_, and replaces the
   /// field (finish_repair): until the last, some fields are up to date with seen_, the others

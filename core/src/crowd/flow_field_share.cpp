@@ -58,70 +58,60 @@ std::vector<int32_t> route_band(const FlowField& field, const std::vector<Cell>&
   return out;
 }
 
-/// Group k's share: the cost of the other groups' bands on `grid`'s free cells.
-void fill_share(const Grid& grid, const std::vector<std::vector<int32_t>>& bands, size_t k, std::vector<float>& sum,
-                std::vector<int32_t>& cells, std::vector<float>& extra) {
-  sum.assign(static_cast<size_t>(grid.cell_count()), 0.0f);
-  for (size_t o = 0; o < bands.size(); ++o) {
-    if (o == k) continue;
-    for (int32_t i : bands[o]) sum[static_cast<size_t>(i)] = std::min(kShareCostMax, sum[static_cast<size_t>(i)] + kShareCost);
-  }
-  cells.clear();
-  extra.clear();
-  for (size_t i = 0; i < sum.size(); ++i) {
-    if (sum[i] <= 0.0f || grid.costs()[i] == kBlocked) continue;
-    cells.push_back(static_cast<int32_t>(i));
-    extra.push_back(sum[i]);
-  }
-}
-
 }  // namespace
 
-bool FlowFields::shared(Cell goal, double radius) const { return share_of(goal, radius) != nullptr; }
+bool FlowFields::shared(Cell goal, double radius) const { return share_of(goal, radius) >= 0; }
 
-const FlowFields::Share* FlowFields::share_of(Cell goal, double radius) const {
-  for (const Share& s : shares_) {
-    if (s.goal == goal && s.radius == radius) return &s;
+int FlowFields::share_of(Cell goal, double radius) const {
+  for (size_t k = 0; k < shares_.size(); ++k) {
+    if (shares_[k].goal == goal && shares_[k].radius == radius) return static_cast<int>(k);
   }
-  return nullptr;
+  return -1;
 }
 
-const Grid& FlowFields::with_share(const Grid& grid, const Share* share, Grid& scratch) {
-  if (share == nullptr || share->cells.empty() || grid.costs().size() <= static_cast<size_t>(share->cells.back())) return grid;
+const Grid& FlowFields::add_bands(const Grid& grid, const std::vector<Share>& shares, int k, Grid& scratch) {
+  std::vector<uint8_t> count;
+  for (size_t o = 0; o < shares.size(); ++o) {
+    if (static_cast<int>(o) == k || shares[o].band.empty()) continue;
+    if (grid.costs().size() <= static_cast<size_t>(shares[o].band.back())) continue;  // another map's
+    if (count.empty()) count.assign(grid.costs().size(), 0);
+    for (int32_t i : shares[o].band) count[static_cast<size_t>(i)] = static_cast<uint8_t>(std::min(255, count[static_cast<size_t>(i)] + 1));
+  }
+  if (count.empty()) return grid;
   scratch = grid;
   const int w = grid.width();
-  for (size_t k = 0; k < share->cells.size(); ++k) {
-    const int x = share->cells[k] % w, y = share->cells[k] / w;
-    if (scratch.is_free(x, y)) scratch.set_cost(x, y, scratch.cost(x, y) + share->extra[k]);
+  for (size_t i = 0; i < count.size(); ++i) {
+    if (count[i] == 0) continue;
+    const int x = static_cast<int>(i % static_cast<size_t>(w)), y = static_cast<int>(i / static_cast<size_t>(w));
+    if (!scratch.is_free(x, y)) continue;
+    scratch.set_cost(x, y, scratch.cost(x, y) + std::min(kShareCostMax, kShareCost * static_cast<float>(count[i])));
   }
   return scratch;
 }
 
-Result<FlowField> FlowFields::build_shared(const Grid& grid, Cell goal, double radius, const Share* share) {
-  Grid scratch;
-  return build_towards(with_share(grid, share, scratch), goal, radius);
+const Grid& FlowFields::with_share(const Grid& grid, Cell goal, double radius, Grid& scratch) const {
+  const int k = share_of(goal, radius);
+  return k < 0 ? grid : add_bands(grid, shares_, k, scratch);
 }
 
 void FlowFields::share_routes(const Grid& grid, const std::vector<GroupFrom>& groups, const ForEach& for_each) {
   const size_t n = std::min(groups.size(), kMaxFields);
   std::vector<Share> shares(n);
-  std::vector<std::vector<int32_t>> bands(n);
-  std::vector<float> sum;
-  // The first pass, in order: group k avoids the routes of the groups before it.
+  // The first pass, in order: group k avoids the routes of the groups before it (the bands
+  // after it are still empty).
   for (size_t k = 0; k < n; ++k) {
     shares[k].goal = groups[k].goal;
     shares[k].radius = groups[k].radius;
-    fill_share(grid, bands, k, sum, shares[k].cells, shares[k].extra);
-    auto field = build_shared(grid, groups[k].goal, groups[k].radius, &shares[k]);
-    if (field) bands[k] = route_band(*field, groups[k].from);
+    Grid scratch;
+    auto field = build_towards(add_bands(grid, shares, static_cast<int>(k), scratch), groups[k].goal, groups[k].radius);
+    if (field) shares[k].band = route_band(*field, groups[k].from);
   }
   // The second: every group avoids all the others' first routes (each reads only the bands).
   std::vector<std::optional<FlowField>> fields(n);
-  for (size_t k = 0; k < n; ++k) fill_share(grid, bands, k, sum, shares[k].cells, shares[k].extra);
   auto build = [&](int k) {
-    const size_t i = static_cast<size_t>(k);
-    auto field = build_shared(grid, groups[i].goal, groups[i].radius, &shares[i]);
-    if (field) fields[i] = std::move(*field);
+    Grid scratch;
+    auto field = build_towards(add_bands(grid, shares, k, scratch), groups[static_cast<size_t>(k)].goal, groups[static_cast<size_t>(k)].radius);
+    if (field) fields[static_cast<size_t>(k)] = std::move(*field);
   };
   if (for_each) {
     for_each(static_cast<int>(n), build);
@@ -130,8 +120,8 @@ void FlowFields::share_routes(const Grid& grid, const std::vector<GroupFrom>& gr
   }
   // The fields replace those of the same groups (a spread repair's copies of them are dropped:
   // the serials differ); the others make room as in get(). Groups beyond the cap get an empty
-  // share, so that asking for their fields does not share the routes again.
-  for (size_t k = n; k < groups.size(); ++k) shares.push_back(Share{groups[k].goal, groups[k].radius, {}, {}});
+  // band, so that asking for their fields does not share the routes again.
+  for (size_t k = n; k < groups.size(); ++k) shares.push_back(Share{groups[k].goal, groups[k].radius, {}});
   shares_ = std::move(shares);
   for (size_t k = 0; k < n; ++k) {
     std::erase_if(entries_, [&](const Entry& e) { return e.goal == groups[k].goal && e.radius == groups[k].radius; });

@@ -62,7 +62,7 @@ int64_t FlowFields::advance_copy(Repair::Copy& c, int64_t budget) {
     c.field = std::move(spare_);  // the storage of the field replaced last: no fresh pages
     c.field = *live;
     Grid scratch;
-    auto set = c.field.begin_update(with_share(repair_.grid, share_of(c.goal, c.radius), scratch), repair_.changed);
+    auto set = c.field.begin_update(with_share(repair_.grid, c.goal, c.radius, scratch), repair_.changed);
     if (!set) {
       c.stage = 4;  // as in sync(), the field is dropped (built afresh on use)
       return kCopyWork;
