@@ -145,7 +145,7 @@ class FlowFields {
   int64_t advance_copy(Repair::Copy& copy, int64_t budget);
   std::vector<Entry> entries_;
   std::vector<Share> shares_;  ///< share_routes()'s, one per group it was given.
-  int64_t serials_ = 0;
+  int64_t serials_ = 0;  ///< Counts the fields built, for Entry::serial.
   Repair repair_;
   FlowField spare_;  ///< The storage of the field a spread repair replaced last, for its next copy.
   bool beside_ = false;  ///< set_beside
