@@ -265,3 +265,47 @@ TEST_CASE("flow field crowd: 2,000 persons all pass three doorways within 210 s,
   CHECK(through == count);
   CHECK(m.min_separation_ratio >= 0.95);
 }
+
+TEST_CASE("flow field crowd: two groups head-on take two corridors, not the same one") {
+  // Issue 27: a group's field pays for the cells of the other groups' routes (flow_field_share.cpp).
+  // An 80 x 41 hall split by a wall 20 cells thick (x 30..49) with two corridors 4 cells wide
+  // through it, near the top (y 3..6) and near the bottom (y 34..37); 40 persons on the left
+  // (y 12..21) bound right, 40 on the right bound left. The top corridor is the shorter way for
+  // both: on the bare grid both fields take it and the groups meet head-on in it; with the
+  // routes shared out, one group takes the bottom corridor.
+  CrowdScenario sc{"head-on through two corridors", Grid::create(80, 41).value(), {}, {}, {}, 60.0};
+  for (int y = 0; y < 41; ++y) {
+    if ((y >= 3 && y <= 6) || (y >= 34 && y <= 37)) continue;
+    for (int x = 30; x < 50; ++x) sc.grid.set_blocked(x, y, true);
+  }
+  for (int group = 0; group < 2; ++group) {
+    for (int k = 0; k < 40; ++k) {
+      const double x = 2.0 + 1.2 * (k % 5), y = 12.0 + 1.2 * (k / 5);
+      sc.agents.push_back(group == 0 ? crowd_agent("person", x, y, 0.0, 77.5, 16.5) : crowd_agent("person", 80.0 - x, y, 180.0, 2.5, 16.5));
+    }
+  }
+  // Every person on its group's field from the first (with 32, the first 31 of each group
+  // would search their own routes).
+  Crowd crowd = Crowd::create(sc.grid, fields(1)).value();
+  for (const auto& a : sc.agents) REQUIRE(crowd.add_agent(a));
+  // Per group, the persons through the top corridor and through the bottom one.
+  int top[2] = {0, 0}, bottom[2] = {0, 0};
+  std::vector<uint8_t> through(sc.agents.size(), 0);
+  while (crowd.time() < sc.max_time) {
+    crowd.step();
+    for (int i = 0; i < crowd.agent_count(); ++i) {
+      const Vec2 p = crowd.state(i).pose.pos;
+      if (through[static_cast<size_t>(i)] != 0 || p.x < 39.5 || p.x > 40.5) continue;  // in a corridor's middle
+      through[static_cast<size_t>(i)] = 1;
+      // (Indexing the conditional itself counted into the wrong array in the Debug ASan build, GCC 12.)
+      int* counts = p.y < 20.5 ? top : bottom;
+      counts[i / 40] += 1;
+    }
+  }
+  MESSAGE("rightwards: " << top[0] << " top, " << bottom[0] << " bottom; leftwards: " << top[1] << " top, " << bottom[1] << " bottom");
+  // Each group (nearly) all through one corridor, not the same one.
+  CHECK(top[0] + bottom[0] == 40);
+  CHECK(top[1] + bottom[1] == 40);
+  CHECK((top[0] >= 36 && bottom[1] >= 36) != (bottom[0] >= 36 && top[1] >= 36));
+  CHECK(crowd.run_metrics().min_separation_ratio >= 0.95);
+}

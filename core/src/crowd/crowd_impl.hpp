@@ -431,6 +431,9 @@ class CrowdImpl {
   void sync_flow_fields();
   /// The field of a's group (goal cell, radius class) on queue_grid(), built or repaired; null when none can be.
   const FlowField* group_field(const crowd::Agent& a);
+  /// Has the flow fields of all large groups built anew with their routes spread by traffic
+  /// (FlowFields::share_routes, flow_field_share.cpp), the routes traced from where the units stand.
+  void share_group_routes();
   /// Whether a unit on its group's field would now be led another way by it (another doorway,
   /// its queues dearer): the field's direction more than 45 degrees off the way to its next corner.
   bool flow_way_changed(int id);

@@ -58,7 +58,8 @@ const FlowField* FlowFields::get(const Grid& grid, Cell goal, double radius) {
       return &e.field;
     }
   }
-  auto field = build_towards(grid, goal, radius);
+  Grid scratch;
+  auto field = build_towards(with_share(grid, goal, radius, scratch), goal, radius);
   if (!field) return nullptr;
   ++version_;
   if (entries_.size() >= kMaxFields) {
@@ -66,7 +67,7 @@ const FlowField* FlowFields::get(const Grid& grid, Cell goal, double radius) {
     entries_.erase(oldest);
   }
   if (seen_.empty()) seen_ = grid.costs();
-  entries_.push_back(Entry{goal, radius, std::move(*field), uses_});
+  entries_.push_back(Entry{goal, radius, std::move(*field), uses_, ++serials_});
   return &entries_.back().field;
 }
 
@@ -115,7 +116,9 @@ void FlowFields::repair_now(const Grid& grid, const ForEach& for_each) {
   // changed cells and writes only the field, so the order does not change the bytes.
   std::vector<uint8_t> repaired(entries_.size(), 0);
   auto repair = [&](int k) {
-    repaired[static_cast<size_t>(k)] = entries_[static_cast<size_t>(k)].field.update(grid, changed) ? 1 : 0;
+    Entry& e = entries_[static_cast<size_t>(k)];
+    Grid scratch;  // the share's costs are the same before and after: the changed cells are the grid's
+    repaired[static_cast<size_t>(k)] = e.field.update(with_share(grid, e.goal, e.radius, scratch), changed) ? 1 : 0;
   };
   const int n = static_cast<int>(entries_.size());
   if (for_each) {
@@ -146,7 +149,8 @@ size_t FlowFields::memory_bytes() const noexcept {
   b += repair_.grid.costs().capacity() * sizeof(float) + repair_.changed.capacity() * sizeof(Cell) +
        repair_.copies.capacity() * sizeof(Repair::Copy);
   for (const Repair::Copy& c : repair_.copies) b += c.field.memory_bytes();
-  b += spare_.memory_bytes();
+  b += spare_.memory_bytes() + shares_.capacity() * sizeof(Share);
+  for (const Share& s : shares_) b += s.band.capacity() * sizeof(int32_t);
   return b;
 }
 
@@ -216,7 +220,10 @@ bool CrowdImpl::plan_flow_route(int id) {
 
 const FlowField* CrowdImpl::group_field(const crowd::Agent& a) {
   sync_flow_fields();
-  return flow_fields_.get(queue_grid_, cell_of(a.def.goal), crowd::FlowFields::class_radius(a.def.unit.radius));
+  const Cell goal = cell_of(a.def.goal);
+  const double radius = crowd::FlowFields::class_radius(a.def.unit.radius);
+  if (!flow_fields_.shared(goal, radius)) share_group_routes();  // a group not seen before
+  return flow_fields_.get(queue_grid_, goal, radius);
 }
 
 void CrowdImpl::sync_flow_fields() {

@@ -44,6 +44,7 @@ class FlowFields {
   /// thread: sync() changes nothing (the crowd syncs before, and nothing changes its grid
   /// meanwhile), and get() only reads or builds fields.
   void set_beside(bool on) noexcept { beside_ = on; }
+  bool beside() const noexcept { return beside_; }  ///< set_beside
   /// Whether a spread repair is under way.
   bool repairing() const noexcept { return repair_.active; }
   /// Does up to about `budget` cells' work of the spread repair (FlowField::continue_update's
@@ -77,6 +78,21 @@ class FlowFields {
   /// stands for get()'s while this is the same.
   int64_t version() const noexcept { return version_; }
 
+  /// A large group as share_routes() sees it: its field's key and the cells its units stand on.
+  struct GroupFrom {
+    Cell goal;
+    double radius = 0.0;
+    std::vector<Cell> from;
+  };
+  /// Whether share_routes() gave the field towards `goal` for `class_radius` its share.
+  bool shared(Cell goal, double class_radius) const;
+  /// Spreads the groups' routes by traffic (flow_field_share.cpp): each group's field is built
+  /// with the cells where the other groups' routes run made dearer, and keeps that cost through
+  /// its repairs and rebuilds. Replaces the fields of these groups (built on `grid`, the grid of
+  /// the last sync()); the second pass runs through `for_each`. Deterministic: the same groups
+  /// in the same order give the same bytes. [Limit: at most kMaxFields groups are shared]
+  void share_routes(const Grid& grid, const std::vector<GroupFrom>& groups, const ForEach& for_each = {});
+
  private:
   /// Repairs every field for the cells of `grid` that differ from seen_ (or from a spread
   /// repair's grid), at once.
@@ -87,7 +103,23 @@ class FlowFields {
     double radius = 0.0;
     FlowField field;
     int64_t used = 0;  ///< uses_ at its last use.
+    int64_t serial = 0;  ///< Tells a field built anew (share_routes) from the one a spread repair copied.
   };
+  /// A group's route as share_routes() traced it: the band round it, cells in index order.
+  /// Each group's field pays for the other groups' bands (add_bands); kept as bands, not as
+  /// each group's costs, which took 4.4 MB for bench_crowd_scale's 8 groups.
+  struct Share {
+    Cell goal;
+    double radius = 0.0;
+    std::vector<int32_t> band;
+  };
+  /// The index in shares_ of the group of `goal` and `radius`; -1 when none.
+  int share_of(Cell goal, double radius) const;
+  /// `grid` with the cells of the bands of `shares` other than the k-th dearer (kShareCost per
+  /// band, at most kShareCostMax in all), into `scratch`; `grid` itself when they hold no cell.
+  static const Grid& add_bands(const Grid& grid, const std::vector<Share>& shares, int k, Grid& scratch);
+  /// The grid a group's field is built and repaired on: `grid` with its share (add_bands).
+  const Grid& with_share(const Grid& grid, Cell goal, double radius, Grid& scratch) const;
   /// A repair spread over calls of advance_repair: each kept field's copy is repaired for the
   /// cells of `grid` (the crowd's grid when it began) that differ from seen_, and replaces the
   /// field (finish_repair): until the last, some fields are up to date with seen_, the others
@@ -101,6 +133,7 @@ class FlowFields {
       Cell goal;
       double radius = 0.0;
       FlowField field;
+      int64_t serial = 0;  ///< The serial of the entry it copied.
       int stage = 0;  ///< 0: not copied yet, 1: searching, 2: repaired, 3: left as it is, 4: failed (to be dropped), 5: taken
     };
     std::vector<Copy> copies;  ///< One per field kept when it began, in their order.
@@ -111,6 +144,8 @@ class FlowFields {
   /// One copy's share of advance_repair's work; returns the work done. [Units: cells]
   int64_t advance_copy(Repair::Copy& copy, int64_t budget);
   std::vector<Entry> entries_;
+  std::vector<Share> shares_;  ///< share_routes()'s, one per group it was given.
+  int64_t serials_ = 0;  ///< Counts the fields built, for Entry::serial.
   Repair repair_;
   FlowField spare_;  ///< The storage of the field a spread repair replaced last, for its next copy.
   bool beside_ = false;  ///< set_beside

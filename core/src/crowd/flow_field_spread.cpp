@@ -26,7 +26,7 @@ void FlowFields::start_repair(const Grid& grid) {
   repair_.diffed = false;
   repair_.changed.clear();
   repair_.copies.clear();
-  for (const Entry& e : entries_) repair_.copies.push_back(Repair::Copy{e.goal, e.radius, FlowField{}, 0});
+  for (const Entry& e : entries_) repair_.copies.push_back(Repair::Copy{e.goal, e.radius, FlowField{}, e.serial, 0});
   repair_.next = 0;
 }
 
@@ -51,14 +51,18 @@ void FlowFields::advance_repair(int64_t budget, bool may_copy) {
 
 int64_t FlowFields::advance_copy(Repair::Copy& c, int64_t budget) {
   if (c.stage == 0) {
-    const FlowField* live = find(c.goal, c.radius);
+    const FlowField* live = nullptr;
+    for (const Entry& e : entries_) {
+      if (e.goal == c.goal && e.radius == c.radius && e.serial == c.serial) live = &e.field;
+    }
     if (live == nullptr || repair_.changed.empty()) {
-      c.stage = 3;  // dropped meanwhile, or nothing to repair: the field stays as it is
+      c.stage = 3;  // dropped or built anew meanwhile, or nothing to repair: the field stays as it is
       return 1;
     }
     c.field = std::move(spare_);  // the storage of the field replaced last: no fresh pages
     c.field = *live;
-    auto set = c.field.begin_update(repair_.grid, repair_.changed);
+    Grid scratch;
+    auto set = c.field.begin_update(with_share(repair_.grid, c.goal, c.radius, scratch), repair_.changed);
     if (!set) {
       c.stage = 4;  // as in sync(), the field is dropped (built afresh on use)
       return kCopyWork;
@@ -79,7 +83,9 @@ bool FlowFields::finish_repair() {
   bool any = false;
   if (repair_.next < repair_.copies.size()) {
     Repair::Copy& c = repair_.copies[repair_.next];
-    auto same = [&](const Entry& e) { return e.goal == c.goal && e.radius == c.radius; };
+    // A field built anew since it was copied (share_routes) is up to date with the repair's
+    // grid already: the copy is dropped.
+    auto same = [&](const Entry& e) { return e.goal == c.goal && e.radius == c.radius && e.serial == c.serial; };
     if (c.stage == 4) std::erase_if(entries_, same);
     for (Entry& e : entries_) {
       if (c.stage == 2 && same(e)) std::swap(e.field, c.field);
