@@ -47,10 +47,12 @@ void FlowFieldOverlay::update(const Crowd& crowd, int unit, SDL_Renderer* render
   const Cell goal = cell_of(crowd.agent_def(unit).goal);
   const double radius = flow_field_class_radius(crowd.agent_def(unit).unit.radius);
   const std::vector<float>& costs = crowd.grid().costs();
-  const bool same = goal == goal_ && radius == radius_ && costs == costs_ && texture_renderer_ == renderer;
+  const int64_t version = goal_flow_field_version(crowd);  // the crowd's own field rebuilt or repaired
+  const bool same = goal == goal_ && radius == radius_ && version == version_ && costs == costs_ && texture_renderer_ == renderer;
   if (same && (field_ || !error_.empty())) return;
   goal_ = goal;
   radius_ = radius;
+  version_ = version;
   costs_ = costs;
   ++builds_;
   auto f = goal_flow_field(crowd, unit);

@@ -2,11 +2,13 @@
 // The flow field overlay (issue 27): the distance field of the selected group's goal as a
 // colour ramp over the map (yellow near the goal, purple far, nothing where the goal cannot be
 // reached) and arrows down the field at a stride readable at any zoom. The core computes the
-// field (goal_flow_field, crowd_flow_field.hpp); this only draws it, and keeps it between
-// frames while the goal cell, the radius class and the crowd's grid stay the same.
+// field (goal_flow_field, crowd_flow_field.hpp: the crowd's own field, with the other groups'
+// routes made dearer, as its units read it); this only draws it, and keeps it between frames
+// while the goal cell, the radius class, the crowd's grid and its fields stay the same.
 
 #include <SDL.h>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -54,6 +56,7 @@ class FlowFieldOverlay {
   std::optional<FlowField> field_;
   Cell goal_{-1, -1};
   double radius_ = -1.0;
+  int64_t version_ = -1;  ///< goal_flow_field_version() when the field was taken
   std::vector<float> costs_;  ///< the crowd's grid costs the field was built on
   std::string error_;
   int builds_ = 0;

@@ -409,6 +409,7 @@ class Crowd {
   const Grid& grid() const noexcept;
 
  private:
+  friend struct CrowdAccess;  // the core's readers of the crowd's own state (crowd_flow_field.hpp)
   explicit Crowd(std::unique_ptr<CrowdImpl> impl);
   std::unique_ptr<CrowdImpl> impl_;
 };

@@ -431,6 +431,11 @@ class CrowdImpl {
   void sync_flow_fields();
   /// The field of a's group (goal cell, radius class) on queue_grid(), built or repaired; null when none can be.
   const FlowField* group_field(const crowd::Agent& a);
+  /// goal_flow_field(): the field kept for the group of `goal` and `class_radius` (a copy), or
+  /// the one such a group would get on the crowd's grid as it is now.
+  Result<FlowField> group_field_view(Cell goal, double class_radius) const;
+  /// goal_flow_field_version()
+  int64_t group_fields_version() const noexcept { return flow_fields_.version(); }
   /// Has the flow fields of all large groups built anew with their routes spread by traffic
   /// (FlowFields::share_routes, flow_field_share.cpp), the routes traced from where the units stand.
   void share_group_routes();
@@ -675,6 +680,11 @@ class CrowdImpl {
   void apply_door(const crowd::Door& d);
   /// Opens closed doors under a disc (they close again once clear: closing when clear).
   void reopen_doors_under(Vec2 p, double r);
+};
+
+/// The core's readers of a Crowd's own state (Crowd befriends it; crowd_flow_field.hpp).
+struct CrowdAccess {
+  static const CrowdImpl& impl(const Crowd& crowd) { return *crowd.impl_; }
 };
 
 }  // namespace pathlab

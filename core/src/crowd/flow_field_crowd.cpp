@@ -159,7 +159,16 @@ size_t FlowFields::memory_bytes() const noexcept {
 Result<FlowField> goal_flow_field(const Crowd& crowd, CrowdAgentId id) {
   if (id < 0 || id >= crowd.agent_count()) return fail(StatusCode::invalid_argument, "no unit " + std::to_string(id));
   const CrowdAgentDef& a = crowd.agent_def(id);
-  return crowd::FlowFields::build_towards(crowd.grid(), cell_of(a.goal), flow_field_class_radius(a.unit.radius));
+  return CrowdAccess::impl(crowd).group_field_view(cell_of(a.goal), flow_field_class_radius(a.unit.radius));
+}
+
+int64_t goal_flow_field_version(const Crowd& crowd) { return CrowdAccess::impl(crowd).group_fields_version(); }
+
+Result<FlowField> CrowdImpl::group_field_view(Cell goal, double radius) const {
+  // What the units read: the kept field, though the grid may have changed since (a door shut
+  // while paused): they follow it until their next step takes the change.
+  if (const FlowField* kept = flow_fields_.find(goal, radius)) return *kept;
+  return flow_fields_.build_shared(grid_, goal, radius);
 }
 
 double flow_field_class_radius(double radius) { return crowd::FlowFields::class_radius(radius); }

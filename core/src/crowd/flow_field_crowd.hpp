@@ -84,6 +84,10 @@ class FlowFields {
     double radius = 0.0;
     std::vector<Cell> from;
   };
+  /// The field a group towards `goal` for `class_radius` gets on `grid`, built afresh: with the
+  /// other groups' routes made dearer once share_routes() has spread them (as get() builds it).
+  /// Errors: as build_towards().
+  Result<FlowField> build_shared(const Grid& grid, Cell goal, double class_radius) const;
   /// Whether share_routes() gave the field towards `goal` for `class_radius` its share.
   bool shared(Cell goal, double class_radius) const;
   /// Spreads the groups' routes by traffic (flow_field_share.cpp): each group's field is built

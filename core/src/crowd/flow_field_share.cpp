@@ -94,6 +94,11 @@ const Grid& FlowFields::with_share(const Grid& grid, Cell goal, double radius, G
   return k < 0 ? grid : add_bands(grid, shares_, k, scratch);
 }
 
+Result<FlowField> FlowFields::build_shared(const Grid& grid, Cell goal, double radius) const {
+  Grid scratch;
+  return build_towards(with_share(grid, goal, radius, scratch), goal, radius);
+}
+
 void FlowFields::share_routes(const Grid& grid, const std::vector<GroupFrom>& groups, const ForEach& for_each) {
   const size_t n = std::min(groups.size(), kMaxFields);
   std::vector<Share> shares(n);
