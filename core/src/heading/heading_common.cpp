@@ -91,7 +91,7 @@ bool GoalDistance::begin(const Grid& grid, Cell goal, double agent_radius, int64
   aim(knight_ ? until : -1);
   const int32_t gi = goal.y * w_ + goal.x;
   dist_[static_cast<size_t>(gi)] = 0;
-  key_ = bound_to_target(goal.x, goal.y);
+  key_ = bound_(goal.x, goal.y);
   buckets_[static_cast<size_t>(key_ % kBuckets)].push_back(Entry{gi, 0});
   pending_ = 1;
   return until < 0 || settle(until, meter);
@@ -99,14 +99,13 @@ bool GoalDistance::begin(const Grid& grid, Cell goal, double agent_radius, int64
 
 void GoalDistance::aim(int64_t index) {
   if (index < 0 || index >= static_cast<int64_t>(w_) * h_) {
-    bound_a_ = bound_b_ = bound_c_ = bound_d_ = 0;
+    bound_ = Bound{};
     return;
   }
-  target_ = Cell{static_cast<int>(index % w_), static_cast<int>(index / w_)};
-  // The norm of the steps (see bound_to_target()): with knight steps a (2, 1) step costs 22 =
+  // The norm of the steps (see Bound): with knight steps a (2, 1) step costs 22 =
   // 10 * 2 + 2 * 1 = 8 * 2 + 6 * 1, a diagonal 14 = 8 + 6 > 10 + 2, a straight one 10 > 8.
-  bound_a_ = 10, bound_b_ = knight_ ? 2 : 4;
-  bound_c_ = knight_ ? 8 : 10, bound_d_ = knight_ ? 6 : 4;
+  bound_ = Bound{Cell{static_cast<int>(index % w_), static_cast<int>(index / w_)}, 10, knight_ ? 2 : 4,
+                 knight_ ? 8 : 10, knight_ ? 6 : 4};
 }
 
 void GoalDistance::pad_passable(const Grid& grid, double relaxed) {
@@ -198,13 +197,12 @@ void GoalDistance::edited(const Grid& grid, const CellRect& changed) {
 
 bool GoalDistance::settle(int64_t index, BudgetMeter* meter) {
   if (dist_[static_cast<size_t>(index)] < 0) return true;
-  const bool aimed = bound_a_ != 0 || bound_b_ != 0 || bound_c_ != 0 || bound_d_ != 0;
-  return aimed ? settle_run<true>(index, meter) : settle_run<false>(index, meter);
+  return bound_.aimed() ? settle_run<true>(index, meter) : settle_run<false>(index, meter);
 }
 
 template <bool kAimed>
 bool GoalDistance::settle_run(int64_t index, BudgetMeter* meter) {
-  // A* over Dial's buckets (keys: distance + bound_to_target(), integers) with the integer
+  // A* over Dial's buckets (keys: distance + bound_(), integers) with the integer
   // step costs of kStepCost: every key it files is at least the one expanded (the bound is
   // consistent), so the buckets are taken in key order, and a cell is settled when expanded.
   // Each bucket is a stack, so of equal keys the cell filed last (nearer the target along its
@@ -216,7 +214,7 @@ bool GoalDistance::settle_run(int64_t index, BudgetMeter* meter) {
   int32_t offset[16];
   for (int k = 0; k < 16; ++k) offset[k] = kStepDy[k] * w_ + kStepDx[k];
   const uint32_t w = static_cast<uint32_t>(w_);
-  const int tx = target_.x, ty = target_.y, a = bound_a_, b = bound_b_, c = bound_c_, dd = bound_d_;
+  const Bound bound = bound_;
   int32_t* dist = dist_.data();
   uint32_t key = static_cast<uint32_t>(key_);
   size_t pending = pending_;
@@ -243,11 +241,7 @@ bool GoalDistance::settle_run(int64_t index, BudgetMeter* meter) {
         if (nd < dist[ni]) {
           dist[ni] = nd;
           uint32_t nkey = static_cast<uint32_t>(nd);
-          if constexpr (kAimed) {
-            const int32_t ax = std::abs(x + kStepDx[k] - tx), ay = std::abs(y + kStepDy[k] - ty);
-            const int32_t lo = std::min(ax, ay), hi = std::max(ax, ay);
-            nkey += static_cast<uint32_t>(std::max(a * hi + b * lo, c * hi + dd * lo));
-          }
+          if constexpr (kAimed) nkey += static_cast<uint32_t>(bound(x + kStepDx[k], y + kStepDy[k]));
           buckets_[nkey % kBuckets].push_back(Entry{ni, nd});
           ++pending;
         }

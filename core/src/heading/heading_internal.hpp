@@ -102,14 +102,20 @@ class GoalDistance {
   struct Entry {
     int32_t cell, dist;
   };
-  /// The consistent lower bound [field steps] from cell (x, y) to target_, 0 without one: the
-  /// norm of the field's own steps (8 neighbours: octile 10 long + 4 short; with knight
-  /// steps max(10 long + 2 short, 8 long + 6 short), which no step undercuts).
-  int32_t bound_to_target(int x, int y) const {
-    const int32_t dx = std::abs(x - target_.x), dy = std::abs(y - target_.y);
-    const int32_t lo = std::min(dx, dy), hi = std::max(dx, dy);
-    return std::max(bound_a_ * hi + bound_b_ * lo, bound_c_ * hi + bound_d_ * lo);
-  }
+  /// The consistent lower bound [field steps] from a cell to the cell the settling heads for,
+  /// 0 without one: the norm of the field's own steps (8 neighbours: octile 10 long + 4 short;
+  /// with knight steps max(10 long + 2 short, 8 long + 6 short), which no step undercuts).
+  struct Bound {
+    Cell target{0, 0};      ///< the first start asked for this goal
+    int32_t a = 0, b = 0;   ///< a long + b short
+    int32_t c = 0, d = 0;   ///< c long + d short
+    bool aimed() const { return a != 0 || b != 0 || c != 0 || d != 0; }
+    int32_t operator()(int x, int y) const {
+      const int32_t dx = std::abs(x - target.x), dy = std::abs(y - target.y);
+      const int32_t lo = std::min(dx, dy), hi = std::max(dx, dy);
+      return std::max(a * hi + b * lo, c * hi + d * lo);
+    }
+  };
   /// Aims the settling at cell `index` (-1: none, plain Dijkstra) for the goal just begun.
   void aim(int64_t index);
   /// Runs the buckets until cell `index` is settled (or no cell is left); false when the meter stopped it.
@@ -144,10 +150,7 @@ class GoalDistance {
   std::vector<int32_t> dist_;  // see steps_of()
   std::vector<Entry> buckets_[kBuckets];  // each a stack: the deepest cell of a key first
   int32_t key_ = 0;  // the bucket being expanded; no entry has a lower key
-  /// The cell the settling heads for (the first start asked for this goal) and the bound's
-  /// factors (bound_to_target(); all 0: no target).
-  Cell target_{0, 0};
-  int32_t bound_a_ = 0, bound_b_ = 0, bound_c_ = 0, bound_d_ = 0;
+  Bound bound_;  ///< all 0: not aimed (Dijkstra's order)
   size_t pending_ = 0;
   uint32_t until_clock_ = 4096;
 };
