@@ -58,17 +58,18 @@ const FlowField* FlowFields::get(const Grid& grid, Cell goal, double radius) {
       return &e.field;
     }
   }
-  Grid scratch;
-  auto field = build_towards(with_share(grid, goal, radius, scratch), goal, radius);
+  auto field = build_shared(grid, goal, radius);
   if (!field) return nullptr;
   ++version_;
-  if (entries_.size() >= kMaxFields) {
-    auto oldest = std::min_element(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
-    entries_.erase(oldest);
-  }
+  make_room();
   if (seen_.empty()) seen_ = grid.costs();
   entries_.push_back(Entry{goal, radius, std::move(*field), uses_, ++serials_});
   return &entries_.back().field;
+}
+
+void FlowFields::make_room() {
+  if (entries_.size() < kMaxFields) return;
+  entries_.erase(std::min_element(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; }));
 }
 
 Result<FlowField> FlowFields::build_towards(const Grid& grid, Cell goal, double radius) {

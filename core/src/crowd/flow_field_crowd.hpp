@@ -117,6 +117,8 @@ class FlowFields {
     double radius = 0.0;
     std::vector<int32_t> band;
   };
+  /// Drops the field used longest ago when kMaxFields are kept (for one more).
+  void make_room();
   /// The index in shares_ of the group of `goal` and `radius`; -1 when none.
   int share_of(Cell goal, double radius) const;
   /// `grid` with the cells of the bands of `shares` other than the k-th dearer (kShareCost per
