@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -330,4 +331,41 @@ TEST_CASE("flow field crowd: two groups head-on take two corridors, not the same
     REQUIRE(overlay_y[group] > 0.0);
     CHECK((overlay_y[group] < 20.5) == (top[group] >= 36));
   }
+}
+
+TEST_CASE("flow field crowd: a group's field is built again with the other group's oncoming units dearer") {
+  // Issue 27 (flow_field_density.cpp): once a second one large group's field, in turn, is built
+  // afresh with the cells where the other groups' units stand dearer. Two groups of 40 head-on
+  // in an open 80 x 41 hall: the fields are shared at the first step (group 0 first), group 1's
+  // is rebuilt at step 60, group 0's at step 120. In group 0's field, the cells where group 1's
+  // units stand cost more after its rebuild than before.
+  CrowdScenario sc{"head-on in a hall", Grid::create(80, 41).value(), {}, {}, {}, 10.0};
+  for (int group = 0; group < 2; ++group) {
+    for (int k = 0; k < 40; ++k) {
+      const double x = 2.0 + 1.2 * (k % 5), y = 14.0 + 1.2 * (k / 5);
+      sc.agents.push_back(group == 0 ? crowd_agent("person", x, y, 0.0, 77.5, 18.5) : crowd_agent("person", 80.0 - x, y, 180.0, 2.5, 18.5));
+    }
+  }
+  Crowd crowd = Crowd::create(sc.grid, fields(1)).value();
+  for (const auto& a : sc.agents) REQUIRE(crowd.add_agent(a));
+  for (int k = 0; k < 119; ++k) crowd.step();  // 1/60 s each
+  const FlowField before = goal_flow_field(crowd, 0).value();
+  const int64_t version = goal_flow_field_version(crowd);
+  crowd.step();
+  const FlowField after = goal_flow_field(crowd, 0).value();
+  CHECK(goal_flow_field_version(crowd) != version);
+  // Group 1's units: the field's distance where each stands, before and after.
+  int dearer = 0;
+  double most = 0.0;
+  for (int i = 40; i < 80; ++i) {
+    const Cell c = cell_of(crowd.state(i).pose.pos);
+    REQUIRE(before.reachable(c));
+    const double d = after.distance(c) - before.distance(c);
+    CHECK(d >= -1e-9);  // costs were only added
+    dearer += d > 1.0 ? 1 : 0;
+    most = std::max(most, d);
+  }
+  MESSAGE(dearer << " of group 1's 40 units stand where group 0's field is dearer by over 1 cell (at most " << most << ")");
+  CHECK(dearer >= 30);
+  CHECK(crowd.run_metrics().min_separation_ratio >= 0.95);
 }

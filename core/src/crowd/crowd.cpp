@@ -164,6 +164,7 @@ void CrowdImpl::step() {
   // A spread repair of the flow fields that is done (flow_field_spread.cpp) replaces them here,
   // before the read-ahead reads them.
   flow_fields_.finish_repair();
+  follow_density();  // a large group's field follows the other groups' units (flow_field_density.cpp)
   // The measurements and what the progress pass asks of the map alone, on the worker threads
   // (measure_after_moves); then the progress pass itself in index order, as re-plans, slots
   // and deadlock remedies change what the units after see (flow marks, claims, giving way).

@@ -444,6 +444,13 @@ class CrowdImpl {
   bool flow_way_changed(int id);
   /// Whether at least CrowdDef::flow_field_units persons of a's radius class go to a's goal cell.
   bool flow_group_large(const crowd::Agent& a) const;
+  // flow_field_density.cpp
+  /// Once every kDensityPeriod: one large group's field (a round robin) built afresh with the
+  /// cells where the other groups' units stand dearer, and the group's units whose way ahead
+  /// runs into them re-planned on it.
+  void follow_density();
+  /// Whether `hit` holds for a cell on a's route within `ahead` of it (sampled a cell apart). [Units: cells]
+  bool route_meets(const crowd::Agent& a, double ahead, const std::function<bool(Cell)>& hit) const;
   // crowd_queue.cpp
   /// The grid the large groups' flow fields are searched on: grid_ with the cells where units
   /// have queued (held in one place a while) dearer, taken afresh every second and when a door

@@ -151,7 +151,7 @@ size_t FlowFields::memory_bytes() const noexcept {
        repair_.copies.capacity() * sizeof(Repair::Copy);
   for (const Repair::Copy& c : repair_.copies) b += c.field.memory_bytes();
   b += spare_.memory_bytes() + shares_.capacity() * sizeof(Share);
-  for (const Share& s : shares_) b += s.band.capacity() * sizeof(int32_t);
+  for (const Share& s : shares_) b += s.band.capacity() * sizeof(int32_t) + s.density.capacity() * sizeof(s.density[0]);
   return b;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "pathlab/flow_field.hpp"
@@ -96,6 +97,20 @@ class FlowFields {
   /// the last sync()); the second pass runs through `for_each`. Deterministic: the same groups
   /// in the same order give the same bytes. [Limit: at most kMaxFields groups are shared]
   void share_routes(const Grid& grid, const std::vector<GroupFrom>& groups, const ForEach& for_each = {});
+  /// How many groups share_routes() shared (their fields pay for the others' routes).
+  int shared_count() const noexcept;
+  /// The goal and class radius of the k-th shared group, in share_routes()'s order. [Limit: 0 <= k < shared_count()]
+  std::pair<Cell, double> shared_group(int k) const;
+  /// The squares rebuild_with_density() takes costs by: this many cells a side, row after row
+  /// from the map's corner (0, 0). [Units: cells]
+  static constexpr int kDensitySquare = 4;
+  /// Builds the k-th shared group's field afresh on `grid` (the grid of the last sync()) with
+  /// `density` (square index, extra cost multiplier of its free cells; in index order) added
+  /// to its share: the other groups' units as they stand now (flow_field_density.cpp). The cost
+  /// goes with the field through its repairs until the next call for the group or
+  /// share_routes(). False, and the field left as it was, when it cannot be built.
+  /// [Limit: 0 <= k < shared_count()]
+  bool rebuild_with_density(const Grid& grid, int k, std::vector<std::pair<int32_t, float>> density);
 
  private:
   /// Repairs every field for the cells of `grid` that differ from seen_ (or from a spread
@@ -116,6 +131,9 @@ class FlowFields {
     Cell goal;
     double radius = 0.0;
     std::vector<int32_t> band;
+    /// Extra cost multipliers of the group's own field, by square (rebuild_with_density): kept
+    /// by square, not by cell, 16 times smaller (a crowd of 10,000 covers thousands of squares).
+    std::vector<std::pair<int32_t, float>> density;
   };
   /// Drops the field used longest ago when kMaxFields are kept (for one more).
   void make_room();

@@ -77,8 +77,23 @@ const Grid& FlowFields::add_bands(const Grid& grid, const std::vector<Share>& sh
     if (count.empty()) count.assign(grid.costs().size(), 0);
     for (int32_t i : shares[o].band) count[static_cast<size_t>(i)] = static_cast<uint8_t>(std::min(255, count[static_cast<size_t>(i)] + 1));
   }
-  if (count.empty()) return grid;
+  const int sw = (grid.width() + kDensitySquare - 1) / kDensitySquare;
+  const int squares = sw * ((grid.height() + kDensitySquare - 1) / kDensitySquare);
+  const bool own = k >= 0 && static_cast<size_t>(k) < shares.size() && !shares[static_cast<size_t>(k)].density.empty() &&
+                   shares[static_cast<size_t>(k)].density.back().first < squares;  // else another map's
+  if (count.empty() && !own) return grid;
   scratch = grid;
+  if (own) {  // the other groups' units where they stood at the last rebuild_with_density
+    for (const auto& [i, extra] : shares[static_cast<size_t>(k)].density) {
+      const int x0 = (i % sw) * kDensitySquare, y0 = (i / sw) * kDensitySquare;
+      for (int y = y0; y < std::min(grid.height(), y0 + kDensitySquare); ++y) {
+        for (int x = x0; x < std::min(grid.width(), x0 + kDensitySquare); ++x) {
+          if (scratch.is_free(x, y)) scratch.set_cost(x, y, scratch.cost(x, y) + extra);
+        }
+      }
+    }
+  }
+  if (count.empty()) return scratch;
   const int w = grid.width();
   for (size_t i = 0; i < count.size(); ++i) {
     if (count[i] == 0) continue;
@@ -126,7 +141,7 @@ void FlowFields::share_routes(const Grid& grid, const std::vector<GroupFrom>& gr
   // The fields replace those of the same groups (a spread repair's copies of them are dropped:
   // the serials differ); the others make room as in get() (make_room()). Groups beyond the cap
   // get an empty band, so that asking for their fields does not share the routes again.
-  for (size_t k = n; k < groups.size(); ++k) shares.push_back(Share{groups[k].goal, groups[k].radius, {}});
+  for (size_t k = n; k < groups.size(); ++k) shares.push_back(Share{groups[k].goal, groups[k].radius, {}, {}});
   shares_ = std::move(shares);
   for (size_t k = 0; k < n; ++k) {
     std::erase_if(entries_, [&](const Entry& e) { return e.goal == groups[k].goal && e.radius == groups[k].radius; });
