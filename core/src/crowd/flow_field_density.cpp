@@ -2,9 +2,9 @@
 // Popovic's "Continuum Crowds" (SIGGRAPH 2006), where a group's potential is solved again as
 // the crowd's density changes. share_routes() (flow_field_share.cpp) spreads the groups' routes
 // once, from where the units stood; on bench_crowd_scale's rooms (1,008 persons) two groups
-// bound for opposite sides still met head-on in one doorway between rooms (8,6) and (8,7) at
-// 350 s and stood there, 115 persons, until 600 s (1,000 persons: the same jam from 200 to
-// 450 s). Here, every kDensityPeriod, one large group's field (in a fixed round robin) is built
+// bound for opposite sides still met head-on in one doorway between rooms (8,6) and (8,7): from
+// 300 s to 600 s 120-160 persons stood in those two rooms (1,000 persons: the same jam from 250
+// to 400 s). Here, every kDensityPeriod, one large group's field (in a fixed round robin) is built
 // afresh with the cells where the other groups' units stand now made dearer (their density on a
 // coarse grid), and the group's units whose way ahead runs into such a crowd read their route
 // again from it. All in the serial part of the step, in index order: the same bytes with any
