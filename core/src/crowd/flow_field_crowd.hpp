@@ -140,7 +140,8 @@ class FlowFields {
   /// The index in shares_ of the group of `goal` and `radius`; -1 when none.
   int share_of(Cell goal, double radius) const;
   /// `grid` with the cells of the bands of `shares` other than the k-th dearer (kShareCost per
-  /// band, at most kShareCostMax in all), into `scratch`; `grid` itself when they hold no cell.
+  /// band, at most kShareCostMax in all) and the k-th's own density cost added (by square), into
+  /// `scratch`; `grid` itself when there is neither.
   static const Grid& add_bands(const Grid& grid, const std::vector<Share>& shares, int k, Grid& scratch);
   /// The grid a group's field is built and repaired on: `grid` with its share (add_bands).
   const Grid& with_share(const Grid& grid, Cell goal, double radius, Grid& scratch) const;
