@@ -128,6 +128,9 @@ struct Agent {
   size_t sharp_key_size = 0;
   Vec2 sharp_key_front{0.0, 0.0}, sharp_key_back{0.0, 0.0};
   bool tracking = false;        ///< A vehicle tracking its route (crowd_track.cpp) in its last move: others avoid it fully.
+  /// In its last move tracking its route: the unit within reach of its route ahead that held
+  /// its speed (CrowdImpl::route_speed_limit), -1 when none (crowd_track.cpp: right of way).
+  int blocked_by = -1;
   /// Per route point k: the route's length from k to its end (CrowdImpl::index_route), so the
   /// distance left is not summed over thousands of points every step. [Units: cells]
   std::vector<double> route_tail;
@@ -652,7 +655,11 @@ class CrowdImpl {
   /// The fastest a vehicle on route leg `leg` may drive now: it can stop before any other unit
   /// (where it is, or where it goes within CrowdDef::time_horizon) comes within reach of the
   /// route ahead, and take the bends ahead. [Units: cells/s]
-  double route_speed_limit(const crowd::Agent& a, size_t leg) const;
+  /// `blocker`: the unit that held the speed there, -1 when none (units only, not bends).
+  double route_speed_limit(const crowd::Agent& a, size_t leg, int& blocker) const;
+  /// Whether unit `a` goes first where it and `b` (tracking its route) each hold the other on
+  /// their routes: the one with less of its route left (ties: the lower id). [crowd_track.cpp]
+  bool has_right_of_way(const crowd::Agent& a, const crowd::Agent& b) const;
   /// Where a riding vehicle (crowd::Agent::ride) is after driving `ds` on along its route, and
   /// its heading there: the leg's direction, turning to the goal heading on the last leg.
   Pose ride_pose(const crowd::Agent& a, double ds) const;

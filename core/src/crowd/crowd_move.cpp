@@ -40,6 +40,7 @@ void CrowdImpl::final_approach(crowd::Agent& a) const {
   // A vehicle on a route it can drive tracks it, among other units too: they only slow it down
   // along the route (track_route). The sampler steered a tank round a Directional A* route's
   // turns by its preferred velocity: it looped near its goal for 60 s against the walls.
+  a.blocked_by = -1;  // until track_route's route_speed_limit finds a unit on its route ahead
   a.tracking = !a.at_spot && !a.st.waiting && track_route(a);
   if (a.tracking) return;
   // Avoidance asks it to move out of someone's way (a car settled next to a tank blocked a
