@@ -171,8 +171,8 @@ TEST_CASE("events: the same run gives the same events, recorded twice, re-simula
 }
 
 TEST_CASE("events: a contact is one event when it begins, not one per step it lasts") {
-  // bench512's corner jam: units pressed against walls and each other for several steps in a
-  // row (since units give way sooner, the small crowd scenes' contacts last one step each).
+  // bench512's corner jam: units pressed against each other (once walls too) for several steps
+  // in a row (since units give way sooner, the small crowd scenes' contacts last one step each).
   auto loaded = plan::load_scene(std::string(PATHLAB_ASSETS_DIR) + "/scenes/bench512.json");
   REQUIRE(loaded.ok());
   const io::Scene& scene = *loaded;
@@ -206,8 +206,11 @@ TEST_CASE("events: a contact is one event when it begins, not one per step it la
   }
   MESSAGE("unit contacts " << units.runs << " runs over " << units.steps << " steps; wall contacts " << walls.runs
                            << " runs over " << walls.steps << " steps");
-  CHECK(walls.steps > walls.runs);  // some contacts last more than a step
+  // Some contacts last more than a step. Since vehicles that hold each other up take turns
+  // (a right of way, crowd_track.cpp), bench512's first 10 s have no wall contact left: the
+  // unit contacts carry the check; a wall contact goes through the same test in run_events.cpp.
   CHECK(units.steps > units.runs);
+  CHECK(walls.steps >= walls.runs);
   size_t unit_events = 0;
   for (const RunEvent& e : of_kind(events, RunEventKind::collision)) unit_events += e.detail == 0 ? 1 : 0;
   CHECK(unit_events == units.runs);
