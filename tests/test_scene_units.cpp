@@ -19,6 +19,7 @@
 
 #include "cli_support.hpp"
 #include "pathlab/collision.hpp"
+#include "pathlab/crowd_flow_field.hpp"
 #include "pathlab/io/map_files.hpp"
 #include "sandbox_ui.hpp"
 #include "sandbox.hpp"
@@ -449,6 +450,13 @@ TEST_CASE("scene units: a large group sent to one goal reads one flow field wher
     // moved to the right-hand side of it (at most half its 4 cells).
     const CrowdAgentState& st = swarm.crowd().state(i);
     CHECK(st.route_source == CrowdRouteSource::planner);
+    // ... and the field is the crowd's own, kept up to date by it, the one the flow field
+    // overlay draws (goal_flow_field: with the band along the walls, the queues and the other
+    // groups' routes), not a bare one of the service's.
+    CHECK(goal_flow_field_version(swarm.crowd()) > 0);
+    auto overlay = goal_flow_field(swarm.crowd(), i);
+    REQUIRE(overlay.ok());
+    CHECK(r.points == overlay->route(swarm.crowd().grid(), r.request.start.pos, r.request.goal.pos, r.request.settings.agent_radius));
     REQUIRE(st.route.size() >= 2);
     for (size_t k = 1; k + 1 < st.route.size(); ++k) CHECK(test::distance_to_polyline(st.route[k], r.points) <= 2.0);
     CHECK(polyline_clear(swarm.crowd().grid(), st.route, 0.3));

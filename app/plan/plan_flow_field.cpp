@@ -49,6 +49,15 @@ const FlowField* PlanService::Cache::field_for(const Grid& g, Cell goal, double 
   return &fields.back().field;
 }
 
+Result<std::vector<Vec2>> flow_field_route_on(const FlowField& field, const Grid& grid, const PlanRequest& request) {
+  const io::PlanSettingsData& s = request.settings;
+  if (!flow_field_reproduces(s))
+    return fail(StatusCode::invalid_argument, "a flow field does not plan the routes of " + s.planner + " + " + s.smoother);
+  std::vector<Vec2> route = field.route(grid, request.start.pos, request.goal.pos, s.agent_radius);
+  if (route.size() < 2) return fail(StatusCode::blocked, "no way down the group's flow field from " + point_text(request.start.pos, 2));
+  return route;
+}
+
 Result<std::vector<Vec2>> PlanService::flow_field_route(const Grid& grid, const PlanRequest& request, Vec2 field_goal) {
   const io::PlanSettingsData& s = request.settings;
   if (!flow_field_reproduces(s))
@@ -56,9 +65,7 @@ Result<std::vector<Vec2>> PlanService::flow_field_route(const Grid& grid, const 
   std::string error;
   const FlowField* field = cache_->field_for(grid, cell_of(field_goal), s.agent_radius, error);
   if (!field) return fail(StatusCode::invalid_argument, "flow field: " + error);
-  std::vector<Vec2> route = field->route(grid, request.start.pos, request.goal.pos, s.agent_radius);
-  if (route.size() < 2) return fail(StatusCode::blocked, "no way down the group's flow field from " + point_text(request.start.pos, 2));
-  return route;
+  return flow_field_route_on(*field, grid, request);
 }
 
 }  // namespace pathlab::plan

@@ -85,7 +85,12 @@ Result<std::vector<Vec2>> plan_unit_route(UnitRouting& routing, const CrowdRoute
   rec.request = req;
   rec.from_flow_field = false;
   if (q.flow_group && flow_field_reproduces(req.settings)) {
-    if (auto field_route = routing.service.flow_field_route(q.grid, req, q.goal)) {
+    // The crowd's own field for the group (its costs: walls' band, queues, the other groups'
+    // routes and crowds), the one the flow field overlay draws; the service's only when the
+    // crowd has none.
+    const FlowField* kept = q.group_field ? q.group_field() : nullptr;
+    auto field_route = kept ? flow_field_route_on(*kept, q.grid, req) : routing.service.flow_field_route(q.grid, req, q.goal);
+    if (field_route) {
       rec.found = true;
       rec.from_flow_field = true;
       rec.why.clear();

@@ -54,6 +54,8 @@
 
 namespace pathlab {
 
+class FlowField;  // flow_field.hpp
+
 /// One route question the crowd asks CrowdDef::route_planner. The references live for the
 /// call only.
 struct CrowdRouteQuery {
@@ -74,6 +76,14 @@ struct CrowdRouteQuery {
   /// from one field towards cell_of(goal) for the whole group) where it plans the same routes.
   /// Never set for a detour round units (`grid` has them as walls).
   bool flow_group = false;
+  /// With flow_group: gives the group's field as the crowd keeps it, with the costs the
+  /// built-in planning reads (the band along the walls, the last second's queues, the other
+  /// groups' routes and crowds: flow_field_crowd.cpp), the field goal_flow_field() returns;
+  /// null when none can be built. A planner that reads one field for the group reads this one,
+  /// so the units drive the field an overlay draws. Built on the first call, valid during the
+  /// planner's call only; a planner that calls it is asked again when the field is built
+  /// afresh. Empty without flow_group.
+  std::function<const FlowField*()> group_field{};
   Vec2 goal{0.0, 0.0};  ///< The unit's goal (`to` may be its slot near it). [Units: cells]
 };
 

@@ -98,6 +98,9 @@ struct Agent {
   CrowdAgentState st;
   CrowdAgentMetrics m;
   bool holonomic = true;        ///< Free heading (person): velocity changes in any direction.
+  /// Its route was last asked of CrowdDef::route_planner with the group's field
+  /// (CrowdRouteQuery::flow_field): when the field is built afresh it may ask again.
+  bool field_query = false;
   int group = -1;               ///< Goal group (units sharing a goal settle in slots).
   int slot = -1;                ///< Claimed slot in its group, -1 while far from the goal.
   double best_remaining = 0.0;  ///< Shortest remaining route seen since the last progress.

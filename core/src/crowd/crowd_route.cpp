@@ -193,7 +193,15 @@ void CrowdImpl::plan_provided_route(int id, const std::vector<Cell>& extra_block
   if (!blocked && fill_traffic_grid(id, target - pos, a.def.unit.radius)) query.traffic = &avoid_grid_;
   query.goal = a.def.goal;
   query.flow_group = !blocked && def_.flow_field_units > 0 && a.holonomic && a.slot < 0 && flow_group_large(a);
+  bool field_read = false;  // whether the planner reads the group's field (then the crowd keeps it up to date)
+  if (query.flow_group) {
+    query.group_field = [this, &a, &field_read]() {
+      field_read = true;
+      return group_field(a);
+    };
+  }
   Result<std::vector<Vec2>> got = def_.route_planner(query);
+  a.field_query = field_read;
   std::string why;
   if (!got) why = got.error().message;
   else if (got->empty()) why = "the route planner returned no points";

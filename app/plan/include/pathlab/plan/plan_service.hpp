@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "pathlab/flow_field.hpp"
 #include "pathlab/grid_search.hpp"
 #include "pathlab/heading_path.hpp"
 #include "pathlab/navmesh.hpp"
@@ -165,6 +166,11 @@ class PlanService {
 /// ("los": the field's route is string pulled the same way). JPS and Theta* (other ties, any
 /// angle), other smoothers (curves), other families and penalties: no.
 bool flow_field_reproduces(const io::PlanSettingsData& settings);
+
+/// The route PlanService::flow_field_route reads, down a field given by the caller (a crowd's
+/// own group field: CrowdRouteQuery::group_field) instead of the service's. Errors: settings
+/// flow_field_reproduces() refuses, no way down the field from request.start.pos.
+Result<std::vector<Vec2>> flow_field_route_on(const FlowField& field, const Grid& grid, const PlanRequest& request);
 
 /// The navmesh the planning service plans on for these settings (tiled, so edits mend only
 /// the tiles they touch): the sandbox's mesh overlay builds the same one, so it draws the
