@@ -436,10 +436,10 @@ TEST_CASE("scene units: a large group sent to one goal reads one flow field wher
   const io::Scene scene = group_scene("astar", "los");
   UnitSwarm swarm(scene.grid);
   REQUIRE(swarm.load(scene).empty());
-  // The first 31 were planned while the group was smaller than CrowdDef::flow_field_units:
-  // searched. From the 32nd on, the field's routes, through the planning service.
-  CHECK(field_routes(swarm) == 40 - 31);
-  for (int i = 31; i < 40; ++i) {
+  // All 40 read the field's routes, through the planning service: the first 31, planned while
+  // the group was smaller than CrowdDef::flow_field_units, took theirs when the 32nd joined.
+  CHECK(field_routes(swarm) == 40);
+  for (int i = 0; i < 40; ++i) {
     CAPTURE(i);
     const plan::UnitRouteRecord& r = swarm.routing().records.at(static_cast<size_t>(i));
     CHECK(r.from_flow_field);

@@ -50,8 +50,10 @@ void plan_lines(const Sandbox& sb, const UnitSwarm& u, int id) {
   std::string plan = sb.scene().settings.planner + " + " + sb.scene().settings.smoother;
   if (static_cast<size_t>(id) < records.size()) {
     const plan::UnitRouteRecord& r = records[static_cast<size_t>(id)];
-    plan = r.planner + " + " + r.smoother + (r.found ? ", last asked: found a route" : ", last asked: no route: " + r.why) +
-           " (" + std::to_string(r.expanded) + " expansions, " + std::to_string(r.asked) + " questions)";
+    const std::string found = r.from_flow_field ? ", last asked: read its group's flow field (the same routes, one field for the group)"
+                                                : ", last asked: found a route";
+    plan = r.planner + " + " + r.smoother + (r.found ? found : ", last asked: no route: " + r.why) + " (" +
+           std::to_string(r.expanded) + " expansions, " + std::to_string(r.asked) + " questions)";
   }
   line("plan", plan);
   const int left = static_cast<int>(st.route.size()) - st.next_waypoint;

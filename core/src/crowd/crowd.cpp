@@ -101,6 +101,7 @@ Result<CrowdAgentId> CrowdImpl::add_agent(const CrowdAgentDef& agent) {
   agents_.back().progress_time = time();
   agents_.back().lock_anchor = p.pos;
   agents_.back().lock_since = time();
+  route_new_large_group(id);
   return id;
 }
 
@@ -132,6 +133,7 @@ Status CrowdImpl::set_goal(CrowdAgentId id, Vec2 goal, std::optional<double> goa
   join_group(id);
   a.st.replan_cause = CrowdReplanCause::new_goal;
   plan_route(id);
+  route_new_large_group(id);
   a.progress_time = time();
   return ok_status();
 }

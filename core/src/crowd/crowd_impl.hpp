@@ -450,6 +450,12 @@ class CrowdImpl {
   bool flow_way_changed(int id);
   /// Whether at least CrowdDef::flow_field_units persons of a's radius class go to a's goal cell.
   bool flow_group_large(const crowd::Agent& a) const;
+  /// The persons of a's radius class (free heading) bound for a's goal cell, a included,
+  /// counted up to `limit`. [Limit: >= 1]
+  int flow_group_count(const crowd::Agent& a, int limit) const;
+  /// After unit `id` joined its group and planned: when it made the group large, the members of
+  /// its radius class that joined before take their routes from the group's field too.
+  void route_new_large_group(int id);
   // flow_field_density.cpp
   /// Once every kDensityPeriod: one large group's field (a round robin) built afresh with the
   /// cells where the other groups' units stand dearer, and the group's units whose way ahead

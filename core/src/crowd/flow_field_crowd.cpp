@@ -174,8 +174,8 @@ Result<FlowField> CrowdImpl::group_field_view(Cell goal, double radius) const {
 
 double flow_field_class_radius(double radius) { return crowd::FlowFields::class_radius(radius); }
 
-bool CrowdImpl::flow_group_large(const crowd::Agent& a) const {
-  // The persons of one radius class bound for the goal's cell, counted until there are enough.
+int CrowdImpl::flow_group_count(const crowd::Agent& a, int limit) const {
+  // The persons of one radius class bound for the goal's cell, counted up to `limit`.
   const Cell goal = cell_of(a.def.goal);
   const double radius = crowd::FlowFields::class_radius(a.def.unit.radius);
   int count = 0;
@@ -184,10 +184,40 @@ bool CrowdImpl::flow_group_large(const crowd::Agent& a) const {
     for (int m : g.members) {
       const crowd::Agent& o = agents_[static_cast<size_t>(m)];
       if (!o.holonomic || crowd::FlowFields::class_radius(o.def.unit.radius) != radius) continue;
-      if (++count >= def_.flow_field_units) return true;
+      if (++count >= limit) return count;
     }
   }
-  return false;
+  return count;
+}
+
+bool CrowdImpl::flow_group_large(const crowd::Agent& a) const {
+  return def_.flow_field_units > 0 && flow_group_count(a, def_.flow_field_units) >= def_.flow_field_units;
+}
+
+void CrowdImpl::route_new_large_group(int id) {
+  // The unit that made its group large (exactly CrowdDef::flow_field_units persons of its
+  // radius class now go to its goal cell): the members that joined before it searched routes of
+  // their own while the group was small. They take theirs from the group's field now, so a group
+  // sent at once (the sandbox's right-click, the CLI's agents with one goal) is planned once, as
+  // one group, on one field: before, the first 31 of a group drove searches of their own,
+  // blind to the other groups' routes (flow_field_share.cpp). Not a re-plan: counts stay.
+  const crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  if (def_.flow_field_units <= 0 || !a.holonomic) return;
+  if (flow_group_count(a, def_.flow_field_units + 1) != def_.flow_field_units) return;
+  const Cell goal = cell_of(a.def.goal);
+  const double radius = crowd::FlowFields::class_radius(a.def.unit.radius);
+  for (const crowd::GoalGroup& g : groups_) {
+    if (!(cell_of(g.goal) == goal)) continue;
+    for (int m : std::vector<int>(g.members)) {  // a copy: plan_route may claim slots, not members
+      crowd::Agent& o = agents_[static_cast<size_t>(m)];
+      if (m == id || !o.holonomic || o.slot >= 0 || crowd::FlowFields::class_radius(o.def.unit.radius) != radius) continue;
+      const int replans = o.m.replans;
+      const CrowdReplanCause cause = o.st.replan_cause;
+      plan_route(m);
+      o.m.replans = replans;
+      o.st.replan_cause = cause;
+    }
+  }
 }
 
 bool CrowdImpl::plan_flow_route(int id) {
