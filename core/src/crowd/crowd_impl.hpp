@@ -99,7 +99,7 @@ struct Agent {
   CrowdAgentMetrics m;
   bool holonomic = true;        ///< Free heading (person): velocity changes in any direction.
   /// Its route was last asked of CrowdDef::route_planner with the group's field
-  /// (CrowdRouteQuery::flow_field): when the field is built afresh it may ask again.
+  /// (CrowdRouteQuery::group_field): when the field is built afresh it asks again.
   bool field_query = false;
   int group = -1;               ///< Goal group (units sharing a goal settle in slots).
   int slot = -1;                ///< Claimed slot in its group, -1 while far from the goal.

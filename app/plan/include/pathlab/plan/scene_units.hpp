@@ -93,8 +93,8 @@ struct UnitRouting {
 /// large group (q.flow_group) whose planner a flow field reproduces reads the group's shared
 /// field instead: the crowd's own (q.group_field, flow_field_route_on), the one the overlay
 /// draws, or else the service's (PlanService::flow_field_route, on q.grid: the traffic costs
-/// would make a field per unit); where the field has no way from the unit, the search answers. A planner
-/// that finds nothing (no path, the expansion budget, a curve into a wall) is an error: the
+/// would make a field per unit); where the field has no way from the unit, the search
+/// answers. A planner that finds nothing (no path, the expansion budget, a curve into a wall) is an error: the
 /// crowd makes the unit wait and shows the reason. The same question on the same grid as a
 /// failed one gets the same error without planning again.
 Result<std::vector<Vec2>> plan_unit_route(UnitRouting& routing, const CrowdRouteQuery& q);
