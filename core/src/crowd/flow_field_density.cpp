@@ -67,7 +67,11 @@ void CrowdImpl::follow_density() {
   if (def_.flow_field_units <= 0 || groups == 0) return;
   const int64_t period = std::max<int64_t>(1, std::llround(kDensityPeriod / def_.dt));
   if (steps_ % period != 0) return;
-  const auto [goal, radius] = flow_fields_.shared_group(static_cast<int>((steps_ / period) % groups));
+  // Plain names, not a structured binding: the lambdas below capture them (clang 14, the web
+  // build's compiler, does not capture bindings).
+  const std::pair<Cell, double> group = flow_fields_.shared_group(static_cast<int>((steps_ / period) % groups));
+  const Cell goal = group.first;
+  const double radius = group.second;
   // The other groups' units on their way (arrived ones stand aside on their slots), by square.
   const int w = grid_.width(), h = grid_.height();
   const int bw = (w + kDensityBlock - 1) / kDensityBlock, bh = (h + kDensityBlock - 1) / kDensityBlock;
