@@ -67,6 +67,13 @@ const FlowField* FlowFields::get(const Grid& grid, Cell goal, double radius) {
   return &entries_.back().field;
 }
 
+void FlowFields::replace(Cell goal, double radius, std::optional<FlowField> built) {
+  std::erase_if(entries_, [&](const Entry& e) { return e.goal == goal && e.radius == radius; });
+  if (!built) return;
+  make_room();
+  entries_.push_back(Entry{goal, radius, std::move(*built), ++uses_, ++serials_});
+}
+
 void FlowFields::make_room() {
   if (entries_.size() < kMaxFields) return;
   entries_.erase(std::min_element(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; }));

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -137,6 +138,10 @@ class FlowFields {
   };
   /// Drops the field used longest ago when kMaxFields are kept (for one more).
   void make_room();
+  /// The group's (goal, radius) field built anew: the one kept before (and a spread repair's
+  /// copy of it: the serials differ) dropped, then `built` kept, if any, as the one used last
+  /// (make_room() first).
+  void replace(Cell goal, double radius, std::optional<FlowField> built);
   /// The index in shares_ of the group of `goal` and `radius`; -1 when none.
   int share_of(Cell goal, double radius) const;
   /// `grid` with the cells of the bands of `shares` other than the k-th dearer (kShareCost per

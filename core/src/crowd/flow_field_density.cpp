@@ -52,9 +52,7 @@ bool FlowFields::rebuild_with_density(const Grid& grid, int k, std::vector<std::
     std::swap(s.density, density);  // the field it had stays, with the cost it was built with
     return false;
   }
-  std::erase_if(entries_, [&](const Entry& e) { return e.goal == s.goal && e.radius == s.radius; });
-  make_room();
-  entries_.push_back(Entry{s.goal, s.radius, std::move(*field), ++uses_, ++serials_});
+  replace(s.goal, s.radius, std::move(*field));
   if (seen_.empty()) seen_ = grid.costs();
   ++version_;
   return true;

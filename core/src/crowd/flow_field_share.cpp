@@ -138,17 +138,11 @@ void FlowFields::share_routes(const Grid& grid, const std::vector<GroupFrom>& gr
   } else {
     for (size_t k = 0; k < n; ++k) build(static_cast<int>(k));
   }
-  // The fields replace those of the same groups (a spread repair's copies of them are dropped:
-  // the serials differ); the others make room as in get() (make_room()). Groups beyond the cap
-  // get an empty band, so that asking for their fields does not share the routes again.
+  // The fields replace those of the same groups (replace()). Groups beyond the cap get an empty
+  // band, so that asking for their fields does not share the routes again.
   for (size_t k = n; k < groups.size(); ++k) shares.push_back(Share{groups[k].goal, groups[k].radius, {}, {}});
   shares_ = std::move(shares);
-  for (size_t k = 0; k < n; ++k) {
-    std::erase_if(entries_, [&](const Entry& e) { return e.goal == groups[k].goal && e.radius == groups[k].radius; });
-    if (!fields[k]) continue;
-    make_room();
-    entries_.push_back(Entry{groups[k].goal, groups[k].radius, std::move(*fields[k]), ++uses_, ++serials_});
-  }
+  for (size_t k = 0; k < n; ++k) replace(groups[k].goal, groups[k].radius, std::move(fields[k]));
   if (seen_.empty()) seen_ = grid.costs();
   ++version_;
 }
