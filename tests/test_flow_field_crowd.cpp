@@ -41,6 +41,18 @@ CrowdScenario group_through_door(int count, bool door_shuts, double max_time = 1
   return s;
 }
 
+/// Two groups of 40 persons head-on across an 80-cell-wide map: blocks of 5 x 8, 1.2 cells
+/// apart, from row `top` down, the first group on the left bound right to (77.5, goal_y), the
+/// second mirrored on the right bound left to (2.5, goal_y). Group g's units are 40 g ... 40 g + 39.
+void add_head_on_groups(CrowdScenario& sc, double top, double goal_y) {
+  for (int group = 0; group < 2; ++group) {
+    for (int k = 0; k < 40; ++k) {
+      const double x = 2.0 + 1.2 * (k % 5), y = top + 1.2 * (k / 5);
+      sc.agents.push_back(group == 0 ? crowd_agent("person", x, y, 0.0, 77.5, goal_y) : crowd_agent("person", 80.0 - x, y, 180.0, 2.5, goal_y));
+    }
+  }
+}
+
 CrowdDef fields(int units) {
   CrowdDef d = default_crowd_def();
   d.flow_field_units = units;
@@ -285,14 +297,8 @@ TEST_CASE("flow field crowd: two groups head-on take two corridors, not the same
     if ((y >= 3 && y <= 6) || (y >= 34 && y <= 37)) continue;
     for (int x = 30; x < 50; ++x) sc.grid.set_blocked(x, y, true);
   }
-  for (int group = 0; group < 2; ++group) {
-    for (int k = 0; k < 40; ++k) {
-      const double x = 2.0 + 1.2 * (k % 5), y = 12.0 + 1.2 * (k / 5);
-      sc.agents.push_back(group == 0 ? crowd_agent("person", x, y, 0.0, 77.5, 16.5) : crowd_agent("person", 80.0 - x, y, 180.0, 2.5, 16.5));
-    }
-  }
-  // Every person on its group's field from the first (with 32, the first 31 of each group
-  // would search their own routes).
+  add_head_on_groups(sc, 12.0, 16.5);
+  // Every person on its group's field, whatever the group's size.
   Crowd crowd = Crowd::create(sc.grid, fields(1)).value();
   for (const auto& a : sc.agents) REQUIRE(crowd.add_agent(a));
   // Per group, the persons through the top corridor and through the bottom one.
@@ -342,12 +348,7 @@ TEST_CASE("flow field crowd: a group's field is built again with the other group
   // is rebuilt at step 60, group 0's at step 120. In group 0's field, the cells where group 1's
   // units stand cost more after its rebuild than before.
   CrowdScenario sc{"head-on in a hall", Grid::create(80, 41).value(), {}, {}, {}, 10.0};
-  for (int group = 0; group < 2; ++group) {
-    for (int k = 0; k < 40; ++k) {
-      const double x = 2.0 + 1.2 * (k % 5), y = 14.0 + 1.2 * (k / 5);
-      sc.agents.push_back(group == 0 ? crowd_agent("person", x, y, 0.0, 77.5, 18.5) : crowd_agent("person", 80.0 - x, y, 180.0, 2.5, 18.5));
-    }
-  }
+  add_head_on_groups(sc, 14.0, 18.5);
   Crowd crowd = Crowd::create(sc.grid, fields(1)).value();
   for (const auto& a : sc.agents) REQUIRE(crowd.add_agent(a));
   for (int k = 0; k < 119; ++k) crowd.step();  // 1/60 s each
