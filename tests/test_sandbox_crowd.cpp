@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -197,4 +198,29 @@ TEST_CASE("crowd ui: the neighbour and velocity overlays draw between and ahead 
   int changed = 0;
   for (size_t i = 0; i < on.size(); i += 4) changed += (on[i] != off[i] || on[i + 1] != off[i + 1]) ? 1 : 0;
   CHECK(changed > 200);  // lines and arrows, not a few stray pixels
+}
+
+TEST_CASE("crowd ui: a unit parked on the goal is drawn above the goal marker") {
+  CrowdUiTest ui;
+  UnitSwarm& u = ui.sb().units();
+  u.set_playing(false);
+  const Pose goal = ui.sb().scene().goal;  // (37.5, 10.5), heading 0
+  REQUIRE(u.spawn_area(ui.sb().scene(), 1, {1, 0, 0, 0}, Vec2(30, 9), Vec2(32, 12)).empty());
+  REQUIRE(u.select_box(Vec2(29, 8), Vec2(33, 13), false) == 1);
+  REQUIRE(u.send(u.selection(), goal.pos, std::nullopt).empty());
+  for (int s = 0; s < 1200 && !u.at_goal(0); ++s) u.step(ui.sb().scene());
+  REQUIRE(u.at_goal(0));
+  REQUIRE(glm::length(u.crowd().state(0).pose.pos - goal.pos) < 0.25);  // on the marker's disc [Units: cells]
+  ui.zoom(goal.pos, 3);
+  std::vector<uint8_t> px;
+  ui.shot("crowd_unit_on_goal", px);
+  auto rgb_at = [&](Vec2 w) {
+    const ImVec2 s = ui.at(w);
+    const size_t i = (static_cast<size_t>(s.y) * static_cast<size_t>(ui.host->width()) + static_cast<size_t>(s.x)) * 4;
+    return std::array<int, 3>{px[i], px[i + 1], px[i + 2]};
+  };
+  const std::array<int, 3> marker{200, 60, 160};  // the goal marker's colour (draw_poses)
+  // The marker's disc is 7 px at this UI scale, the person's body 0.3 cells (about 18 px zoomed):
+  // the pixel where both lie shows the unit.
+  CHECK(rgb_at(u.crowd().state(0).pose.pos) != marker);
 }

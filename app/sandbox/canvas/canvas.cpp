@@ -405,8 +405,10 @@ void Sandbox::draw_canvas() {
   draw_scene_dynamic(dl, scene_, [this](Vec2 p) { return world_to_screen(p); }, dynamic_edit_.selection(), live);
   draw_path(dl);
   inspector_->draw_over_path(*this, dl);
-  crowd_ui_->draw(*this, dl, inspector_->overlays().lookahead);
+  // The units above the start and goal markers: a unit parked on the goal shows its own final
+  // heading beside the marker's arrow (issue 24), not hidden under the marker's disc.
   draw_poses(dl);
+  crowd_ui_->draw(*this, dl, inspector_->overlays().lookahead);
   if (drag_ == Drag::tool && active_tool_) {
     ToolContext ctx = tool_context();
     active_tool_->draw(ctx, dl, screen_to_world(io.MousePos.x, io.MousePos.y));
