@@ -669,6 +669,11 @@ class CrowdImpl {
   /// Whether unit `a` goes first where it and `b` (tracking its route) each hold the other on
   /// their routes: the one with less of its route left (ties: the lower id). [crowd_track.cpp]
   bool has_right_of_way(const crowd::Agent& a, const crowd::Agent& b) const;
+  /// Whether unit `a` goes first where its neighbour `j` (tracking its route) waits, through
+  /// the units each waits for (crowd::Agent::blocked_by, up to kWaitCycle of them), for `a`
+  /// while `a` waits for one of them: `a` has the right of way over each in that cycle (a
+  /// cycle of two: the two hold each other). [crowd_track.cpp]
+  bool first_in_wait_cycle(const crowd::Agent& a, int j) const;
   /// Where a riding vehicle (crowd::Agent::ride) is after driving `ds` on along its route, and
   /// its heading there: the leg's direction, turning to the goal heading on the last leg.
   Pose ride_pose(const crowd::Agent& a, double ds) const;

@@ -45,6 +45,10 @@ constexpr double kRejoin = 2.0;      ///< The route ahead is checked as driven: 
 /// not kCrossSoft / kCrossGain (0.25 cells): a tank 0.28 cells beside its leg in bench512's
 /// starting patch turned on the spot to 93 degrees for a 45-degree leg, 1.5 s, then back.
 constexpr double kPivotAim = 0.75;  ///< [Units: cells] [Limit: > 0]
+/// The longest cycle of waits (each unit held by the next on its route ahead, the last by the
+/// first) the right of way looks for: the walk along who waits for whom stops there, so it
+/// costs at most this many steps per unit in reach. [Units: units] [Limit: >= 1]
+constexpr int kWaitCycle = 8;
 
 /// The route leg (index of its end point, >= 1) a unit at `pos` is on: next_waypoint passes
 /// points up to a radius ahead of it (crowd_route.cpp), so look back from it first, then on to
@@ -203,6 +207,32 @@ bool CrowdImpl::has_right_of_way(const crowd::Agent& a, const crowd::Agent& b) c
   return ra < rb || (ra == rb && &a < &b);  // agents_ is in id order
 }
 
+bool CrowdImpl::first_in_wait_cycle(const crowd::Agent& a, int j) const {
+  // Who waits for whom is a graph, and units that wait for each other round a cycle of it are
+  // deadlocked (the circular wait of Coffman, Elphick and Shoshani, "System Deadlocks", 1971):
+  // one of them has to go first. Two holding each other was the only cycle looked for; in
+  // bench512's merge north of the wall block at (15-17, 21-23) three and more stood round one
+  // (dt 1/65: bear 47 held by bear 46, 46 by 49, 49 by 47, tank 2 behind them 11.3 s).
+  const int self = static_cast<int>(&a - agents_.data());
+  int k = j;
+  for (int len = 1; len <= kWaitCycle; ++len) {
+    const crowd::Agent& c = agents_[static_cast<size_t>(k)];
+    if (!c.tracking || c.blocked_by < 0) return false;  // waits for no one, or is not tracking: no cycle here
+    if (c.blocked_by != self) {
+      k = c.blocked_by;
+      continue;
+    }
+    // The cycle a -> j -> ... -> c -> a: a goes first if it has the right of way over each.
+    for (int m = j, n = 0; n < len; ++n) {
+      const crowd::Agent& d = agents_[static_cast<size_t>(m)];
+      if (!has_right_of_way(a, d)) return false;
+      m = d.blocked_by;
+    }
+    return true;
+  }
+  return false;
+}
+
 double CrowdImpl::route_speed_limit(const crowd::Agent& a, size_t leg, int& blocker) const {
   const UnitDef& u = a.def.unit;
   const auto& route = a.st.route;
@@ -219,17 +249,16 @@ double CrowdImpl::route_speed_limit(const crowd::Agent& a, size_t leg, int& bloc
   Other others[64];
   int n = 0;
   blocker = -1;
-  const int self = static_cast<int>(&a - agents_.data());
   for (int j : a.st.neighbors) {
     if (n == 64) break;
     const crowd::Agent& b = agents_[static_cast<size_t>(j)];
-    // Right of way where two units each hold the other (where their routes merge, each one's
-    // route ahead runs within reach of the other standing there): the one with less of its route
-    // left drives on, the other still waits for it. Both waited until the stuck remedies moved
+    // Right of way where units hold each other round a cycle (where their routes merge, each
+    // one's route ahead runs within reach of the next standing there): the one with less of
+    // its route left drives on, the others still wait. All waited until the stuck remedies moved
     // them aside, off their routes, with the units behind them: in bench512 (units 0-19 left
     // out in turn) the knots of 6-10 units north of the wall block at (15-17, 21-23) held units
-    // 11-19 s. (b.blocked_by is from b's last move: the moves run in index order, serially.)
-    if (b.tracking && b.blocked_by == self && has_right_of_way(a, b)) continue;
+    // 11-19 s. (blocked_by is from each unit's last move: the moves run in index order, serially.)
+    if (first_in_wait_cycle(a, j)) continue;
     // A gap to a moving unit; one standing may be passed as closely as bodies go (the move
     // check's rule): a tank kept a gap from a person settled beside its route and stood 48 s.
     const bool moving = glm::dot(b.st.velocity, b.st.velocity) > kStandingSpeed * kStandingSpeed;
