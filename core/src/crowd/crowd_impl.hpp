@@ -175,7 +175,7 @@ struct GoalGroup {
   double spacing = 0.0;         ///< Distance between rings (and neighbouring slots). [Units: cells]
   double max_radius = 0.0;      ///< The largest member's radius, found in step max_radius_step (claim_slot). [Units: cells]
   int64_t max_radius_step = -1;
-  bool all_settled = false;     ///< Every member on its slot, as found in step settled_step (move_in).
+  bool all_settled = false;     ///< Every member with a slot on it, as found in step settled_step (move_in).
   int64_t settled_step = -1;
 };
 

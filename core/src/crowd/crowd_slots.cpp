@@ -121,9 +121,10 @@ void CrowdImpl::move_in(int id) {
   // as packing allows (issue 24: the ring grows outward only as needed). Each step in is nearer
   // the goal by kSlotSwitchGain or more: no unit steps back and forth.
   // Persons only (a car or a tank turns and backs to make a step aside), and only once every
-  // member of the group is on its slot: a unit still on its way claims the nearest free slot
-  // itself, and units stepping in while others came in (test_crowd_slots' 100 mixed units to
-  // one goal) kept all of them from settling in 200 s where they did in 103 s.
+  // member of the group with a slot is on it: units stepping in while others came in to their
+  // slots (test_crowd_slots' 100 mixed units to one goal) kept all of them from settling in
+  // 200 s where they did in 103 s. Members far off, with no slot yet, do not hold it up: when
+  // they come they claim the free slots nearest the goal themselves.
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   const int64_t period = std::max<int64_t>(1, std::llround(kMoveInPeriod / def_.dt));
   if (!a.holonomic || (steps_ + id) % period != 0) return;
@@ -132,7 +133,7 @@ void CrowdImpl::move_in(int id) {
     g.settled_step = steps_;
     g.all_settled = std::all_of(g.members.begin(), g.members.end(), [this](int m) {
       const crowd::Agent& o = agents_[static_cast<size_t>(m)];
-      return o.slot >= 0 && o.at_spot;
+      return o.slot < 0 || o.at_spot;
     });
   }
   if (!g.all_settled) return;
