@@ -175,6 +175,8 @@ struct GoalGroup {
   double spacing = 0.0;         ///< Distance between rings (and neighbouring slots). [Units: cells]
   double max_radius = 0.0;      ///< The largest member's radius, found in step max_radius_step (claim_slot). [Units: cells]
   int64_t max_radius_step = -1;
+  bool all_settled = false;     ///< Every member with a slot on it, as found in step settled_step (move_in).
+  int64_t settled_step = -1;
 };
 
 struct Door {
@@ -428,6 +430,10 @@ class CrowdImpl {
   /// kDetourReach cells along it) to its end; none without a route.
   std::vector<Vec2> detour_rest(const crowd::Agent& a) const;
   void claim_slot(int id);
+  /// Moves to `slots` each point of `unlinked` a step from one of them (a neighbour within 1.2
+  /// `spacing`, the segment clear of walls for `radius`), until none is; the first slot is the
+  /// goal itself, when it is among `unlinked`. [Units: cells]
+  void link_slots(std::vector<Vec2>& slots, std::vector<Vec2>& unlinked, Vec2 goal, double spacing, double radius) const;
   // flow_field_crowd.cpp
   /// plan_route for a unit of a large group (CrowdDef::flow_field_units): its route from the
   /// group's flow field. False, and nothing changed, when that does not apply or finds no route.
@@ -476,8 +482,14 @@ class CrowdImpl {
   /// A stuck unit with a slot: takes a nearer free slot, or (stuck kParkHereAfter among the
   /// slots) a new slot where it stands.
   void resettle(int id);
-  /// resettle() for a unit with a slot held in one place for kParkHereAfter (and its re-plan).
+  /// resettle() for a unit with a slot held in one place for kParkHereAfter (and its re-plan);
+  /// for a unit on its slot, move_in().
   void park_if_held(int id);
+  /// A unit on its slot takes a free slot of its group nearer the goal beside it (once every
+  /// kMoveInPeriod), so the slots left free inside the rings move out to their rim.
+  void move_in(int id);
+  /// Whether no unit stands at `p` (bodies touching) and none of another group claimed it.
+  bool slot_free_of_units(int id, Vec2 p) const;
   Vec2 preferred_velocity(int id);
   /// The pure-pursuit point on the unit's route; with `w` (window_route) its points from there.
   Vec2 lookahead_point(const crowd::Agent& a, const crowd::RouteWindow* w = nullptr) const;

@@ -315,6 +315,35 @@ bool CrowdImpl::slot_blocked_by_other_group(int id, Vec2 p) const {
   return false;
 }
 
+void CrowdImpl::link_slots(std::vector<Vec2>& slots, std::vector<Vec2>& unlinked, Vec2 goal, double spacing, double radius) const {
+  // Before, a slot had to be in straight sight of the goal. Where walls cut into the rings,
+  // that left out slots a step round a corner and grew the rings outward instead: on
+  // Berlin_0_512 group 0's 125 persons had 70 slots within the 7.46 cells the bench judges
+  // (102 clear of walls there) and stood out to 10.2 cells; linked through neighbours, the
+  // 125th slot is on the 9th ring (7.65 cells), not the 11th. A step to a neighbour (within
+  // kSlotLink spacings, on the same ring or the one inside) clear of walls: no slot behind a
+  // wall, reached only the long way round.
+  constexpr double kSlotLink = 1.2;
+  bool linked = true;
+  while (linked) {
+    linked = false;
+    for (size_t k = 0; k < unlinked.size();) {
+      const Vec2 p = unlinked[k];
+      bool near = slots.empty() && glm::length(p - goal) < 1e-9;
+      for (size_t q = slots.size(); !near && q-- > 0;) {  // the newest first: most neighbours are
+        near = glm::length(slots[q] - p) <= kSlotLink * spacing && segment_clear(base_, slots[q], p, radius);
+      }
+      if (!near) {
+        ++k;
+        continue;
+      }
+      slots.push_back(p);
+      unlinked.erase(unlinked.begin() + static_cast<std::ptrdiff_t>(k));
+      linked = true;
+    }
+  }
+}
+
 void CrowdImpl::claim_slot(int id) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   crowd::GoalGroup& g = groups_[static_cast<size_t>(a.group)];
@@ -333,17 +362,19 @@ void CrowdImpl::claim_slot(int id) {
   if (glm::length(a.st.pose.pos - g.goal) > reach) return;
   const size_t wanted = g.members.size() + kSpareSlots;
   if (g.slots.size() < wanted) {
-    // Hexagonal rings around the goal, nearest first; a slot must be clear of walls and in
-    // straight sight of the goal for the largest member.
+    // Hexagonal rings around the goal, nearest first; a slot must be clear of walls for the
+    // largest member and reached from the goal through slots, a step to a neighbour at a time.
     g.slots.clear();
     g.claimed_by.clear();
+    std::vector<Vec2> unlinked;  // clear of walls, not (yet) reached through slots
     for (int ring = 0; ring <= 30 && g.slots.size() < wanted; ++ring) {
       const int count = ring == 0 ? 1 : 6 * ring;
       for (int k = 0; k < count; ++k) {
         const double ang = 2.0 * kPi * k / count;
         const Vec2 p = g.goal + ring * spacing * crowd::heading_dir(ang);
-        if (grid_.contains(p) && point_clear(base_, p, rmax) && segment_clear(base_, g.goal, p, rmax)) g.slots.push_back(p);
+        if (grid_.contains(p) && point_clear(base_, p, rmax)) unlinked.push_back(p);
       }
+      link_slots(g.slots, unlinked, g.goal, spacing, rmax);
     }
     g.claimed_by.assign(g.slots.size(), -1);
     for (int m : g.members) {
