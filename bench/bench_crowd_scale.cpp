@@ -187,22 +187,31 @@ class Judge {
 
   /// The arrival radius of k units sharing `goal`: K ring spacings (2 radius + 0.25) for the
   /// hexagonal rings that hold k (1 + 3K(K+1) >= k), + 0.25; where walls cut into that disc, the
-  /// radius within which the free cells reachable from the goal (4-connected) hold the disc's
+  /// radius within which the ground a unit's centre can stand on (at least `radius` from every
+  /// wall, sampled 4 x 4 per free cell reachable from the goal, 4-connected) holds the disc's
   /// area. A group whose goal is by a wall (Berlin_0_512's group 2: 125 persons settled, 49 of
   /// them never within the 5.35 cells of open ground) cannot pack in the open disc without
-  /// overlapping. The same radius in the open. [Units: cells]
+  /// overlapping; counting whole free cells still promised room a centre cannot use (a cell
+  /// beside a wall holds only 0.7 x 1 of it: at Berlin's groups 0, 2 and 7 only 102, 107 and
+  /// 109 of the 125 places within that radius were clear of the walls). The same radius in the
+  /// open. [Units: cells]
   static double packed_radius(const Grid& g, Vec2 goal, int k, double radius) {
     int rings = 0;
     while (1 + 3 * rings * (rings + 1) < k) ++rings;
     const double open = rings * (2.0 * radius + 0.25);
     const double area = kPi * open * open;  // [Units: cells^2]
-    // Free cells by distance of their centre from the goal, reached over free cells.
+    // Standing ground by distance from the goal: the points of a 4 x 4 sample of each free cell
+    // reached over free cells that lie clear of the walls, 1/16 cell^2 each.
+    constexpr int kSub = 4;
     std::vector<double> dist;
     for (const Cell& c : cells_by_reach(g, cell_of(goal), static_cast<size_t>(4.0 * area) + 64)) {
-      dist.push_back(glm::length(centre_of(c) - goal));
+      for (int i = 0; i < kSub * kSub; ++i) {
+        const Vec2 p(c.x + (i % kSub + 0.5) / kSub, c.y + (i / kSub + 0.5) / kSub);
+        if (point_clear(g, p, radius)) dist.push_back(glm::length(p - goal));
+      }
     }
     std::sort(dist.begin(), dist.end());
-    const size_t need = static_cast<size_t>(std::ceil(area));
+    const size_t need = static_cast<size_t>(std::ceil(area * kSub * kSub));
     const double walled = dist.size() >= need && need > 0 ? dist[need - 1] : open;
     return std::max(open, walled) + 0.25;
   }
