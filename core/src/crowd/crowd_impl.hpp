@@ -479,6 +479,9 @@ class CrowdImpl {
   void update_parked(int id);
   /// Whether a unit of another goal group has settled on, or claimed a slot at, about `p`.
   bool slot_blocked_by_other_group(int id, Vec2 p) const;
+  /// Unit `id`, holding a slot of its group, takes `slot` of it instead: the old one is free for
+  /// others, the new one its target.
+  void take_slot(int id, int slot);
   /// A stuck unit with a slot: takes a nearer free slot, or (stuck kParkHereAfter among the
   /// slots) a new slot where it stands.
   void resettle(int id);

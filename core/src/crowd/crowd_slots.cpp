@@ -47,6 +47,16 @@ void CrowdImpl::update_parked(int id) {
   a.st.note = buf;
 }
 
+void CrowdImpl::take_slot(int id, int slot) {
+  crowd::Agent& a = agents_[static_cast<size_t>(id)];
+  crowd::GoalGroup& g = groups_[static_cast<size_t>(a.group)];
+  g.claimed_by[static_cast<size_t>(a.slot)] = -1;
+  g.claimed_by[static_cast<size_t>(slot)] = id;
+  a.slot = slot;
+  a.st.target = g.slots[static_cast<size_t>(slot)];
+  update_parked(id);
+}
+
 void CrowdImpl::resettle(int id) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   if (a.group < 0 || a.slot < 0) return;
@@ -54,13 +64,6 @@ void CrowdImpl::resettle(int id) {
   const Vec2 pos = a.st.pose.pos;
   const double stuck_for = time() - a.progress_time;
   const double to_slot = glm::length(a.st.target - pos);
-  auto take = [&](int slot) {
-    g.claimed_by[static_cast<size_t>(a.slot)] = -1;
-    g.claimed_by[static_cast<size_t>(slot)] = id;
-    a.slot = slot;
-    a.st.target = g.slots[static_cast<size_t>(slot)];
-    update_parked(id);
-  };
   if (to_slot < kSlotSwitchDistance || stuck_for >= kSlotAnyAfter) {
     // Its slot is hemmed in (or walled off by units settled round it): take the free slot
     // nearest to where it stands. Only a nearer one: a tank hemmed in between two free slots
@@ -75,7 +78,7 @@ void CrowdImpl::resettle(int id) {
       }
     }
     if (best >= 0) {
-      take(best);
+      take_slot(id, best);
       return;
     }
   }
@@ -97,7 +100,7 @@ void CrowdImpl::resettle(int id) {
   }
   g.slots.push_back(pos);
   g.claimed_by.push_back(-1);
-  take(static_cast<int>(g.slots.size()) - 1);
+  take_slot(id, static_cast<int>(g.slots.size()) - 1);
 }
 
 bool CrowdImpl::slot_free_of_units(int id, Vec2 p) const {
@@ -150,11 +153,7 @@ void CrowdImpl::move_in(int id) {
     }
   }
   if (best < 0) return;
-  g.claimed_by[static_cast<size_t>(a.slot)] = -1;
-  g.claimed_by[static_cast<size_t>(best)] = id;
-  a.slot = best;
-  a.st.target = g.slots[static_cast<size_t>(best)];
-  update_parked(id);
+  take_slot(id, best);
   a.st.replan_cause = CrowdReplanCause::slot;
   plan_route(id);
 }
