@@ -27,7 +27,8 @@
 /// pivot with no other unit within 2 cells: it drives such a route leg by leg, stopping on each
 /// sharp corner to turn on the spot. Persons keep ORCA.
 ///
-/// Units sharing a goal settle in slots round it (hexagonal rings, nearest first). A unit held
+/// Units sharing a goal settle in slots round it, nearest first (persons: the points of a
+/// hexagonal lattice nearest the goal; a group with vehicles: hexagonal rings). A unit held
 /// in one place for 7 s among the slots (or beside its own) takes a nearer free slot, or parks
 /// where it stands: CrowdMetrics::longest_lock stays under 10 s in a crowd of 100 bound for
 /// one goal.

@@ -172,8 +172,9 @@ struct GoalGroup {
   std::vector<int> members;
   std::vector<Vec2> slots;      ///< Made on the first claim, nearest the goal first.
   std::vector<int> claimed_by;  ///< Per slot: the unit, or -1.
-  double spacing = 0.0;         ///< Distance between rings (and neighbouring slots). [Units: cells]
+  double spacing = 0.0;         ///< Distance between neighbouring slots (and between rings). [Units: cells]
   double max_radius = 0.0;      ///< The largest member's radius, found in step max_radius_step (claim_slot). [Units: cells]
+  bool holonomic = true;        ///< Every member steps any way (persons), found with max_radius.
   int64_t max_radius_step = -1;
   bool all_settled = false;     ///< Every member with a slot on it, as found in step settled_step (move_in).
   int64_t settled_step = -1;
@@ -434,6 +435,14 @@ class CrowdImpl {
   /// `spacing`, the segment clear of walls for `radius`), until none is; the first slot is the
   /// goal itself, when it is among `unlinked`. [Units: cells]
   void link_slots(std::vector<Vec2>& slots, std::vector<Vec2>& unlinked, Vec2 goal, double spacing, double radius) const;
+  /// The `wanted` points of a hexagonal lattice of `spacing` round `goal` nearest to it (fewer
+  /// where walls leave fewer) that are clear of walls for `radius` and linked to the goal
+  /// (link_slots), nearest first. [Units: cells]
+  std::vector<Vec2> lattice_slots(Vec2 goal, size_t wanted, double spacing, double radius) const;
+  /// Hexagonal rings round `goal` (ring k: 6k points k `spacing`s out), whole rings until they
+  /// hold `wanted` points clear of walls for `radius` and linked to the goal (link_slots), ring
+  /// by ring. [Units: cells]
+  std::vector<Vec2> ring_slots(Vec2 goal, size_t wanted, double spacing, double radius) const;
   // flow_field_crowd.cpp
   /// plan_route for a unit of a large group (CrowdDef::flow_field_units): its route from the
   /// group's flow field. False, and nothing changed, when that does not apply or finds no route.
@@ -489,7 +498,7 @@ class CrowdImpl {
   /// for a unit on its slot, move_in().
   void park_if_held(int id);
   /// A unit on its slot takes a free slot of its group nearer the goal beside it (once every
-  /// kMoveInPeriod), so the slots left free inside the rings move out to their rim.
+  /// kMoveInPeriod), so the slots left free near the goal move out to the group's rim.
   void move_in(int id);
   /// Whether no unit stands at `p` (bodies touching) and none of another group claimed it.
   bool slot_free_of_units(int id, Vec2 p) const;

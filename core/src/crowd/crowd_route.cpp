@@ -352,7 +352,11 @@ void CrowdImpl::claim_slot(int id) {
     // Once per step, not per member: members join only between steps, and at 1,250 members a
     // group this walk per member was 40% of the step (bench_flow_field).
     g.max_radius = 0.0;
-    for (int m : g.members) g.max_radius = std::max(g.max_radius, agents_[static_cast<size_t>(m)].def.unit.radius);
+    g.holonomic = true;
+    for (int m : g.members) {
+      g.max_radius = std::max(g.max_radius, agents_[static_cast<size_t>(m)].def.unit.radius);
+      g.holonomic = g.holonomic && agents_[static_cast<size_t>(m)].holonomic;
+    }
     g.max_radius_step = steps_;
   }
   const double rmax = g.max_radius;
@@ -362,20 +366,9 @@ void CrowdImpl::claim_slot(int id) {
   if (glm::length(a.st.pose.pos - g.goal) > reach) return;
   const size_t wanted = g.members.size() + kSpareSlots;
   if (g.slots.size() < wanted) {
-    // Hexagonal rings around the goal, nearest first; a slot must be clear of walls for the
-    // largest member and reached from the goal through slots, a step to a neighbour at a time.
-    g.slots.clear();
-    g.claimed_by.clear();
-    std::vector<Vec2> unlinked;  // clear of walls, not (yet) reached through slots
-    for (int ring = 0; ring <= 30 && g.slots.size() < wanted; ++ring) {
-      const int count = ring == 0 ? 1 : 6 * ring;
-      for (int k = 0; k < count; ++k) {
-        const double ang = 2.0 * kPi * k / count;
-        const Vec2 p = g.goal + ring * spacing * crowd::heading_dir(ang);
-        if (grid_.contains(p) && point_clear(base_, p, rmax)) unlinked.push_back(p);
-      }
-      link_slots(g.slots, unlinked, g.goal, spacing, rmax);
-    }
+    // Units that step any way: the nearest points of a hexagonal lattice round the goal
+    // (lattice_slots, crowd_slots.cpp); a group with units that turn to drive: rings.
+    g.slots = g.holonomic ? lattice_slots(g.goal, wanted, spacing, rmax) : ring_slots(g.goal, wanted, spacing, rmax);
     g.claimed_by.assign(g.slots.size(), -1);
     for (int m : g.members) {
       const crowd::Agent& o = agents_[static_cast<size_t>(m)];

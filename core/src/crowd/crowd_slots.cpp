@@ -1,12 +1,15 @@
-// Slots near a shared goal (crowd_route.cpp makes them: hexagonal rings round the goal, an
-// outer ring only once the inner ones are full, claimed nearest first): saying when a unit is
-// parked far from its goal, so a unit counted arrived several cells off says why; and a unit
-// that cannot reach its slot settling for another, or for where it stands.
+// Slots near a shared goal, claimed nearest first (claim_slot, crowd_route.cpp): for persons
+// the points of a hexagonal lattice round the goal nearest to it, for a group with vehicles
+// hexagonal rings; saying when a unit is parked far from its goal, so a unit counted arrived
+// several cells off says why; a unit that cannot reach its slot settling for another, or for
+// where it stands; and a unit on its slot moving to a free one nearer the goal beside it.
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "crowd/crowd_impl.hpp"
 #include "pathlab/collision.hpp"
@@ -26,12 +29,79 @@ constexpr double kParkHereAfter = 7.0;
 constexpr double kParkBesideSlot = 1.0;  ///< ... or this near its own slot, outside the rings. [Units: cells]
 /// A unit on its slot looks this often for a free slot nearer the goal beside it. [Units: s] [Limit: > 0]
 constexpr double kMoveInPeriod = 1.0;
-/// ... within this many ring spacings of where it stands: the nearest slot on the next ring in
-/// is at most 1.24 spacings away (from ring 2; 1.17 from rings 3-11: rings of 6k slots), and a
-/// slot farther off lies past other units. [Limit: > 0]
+/// ... within this many spacings of where it stands: on the lattice a slot's neighbour nearer
+/// the goal is one spacing away; on rings the nearest slot on the next ring in is at most 1.24
+/// (from ring 2; 1.17 from rings 3-11: rings of 6k slots); a slot farther off lies past other
+/// units. [Limit: > 0]
 constexpr double kMoveInReach = 1.25;
 
 }  // namespace
+
+std::vector<Vec2> CrowdImpl::lattice_slots(Vec2 goal, size_t wanted, double spacing, double radius) const {
+  // The densest packing of equal discs in the plane is the hexagonal lattice (A. Thue, "Uber
+  // die dichteste Zusammenstellung von kongruenten Kreisen in einer Ebene", 1910): its points
+  // nearest the goal, not whole rings of 6k points on circles k spacings out. The rings held
+  // 127 slots within 6 spacings in the open and the judge of bench_crowd_scale (the radius of
+  // a packing, Judge::packed_radius) saw the 42 of the 7th ring beyond its radius; round goals
+  // among walls the rings dropped the points not clear of walls, and the slots of 125 persons
+  // reached out to 6.80 and 5.95 cells where the judge asks for 6.72 and 5.70 (Berlin_0_512's
+  // groups 2 and 7: 107 and 109 slots within). The lattice's 131 nearest slots clear of walls
+  // lie within 6.64 and 5.57 cells there, and within 5.17 cells in the open.
+  const double row = 0.5 * std::sqrt(3.0) * spacing;  // between the lattice's rows [Units: cells]
+  // A lattice holds 2 / sqrt(3) points per spacing^2: a disc of this reach about `wanted`, and a
+  // spacing more.
+  double reach = spacing * (std::sqrt(static_cast<double>(wanted) * row / (kPi * spacing)) + 1.0);
+  std::vector<Vec2> slots;
+  for (size_t found = 0;; found = slots.size()) {
+    std::vector<std::pair<double, Vec2>> near;  // (distance from the goal, point), rows in order
+    const int rows = static_cast<int>(reach / row) + 1;
+    for (int j = -rows; j <= rows; ++j) {
+      const double shift = 0.5 * j;
+      const int lo = static_cast<int>(std::floor(-reach / spacing - shift)), hi = static_cast<int>(std::ceil(reach / spacing - shift));
+      for (int i = lo; i <= hi; ++i) {
+        const Vec2 p = goal + Vec2((i + shift) * spacing, j * row);
+        const double d = glm::length(p - goal);
+        if (d <= reach && grid_.contains(p) && point_clear(base_, p, radius)) near.emplace_back(d, p);
+      }
+    }
+    auto nearer = [](const std::pair<double, Vec2>& x, const std::pair<double, Vec2>& y) { return x.first < y.first; };
+    std::stable_sort(near.begin(), near.end(), nearer);
+    std::vector<Vec2> unlinked;
+    for (const auto& q : near) unlinked.push_back(q.second);
+    slots.clear();
+    link_slots(slots, unlinked, goal, spacing, radius);
+    // Walls left too few: reach farther, at least 1.25 spacings, so a step of link_slots (at
+    // most 1.2) from any slot outward lands within; none more linked then, none ever will be.
+    if (slots.size() >= wanted || (reach > spacing && slots.size() == found)) break;
+    const double more = std::sqrt(static_cast<double>(wanted) / static_cast<double>(std::max<size_t>(slots.size(), 1)));
+    reach = std::max(reach + 1.25 * spacing, reach * std::min(more, 2.0));
+  }
+  std::vector<std::pair<double, Vec2>> order;
+  for (const Vec2& p : slots) order.emplace_back(glm::length(p - goal), p);
+  std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  slots.clear();
+  for (size_t k = 0; k < order.size() && k < wanted; ++k) slots.push_back(order[k].second);
+  return slots;
+}
+
+std::vector<Vec2> CrowdImpl::ring_slots(Vec2 goal, size_t wanted, double spacing, double radius) const {
+  // A group with units that turn to drive (cars, tanks): rings, looser along them than the
+  // lattice (6k points on a circle k spacings out, 1.05 spacings apart), as before. With the
+  // lattice for them too, test_crowd_slots' 100 mixed units (seed 1) left a car circling its
+  // slot and 3 of 100 not settled at 200 s (before: all in 63 s).
+  std::vector<Vec2> slots;
+  std::vector<Vec2> unlinked;  // clear of walls, not (yet) reached through slots
+  for (int ring = 0; ring <= 30 && slots.size() < wanted; ++ring) {
+    const int count = ring == 0 ? 1 : 6 * ring;
+    for (int k = 0; k < count; ++k) {
+      const double ang = 2.0 * kPi * k / count;
+      const Vec2 p = goal + ring * spacing * crowd::heading_dir(ang);
+      if (grid_.contains(p) && point_clear(base_, p, radius)) unlinked.push_back(p);
+    }
+    link_slots(slots, unlinked, goal, spacing, radius);
+  }
+  return slots;
+}
 
 void CrowdImpl::update_parked(int id) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
@@ -120,7 +190,7 @@ void CrowdImpl::move_in(int id) {
   // radius stood on the ring just beyond the rings that hold its group (5.95 cells for 125
   // persons, 6 rings to 5.10 cells) while 8 slots inside stayed free (rooms, 1,000: 6 persons;
   // Berlin_0_512, the open goals: 8). A unit on its slot with a free slot nearer the goal right
-  // beside it steps in, so the holes move out to the rim and the rings stay as near the goal
+  // beside it steps in, so the holes move out to the rim and the slots stay as near the goal
   // as packing allows (issue 24: the ring grows outward only as needed). Each step in is nearer
   // the goal by kSlotSwitchGain or more: no unit steps back and forth.
   // Persons only (a car or a tank turns and backs to make a step aside), and only once every
