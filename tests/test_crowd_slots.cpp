@@ -106,8 +106,8 @@ TEST_CASE("crowd slots: a slot left free nearer the goal is taken by the unit be
   // Issue 27: on bench_crowd_scale every person outside the judge's radius stood on a slot
   // beyond those that hold its group while slots inside stayed free. 8 persons to one goal:
   // persons settle on a hexagonal lattice, 7 slots within one spacing (the goal and its 6
-  // neighbours), so one settles sqrt(3) spacings out; then a unit one spacing out beside it is
-  // sent away, and it steps into the free slot (move_in, crowd_slots.cpp).
+  // neighbours), so one settles farther out; then a unit one spacing out beside it is sent
+  // away, and it steps into the free slot (move_in, crowd_slots.cpp).
   constexpr int kUnits = 8;
   const Vec2 goal(30.5, 30.5);
   const double spacing = 2.0 * 0.3 + 0.25;  // persons: radius 0.3
@@ -132,7 +132,9 @@ TEST_CASE("crowd slots: a slot left free nearer the goal is taken by the unit be
   // in from the side away from the others), none walks round the rim to it.
   const int before = beyond_one_spacing(-1);
   CHECK(before >= 1);
-  CHECK(glm::length(c.state(outer).target - goal) == doctest::Approx(std::sqrt(3.0) * spacing).epsilon(1e-9));
+  // On the lattice's next shells: sqrt(3) or 2 spacings out.
+  const double out = glm::length(c.state(outer).target - goal) / spacing;
+  CHECK((out == doctest::Approx(std::sqrt(3.0)).epsilon(1e-9) || out == doctest::Approx(2.0).epsilon(1e-9)));
   // Its nearest neighbour one spacing out leaves (one spacing away: lattice neighbours).
   int leaver = -1;
   double nearest = 1e9;
@@ -147,7 +149,7 @@ TEST_CASE("crowd slots: a slot left free nearer the goal is taken by the unit be
   REQUIRE(c.set_goal(leaver, Vec2(5.5, 55.5)));
   while (c.time() < settled + 40.0) c.step();
   const CrowdAgentState& s = c.state(outer);
-  MESSAGE("the unit from sqrt(3) spacings out now " << glm::length(s.target - goal) << " cells from the goal");
+  MESSAGE("the unit from " << out << " spacings out now " << glm::length(s.target - goal) << " cells from the goal");
   CHECK(glm::length(s.target - freed) < 1e-9);  // it took the freed slot
   CHECK(s.arrived);
   CHECK(beyond_one_spacing(leaver) == before - 1);
@@ -179,7 +181,7 @@ double packed_radius(const Grid& g, Vec2 goal, int k, double radius) {
   return std::max(open, dist.at(need - 1)) + 0.25;
 }
 
-TEST_CASE("crowd slots: 80 persons by a wall get slots within the judge's packed radius, and stand within it") {
+TEST_CASE("crowd slots: 80 persons by a wall get slots within the judge's packed radius, and settle there") {
   // Issue 27: round goals among walls the hexagonal rings dropped the slots not clear of walls
   // and reached out beyond the radius a packing of the ground needs (Berlin_0_512's groups 2
   // and 7). Here a wall 2 cells from the goal (x < 25): the rings' 80th slot lay 5.10 cells out,
@@ -200,16 +202,13 @@ TEST_CASE("crowd slots: 80 persons by a wall get slots within the judge's packed
   for (int i = 0; i < kUnits; ++i) farthest = std::max(farthest, glm::length(c.state(i).target - goal));
   MESSAGE("80 persons by a wall: farthest slot " << farthest << " cells, judge's radius " << judge);
   CHECK(farthest <= judge);
-  while (c.time() < 120.0) c.step();
+  while (!c.all_arrived() && c.time() < 120.0) c.step();
+  CHECK(c.all_arrived());  // (rings: at 63.4 s, 17 of them beyond the judge's radius)
   int within = 0;
   for (int i = 0; i < kUnits; ++i) within += glm::length(c.state(i).pose.pos - goal) <= judge;
   CHECK(within == kUnits);  // (rings: 63)
-  // Nearly all stand still on their slots; in this packing a few keep stepping aside for a
-  // neighbour and back (no gap to pass between slots of the lattice): 74-78 of 80 from 45 s on
-  // (rings: all 80 from 63 s, 17 of them beyond the judge's radius).
-  CHECK(c.run_metrics().arrived >= 70);
   CHECK(c.run_metrics().min_separation_ratio >= 1.0 - 1e-9);
-  MESSAGE("80 persons by a wall at 120 s: " << within << " within the judge's radius, " << c.run_metrics().arrived << " settled");
+  MESSAGE("80 persons by a wall: all settled at " << c.time() << " s, " << within << " within the judge's radius");
 }
 
 TEST_CASE("crowd arrival: arrived means at the spot, facing the goal heading and stopped; time_to_goal follows it") {
