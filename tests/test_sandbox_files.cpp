@@ -290,6 +290,40 @@ TEST_CASE("files: units stand still while the restore question is open, and run 
   CHECK(ui.sb().units().time() > 0.0);
 }
 
+TEST_CASE("files: a restored scene that cannot place a unit says so beside \"restored\"") {
+  // Found driving the sandbox: a wall painted over a unit's spawn spot, the window closed, the
+  // work restored: the unit was dropped (its start is in a wall) and the status line said only
+  // "restored unsaved work from ...".
+  ScratchDir tmp("restore_unit_in_wall");
+  const std::string mine = tmp / "mine.json";
+  io::Scene with_units = small_scene("mine");
+  io::UnitData person;
+  person.pose = Pose{Vec2(2.5, 8.5), 0.0};
+  with_units.units.push_back(person);
+  person.pose = Pose{Vec2(5.5, 5.5), 0.0};
+  with_units.units.push_back(person);
+  REQUIRE(io::save_scene(with_units, mine).ok());
+  {
+    SandboxUi ui(with_units, 2, mine);
+    ui.sb().set_state_dir(tmp / "state");
+    ui.idle(30);  // the unit walks off its spawn spot, then a wall is painted over the spot
+    paint_a_wall(ui, Vec2(5.5, 5.5));
+    REQUIRE(ui.sb().autosave_now());
+  }
+  SandboxUi ui(small_scene("start"), 2);
+  ui.sb().set_state_dir(tmp / "state");
+  REQUIRE(ui.sb().open(mine));
+  REQUIRE_FALSE(ui.sb().restore_offer().empty());
+  ui.idle(2);
+  ui.click_widget("modal:restore");
+  ui.idle(1);
+  CHECK(ui.sb().scene().grid.blocked_count() == 1);
+  CHECK(ui.sb().units().count() == 1);
+  CHECK(ui.sb().status().find("restored unsaved work") != std::string::npos);
+  CHECK_MESSAGE(ui.sb().status().find("inside a wall") != std::string::npos, ui.sb().status());
+  CHECK(ui.sb().status_is_error());
+}
+
 TEST_CASE("files: each scene has its own autosave") {
   ScratchDir tmp("slots");
   const std::string a = tmp / "a.json", b = tmp / "b.json";

@@ -158,7 +158,10 @@ void Sandbox::resolve_restore(bool restore) {
     set_scene(std::move(*sc));
     doc_ = keep;  // the restored work still belongs to its file
     touched();
-    set_status("restored unsaved work from " + copy, false);
+    // A unit the restored scene cannot place (a wall painted over its spawn spot) is named by
+    // set_scene's message: keep it beside this one, or the unit would vanish without a word.
+    const std::string units_error = status_error_ ? "; " + status_ : std::string();
+    set_status("restored unsaved work from " + copy + units_error, !units_error.empty());
   } else {
     std::error_code ec;
     fs::remove(copy, ec);
