@@ -302,12 +302,15 @@ TEST_CASE("files: a restored scene that cannot place a unit says so beside \"res
   with_units.units.push_back(person);
   person.pose = Pose{Vec2(5.5, 5.5), 0.0};
   with_units.units.push_back(person);
+  person.pose = Pose{Vec2(6.5, 5.5), 0.0};
+  with_units.units.push_back(person);
   REQUIRE(io::save_scene(with_units, mine).ok());
   {
     SandboxUi ui(with_units, 2, mine);
     ui.sb().set_state_dir(tmp / "state");
     ui.idle(30);  // the unit walks off its spawn spot, then a wall is painted over the spot
     paint_a_wall(ui, Vec2(5.5, 5.5));
+    paint_a_wall(ui, Vec2(6.5, 5.5));
     REQUIRE(ui.sb().autosave_now());
   }
   SandboxUi ui(small_scene("start"), 2);
@@ -317,10 +320,11 @@ TEST_CASE("files: a restored scene that cannot place a unit says so beside \"res
   ui.idle(2);
   ui.click_widget("modal:restore");
   ui.idle(1);
-  CHECK(ui.sb().scene().grid.blocked_count() == 1);
+  CHECK(ui.sb().scene().grid.blocked_count() == 2);
   CHECK(ui.sb().units().count() == 1);
   CHECK(ui.sb().status().find("restored unsaved work") != std::string::npos);
   CHECK_MESSAGE(ui.sb().status().find("inside a wall") != std::string::npos, ui.sb().status());
+  CHECK_MESSAGE(ui.sb().status().find("and 1 more not placed") != std::string::npos, ui.sb().status());
   CHECK(ui.sb().status_is_error());
 }
 

@@ -236,7 +236,9 @@ std::string UnitSwarm::load(const io::Scene& scene) {
     units_.push_back(Unit{d.preset, crowd_->agent_def(id).unit, crowd_->state(id).pose, d.goal, d.turning_radius,
                           built->messages[k], 0, false});
   }
-  return built->skipped.empty() ? "" : built->skipped.front();
+  if (built->skipped.empty()) return "";
+  const size_t more = built->skipped.size() - 1;  // the first named, the others counted
+  return built->skipped.front() + (more == 0 ? "" : " (and " + std::to_string(more) + " more not placed)");
 }
 
 void UnitSwarm::clear(const io::Scene& scene) {

@@ -87,7 +87,8 @@ class UnitSwarm {
   void clear(const io::Scene& scene);
   /// Puts every unit back where it was spawned, at rest; time, doors and trucks restart.
   void reset(const io::Scene& scene);
-  /// Replaces the units by the scene's list (after opening a scene). Returns the first error or "".
+  /// Replaces the units by the scene's list (after opening a scene). Returns "" or the first unit
+  /// it could not place, with how many more it could not.
   std::string load(const io::Scene& scene);
   /// The spawn list, as the scene file stores it.
   std::vector<io::UnitData> spawn_list() const;
