@@ -308,7 +308,7 @@ TEST_CASE("files: a restored scene that cannot place a unit says so beside \"res
   {
     SandboxUi ui(with_units, 2, mine);
     ui.sb().set_state_dir(tmp / "state");
-    ui.idle(30);  // the unit walks off its spawn spot, then a wall is painted over the spot
+    ui.idle(30);  // the units walk off their spawn spots, then walls are painted over two spots
     paint_a_wall(ui, Vec2(5.5, 5.5));
     paint_a_wall(ui, Vec2(6.5, 5.5));
     REQUIRE(ui.sb().autosave_now());
