@@ -10,6 +10,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "document/gallery.hpp"
@@ -44,6 +46,17 @@ struct ScratchAssets {
   }
   ~ScratchAssets() { set_assets_dir(PATHLAB_ASSETS_DIR); }
 };
+
+/// small_scene(name) with a person spawned at each of `spots`.
+io::Scene scene_with_persons(const std::string& name, std::initializer_list<Vec2> spots) {
+  io::Scene scene = small_scene(name);
+  for (Vec2 at : spots) {
+    io::UnitData person;
+    person.pose = Pose{at, 0.0};
+    scene.units.push_back(person);
+  }
+  return scene;
+}
 
 }  // namespace
 
@@ -266,10 +279,7 @@ TEST_CASE("files: a crash copy newer than the scene is offered on open and never
 TEST_CASE("files: units stand still while the restore question is open, and run once it is answered") {
   ScratchDir tmp("restore_units");
   const std::string mine = tmp / "mine.json";
-  io::Scene with_unit = small_scene("mine");
-  io::UnitData person;
-  person.pose = Pose{Vec2(2.5, 8.5), 0.0};
-  with_unit.units.push_back(person);
+  const io::Scene with_unit = scene_with_persons("mine", {Vec2(2.5, 8.5)});
   REQUIRE(io::save_scene(with_unit, mine).ok());
   {  // A session edits the scene and leaves its crash copy behind.
     SandboxUi ui(with_unit, 2, mine);
@@ -296,14 +306,7 @@ TEST_CASE("files: a restored scene that cannot place a unit says so beside \"res
   // "restored unsaved work from ...".
   ScratchDir tmp("restore_unit_in_wall");
   const std::string mine = tmp / "mine.json";
-  io::Scene with_units = small_scene("mine");
-  io::UnitData person;
-  person.pose = Pose{Vec2(2.5, 8.5), 0.0};
-  with_units.units.push_back(person);
-  person.pose = Pose{Vec2(5.5, 5.5), 0.0};
-  with_units.units.push_back(person);
-  person.pose = Pose{Vec2(6.5, 5.5), 0.0};
-  with_units.units.push_back(person);
+  const io::Scene with_units = scene_with_persons("mine", {Vec2(2.5, 8.5), Vec2(5.5, 5.5), Vec2(6.5, 5.5)});
   REQUIRE(io::save_scene(with_units, mine).ok());
   {
     SandboxUi ui(with_units, 2, mine);

@@ -211,6 +211,9 @@ class Sandbox {
   bool finish();
   const std::vector<std::string>& recent_files() const { return recent_; }
   void set_status(std::string text, bool error);
+  /// set_status(text) after set_scene: its message naming units it could not place stays
+  /// beside `text`, as an error (a wall painted over a spawn spot must not drop units unsaid).
+  void set_status_after_load(std::string text);
   /// Opens the Open / Import / Save As dialog (file_dialog.cpp; Ctrl+O, Ctrl+Shift+S). What it
   /// returns goes through request_open() and save(path). Not while another question is asked.
   void show_file_dialog(BrowseMode mode);

@@ -41,9 +41,8 @@ Status Sandbox::open_link(std::string_view url_or_fragment) {
     set_scene(std::move(*scene));
     doc_.reset_from_link(std::string(url_or_fragment));
     check_restore();
-    const std::string units_error = status_error_ ? "; " + status_ : std::string();  // as resolve_restore
-    set_status("opened a link" + (name.empty() ? std::string() : ": " + name) +
-                   " (not saved: Save asks for a file name)" + units_error, !units_error.empty());
+    set_status_after_load("opened a link" + (name.empty() ? std::string() : ": " + name) +
+                          " (not saved: Save asks for a file name)");
     return ok_status();
   }
   io::LessonReadOptions options;

@@ -38,6 +38,11 @@ void Sandbox::set_status(std::string text, bool error) {
   status_at_ms_ = SDL_GetTicks64();
 }
 
+void Sandbox::set_status_after_load(std::string text) {
+  if (status_error_) text += "; " + status_;
+  set_status(std::move(text), status_error_);
+}
+
 void Sandbox::forget_scene_messages() {
   // A message about the previous scene (an error, "saved ...", an export) would read as one
   // about the scene now open (issue 23).
@@ -158,10 +163,7 @@ void Sandbox::resolve_restore(bool restore) {
     set_scene(std::move(*sc));
     doc_ = keep;  // the restored work still belongs to its file
     touched();
-    // A unit the restored scene cannot place (a wall painted over its spawn spot) is named by
-    // set_scene's message: keep it beside this one, or the unit would vanish without a word.
-    const std::string units_error = status_error_ ? "; " + status_ : std::string();
-    set_status("restored unsaved work from " + copy + units_error, !units_error.empty());
+    set_status_after_load("restored unsaved work from " + copy);
   } else {
     std::error_code ec;
     fs::remove(copy, ec);
