@@ -197,6 +197,11 @@ TEST_CASE("cli crowd --scene: bad input is exit 2 naming the file and line") {
   const std::string wall = write_temp("crowd_scene_wall.json", head + "\"units\": [{\"pose\": [0.5, 0.5], \"goal\": [5.5, 0.5]},\n"
                                                                      "{\"pose\": [3.5, 1.5], \"goal\": [5.5, 2.5]}]}");
   check_usage_error("crowd --scene " + wall, "crowd_scene_wall.json:5: units[1]");
+  // Two that cannot be placed (one off the map): the first named, the other counted.
+  const std::string two = write_temp("crowd_scene_two.json", head + "\"units\": [{\"pose\": [3.5, 1.5]},\n"
+                                                                    "{\"pose\": [0.5, 0.5]}, {\"pose\": [9.5, 0.5]}]}");
+  check_usage_error("crowd --scene " + two, "units[0]");
+  check_usage_error("crowd --scene " + two, "(and 1 more units not placed)");
   const std::string door = write_temp("crowd_scene_door.json", head + "\"doors\": [{\"cells\": [0, 0, 9, 0]}]}");
   check_usage_error("crowd --scene " + door, "crowd_scene_door.json:4: doors[0].cells[2] is outside the map");
   check_usage_error("crowd --scene /nonexistent/s.json", "/nonexistent/s.json");

@@ -331,6 +331,134 @@ TEST_CASE("files: a restored scene that cannot place a unit says so beside \"res
   CHECK(ui.sb().status_is_error());
 }
 
+namespace {
+
+/// Every field of every unit, in order (exactly: the file keeps the numbers it was given).
+void check_same_units(const std::vector<io::UnitData>& got, const std::vector<io::UnitData>& want) {
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    CAPTURE(i);
+    CHECK(got[i].preset == want[i].preset);
+    CHECK(got[i].pose.pos == want[i].pose.pos);
+    CHECK(got[i].pose.heading == want[i].pose.heading);
+    REQUIRE(got[i].goal.has_value() == want[i].goal.has_value());
+    if (want[i].goal) CHECK(got[i].goal->pos == want[i].goal->pos);
+    if (want[i].goal) CHECK(got[i].goal->heading == want[i].goal->heading);
+    CHECK(got[i].turning_radius == want[i].turning_radius);
+  }
+}
+
+/// Three units, the first and the last on spots walled over later, each field set differently.
+io::Scene scene_with_walled_units(const std::string& name) {
+  io::Scene s = scene_with_persons(name, {Vec2(5.5, 5.5), Vec2(2.5, 8.5), Vec2(6.5, 5.5)});
+  s.units[0].pose.heading = 1.25;
+  s.units[0].goal = Pose{Vec2(20.5, 3.5), 0.5};
+  s.units[2].preset = "car";
+  s.units[2].turning_radius = 2.5;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("files: units a restored scene cannot place are kept: Save writes every unit back, in its place") {
+  // Found driving the sandbox: 25 of 28 units came back after a restore, and the next Save (and
+  // the autosave) held 25: the three whose spawn spots a wall covered were lost.
+  ScratchDir tmp("keep_unplaced");
+  const std::string mine = tmp / "mine.json";
+  const io::Scene with_units = scene_with_walled_units("mine");
+  REQUIRE(io::save_scene(with_units, mine).ok());
+  {
+    SandboxUi ui(with_units, 2, mine);
+    ui.sb().set_state_dir(tmp / "state");
+    ui.idle(30);  // the units walk off their spawn spots, then walls are painted over two spots
+    paint_a_wall(ui, Vec2(5.5, 5.5));
+    paint_a_wall(ui, Vec2(6.5, 5.5));
+    REQUIRE(ui.sb().autosave_now());
+  }
+  SandboxUi ui(small_scene("start"), 2);
+  ui.sb().set_state_dir(tmp / "state");
+  REQUIRE(ui.sb().open(mine));
+  ui.idle(2);
+  ui.click_widget("modal:restore");
+  ui.idle(10);
+  const UnitSwarm& u = ui.sb().units();
+  CHECK(u.count() == 1);
+  REQUIRE(u.unplaced().size() == 2);
+  CHECK(u.unplaced()[0].index == 0);
+  CHECK(u.unplaced()[1].index == 2);
+  CHECK(u.unplaced()[1].reason.find("inside a wall") != std::string::npos);
+  CHECK(u.list_index(0) == 1);  // the unit placed is units[1], as in the file
+  check_same_units(u.spawn_list(), with_units.units);
+  // Save to a new file (never over the user's) and the autosave: every unit, as it was.
+  const std::string copy = tmp / "copy.json";
+  REQUIRE(ui.sb().save(copy));
+  auto back = io::load_scene(copy);
+  REQUIRE(back.ok());
+  check_same_units(back->units, with_units.units);
+  paint_a_wall(ui, Vec2(12.5, 12.5));  // unsaved work again
+  REQUIRE(ui.sb().autosave_now());
+  auto autosaved = io::load_scene(ui.sb().autosave_path());
+  REQUIRE(autosaved.ok());
+  check_same_units(autosaved->units, with_units.units);
+  CHECK(io::load_scene(mine)->units.size() == 3);  // the user's file untouched
+}
+
+TEST_CASE("files: units not placed are placed again at Reset once the wall is erased, with no duplicate") {
+  ScratchDir tmp("replace_unplaced");
+  io::Scene walled = scene_with_walled_units("walled");
+  walled.grid.set_blocked(5, 5, true);
+  walled.grid.set_blocked(6, 5, true);
+  SandboxUi ui(walled, 2);
+  ui.idle(10);
+  REQUIRE(ui.sb().units().count() == 1);
+  REQUIRE(ui.sb().units().unplaced().size() == 2);
+  ui.sb().set_tool(Tool::erase);
+  ui.click(ui.sb().world_to_screen(Vec2(5.5, 5.5)));
+  ui.click(ui.sb().world_to_screen(Vec2(6.5, 5.5)));
+  ui.idle(2);
+  REQUIRE(ui.sb().scene().grid.blocked_count() == 0);
+  ui.sb().units().reset(ui.sb().scene());
+  ui.idle(1);
+  const UnitSwarm& u = ui.sb().units();
+  CHECK(u.count() == 3);
+  CHECK(u.unplaced().empty());
+  check_same_units(u.spawn_list(), walled.units);  // in the file's order, each once
+  CHECK(u.preset_of(2) == "car");
+  ui.sb().units().reset(ui.sb().scene());  // a second Reset: still three
+  CHECK(ui.sb().units().count() == 3);
+  CHECK(ui.sb().units().spawn_list().size() == 3);
+}
+
+TEST_CASE("files: a unit not placed can be deleted from the Units panel, and Ctrl+Z brings it back") {
+  io::Scene walled = scene_with_walled_units("walled");
+  walled.grid.set_blocked(5, 5, true);
+  walled.grid.set_blocked(6, 5, true);
+  SandboxUi ui(walled, 2);
+  ui.idle(3);
+  REQUIRE(ui.sb().units().unplaced().size() == 2);
+  for (int i = 0; i < 60; ++i) {  // the side panel scrolled down to the Units section's end
+    const std::pair<ImVec2, ImVec2> r = ui.sb().widget_rect("remove not placed");
+    const ImVec2 lo = r.first;
+    if (r.second.x > lo.x && lo.y > 20.0f && r.second.y < 780.0f) break;
+    ui.host->frame([&](ImGuiIO& io) {
+      io.MousePos = ImVec2(lo.x, 400.0f);
+      io.MouseWheel = -1.0f;
+    });
+  }
+  ui.click_widget("remove not placed");  // the first: units[0]
+  ui.idle(2);
+  const std::vector<io::UnitData> left = ui.sb().units().spawn_list();
+  REQUIRE(left.size() == 2);
+  CHECK(left[0].pose.pos == walled.units[1].pose.pos);
+  CHECK(left[1].preset == "car");
+  REQUIRE(ui.sb().units().unplaced().size() == 1);
+  CHECK(ui.sb().units().unplaced()[0].index == 1);  // the list closed up
+  CHECK(ui.sb().unsaved());
+  ui.key(SDL_SCANCODE_Z, true);
+  ui.idle(2);
+  check_same_units(ui.sb().units().spawn_list(), walled.units);
+}
+
 TEST_CASE("files: each scene has its own autosave") {
   ScratchDir tmp("slots");
   const std::string a = tmp / "a.json", b = tmp / "b.json";

@@ -183,8 +183,11 @@ void read_scene_input(Args& args, const std::string& path, const CrowdDef& def, 
   if (!built->skipped.empty()) {
     // The sandbox skips such a unit; the command line refuses the file, at the unit's line
     // when the core's own check names it ("s.json:5: units[1]: ...").
+    // It names the first, counts the others (the sandbox keeps them, not placed, and says so).
     auto checked = plan::load_scene_crowd(path, def);
-    throw UsageError(checked ? path + ": " + built->skipped.front() : checked.error().message);
+    const size_t more = built->skipped.size() - 1;
+    throw UsageError((checked ? path + ": " + built->skipped.front() : checked.error().message) +
+                     (more == 0 ? "" : " (and " + std::to_string(more) + " more units not placed)"));
   }
   in.presets = built->presets;
   in.scene.emplace(std::move(*built));

@@ -173,7 +173,7 @@ void draw_label(const UnitSwarm& units, const io::Scene& scene, int i) {
   const UnitActivity a = units.activity(i);
   const Pose g = units.goal_of(i, scene);
   ImGui::BeginTooltip();
-  ImGui::Text("%s #%d  %s", units.preset_of(i).c_str(), i, activity_name(a));
+  ImGui::Text("%s #%d  %s", units.preset_of(i).c_str(), units.list_index(i), activity_name(a));
   ImGui::Text("speed %.2f cells/s, radius %.2f", st.speed, units.crowd().agent_def(i).unit.radius);
   ImGui::Text("goal (%.1f, %.1f), re-plans %d", g.pos.x, g.pos.y, units.replans(i));
   const auto& records = units.routing().records;
@@ -316,6 +316,30 @@ void draw_trail_frame(const plan::TrailFrame& f, const UnitSwarm& units, ImDrawL
 
 }  // namespace
 
+/// The scene's units not placed (UnitSwarm::unplaced): a red crossed ring where the scene puts
+/// each, so the user sees what a wall covers; the hover names it with its reason in full.
+void draw_unplaced_marks(const UnitSwarm& units, ImDrawList* dl, const ToScreen& to_screen, float scale, float ui) {
+  const ImU32 red = IM_COL32(225, 45, 45, 255);
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  for (const UnplacedUnit& h : units.unplaced()) {
+    if (!is_finite(h.data.pose.pos)) continue;
+    const ImVec2 c = to_screen(h.data.pose.pos);
+    const float r = std::max(5.0f * ui, 0.5f * scale);
+    dl->AddCircle(c, r, red, 20, 2.0f * ui);
+    const float d = r * 0.7f;
+    dl->AddLine(ImVec2(c.x - d, c.y - d), ImVec2(c.x + d, c.y + d), red, 2.0f * ui);
+    dl->AddLine(ImVec2(c.x - d, c.y + d), ImVec2(c.x + d, c.y - d), red, 2.0f * ui);
+    const float dx = mouse.x - c.x, dy = mouse.y - c.y;
+    if (dx * dx + dy * dy > r * r || ImGui::GetIO().WantCaptureMouse) continue;
+    const std::string text = "units[" + std::to_string(h.index) + "] " + h.data.preset + ", not placed: " + h.reason;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
 void draw_crowd(const UnitSwarm& units, const io::Scene& scene, ImDrawList* dl, SdlLayer& layer,
                 const ToScreen& to_screen, float scale, const CrowdDrawOptions& o) {
   if (const plan::TrailFrame* f = units.shown_frame()) {
@@ -343,6 +367,7 @@ void draw_crowd(const UnitSwarm& units, const io::Scene& scene, ImDrawList* dl, 
   };
   // Badges last: a batch is drawn at its place in the draw list, so these lie over the marks.
   for (int i = 0; i < units.count(); ++i) draw_plan_badge(units, dl, i, to_screen(units.crowd().state(i).pose.pos), radius_px(i));
+  draw_unplaced_marks(units, dl, to_screen, scale, u);
   (void)scene;
 }
 

@@ -154,9 +154,46 @@ void unit_messages(const UnitSwarm& u) {
       continue;
     }
     ++shown;
-    ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "%s %d: %s", u.preset_of(i).c_str(), i, u.unit_message(i).c_str());
+    ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "%s %d: %s", u.preset_of(i).c_str(), u.list_index(i),
+                       u.unit_message(i).c_str());
   }
   if (more > 0) ImGui::TextDisabled("... and %d more (hover a unit)", more);
+}
+
+/// The scene's units that cannot be placed (UnplacedUnit): kept in the scene, each on a red line
+/// with its index in the scene's list and its reason in full (wrapped at the panel's edge; the
+/// hover shows it too), an "x" to delete it from the scene. At most kShown lines.
+void unplaced_lines(Sandbox& sb) {
+  constexpr size_t kShown = 8;
+  UnitSwarm& u = sb.units();
+  const auto& held = u.unplaced();
+  if (held.empty()) return;
+  const ImVec4 red(1.0f, 0.4f, 0.35f, 1.0f);
+  ImGui::TextColored(red, "%zu unit(s) not placed", held.size());
+  help_marker("Units of the scene that cannot stand where the scene puts them (a wall painted over their start, "
+              "a map made smaller, no free spot near it). They stay in the scene exactly as they were, in their "
+              "places in the unit list: Save, the autosave and Copy CLI write them back unchanged. Reset places "
+              "them once there is room (erase the wall first). x deletes one from the scene.");
+  for (size_t k = 0; k < held.size() && k < kShown; ++k) {
+    const UnplacedUnit& h = held[k];
+    ImGui::PushID(static_cast<int>(k));
+    const bool remove = ImGui::SmallButton("x");
+    if (k == 0) sb.remember_widget("remove not placed");
+    hover_tooltip("Delete this unit from the scene (Ctrl+Z brings it back)");
+    ImGui::SameLine();
+    const std::string line = "units[" + std::to_string(h.index) + "] " + h.data.preset + ": " + h.reason;
+    ImGui::PushStyleColor(ImGuiCol_Text, red);
+    text_wrapped_f("%s", line.c_str());
+    ImGui::PopStyleColor();
+    hover_tooltip(line.c_str());
+    ImGui::PopID();
+    if (remove) {
+      sb.set_status("deleted units[" + std::to_string(h.index) + "] (" + h.data.preset + ", not placed) from the scene", false);
+      (void)u.remove_unplaced(k);
+      break;  // the list changed under the loop
+    }
+  }
+  if (held.size() > kShown) ImGui::TextDisabled("... and %zu more not placed", held.size() - kShown);
 }
 
 void metrics_lines(const UnitSwarm& u) {
@@ -179,6 +216,7 @@ void Sandbox::draw_units_panel() {
   play_controls(*this);
   overlay_controls(*this, show_unit_paths_);
   metrics_lines(*units_);
+  unplaced_lines(*this);
 }
 
 }  // namespace pathlab::sandbox

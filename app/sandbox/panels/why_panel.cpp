@@ -64,7 +64,7 @@ void plan_lines(const Sandbox& sb, const UnitSwarm& u, int id) {
 
 void why_lines(const Sandbox& sb, const UnitSwarm& u, int id, const CrowdExplanation& e) {
   const CrowdAgentState& st = u.crowd().state(id);
-  ImGui::Text("%s #%d at t = %.2f s:", u.preset_of(id).c_str(), id, u.time());
+  ImGui::Text("%s #%d at t = %.2f s:", u.preset_of(id).c_str(), u.list_index(id), u.time());
   ImGui::SameLine();
   ImGui::TextColored(ImVec4(1, 0.85f, 0.3f, 1), "%s", e.mode.c_str());
   line("decision", e.decision, ImVec4(1, 0.85f, 0.3f, 1));

@@ -172,15 +172,30 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current, const char* w
     for (double& s : door.toggle_times) s -= t;
   }
   plan::add_scene_dynamic(*crowd_, doors, trucks);
+  // In list order, the units not placed among them: one that cannot be placed now is kept
+  // where it stands in the list; at Reset one not placed is tried again.
   std::vector<Unit> old = std::move(units_);
+  std::vector<UnplacedUnit> held = std::move(unplaced_);
   units_.clear();
-  for (size_t i = 0; i < old.size(); ++i) {
+  unplaced_.clear();
+  size_t i = 0, h = 0;
+  for (int pos = 0; i < old.size() || h < held.size(); ++pos) {
+    if (h < held.size() && (held[h].index <= pos || i == old.size())) {
+      UnplacedUnit& k = held[h++];
+      std::string why_not = from_current ? k.reason : place_unplaced(scene, k.data);
+      if (!why_not.empty()) keep_unplaced(std::move(k.data), pos, std::move(why_not));
+      continue;
+    }
     Unit u = std::move(old[i]);
     const bool stay = from_current && arrived[i] && (u.goal || scene_goal_same);
-    if (place(scene, u, from_current ? poses[i] : u.spawn, stay)) {
+    auto id = place(scene, u, from_current ? poses[i] : u.spawn, stay);
+    if (id) {
       u.replans_before = from_current ? old_replans[i] : 0;
       units_.push_back(std::move(u));
+    } else {
+      keep_unplaced(io::UnitData{u.preset, u.spawn, u.goal, u.turning_radius}, pos, u.preset + ": " + id.error().message);
     }
+    ++i;
   }
   record_due_ = time() == 0.0;  // Reset (or an edit before the first step): record from here
 }
@@ -205,12 +220,22 @@ void UnitSwarm::rebuild_after_map_edit(const io::Scene& scene) {
   plan::rebuild_scene_units(su, scene);
   crowd_ = std::make_unique<Crowd>(std::move(*su.crowd));
   std::vector<Unit> kept;
+  std::vector<bool> placed(units_.size(), false);
+  for (size_t k = 0; k < su.scene_index.size(); ++k) placed[static_cast<size_t>(su.scene_index[k])] = true;
+  std::vector<int> at_index;  // each unit's place in the list before the rebuild
+  for (size_t k = 0; k < units_.size(); ++k) at_index.push_back(list_index(static_cast<int>(k)));
   for (size_t k = 0; k < su.scene_index.size(); ++k) {
-    const size_t was = static_cast<size_t>(su.scene_index[k]);  // a unit with no room left is dropped
+    const size_t was = static_cast<size_t>(su.scene_index[k]);
     Unit u = std::move(units_[was]);
     u.replans_before = replans_now[was];
     u.message = su.messages[k];
     kept.push_back(std::move(u));
+  }
+  for (size_t k = 0; k < placed.size(); ++k) {
+    if (placed[k]) continue;  // a unit with no room left is kept, not placed, where it stands in the list
+    const Unit& u = units_[k];
+    keep_unplaced(io::UnitData{u.preset, u.spawn, u.goal, u.turning_radius}, at_index[k],
+                  u.preset + ": no room left after the map edit");
   }
   units_ = std::move(kept);
   built_on_ = scene.grid;
@@ -220,6 +245,7 @@ void UnitSwarm::rebuild_after_map_edit(const io::Scene& scene) {
 
 std::string UnitSwarm::load(const io::Scene& scene) {
   units_.clear();
+  unplaced_.clear();
   speed_ = std::clamp(scene.sim_speed, 0.05, 20.0);
   rebuild(scene, false);
   replan_pending_ = false;
@@ -236,25 +262,32 @@ std::string UnitSwarm::load(const io::Scene& scene) {
     units_.push_back(Unit{d.preset, crowd_->agent_def(id).unit, crowd_->state(id).pose, d.goal, d.turning_radius,
                           built->messages[k], 0, false});
   }
+  // The others are kept as the scene has them, in their places in the list.
+  std::vector<bool> placed(scene.units.size(), false);
+  for (int k : built->scene_index) placed[static_cast<size_t>(k)] = true;
+  size_t why = 0;
+  for (size_t k = 0; k < placed.size(); ++k) {
+    if (placed[k]) continue;
+    std::string reason = why < built->skipped.size() ? built->skipped[why++] : "not placed";
+    const std::string where = "units[" + std::to_string(k) + "]: ";  // build_scene_units' prefix
+    if (reason.starts_with(where)) reason.erase(0, where.size());
+    unplaced_.push_back(UnplacedUnit{scene.units[k], static_cast<int>(k), std::move(reason)});
+  }
   if (built->skipped.empty()) return "";
   const size_t more = built->skipped.size() - 1;  // the first named, the others counted
-  return built->skipped.front() + (more == 0 ? "" : " (and " + std::to_string(more) + " more not placed)");
+  return built->skipped.front() + (more == 0 ? "" : " (and " + std::to_string(more) + " more not placed)") +
+         ": kept in the scene's unit list (Units panel), placed again at Reset once there is room";
 }
 
 void UnitSwarm::clear(const io::Scene& scene) {
   units_.clear();
+  unplaced_.clear();
   rebuild(scene, false);
 }
 
 void UnitSwarm::reset(const io::Scene& scene) {
   rebuild(scene, false);
   replan_pending_ = false;
-}
-
-std::vector<io::UnitData> UnitSwarm::spawn_list() const {
-  std::vector<io::UnitData> out;
-  for (const Unit& u : units_) out.push_back(io::UnitData{u.preset, u.spawn, u.goal, u.turning_radius});
-  return out;
 }
 
 void UnitSwarm::apply_replan(const io::Scene& scene, bool defer_rebuild) {

@@ -48,6 +48,17 @@ inline constexpr int kMaxUnits = 10'000;
 /// The nearest point to `p` where a disc of `radius` fits on `grid` (plan::fit_goal).
 using plan::fit_goal;
 
+/// A scene unit the swarm cannot place: its start in a wall or off the map, no free spot near
+/// it, an unknown preset. It is kept as the file has it (every field), in its place in the
+/// scene's unit list, so Save, the autosave, Copy-CLI and export write it back unchanged; the
+/// next Reset (or opening the scene again) tries it again. Before, such a unit was dropped and
+/// the next save lost it without a word.
+struct UnplacedUnit {
+  io::UnitData data;   ///< as the scene has it
+  int index = 0;       ///< its place in spawn_list() [Limit: >= 0]
+  std::string reason;  ///< why it is not placed, in full (the panel wraps it, a hover shows it)
+};
+
 /// What a unit is doing, for labels and colours.
 enum class UnitActivity { moving, arrived, stuck, yielding, waiting };
 const char* activity_name(UnitActivity a);
@@ -88,10 +99,19 @@ class UnitSwarm {
   /// Puts every unit back where it was spawned, at rest; time, doors and trucks restart.
   void reset(const io::Scene& scene);
   /// Replaces the units by the scene's list (after opening a scene). Returns "" or the first unit
-  /// it could not place, with how many more it could not.
+  /// it could not place, with how many more it could not; those are kept (unplaced()).
   std::string load(const io::Scene& scene);
-  /// The spawn list, as the scene file stores it.
+  /// The spawn list, as the scene file stores it: the units placed and, in their places in the
+  /// list, the ones not placed.
   std::vector<io::UnitData> spawn_list() const;
+  /// The scene's units not placed, by their place in spawn_list().
+  const std::vector<UnplacedUnit>& unplaced() const { return unplaced_; }
+  /// Deletes unplaced()[k] from the scene's unit list (the user's explicit remove); false when
+  /// there is no such unit.
+  bool remove_unplaced(size_t k);
+  /// Unit `id`'s place in spawn_list() (the index the user sees, "units[7]"): `id` plus the
+  /// units not placed before it.
+  int list_index(int id) const;
 
   /// The map, the goal or a setting changed: the next update or step re-targets (same map) or
   /// rebuilds the crowd from the units' current states (map edited).
@@ -248,6 +268,14 @@ class UnitSwarm {
   /// A map edit (nothing else) while not recording: the swarm's crowd rebuilt by
   /// plan::rebuild_scene_units, the one rebuild a recorded paint and a replay make too.
   void rebuild_after_map_edit(const io::Scene& scene);
+  /// The placed units as spawn-list entries (what a recording starts from).
+  std::vector<io::UnitData> placed_list() const;
+  /// Tries to place a unit not placed (at Reset) as build_scene_units places a scene's unit;
+  /// returns "" (then it is the last of units_) or why not.
+  std::string place_unplaced(const io::Scene& scene, const io::UnitData& d);
+  /// Keeps `d` as not placed at `index` of spawn_list() (where it stands in the list: a unit
+  /// just taken out of units_, or one rebuilt in list order).
+  void keep_unplaced(io::UnitData d, int index, std::string reason);
   bool same_dynamic(const io::Scene& scene) const;  ///< the scene's doors and trucks are the crowd's
   /// Adds `u` to the crowd near `at`; `stay` (a unit that had arrived, rebuilt) keeps it where
   /// it stands instead of sending it to its goal again (it would swap slots with its neighbours).
@@ -276,6 +304,7 @@ class UnitSwarm {
   std::shared_ptr<plan::UnitRouting> routing_;  ///< shared with the crowd's route_planner
   std::unique_ptr<Crowd> crowd_;
   std::vector<Unit> units_;
+  std::vector<UnplacedUnit> unplaced_;  ///< by index, ascending
   SwarmMetrics carried_;  ///< from crowds before the last rebuild
   double time_offset_ = 0.0;
   double accumulator_ = 0.0;  ///< simulated time not yet stepped [s]

@@ -31,7 +31,7 @@ void UnitSwarm::start_recording(const io::Scene& scene) {
   if (count() == 0 || time() != 0.0) return;
   // The run as a file would hold it: the scene with the units where Reset puts them.
   io::Scene start = scene;
-  start.units = spawn_list();
+  start.units = placed_list();  // the units not placed are not in the run (tried again at Reset)
   plan::RecordOptions o;
   o.def.dt = crowd_->dt();
   o.def.threads = threads_;  // the recording's rebuilds (a paint) step on as many threads
