@@ -395,6 +395,8 @@ TEST_CASE("files: units a restored scene cannot place are kept: Save writes ever
   auto back = io::load_scene(copy);
   REQUIRE(back.ok());
   check_same_units(back->units, with_units.units);
+  ui.idle(3);
+  CHECK_FALSE(ui.sb().unsaved());  // the units kept are no edit
   paint_a_wall(ui, Vec2(12.5, 12.5));  // unsaved work again
   REQUIRE(ui.sb().autosave_now());
   auto autosaved = io::load_scene(ui.sb().autosave_path());

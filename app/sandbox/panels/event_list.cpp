@@ -52,7 +52,7 @@ bool event_row(Sandbox& sb, const RunEvent& e, size_t index, bool current, doubl
                                          ImVec2(0, h));
   sb.remember_widget(("event " + std::to_string(index)).c_str());
   ImGui::TableNextColumn();
-  if (e.unit >= 0) ImGui::Text("%d", e.unit);
+  if (e.unit >= 0) ImGui::Text("%d", sb.units().list_index(e.unit));  // its index in the scene's list
   else ImGui::TextDisabled("-");
   ImGui::TableNextColumn();
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(event_colour(e.kind)), "%s", plan::to_string(e.kind));

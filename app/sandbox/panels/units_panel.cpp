@@ -91,8 +91,15 @@ void play_controls(Sandbox& sb) {
   help_marker("Simulated seconds per real second. The crowd runs fixed 1/60 s steps, so the trajectories are "
               "the same at any speed.");
   if (UnitSwarm::kMaxThreads > 1) threads_control(sb);  // not in the web page: it has one thread
-  if (ImGui::Button("Reset")) u.reset(sb.scene());
-  help_marker("Puts every unit back at its spawn pose, at rest; doors and trucks start over.");
+  if (ImGui::Button("Reset")) {
+    const size_t held = u.unplaced().size();
+    u.reset(sb.scene());
+    // The load's "not placed" message would read as still true: say how it stands now.
+    if (held > 0 && u.unplaced().empty()) sb.set_status("Reset: every unit placed (" + std::to_string(u.count()) + ")", false);
+    else if (held > 0) sb.set_status("Reset: " + std::to_string(u.unplaced().size()) + " unit(s) still not placed (Units panel)", true);
+  }
+  help_marker("Puts every unit back at its spawn pose, at rest; doors and trucks start over. Units not placed "
+              "(listed in red below) are placed where there is room now.");
   same_line_if_fits(button_width("Remove all"));
   if (ImGui::Button("Remove all")) u.clear(sb.scene());
 }

@@ -193,7 +193,7 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current, const char* w
       u.replans_before = from_current ? old_replans[i] : 0;
       units_.push_back(std::move(u));
     } else {
-      keep_unplaced(io::UnitData{u.preset, u.spawn, u.goal, u.turning_radius}, pos, u.preset + ": " + id.error().message);
+      keep_unplaced(io::UnitData{u.preset, u.spawn, u.goal, u.turning_radius}, pos, id.error().message);
     }
     ++i;
   }
@@ -235,7 +235,7 @@ void UnitSwarm::rebuild_after_map_edit(const io::Scene& scene) {
     if (placed[k]) continue;  // a unit with no room left is kept, not placed, where it stands in the list
     const Unit& u = units_[k];
     keep_unplaced(io::UnitData{u.preset, u.spawn, u.goal, u.turning_radius}, at_index[k],
-                  u.preset + ": no room left after the map edit");
+                  "no room left after the map edit");
   }
   units_ = std::move(kept);
   built_on_ = scene.grid;
@@ -269,7 +269,8 @@ std::string UnitSwarm::load(const io::Scene& scene) {
   for (size_t k = 0; k < placed.size(); ++k) {
     if (placed[k]) continue;
     std::string reason = why < built->skipped.size() ? built->skipped[why++] : "not placed";
-    const std::string where = "units[" + std::to_string(k) + "]: ";  // build_scene_units' prefix
+    // build_scene_units' "units[3]: person: ": the panel shows the index and the preset itself.
+    const std::string where = "units[" + std::to_string(k) + "]: " + scene.units[k].preset + ": ";
     if (reason.starts_with(where)) reason.erase(0, where.size());
     unplaced_.push_back(UnplacedUnit{scene.units[k], static_cast<int>(k), std::move(reason)});
   }

@@ -56,7 +56,7 @@ using plan::fit_goal;
 struct UnplacedUnit {
   io::UnitData data;   ///< as the scene has it
   int index = 0;       ///< its place in spawn_list() [Limit: >= 0]
-  std::string reason;  ///< why it is not placed, in full (the panel wraps it, a hover shows it)
+  std::string reason;  ///< why it is not placed, in full, without its index and preset (the panel adds those)
 };
 
 /// What a unit is doing, for labels and colours.

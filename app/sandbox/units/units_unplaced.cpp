@@ -54,11 +54,10 @@ std::string UnitSwarm::place_unplaced(const io::Scene& scene, const io::UnitData
   // or off the map is not nudged out, so Reset places what opening the saved file places.
   const Vec2 p = d.pose.pos;
   if (!is_finite(p) || !scene.grid.contains(p) || scene.grid.is_blocked(cell_of(p).x, cell_of(p).y))
-    return d.preset + ": start (" + std::to_string(p.x) + ", " + std::to_string(p.y) +
-           ") is inside a wall or outside the map";
+    return "start (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") is inside a wall or outside the map";
   Unit u{d.preset, *def, d.pose, d.goal, d.turning_radius, "", 0, false};
   auto id = place(scene, u, d.pose);
-  if (!id) return d.preset + ": " + id.error().message;
+  if (!id) return id.error().message;
   u.spawn = crowd_->state(*id).pose;  // where it really stands, as load() keeps it
   units_.push_back(std::move(u));
   return "";
