@@ -611,3 +611,33 @@ TEST_CASE("sandbox units: a lone car on a grid route to a heading it cannot face
   CHECK(r.replans <= 1);
   CHECK(units.unit_message(0).find("cannot turn on the spot") != std::string::npos);
 }
+
+TEST_CASE("sandbox units: a unit a map edit leaves no room for is kept in the list, and Reset places it once there is room") {
+  io::Scene scene = open_scene();
+  scene.units = {io::UnitData{"person", Pose{Vec2(5.5, 5.5), 0.0}, std::nullopt},
+                 io::UnitData{"person", Pose{Vec2(40.5, 5.5), 0.0}, Pose{Vec2(40.5, 20.5), 0.0}}};
+  const io::Scene before = scene;
+  UnitSwarm units(scene.grid);
+  REQUIRE(units.load(scene).empty());
+  REQUIRE(units.count() == 2);
+  // Walls over everything within 20 cells of the first (the nudge looks 9 cells round it); no
+  // step yet, so no recording: the swarm's own rebuild (rebuild_after_map_edit).
+  for (int y = 0; y < scene.grid.height(); ++y)
+    for (int x = 0; x < 26; ++x) scene.grid.set_blocked(x, y, true);
+  units.request_replan();
+  units.step(scene);
+  CHECK(units.count() == 1);
+  REQUIRE(units.unplaced().size() == 1);
+  CHECK(units.unplaced()[0].index == 0);
+  CHECK(units.list_index(0) == 1);
+  const std::vector<io::UnitData> list = units.spawn_list();
+  REQUIRE(list.size() == 2);  // before: 1, the unit dropped
+  CHECK(list[0].pose.pos == Vec2(5.5, 5.5));
+  CHECK(list[1].goal.has_value());
+  // The walls go; Reset places it again, in its place, once.
+  units.reset(before);
+  CHECK(units.count() == 2);
+  CHECK(units.unplaced().empty());
+  CHECK(units.spawn_list().size() == 2);
+  CHECK(units.crowd().state(0).pose.pos == Vec2(5.5, 5.5));
+}
