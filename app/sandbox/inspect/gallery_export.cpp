@@ -236,6 +236,10 @@ CliCommand Inspector::cli_command(Sandbox& sb) {
     // the whole run.
     const double shown = sb.units().playing() ? 0.0 : sb.units().time();
     out = crowd_cli_command(scene, file, has_file && !sb.unsaved() && !download, tmp, cli_written_, shown);
+    // The file keeps them, as Save does; the command line refuses such a scene, naming the unit.
+    if (const size_t held = sb.units().unplaced().size(); held > 0 && !out.command.empty())
+      out.note += "; " + std::to_string(held) + " unit(s) not placed: pathlab-cli crowd refuses the scene until "
+                  "they are placed (Reset) or deleted";
   } else {
     out = plan_cli_command(sb.scene(), sb.plan_scene().grid, download ? "" : file, tmp, cli_written_);
   }
