@@ -58,6 +58,28 @@ io::Scene scene_with_persons(const std::string& name, std::initializer_list<Vec2
   return scene;
 }
 
+/// A session on the user's file `mine` (holding `scene`) whose units walk off their spawn spots,
+/// then walls painted over the spots (5.5, 5.5) and (6.5, 5.5), its unsaved work autosaved in
+/// tmp's state folder; the window then goes away.
+void leave_work_with_spots_walled(const ScratchDir& tmp, const io::Scene& scene, const std::string& mine) {
+  SandboxUi ui(scene, 2, mine);
+  ui.sb().set_state_dir(tmp / "state");
+  ui.idle(30);
+  paint_a_wall(ui, Vec2(5.5, 5.5));
+  paint_a_wall(ui, Vec2(6.5, 5.5));
+  REQUIRE(ui.sb().autosave_now());
+}
+
+/// The next start: opens `mine` and presses Restore on the offer of the unsaved work.
+void open_and_restore(SandboxUi& ui, const ScratchDir& tmp, const std::string& mine) {
+  ui.sb().set_state_dir(tmp / "state");
+  REQUIRE(ui.sb().open(mine));
+  REQUIRE_FALSE(ui.sb().restore_offer().empty());
+  ui.idle(2);
+  ui.click_widget("modal:restore");
+  ui.idle(1);
+}
+
 }  // namespace
 
 TEST_CASE("files: importing a .map and pressing Ctrl+S writes a new scene; the .map stays byte-identical") {
@@ -308,21 +330,9 @@ TEST_CASE("files: a restored scene that cannot place a unit says so beside \"res
   const std::string mine = tmp / "mine.json";
   const io::Scene with_units = scene_with_persons("mine", {Vec2(2.5, 8.5), Vec2(5.5, 5.5), Vec2(6.5, 5.5)});
   REQUIRE(io::save_scene(with_units, mine).ok());
-  {
-    SandboxUi ui(with_units, 2, mine);
-    ui.sb().set_state_dir(tmp / "state");
-    ui.idle(30);  // the units walk off their spawn spots, then walls are painted over two spots
-    paint_a_wall(ui, Vec2(5.5, 5.5));
-    paint_a_wall(ui, Vec2(6.5, 5.5));
-    REQUIRE(ui.sb().autosave_now());
-  }
+  leave_work_with_spots_walled(tmp, with_units, mine);
   SandboxUi ui(small_scene("start"), 2);
-  ui.sb().set_state_dir(tmp / "state");
-  REQUIRE(ui.sb().open(mine));
-  REQUIRE_FALSE(ui.sb().restore_offer().empty());
-  ui.idle(2);
-  ui.click_widget("modal:restore");
-  ui.idle(1);
+  open_and_restore(ui, tmp, mine);
   CHECK(ui.sb().scene().grid.blocked_count() == 2);
   CHECK(ui.sb().units().count() == 1);
   CHECK(ui.sb().status().find("restored unsaved work") != std::string::npos);
@@ -358,6 +368,14 @@ io::Scene scene_with_walled_units(const std::string& name) {
   return s;
 }
 
+/// scene_with_walled_units with its first and last units' spawn cells already walls.
+io::Scene scene_with_units_in_walls() {
+  io::Scene s = scene_with_walled_units("walled");
+  s.grid.set_blocked(5, 5, true);
+  s.grid.set_blocked(6, 5, true);
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("files: units a restored scene cannot place are kept: Save writes every unit back, in its place") {
@@ -367,20 +385,10 @@ TEST_CASE("files: units a restored scene cannot place are kept: Save writes ever
   const std::string mine = tmp / "mine.json";
   const io::Scene with_units = scene_with_walled_units("mine");
   REQUIRE(io::save_scene(with_units, mine).ok());
-  {
-    SandboxUi ui(with_units, 2, mine);
-    ui.sb().set_state_dir(tmp / "state");
-    ui.idle(30);  // the units walk off their spawn spots, then walls are painted over two spots
-    paint_a_wall(ui, Vec2(5.5, 5.5));
-    paint_a_wall(ui, Vec2(6.5, 5.5));
-    REQUIRE(ui.sb().autosave_now());
-  }
+  leave_work_with_spots_walled(tmp, with_units, mine);
   SandboxUi ui(small_scene("start"), 2);
-  ui.sb().set_state_dir(tmp / "state");
-  REQUIRE(ui.sb().open(mine));
-  ui.idle(2);
-  ui.click_widget("modal:restore");
-  ui.idle(10);
+  open_and_restore(ui, tmp, mine);
+  ui.idle(9);
   const UnitSwarm& u = ui.sb().units();
   CHECK(u.count() == 1);
   REQUIRE(u.unplaced().size() == 2);
@@ -407,9 +415,7 @@ TEST_CASE("files: units a restored scene cannot place are kept: Save writes ever
 
 TEST_CASE("files: units not placed are placed again at Reset once the wall is erased, with no duplicate") {
   ScratchDir tmp("replace_unplaced");
-  io::Scene walled = scene_with_walled_units("walled");
-  walled.grid.set_blocked(5, 5, true);
-  walled.grid.set_blocked(6, 5, true);
+  const io::Scene walled = scene_with_units_in_walls();
   SandboxUi ui(walled, 2);
   ui.idle(10);
   REQUIRE(ui.sb().units().count() == 1);
@@ -432,9 +438,7 @@ TEST_CASE("files: units not placed are placed again at Reset once the wall is er
 }
 
 TEST_CASE("files: a unit not placed can be deleted from the Units panel, and Ctrl+Z brings it back") {
-  io::Scene walled = scene_with_walled_units("walled");
-  walled.grid.set_blocked(5, 5, true);
-  walled.grid.set_blocked(6, 5, true);
+  const io::Scene walled = scene_with_units_in_walls();
   SandboxUi ui(walled, 2);
   ui.idle(3);
   REQUIRE(ui.sb().units().unplaced().size() == 2);
