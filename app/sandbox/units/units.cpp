@@ -193,7 +193,7 @@ void UnitSwarm::rebuild(const io::Scene& scene, bool from_current, const char* w
       u.replans_before = from_current ? old_replans[i] : 0;
       units_.push_back(std::move(u));
     } else {
-      keep_unplaced(io::UnitData{u.preset, u.spawn, u.goal, u.turning_radius}, pos, id.error().message);
+      keep_unplaced(u.data(), pos, id.error().message);
     }
     ++i;
   }
@@ -233,9 +233,7 @@ void UnitSwarm::rebuild_after_map_edit(const io::Scene& scene) {
   }
   for (size_t k = 0; k < placed.size(); ++k) {
     if (placed[k]) continue;  // a unit with no room left is kept, not placed, where it stands in the list
-    const Unit& u = units_[k];
-    keep_unplaced(io::UnitData{u.preset, u.spawn, u.goal, u.turning_radius}, at_index[k],
-                  "no room left after the map edit");
+    keep_unplaced(units_[k].data(), at_index[k], "no room left after the map edit");
   }
   units_ = std::move(kept);
   built_on_ = scene.grid;

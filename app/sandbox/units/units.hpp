@@ -261,6 +261,8 @@ class UnitSwarm {
     int replans_before = 0;    ///< re-plans in crowds since rebuilt
     bool selected = false;
     int key = -1;              ///< while recording: its index in the recording's scene units
+    /// Its entry in the scene's unit list, as the file stores it.
+    io::UnitData data() const { return io::UnitData{preset, spawn, goal, turning_radius}; }
   };
   /// `why`: the edit that ends the recording (from_current), for recording_note().
   void rebuild(const io::Scene& scene, bool from_current, const char* why = "");

@@ -12,7 +12,7 @@ namespace pathlab::sandbox {
 std::vector<io::UnitData> UnitSwarm::placed_list() const {
   std::vector<io::UnitData> out;
   out.reserve(units_.size());
-  for (const Unit& u : units_) out.push_back(io::UnitData{u.preset, u.spawn, u.goal, u.turning_radius});
+  for (const Unit& u : units_) out.push_back(u.data());
   return out;
 }
 
