@@ -114,8 +114,8 @@ struct CrowdDef {
   /// Units that cannot sidestep (heading model) look this far ahead to choose reachable
   /// velocities. [Units: s] [Limit: > 0]
   double reaction_time = 0.5;
-  /// "No progress": remaining route shortened by less than `progress_distance` over
-  /// `stuck_time`. [Units: s, cells] [Limit: > 0]
+  /// "No progress": route left shortened by < `progress_distance` over `stuck_time` (a free-heading unit
+  /// over 3 cells from its target: 0.75 s at most, asking for way each time). [Units: s, cells] [Limit: > 0]
   double stuck_time = 2.0;
   double progress_distance = 0.25;
   /// A unit stuck this long in total says why until it moves on (it keeps re-planning). [Units: s] [Limit: > 0]
@@ -328,7 +328,7 @@ struct CrowdExplanation {
   bool holonomic = true;              ///< Free heading: ORCA's velocity is its motion; else a reachable motion near it.
   double target_speed = 0.0;          ///< A heading unit's chosen speed (negative: backing up). [Units: cells/s]
   double no_progress_for = 0.0;       ///< Time since its remaining route last got shorter. [Units: s]
-  double stuck_after = 0.0;           ///< CrowdDef::stuck_time. [Units: s]
+  double stuck_after = 0.0;           ///< CrowdDef::stuck_time, or this unit's shorter round. [Units: s]
   double stuck_total = 0.0;           ///< Time spent stuck in all (says why past CrowdDef::give_up_time). [Units: s]
   std::string mode;                   ///< "follows its route", "gives way", "backs up", "waits", "arrived", ...
   std::string decision;               ///< The decision in words, for people.

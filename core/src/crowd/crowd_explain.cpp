@@ -133,8 +133,11 @@ void describe_mode(const crowd::Agent& now, const crowd::Agent& a, double t, con
   if (!a.holonomic && e.target_speed < 0.0 && e.mode != "backs up") e.decision += "; it reverses (cannot sidestep)";
   if (now.st.stuck) {
     e.mode = "stuck, " + e.mode;
-    e.decision = "stuck (no progress for " + fixed(e.no_progress_for, 1) + " s; remedies every " +
-                 fixed(def.stuck_time, 1) + " s: give way, detour, re-plan); " + e.decision;
+    const std::string remedies = e.stuck_after < def.stuck_time
+                                     ? "asks for way every " + fixed(e.stuck_after, 2) + " s, detours and re-plans every " +
+                                           fixed(def.stuck_time, 1) + " s"
+                                     : "remedies every " + fixed(def.stuck_time, 1) + " s: give way, detour, re-plan";
+    e.decision = "stuck (no progress for " + fixed(e.no_progress_for, 1) + " s; " + remedies + "); " + e.decision;
   }
 }
 
@@ -167,7 +170,7 @@ Result<CrowdExplanation> CrowdImpl::explain(int id, CrowdRoutePlanner planner) c
   e.target_speed = a.holonomic ? glm::length(a.new_velocity) : a.target_speed;
   label_constraints(*c, a, e);
   e.no_progress_for = std::max(0.0, time() - now.progress_time);
-  e.stuck_after = def_.stuck_time;
+  e.stuck_after = stuck_round(now, remaining_route(now));
   e.stuck_total = now.stuck_total;
   describe_mode(now, a, c->time(), def_, e);
   return e;

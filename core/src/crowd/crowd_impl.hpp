@@ -107,6 +107,7 @@ struct Agent {
   double progress_time = 0.0;   ///< When it last made progress. [Units: s]
   double stuck_total = 0.0;     ///< Time spent stuck in all. [Units: s]
   double next_resolve = 0.0;    ///< When the next deadlock resolution is due. [Units: s]
+  double next_full_resolve = 0.0;  ///< ... and the next with detours and re-plans (stuck_round). [Units: s]
   double yield_until = -1.0;    ///< Giving way until then. [Units: s]
   Vec2 yield_dir{0.0, 0.0};
   double next_visibility_check = 0.0;
@@ -564,7 +565,13 @@ class CrowdImpl {
   void track_locks();
   /// Notes when a unit began driving in reverse (crowd::Agent::reverse_since).
   void note_reversing(crowd::Agent& a) const;
-  void resolve_deadlock(int id);
+  /// The unit's remedies for being stuck: give way by priority, and when `full`, also the
+  /// detours, re-plans and the rest (crowd_stuck.cpp).
+  void resolve_deadlock(int id, bool full = true);
+  /// How long without progress makes unit `a` stuck, `rem` cells from its target along its
+  /// route, and how often it then asks for way: CrowdDef::stuck_time, shorter for a unit with
+  /// a free heading still on its way (crowd_stuck.cpp). [Units: s]
+  double stuck_round(const crowd::Agent& a, double rem) const;
   // crowd_drive.cpp
   /// For a unit that cannot pivot: replaces the route up to its last waypoint within reach by
   /// a path it can drive (Hybrid A*, reversing where the preset may). False, and the route

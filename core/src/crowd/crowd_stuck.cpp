@@ -19,6 +19,11 @@ constexpr double kBlockerGap = 0.5;       ///< Bodies this close count as "in th
 constexpr double kLockedFirst = 5.0;  ///< A unit held in one place this long goes first, whatever its rank. [Units: s]
 constexpr double kDriveAfter = 10.0;  ///< Stuck this long with nothing in the way: a car plans a drivable detour. [Units: s]
 constexpr double kReverseSpeed = 0.2; ///< Slower than this in reverse is not driving in reverse. [Units: cells/s]
+/// A unit with a free heading farther than kOnTheWay along its route from its target counts as
+/// stuck after this long without progress, and asks the unit in its way to give way this often
+/// (stuck_round). [Units: s]
+constexpr double kGiveWayRound = 0.75;
+constexpr double kOnTheWay = 3.0;  ///< [Units: cells]
 
 }  // namespace
 
@@ -57,19 +62,23 @@ void CrowdImpl::track_progress(int id) {
       a.gave_up = false;
       a.st.why.clear();
     }
-  } else if (t - a.progress_time >= def_.stuck_time) {
+  } else if (t - a.progress_time >= stuck_round(a, rem)) {
     a.st.stuck = !a.st.waiting;
     if (a.st.stuck) {
       ++a.m.stuck_steps;
       a.stuck_total += def_.dt;
     }
     if (t >= a.next_resolve) {
-      a.next_resolve = t + def_.stuck_time;
+      a.next_resolve = t + stuck_round(a, rem);
       if (a.st.waiting) {
         a.st.replan_cause = CrowdReplanCause::retry;
         plan_route(id);
       } else {
-        resolve_deadlock(id);
+        // Detours and re-plans keep CrowdDef::stuck_time's round; only the give-way may come
+        // sooner (stuck_round).
+        const bool full = t - a.progress_time >= def_.stuck_time && t >= a.next_full_resolve;
+        if (full) a.next_full_resolve = t + def_.stuck_time;
+        resolve_deadlock(id, full);
       }
     }
   }
@@ -86,12 +95,40 @@ void CrowdImpl::track_progress(int id) {
   }
 }
 
+double CrowdImpl::stuck_round(const crowd::Agent& a, double rem) const {
+  // A person jammed in the mouth of a door one wide waits for the units round it to give way,
+  // and they give way for kYieldTime when asked. Asked every 2 s (CrowdDef::stuck_time), the
+  // door of a doorway scene with 28 persons (bench_doorway, 36 runs with one unit left out or
+  // another step) stood unused over 10 s in 18 runs while persons waited for it, the longest
+  // wait over 10 s in 29 runs (54.7 s); asked every 0.75 s, 4 and 15 runs (16.1 s); bench512's
+  // 28 runs to 300 s, locks over 10 s 4 -> 1, arrivals 266 -> 288. Detours and re-plans keep
+  // the 2 s round (sooner, a counterflow of 2 x 40 units churned and did not all arrive). Near
+  // its target a unit keeps the calm round (settling needs no haste, and sooner give-ways
+  // pushed units off their slots), and so does one of a large group on its shared flow field,
+  // whose queues the field's costs spread already: 40 persons through a doorway 4 cells wide
+  // (test_scene_units) were 28 through after 20 s, 18 with every unit on the short round, 23
+  // with these kept off it; they settle a little later still (15 runs with one unit left out or
+  // another step: median 56 -> 60 s, the last 69 -> 84 s).
+  const bool on_field = a.st.route_source == CrowdRouteSource::flow_field ||
+                        (a.st.route_source == CrowdRouteSource::planner && a.field_query);
+  if (!a.holonomic || a.st.waiting || on_field || rem <= kOnTheWay) return def_.stuck_time;
+  if (a.group >= 0) {
+    // Among the units settling round a shared goal: as far out as its rings of slots reach.
+    const crowd::GoalGroup& g = groups_[static_cast<size_t>(a.group)];
+    int rings = 0;
+    while (1 + 3 * rings * (rings + 1) < static_cast<int>(g.members.size())) ++rings;
+    const double spacing = g.spacing > 0.0 ? g.spacing : 2.0 * a.def.unit.radius + 0.25;
+    if (glm::length(a.st.pose.pos - g.goal) <= rings * spacing + kOnTheWay) return def_.stuck_time;
+  }
+  return std::min(def_.stuck_time, kGiveWayRound);
+}
+
 void CrowdImpl::note_reversing(crowd::Agent& a) const {
   if (a.st.speed > -kReverseSpeed) a.reverse_since = -1.0;
   else if (a.reverse_since < 0.0) a.reverse_since = time();
 }
 
-void CrowdImpl::resolve_deadlock(int id) {
+void CrowdImpl::resolve_deadlock(int id, bool full) {
   crowd::Agent& a = agents_[static_cast<size_t>(id)];
   const Vec2 pos = a.st.pose.pos;
   const double t = time();
@@ -142,6 +179,7 @@ void CrowdImpl::resolve_deadlock(int id) {
       yielder.yield_until = t + kYieldTime;
     }
   }
+  if (!full) return;  // only the give-way this round (stuck_round)
   if (a.slot >= 0) resettle(id);
   const std::vector<Vec2> old = a.st.route;
   const int replans = a.m.replans;

@@ -21,7 +21,7 @@ namespace pathlab::plan {
 
 enum class RunEventKind : uint8_t {
   replan,        ///< detail: CrowdReplanCause; other: re-plans in that step
-  stuck,         ///< no progress for CrowdDef::stuck_time
+  stuck,         ///< no progress for CrowdDef::stuck_time (or its shorter round: CrowdExplanation::stuck_after)
   giving_way,    ///< stepping aside for a unit of higher priority or a truck
   backing_up,    ///< began to drive backwards
   door,          ///< unit -1; other: the door; detail: its new DoorState, from: the old one
