@@ -216,8 +216,8 @@ TEST_CASE("crowd slots: no slot is handed out on another unit's own goal; both s
   // apart) the shared goal's slot rings reached a person's own goal: a slot 0.29 cells from it
   // was handed out, and the two pushed each other off for over a minute (5 of 27 not arrived
   // at 200 s; bench_doorway, the run without unit 27). Here 12 persons share a goal and one
-  // person 1.2 cells from it has its own, reached after theirs: slots come to 19 (two rings), the
-  // second ring passes over the lone goal.
+  // person has its own 1.2 cells from it, reached after theirs: the 12 need two rings of slots
+  // (0.85 cells apart), which reach past the lone goal.
   constexpr int kGroup = 12;
   const Vec2 shared(20.5, 10.5), own(21.7, 10.5);
   const double clear = 0.3 + 0.3;  // two persons' radii

@@ -114,8 +114,8 @@ struct CrowdDef {
   /// Units that cannot sidestep (heading model) look this far ahead to choose reachable
   /// velocities. [Units: s] [Limit: > 0]
   double reaction_time = 0.5;
-  /// "No progress": route left shortened by < `progress_distance` over `stuck_time` (a free-heading unit
-  /// over 3 cells from its target: 0.75 s at most, asking for way each time). [Units: s, cells] [Limit: > 0]
+  /// "No progress": route left shortened by < `progress_distance` over `stuck_time` (a person still on its
+  /// way, as crowd_stuck.cpp's stuck_round says: 0.75 s at most, asking for way each time). [Units: s, cells] [Limit: > 0]
   double stuck_time = 2.0;
   double progress_distance = 0.25;
   /// A unit stuck this long in total says why until it moves on (it keeps re-planning). [Units: s] [Limit: > 0]
