@@ -167,6 +167,12 @@ struct Agent {
   uint16_t move_clear = 0;    ///< Per try k of move(), bits 2k..2k+1: 0 a wall in the way, 1 clear, 2 a moving obstacle in the way, 3 not asked.
 };
 
+/// Whether the unit's route is its large group's shared flow field: the crowd's own
+/// (CrowdRouteSource::flow_field), or the route planner's read from it (field_query).
+inline bool on_group_field(const Agent& a) {
+  return a.st.route_source == CrowdRouteSource::flow_field || (a.st.route_source == CrowdRouteSource::planner && a.field_query);
+}
+
 /// Units sharing one goal and the free places around it.
 struct GoalGroup {
   Vec2 goal{0.0, 0.0};

@@ -62,14 +62,14 @@ void CrowdImpl::track_progress(int id) {
       a.gave_up = false;
       a.st.why.clear();
     }
-  } else if (t - a.progress_time >= stuck_round(a, rem)) {
+  } else if (const double round = stuck_round(a, rem); t - a.progress_time >= round) {
     a.st.stuck = !a.st.waiting;
     if (a.st.stuck) {
       ++a.m.stuck_steps;
       a.stuck_total += def_.dt;
     }
     if (t >= a.next_resolve) {
-      a.next_resolve = t + stuck_round(a, rem);
+      a.next_resolve = t + round;
       if (a.st.waiting) {
         a.st.replan_cause = CrowdReplanCause::retry;
         plan_route(id);
@@ -109,9 +109,7 @@ double CrowdImpl::stuck_round(const crowd::Agent& a, double rem) const {
   // (test_scene_units) were 28 through after 20 s, 18 with every unit on the short round, 23
   // with these kept off it; they settle a little later still (15 runs with one unit left out or
   // another step: median 56 -> 60 s, the last 69 -> 84 s).
-  const bool on_field = a.st.route_source == CrowdRouteSource::flow_field ||
-                        (a.st.route_source == CrowdRouteSource::planner && a.field_query);
-  if (!a.holonomic || a.st.waiting || on_field || rem <= kOnTheWay) return def_.stuck_time;
+  if (!a.holonomic || a.st.waiting || crowd::on_group_field(a) || rem <= kOnTheWay) return def_.stuck_time;
   if (a.group >= 0) {
     // Among the units settling round a shared goal: as far out as its rings of slots reach.
     const crowd::GoalGroup& g = groups_[static_cast<size_t>(a.group)];
@@ -143,7 +141,7 @@ void CrowdImpl::resolve_deadlock(int id, bool full) {
       nearest_gap = gap;
       nearest = j;
     }
-    if (std::abs(b.st.speed) > 0.2 * b.def.unit.max_speed) continue;
+    if (!full || std::abs(b.st.speed) > 0.2 * b.def.unit.max_speed) continue;  // (no detour this round)
     // A unit standing in the way is a wall for the detour: the cells its disc overlaps.
     const Vec2 c = b.st.pose.pos;
     const double rb = b.def.unit.radius;

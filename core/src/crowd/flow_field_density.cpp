@@ -90,9 +90,7 @@ void CrowdImpl::follow_density() {
   // The group's units heading into the other groups' crowd take the field's way now.
   for (int id = 0; id < static_cast<int>(agents_.size()); ++id) {
     crowd::Agent& a = agents_[static_cast<size_t>(id)];
-    const bool on_field = a.st.route_source == CrowdRouteSource::flow_field ||
-                          (a.st.route_source == CrowdRouteSource::planner && a.field_query);
-    if (a.st.reached || a.st.waiting || a.slot >= 0 || !on_field || !own(a)) continue;
+    if (a.st.reached || a.st.waiting || a.slot >= 0 || !crowd::on_group_field(a) || !own(a)) continue;
     if (route_meets(a, kReplanAhead, [&](Cell c) { return grid_.in_bounds(c) && others[square(c)] >= kReplanCount; })) plan_route(id);
   }
 }
