@@ -164,15 +164,6 @@ Stats run_ours(const CrowdScenario& sc) {
   return s;
 }
 
-bool detour_target(dtCrowd* crowd, bench::DetourMesh& d, int idx, Vec2 goal) {
-  const float pos[3] = {static_cast<float>(goal.x), 0.0f, static_cast<float>(goal.y)};
-  const float ext[3] = {1.0f, 1.0f, 1.0f};
-  dtPolyRef ref = 0;
-  float nearest[3];
-  if (dtStatusFailed(d.query->findNearestPoly(pos, ext, &d.filter, &ref, nearest)) || ref == 0) return false;
-  return crowd->requestMoveTarget(idx, ref, nearest);
-}
-
 Stats run_detour(const CrowdScenario& sc) {
   Stats s;
   Judge j = make_judge(sc);
@@ -195,14 +186,14 @@ Stats run_detour(const CrowdScenario& sc) {
     const float p[3] = {static_cast<float>(a.start.pos.x), 0.0f, static_cast<float>(a.start.pos.y)};
     auto params = bench::recastdemo_agent_params(a.unit.radius, a.unit.max_speed, a.unit.acceleration);
     idx.push_back(crowd->addAgent(p, &params));
-    detour_target(crowd, *d, idx.back(), a.goal);
+    bench::request_move_target(*crowd, *d, idx.back(), a.goal);
   }
   std::vector<int> trucks;
   for (const auto& m : sc.movers) {
     const float p[3] = {static_cast<float>(m.route[0].x), 0.0f, static_cast<float>(m.route[0].y)};
     auto params = bench::recastdemo_agent_params(glm::length(m.half_extents), m.speed, 8.0);
     trucks.push_back(crowd->addAgent(p, &params));
-    detour_target(crowd, *d, trucks.back(), m.route.back());
+    bench::request_move_target(*crowd, *d, trucks.back(), m.route.back());
   }
   const int n = static_cast<int>(idx.size());
   std::vector<Vec2> pos(static_cast<size_t>(n));

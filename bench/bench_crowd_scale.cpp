@@ -441,18 +441,11 @@ Row run_pathlab(const Args& a, const ScaleScenario& s) {
 /// Adds every unit to `crowd` with its move target; returns the agents' indices (-1: refused).
 std::vector<int> add_detour_agents(dtCrowd& crowd, DetourMesh& d, const ScaleScenario& s, const UnitDef& u) {
   const dtCrowdAgentParams params = recastdemo_agent_params(u.radius, u.max_speed, u.acceleration);
-  const float ext[3] = {1.0f, 1.0f, 1.0f};
   std::vector<int> idx;
   for (size_t i = 0; i < s.start.size(); ++i) {
     const float p[3] = {static_cast<float>(s.start[i].x), 0.0f, static_cast<float>(s.start[i].y)};
-    const int k = crowd.addAgent(p, &params);
-    idx.push_back(k);
-    if (k < 0) continue;
-    const float g[3] = {static_cast<float>(s.goal[i].x), 0.0f, static_cast<float>(s.goal[i].y)};
-    dtPolyRef ref = 0;
-    float nearest[3];
-    if (dtStatusSucceed(d.query->findNearestPoly(g, ext, &d.filter, &ref, nearest)) && ref != 0)
-      crowd.requestMoveTarget(k, ref, nearest);
+    idx.push_back(crowd.addAgent(p, &params));
+    request_move_target(crowd, d, idx.back(), s.goal[i]);
   }
   return idx;
 }

@@ -247,13 +247,7 @@ Run run_detour(const std::string& name, const io::Scene& scene, double dt, doubl
     auto params = bench::recastdemo_agent_params(a.unit.radius, a.unit.max_speed, a.unit.acceleration);
     idx.push_back(crowd->addAgent(p, &params));
     goals.push_back(a.goal);
-    const float g[3] = {static_cast<float>(a.goal.x), 0.0f, static_cast<float>(a.goal.y)};
-    const float ext[3] = {1.0f, 1.0f, 1.0f};
-    dtPolyRef ref = 0;
-    float nearest[3];
-    if (idx.back() >= 0 && dtStatusSucceed(d->query->findNearestPoly(g, ext, &d->filter, &ref, nearest)) && ref != 0) {
-      crowd->requestMoveTarget(idx.back(), ref, nearest);
-    }
+    bench::request_move_target(*crowd, *d, idx.back(), a.goal);
   }
   Watch watch(name, scene.doors, radii, default_crowd_def().lock_distance);
   std::vector<Vec2> pos(n);

@@ -1,8 +1,10 @@
 #pragma once
-// DetourCrowd set up as RecastDemo's CrowdTool sets it, shared by bench_crowd and
-// bench_crowd_scale so both compare against the same peer.
+// DetourCrowd set up as RecastDemo's CrowdTool sets it, shared by bench_crowd,
+// bench_crowd_scale and bench_doorway so all compare against the same peer.
 
 #include <DetourCrowd.h>
+
+#include "detour_mesh.hpp"
 
 namespace pathlab::bench {
 
@@ -34,6 +36,17 @@ inline void set_recastdemo_high_avoidance(dtCrowd& crowd) {
   high.adaptiveRings = 3;
   high.adaptiveDepth = 3;
   crowd.setObstacleAvoidanceParams(3, &high);
+}
+
+/// Sends agent `idx` (-1: not added, nothing to do) to the polygon point nearest `goal` on
+/// `d`'s mesh (within a cell); false when none is found or DetourCrowd refuses.
+inline bool request_move_target(dtCrowd& crowd, DetourMesh& d, int idx, Vec2 goal) {
+  const float pos[3] = {static_cast<float>(goal.x), 0.0f, static_cast<float>(goal.y)};
+  const float ext[3] = {1.0f, 1.0f, 1.0f};
+  dtPolyRef ref = 0;
+  float nearest[3];
+  if (idx < 0 || dtStatusFailed(d.query->findNearestPoly(pos, ext, &d.filter, &ref, nearest)) || ref == 0) return false;
+  return crowd.requestMoveTarget(idx, ref, nearest);
 }
 
 }  // namespace pathlab::bench
