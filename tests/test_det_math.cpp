@@ -96,6 +96,19 @@ TEST_CASE("det_math: sincos gives exactly sin's and cos's bits, special values a
   CHECK(args.size() > 230000);
 }
 
+TEST_CASE("det_math: sin and cos stay within [-1, 1] for huge finite angles") {
+  // A fuzzed start heading of 1.1e23 rad gave sin near 1e100 and sent Hybrid A*'s poses to
+  // 1.5e100 cells (UBSan: outside the range of int in cell_of).
+  for (double x : {1e9 + 0.5, 3e12, 1.1e23, -7.7e150, 1.7e308}) {
+    CAPTURE(x);
+    const auto [s, c] = dmath::sincos(x);
+    CHECK(std::abs(s) <= 1.0);
+    CHECK(std::abs(c) <= 1.0);
+    CHECK(std::abs(s * s + c * c - 1.0) < 1e-12);
+    CHECK(dmath::sin(x) == s);
+  }
+}
+
 TEST_CASE("det_math: atan2, atan, acos within 2 ulps of the C library, asin within 3") {
   std::mt19937_64 rng(5);
   int64_t worst = 0;

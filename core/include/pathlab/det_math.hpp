@@ -57,7 +57,12 @@ inline double cos_kernel(double r) {
 }
 
 /// x = k pi/2 + r with |r| <= pi / 4 (a hair more at the rounding points); returns k mod 4.
+/// Beyond 1e9 the three-part pi/2 no longer cancels x (at 1.1e23 r came out near 1e7 and sin
+/// near 1e100: a fuzzed start heading sent Hybrid A*'s poses to 1.5e100 cells), so x is first
+/// brought into [-pi, pi] by an exact remainder: bounded, the same on every machine, and no
+/// value up to 1e9 changes.
 inline int reduce_quadrant(double x, double& r) {
+  if (std::abs(x) > 1e9) x = std::remainder(x, 2.0 * 3.141592653589793);
   const double k = std::floor(x * kTwoOverPi + 0.5);
   r = ((x - k * kPio2Hi) - k * kPio2Mid) - k * kPio2Lo;
   const double k4 = k - 4.0 * std::floor(k * 0.25);  // k mod 4, exact, also for negative k
